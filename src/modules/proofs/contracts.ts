@@ -1,0 +1,51 @@
+// What the proofs module offers other modules (compliance age checks, disputes escalation), and the KYC
+// data it reads back from the compliance module. Implementations register themselves in ctx.services.
+
+export type ProofType = 'ScoreAboveThreshold' | 'AgeVerification' | 'KYCVerified';
+
+export interface ProofResult {
+  /** 0x hex: ABI encoding of proof type, Groth16 a, b (Solidity order), c and the public signals */
+  proof: string;
+  proofType: ProofType;
+  publicInputs: {
+    threshold?: number;
+    minimumAge?: number;
+    categoryHash?: string;
+    timestamp: number;
+    subject: string;
+    commitment: string;
+  };
+}
+
+export interface BirthDateCommitment {
+  /** decimal string of a random field element */
+  salt: string;
+  /** decimal string: Poseidon commitment as the age circuit defines it */
+  commitment: string;
+}
+
+export interface ProofsService {
+  /** Makes the salted commitment the age circuit checks for a birth date given as yyyymmdd. */
+  commitBirthDate(address: string, birthDate: number): Promise<BirthDateCommitment>;
+  /** Proves age >= minimumAge at `now`; throws AppError proof_unsatisfiable (422) when it is not. */
+  proveAge(input: { address: string; birthDate: number; salt: string; minimumAge: number; now?: Date }): Promise<ProofResult>;
+}
+
+/** Implemented by the compliance module (KYC): the approved birth date, decrypted, with its commitment. */
+export interface KycRecords {
+  approvedBirthDate(address: string): Promise<({ birthDate: number } & BirthDateCommitment) | null>;
+  kycStatus(address: string): Promise<'none' | 'pending' | 'approved' | 'rejected'>;
+}
+
+/** On-chain side of the oracle contract; present only when CREDENCE_ORACLE_ADDRESS and a signer are configured. */
+export interface OracleService {
+  submitEscalation(input: { disputeId: string; address: string; category: number; reason: string }): Promise<{ txHash: string }>;
+}
+
+declare module '../../platform/context.js' {
+  interface Services {
+    proofs?: ProofsService;
+    kyc?: KycRecords;
+    oracle?: OracleService;
+  }
+}

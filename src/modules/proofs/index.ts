@@ -1,0 +1,7 @@
+// Wires the proofs module.
+import type { Module } from '../../platform/http/types.js';
+
+export const proofsModule: Module = {
+  name: 'proofs',
+  register() {},
+};

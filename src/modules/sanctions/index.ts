@@ -1,0 +1,7 @@
+// Wires the sanctions module.
+import type { Module } from '../../platform/http/types.js';
+
+export const sanctionsModule: Module = {
+  name: 'sanctions',
+  register() {},
+};

@@ -1,0 +1,140 @@
+// The interfaces modules use to talk to each other about scores. Each module implements its part and
+// registers it in ctx.services; callers reach it only through ctx.services (never its tables).
+import type { Queryable } from '../../platform/db/types.js';
+
+export const CATEGORIES = ['OVERALL', 'DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE', 'NFT', 'IDENTITY', 'SOCIAL', 'DEVELOPER', 'COMPLIANCE'] as const;
+export type Category = (typeof CATEGORIES)[number];
+/** Stable numeric ids (circuits and the oracle contract use them); index in CATEGORIES. */
+export const categoryId = (c: Category) => CATEGORIES.indexOf(c);
+
+export interface Factor {
+  code: string;
+  description: string;
+  /** signed points this signal contributed */
+  impact: number;
+}
+
+export interface ScoreEntry {
+  category: Category;
+  score: number;
+  /** decayed confidence at read time */
+  confidence: number;
+  tier: string;
+  calculatedAt: Date;
+  modelVersion: string;
+  factors?: Factor[];
+}
+
+/** One stored score change (history row and the `score.updated` event payload). Addresses lowercase. */
+export interface ScoreChange {
+  address: string;
+  category: Category;
+  oldScore: number | null;
+  newScore: number;
+  confidence: number;
+  tier: string;
+  calculatedAt: Date;
+  modelVersion: string;
+  /** what caused it: ingestion, debt_claim, dispute_revision, kyc, sanctions, ... */
+  cause: string;
+}
+
+/** Topic on ctx.bus, published after commit once per change. */
+export const SCORE_UPDATED = 'score.updated';
+
+/** Normalized on-chain evidence for one wallet across all supported chains (from the ingestion module). */
+export interface WalletFeatures {
+  address: string;
+  chains: number[];
+  firstActivityAt: Date | null;
+  lastActivityAt: Date | null;
+  /** outgoing transactions (sum of nonces) */
+  txCount: number;
+  activeDays: number;
+  activeMonths: number;
+  distinctCounterparties: number;
+  tokenTransfers: number;
+  distinctTokens: number;
+  lending: { supplies: number; borrows: number; repays: number; liquidations: number; protocols: number };
+  trading: { swaps: number; distinctPools: number; protocols: number; activeDays: number };
+  governance: { votes: number; proposalsVotedOn: number; delegationsMade: number; delegationsReceived: number; governors: number };
+  nft: { mints: number; received: number; sent: number; collections: number };
+  developer: { contractsDeployed: number; contractsWithCode: number };
+  identity: { ensNames: number; attestationsReceived: number; attestationsMade: number };
+  /** number of activity records behind these features */
+  evidenceCount: number;
+}
+
+export interface DebtClaimSignal {
+  id: string;
+  creditorAddress: string;
+  status: 'Pending' | 'Disputed' | 'Resolved' | 'Withdrawn';
+  /** for Resolved claims */
+  inFavorOf: 'creditor' | 'debtor' | null;
+  amount: string;
+  currency: string;
+  createdAt: Date;
+}
+
+export interface ComplianceSignal {
+  /** null when no sanctions list is loaded */
+  sanctioned: boolean | null;
+  kycStatus: 'none' | 'pending' | 'approved' | 'rejected';
+  kycLevel: 'none' | 'basic' | 'full';
+}
+
+export interface IdentitySignal {
+  /** the wallet's DID (did:credence:<chainId>:<address>), null when none is registered */
+  did: string | null;
+  hasDid: boolean;
+  didCreatedAt: Date | null;
+  activeCredentials: number;
+}
+
+export interface ScoringService {
+  /** All nine entries; computes and stores them first if the wallet was never scored. */
+  getScores(address: string, opts?: { explain?: boolean }): Promise<ScoreEntry[]>;
+  getScore(address: string, category: Category, opts?: { explain?: boolean }): Promise<ScoreEntry>;
+  /** Many wallets, one category, one database round trip; request order. */
+  getBatch(addresses: string[], category: Category): Promise<ScoreEntry[]>;
+  /** Recomputes every category from current evidence; stores changes, history and outbox rows in one transaction. */
+  recompute(address: string, cause: string): Promise<ScoreChange[]>;
+  /** An admin's dispute resolution replaces one category's score (audited), then OVERALL follows. */
+  applyRevisedScore(address: string, category: Category, score: number, actor: string, disputeId: string): Promise<ScoreChange[]>;
+}
+
+// Providers the scoring module reads from (each registered by its own module; absent means "no signal").
+export interface IngestionService {
+  featuresFor(address: string): Promise<WalletFeatures>;
+  /** Starts background ingestion for a wallet not seen before, waiting at most maxWaitMs for it. */
+  ensureFresh(address: string, maxWaitMs: number): Promise<void>;
+}
+export interface DebtClaimsSignals {
+  signalsFor(debtorAddress: string): Promise<DebtClaimSignal[]>;
+}
+export interface ComplianceSignals {
+  signalFor(address: string): Promise<ComplianceSignal>;
+}
+export interface IdentitySignals {
+  signalFor(address: string): Promise<IdentitySignal>;
+}
+/** The sanctions module's in-memory screening (O(1)); `sanctioned` is null when no list is loaded. */
+export interface SanctionsService {
+  status(address: string): { sanctioned: boolean | null; entityName: string | null; listPublishedAt: Date | null };
+}
+/** The webhooks module writes outbox rows inside the scoring transaction (durable delivery). */
+export interface ScoreChangeOutbox {
+  enqueue(q: Queryable, changes: ScoreChange[]): Promise<void>;
+}
+
+declare module '../../platform/context.js' {
+  interface Services {
+    scoring?: ScoringService;
+    ingestion?: IngestionService;
+    debtClaims?: DebtClaimsSignals;
+    compliance?: ComplianceSignals;
+    identity?: IdentitySignals;
+    sanctions?: SanctionsService;
+    webhooks?: ScoreChangeOutbox;
+  }
+}

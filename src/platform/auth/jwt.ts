@@ -1,0 +1,44 @@
+// JWTs issued after Sign-In with Ethereum: HS256, one hour, claims sub (checksummed address), iat, exp, roles.
+import { SignJWT, jwtVerify } from 'jose';
+
+export const JWT_LIFETIME_SECONDS = 3600;
+
+export interface JwtUser {
+  /** checksummed address */
+  sub: string;
+  /** lowercase address, for comparisons */
+  address: string;
+  roles: string[];
+  exp: number;
+}
+
+export interface JwtService {
+  issue(checksumAddress: string, roles: string[]): Promise<{ token: string; expiresIn: number }>;
+  verify(token: string): Promise<JwtUser | null>;
+}
+
+export function createJwtService(secret: string, issuer = 'credence'): JwtService {
+  const key = new TextEncoder().encode(secret);
+  return {
+    async issue(sub, roles) {
+      const token = await new SignJWT({ roles })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(sub)
+        .setIssuer(issuer)
+        .setIssuedAt()
+        .setExpirationTime(`${JWT_LIFETIME_SECONDS}s`)
+        .sign(key);
+      return { token, expiresIn: JWT_LIFETIME_SECONDS };
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, key, { issuer, algorithms: ['HS256'] });
+        if (typeof payload.sub !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(payload.sub)) return null;
+        const roles = Array.isArray(payload.roles) ? payload.roles.filter((r): r is string => typeof r === 'string') : [];
+        return { sub: payload.sub, address: payload.sub.toLowerCase(), roles, exp: payload.exp ?? 0 };
+      } catch {
+        return null;
+      }
+    },
+  };
+}

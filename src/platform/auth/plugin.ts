@@ -1,0 +1,155 @@
+// Per-route authentication, rate limiting and query accounting, attached at route registration from the
+// route's `config` (auth mode and query cost) so routes that need none of it pay nothing.
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
+import { AppError, forbidden, unauthorized } from '../errors.js';
+import { hashApiKey, type ApiKeyPrincipal } from './api-key.js';
+import type { JwtUser } from './jwt.js';
+import type { AppContext } from '../context.js';
+import type { LimitResult } from '../rate-limit/index.js';
+
+/**
+ * none: no credentials and no limit (health, docs). public: no credentials, limited per client IP.
+ * optionalJwt: public, and a JWT when sent must be valid. apiKey: X-API-Key, limited per key.
+ * jwt: a valid JWT. admin: a JWT with the admin role.
+ */
+export type AuthMode = 'none' | 'public' | 'optionalJwt' | 'apiKey' | 'jwt' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+    /** Queries this call counts against the monthly quota (the spec's "What counts as a query"). */
+    cost?: number | ((req: FastifyRequest) => number);
+  }
+  interface FastifyRequest {
+    apiKey?: ApiKeyPrincipal;
+    user?: JwtUser;
+    quotaCost?: number;
+  }
+}
+
+function setLimitHeaders(reply: FastifyReply, r: LimitResult) {
+  reply.header('X-RateLimit-Limit', r.limit);
+  reply.header('X-RateLimit-Remaining', r.remaining);
+  reply.header('X-RateLimit-Reset', r.resetAt);
+  if (!r.allowed) {
+    reply.header('Retry-After', r.retryAfter);
+    reply.header('X-RateLimit-Retry-After', r.retryAfter);
+  }
+}
+
+function rateLimited(r: LimitResult, who: string): AppError {
+  return new AppError('rate_limited', `Rate limit of ${r.limit} requests per second exceeded for this ${who}; retry in ${r.retryAfter} s.`);
+}
+
+function bearer(req: FastifyRequest): string | null {
+  const h = req.headers.authorization;
+  if (!h) return null;
+  const m = /^Bearer\s+(\S+)$/i.exec(h);
+  return m ? m[1] : '';
+}
+
+export function registerAuth(app: FastifyInstance, ctx: AppContext) {
+  const keyCache = ctx.caches.create<ApiKeyPrincipal | null>('api-keys', { ttlMs: 60_000 });
+  ctx.apiKeys = {
+    resolve: async () => null,
+    invalidate: (hash) => keyCache.invalidate(hash),
+  };
+
+  async function principal(raw: string): Promise<ApiKeyPrincipal | null> {
+    const hash = hashApiKey(raw);
+    let p = keyCache.get(hash);
+    if (p === undefined) {
+      p = await ctx.apiKeys.resolve(hash);
+      // Unknown keys are remembered briefly so a flood of bad keys does not reach the database.
+      keyCache.set(hash, p, p ? undefined : 5_000);
+    }
+    return p;
+  }
+
+  async function limitIp(req: FastifyRequest, reply: FastifyReply) {
+    const r = await ctx.limiter.hit(`ip:${req.ip}`, ctx.config.ipRateLimit);
+    setLimitHeaders(reply, r);
+    if (!r.allowed) throw rateLimited(r, 'client address');
+  }
+
+  async function readJwt(req: FastifyRequest, required: boolean) {
+    const token = bearer(req);
+    if (token === null) {
+      if (required) throw unauthorized('This operation needs a JWT: send Authorization: Bearer <token> from POST /api/v1/auth/verify.');
+      return;
+    }
+    const user = token ? await ctx.jwt.verify(token) : null;
+    if (!user) throw unauthorized('The bearer token is invalid or expired; sign in again with POST /api/v1/auth/verify.');
+    req.user = user;
+  }
+
+  const hooks: Record<AuthMode, onRequestHookHandler | null> = {
+    none: null,
+    public: async (req, reply) => limitIp(req, reply),
+    optionalJwt: async (req, reply) => {
+      await limitIp(req, reply);
+      await readJwt(req, false);
+    },
+    jwt: async (req, reply) => {
+      await limitIp(req, reply);
+      await readJwt(req, true);
+    },
+    admin: async (req, reply) => {
+      await limitIp(req, reply);
+      await readJwt(req, true);
+      if (!req.user!.roles.includes('admin')) throw forbidden('This operation is for administrators only.');
+    },
+    apiKey: async (req, reply) => {
+      const raw = req.headers['x-api-key'];
+      if (typeof raw !== 'string' || raw === '') throw unauthorized('Missing API key: send it in the X-API-Key header.');
+      const p = await principal(raw);
+      if (!p) throw unauthorized('The API key is not valid.');
+      req.apiKey = p;
+      const r = await ctx.limiter.hit(`key:${p.keyId}`, p.rateLimit);
+      setLimitHeaders(reply, r);
+      if (!r.allowed) throw rateLimited(r, 'API key');
+    },
+  };
+
+  const consumeQuota: preHandlerHookHandler = async (req, reply) => {
+    const key = req.apiKey;
+    if (!key) return;
+    const cost = req.routeOptions.config.cost;
+    const n = typeof cost === 'function' ? cost(req) : (cost ?? 0);
+    if (n <= 0) return;
+    const q = await ctx.quota.consume(key.keyId, key.monthlyLimit, n);
+    if (!q.allowed) {
+      reply.header('Retry-After', q.resetInSeconds);
+      throw new AppError(
+        'quota_exceeded',
+        `Monthly query quota of ${q.limit} exhausted (${q.used} used, this call needs ${n}); it resets at 00:00 UTC on the first of next month.`,
+      );
+    }
+    req.quotaCost = n;
+  };
+
+  // Calls that fail do not count: the reservation is returned.
+  const refund = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (req.quotaCost && req.apiKey && reply.statusCode >= 400) ctx.quota.refund(req.apiKey.keyId, req.quotaCost);
+  };
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const mode = route.config?.auth ?? defaultAuth(route.url);
+    const hook = hooks[mode];
+    if (!hook) return;
+    route.onRequest = [hook, ...toArray(route.onRequest)];
+    if (mode === 'apiKey' && route.config?.cost !== undefined) {
+      route.preHandler = [...toArray(route.preHandler), consumeQuota];
+      route.onResponse = [...toArray(route.onResponse), refund];
+    }
+  });
+}
+
+/** API routes are limited per IP unless they say otherwise; docs and static pages are not. */
+export function defaultAuth(url: string): AuthMode {
+  return url.startsWith('/api/') ? 'public' : 'none';
+}
+
+function toArray<T>(v: T | T[] | undefined): T[] {
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+}

@@ -1,0 +1,92 @@
+// Opens the system of record: PGlite (embedded, default) or a PostgreSQL server (DATABASE_URL).
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import type { Db, Queryable } from './types.js';
+
+export * from './types.js';
+
+// int8 (counts, sums of integers) as a JS number on both backends; NUMERIC stays a string (exact decimals).
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  pool.on('error', () => {
+    /* idle client errors surface on the next query */
+  });
+  const client = await pool.connect();
+  client.release();
+  const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      const r = await c.query(sql, params as unknown[]);
+      return r.rows as T[];
+    },
+  });
+  return {
+    kind: 'postgres',
+    ...wrap(pool),
+    async tx<T>(fn: (q: Queryable) => Promise<T>) {
+      const c = await pool.connect();
+      try {
+        await c.query('BEGIN');
+        const out = await fn(wrap(c));
+        await c.query('COMMIT');
+        return out;
+      } catch (e) {
+        await c.query('ROLLBACK').catch(() => undefined);
+        throw e;
+      } finally {
+        c.release();
+      }
+    },
+    async exec(sql: string) {
+      await pool.query(sql);
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+export function wrapPglite(db: PGlite): Db {
+  return {
+    kind: 'pglite',
+    async query<T>(sql: string, params?: unknown[]) {
+      const r = await db.query<T>(sql, params as unknown[]);
+      return r.rows;
+    },
+    tx<T>(fn: (q: Queryable) => Promise<T>) {
+      return db.transaction(async (t) =>
+        fn({
+          async query<R>(sql: string, params?: unknown[]) {
+            return (await t.query<R>(sql, params as unknown[])).rows;
+          },
+        }),
+      );
+    },
+    async exec(sql: string) {
+      await db.exec(sql);
+    },
+    async close() {
+      if (!db.closed) await db.close();
+    },
+  };
+}
+
+export async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<Db> {
+  let dir: string | undefined;
+  if (dataDir) {
+    dir = path.resolve(dataDir, 'pgdata');
+    mkdirSync(dir, { recursive: true });
+  }
+  const db = await PGlite.create(dir, loadDataDir ? { loadDataDir } : {});
+  return wrapPglite(db);
+}
+
+/** DATABASE_URL decides: postgres://... a server, pglite://memory in memory, unset PGlite in the data dir. */
+export async function openDatabase(databaseUrl: string | null, dataDir: string): Promise<Db> {
+  if (databaseUrl?.startsWith('postgres')) return openPostgres(databaseUrl);
+  if (databaseUrl === 'pglite://memory') return openPglite(null);
+  return openPglite(dataDir);
+}

@@ -1,0 +1,74 @@
+// Applies migrations/NNNN_<name>.sql in order, once each, recorded in schema_migrations.
+// The same plain SQL runs on PGlite and on PostgreSQL; an advisory lock keeps two instances from racing.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Db } from './types.js';
+
+export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../migrations');
+
+export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
+  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version text PRIMARY KEY,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`);
+  const files = readdirSync(dir)
+    .filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f))
+    .sort();
+  const applied: string[] = [];
+  await db.tx(async (q) => {
+    await q.query('SELECT pg_advisory_xact_lock(727274)');
+    const done = new Set((await q.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+    for (const f of files) {
+      const version = f.replace(/\.sql$/, '');
+      if (done.has(version)) continue;
+      const sql = readFileSync(path.join(dir, f), 'utf8');
+      // Split on statement boundaries so the same script runs through any driver's extended protocol.
+      for (const stmt of splitSql(sql)) await q.query(stmt);
+      await q.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
+      applied.push(version);
+    }
+  });
+  return applied;
+}
+
+/** Splits a script on semicolons outside quotes, dollar-quoted bodies and comments. */
+export function splitSql(sql: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let i = 0;
+  while (i < sql.length) {
+    const c = sql[i];
+    if (c === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i);
+      i = end === -1 ? sql.length : end + 1;
+      cur += '\n';
+      continue;
+    }
+    if (c === "'") {
+      const end = sql.indexOf("'", i + 1);
+      cur += sql.slice(i, end + 1);
+      i = end + 1;
+      continue;
+    }
+    if (c === '$') {
+      const m = /^\$[A-Za-z_]*\$/.exec(sql.slice(i));
+      if (m) {
+        const end = sql.indexOf(m[0], i + m[0].length);
+        cur += sql.slice(i, end + m[0].length);
+        i = end + m[0].length;
+        continue;
+      }
+    }
+    if (c === ';') {
+      if (cur.trim()) out.push(cur.trim());
+      cur = '';
+      i++;
+      continue;
+    }
+    cur += c;
+    i++;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
+}

@@ -1,0 +1,60 @@
+// In-process event bus, fanned out to other instances through Redis pub/sub when REDIS_URL is set.
+// Delivery guarantees for webhooks come from the outbox, not from here: the bus is best-effort.
+import { EventEmitter } from 'node:events';
+import type { Redis } from 'ioredis';
+
+export type Handler<T = unknown> = (payload: T) => void | Promise<void>;
+
+export interface EventBus {
+  /** Dispatches locally at once and to every other instance through Redis. */
+  publish<T>(topic: string, payload: T): void;
+  subscribe<T>(topic: string, handler: Handler<T>): () => void;
+  close(): Promise<void>;
+}
+
+export function createEventBus(opts: {
+  instanceId: string;
+  channel: string;
+  redis?: Redis | null;
+  subscriber?: Redis | null;
+  onError?: (err: unknown, topic: string) => void;
+}): EventBus {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  const dispatch = (topic: string, payload: unknown) => {
+    for (const h of emitter.listeners(topic) as Handler[]) {
+      try {
+        const r = h(payload);
+        if (r && typeof (r as Promise<void>).catch === 'function') (r as Promise<void>).catch((e) => opts.onError?.(e, topic));
+      } catch (e) {
+        opts.onError?.(e, topic);
+      }
+    }
+  };
+  if (opts.subscriber) {
+    void opts.subscriber.subscribe(opts.channel);
+    opts.subscriber.on('message', (_ch: string, raw: string) => {
+      try {
+        const msg = JSON.parse(raw) as { from: string; topic: string; payload: unknown };
+        if (msg.from !== opts.instanceId) dispatch(msg.topic, msg.payload);
+      } catch (e) {
+        opts.onError?.(e, 'redis');
+      }
+    });
+  }
+  return {
+    publish(topic, payload) {
+      dispatch(topic, payload);
+      if (opts.redis) {
+        opts.redis.publish(opts.channel, JSON.stringify({ from: opts.instanceId, topic, payload })).catch((e) => opts.onError?.(e, topic));
+      }
+    },
+    subscribe(topic, handler) {
+      emitter.on(topic, handler as Handler);
+      return () => emitter.off(topic, handler as Handler);
+    },
+    async close() {
+      emitter.removeAllListeners();
+    },
+  };
+}

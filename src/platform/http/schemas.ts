@@ -1,0 +1,30 @@
+// Shared TypeBox building blocks. Formats are registered with Ajv in app.ts (see `ajvFormats`).
+import { Type, type TSchema, type Static } from '@sinclair/typebox';
+import { isAddress } from './address.js';
+
+export const ADDRESS_MESSAGE = 'must be an Ethereum address: 0x followed by 40 hex characters (mixed case must pass its EIP-55 checksum)';
+
+export const EthAddress = (opts: { description?: string } = {}) =>
+  Type.String({ format: 'eth-address', examples: ['0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045'], ...opts });
+export const Uuid = (opts: { description?: string } = {}) => Type.String({ format: 'uuid', ...opts });
+export const Timestamp = (opts: { description?: string } = {}) => Type.String({ format: 'date-time', ...opts });
+export const TxHash = () => Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: '0x followed by 64 hex characters' });
+
+/** OpenAPI 3.0 has no `null` type: nullable fields carry `nullable: true`, which Ajv and the serializer honour. */
+export function Nullable<T extends TSchema>(schema: T) {
+  return Type.Unsafe<Static<T> | null>({ ...schema, nullable: true });
+}
+
+export const FieldErrorSchema = Type.Object({ field: Type.String(), message: Type.String() });
+export const ErrorBody = Type.Object(
+  {
+    error: Type.String({ description: 'machine-readable error code', examples: ['validation_failed'] }),
+    details: Type.String({ description: 'human-readable explanation' }),
+    fields: Type.Optional(Type.Array(FieldErrorSchema, { description: 'every offending field (validation errors only)' })),
+  },
+  { $id: 'ErrorBody', title: 'Error' },
+);
+
+export const ajvFormats: Record<string, (v: string) => boolean> = {
+  'eth-address': isAddress,
+};
