@@ -1,7 +1,46 @@
-// Wires the auth module.
-import type { Module } from '../../platform/http/types.js';
+// Sign-In with Ethereum: GET /api/v1/auth/nonce and POST /api/v1/auth/verify (JWT issuance).
+import { apiRoutes, type Module } from '../../platform/http/types.js';
+import { NonceResponse, VerifyBody, VerifyResponse } from './schemas.js';
+import { createSiweService } from './service.js';
 
 export const authModule: Module = {
   name: 'auth',
-  register() {},
+  register(app, ctx) {
+    const siwe = createSiweService(ctx);
+    apiRoutes(app, (s) => {
+        s.get(
+          '/auth/nonce',
+          {
+            config: { auth: 'public' },
+            schema: {
+              operationId: 'auth.getNonce',
+              tags: ['Auth'],
+              summary: 'Get a Sign-In with Ethereum nonce',
+              description: 'Returns a fresh nonce for an EIP-4361 message. Each nonce is valid for 5 minutes and for one sign-in.',
+              response: { 200: NonceResponse },
+            },
+          },
+          async () => siwe.issueNonce(),
+        );
+        s.post(
+          '/auth/verify',
+          {
+            config: { auth: 'public' },
+            schema: {
+              operationId: 'auth.verifySignature',
+              tags: ['Auth'],
+              summary: 'Sign in with Ethereum',
+              description:
+                'Verifies a signed EIP-4361 message and returns a JWT valid for 1 hour (claims sub = checksummed address, iat, exp, roles). ' +
+                "The message's domain must be the configured domain (CREDENCE_SIWE_DOMAIN, by default the Host of the request), its nonce one issued by " +
+                'GET /auth/nonce and not yet used; expirationTime and notBefore are honoured. Smart-contract wallets (EIP-1271) verify where an RPC URL for the chain is configured. ' +
+                'Addresses listed in CREDENCE_ADMIN_ADDRESSES get the role admin. A bad signature, domain or nonce gives 401.',
+              body: VerifyBody,
+              response: { 200: VerifyResponse },
+            },
+          },
+          async (req) => siwe.verify(req.body.message, req.body.signature, req.headers.host),
+        );
+    });
+  },
 };

@@ -1,7 +1,61 @@
-// Wires the health module.
+// GET /health (outside /api/v1): liveness plus database (and Redis) reachability, for load balancers and people.
+import { Type } from '@sinclair/typebox';
 import type { Module } from '../../platform/http/types.js';
+import { Nullable, Timestamp } from '../../platform/http/schemas.js';
+import { VERSION } from '../../version.js';
+
+const Dependency = Type.Object({ reachable: Type.Boolean(), latencyMs: Nullable(Type.Number()) });
+
+const HealthBody = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+  version: Type.String(),
+  time: Timestamp(),
+  uptimeSeconds: Type.Number(),
+  database: Type.Object({ kind: Type.String(), reachable: Type.Boolean(), latencyMs: Nullable(Type.Number()) }),
+  redis: Nullable(Dependency),
+});
+
+async function timed(fn: () => Promise<unknown>): Promise<{ reachable: boolean; latencyMs: number | null }> {
+  const t = performance.now();
+  try {
+    await Promise.race([fn(), new Promise((_, rej) => setTimeout(() => rej(new Error('timeout')), 2000).unref())]);
+    return { reachable: true, latencyMs: Math.round((performance.now() - t) * 1000) / 1000 };
+  } catch {
+    return { reachable: false, latencyMs: null };
+  }
+}
 
 export const healthModule: Module = {
   name: 'health',
-  register() {},
+  register(app, ctx) {
+    app.get(
+      '/health',
+      {
+        config: { auth: 'none' },
+        schema: {
+          operationId: 'health.get',
+          tags: ['Health'],
+          summary: 'Service health',
+          description: 'Liveness and dependency reachability. 200 when the database answers, 503 otherwise. Counts no queries and needs no credentials.',
+          response: { 200: HealthBody, 503: HealthBody },
+        },
+      },
+      async (_req, reply) => {
+        const [database, redis] = await Promise.all([
+          timed(() => ctx.db.query('SELECT 1')),
+          ctx.redis ? timed(() => ctx.redis!.ping()) : Promise.resolve(null),
+        ]);
+        const ok = database.reachable && (redis === null || redis.reachable);
+        reply.code(database.reachable ? 200 : 503);
+        return {
+          status: ok ? 'ok' : 'degraded',
+          version: VERSION,
+          time: new Date().toISOString(),
+          uptimeSeconds: Math.round(process.uptime()),
+          database: { kind: ctx.db.kind, ...database },
+          redis,
+        } as const;
+      },
+    );
+  },
 };

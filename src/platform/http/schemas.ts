@@ -7,7 +7,9 @@ export const ADDRESS_MESSAGE = 'must be an Ethereum address: 0x followed by 40 h
 export const EthAddress = (opts: { description?: string } = {}) =>
   Type.String({ format: 'eth-address', examples: ['0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045'], ...opts });
 export const Uuid = (opts: { description?: string } = {}) => Type.String({ format: 'uuid', ...opts });
-export const Timestamp = (opts: { description?: string } = {}) => Type.String({ format: 'date-time', ...opts });
+/** ISO 8601 UTC on the wire; handlers may return Date objects (the serializer formats them). */
+export const Timestamp = (opts: { description?: string } = {}) =>
+  Type.Unsafe<Date | string>({ type: 'string', format: 'date-time', ...opts });
 export const TxHash = () => Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: '0x followed by 64 hex characters' });
 
 /** OpenAPI 3.0 has no `null` type: nullable fields carry `nullable: true`, which Ajv and the serializer honour. */

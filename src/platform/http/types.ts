@@ -16,3 +16,8 @@ export interface Module {
   name: string;
   register(app: App, ctx: AppContext): void | Promise<void>;
 }
+
+/** Registers routes under /api/v1 with TypeBox typing: `apiRoutes(app, (s) => { s.get(...) })`. */
+export function apiRoutes(app: App, fn: (s: App) => void | Promise<void>): void {
+  app.register(async (scope) => fn(scope.withTypeProvider<TypeBoxTypeProvider>() as unknown as App), { prefix: '/api/v1' });
+}
