@@ -28,6 +28,8 @@ export interface Config {
   stripeWebhookSecret: string | null;
   stripePriceStarter: string | null;
   stripePriceGrowth: string | null;
+  /** Stripe API base URL (stripe-mock or a test double); the SDK's default when unset. */
+  stripeApiBase: string | null;
   rpcUrls: Record<number, string>;
   ingestOnRead: boolean;
   refreshIntervalSeconds: number;
@@ -149,6 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
     stripeWebhookSecret: str(env, 'STRIPE_WEBHOOK_SECRET'),
     stripePriceStarter: str(env, 'STRIPE_PRICE_STARTER'),
     stripePriceGrowth: str(env, 'STRIPE_PRICE_GROWTH'),
+    stripeApiBase: url(env, 'STRIPE_API_BASE', ['http:', 'https:']),
     rpcUrls,
     ingestOnRead: bool(env, 'CREDENCE_INGEST_ON_READ', true),
     refreshIntervalSeconds: int(env, 'CREDENCE_REFRESH_INTERVAL_SECONDS', 21600, 10, 30 * 86400),
