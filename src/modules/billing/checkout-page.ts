@@ -1,0 +1,33 @@
+// HTML of the built-in local payment provider's checkout page (used when Stripe is not configured).
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function checkoutPage(s: { id: string; tier: string; priceUsd: number | null; status: string; cancelUrl: string | null }): string {
+  const done = s.status !== 'open';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Credence checkout</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1a1a2e}
+.card{border:1px solid #ddd;border-radius:12px;padding:2rem}button{font-size:1rem;padding:.7rem 1.4rem;border-radius:8px;border:0;background:#4f46e5;color:#fff;cursor:pointer}
+button:disabled{background:#999}.muted{color:#666;font-size:.9rem}</style></head>
+<body><div class="card">
+<h1>Upgrade to ${esc(s.tier)}</h1>
+<p><strong>${s.priceUsd === null ? 'Contact sales' : `$${s.priceUsd} per month`}</strong></p>
+<p class="muted">Local payment provider: no card is charged. Confirming completes the payment exactly as the payment processor would, with a signed <code>checkout.session.completed</code> event.</p>
+<p id="status">${done ? 'This checkout is already completed.' : ''}</p>
+<button id="pay" ${done ? 'disabled' : ''}>Confirm payment</button>
+${s.cancelUrl ? `<p><a href="${esc(s.cancelUrl)}">Cancel</a></p>` : ''}
+</div>
+<script>
+document.getElementById('pay').addEventListener('click', async () => {
+  const btn = document.getElementById('pay'); btn.disabled = true;
+  const res = await fetch(location.pathname + '/confirm', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const body = await res.json().catch(() => ({}));
+  if (res.ok) { document.getElementById('status').textContent = 'Payment complete: your key is now ${esc(s.tier)}.'; if (body.redirectTo) location.href = body.redirectTo; }
+  else { document.getElementById('status').textContent = body.details || 'Payment failed.'; btn.disabled = false; }
+});
+</script></body></html>`;
+}
+
+export const donePage = (ok: boolean) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Credence checkout</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto"><h1>${ok ? 'Payment received' : 'Checkout cancelled'}</h1>
+<p>${ok ? 'Your API key has been upgraded. Check it with GET /api/v1/billing/usage.' : 'Nothing was charged.'}</p></body></html>`;

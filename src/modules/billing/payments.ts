@@ -1,0 +1,158 @@
+// Checkout and payment events. Stripe (official SDK) when STRIPE_SECRET_KEY is set; otherwise the built-in
+// local provider, whose checkout page emits a correctly signed checkout.session.completed to the same webhook
+// route, so the whole flow works offline. Events are verified with Stripe-Signature and handled once per id.
+import { randomBytes } from 'node:crypto';
+import Stripe from 'stripe';
+import type { AppContext } from '../../platform/context.js';
+import { AppError, badRequest, notFound, upstream } from '../../platform/errors.js';
+import type { ApiKeyPrincipal } from '../../platform/auth/api-key.js';
+import { writeAudit } from '../../platform/audit.js';
+import { PLANS, limitsOf, type PlanId } from './tiers.js';
+import type { BillingRepo } from './repo.js';
+
+export interface CheckoutInput {
+  planId: PlanId;
+  walletAddress?: string;
+  successUrl?: string;
+  cancelUrl?: string;
+}
+
+export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | 'secret' | 'publicUrl' | 'apiKeys'>, repo: BillingRepo) {
+  const live = Boolean(ctx.config.stripeSecretKey);
+  const base = ctx.config.stripeApiBase ? new URL(ctx.config.stripeApiBase) : null;
+  // Without a secret key the SDK is still used, offline, for signature verification and signing local events.
+  const stripe = new Stripe(ctx.config.stripeSecretKey ?? 'sk_test_credence_local', {
+    maxNetworkRetries: 2,
+    timeout: 10_000,
+    ...(base ? { host: base.hostname, port: Number(base.port || (base.protocol === 'https:' ? 443 : 80)), protocol: base.protocol.replace(':', '') as 'http' | 'https' } : {}),
+  });
+  const webhookSecret = ctx.config.stripeWebhookSecret ?? ctx.secret('stripe-webhook-secret', () => `whsec_${randomBytes(24).toString('base64')}`);
+  const provider = live ? ('stripe' as const) : ('local' as const);
+
+  async function createCheckout(key: ApiKeyPrincipal, input: CheckoutInput) {
+    const tier = PLANS[input.planId];
+    const done = `${ctx.publicUrl()}/api/v1/billing/checkout/done`;
+    const successUrl = input.successUrl ?? null;
+    const cancelUrl = input.cancelUrl ?? null;
+    let sessionId: string;
+    let url: string;
+    if (live) {
+      const priceId = input.planId === 'starter' ? ctx.config.stripePriceStarter : ctx.config.stripePriceGrowth;
+      const metadata = { apiKeyId: key.keyId, tier, ...(input.walletAddress ? { walletAddress: input.walletAddress.toLowerCase() } : {}) };
+      try {
+        const s = await stripe.checkout.sessions.create({
+          mode: 'subscription',
+          client_reference_id: key.keyId,
+          success_url: successUrl ?? `${done}?session_id={CHECKOUT_SESSION_ID}`,
+          cancel_url: cancelUrl ?? `${done}?cancelled=1`,
+          metadata,
+          subscription_data: { metadata },
+          line_items: [
+            priceId
+              ? { price: priceId, quantity: 1 }
+              : {
+                  quantity: 1,
+                  price_data: {
+                    currency: 'usd',
+                    unit_amount: (limitsOf(tier).priceUsd ?? 0) * 100,
+                    recurring: { interval: 'month' },
+                    product_data: { name: `Credence ${tier}` },
+                  },
+                },
+          ],
+        });
+        sessionId = s.id;
+        url = s.url ?? '';
+      } catch (e) {
+        ctx.log.error({ err: e }, 'stripe checkout failed');
+        throw upstream('The payment provider did not create a checkout session; try again later.');
+      }
+    } else {
+      sessionId = `cs_local_${randomBytes(16).toString('hex')}`;
+      url = `${ctx.publicUrl()}/api/v1/billing/checkout/local/${sessionId}`;
+    }
+    await repo.insertCheckout({ id: sessionId, keyId: key.keyId, tier, provider, wallet: input.walletAddress?.toLowerCase() ?? null, successUrl, cancelUrl });
+    return { sessionId, url, provider };
+  }
+
+  /** Verifies and applies one payment event; returns false when that event id was already handled. */
+  async function handleEvent(rawBody: Buffer, signature: string | undefined): Promise<{ received: true; duplicate: boolean }> {
+    if (!signature) throw badRequest('Missing Stripe-Signature header.', [{ field: 'Stripe-Signature', message: 'is required' }]);
+    let event: Stripe.Event;
+    try {
+      event = stripe.webhooks.constructEvent(rawBody, signature, webhookSecret);
+    } catch {
+      throw badRequest('The Stripe-Signature does not match the payload.', [{ field: 'Stripe-Signature', message: 'does not verify' }]);
+    }
+    const fresh = await ctx.db.tx(async (q) => {
+      const obj = event.data.object as unknown as Record<string, unknown> & { metadata?: Record<string, string> };
+      let keyId: string | null = obj.metadata?.apiKeyId ?? (typeof obj.client_reference_id === 'string' ? obj.client_reference_id : null);
+      if (!keyId && event.type.startsWith('customer.subscription.')) keyId = (await repo.keyBySubscription(String(obj.id), q))?.id ?? null;
+      if (!(await repo.claimEvent({ id: event.id, type: event.type, keyId, payload: event }, q))) return false;
+      const key = keyId ? await repo.keyById(keyId, q) : null;
+      switch (event.type) {
+        case 'checkout.session.completed': {
+          const tier = obj.metadata?.tier ?? (await repo.checkout(String(obj.id)))?.tier;
+          if (!key || !tier) {
+            ctx.log.warn({ eventId: event.id }, 'checkout completed for an unknown key');
+            return true;
+          }
+          const str = (v: unknown) => (typeof v === 'string' ? v : v && typeof v === 'object' && 'id' in v ? String(v.id) : null);
+          await repo.setTier(key.id, tier, { customer: str(obj.customer), subscription: str(obj.subscription) }, q);
+          await repo.completeCheckout(String(obj.id), q);
+          await writeAudit(q, { actor: 'payment-processor', action: 'api_key.upgrade', target: `api_key:${key.id}`, details: { from: key.tier, to: tier, event: event.id } });
+          ctx.apiKeys.invalidate(key.key_hash);
+          return true;
+        }
+        case 'customer.subscription.deleted': {
+          if (!key) return true;
+          await repo.setTier(key.id, 'Free', {}, q);
+          await writeAudit(q, { actor: 'payment-processor', action: 'api_key.downgrade', target: `api_key:${key.id}`, details: { from: key.tier, to: 'Free', event: event.id } });
+          ctx.apiKeys.invalidate(key.key_hash);
+          return true;
+        }
+        case 'customer.subscription.updated':
+          ctx.log.info({ eventId: event.id, keyId }, 'subscription updated');
+          await writeAudit(q, { actor: 'payment-processor', action: 'subscription.updated', target: keyId ? `api_key:${keyId}` : `subscription:${String(obj.id)}`, details: { event: event.id, status: obj.status ?? null } });
+          return true;
+        default:
+          return true;
+      }
+    });
+    return { received: true, duplicate: !fresh };
+  }
+
+  /** The local provider's confirm button: builds and signs the event Stripe would send, and delivers it. */
+  async function completeLocal(sessionId: string, deliver: (payload: string, signature: string) => Promise<void>) {
+    const s = await repo.checkout(sessionId);
+    if (!s || s.provider !== 'local') throw notFound('Unknown checkout session.');
+    if (s.status !== 'open') throw new AppError('invalid_state', 'This checkout session is already completed.');
+    const event = {
+      id: `evt_local_${randomBytes(12).toString('hex')}`,
+      object: 'event',
+      type: 'checkout.session.completed',
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      api_version: null,
+      data: {
+        object: {
+          id: s.id,
+          object: 'checkout.session',
+          client_reference_id: s.api_key_id,
+          customer: `cus_local_${s.api_key_id.slice(0, 8)}`,
+          subscription: `sub_local_${randomBytes(8).toString('hex')}`,
+          metadata: { apiKeyId: s.api_key_id, tier: s.tier },
+          payment_status: 'paid',
+          status: 'complete',
+        },
+      },
+    };
+    const payload = JSON.stringify(event);
+    await deliver(payload, stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }));
+    return { redirectTo: s.success_url ?? `${ctx.publicUrl()}/api/v1/billing/checkout/done?session_id=${s.id}` };
+  }
+
+  return { provider, createCheckout, handleEvent, completeLocal, checkout: (id: string) => repo.checkout(id), stripe, webhookSecret };
+}
+
+export type Payments = ReturnType<typeof createPayments>;
