@@ -74,6 +74,10 @@ export interface DebtClaimSignal {
   amount: string;
   currency: string;
   createdAt: Date;
+  /** last status change */
+  updatedAt?: Date;
+  /** when it was Resolved or Withdrawn */
+  resolvedAt?: Date | null;
 }
 
 export interface ComplianceSignal {
