@@ -105,6 +105,9 @@ export interface ScoringService {
   recompute(address: string, cause: string): Promise<ScoreChange[]>;
   /** An admin's dispute resolution replaces one category's score (audited), then OVERALL follows. */
   applyRevisedScore(address: string, category: Category, score: number, actor: string, disputeId: string): Promise<ScoreChange[]>;
+  /** Of these addresses (lowercase), those that already have stored scores. Lets list-wide changes (a new sanctions
+   *  list) recompute only wallets integrators know; when absent, callers recompute every changed address. */
+  knownAddresses?(addresses: string[]): Promise<string[]>;
 }
 
 // Providers the scoring module reads from (each registered by its own module; absent means "no signal").
