@@ -1,0 +1,119 @@
+// Scoring model v1.0.0: pure functions from a wallet's features and signals to nine scores with reason codes.
+// Nothing here reads a clock, a database or the network, so the same inputs always give the same scores.
+import type { Category, ComplianceSignal, DebtClaimSignal, Factor, IdentitySignal, WalletFeatures } from '../contracts.js';
+import { claimsKey, compliance, developer, governance, identity, lending, nft, social, trading, type ModelSignals } from './categories.js';
+import { summarizeClaims } from './debt-claims.js';
+import { MAX_FACTORS, type CategoryResult } from './terms.js';
+import { clamp, fingerprint, round3 } from './transforms.js';
+
+export { tierFor, decayConfidence, TIERS } from './transforms.js';
+export type { CategoryResult } from './terms.js';
+
+export const MODEL_VERSION = '1.0.0';
+
+/** OVERALL = sum of weight x category score. The one weights table; it sums to 1. */
+export const WEIGHTS: Readonly<Record<Exclude<Category, 'OVERALL'>, number>> = {
+  DEFI_LENDING: 0.22,
+  COMPLIANCE: 0.18,
+  IDENTITY: 0.14,
+  DEFI_TRADING: 0.12,
+  GOVERNANCE: 0.1,
+  SOCIAL: 0.1,
+  DEVELOPER: 0.08,
+  NFT: 0.06,
+};
+
+/** OVERALL of a wallet on the sanctions list never exceeds this. */
+export const SANCTIONED_OVERALL_CAP = 100;
+
+export interface ModelInput {
+  features: WalletFeatures;
+  claims?: readonly DebtClaimSignal[];
+  compliance?: ComplianceSignal | null;
+  identity?: IdentitySignal | null;
+}
+
+export const NO_COMPLIANCE: ComplianceSignal = { sanctioned: null, kycStatus: 'none', kycLevel: 'none' };
+export const NO_IDENTITY: IdentitySignal = { did: null, hasDid: false, didCreatedAt: null, activeCredentials: 0 };
+
+export function emptyFeatures(address: string): WalletFeatures {
+  return {
+    address: address.toLowerCase(),
+    chains: [],
+    firstActivityAt: null,
+    lastActivityAt: null,
+    txCount: 0,
+    activeDays: 0,
+    activeMonths: 0,
+    distinctCounterparties: 0,
+    tokenTransfers: 0,
+    distinctTokens: 0,
+    lending: { supplies: 0, borrows: 0, repays: 0, liquidations: 0, protocols: 0 },
+    trading: { swaps: 0, distinctPools: 0, protocols: 0, activeDays: 0 },
+    governance: { votes: 0, proposalsVotedOn: 0, delegationsMade: 0, delegationsReceived: 0, governors: 0 },
+    nft: { mints: 0, received: 0, sent: 0, collections: 0 },
+    developer: { contractsDeployed: 0, contractsWithCode: 0 },
+    identity: { ensNames: 0, attestationsReceived: 0, attestationsMade: 0 },
+    evidenceCount: 0,
+  };
+}
+
+/** The eight independent categories. */
+export function scoreCategories(input: ModelInput): CategoryResult[] {
+  const claims = input.claims ?? [];
+  const s: ModelSignals = {
+    claims: summarizeClaims(claims),
+    claimsKey: claimsKey(claims),
+    compliance: input.compliance ?? NO_COMPLIANCE,
+    identity: input.identity ?? NO_IDENTITY,
+  };
+  const f = input.features;
+  return [lending(f, s), trading(f), governance(f), nft(f), identity(f, s), social(f), developer(f), compliance(f, s)];
+}
+
+export interface CompositeInput {
+  category: Category;
+  score: number;
+  confidence: number;
+  inputsKey: string;
+}
+
+/**
+ * OVERALL from the (effective) category scores: 500 + sum of weight x (score - 500), which equals the plain
+ * weighted sum since the weights sum to 1, written so each category's factor says how far it pulled up or down.
+ * Confidence is the weighted mean of the category confidences.
+ */
+export function composite(parts: readonly CompositeInput[], sanctioned: boolean | null): CategoryResult {
+  let total = 0;
+  let conf = 0;
+  let keys = '';
+  const factors: Factor[] = [];
+  for (const p of parts) {
+    if (p.category === 'OVERALL') continue;
+    const w = WEIGHTS[p.category];
+    total += w * p.score;
+    conf += w * p.confidence;
+    keys += p.inputsKey;
+    factors.push({ code: `CATEGORY_${p.category}`, description: `${p.category} ${p.score} (weight ${Math.round(w * 100)}%)`, impact: Math.round(w * (p.score - 500)) });
+  }
+  let score = Math.round(clamp(total, 0, 1000));
+  if (sanctioned === true && score > SANCTIONED_OVERALL_CAP) {
+    factors.push({ code: 'SANCTIONED_CAP', description: `sanctioned address: OVERALL capped at ${SANCTIONED_OVERALL_CAP}`, impact: SANCTIONED_OVERALL_CAP - score });
+    score = SANCTIONED_OVERALL_CAP;
+  }
+  factors.sort((a, b) => Math.abs(b.impact) - Math.abs(a.impact));
+  return {
+    category: 'OVERALL',
+    score,
+    confidence: round3(conf),
+    factors: factors.slice(0, MAX_FACTORS),
+    inputsKey: fingerprint(keys),
+    offchainKey: '',
+  };
+}
+
+/** All nine results, OVERALL first (the order of CATEGORIES). */
+export function scoreWallet(input: ModelInput): CategoryResult[] {
+  const cats = scoreCategories(input);
+  return [composite(cats, input.compliance?.sanctioned ?? null), ...cats];
+}

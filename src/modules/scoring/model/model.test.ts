@@ -1,0 +1,265 @@
+import { describe, it, expect } from 'vitest';
+import type { DebtClaimSignal, WalletFeatures } from '../contracts.js';
+import { CATEGORIES } from '../contracts.js';
+import { composite, decayConfidence, emptyFeatures, MODEL_VERSION, scoreWallet, tierFor, WEIGHTS, type ModelInput } from './index.js';
+import { pendingPenalty, upheldPenalty } from './debt-claims.js';
+import { sat, logCap, fingerprint } from './transforms.js';
+
+const ADDR = '0x00000000000000000000000000000000000000aa';
+const byCat = (input: ModelInput) => Object.fromEntries(scoreWallet(input).map((r) => [r.category, r]));
+
+function borrower(): WalletFeatures {
+  const f = emptyFeatures(ADDR);
+  f.chains = [1, 10];
+  f.activeMonths = 8;
+  f.lastActivityAt = new Date('2026-01-01T00:00:00Z');
+  f.lending = { supplies: 4, borrows: 5, repays: 5, liquidations: 0, protocols: 2 };
+  return f;
+}
+
+let claimSeq = 0;
+function claim(status: DebtClaimSignal['status'], creditor = `0x${'c'.repeat(39)}1`, inFavorOf: DebtClaimSignal['inFavorOf'] = null): DebtClaimSignal {
+  return { id: `claim-${++claimSeq}`, creditorAddress: creditor, status, inFavorOf, amount: '100', currency: 'USDC', createdAt: new Date('2026-01-02T00:00:00Z') };
+}
+const creditor = (i: number) => `0x${i.toString(16).padStart(40, '0')}`;
+const lendingScore = (claims: DebtClaimSignal[], f = borrower()) => byCat({ features: f, claims }).DEFI_LENDING;
+
+describe('tiers', () => {
+  it.each([
+    [0, 'Very Low'],
+    [199, 'Very Low'],
+    [200, 'Low'],
+    [399, 'Low'],
+    [400, 'Medium'],
+    [599, 'Medium'],
+    [600, 'High'],
+    [799, 'High'],
+    [800, 'Very High'],
+    [1000, 'Very High'],
+  ])('score %i is %s', (score, tier) => {
+    expect(tierFor(score)).toBe(tier);
+  });
+});
+
+describe('decay', () => {
+  const now = new Date('2026-06-01T00:00:00Z');
+  const daysAgo = (d: number) => new Date(now.getTime() - d * 86_400_000);
+  it('is 5% per 30 days, compounding', () => {
+    expect(decayConfidence(0.8, daysAgo(0), now)).toBe(0.8);
+    expect(decayConfidence(0.8, daysAgo(30), now)).toBe(0.76);
+    expect(decayConfidence(0.8, daysAgo(60), now)).toBe(0.722);
+    expect(decayConfidence(1, daysAgo(15), now)).toBeCloseTo(Math.pow(0.95, 0.5), 3);
+    expect(decayConfidence(0.9, daysAgo(365), now)).toBeCloseTo(0.9 * Math.pow(0.95, 365 / 30), 3);
+  });
+  it('never grows for an anchor in the future and leaves a missing anchor alone', () => {
+    expect(decayConfidence(0.5, new Date(now.getTime() + 86_400_000), now)).toBe(0.5);
+    expect(decayConfidence(0.5, null, now)).toBe(0.5);
+  });
+});
+
+describe('transforms', () => {
+  it('are bounded and monotone', () => {
+    let prev = -1;
+    for (const x of [0, 1, 2, 5, 10, 100, 1e6]) {
+      const v = sat(x, 5);
+      expect(v).toBeGreaterThanOrEqual(prev);
+      expect(v).toBeLessThanOrEqual(1);
+      prev = v;
+    }
+    expect(sat(-3, 5)).toBe(0);
+    expect(logCap(0, 10)).toBe(0);
+    expect(logCap(10, 10)).toBe(1);
+    expect(logCap(1e9, 10)).toBe(1);
+    expect(fingerprint('a')).not.toBe(fingerprint('b'));
+  });
+});
+
+describe('OVERALL', () => {
+  it('weights sum to 1 and cover the eight other categories', () => {
+    const sum = Object.values(WEIGHTS).reduce((a, b) => a + b, 0);
+    expect(sum).toBeCloseTo(1, 10);
+    expect(Object.keys(WEIGHTS).sort()).toEqual(CATEGORIES.filter((c) => c !== 'OVERALL').sort());
+  });
+  it('is the weighted sum of the category scores', () => {
+    const parts = CATEGORIES.filter((c) => c !== 'OVERALL').map((c, i) => ({ category: c, score: 100 * (i + 1), confidence: 0.5, inputsKey: c }));
+    const expected = parts.reduce((a, p) => a + WEIGHTS[p.category as keyof typeof WEIGHTS] * p.score, 0);
+    const o = composite(parts, false);
+    expect(o.score).toBe(Math.round(expected));
+    expect(o.confidence).toBe(0.5);
+    // each category's factor is how far it pulled OVERALL from 500
+    const lend = o.factors.find((f) => f.code === 'CATEGORY_DEFI_LENDING');
+    expect(lend?.impact).toBe(Math.round(WEIGHTS.DEFI_LENDING * (100 - 500)));
+  });
+  it('moves by exactly the weight when one category moves', () => {
+    const base = CATEGORIES.filter((c) => c !== 'OVERALL').map((c) => ({ category: c, score: 500, confidence: 0.5, inputsKey: c }));
+    expect(composite(base, false).score).toBe(500);
+    for (const [cat, w] of Object.entries(WEIGHTS)) {
+      const moved = base.map((p) => (p.category === cat ? { ...p, score: 1000 } : p));
+      expect(composite(moved, false).score).toBe(Math.round(500 + w * 500));
+    }
+  });
+  it('is capped for a sanctioned wallet', () => {
+    const parts = CATEGORIES.filter((c) => c !== 'OVERALL').map((c) => ({ category: c, score: 900, confidence: 0.9, inputsKey: c }));
+    const o = composite(parts, true);
+    expect(o.score).toBe(100);
+    expect(o.factors.some((f) => f.code === 'SANCTIONED_CAP')).toBe(true);
+  });
+});
+
+describe('debt claims on DEFI_LENDING', () => {
+  const clean = lendingScore([]);
+  it('a good borrower without claims scores high', () => {
+    expect(clean.score).toBeGreaterThanOrEqual(700);
+  });
+  it('Pending is a minor negative', () => {
+    const s = lendingScore([claim('Pending')]);
+    expect(s.score).toBe(clean.score - 40);
+    expect(s.factors.map((f) => f.code)).toContain('DEBT_CLAIM_PENDING');
+  });
+  it('Disputed pauses the impact', () => {
+    const s = lendingScore([claim('Disputed')]);
+    expect(s.score).toBe(clean.score);
+    expect(s.factors.find((f) => f.code === 'DEBT_CLAIM_DISPUTED')?.impact).toBe(0);
+  });
+  it('Resolved in the creditor favour is a significant negative', () => {
+    const s = lendingScore([claim('Resolved', creditor(1), 'creditor')]);
+    expect(clean.score - s.score).toBeGreaterThanOrEqual(200);
+    expect(clean.score - s.score).toBeGreaterThan(clean.score - lendingScore([claim('Pending')]).score);
+    expect(s.factors[0].code).toBe('DEBT_CLAIM_RESOLVED_FOR_CREDITOR');
+  });
+  it('an upheld claim with no recorded outcome counts as creditor favour', () => {
+    expect(lendingScore([claim('Resolved', creditor(1), null)]).score).toBe(lendingScore([claim('Resolved', creditor(1), 'creditor')]).score);
+  });
+  it('Resolved in the debtor favour and Withdrawn have no impact', () => {
+    expect(lendingScore([claim('Resolved', creditor(1), 'debtor')]).score).toBe(clean.score);
+    expect(lendingScore([claim('Withdrawn')]).score).toBe(clean.score);
+  });
+  it('unresolved claims from several creditors compound', () => {
+    const one = clean.score - lendingScore([claim('Pending', creditor(1))]).score;
+    const two = clean.score - lendingScore([claim('Pending', creditor(1)), claim('Pending', creditor(2))]).score;
+    const three = clean.score - lendingScore([1, 2, 3].map((i) => claim('Pending', creditor(i)))).score;
+    expect(two).toBeGreaterThan(2 * one);
+    expect(three).toBeGreaterThan(3 * one);
+    expect(three - two).toBeGreaterThan(two - one);
+    // several claims from the same creditor do not compound
+    const sameCreditor = clean.score - lendingScore([claim('Pending', creditor(1)), claim('Pending', creditor(1))]).score;
+    expect(sameCreditor).toBe(one);
+    expect(pendingPenalty(10)).toBe(400);
+  });
+  it('more upheld claims lower it more, with a bound', () => {
+    expect(upheldPenalty(2)).toBeGreaterThan(upheldPenalty(1));
+    expect(upheldPenalty(100)).toBeLessThanOrEqual(600);
+  });
+  it('claims add to the confidence of the category', () => {
+    const f = emptyFeatures(ADDR);
+    expect(lendingScore([claim('Pending')], f).confidence).toBeGreaterThan(lendingScore([], f).confidence);
+  });
+});
+
+describe('categories', () => {
+  it('a wallet with no evidence scores low with low confidence, compliance neutral when screened clean', () => {
+    const r = byCat({ features: emptyFeatures(ADDR), compliance: { sanctioned: false, kycStatus: 'none', kycLevel: 'none' } });
+    for (const c of ['DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE', 'NFT', 'IDENTITY', 'SOCIAL', 'DEVELOPER']) {
+      expect(r[c].score, c).toBe(0);
+      expect(r[c].confidence, c).toBe(0.05);
+      expect(r[c].factors[0].code, c).toMatch(/^NO_/);
+    }
+    expect(r.COMPLIANCE.score).toBe(500);
+    expect(r.COMPLIANCE.confidence).toBeLessThan(0.5);
+    expect(r.OVERALL.score).toBe(Math.round(500 * WEIGHTS.COMPLIANCE));
+    expect(r.OVERALL.confidence).toBeLessThan(0.2);
+  });
+  it('sanctioned means COMPLIANCE 0 with high confidence', () => {
+    const f = borrower();
+    const r = byCat({ features: f, compliance: { sanctioned: true, kycStatus: 'approved', kycLevel: 'full' } });
+    expect(r.COMPLIANCE.score).toBe(0);
+    expect(r.COMPLIANCE.confidence).toBeGreaterThan(0.8);
+    expect(r.COMPLIANCE.factors[0].code).toBe('SANCTIONED');
+    expect(r.OVERALL.score).toBeLessThanOrEqual(100);
+  });
+  it('KYC raises COMPLIANCE and IDENTITY, rejection lowers them', () => {
+    const f = emptyFeatures(ADDR);
+    const none = byCat({ features: f, compliance: { sanctioned: false, kycStatus: 'none', kycLevel: 'none' } });
+    const basic = byCat({ features: f, compliance: { sanctioned: false, kycStatus: 'approved', kycLevel: 'basic' } });
+    const full = byCat({ features: f, compliance: { sanctioned: false, kycStatus: 'approved', kycLevel: 'full' } });
+    const rejected = byCat({ features: f, compliance: { sanctioned: false, kycStatus: 'rejected', kycLevel: 'none' } });
+    expect(full.COMPLIANCE.score).toBeGreaterThan(basic.COMPLIANCE.score);
+    expect(basic.COMPLIANCE.score).toBeGreaterThan(none.COMPLIANCE.score);
+    expect(rejected.COMPLIANCE.score).toBeLessThan(none.COMPLIANCE.score);
+    expect(full.IDENTITY.score).toBeGreaterThan(none.IDENTITY.score);
+    expect(full.IDENTITY.confidence).toBeGreaterThan(none.IDENTITY.confidence);
+  });
+  it('DID, credentials and ENS raise IDENTITY', () => {
+    const f = emptyFeatures(ADDR);
+    const did = { did: `did:credence:1:${ADDR}`, hasDid: true, didCreatedAt: new Date(), activeCredentials: 0 };
+    const a = byCat({ features: f }).IDENTITY.score;
+    const b = byCat({ features: f, identity: did }).IDENTITY.score;
+    const c = byCat({ features: f, identity: { ...did, activeCredentials: 2 } }).IDENTITY.score;
+    f.identity.ensNames = 1;
+    const d = byCat({ features: f, identity: { ...did, activeCredentials: 2 } }).IDENTITY.score;
+    expect(a).toBeLessThan(b);
+    expect(b).toBeLessThan(c);
+    expect(c).toBeLessThan(d);
+  });
+  it('liquidations lower DEFI_LENDING below a repaying borrower', () => {
+    const good = borrower();
+    const bad = borrower();
+    bad.lending = { supplies: 4, borrows: 5, repays: 1, liquidations: 2, protocols: 2 };
+    expect(lendingScore([], bad).score).toBeLessThan(lendingScore([], good).score - 300);
+  });
+  it('every category is monotone in its own positive evidence and stays within 0-1000', () => {
+    const small = emptyFeatures(ADDR);
+    small.chains = [1];
+    small.activeMonths = 1;
+    small.txCount = 5;
+    small.distinctCounterparties = 3;
+    small.tokenTransfers = 4;
+    small.distinctTokens = 2;
+    small.trading = { swaps: 2, distinctPools: 1, protocols: 1, activeDays: 1 };
+    small.governance = { votes: 1, proposalsVotedOn: 1, delegationsMade: 0, delegationsReceived: 0, governors: 1 };
+    small.nft = { mints: 1, received: 1, sent: 0, collections: 1 };
+    small.developer = { contractsDeployed: 1, contractsWithCode: 1 };
+    const big: WalletFeatures = JSON.parse(JSON.stringify(small));
+    big.chains = [1, 10, 137];
+    big.activeMonths = 1000;
+    big.txCount = 1e6;
+    big.distinctCounterparties = 1e6;
+    big.tokenTransfers = 1e6;
+    big.distinctTokens = 1e6;
+    big.trading = { swaps: 1e6, distinctPools: 1e6, protocols: 1e6, activeDays: 1e6 };
+    big.governance = { votes: 1e6, proposalsVotedOn: 1e6, delegationsMade: 1e6, delegationsReceived: 1e6, governors: 1e6 };
+    big.nft = { mints: 1e6, received: 1e6, sent: 0, collections: 1e6 };
+    big.developer = { contractsDeployed: 1e6, contractsWithCode: 1e6 };
+    big.identity = { ensNames: 1e6, attestationsReceived: 1e6, attestationsMade: 1e6 };
+    big.lending = { supplies: 1e6, borrows: 1e6, repays: 1e6, liquidations: 0, protocols: 1e6 };
+    const full = { did: `did:credence:1:${ADDR}`, hasDid: true, didCreatedAt: null, activeCredentials: 1e6 };
+    const s = byCat({ features: small });
+    const b = byCat({ features: big, identity: full, compliance: { sanctioned: false, kycStatus: 'approved', kycLevel: 'full' } });
+    for (const c of CATEGORIES) {
+      expect(b[c].score, c).toBeGreaterThan(s[c].score);
+      expect(b[c].score, c).toBeLessThanOrEqual(1000);
+      expect(b[c].confidence, c).toBeGreaterThan(s[c].confidence);
+      expect(b[c].confidence, c).toBeLessThanOrEqual(0.95);
+    }
+    expect(b.OVERALL.score).toBeGreaterThanOrEqual(990);
+  });
+  it('is deterministic, carries at most 6 factors and the version', () => {
+    const a = scoreWallet({ features: borrower(), claims: [claim('Pending')] });
+    const b = scoreWallet({ features: borrower(), claims: [claim('Pending')].map((c) => ({ ...c, id: a[1].inputsKey })) });
+    expect(a.map((r) => r.score)).toEqual(b.map((r) => r.score));
+    for (const r of a) expect(r.factors.length).toBeLessThanOrEqual(6);
+    expect(MODEL_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+  it('inputs keys change only when the category evidence changes', () => {
+    const f = borrower();
+    const a = byCat({ features: f });
+    const g = borrower();
+    g.trading.swaps = 3;
+    const b = byCat({ features: g });
+    expect(b.DEFI_LENDING.inputsKey).toBe(a.DEFI_LENDING.inputsKey);
+    expect(b.DEFI_TRADING.inputsKey).not.toBe(a.DEFI_TRADING.inputsKey);
+    const c = byCat({ features: f, claims: [claim('Pending')] });
+    expect(c.DEFI_LENDING.inputsKey).not.toBe(a.DEFI_LENDING.inputsKey);
+    expect(c.DEFI_LENDING.offchainKey).not.toBe(a.DEFI_LENDING.offchainKey);
+  });
+});

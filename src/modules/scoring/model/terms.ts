@@ -1,0 +1,66 @@
+// A category is the sum of signed terms (points), clipped to 0-1000; the largest terms become its reason codes.
+import type { Category, Factor } from '../contracts.js';
+import { clamp, round3, sat } from './transforms.js';
+
+export interface Term {
+  code: string;
+  description: string;
+  /** signed points */
+  points: number;
+  /** always listed among the factors (debt claims: an integrator must see why they moved nothing or a lot) */
+  pinned?: boolean;
+}
+
+export interface CategoryResult {
+  category: Category;
+  /** model score 0-1000 (before any dispute override) */
+  score: number;
+  /** confidence before read-time decay, 0-1 */
+  confidence: number;
+  factors: Factor[];
+  /** fingerprint of every input this category used: a dispute override lasts until it changes */
+  inputsKey: string;
+  /** fingerprint of the off-chain inputs (claims, KYC, DID, sanctions); '' when none. A change is new evidence. */
+  offchainKey: string;
+}
+
+/** How many reason codes an entry carries. */
+export const MAX_FACTORS = 6;
+
+/** The largest terms by absolute points (pinned ones always), largest first; zero-point terms only if pinned. */
+export function topFactors(terms: readonly Term[], empty?: { code: string; description: string }): Factor[] {
+  const byImpact = (a: Factor, b: Factor) => Math.abs(b.impact) - Math.abs(a.impact);
+  const pinned: Factor[] = [];
+  const rest: Factor[] = [];
+  for (const t of terms) {
+    const f = { code: t.code, description: t.description, impact: Math.round(t.points) };
+    if (t.pinned) pinned.push(f);
+    else if (f.impact !== 0) rest.push(f);
+  }
+  if (pinned.length === 0 && rest.length === 0) return empty ? [{ ...empty, impact: 0 }] : [];
+  rest.sort(byImpact);
+  return [...pinned, ...rest.slice(0, Math.max(0, MAX_FACTORS - pinned.length))].sort(byImpact);
+}
+
+export const sumPoints = (terms: readonly Term[]) => {
+  let s = 0;
+  for (const t of terms) s += t.points;
+  return s;
+};
+
+export const toScore = (points: number) => Math.round(clamp(points, 0, 1000));
+
+/**
+ * Confidence from the evidence behind a category:
+ *   0.05 + 0.9 x (0.6 x amount + 0.25 x diversity + 0.15 x sources)
+ * amount = 1 - e^(-evidence/k), diversity = share of the category's evidence kinds present,
+ * sources = 1 - e^(-chains/1.5) (activity seen on several chains). Bounded to [0.05, 0.95]: never certain.
+ * Recency is the read-time decay (transforms.decayConfidence), not part of this number.
+ */
+export function confidenceOf(evidence: number, k: number, kinds: readonly boolean[], chains: number): number {
+  if (evidence <= 0) return 0.05;
+  let present = 0;
+  for (const b of kinds) if (b) present++;
+  const diversity = kinds.length ? present / kinds.length : 0;
+  return round3(0.05 + 0.9 * (0.6 * sat(evidence, k) + 0.25 * diversity + 0.15 * sat(chains, 1.5)));
+}
