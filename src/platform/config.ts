@@ -42,8 +42,14 @@ export interface Config {
   sanctionsUrl: string | null;
   sanctionsRefreshHours: number;
   hubRequireKey: boolean;
+  /** Hub keep-alive: the server pings every N seconds; a client silent for the timeout is closed. */
+  hubKeepAliveSeconds: number;
+  hubClientTimeoutSeconds: number;
   proverConcurrency: number;
   kycCallbackSecret: string | null;
+  /** Debt claims filed per minute, per client IP and per creditor address (abuse limits). */
+  claimsPerIpPerMinute: number;
+  claimsPerCreditorPerMinute: number;
 }
 
 export const SUPPORTED_CHAINS = [1, 10, 137, 8453, 42161] as const;
@@ -164,7 +170,11 @@ export function loadConfig(env: Env = process.env): Config {
     sanctionsUrl: url(env, 'CREDENCE_SANCTIONS_URL', ['http:', 'https:']),
     sanctionsRefreshHours: int(env, 'CREDENCE_SANCTIONS_REFRESH_HOURS', 24, 1, 24 * 30),
     hubRequireKey: bool(env, 'CREDENCE_HUB_REQUIRE_KEY', false),
+    hubKeepAliveSeconds: int(env, 'CREDENCE_HUB_KEEPALIVE_SECONDS', 15, 1, 3600),
+    hubClientTimeoutSeconds: int(env, 'CREDENCE_HUB_CLIENT_TIMEOUT_SECONDS', 30, 2, 7200),
     proverConcurrency: int(env, 'CREDENCE_PROVER_CONCURRENCY', 2, 1, 64),
     kycCallbackSecret: str(env, 'CREDENCE_KYC_CALLBACK_SECRET'),
+    claimsPerIpPerMinute: int(env, 'CREDENCE_CLAIMS_PER_IP_PER_MINUTE', 30, 1, 1_000_000),
+    claimsPerCreditorPerMinute: int(env, 'CREDENCE_CLAIMS_PER_CREDITOR_PER_MINUTE', 10, 1, 1_000_000),
   };
 }
