@@ -21,6 +21,8 @@ export interface TestAppOptions {
   secrets?: Record<string, string>;
   /** Start from this database instead of a fresh one (restart tests). */
   db?: Awaited<ReturnType<typeof testDatabase>>;
+  /** Extra routes for platform tests, added before the app is ready. */
+  beforeReady?: (app: App) => void | Promise<void>;
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -42,6 +44,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 export async function createTestApp(opts: TestAppOptions = {}): Promise<App> {
   const db = opts.db ?? (await testDatabase());
   const app = await buildApp(testConfig(opts.config), { db, logger: false, secrets: opts.secrets ?? {} });
+  await opts.beforeReady?.(app);
   await app.ready();
   return app;
 }

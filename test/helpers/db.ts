@@ -28,5 +28,23 @@ export async function testDatabase(): Promise<Db> {
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return openPostgres(url.toString(), 5);
+  const db = await openPostgres(url.toString(), 5);
+  urls.set(db, url.toString());
+  return db;
+}
+
+const urls = new WeakMap<Db, string>();
+
+/** A database handle whose close() does nothing, so a test can restart the app on the same data. */
+export function keepOpen(db: Db): Db & { reallyClose(): Promise<void> } {
+  return { ...db, kind: db.kind, query: db.query, tx: db.tx, exec: db.exec, close: async () => undefined, reallyClose: () => db.close() };
+}
+
+/** A second connection to the same PostgreSQL test database (two app instances of one deployment). */
+export async function secondConnection(db: Db): Promise<Db> {
+  const url = urls.get(db);
+  if (!url) throw new Error('secondConnection needs a PostgreSQL test database (CREDENCE_TEST_DATABASE_URL)');
+  const other = await openPostgres(url, 5);
+  urls.set(other, url);
+  return other;
 }
