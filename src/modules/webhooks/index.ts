@@ -1,7 +1,31 @@
-// Wires the webhooks module.
+// Wires the webhooks module: subscription routes, the score-change outbox (ctx.services.webhooks) used by
+// the scoring transaction, and the delivery worker (workers role), woken by `score.updated` on the bus.
 import type { Module } from '../../platform/http/types.js';
+import { SCORE_UPDATED } from '../scoring/contracts.js';
+import { createSubscriptionRepo } from './repo.js';
+import { createOutboxRepo } from './outbox-repo.js';
+import { createOutbox } from './outbox.js';
+import { createSender } from './sender.js';
+import { createWebhookService } from './service.js';
+import { createDeliveryWorker } from './worker.js';
+import { registerWebhookRoutes } from './routes.js';
 
 export const webhooksModule: Module = {
   name: 'webhooks',
-  register() {},
+  register(app, ctx) {
+    const outboxRepo = createOutboxRepo(ctx.db);
+    ctx.services.webhooks = createOutbox(outboxRepo);
+    const service = createWebhookService({ repo: createSubscriptionRepo(ctx.db), cipher: ctx.cipher, allowPrivate: ctx.config.webhookAllowPrivate });
+    registerWebhookRoutes(app, service);
+    ctx.workers.push(
+      createDeliveryWorker({
+        repo: outboxRepo,
+        sender: createSender({ allowPrivate: ctx.config.webhookAllowPrivate }),
+        cipher: ctx.cipher,
+        log: ctx.log,
+        retrySchedule: ctx.config.webhookRetrySchedule,
+        onHint: (wake) => ctx.bus.subscribe(SCORE_UPDATED, wake),
+      }),
+    );
+  },
 };

@@ -1,0 +1,151 @@
+// SQL of the delivery outbox. A due row is claimed with FOR UPDATE SKIP LOCKED, so any number of workers on
+// any number of instances share it; the claim moves next_attempt_at to the lease expiry and stamps a claim
+// token, so a worker that dies mid-delivery leaves a row that becomes due again when its lease runs out, and
+// only the holder of the current token may record the outcome.
+import type { Db, Queryable } from '../../platform/db/types.js';
+
+export interface OutboxMessage {
+  address: string;
+  category: string;
+  body: string;
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  subscription_id: string;
+  body: string;
+  attempts: number;
+  claim_token: string;
+  url: string;
+  secret_encrypted: string;
+}
+
+export interface AttemptOutcome {
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export function createOutboxRepo(db: Db) {
+  return {
+    /** One pending row per (message, matching active subscription), in the caller's transaction. */
+    async enqueue(q: Queryable, messages: OutboxMessage[]): Promise<number> {
+      if (messages.length === 0) return 0;
+      const rows = await q.query(
+        `INSERT INTO webhook_deliveries (subscription_id, wallet_address, category, body)
+         SELECT s.id, m.address, m.category, m.body
+         FROM jsonb_to_recordset($1::jsonb) AS m(address text, category text, body text)
+         JOIN webhook_subscriptions s
+           ON s.is_active AND (s.wallet_address_filter IS NULL OR s.wallet_address_filter = m.address)
+         RETURNING id`,
+        [JSON.stringify(messages)],
+      );
+      return rows.length;
+    },
+
+    async claim(limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
+      return db.query<ClaimedDelivery>(
+        `WITH due AS (
+           SELECT d.id FROM webhook_deliveries d
+           JOIN webhook_subscriptions s ON s.id = d.subscription_id
+           WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND s.is_active
+           ORDER BY d.next_attempt_at
+           LIMIT $1
+           FOR UPDATE OF d SKIP LOCKED
+         )
+         UPDATE webhook_deliveries d
+         SET attempts = d.attempts + 1,
+             next_attempt_at = now() + make_interval(secs => $2),
+             claim_token = gen_random_uuid()
+         FROM due, webhook_subscriptions s
+         WHERE d.id = due.id AND s.id = d.subscription_id
+         RETURNING d.id, d.subscription_id, d.body, d.attempts, d.claim_token, s.url, s.secret_encrypted`,
+        [limit, leaseSeconds],
+      );
+    },
+
+    /** Records a successful attempt; false when the claim had been lost (lease expired and re-claimed). */
+    async recordSuccess(d: ClaimedDelivery, o: AttemptOutcome): Promise<boolean> {
+      return db.tx(async (q) => {
+        await insertAttempt(q, d, o, true);
+        const won = await q.query(
+          `UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now(), claim_token = NULL,
+             last_status_code = $3, last_error = NULL
+           WHERE id = $1 AND claim_token = $2 RETURNING id`,
+          [d.id, d.claim_token, o.statusCode],
+        );
+        if (won.length === 0) return false;
+        await q.query('UPDATE webhook_subscriptions SET consecutive_failures = 0, last_delivery_at = now() WHERE id = $1', [d.subscription_id]);
+        return true;
+      });
+    },
+
+    /**
+     * Records a failed attempt: the row is due again after `retryInSeconds`, or `failed` when the schedule
+     * is exhausted (null). The subscription's consecutive failures grow; at `maxFailures` it turns inactive
+     * and its pending rows stay in place unsent.
+     */
+    async recordFailure(d: ClaimedDelivery, o: AttemptOutcome, retryInSeconds: number | null, maxFailures: number) {
+      return db.tx(async (q) => {
+        await insertAttempt(q, d, o, false);
+        const won = await q.query(
+          `UPDATE webhook_deliveries
+           SET status = CASE WHEN $3::float8 IS NULL THEN 'failed' ELSE 'pending' END,
+               next_attempt_at = CASE WHEN $3::float8 IS NULL THEN next_attempt_at ELSE now() + make_interval(secs => $3::float8) END,
+               claim_token = NULL, last_status_code = $4, last_error = $5
+           WHERE id = $1 AND claim_token = $2 RETURNING id`,
+          [d.id, d.claim_token, retryInSeconds, o.statusCode, o.error],
+        );
+        if (won.length === 0) return null;
+        const [sub] = await q.query<{ is_active: boolean; consecutive_failures: number }>(
+          `UPDATE webhook_subscriptions
+           SET consecutive_failures = consecutive_failures + 1,
+               is_active = is_active AND consecutive_failures + 1 < $2,
+               deactivated_at = CASE WHEN is_active AND consecutive_failures + 1 >= $2 THEN now() ELSE deactivated_at END
+           WHERE id = $1 RETURNING is_active, consecutive_failures`,
+          [d.subscription_id, maxFailures],
+        );
+        return sub ?? null;
+      });
+    },
+
+    /** Gives a claimed row back untouched (shutdown mid-delivery): due at once, attempt not counted. */
+    async release(d: ClaimedDelivery): Promise<void> {
+      await db.query(
+        `UPDATE webhook_deliveries SET claim_token = NULL, attempts = greatest(attempts - 1, 0), next_attempt_at = now()
+         WHERE id = $1 AND claim_token = $2`,
+        [d.id, d.claim_token],
+      );
+    },
+
+    /** Seconds until the next pending row of an active subscription is due (null: none). */
+    async secondsUntilNextDue(): Promise<number | null> {
+      const [r] = await db.query<{ s: number | null }>(
+        `SELECT extract(epoch FROM (min(d.next_attempt_at) - now()))::float8 AS s
+         FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+         WHERE d.status = 'pending' AND s.is_active`,
+      );
+      return r?.s ?? null;
+    },
+
+    /** Drops finished rows (and their attempts) older than the retention. */
+    async purge(retentionDays: number): Promise<number> {
+      const rows = await db.query(
+        `DELETE FROM webhook_deliveries WHERE status IN ('delivered', 'failed') AND created_at < now() - make_interval(days => $1) RETURNING id`,
+        [retentionDays],
+      );
+      return rows.length;
+    },
+  };
+}
+
+async function insertAttempt(q: Queryable, d: ClaimedDelivery, o: AttemptOutcome, succeeded: boolean) {
+  // The row may be gone (subscription deleted mid-delivery): then there is nothing to record against.
+  await q.query(
+    `INSERT INTO webhook_attempts (delivery_id, attempt, status_code, duration_ms, error, succeeded)
+     SELECT $1, $2, $3, $4, $5, $6 WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = $1)`,
+    [d.id, d.attempts, o.statusCode, o.durationMs, o.error, succeeded],
+  );
+}
+
+export type OutboxRepo = ReturnType<typeof createOutboxRepo>;

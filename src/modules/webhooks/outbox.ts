@@ -1,0 +1,39 @@
+// The scoring service's ScoreChangeOutbox: turns score changes into `score.updated` webhook bodies and writes
+// one outbox row per matching active subscription inside the caller's (the score's) transaction.
+import { toChecksum } from '../../platform/http/address.js';
+import type { Queryable } from '../../platform/db/types.js';
+import type { ScoreChange, ScoreChangeOutbox } from '../scoring/contracts.js';
+import type { OutboxRepo } from './outbox-repo.js';
+
+export const SCORE_UPDATED_EVENT = 'score.updated';
+
+/** The webhook body; `data` carries both key sets the spec shows (walletAddress/oldScore and address/previousScore). */
+export function webhookBody(c: ScoreChange): string {
+  const address = toChecksum(c.address);
+  const at = c.calculatedAt instanceof Date ? c.calculatedAt : new Date(c.calculatedAt);
+  return JSON.stringify({
+    event: SCORE_UPDATED_EVENT,
+    timestamp: (Number.isNaN(at.getTime()) ? new Date() : at).toISOString(),
+    data: {
+      walletAddress: address,
+      address,
+      category: c.category,
+      oldScore: c.oldScore,
+      previousScore: c.oldScore,
+      newScore: c.newScore,
+      confidence: c.confidence,
+      tier: c.tier,
+    },
+  });
+}
+
+export function createOutbox(repo: Pick<OutboxRepo, 'enqueue'>): ScoreChangeOutbox {
+  return {
+    async enqueue(q: Queryable, changes: ScoreChange[]) {
+      await repo.enqueue(
+        q,
+        changes.map((c) => ({ address: c.address.toLowerCase(), category: c.category, body: webhookBody(c) })),
+      );
+    },
+  };
+}

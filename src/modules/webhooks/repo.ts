@@ -1,0 +1,100 @@
+// SQL for webhook subscriptions and their delivery history. Every method takes an optional transaction.
+import type { Queryable } from '../../platform/db/types.js';
+
+export interface SubscriptionRow {
+  id: string;
+  api_key_id: string;
+  url: string;
+  wallet_address_filter: string | null;
+  secret_encrypted: string;
+  is_active: boolean;
+  consecutive_failures: number;
+  last_delivery_at: Date | null;
+  created_at: Date;
+}
+
+export interface DeliveryRow {
+  id: string;
+  event_type: string;
+  wallet_address: string;
+  category: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: Date;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Date;
+  delivered_at: Date | null;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  attempt: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  succeeded: boolean;
+  created_at: Date;
+}
+
+const COLS = 'id, api_key_id, url, wallet_address_filter, secret_encrypted, is_active, consecutive_failures, last_delivery_at, created_at';
+
+export function createSubscriptionRepo(db: Queryable & { tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> }) {
+  return {
+    tx: <T>(fn: (q: Queryable) => Promise<T>) => db.tx(fn),
+
+    /** Serializes creations for one key so two concurrent requests cannot both pass the tier limit. */
+    async lockKey(q: Queryable, apiKeyId: string) {
+      await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`webhooks:${apiKeyId}`]);
+    },
+
+    async countForKey(apiKeyId: string, q: Queryable = db): Promise<number> {
+      const [r] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_subscriptions WHERE api_key_id = $1', [apiKeyId]);
+      return r.n;
+    },
+
+    async insert(s: { apiKeyId: string; url: string; filter: string | null; secretEncrypted: string }, q: Queryable = db): Promise<SubscriptionRow> {
+      const [row] = await q.query<SubscriptionRow>(
+        `INSERT INTO webhook_subscriptions (api_key_id, url, wallet_address_filter, secret_encrypted)
+         VALUES ($1, $2, $3, $4) RETURNING ${COLS}`,
+        [s.apiKeyId, s.url, s.filter, s.secretEncrypted],
+      );
+      return row;
+    },
+
+    async listForKey(apiKeyId: string, q: Queryable = db): Promise<SubscriptionRow[]> {
+      return q.query<SubscriptionRow>(`SELECT ${COLS} FROM webhook_subscriptions WHERE api_key_id = $1 ORDER BY created_at, id`, [apiKeyId]);
+    },
+
+    async getForKey(id: string, apiKeyId: string, q: Queryable = db): Promise<SubscriptionRow | null> {
+      const rows = await q.query<SubscriptionRow>(`SELECT ${COLS} FROM webhook_subscriptions WHERE id = $1 AND api_key_id = $2`, [id, apiKeyId]);
+      return rows[0] ?? null;
+    },
+
+    /** Deletes the subscription with its pending deliveries and history; false when it is not the key's. */
+    async deleteForKey(id: string, apiKeyId: string, q: Queryable = db): Promise<boolean> {
+      const rows = await q.query('DELETE FROM webhook_subscriptions WHERE id = $1 AND api_key_id = $2 RETURNING id', [id, apiKeyId]);
+      return rows.length === 1;
+    },
+
+    async recentDeliveries(subscriptionId: string, limit: number, q: Queryable = db): Promise<DeliveryRow[]> {
+      return q.query<DeliveryRow>(
+        `SELECT id, event_type, wallet_address, category, status, attempts, next_attempt_at, last_status_code, last_error, created_at, delivered_at
+         FROM webhook_deliveries WHERE subscription_id = $1 ORDER BY created_at DESC, id LIMIT $2`,
+        [subscriptionId, limit],
+      );
+    },
+
+    async attemptsOf(deliveryIds: string[], q: Queryable = db): Promise<AttemptRow[]> {
+      if (deliveryIds.length === 0) return [];
+      return q.query<AttemptRow>(
+        `SELECT delivery_id, attempt, status_code, duration_ms, error, succeeded, created_at
+         FROM webhook_attempts WHERE delivery_id IN (SELECT value::uuid FROM jsonb_array_elements_text($1::jsonb))
+         ORDER BY delivery_id, attempt, id`,
+        [JSON.stringify(deliveryIds)],
+      );
+    },
+  };
+}
+
+export type SubscriptionRepo = ReturnType<typeof createSubscriptionRepo>;

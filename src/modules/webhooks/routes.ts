@@ -1,0 +1,154 @@
+// Webhook subscription routes (API key): register, list, read, delete, and the recent delivery attempts.
+import type { FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { App } from '../../platform/http/types.js';
+import { errorResponses } from '../../platform/openapi.js';
+import { toChecksum } from '../../platform/http/address.js';
+import type { SubscriptionRow } from './repo.js';
+import type { WebhookService, Caller } from './service.js';
+import { CreateWebhookBody, DeliveriesQuery, DeliveryList, Webhook, WebhookCreated, WebhookIdParams, WebhookList } from './schemas.js';
+
+const tags = ['Webhooks'];
+const caller = (req: FastifyRequest): Caller => ({ keyId: req.apiKey!.keyId, tier: req.apiKey!.tier });
+
+const view = (r: SubscriptionRow) => ({
+  id: r.id,
+  url: r.url,
+  walletAddressFilter: r.wallet_address_filter ? toChecksum(r.wallet_address_filter) : null,
+  isActive: r.is_active,
+  consecutiveFailures: r.consecutive_failures,
+  lastDeliveryAt: r.last_delivery_at,
+  createdAt: r.created_at,
+});
+
+export function registerWebhookRoutes(app: App, service: WebhookService) {
+  app.register(
+    async (scope) => {
+      const s = scope.withTypeProvider<TypeBoxTypeProvider>();
+      s.post(
+        '/webhooks',
+        {
+          schema: {
+            operationId: 'webhooks.createWebhook',
+            tags,
+            summary: 'Register a webhook for score changes',
+            description:
+              'Subscribes `url` to `score.updated` events of every wallet, or of one wallet (`walletAddress` or its alias `walletAddressFilter`). ' +
+              'Available from the Starter tier (Free: 403); at most 3 (Starter), 10 (Growth) or 50 (Enterprise) webhooks per key (more: 403 `forbidden`). ' +
+              'The URL must be http(s), at most 2,000 characters, and must not point at a private, loopback, link-local or otherwise reserved address ' +
+              '(checked now and again at each delivery after DNS resolution). The signing `secret` is returned only here. ' +
+              'Each delivery is a POST of `{event, timestamp, data}` signed with `X-Credence-Signature: sha256=<hex HMAC-SHA256 of the body keyed by the secret>` ' +
+              'and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. Delivery is at least once; failures are retried ' +
+              'with backoff, and 10 consecutive failures make the webhook inactive (delete and re-create it to resume).',
+            body: CreateWebhookBody,
+            response: { 201: WebhookCreated, ...errorResponses(403) },
+          },
+          config: { auth: 'apiKey' },
+        },
+        async (req, reply) => {
+          const { row, secret } = await service.create(caller(req), req.body);
+          const v = view(row);
+          return reply.code(201).send({ id: v.id, url: v.url, walletAddressFilter: v.walletAddressFilter, secret, createdAt: v.createdAt });
+        },
+      );
+
+      s.get(
+        '/webhooks',
+        {
+          schema: {
+            operationId: 'webhooks.listWebhooks',
+            tags,
+            summary: "List this API key's webhooks",
+            description: 'Only the webhooks registered with the calling key, oldest first. Secrets are never listed.',
+            response: { 200: WebhookList },
+          },
+          config: { auth: 'apiKey' },
+        },
+        async (req) => {
+          const rows = await service.list(caller(req));
+          return { count: rows.length, webhooks: rows.map(view) };
+        },
+      );
+
+      s.get(
+        '/webhooks/:id',
+        {
+          schema: {
+            operationId: 'webhooks.getWebhook',
+            tags,
+            summary: 'Read one webhook',
+            description: "A webhook of the calling key; another key's webhook is 404.",
+            params: WebhookIdParams,
+            response: { 200: Webhook },
+          },
+          config: { auth: 'apiKey' },
+        },
+        async (req) => view(await service.get(caller(req), req.params.id)),
+      );
+
+      s.delete(
+        '/webhooks/:id',
+        {
+          schema: {
+            operationId: 'webhooks.deleteWebhook',
+            tags,
+            summary: 'Delete a webhook',
+            description: 'Deletes the webhook with its pending deliveries and history. Re-creating a webhook is how an inactive one is resumed.',
+            params: WebhookIdParams,
+            response: { 204: { type: 'null', description: 'Deleted.' } },
+          },
+          config: { auth: 'apiKey' },
+        },
+        async (req, reply) => {
+          await service.remove(caller(req), req.params.id);
+          return reply.code(204).send();
+        },
+      );
+
+      s.get(
+        '/webhooks/:id/deliveries',
+        {
+          schema: {
+            operationId: 'webhooks.listDeliveries',
+            tags,
+            summary: 'Recent deliveries and their attempts',
+            description:
+              'The most recent deliveries of this webhook (newest first), each with its status and every attempt (status code, duration, error). ' +
+              'A delivery is `pending` until it succeeds, `delivered` after, `failed` when its retries are exhausted; the pending deliveries of an ' +
+              'inactive webhook stay pending and are not sent.',
+            params: WebhookIdParams,
+            querystring: DeliveriesQuery,
+            response: { 200: DeliveryList },
+          },
+          config: { auth: 'apiKey' },
+        },
+        async (req) => {
+          const items = await service.deliveries(caller(req), req.params.id, req.query.limit);
+          return {
+            count: items.length,
+            deliveries: items.map(({ row, attempts }) => ({
+              id: row.id,
+              event: row.event_type,
+              walletAddress: toChecksum(row.wallet_address),
+              category: row.category,
+              status: row.status as 'pending' | 'delivered' | 'failed',
+              attemptCount: row.attempts,
+              nextAttemptAt: row.status === 'pending' ? row.next_attempt_at : null,
+              deliveredAt: row.delivered_at,
+              createdAt: row.created_at,
+              attempts: attempts.map((a) => ({
+                attempt: a.attempt,
+                statusCode: a.status_code,
+                durationMs: a.duration_ms,
+                error: a.error,
+                succeeded: a.succeeded,
+                attemptedAt: a.created_at,
+              })),
+            })),
+          };
+        },
+      );
+    },
+    { prefix: '/api/v1' },
+  );
+}

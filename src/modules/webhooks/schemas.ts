@@ -1,0 +1,62 @@
+// TypeBox schemas of the webhook routes.
+import { Type, type Static } from '@sinclair/typebox';
+import { EthAddress, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
+
+export const CreateWebhookBody = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2000, description: 'http(s) URL the deliveries are POSTed to; private, loopback and link-local targets are refused' }),
+  walletAddress: Type.Optional(EthAddress({ description: 'only changes of this wallet (alias of walletAddressFilter)' })),
+  walletAddressFilter: Type.Optional(EthAddress({ description: 'only changes of this wallet; omitted means every wallet' })),
+});
+export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
+
+export const WebhookCreated = Type.Object({
+  id: Uuid(),
+  url: Type.String(),
+  walletAddressFilter: Nullable(EthAddress()),
+  secret: Type.String({ description: 'signing secret (whsec_...), shown only in this response' }),
+  createdAt: Timestamp(),
+});
+
+export const Webhook = Type.Object({
+  id: Uuid(),
+  url: Type.String(),
+  walletAddressFilter: Nullable(EthAddress()),
+  isActive: Type.Boolean({ description: 'false after 10 consecutive failed deliveries; delete and re-create to resume' }),
+  consecutiveFailures: Type.Integer(),
+  lastDeliveryAt: Nullable(Timestamp()),
+  createdAt: Timestamp(),
+});
+
+export const WebhookList = Type.Object({ count: Type.Integer(), webhooks: Type.Array(Webhook) });
+
+export const WebhookIdParams = Type.Object({ id: Uuid() });
+
+export const DeliveriesQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'most recent deliveries to list' }),
+});
+
+export const Attempt = Type.Object({
+  attempt: Type.Integer({ description: '1 for the first try' }),
+  statusCode: Nullable(Type.Integer({ description: 'HTTP status answered; null on a connection error or time-out' })),
+  durationMs: Type.Integer(),
+  error: Nullable(Type.String()),
+  succeeded: Type.Boolean(),
+  attemptedAt: Timestamp(),
+});
+
+export const Delivery = Type.Object({
+  id: Uuid({ description: 'also sent as the webhook-id header' }),
+  event: Type.String({ examples: ['score.updated'] }),
+  walletAddress: EthAddress(),
+  category: Type.String(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')], {
+    description: 'pending: waiting for its next attempt (or for the webhook to be active); delivered; failed: retries exhausted',
+  }),
+  attemptCount: Type.Integer(),
+  nextAttemptAt: Nullable(Timestamp()),
+  deliveredAt: Nullable(Timestamp()),
+  createdAt: Timestamp(),
+  attempts: Type.Array(Attempt),
+});
+
+export const DeliveryList = Type.Object({ count: Type.Integer(), deliveries: Type.Array(Delivery) });

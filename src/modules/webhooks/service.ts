@@ -1,0 +1,89 @@
+// Webhook subscriptions of an API key: tier limits, target checks (SSRF rule), secret generation (stored
+// encrypted, shown once), and the delivery history.
+import { fieldError, forbidden, notFound } from '../../platform/errors.js';
+import type { Cipher } from '../../platform/secrets.js';
+import { ForbiddenTargetError, checkTarget } from './ssrf.js';
+import { generateSecret } from './signing.js';
+import type { AttemptRow, DeliveryRow, SubscriptionRepo, SubscriptionRow } from './repo.js';
+
+/** Max webhooks per key by tier (spec, Limits); tiers not listed get none. */
+export const WEBHOOK_LIMITS: Record<string, number> = { Free: 0, Starter: 3, Growth: 10, Enterprise: 50 };
+
+export interface Caller {
+  keyId: string;
+  tier: string;
+}
+
+export interface DeliveryView {
+  row: DeliveryRow;
+  attempts: AttemptRow[];
+}
+
+export function createWebhookService(deps: { repo: SubscriptionRepo; cipher: Cipher; allowPrivate: boolean }) {
+  const { repo, cipher } = deps;
+
+  async function validateTarget(raw: string): Promise<string> {
+    let u: URL;
+    try {
+      u = new URL(raw);
+    } catch {
+      throw fieldError('url', 'must be an absolute http or https URL');
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw fieldError('url', 'must use http or https');
+    if (!u.hostname) throw fieldError('url', 'must name a host');
+    if (!deps.allowPrivate) {
+      try {
+        await checkTarget(u);
+      } catch (e) {
+        if (e instanceof ForbiddenTargetError) throw fieldError('url', `is not allowed: ${e.message}`);
+        throw e;
+      }
+    }
+    return raw;
+  }
+
+  async function owned(caller: Caller, id: string): Promise<SubscriptionRow> {
+    const row = await repo.getForKey(id, caller.keyId);
+    if (!row) throw notFound(`No webhook ${id} for this API key.`);
+    return row;
+  }
+
+  return {
+    async create(caller: Caller, input: { url: string; walletAddress?: string; walletAddressFilter?: string }) {
+      const max = WEBHOOK_LIMITS[caller.tier] ?? 0;
+      if (max === 0) throw forbidden(`Webhooks are not available on the ${caller.tier} tier; upgrade to Starter or above (POST /api/v1/billing/checkout).`);
+      const a = input.walletAddress?.toLowerCase();
+      const b = input.walletAddressFilter?.toLowerCase();
+      if (a && b && a !== b) throw fieldError('walletAddressFilter', 'must equal walletAddress when both are given');
+      const filter = a ?? b ?? null;
+      const url = await validateTarget(input.url);
+      const secret = generateSecret();
+      const row = await repo.tx(async (q) => {
+        await repo.lockKey(q, caller.keyId);
+        const n = await repo.countForKey(caller.keyId, q);
+        if (n >= max) {
+          throw forbidden(`The ${caller.tier} tier allows at most ${max} webhooks per API key and this key has ${n}; delete one or upgrade.`);
+        }
+        return repo.insert({ apiKeyId: caller.keyId, url, filter, secretEncrypted: cipher.encrypt(secret) }, q);
+      });
+      return { row, secret };
+    },
+
+    list: (caller: Caller) => repo.listForKey(caller.keyId),
+
+    get: owned,
+
+    async remove(caller: Caller, id: string) {
+      if (!(await repo.deleteForKey(id, caller.keyId))) throw notFound(`No webhook ${id} for this API key.`);
+    },
+
+    async deliveries(caller: Caller, id: string, limit: number): Promise<DeliveryView[]> {
+      const sub = await owned(caller, id);
+      const rows = await repo.recentDeliveries(sub.id, limit);
+      const attempts = await repo.attemptsOf(rows.map((r) => r.id));
+      return rows.map((row) => ({ row, attempts: attempts.filter((a) => a.delivery_id === row.id) }));
+    },
+  };
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>;

@@ -1,0 +1,167 @@
+// The delivery worker: claims due outbox rows, signs and POSTs them, records each attempt, schedules retries
+// (schedule with jitter, honouring Retry-After) and counts failures. It is woken at once by `score.updated`
+// on the event bus (published after commit, on any instance), and also polls, so rows written while no event
+// arrived (another instance without Redis, retries coming due) are found within a second.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Cipher } from '../../platform/secrets.js';
+import type { Worker } from '../../platform/context.js';
+import type { ClaimedDelivery, OutboxRepo } from './outbox-repo.js';
+import type { Sender } from './sender.js';
+import { signedHeaders } from './signing.js';
+
+export const MAX_CONSECUTIVE_FAILURES = 10;
+
+export interface DeliveryWorkerOptions {
+  repo: OutboxRepo;
+  sender: Sender;
+  cipher: Cipher;
+  log: FastifyBaseLogger;
+  /** seconds before retry 1, 2, ...; past its end the delivery is given up */
+  retrySchedule: number[];
+  /** subscribe to wake-up hints; returns an unsubscribe function */
+  onHint(wake: () => void): () => void;
+  concurrency?: number;
+  pollMs?: number;
+  /** how long a claimed row stays invisible to other workers (well above the 10 s send timeout) */
+  leaseSeconds?: number;
+  random?: () => number;
+}
+
+/** Delay before the next try after `failedAttempts` failures: the schedule, +-10 % jitter, at least Retry-After. */
+export function retryDelay(schedule: number[], failedAttempts: number, retryAfter: number | null, random = Math.random): number | null {
+  const base = schedule[failedAttempts - 1];
+  if (base === undefined) return null;
+  const jittered = base * (0.9 + 0.2 * random());
+  // A receiver asking for more time gets it, within a day.
+  return retryAfter !== null ? Math.max(jittered, Math.min(retryAfter, 86_400)) : jittered;
+}
+
+export function createDeliveryWorker(o: DeliveryWorkerOptions): Worker & { wake(): void; idle(): Promise<void> } {
+  const concurrency = o.concurrency ?? 32;
+  const pollMs = o.pollMs ?? 1000;
+  const lease = o.leaseSeconds ?? 60;
+  const inflight = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  const secrets = new Map<string, string>();
+  let running = false;
+  let pumping = false;
+  let again = false;
+  let timer: NodeJS.Timeout | null = null;
+  let unsubscribe: (() => void) | null = null;
+  let lastPurge = 0;
+
+  const secretOf = (d: ClaimedDelivery) => {
+    let s = secrets.get(d.secret_encrypted);
+    if (s === undefined) {
+      s = o.cipher.decrypt(d.secret_encrypted);
+      if (secrets.size > 10_000) secrets.clear();
+      secrets.set(d.secret_encrypted, s);
+    }
+    return s;
+  };
+
+  async function deliver(d: ClaimedDelivery, abort: AbortController) {
+    const headers = signedHeaders(secretOf(d), d.id, d.body);
+    const r = await o.sender.send(d.url, headers, d.body, abort.signal);
+    if (abort.signal.aborted && !r.ok) {
+      await o.repo.release(d);
+      return;
+    }
+    const outcome = { statusCode: r.statusCode, durationMs: r.durationMs, error: r.error };
+    if (r.ok) {
+      await o.repo.recordSuccess(d, outcome);
+      return;
+    }
+    const delay = retryDelay(o.retrySchedule, d.attempts, r.retryAfter, o.random);
+    const sub = await o.repo.recordFailure(d, outcome, delay, MAX_CONSECUTIVE_FAILURES);
+    if (sub && !sub.is_active) o.log.warn({ subscriptionId: d.subscription_id }, `webhook deactivated after ${sub.consecutive_failures} consecutive failures`);
+  }
+
+  function start(d: ClaimedDelivery) {
+    const abort = new AbortController();
+    const done = deliver(d, abort)
+      .catch((err) => o.log.error({ err, deliveryId: d.id }, 'webhook delivery bookkeeping failed'))
+      .finally(() => {
+        inflight.delete(d.id);
+        wake();
+      });
+    inflight.set(d.id, { abort, done });
+  }
+
+  async function pump() {
+    if (!running) return;
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = true;
+    let nextIn: number = pollMs;
+    try {
+      do {
+        again = false;
+        while (running && inflight.size < concurrency) {
+          const rows = await o.repo.claim(concurrency - inflight.size, lease);
+          if (!running) {
+            await Promise.all(rows.map((d) => o.repo.release(d)));
+            break;
+          }
+          for (const d of rows) start(d);
+          if (rows.length === 0) break;
+        }
+      } while (again && running);
+      if (running && inflight.size < concurrency) {
+        const s = await o.repo.secondsUntilNextDue();
+        if (s !== null) nextIn = Math.min(pollMs, Math.max(5, s * 1000 + 5));
+      }
+      if (running && Date.now() - lastPurge > 3_600_000) {
+        lastPurge = Date.now();
+        await o.repo.purge(30);
+      }
+    } catch (err) {
+      if (running) o.log.error({ err }, 'webhook worker cycle failed');
+    } finally {
+      pumping = false;
+    }
+    if (running) schedule(again ? 0 : nextIn);
+  }
+
+  function schedule(ms: number) {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      void pump();
+    }, ms);
+  }
+
+  function wake() {
+    if (!running) return;
+    if (pumping) again = true;
+    else schedule(0);
+  }
+
+  return {
+    name: 'webhook-delivery',
+    wake,
+    start() {
+      running = true;
+      unsubscribe = o.onHint(wake);
+      schedule(0);
+    },
+    async stop() {
+      running = false;
+      unsubscribe?.();
+      if (timer) clearTimeout(timer);
+      timer = null;
+      // In-flight sends are cut short and their rows handed back, so the next instance sends them at once.
+      for (const f of inflight.values()) f.abort.abort();
+      while (pumping || inflight.size > 0) {
+        await Promise.all([...inflight.values()].map((f) => f.done));
+        if (pumping) await new Promise((r) => setTimeout(r, 5));
+      }
+      o.sender.close();
+    },
+    /** Resolves when nothing is in flight (tests and benchmarks). */
+    async idle() {
+      while (inflight.size > 0) await Promise.all([...inflight.values()].map((f) => f.done));
+    },
+  };
+}
