@@ -1,0 +1,153 @@
+// The real event signatures the ingestion reads, and where in each event's topics a wallet can appear.
+// The RPC path asks eth_getLogs for exactly these (wallet as an indexed topic); the bulk import decodes the same
+// logs with the same decoder, so both paths produce the same activity.
+import { parseAbi, toEventSelector, type AbiEvent } from 'viem';
+
+export const EVENT_ABI = parseAbi([
+  // ERC-20 (3 topics) and ERC-721 (4 topics, tokenId indexed) share this signature
+  'event Transfer(address indexed from, address indexed to, uint256 value)',
+  'event TransferSingle(address indexed operator, address indexed from, address indexed to, uint256 id, uint256 value)',
+  'event TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values)',
+  // Aave V3 Pool
+  'event Supply(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint16 indexed referralCode)',
+  'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
+  'event Repay(address indexed reserve, address indexed user, address indexed repayer, uint256 amount, bool useATokens)',
+  'event LiquidationCall(address indexed collateralAsset, address indexed debtAsset, address indexed user, uint256 debtToCover, uint256 liquidatedCollateralAmount, address liquidator, bool receiveAToken)',
+  // Compound V3 Comet
+  'event Supply(address indexed from, address indexed dst, uint256 amount)',
+  'event Withdraw(address indexed src, address indexed to, uint256 amount)',
+  'event AbsorbDebt(address indexed absorber, address indexed borrower, uint256 basePaidOut, uint256 usdValue)',
+  // Uniswap V2 pair and V3 pool
+  'event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)',
+  'event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)',
+  // OpenZeppelin Governor and ERC20Votes
+  'event VoteCast(address indexed voter, uint256 proposalId, uint8 support, uint256 weight, string reason)',
+  'event VoteCastWithParams(address indexed voter, uint256 proposalId, uint8 support, uint256 weight, string reason, bytes params)',
+  'event DelegateChanged(address indexed delegator, address indexed fromDelegate, address indexed toDelegate)',
+  // ENS: ETH registrar controller (2019 and 2023 versions) and the base registrar
+  'event NameRegistered(string name, bytes32 indexed label, address indexed owner, uint256 cost, uint256 expires)',
+  'event NameRegistered(string name, bytes32 indexed label, address indexed owner, uint256 baseCost, uint256 premium, uint256 expires)',
+  'event NameRegistered(uint256 indexed id, address indexed owner, uint256 expires)',
+  // Ethereum Attestation Service
+  'event Attested(address indexed recipient, address indexed attester, bytes32 uid, bytes32 indexed schemaUID)',
+]);
+
+type Name =
+  | 'Transfer'
+  | 'TransferSingle'
+  | 'TransferBatch'
+  | 'AaveSupply'
+  | 'AaveBorrow'
+  | 'AaveRepay'
+  | 'AaveLiquidationCall'
+  | 'CometSupply'
+  | 'CometWithdraw'
+  | 'CometAbsorbDebt'
+  | 'UniswapV2Swap'
+  | 'UniswapV3Swap'
+  | 'VoteCast'
+  | 'VoteCastWithParams'
+  | 'DelegateChanged'
+  | 'EnsNameRegisteredV1'
+  | 'EnsNameRegisteredV2'
+  | 'EnsBaseNameRegistered'
+  | 'Attested';
+
+const NAMES: Name[] = [
+  'Transfer',
+  'TransferSingle',
+  'TransferBatch',
+  'AaveSupply',
+  'AaveBorrow',
+  'AaveRepay',
+  'AaveLiquidationCall',
+  'CometSupply',
+  'CometWithdraw',
+  'CometAbsorbDebt',
+  'UniswapV2Swap',
+  'UniswapV3Swap',
+  'VoteCast',
+  'VoteCastWithParams',
+  'DelegateChanged',
+  'EnsNameRegisteredV1',
+  'EnsNameRegisteredV2',
+  'EnsBaseNameRegistered',
+  'Attested',
+];
+
+export interface EventDef {
+  name: Name;
+  abi: AbiEvent;
+  topic0: `0x${string}`;
+  /** Topic positions (1-3) that hold an address a wallet may be found at. */
+  walletTopics: number[];
+}
+
+/** Positions of indexed addresses, per event (topic 0 is the selector). */
+const WALLET_TOPICS: Record<Name, number[]> = {
+  Transfer: [1, 2],
+  TransferSingle: [2, 3],
+  TransferBatch: [2, 3],
+  AaveSupply: [2],
+  AaveBorrow: [2],
+  AaveRepay: [2],
+  AaveLiquidationCall: [3],
+  CometSupply: [2],
+  CometWithdraw: [1],
+  CometAbsorbDebt: [2],
+  UniswapV2Swap: [1, 2],
+  UniswapV3Swap: [1, 2],
+  VoteCast: [1],
+  VoteCastWithParams: [1],
+  DelegateChanged: [1, 3],
+  EnsNameRegisteredV1: [2],
+  EnsNameRegisteredV2: [2],
+  EnsBaseNameRegistered: [2],
+  Attested: [1, 2],
+};
+
+export const EVENTS: EventDef[] = EVENT_ABI.map((abi, i) => ({
+  name: NAMES[i],
+  abi: abi as AbiEvent,
+  topic0: toEventSelector(abi as AbiEvent),
+  walletTopics: WALLET_TOPICS[NAMES[i]],
+}));
+
+export const EVENTS_BY_TOPIC = new Map<string, EventDef>(EVENTS.map((e) => [e.topic0, e]));
+
+/** For eth_getLogs: the selectors to ask for with the wallet at each topic position (one query per position). */
+export function selectorsByWalletTopic(): Map<number, `0x${string}`[]> {
+  const out = new Map<number, `0x${string}`[]>();
+  for (const e of EVENTS) {
+    for (const p of e.walletTopics) {
+      const list = out.get(p) ?? [];
+      if (!list.includes(e.topic0)) list.push(e.topic0);
+      out.set(p, list);
+    }
+  }
+  return out;
+}
+
+export const ACTIVITY_KINDS = [
+  'transfer_native',
+  'transfer_erc20',
+  'transfer_erc721',
+  'transfer_erc1155',
+  'nft_mint',
+  'lending_supply',
+  'lending_borrow',
+  'lending_repay',
+  'lending_withdraw',
+  'lending_liquidation',
+  'swap',
+  'gov_vote',
+  'gov_delegate',
+  'gov_delegated_to',
+  'contract_deploy',
+  'ens_register',
+  'attestation_received',
+  'attestation_made',
+] as const;
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
+
+export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';

@@ -1,0 +1,219 @@
+// SQL for the activity store, the sync cursors and bulk-import progress. Every method takes an optional
+// transaction handle.
+import type { Queryable } from '../../platform/db/types.js';
+import type { WalletFeatures } from '../scoring/contracts.js';
+import type { ActivityRecord } from './decode.js';
+
+const COLS = 14;
+const BATCH = 400;
+
+export interface SyncState {
+  chainId: number;
+  lastBlock: number | null;
+  nonce: number;
+  deployNonceChecked: number;
+}
+
+export function createIngestionRepo(db: Queryable) {
+  return {
+    /** Stores records, ignoring those already stored; returns the wallets that gained at least one record. */
+    async insertActivity(records: ActivityRecord[], q: Queryable = db): Promise<Set<string>> {
+      const changed = new Set<string>();
+      for (let i = 0; i < records.length; i += BATCH) {
+        const chunk = records.slice(i, i + BATCH);
+        const params: unknown[] = [];
+        const values = chunk.map((r, j) => {
+          params.push(r.chainId, r.txHash, r.logIndex, r.wallet, r.kind, r.blockNumber, r.occurredAt, r.contract, r.counterparty, r.tokenId, r.amount, r.direction, r.protocol, r.ref);
+          const b = j * COLS;
+          return `(${Array.from({ length: COLS }, (_, k) => `$${b + k + 1}`).join(',')})`;
+        });
+        const rows = await q.query<{ wallet: string }>(
+          `INSERT INTO wallet_activity (chain_id, tx_hash, log_index, wallet, kind, block_number, occurred_at, contract,
+             counterparty, token_id, amount, direction, protocol, ref)
+           VALUES ${values.join(',')}
+           ON CONFLICT DO NOTHING RETURNING wallet`,
+          params,
+        );
+        for (const r of rows) changed.add(r.wallet);
+      }
+      return changed;
+    },
+
+    async syncStates(wallet: string, q: Queryable = db): Promise<SyncState[]> {
+      const rows = await q.query<{ chain_id: number; last_block: string | number | null; nonce: string | number; deploy_nonce_checked: string | number }>(
+        'SELECT chain_id, last_block, nonce, deploy_nonce_checked FROM wallet_sync WHERE wallet = $1',
+        [wallet],
+      );
+      return rows.map((r) => ({
+        chainId: r.chain_id,
+        lastBlock: r.last_block === null ? null : Number(r.last_block),
+        nonce: Number(r.nonce),
+        deployNonceChecked: Number(r.deploy_nonce_checked),
+      }));
+    },
+
+    /** Moves the log cursor forward only (a late or repeated sync never moves it back). */
+    async advanceCursor(wallet: string, chainId: number, lastBlock: number, q: Queryable = db): Promise<void> {
+      await q.query(
+        `INSERT INTO wallet_sync (wallet, chain_id, last_block, last_synced_at, last_error) VALUES ($1, $2, $3, now(), NULL)
+         ON CONFLICT (wallet, chain_id) DO UPDATE
+           SET last_block = GREATEST(COALESCE(wallet_sync.last_block, -1), EXCLUDED.last_block), last_synced_at = now(), last_error = NULL`,
+        [wallet, chainId, lastBlock],
+      );
+    },
+
+    async recordAccount(wallet: string, chainId: number, a: { nonce: number; balance?: string | null; deployNonceChecked?: number }, q: Queryable = db) {
+      await q.query(
+        `INSERT INTO wallet_sync (wallet, chain_id, nonce, balance, deploy_nonce_checked) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (wallet, chain_id) DO UPDATE
+           SET nonce = GREATEST(wallet_sync.nonce, EXCLUDED.nonce),
+               balance = COALESCE(EXCLUDED.balance, wallet_sync.balance),
+               deploy_nonce_checked = GREATEST(wallet_sync.deploy_nonce_checked, EXCLUDED.deploy_nonce_checked)`,
+        [wallet, chainId, a.nonce, a.balance ?? null, a.deployNonceChecked ?? 0],
+      );
+    },
+
+    /** Bulk import: the highest nonce seen per sender becomes its transaction count (never lowered). */
+    async recordNonces(nonces: Map<string, number>, chainId: number, q: Queryable = db): Promise<void> {
+      const entries = [...nonces];
+      for (let i = 0; i < entries.length; i += 1000) {
+        const chunk = entries.slice(i, i + 1000);
+        await q.query(
+          `INSERT INTO wallet_sync (wallet, chain_id, nonce)
+           SELECT w, $1, n FROM unnest($2::text[], $3::bigint[]) AS t(w, n)
+           ON CONFLICT (wallet, chain_id) DO UPDATE SET nonce = GREATEST(wallet_sync.nonce, EXCLUDED.nonce)`,
+          [chainId, chunk.map((e) => e[0]), chunk.map((e) => e[1])],
+        );
+      }
+    },
+
+    async recordError(wallet: string, chainId: number, message: string, q: Queryable = db): Promise<void> {
+      await q.query(
+        `INSERT INTO wallet_sync (wallet, chain_id, last_error) VALUES ($1, $2, $3)
+         ON CONFLICT (wallet, chain_id) DO UPDATE SET last_error = EXCLUDED.last_error`,
+        [wallet, chainId, message.slice(0, 500)],
+      );
+    },
+
+    /** Marks a wallet as tracked; returns true when it was not tracked before. */
+    async track(wallet: string, q: Queryable = db): Promise<boolean> {
+      const rows = await q.query('INSERT INTO tracked_wallets (wallet) VALUES ($1) ON CONFLICT DO NOTHING RETURNING wallet', [wallet]);
+      return rows.length === 1;
+    },
+
+    async markSynced(wallet: string, q: Queryable = db): Promise<void> {
+      await q.query('UPDATE tracked_wallets SET last_synced_at = now() WHERE wallet = $1', [wallet]);
+    },
+
+    async isSynced(wallet: string, q: Queryable = db): Promise<boolean> {
+      const rows = await q.query('SELECT 1 FROM tracked_wallets WHERE wallet = $1 AND last_synced_at IS NOT NULL', [wallet]);
+      return rows.length === 1;
+    },
+
+    /** Tracked wallets last synced before the cutoff (never-synced first). */
+    async dueWallets(olderThanSeconds: number, limit: number, q: Queryable = db): Promise<string[]> {
+      const rows = await q.query<{ wallet: string }>(
+        `SELECT wallet FROM tracked_wallets
+         WHERE last_synced_at IS NULL OR last_synced_at < now() - make_interval(secs => $1)
+         ORDER BY last_synced_at NULLS FIRST LIMIT $2`,
+        [olderThanSeconds, limit],
+      );
+      return rows.map((r) => r.wallet);
+    },
+
+    async importProgress(source: string, q: Queryable = db): Promise<Map<string, { linesDone: number; completed: boolean }>> {
+      const rows = await q.query<{ file: string; lines_done: string | number; completed_at: Date | null }>(
+        'SELECT file, lines_done, completed_at FROM ingest_import_files WHERE source = $1',
+        [source],
+      );
+      return new Map(rows.map((r) => [r.file, { linesDone: Number(r.lines_done), completed: r.completed_at !== null }]));
+    },
+
+    async saveImportProgress(source: string, file: string, linesDone: number, completed: boolean, q: Queryable = db): Promise<void> {
+      await q.query(
+        `INSERT INTO ingest_import_files (source, file, lines_done, completed_at, updated_at)
+         VALUES ($1, $2, $3, CASE WHEN $4::boolean THEN now() END, now())
+         ON CONFLICT (source, file) DO UPDATE
+           SET lines_done = EXCLUDED.lines_done, completed_at = EXCLUDED.completed_at, updated_at = now()`,
+        [source, file, linesDone, completed],
+      );
+    },
+
+    features: (wallet: string, q: Queryable = db) => featuresFor(q, wallet),
+  };
+}
+
+export type IngestionRepo = ReturnType<typeof createIngestionRepo>;
+
+const FEATURES_SQL = `
+WITH a AS (SELECT * FROM wallet_activity WHERE wallet = $1),
+s AS (SELECT COALESCE(sum(nonce), 0) AS tx_count, array_agg(chain_id) FILTER (WHERE nonce > 0) AS chains
+      FROM wallet_sync WHERE wallet = $1)
+SELECT
+  (SELECT tx_count FROM s) AS tx_count,
+  (SELECT chains FROM s) AS sync_chains,
+  array_agg(DISTINCT chain_id) AS chains,
+  min(occurred_at) AS first_at,
+  max(occurred_at) AS last_at,
+  count(DISTINCT (occurred_at AT TIME ZONE 'UTC')::date) AS active_days,
+  count(DISTINCT date_trunc('month', occurred_at AT TIME ZONE 'UTC')) AS active_months,
+  count(DISTINCT counterparty) FILTER (WHERE counterparty IS NOT NULL) AS counterparties,
+  count(*) FILTER (WHERE kind IN ('transfer_erc20', 'transfer_erc721', 'transfer_erc1155')) AS token_transfers,
+  count(DISTINCT contract) FILTER (WHERE kind IN ('transfer_erc20', 'transfer_erc721', 'transfer_erc1155', 'nft_mint')) AS distinct_tokens,
+  count(*) FILTER (WHERE kind = 'lending_supply') AS supplies,
+  count(*) FILTER (WHERE kind = 'lending_borrow') AS borrows,
+  count(*) FILTER (WHERE kind = 'lending_repay') AS repays,
+  count(*) FILTER (WHERE kind = 'lending_liquidation') AS liquidations,
+  count(DISTINCT protocol) FILTER (WHERE kind LIKE 'lending\\_%') AS lending_protocols,
+  count(*) FILTER (WHERE kind = 'swap') AS swaps,
+  count(DISTINCT contract) FILTER (WHERE kind = 'swap') AS pools,
+  count(DISTINCT protocol) FILTER (WHERE kind = 'swap') AS swap_protocols,
+  count(DISTINCT (occurred_at AT TIME ZONE 'UTC')::date) FILTER (WHERE kind = 'swap') AS swap_days,
+  count(*) FILTER (WHERE kind = 'gov_vote') AS votes,
+  count(DISTINCT contract || ':' || ref) FILTER (WHERE kind = 'gov_vote') AS proposals,
+  count(*) FILTER (WHERE kind = 'gov_delegate') AS delegations_made,
+  count(*) FILTER (WHERE kind = 'gov_delegated_to') AS delegations_received,
+  count(DISTINCT contract) FILTER (WHERE kind = 'gov_vote') AS governors,
+  count(*) FILTER (WHERE kind = 'nft_mint') AS mints,
+  count(*) FILTER (WHERE kind IN ('transfer_erc721', 'transfer_erc1155') AND direction = 'in') AS nft_received,
+  count(*) FILTER (WHERE kind IN ('transfer_erc721', 'transfer_erc1155') AND direction = 'out') AS nft_sent,
+  count(DISTINCT contract) FILTER (WHERE kind IN ('transfer_erc721', 'transfer_erc1155', 'nft_mint')) AS collections,
+  count(*) FILTER (WHERE kind = 'contract_deploy') AS deployed,
+  count(*) FILTER (WHERE kind = 'contract_deploy' AND ref = 'code') AS with_code,
+  count(DISTINCT ref) FILTER (WHERE kind = 'ens_register') AS ens_names,
+  count(*) FILTER (WHERE kind = 'attestation_received') AS att_received,
+  count(*) FILTER (WHERE kind = 'attestation_made') AS att_made,
+  count(*) AS evidence
+FROM a`;
+
+async function featuresFor(q: Queryable, wallet: string): Promise<WalletFeatures> {
+  const [r] = await q.query<Record<string, unknown>>(FEATURES_SQL, [wallet]);
+  const n = (k: string) => Number(r[k] ?? 0);
+  const chains = new Set<number>([...((r.chains as number[] | null) ?? []), ...((r.sync_chains as number[] | null) ?? [])].map(Number));
+  const date = (v: unknown) => (v ? new Date(v as string | Date) : null);
+  return {
+    address: wallet,
+    chains: [...chains].sort((x, y) => x - y),
+    firstActivityAt: date(r.first_at),
+    lastActivityAt: date(r.last_at),
+    txCount: n('tx_count'),
+    activeDays: n('active_days'),
+    activeMonths: n('active_months'),
+    distinctCounterparties: n('counterparties'),
+    tokenTransfers: n('token_transfers'),
+    distinctTokens: n('distinct_tokens'),
+    lending: { supplies: n('supplies'), borrows: n('borrows'), repays: n('repays'), liquidations: n('liquidations'), protocols: n('lending_protocols') },
+    trading: { swaps: n('swaps'), distinctPools: n('pools'), protocols: n('swap_protocols'), activeDays: n('swap_days') },
+    governance: {
+      votes: n('votes'),
+      proposalsVotedOn: n('proposals'),
+      delegationsMade: n('delegations_made'),
+      delegationsReceived: n('delegations_received'),
+      governors: n('governors'),
+    },
+    nft: { mints: n('mints'), received: n('nft_received'), sent: n('nft_sent'), collections: n('collections') },
+    developer: { contractsDeployed: n('deployed'), contractsWithCode: n('with_code') },
+    identity: { ensNames: n('ens_names'), attestationsReceived: n('att_received'), attestationsMade: n('att_made') },
+    evidenceCount: n('evidence'),
+  };
+}
