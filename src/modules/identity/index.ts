@@ -1,7 +1,51 @@
-// Wires the identity module.
+// Wires the identity module: DIDs (did:credence), verifiable credentials from the service's own issuer, and the
+// identity signals the scoring module reads (ctx.services.identity).
+import { randomBytes } from 'node:crypto';
+import { SigningKey } from 'ethers';
 import type { Module } from '../../platform/http/types.js';
+import type { AppContext } from '../../platform/context.js';
+import { createIdentityRepo, type DidRow } from './repo.js';
+import { createDidService } from './service.js';
+import { createCredentialService } from './credentials.js';
+import { createIpfsPinner } from './ipfs.js';
+import { registerIdentityRoutes } from './routes.js';
+
+/** Runs score recomputations after identity changes without holding up the request; awaited at shutdown. */
+export function backgroundRecompute(ctx: AppContext, cause: string) {
+  const inFlight = new Set<Promise<unknown>>();
+  ctx.onClose(async () => {
+    await Promise.allSettled([...inFlight]);
+  });
+  return (address: string) => {
+    const scoring = ctx.services.scoring;
+    if (!scoring) return;
+    const p = scoring
+      .recompute(address.toLowerCase(), cause)
+      .catch((err) => ctx.log.error({ err, address, cause }, 'score recomputation failed'))
+      .finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  };
+}
 
 export const identityModule: Module = {
   name: 'identity',
-  register() {},
+  async register(app, ctx) {
+    const repo = createIdentityRepo(ctx.db);
+    const onIdentityChange = backgroundRecompute(ctx, 'identity');
+    const dids = createDidService({ repo, cache: ctx.caches.create<DidRow | null>('identity.dids', { ttlMs: 5 * 60_000 }), onIdentityChange });
+    const issuerHex = ctx.config.issuerKey ?? `0x${ctx.secret('issuer-key', () => randomBytes(32).toString('hex')).replace(/^0x/, '')}`;
+    const issuerKey = new SigningKey(issuerHex);
+    const creds = createCredentialService({
+      repo,
+      dids,
+      issuerKey,
+      pinner: ctx.config.ipfsApi ? createIpfsPinner(ctx.config.ipfsApi) : null,
+      onIdentityChange,
+      log: ctx.log,
+    });
+    // The issuer's own DID, so verifiers can resolve it like any other.
+    await dids.register(creds.issuerAddress, 1);
+    ctx.services.identity = { signalFor: (address) => dids.signalFor(address) };
+    registerIdentityRoutes(app, dids, creds);
+  },
 };

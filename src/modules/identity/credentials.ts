@@ -1,0 +1,181 @@
+// Verifiable credentials: the service's own issuer (a secp256k1 key whose DID did:credence:1:<address> is
+// registered at start) signs W3C VCs as ES256K JWTs; each is content-addressed (CIDv1) and optionally pinned.
+import { randomUUID } from 'node:crypto';
+import type { SigningKey } from 'ethers';
+import { computeAddress } from 'ethers';
+import { fieldError, forbidden, invalidState, notFound } from '../../platform/errors.js';
+import type { JwtUser } from '../../platform/auth/jwt.js';
+import { assertionAddresses, controllerKeyId, didFor, parseDid } from './did.js';
+import { decodeJwt, recoverSigners, signJwt } from './es256k.js';
+import { cidOf, type Pinner } from './ipfs.js';
+import type { CredentialRow, IdentityRepo } from './repo.js';
+import type { DidService } from './service.js';
+
+const YEAR_MS = 365 * 24 * 3600 * 1000;
+const CLOCK_SKEW_S = 60;
+
+export interface CredentialServiceDeps {
+  repo: IdentityRepo;
+  dids: DidService;
+  issuerKey: SigningKey;
+  pinner: Pinner | null;
+  onIdentityChange(address: string): void;
+  log: { warn(obj: unknown, msg: string): void };
+}
+
+export function issuerDidOf(key: SigningKey) {
+  return didFor(1, computeAddress(key.publicKey));
+}
+
+export function createCredentialService({ repo, dids, issuerKey, pinner, onIdentityChange, log }: CredentialServiceDeps) {
+  const issuerAddress = computeAddress(issuerKey.publicKey).toLowerCase();
+  const issuerDid = didFor(1, issuerAddress);
+
+  /** Owner of the DID, or an admin. */
+  function mayManage(user: JwtUser, wallet: string) {
+    return user.address === wallet || user.roles.includes('admin');
+  }
+
+  function parseSubject(subject: string, did: string): { claims: Record<string, unknown>; expiresAt: Date | null } {
+    let obj: unknown;
+    try {
+      obj = JSON.parse(subject);
+    } catch {
+      throw fieldError('subject', 'must be a JSON object serialized as a string');
+    }
+    if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw fieldError('subject', 'must be a JSON object serialized as a string');
+    const { expirationDate, ...claims } = obj as Record<string, unknown>;
+    if (claims.id !== undefined && (typeof claims.id !== 'string' || parseDid(claims.id)?.did !== did)) {
+      throw fieldError('subject', `id, when given, must be the DID ${did}`);
+    }
+    let expiresAt: Date | null = null;
+    if (expirationDate !== undefined) {
+      expiresAt = typeof expirationDate === 'string' && /^\d{4}-\d{2}-\d{2}/.test(expirationDate) ? new Date(expirationDate) : new Date(NaN);
+      if (Number.isNaN(expiresAt.getTime())) throw fieldError('subject', 'expirationDate must be an ISO 8601 date-time');
+      if (expiresAt.getTime() <= Date.now()) throw fieldError('subject', 'expirationDate must be in the future');
+    }
+    return { claims: { ...claims, id: did }, expiresAt };
+  }
+
+  return {
+    issuerDid,
+    issuerAddress,
+
+    async issue(didInput: string, credentialType: string, subject: string, user: JwtUser) {
+      const row = await dids.mustResolve(didInput);
+      if (!mayManage(user, row.wallet_address)) throw forbidden('Only the wallet that owns this DID (or an administrator) may have credentials issued to it.');
+      if (!row.is_active) throw invalidState(`The DID ${row.did} is deactivated.`);
+      const { claims, expiresAt } = parseSubject(subject, row.did);
+      const id = randomUUID();
+      // Whole seconds: the JWT's nbf/exp carry seconds, and the record must agree with the token.
+      const issuedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
+      const expiration = new Date(Math.floor((expiresAt ?? new Date(issuedAt.getTime() + YEAR_MS)).getTime() / 1000) * 1000);
+      const types = credentialType === 'VerifiableCredential' ? ['VerifiableCredential'] : ['VerifiableCredential', credentialType];
+      const jwt = signJwt(
+        issuerKey,
+        { kid: controllerKeyId(issuerDid) },
+        {
+          vc: { '@context': ['https://www.w3.org/2018/credentials/v1'], type: types, credentialSubject: claims },
+          sub: row.did,
+          iss: issuerDid,
+          jti: `urn:uuid:${id}`,
+          nbf: issuedAt.getTime() / 1000,
+          iat: issuedAt.getTime() / 1000,
+          exp: expiration.getTime() / 1000,
+        },
+      );
+      const bytes = new TextEncoder().encode(jwt);
+      const ipfsHash = await cidOf(bytes);
+      let pinned = false;
+      if (pinner) {
+        const got = await pinner.pin(bytes, `${id}.jwt`);
+        if (got !== ipfsHash) log.warn({ expected: ipfsHash, got }, 'IPFS node reported a different CID for a pinned credential');
+        pinned = true;
+      }
+      const rec: Omit<CredentialRow, 'revoked_at' | 'revoked_by'> = {
+        id,
+        did_id: row.id,
+        subject_did: row.did,
+        wallet_address: row.wallet_address,
+        credential_type: credentialType,
+        issuer_did: issuerDid,
+        jwt,
+        ipfs_hash: ipfsHash,
+        pinned,
+        issued_by: user.address,
+        issuance_date: issuedAt,
+        expiration_date: expiration,
+      };
+      await repo.insertCredential(rec);
+      onIdentityChange(row.wallet_address);
+      return toCredential({ ...rec, revoked_at: null, revoked_by: null });
+    },
+
+    async list(didInput: string, user: JwtUser) {
+      const row = await dids.mustResolve(didInput);
+      if (!mayManage(user, row.wallet_address)) throw forbidden('Only the wallet that owns this DID (or an administrator) may list its credentials.');
+      return (await repo.credentialsOf(row.id)).map(toCredential);
+    },
+
+    async revoke(didInput: string, id: string, user: JwtUser) {
+      const row = await dids.mustResolve(didInput);
+      if (!mayManage(user, row.wallet_address)) throw forbidden('Only the wallet that owns this DID (or an administrator) may revoke its credentials.');
+      const cred = await repo.credential(id);
+      if (!cred || cred.did_id !== row.id) throw notFound(`No credential ${id} was issued to ${row.did}.`);
+      const revoked = await repo.revoke(id, user.address);
+      if (!revoked) throw invalidState(`Credential ${id} is already revoked.`);
+      onIdentityChange(row.wallet_address);
+      return toCredential(revoked);
+    },
+
+    /** Checks a credential JWT against its issuer's DID document as this service resolves it. */
+    async verify(jwt: string) {
+      const result = { valid: false, revoked: false, expired: false, issuer: null as string | null, signatureValid: false, credentialId: null as string | null, reason: null as string | null };
+      const decoded = decodeJwt(jwt.trim());
+      if (!decoded) return { ...result, reason: 'malformed' };
+      const { header, payload } = decoded;
+      result.issuer = typeof payload.iss === 'string' ? payload.iss : null;
+      if (header.alg !== 'ES256K' && header.alg !== 'ES256K-R') return { ...result, reason: 'unsupported_algorithm' };
+      const issuerRow = result.issuer ? await dids.resolve(result.issuer) : null;
+      if (!issuerRow || !issuerRow.is_active) return { ...result, reason: 'unknown_issuer' };
+      let doc: unknown;
+      try {
+        doc = JSON.parse(issuerRow.did_document);
+      } catch {
+        doc = null;
+      }
+      const allowed = new Set(assertionAddresses(doc));
+      result.signatureValid = recoverSigners(decoded).some((a) => allowed.has(a));
+      const jti = typeof payload.jti === 'string' ? /^urn:uuid:([0-9a-f-]{36})$/i.exec(payload.jti)?.[1] : undefined;
+      if (jti) {
+        const stored = await repo.credential(jti.toLowerCase());
+        if (stored && stored.issuer_did === issuerRow.did) {
+          result.credentialId = stored.id;
+          result.revoked = stored.revoked_at !== null;
+        }
+      }
+      const now = Date.now() / 1000;
+      result.expired = typeof payload.exp === 'number' && payload.exp < now;
+      const notYet = typeof payload.nbf === 'number' && payload.nbf > now + CLOCK_SKEW_S;
+      result.reason = !result.signatureValid ? 'bad_signature' : notYet ? 'not_yet_valid' : result.expired ? 'expired' : result.revoked ? 'revoked' : null;
+      result.valid = result.reason === null;
+      return result;
+    },
+  };
+}
+
+export type CredentialService = ReturnType<typeof createCredentialService>;
+
+export function toCredential(r: CredentialRow) {
+  return {
+    id: r.id,
+    credentialType: r.credential_type,
+    issuerDID: r.issuer_did,
+    issuanceDate: r.issuance_date,
+    expirationDate: r.expiration_date,
+    revoked: r.revoked_at !== null,
+    revokedAt: r.revoked_at,
+    ipfsHash: r.ipfs_hash,
+    jwt: r.jwt,
+  };
+}

@@ -1,0 +1,61 @@
+// Compact JWS with ES256K (secp256k1 + SHA-256, 64-byte r||s signature), as did-jwt and the W3C VC-JWT
+// ecosystem use it. Verification recovers the signer's Ethereum address, which is what an
+// EcdsaSecp256k1RecoveryMethod2020 verification method (a CAIP-10 blockchainAccountId) identifies.
+import { createHash } from 'node:crypto';
+import { Signature, SigningKey, recoverAddress } from 'ethers';
+
+const b64url = (b: Buffer | Uint8Array | string) => Buffer.from(b).toString('base64url');
+
+export function signJwt(key: SigningKey, header: Record<string, unknown>, payload: Record<string, unknown>): string {
+  const input = `${b64url(JSON.stringify({ ...header, alg: 'ES256K', typ: 'JWT' }))}.${b64url(JSON.stringify(payload))}`;
+  const digest = createHash('sha256').update(input).digest();
+  const sig = key.sign(digest);
+  return `${input}.${b64url(Buffer.concat([Buffer.from(sig.r.slice(2), 'hex'), Buffer.from(sig.s.slice(2), 'hex')]))}`;
+}
+
+export interface DecodedJwt {
+  header: Record<string, unknown>;
+  payload: Record<string, unknown>;
+  signingInput: string;
+  signature: Buffer;
+}
+
+export function decodeJwt(jwt: string): DecodedJwt | null {
+  const parts = jwt.split('.');
+  if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]*$/.test(p))) return null;
+  try {
+    const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8'));
+    const payload = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
+    if (!header || typeof header !== 'object' || !payload || typeof payload !== 'object') return null;
+    return { header, payload, signingInput: `${parts[0]}.${parts[1]}`, signature: Buffer.from(parts[2], 'base64url') };
+  } catch {
+    return null;
+  }
+}
+
+/** Lowercase addresses that could have produced the signature (both recovery ids for a 64-byte signature). */
+export function recoverSigners(jwt: DecodedJwt): string[] {
+  const digest = createHash('sha256').update(jwt.signingInput).digest();
+  const sig = jwt.signature;
+  if (sig.length !== 64 && sig.length !== 65) return [];
+  const r = '0x' + sig.subarray(0, 32).toString('hex');
+  const s = '0x' + sig.subarray(32, 64).toString('hex');
+  const recIds = sig.length === 65 ? [sig[64] % 27] : [0, 1];
+  const out: string[] = [];
+  for (const v of recIds) {
+    try {
+      // ethers refuses high-s signatures; other libraries' signers may produce them, so normalize first.
+      const normalized = Signature.from({ r, s: normalizeS(s), v: 27 + (normalizeS(s) === s ? v : 1 - v) });
+      out.push(recoverAddress(digest, normalized).toLowerCase());
+    } catch {
+      /* not a point on the curve for this recovery id */
+    }
+  }
+  return out;
+}
+
+const N = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
+function normalizeS(s: string): string {
+  const v = BigInt(s);
+  return v > N / 2n ? '0x' + (N - v).toString(16).padStart(64, '0') : s;
+}

@@ -1,0 +1,87 @@
+// SQL for DIDs and credentials. Addresses are stored lowercase; every method takes an optional transaction.
+import type { Queryable } from '../../platform/db/types.js';
+import { maybeOne } from '../../platform/db/types.js';
+
+export interface DidRow {
+  id: string;
+  did: string;
+  wallet_address: string;
+  chain_id: number;
+  did_document: string;
+  is_active: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CredentialRow {
+  id: string;
+  did_id: string;
+  subject_did: string;
+  wallet_address: string;
+  credential_type: string;
+  issuer_did: string;
+  jwt: string;
+  ipfs_hash: string;
+  pinned: boolean;
+  issued_by: string;
+  issuance_date: Date;
+  expiration_date: Date;
+  revoked_at: Date | null;
+  revoked_by: string | null;
+}
+
+const DID_COLS = 'id, did, wallet_address, chain_id, did_document, is_active, created_at, updated_at';
+
+export function createIdentityRepo(db: Queryable) {
+  return {
+    /** Inserts the DID unless the wallet already has one on that chain; returns null on conflict. */
+    async insertDid(row: { did: string; walletAddress: string; chainId: number; document: string }, q: Queryable = db): Promise<DidRow | null> {
+      return maybeOne<DidRow>(
+        q,
+        `INSERT INTO dids (did, wallet_address, chain_id, did_document) VALUES ($1, $2, $3, $4)
+         ON CONFLICT DO NOTHING RETURNING ${DID_COLS}`,
+        [row.did, row.walletAddress, row.chainId, row.document],
+      );
+    },
+    byDid(did: string, q: Queryable = db) {
+      return maybeOne<DidRow>(q, `SELECT ${DID_COLS} FROM dids WHERE did = $1`, [did]);
+    },
+    byWalletChain(address: string, chainId: number, q: Queryable = db) {
+      return maybeOne<DidRow>(q, `SELECT ${DID_COLS} FROM dids WHERE wallet_address = $1 AND chain_id = $2`, [address, chainId]);
+    },
+    byWallet(address: string, q: Queryable = db) {
+      return q.query<DidRow>(`SELECT ${DID_COLS} FROM dids WHERE wallet_address = $1 ORDER BY created_at, chain_id`, [address]);
+    },
+    async updateDocument(did: string, document: string, q: Queryable = db): Promise<boolean> {
+      const rows = await q.query('UPDATE dids SET did_document = $2, updated_at = now() WHERE did = $1 RETURNING id', [did, document]);
+      return rows.length === 1;
+    },
+    async insertCredential(c: Omit<CredentialRow, 'revoked_at' | 'revoked_by'>, q: Queryable = db): Promise<void> {
+      await q.query(
+        `INSERT INTO credentials (id, did_id, subject_did, wallet_address, credential_type, issuer_did, jwt, ipfs_hash, pinned, issued_by, issuance_date, expiration_date)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        [c.id, c.did_id, c.subject_did, c.wallet_address, c.credential_type, c.issuer_did, c.jwt, c.ipfs_hash, c.pinned, c.issued_by, c.issuance_date, c.expiration_date],
+      );
+    },
+    credentialsOf(didId: string, q: Queryable = db) {
+      return q.query<CredentialRow>('SELECT * FROM credentials WHERE did_id = $1 ORDER BY issuance_date DESC, id', [didId]);
+    },
+    credential(id: string, q: Queryable = db) {
+      return maybeOne<CredentialRow>(q, 'SELECT * FROM credentials WHERE id = $1', [id]);
+    },
+    /** Marks a credential revoked; false when it already was (or does not exist). */
+    async revoke(id: string, actor: string, q: Queryable = db): Promise<CredentialRow | null> {
+      return maybeOne<CredentialRow>(q, 'UPDATE credentials SET revoked_at = now(), revoked_by = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING *', [id, actor]);
+    },
+    async activeCredentialCount(address: string, q: Queryable = db): Promise<number> {
+      const row = await maybeOne<{ n: string | number }>(
+        q,
+        'SELECT count(*) AS n FROM credentials WHERE wallet_address = $1 AND revoked_at IS NULL AND expiration_date > now()',
+        [address],
+      );
+      return Number(row?.n ?? 0);
+    },
+  };
+}
+
+export type IdentityRepo = ReturnType<typeof createIdentityRepo>;

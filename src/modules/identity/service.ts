@@ -1,0 +1,114 @@
+// DIDs: registration, resolution (cached 5 minutes, invalidated on every instance), owner-only document
+// updates, and the identity signals the scoring module reads.
+import { AppError, fieldError, forbidden, notFound } from '../../platform/errors.js';
+import type { Cache } from '../../platform/cache/index.js';
+import { toChecksum } from '../../platform/http/address.js';
+import type { IdentitySignal } from '../scoring/contracts.js';
+import { buildDidDocument, didFor, parseDid } from './did.js';
+import type { DidRow, IdentityRepo } from './repo.js';
+import { MAX_DID_DOCUMENT } from './schemas.js';
+
+export const DID_CACHE_TTL_MS = 5 * 60_000;
+/** Unknown DIDs are remembered briefly so a flood of lookups does not reach the database. */
+const MISS_TTL_MS = 5_000;
+
+export interface DidServiceDeps {
+  repo: IdentityRepo;
+  cache: Cache<DidRow | null>;
+  /** Called after anything that changes a wallet's identity signal (fire and forget). */
+  onIdentityChange(address: string): void;
+}
+
+export function createDidService({ repo, cache, onIdentityChange }: DidServiceDeps) {
+  async function resolve(input: string): Promise<DidRow | null> {
+    const parsed = parseDid(input);
+    if (!parsed) return null;
+    let row = cache.get(parsed.did);
+    if (row === undefined) {
+      row = await repo.byDid(parsed.did);
+      cache.set(parsed.did, row, row ? DID_CACHE_TTL_MS : MISS_TTL_MS);
+    }
+    return row;
+  }
+
+  async function mustResolve(input: string): Promise<DidRow> {
+    const row = await resolve(input);
+    if (!row) throw notFound(`No DID ${input} is registered.`);
+    return row;
+  }
+
+  return {
+    resolve,
+    mustResolve,
+
+    async register(walletAddress: string, chainId: number): Promise<{ row: DidRow; created: boolean }> {
+      const address = walletAddress.toLowerCase();
+      const did = didFor(chainId, address);
+      const inserted = await repo.insertDid({ did, walletAddress: address, chainId, document: JSON.stringify(buildDidDocument(chainId, address)) });
+      if (inserted) {
+        cache.invalidate(did);
+        onIdentityChange(address);
+        return { row: inserted, created: true };
+      }
+      const existing = await repo.byWalletChain(address, chainId);
+      if (!existing) throw new Error(`DID insert for ${did} conflicted but no row exists`);
+      return { row: existing, created: false };
+    },
+
+    async registerOrConflict(walletAddress: string, chainId: number): Promise<DidRow> {
+      const { row, created } = await this.register(walletAddress, chainId);
+      if (!created) {
+        throw new AppError('invalid_state', `A DID is already registered for this wallet on chain ${chainId}: ${row.did}`);
+      }
+      return row;
+    },
+
+    /** Replaces the DID document; only the wallet that owns the DID may. */
+    async updateDocument(input: string, document: string, caller: string): Promise<void> {
+      const row = await mustResolve(input);
+      if (row.wallet_address !== caller.toLowerCase()) throw forbidden('Only the wallet that owns this DID may update its document.');
+      if (document.length > MAX_DID_DOCUMENT) throw fieldError('didDocument', `must be at most ${MAX_DID_DOCUMENT} characters`);
+      let doc: unknown;
+      try {
+        doc = JSON.parse(document);
+      } catch {
+        throw fieldError('didDocument', 'must be valid JSON');
+      }
+      if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw fieldError('didDocument', 'must be a JSON object');
+      const id = (doc as { id?: unknown }).id;
+      const parsedId = typeof id === 'string' ? parseDid(id) : null;
+      if (!parsedId || parsedId.did !== row.did) throw fieldError('didDocument', `must have "id" equal to the DID (${row.did})`);
+      await repo.updateDocument(row.did, document);
+      cache.invalidate(row.did);
+    },
+
+    async signalFor(address: string): Promise<IdentitySignal> {
+      const a = address.toLowerCase();
+      const [dids, activeCredentials] = await Promise.all([repo.byWallet(a), repo.activeCredentialCount(a)]);
+      const active = dids.filter((d) => d.is_active);
+      // Ethereum's DID first when there is one; else the oldest.
+      const primary = active.find((d) => d.chain_id === 1) ?? active[0] ?? null;
+      return {
+        did: primary?.did ?? null,
+        hasDid: active.length > 0,
+        didCreatedAt: active.length ? active[0].created_at : null,
+        activeCredentials,
+      };
+    },
+  };
+}
+
+export type DidService = ReturnType<typeof createDidService>;
+
+export function toDidRecord(row: DidRow) {
+  return {
+    id: row.id,
+    did: row.did,
+    walletAddress: toChecksum(row.wallet_address),
+    didDocument: row.did_document,
+    chainId: Number(row.chain_id),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    isActive: row.is_active,
+  };
+}
