@@ -99,8 +99,8 @@ export interface ScoringService {
   /** All nine entries; computes and stores them first if the wallet was never scored. */
   getScores(address: string, opts?: { explain?: boolean }): Promise<ScoreEntry[]>;
   getScore(address: string, category: Category, opts?: { explain?: boolean }): Promise<ScoreEntry>;
-  /** Many wallets, one category, one database round trip; request order. */
-  getBatch(addresses: string[], category: Category): Promise<ScoreEntry[]>;
+  /** Many wallets, one category, one database round trip; request order. `explain` adds factors. */
+  getBatch(addresses: string[], category: Category, opts?: { explain?: boolean }): Promise<ScoreEntry[]>;
   /** Recomputes every category from current evidence; stores changes, history and outbox rows in one transaction. */
   recompute(address: string, cause: string): Promise<ScoreChange[]>;
   /** An admin's dispute resolution replaces one category's score (audited), then OVERALL follows. */
