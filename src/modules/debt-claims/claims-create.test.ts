@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, randomAddress } from '../../../test/helpers/app.js';
+import type { App } from '../../platform/http/types.js';
+import { claimBody, post } from './test-helpers.js';
+
+let app: App;
+beforeAll(async () => {
+  app = await createTestApp({ config: { claimsPerIpPerMinute: 100_000, claimsPerCreditorPerMinute: 100_000 } });
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const create = (over: Record<string, unknown>) => post(app, '/debt-claims', claimBody(over));
+const createRaw = (json: string) =>
+  app.inject({ method: 'POST', url: '/api/v1/debt-claims', payload: json, headers: { 'content-type': 'application/json' } });
+const fieldsOf = (res: { json(): { fields?: { field: string }[] } }) => [...new Set((res.json().fields ?? []).map((f) => f.field))].sort();
+
+describe('POST /debt-claims', () => {
+  it('files a Pending claim and returns the full record', async () => {
+    const body = claimBody({ creditorAddress: randomAddress().toUpperCase().replace('0X', '0x') });
+    const res = await post(app, '/debt-claims', body);
+    expect(res.statusCode).toBe(201);
+    const c = res.json();
+    expect(c).toMatchObject({
+      status: 'Pending',
+      claimType: 'DefaultedLoan',
+      amount: 1500.25,
+      currency: 'USDC',
+      description: body.description,
+      evidenceTransactionHash: body.evidenceTransactionHash,
+      chainId: 1,
+      protocolName: 'Aave',
+      resolutionNotes: null,
+      inFavorOf: null,
+      resolvedAt: null,
+    });
+    expect(c.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(c.creditorAddress.toLowerCase()).toBe(body.creditorAddress.toLowerCase());
+    expect(c.creditorAddress).not.toBe(c.creditorAddress.toLowerCase()); // EIP-55 form
+    expect(new Date(c.createdAt).toISOString()).toBe(c.createdAt);
+    const got = await app.inject({ url: `/api/v1/debt-claims/${c.id}` });
+    expect(got.statusCode).toBe(200);
+    expect(got.json()).toEqual(c);
+  });
+
+  it('keeps amounts exact: JSON numbers and numeric strings round-trip digit for digit', async () => {
+    const big = '12345678901234567890.123456';
+    const cases: [string, string][] = [
+      [big, big], // a JSON number no binary float can hold
+      [`"${big}"`, big], // the same as a string
+      ['1.50', '1.50'], // trailing zeros are digits too
+      ['0.000001', '0.000001'],
+      ['1e-6', '0.000001'],
+      ['2.5E3', '2500'],
+      ['"99999999999999999999999999999.999999999999999999"', '99999999999999999999999999999.999999999999999999'],
+    ];
+    for (const [sent, stored] of cases) {
+      const json = JSON.stringify(claimBody({ amount: 0 })).replace('"amount":0', `"amount":${sent}`);
+      const res = await createRaw(json);
+      expect(res.statusCode, `${sent}: ${res.body}`).toBe(201);
+      expect(res.body).toContain(`"amount":${stored},`);
+      const got = await app.inject({ url: `/api/v1/debt-claims/${res.json().id}` });
+      expect(got.body).toContain(`"amount":${stored},`);
+      const rows = await app.ctx.db.query<{ amount: string }>('SELECT amount::text AS amount FROM debt_claims WHERE id = $1', [res.json().id]);
+      expect(rows[0].amount).toBe(stored);
+    }
+  });
+
+  it('amount boundary: 0.000001 passes, 0.0000009, 0, negatives, junk and 19 decimals fail', async () => {
+    expect((await create({ amount: 0.000001 })).statusCode).toBe(201);
+    expect((await create({ amount: '0.000001' })).statusCode).toBe(201);
+    for (const bad of [0.0000009, '0.0000009', 0, -1, '-5', 'abc', '', '1.2.3', '0x10', '1.1234567890123456789', true, { v: 1 }, null]) {
+      const res = await create({ amount: bad });
+      expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(fieldsOf(res)).toEqual(['amount']);
+    }
+    const tiny = await create({ amount: 0.0000009 });
+    expect(tiny.json()).toMatchObject({ error: 'validation_failed', fields: [{ field: 'amount', message: 'must be at least 0.000001' }] });
+  });
+
+  it('description must be 10-2,000 characters', async () => {
+    expect((await create({ description: 'x'.repeat(9) })).statusCode).toBe(400);
+    expect((await create({ description: 'x'.repeat(10) })).statusCode).toBe(201);
+    expect((await create({ description: 'x'.repeat(2000) })).statusCode).toBe(201);
+    const long = await create({ description: 'x'.repeat(2001) });
+    expect(long.statusCode).toBe(400);
+    expect(fieldsOf(long)).toEqual(['description']);
+  });
+
+  it('currency is 3-5 uppercase letters', async () => {
+    for (const ok of ['USD', 'USDC', 'WSTETH'.slice(0, 5)]) expect((await create({ currency: ok })).statusCode, ok).toBe(201);
+    for (const bad of ['US', 'USDCXX', 'usdc', 'Usdc', 'US1', '']) {
+      const res = await create({ currency: bad });
+      expect(res.statusCode, bad).toBe(400);
+      expect(fieldsOf(res)).toEqual(['currency']);
+    }
+  });
+
+  it('evidenceTransactionHash is 0x + 64 hex', async () => {
+    expect((await create({ evidenceTransactionHash: `0x${'AB'.repeat(32)}` })).statusCode).toBe(201);
+    for (const bad of [`0x${'a'.repeat(63)}`, `0x${'a'.repeat(65)}`, 'a'.repeat(66), `0x${'g'.repeat(64)}`]) {
+      const res = await create({ evidenceTransactionHash: bad });
+      expect(res.statusCode, bad).toBe(400);
+      expect(fieldsOf(res)).toEqual(['evidenceTransactionHash']);
+    }
+  });
+
+  it('chainId must be a supported chain', async () => {
+    for (const ok of [1, 10, 137, 8453, 42161]) expect((await create({ chainId: ok })).statusCode, String(ok)).toBe(201);
+    for (const bad of [0, 2, 5, 56, -1, 1.5, 'x']) {
+      const res = await create({ chainId: bad });
+      expect(res.statusCode, String(bad)).toBe(400);
+      expect(fieldsOf(res)).toEqual(['chainId']);
+    }
+  });
+
+  it('claimType, protocolName and addresses are checked', async () => {
+    for (const t of ['DefaultedLoan', 'LiquidationShortfall', 'UnpaidInvoice', 'BrokenRepaymentPlan', 'Other']) {
+      expect((await create({ claimType: t })).statusCode, t).toBe(201);
+    }
+    expect((await create({ claimType: 'defaultedloan' })).statusCode).toBe(400);
+    expect((await create({ protocolName: 'p'.repeat(100) })).statusCode).toBe(201);
+    expect(fieldsOf(await create({ protocolName: 'p'.repeat(101) }))).toEqual(['protocolName']);
+    expect(fieldsOf(await create({ creditorAddress: '0x1234' }))).toEqual(['creditorAddress']);
+    // mixed case with a wrong EIP-55 checksum
+    expect(fieldsOf(await create({ debtorAddress: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96046'.replace('dA6', 'Da6') }))).toEqual(['debtorAddress']);
+    const same = randomAddress();
+    const res = await create({ creditorAddress: same, debtorAddress: same.toUpperCase().replace('0X', '0x') });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toEqual([{ field: 'debtorAddress', message: 'must differ from creditorAddress' }]);
+  });
+
+  it('every field is required, and one 400 lists every offending field', async () => {
+    const res = await post(app, '/debt-claims', {});
+    expect(res.statusCode).toBe(400);
+    expect(fieldsOf(res)).toEqual(
+      ['amount', 'chainId', 'claimType', 'creditorAddress', 'currency', 'debtorAddress', 'description', 'evidenceTransactionHash', 'protocolName'].sort(),
+    );
+    const two = await create({ amount: '0.0000001', currency: 'usd' });
+    expect(fieldsOf(two)).toEqual(['amount', 'currency']);
+  });
+
+  it('rejects bodies that are not JSON objects', async () => {
+    expect((await createRaw('{"amount": 1,')).statusCode).toBe(400);
+    expect((await createRaw('')).statusCode).toBe(400);
+    expect((await createRaw('[1,2]')).statusCode).toBe(400);
+    const text = await app.inject({ method: 'POST', url: '/api/v1/debt-claims', payload: 'hello', headers: { 'content-type': 'text/plain' } });
+    expect(text.statusCode).toBe(415);
+    expect(text.json().error).toBe('unsupported_media_type');
+  });
+});
+
+describe('GET /debt-claims/{id}', () => {
+  it('404 for an unknown id, 400 for a non-GUID', async () => {
+    const nf = await app.inject({ url: '/api/v1/debt-claims/6f1c1d7e-8a53-4b8e-9d55-1f8f7f0f0a11' });
+    expect(nf.statusCode).toBe(404);
+    expect(nf.json().error).toBe('not_found');
+    const bad = await app.inject({ url: '/api/v1/debt-claims/not-a-guid' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fields[0].field).toBe('id');
+  });
+});

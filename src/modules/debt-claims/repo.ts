@@ -1,0 +1,136 @@
+// SQL for debt claims. Transitions are conditional updates (WHERE status IN ...) so two concurrent
+// transitions of one claim cannot both succeed. Rows are never deleted.
+import type { Queryable } from '../../platform/db/types.js';
+import type { ClaimStatus, InFavorOf } from './schemas.js';
+
+export interface ClaimRow {
+  id: string;
+  creditor_address: string;
+  debtor_address: string;
+  claim_type: string;
+  status: ClaimStatus;
+  /** NUMERIC as text: exact */
+  amount: string;
+  currency: string;
+  description: string;
+  evidence_transaction_hash: string;
+  chain_id: number;
+  protocol_name: string;
+  resolution_notes: string | null;
+  in_favor_of: InFavorOf | null;
+  created_at: Date;
+  updated_at: Date;
+  resolved_at: Date | null;
+}
+
+export interface NewClaim {
+  creditorAddress: string;
+  debtorAddress: string;
+  claimType: string;
+  amount: string;
+  currency: string;
+  description: string;
+  evidenceTransactionHash: string;
+  chainId: number;
+  protocolName: string;
+  createdBy: string | null;
+  createdIp: string;
+}
+
+export interface PageCursor {
+  createdAt: string;
+  id: string;
+}
+
+// amount::text keeps the exact digits on both drivers (pg and PGlite both return NUMERIC as text anyway).
+const COLS = `id, creditor_address, debtor_address, claim_type, status, amount::text AS amount, currency, description,
+  evidence_transaction_hash, chain_id, protocol_name, resolution_notes, in_favor_of, created_at, updated_at, resolved_at`;
+
+export function createClaimsRepo(db: Queryable) {
+  return {
+    async insert(c: NewClaim, q: Queryable = db): Promise<ClaimRow> {
+      const [row] = await q.query<ClaimRow>(
+        `INSERT INTO debt_claims (creditor_address, debtor_address, claim_type, amount, currency, description,
+           evidence_transaction_hash, chain_id, protocol_name, created_by, created_ip)
+         VALUES ($1, $2, $3, $4::numeric, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLS}`,
+        [c.creditorAddress, c.debtorAddress, c.claimType, c.amount, c.currency, c.description, c.evidenceTransactionHash, c.chainId, c.protocolName, c.createdBy, c.createdIp],
+      );
+      return row;
+    },
+
+    async get(id: string, q: Queryable = db): Promise<ClaimRow | null> {
+      const rows = await q.query<ClaimRow>(`SELECT ${COLS} FROM debt_claims WHERE id = $1`, [id]);
+      return rows[0] ?? null;
+    },
+
+    /** Moves a claim from one of `from` to `to`; null when its status was not one of `from` (lost the race). */
+    async transition(
+      id: string,
+      from: ClaimStatus[],
+      to: ClaimStatus,
+      set: { resolutionNotes?: string; disputeReason?: string; inFavorOf?: InFavorOf; resolved?: boolean },
+      q: Queryable = db,
+    ): Promise<ClaimRow | null> {
+      const rows = await q.query<ClaimRow>(
+        `UPDATE debt_claims SET status = $3,
+           resolution_notes = COALESCE($4, resolution_notes),
+           dispute_reason = COALESCE($5, dispute_reason),
+           in_favor_of = COALESCE($6, in_favor_of),
+           resolved_at = CASE WHEN $7 THEN clock_timestamp() ELSE resolved_at END,
+           updated_at = clock_timestamp()
+         WHERE id = $1 AND status = ANY($2::text[]) RETURNING ${COLS}`,
+        [id, from, to, set.resolutionNotes ?? null, set.disputeReason ?? null, set.inFavorOf ?? null, set.resolved ?? false],
+      );
+      return rows[0] ?? null;
+    },
+
+    async recordEvent(e: { claimId: string; from: ClaimStatus | null; to: ClaimStatus; actor: string; note?: string | null }, q: Queryable = db) {
+      await q.query('INSERT INTO debt_claim_events (claim_id, from_status, to_status, actor, note) VALUES ($1, $2, $3, $4, $5)', [
+        e.claimId,
+        e.from,
+        e.to,
+        e.actor,
+        e.note ?? null,
+      ]);
+    },
+
+    /** One page, newest first, for one side of the claims (debtor or creditor). */
+    async page(side: 'debtor' | 'creditor', address: string, limit: number, after: PageCursor | null, q: Queryable = db): Promise<(ClaimRow & { created_key: string })[]> {
+      const col = side === 'debtor' ? 'debtor_address' : 'creditor_address';
+      const params: unknown[] = [address, limit];
+      let where = `${col} = $1`;
+      if (after) {
+        params.push(after.createdAt, after.id);
+        where += ' AND (created_at, id) < ($3::timestamptz, $4::uuid)';
+      }
+      // created_key keeps the microseconds a JS Date would drop, so the cursor is exact.
+      return q.query<ClaimRow & { created_key: string }>(
+        `SELECT ${COLS}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_key
+         FROM debt_claims WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $2`,
+        params,
+      );
+    },
+
+    async count(side: 'debtor' | 'creditor', address: string, q: Queryable = db): Promise<number> {
+      const col = side === 'debtor' ? 'debtor_address' : 'creditor_address';
+      const [r] = await q.query<{ n: number | string }>(`SELECT count(*)::int AS n FROM debt_claims WHERE ${col} = $1`, [address]);
+      return Number(r.n);
+    },
+
+    /** Pending + Disputed amounts per currency, exact (NUMERIC sums as text). */
+    async outstanding(debtor: string, q: Queryable = db): Promise<{ currency: string; total: string }[]> {
+      return q.query<{ currency: string; total: string }>(
+        `SELECT currency, sum(amount)::text AS total FROM debt_claims
+         WHERE debtor_address = $1 AND status IN ('Pending', 'Disputed') GROUP BY currency ORDER BY currency`,
+        [debtor],
+      );
+    },
+
+    /** Every claim against a debtor, all statuses, oldest first (the scoring model's input). */
+    async allForDebtor(debtor: string, q: Queryable = db): Promise<ClaimRow[]> {
+      return q.query<ClaimRow>(`SELECT ${COLS} FROM debt_claims WHERE debtor_address = $1 ORDER BY created_at, id`, [debtor]);
+    },
+  };
+}
+
+export type ClaimsRepo = ReturnType<typeof createClaimsRepo>;

@@ -1,0 +1,138 @@
+// TypeBox schemas of the debt-claim routes. Amounts are exact decimals: accepted as a JSON number or a numeric
+// string, always answered as a JSON number with exactly the stored digits.
+import { Type, type Static } from '@sinclair/typebox';
+import { EthAddress, Nullable, Timestamp, TxHash, Uuid } from '../../platform/http/schemas.js';
+import { SUPPORTED_CHAINS } from '../../platform/config.js';
+
+export const CLAIM_TYPES = ['DefaultedLoan', 'LiquidationShortfall', 'UnpaidInvoice', 'BrokenRepaymentPlan', 'Other'] as const;
+export const CLAIM_STATUSES = ['Pending', 'Disputed', 'Resolved', 'Withdrawn'] as const;
+export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
+export type InFavorOf = 'creditor' | 'debtor';
+
+const StringEnum = <T extends string>(values: readonly T[], description?: string) => Type.Unsafe<T>({ type: 'string', enum: [...values], description });
+const Text = (min: number, max: number, description?: string) => Type.String({ minLength: min, maxLength: max, description });
+
+/**
+ * The plugin's JSON parser hands the handler a number's exact source text, so the value validated is always a
+ * string. String first: with Ajv's type coercion a number branch tried first would turn "12.5" into a float.
+ */
+const AmountIn = Type.Unsafe<string>({
+  anyOf: [{ type: 'string' }, { type: 'number' }],
+  description:
+    'Exact decimal >= 0.000001 (at most 30 integer digits and 18 decimal places), as a JSON number or a numeric string. ' +
+    'It is never converted to a binary float: 12345678901234567890.123456 is stored and returned exactly.',
+  examples: [1500.25],
+});
+const AmountOut = (description: string) => Type.Unsafe<number>({ type: 'number', description });
+
+export const CreateClaimBody = Type.Object({
+  creditorAddress: EthAddress({ description: 'the wallet owed the debt (the filer)' }),
+  debtorAddress: EthAddress({ description: 'the wallet that owes; must differ from creditorAddress' }),
+  claimType: StringEnum(CLAIM_TYPES),
+  amount: AmountIn,
+  currency: Type.String({ pattern: '^[A-Z]{3,5}$', description: '3-5 uppercase letters, e.g. USDC' }),
+  description: Text(10, 2000),
+  evidenceTransactionHash: TxHash(),
+  chainId: Type.Unsafe<number>({ type: 'integer', enum: [...SUPPORTED_CHAINS], description: 'a supported chain: 1, 10, 137, 8453 or 42161' }),
+  protocolName: Type.String({ minLength: 1, maxLength: 100 }),
+});
+export type CreateClaimBody = Static<typeof CreateClaimBody>;
+
+export const Claim = Type.Object(
+  {
+    id: Uuid(),
+    creditorAddress: EthAddress(),
+    debtorAddress: EthAddress(),
+    claimType: StringEnum(CLAIM_TYPES),
+    status: StringEnum(CLAIM_STATUSES),
+    amount: AmountOut('exact decimal, with exactly the digits stored'),
+    currency: Type.String(),
+    description: Type.String(),
+    evidenceTransactionHash: Type.String(),
+    chainId: Type.Integer(),
+    protocolName: Type.String(),
+    resolutionNotes: Nullable(Type.String({ description: "the debtor's reason once Disputed; the admin's notes once Resolved" })),
+    inFavorOf: Nullable(StringEnum(['creditor', 'debtor'] as const, 'for Resolved claims: whom the resolution favours')),
+    createdAt: Timestamp(),
+    updatedAt: Timestamp(),
+    resolvedAt: Nullable(Timestamp()),
+  },
+  { title: 'DebtClaim' },
+);
+
+const Summary = {
+  id: Uuid(),
+  claimType: StringEnum(CLAIM_TYPES),
+  status: StringEnum(CLAIM_STATUSES),
+  amount: AmountOut('exact decimal'),
+  currency: Type.String(),
+  protocolName: Type.String(),
+  createdAt: Timestamp(),
+};
+
+const NextCursor = Nullable(Type.String({ description: 'pass as ?cursor= for the next page; null on the last page' }));
+
+export const DebtorListing = Type.Object({
+  debtorAddress: EthAddress(),
+  totalOutstandingDebt: Nullable(
+    AmountOut('sum of Pending and Disputed amounts when they share one currency (0 when there are none); null when they span several currencies (see outstandingByCurrency)'),
+  ),
+  outstandingByCurrency: Type.Record(Type.String(), AmountOut('sum of Pending and Disputed amounts in this currency'), {
+    description: 'currency -> outstanding amount (Pending + Disputed); empty when nothing is outstanding',
+  }),
+  claimCount: Type.Integer({ description: 'all claims against this debtor, every status' }),
+  claims: Type.Array(Type.Object({ ...Summary, creditorAddress: EthAddress() })),
+  nextCursor: NextCursor,
+});
+
+export const CreditorListing = Type.Object({
+  creditorAddress: EthAddress(),
+  claimCount: Type.Integer({ description: 'all claims filed by this creditor, every status' }),
+  claims: Type.Array(Type.Object({ ...Summary, debtorAddress: EthAddress() })),
+  nextCursor: NextCursor,
+});
+
+export const ListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'page size, 1-100 (default 50); newest first' })),
+  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor from the previous page' })),
+});
+export type ListQuery = Static<typeof ListQuery>;
+
+export const IdParams = Type.Object({ id: Uuid() });
+export const AddressParams = Type.Object({ address: EthAddress() });
+
+export const DisputeClaimBody = Type.Object({
+  debtorAddress: EthAddress({ description: "must be the claim's debtor" }),
+  reason: Text(10, 2000, 'why the debtor disputes the claim; stored as resolutionNotes'),
+});
+export const DisputeClaimResponse = Type.Object({
+  id: Uuid(),
+  status: Type.Literal('Disputed'),
+  resolutionNotes: Type.String(),
+  updatedAt: Timestamp(),
+});
+
+export const ResolveClaimBody = Type.Object({
+  resolutionNotes: Text(10, 2000),
+  inFavorOf: Type.Optional(
+    StringEnum(['creditor', 'debtor'] as const, 'whom the resolution favours (default creditor): creditor = debt confirmed (significant negative impact on the debtor), debtor = claim rejected (impact removed)'),
+  ),
+});
+export const ResolveClaimResponse = Type.Object({
+  id: Uuid(),
+  status: Type.Literal('Resolved'),
+  resolutionNotes: Type.String(),
+  inFavorOf: StringEnum(['creditor', 'debtor'] as const),
+  resolvedAt: Timestamp(),
+  updatedAt: Timestamp(),
+});
+
+export const WithdrawClaimBody = Type.Object({
+  creditorAddress: EthAddress({ description: "must be the claim's creditor" }),
+});
+export const WithdrawClaimResponse = Type.Object({
+  id: Uuid(),
+  status: Type.Literal('Withdrawn'),
+  updatedAt: Timestamp(),
+  resolvedAt: Timestamp(),
+});

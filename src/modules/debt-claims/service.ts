@@ -1,0 +1,223 @@
+// Debt claims between wallets: filing, the debtor's dispute, the admin's resolution, the creditor's withdrawal,
+// and the signals the scoring model reads. Every status change recomputes the debtor's scores after commit.
+import type { Db } from '../../platform/db/types.js';
+import type { JwtUser } from '../../platform/auth/jwt.js';
+import type { RateLimiter } from '../../platform/rate-limit/index.js';
+import type { FieldError } from '../../platform/errors.js';
+import { AppError, fieldError, forbidden, invalidState, notFound, unauthorized } from '../../platform/errors.js';
+import { writeAudit } from '../../platform/audit.js';
+import type { DebtClaimSignal, DebtClaimsSignals, ScoringService } from '../scoring/contracts.js';
+import { amountProblem, plainDecimal } from './decimal.js';
+import type { ClaimRow, ClaimsRepo, PageCursor } from './repo.js';
+import type { ClaimStatus, CreateClaimBody, InFavorOf } from './schemas.js';
+
+export interface Caller {
+  ip: string;
+  /** the JWT, when the request carried one */
+  user?: JwtUser;
+}
+
+export interface DebtClaimsDeps {
+  db: Pick<Db, 'tx'>;
+  repo: ClaimsRepo;
+  limiter: RateLimiter;
+  limits: { perIpPerMinute: number; perCreditorPerMinute: number };
+  strictOwnership: boolean;
+  /** Looked up at call time: the scoring module may register after this one. */
+  scoring: () => Pick<ScoringService, 'recompute'> | undefined;
+  log: { error(obj: unknown, msg: string): void };
+}
+
+/** Field problems a JSON schema cannot express: the exact amount, and two different parties. */
+export function createBodyProblems(body: Partial<Record<keyof CreateClaimBody, unknown>>): FieldError[] {
+  const out: FieldError[] = [];
+  if (body.amount !== undefined) {
+    const p = amountProblem(body.amount);
+    if (p) out.push({ field: 'amount', message: p });
+  }
+  const { creditorAddress: c, debtorAddress: d } = body;
+  if (typeof c === 'string' && typeof d === 'string' && c.toLowerCase() === d.toLowerCase()) {
+    out.push({ field: 'debtorAddress', message: 'must differ from creditorAddress' });
+  }
+  return out;
+}
+
+export function encodeCursor(c: PageCursor): string {
+  return Buffer.from(JSON.stringify([c.createdAt, c.id])).toString('base64url');
+}
+
+export function decodeCursor(s: string): PageCursor {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as unknown[];
+    if (typeof createdAt === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/.test(createdAt) && typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id)) {
+      return { createdAt, id };
+    }
+  } catch {
+    /* falls through */
+  }
+  throw fieldError('cursor', 'is not a cursor returned by this listing');
+}
+
+export function createDebtClaimsService(deps: DebtClaimsDeps) {
+  const { repo } = deps;
+
+  /** decisions.md: no credentials needed, but a JWT that is sent must be the acting party's. */
+  function checkActor(user: JwtUser | undefined, address: string, role: 'creditor' | 'debtor') {
+    if (!user) {
+      if (deps.strictOwnership) throw unauthorized(`This server requires the ${role}'s JWT (CREDENCE_STRICT_OWNERSHIP): sign in with the ${role} wallet.`);
+      return;
+    }
+    if (user.address !== address) throw forbidden(`The signed-in wallet is not the ${role} of this claim.`);
+  }
+
+  const actorOf = (c: Caller) => (c.user ? `wallet:${c.user.address}` : `anonymous:${c.ip}`);
+
+  async function afterChange(debtor: string) {
+    const scoring = deps.scoring();
+    if (!scoring) return;
+    try {
+      await scoring.recompute(debtor, 'debt_claim');
+    } catch (err) {
+      // The claim change is committed; the score catches up on the next recompute.
+      deps.log.error({ err, debtor }, 'score recompute after a debt claim change failed');
+    }
+  }
+
+  async function limit(id: string, max: number, what: string) {
+    const r = await deps.limiter.hit(id, max, 60_000);
+    if (!r.allowed) {
+      throw new AppError('rate_limited', `At most ${max} debt claims per minute ${what}; retry in ${r.retryAfter} s.`, {
+        headers: { 'Retry-After': r.retryAfter, 'X-RateLimit-Retry-After': r.retryAfter },
+      });
+    }
+  }
+
+  async function load(id: string): Promise<ClaimRow> {
+    const row = await repo.get(id);
+    if (!row) throw notFound(`No debt claim ${id}.`);
+    return row;
+  }
+
+  /** Runs a conditional transition; 409 when another request (or the state) got there first. */
+  async function transition(
+    claim: ClaimRow,
+    from: ClaimStatus[],
+    to: ClaimStatus,
+    set: Parameters<ClaimsRepo['transition']>[3],
+    actor: string,
+    note: string | null,
+    audit?: string,
+  ): Promise<ClaimRow> {
+    const row = await deps.db.tx(async (q) => {
+      const r = await repo.transition(claim.id, from, to, set, q);
+      if (!r) return null;
+      await repo.recordEvent({ claimId: r.id, from: claim.status, to, actor, note }, q);
+      if (audit) await writeAudit(q, { actor, action: audit, target: `debt_claim:${r.id}`, details: { from: claim.status, to, ...set } });
+      return r;
+    });
+    if (!row) {
+      const now = (await repo.get(claim.id))?.status ?? claim.status;
+      throw invalidState(`The claim is ${now}; this action needs it to be ${from.join(' or ')}.`);
+    }
+    await afterChange(row.debtor_address);
+    return row;
+  }
+
+  return {
+    async create(body: CreateClaimBody, caller: Caller): Promise<ClaimRow> {
+      const creditor = body.creditorAddress.toLowerCase();
+      const debtor = body.debtorAddress.toLowerCase();
+      checkActor(caller.user, creditor, 'creditor');
+      if (!caller.user) await limit(`claims:ip:${caller.ip}`, deps.limits.perIpPerMinute, 'from one client address without sign-in');
+      await limit(`claims:creditor:${creditor}`, deps.limits.perCreditorPerMinute, 'per creditor');
+      const row = await deps.db.tx(async (q) => {
+        const r = await repo.insert(
+          {
+            creditorAddress: creditor,
+            debtorAddress: debtor,
+            claimType: body.claimType,
+            amount: plainDecimal(body.amount)!,
+            currency: body.currency,
+            description: body.description,
+            evidenceTransactionHash: body.evidenceTransactionHash.toLowerCase(),
+            chainId: body.chainId,
+            protocolName: body.protocolName,
+            createdBy: caller.user?.address ?? null,
+            createdIp: caller.ip,
+          },
+          q,
+        );
+        await repo.recordEvent({ claimId: r.id, from: null, to: 'Pending', actor: actorOf(caller) }, q);
+        return r;
+      });
+      await afterChange(debtor);
+      return row;
+    },
+
+    get: load,
+
+    async list(side: 'debtor' | 'creditor', address: string, limitN: number, cursor: string | undefined) {
+      const addr = address.toLowerCase();
+      const after = cursor ? decodeCursor(cursor) : null;
+      const [rows, count, outstanding] = await Promise.all([
+        repo.page(side, addr, limitN + 1, after),
+        repo.count(side, addr),
+        side === 'debtor' ? repo.outstanding(addr) : Promise.resolve([]),
+      ]);
+      const page = rows.slice(0, limitN);
+      const last = page[page.length - 1];
+      const nextCursor = rows.length > limitN && last ? encodeCursor({ createdAt: last.created_key, id: last.id }) : null;
+      return { address: addr, rows: page, count, outstanding, nextCursor };
+    },
+
+    async dispute(id: string, body: { debtorAddress: string; reason: string }, caller: Caller) {
+      if (deps.strictOwnership && !caller.user) checkActor(undefined, '', 'debtor');
+      const claim = await load(id);
+      if (body.debtorAddress.toLowerCase() !== claim.debtor_address) throw forbidden('Only the debtor of this claim may dispute it.');
+      checkActor(caller.user, claim.debtor_address, 'debtor');
+      return transition(claim, ['Pending'], 'Disputed', { resolutionNotes: body.reason, disputeReason: body.reason }, `debtor:${claim.debtor_address}`, body.reason);
+    },
+
+    async resolve(id: string, body: { resolutionNotes: string; inFavorOf?: InFavorOf }, admin: JwtUser) {
+      const claim = await load(id);
+      const inFavorOf = body.inFavorOf ?? 'creditor';
+      return transition(
+        claim,
+        ['Pending', 'Disputed'],
+        'Resolved',
+        { resolutionNotes: body.resolutionNotes, inFavorOf, resolved: true },
+        `admin:${admin.address}`,
+        body.resolutionNotes,
+        'debt_claim.resolve',
+      );
+    },
+
+    async withdraw(id: string, body: { creditorAddress: string }, caller: Caller) {
+      if (deps.strictOwnership && !caller.user) checkActor(undefined, '', 'creditor');
+      const claim = await load(id);
+      if (body.creditorAddress.toLowerCase() !== claim.creditor_address) throw forbidden('Only the creditor of this claim may withdraw it.');
+      checkActor(caller.user, claim.creditor_address, 'creditor');
+      return transition(claim, ['Pending'], 'Withdrawn', { resolved: true }, `creditor:${claim.creditor_address}`, null);
+    },
+
+    /** Every claim against the debtor, withdrawn and resolved ones included, so history cannot be reset. */
+    signals: {
+      async signalsFor(debtorAddress: string): Promise<DebtClaimSignal[]> {
+        const rows = await repo.allForDebtor(debtorAddress.toLowerCase());
+        return rows.map((r) => ({
+          id: r.id,
+          creditorAddress: r.creditor_address,
+          status: r.status,
+          inFavorOf: r.status === 'Resolved' ? r.in_favor_of : null,
+          amount: r.amount,
+          currency: r.currency,
+          createdAt: r.created_at,
+          updatedAt: r.updated_at,
+          resolvedAt: r.resolved_at,
+        }));
+      },
+    } satisfies DebtClaimsSignals,
+  };
+}
+
+export type DebtClaimsService = ReturnType<typeof createDebtClaimsService>;
