@@ -11,6 +11,13 @@ const commands: Record<string, Command> = {
       await serve(config);
     },
   },
+  sanctions: {
+    summary: 'OFAC SDN list: import <file> (sdn_advanced.xml or sdn.csv), refresh, status',
+    async run(args, config) {
+      const { runSanctionsCommand } = await import('./modules/sanctions/cli.js');
+      await runSanctionsCommand(args, config);
+    },
+  },
   migrate: {
     summary: 'apply database migrations and exit',
     async run(_args, config) {

@@ -1,7 +1,28 @@
-// Wires the sanctions module.
+// Wires the sanctions module: OFAC SDN screening as ctx.services.sanctions, its routes, the score follow-up of list
+// changes, and the scheduled refresh when CREDENCE_SANCTIONS_URL is set.
 import type { Module } from '../../platform/http/types.js';
+import { createRecomputeWorker } from './recompute.js';
+import { createRefreshWorker } from './refresh.js';
+import { registerSanctionsRoutes } from './routes.js';
+import { createSanctionsScreening } from './service.js';
+
+/** How often every instance checks for a list imported elsewhere (the CLI, or an instance without Redis). */
+const POLL_MS = 30_000;
 
 export const sanctionsModule: Module = {
   name: 'sanctions',
-  register() {},
+  async register(app, ctx) {
+    const screening = createSanctionsScreening({ db: ctx.db, bus: ctx.bus, log: ctx.log });
+    ctx.services.sanctions = screening.service;
+    await screening.reload();
+    ctx.onClose(screening.startSync(POLL_MS));
+
+    const recompute = createRecomputeWorker({ repo: screening.repo, screening, scoring: () => ctx.services.scoring, log: ctx.log });
+    screening.onLoaded(() => void recompute.kick());
+    ctx.workers.push(recompute.worker);
+    if (ctx.config.sanctionsUrl) {
+      ctx.workers.push(createRefreshWorker({ url: ctx.config.sanctionsUrl, intervalHours: ctx.config.sanctionsRefreshHours, screening, log: ctx.log }));
+    }
+    registerSanctionsRoutes(app, screening);
+  },
 };

@@ -1,0 +1,107 @@
+// `credence sanctions import <file> | refresh | status`: list administration from the command line. Running servers
+// pick an import up at once through Redis when REDIS_URL is set, else within their 30-second poll.
+import { createReadStream, statSync } from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Config } from '../../platform/config.js';
+import { openDatabase } from '../../platform/db/index.js';
+import { migrate } from '../../platform/db/migrate.js';
+import { createEventBus } from '../../platform/events/bus.js';
+import { refreshFromUrl } from './refresh.js';
+import { createSanctionsScreening, type ImportResult, type Log } from './service.js';
+import type { ListRow } from './repo.js';
+
+const USAGE = `usage:
+  credence sanctions import <file> [--published-at YYYY-MM-DD] [--force]
+      import sdn_advanced.xml or sdn.csv as a new list version. sdn.csv carries no date: --published-at gives it,
+      else the file's modification time is used. --force accepts a list older than the one in force.
+  credence sanctions refresh      download CREDENCE_SANCTIONS_URL now and import it if it changed
+  credence sanctions status       the list in force and the recent imports`;
+
+const quiet: Log = { info() {}, warn: (o, m) => console.warn(m ?? '', o), error: (o, m) => console.error(m ?? '', o) };
+
+export async function runSanctionsCommand(args: string[], config: Config): Promise<void> {
+  const [sub, ...rest] = args;
+  if (!sub || !['import', 'refresh', 'status'].includes(sub)) {
+    console.log(USAGE);
+    process.exitCode = sub && sub !== 'help' ? 2 : 0;
+    return;
+  }
+  const db = await openDatabase(config.databaseUrl, config.dataDir);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
+  redis?.on('error', () => undefined);
+  const bus = createEventBus({ instanceId: `cli-${randomUUID()}`, channel: `${config.redisPrefix}events`, redis });
+  try {
+    await migrate(db);
+    const screening = createSanctionsScreening({ db, bus, log: quiet });
+    if (sub === 'status') {
+      printStatus(await screening.repo.recent(10));
+    } else if (sub === 'import') {
+      const file = rest.find((a, i) => !a.startsWith('--') && rest[i - 1] !== '--published-at');
+      if (!file) throw new UsageError('import needs a file');
+      const at = option(rest, '--published-at');
+      const publishedAt = at ? new Date(at.length === 10 ? `${at}T00:00:00Z` : at) : statSync(file).mtime;
+      if (Number.isNaN(publishedAt.getTime())) throw new UsageError(`--published-at: "${at}" is not a date`);
+      const started = Date.now();
+      const r = await screening.importList({
+        source: createReadStream(file, { highWaterMark: 1 << 20 }),
+        fileName: path.basename(file),
+        publishedAt,
+        importedBy: 'cli',
+        force: rest.includes('--force'),
+      });
+      printResult(r, Date.now() - started);
+    } else {
+      if (!config.sanctionsUrl) throw new UsageError('CREDENCE_SANCTIONS_URL is not set');
+      const started = Date.now();
+      const r = await refreshFromUrl(config.sanctionsUrl, screening);
+      if (r === 'not_modified') console.log('not modified');
+      else printResult(r, Date.now() - started);
+    }
+    // Let the publish reach Redis before disconnecting.
+    if (redis) await redis.ping().catch(() => undefined);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(`${e.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+    } else {
+      console.error(`credence sanctions ${sub}: ${(e as Error).message}`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await bus.close();
+    redis?.disconnect();
+    await db.close();
+  }
+}
+
+class UsageError extends Error {}
+
+function option(args: string[], name: string): string | null {
+  const i = args.indexOf(name);
+  if (i === -1) return null;
+  const v = args[i + 1];
+  if (!v || v.startsWith('--')) throw new UsageError(`${name} needs a value`);
+  return v;
+}
+
+function printResult(r: ImportResult, ms: number) {
+  const l = r.list;
+  if (r.status === 'unchanged') console.log(`unchanged: identical to version ${l.version} in force (sha256 ${l.fileSha256.slice(0, 16)}...)`);
+  else console.log(`imported version ${l.version}: ${l.entryCount} addresses, ${l.format}, published ${day(l.publishedAt)}, in ${ms} ms`);
+}
+
+function printStatus(lists: ListRow[]) {
+  if (!lists.length) {
+    console.log('no sanctions list imported: screening answers 503 until one is');
+    return;
+  }
+  console.log(`in force: version ${lists[0].version}, published ${day(lists[0].publishedAt)}, ${lists[0].entryCount} addresses\n`);
+  console.log('version  published   addresses  format            imported                  by');
+  for (const l of lists) {
+    console.log(`${String(l.version).padEnd(9)}${day(l.publishedAt).padEnd(12)}${String(l.entryCount).padEnd(11)}${l.format.padEnd(18)}${l.importedAt.toISOString().padEnd(26)}${l.importedBy}`);
+  }
+}
+
+const day = (d: Date) => d.toISOString().slice(0, 10);

@@ -1,0 +1,105 @@
+// Scheduled refresh from CREDENCE_SANCTIONS_URL (the official sdn_advanced.xml or sdn.csv): downloads and imports
+// the file every CREDENCE_SANCTIONS_REFRESH_HOURS. A file identical to the list in force changes nothing (same
+// sha256, or 304 to a conditional request), so several worker instances may run it side by side.
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { ImportResult, Log, SanctionsScreening } from './service.js';
+
+const RETRY_MS = 15 * 60_000;
+const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
+
+export interface RefreshOptions {
+  url: string;
+  intervalHours: number;
+  screening: SanctionsScreening;
+  log: Log;
+}
+
+/** One download and import. `validators` carries ETag/Last-Modified between runs for conditional requests. */
+export async function refreshFromUrl(
+  url: string,
+  screening: SanctionsScreening,
+  opts: { signal?: AbortSignal; validators?: { etag?: string; lastModified?: string } } = {},
+): Promise<ImportResult | 'not_modified'> {
+  const headers: Record<string, string> = { 'user-agent': 'credence-sanctions-refresh' };
+  const v = opts.validators;
+  if (v?.etag) headers['if-none-match'] = v.etag;
+  if (v?.lastModified) headers['if-modified-since'] = v.lastModified;
+  const signals = [AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS), ...(opts.signal ? [opts.signal] : [])];
+  const res = await fetch(url, { headers, signal: AbortSignal.any(signals), redirect: 'follow' });
+  if (res.status === 304) return 'not_modified';
+  if (!res.ok || !res.body) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new Error(`GET ${url} answered ${res.status}`);
+  }
+  const lastModified = res.headers.get('last-modified');
+  const published = lastModified ? new Date(lastModified) : null;
+  const result = await screening.importList({
+    source: Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>),
+    fileName: new URL(res.url || url).pathname.split('/').pop() || null,
+    // sdn.csv carries no date: the server's Last-Modified is the best available.
+    publishedAt: published && !Number.isNaN(published.getTime()) ? published : null,
+    importedBy: `refresh:${url}`,
+  });
+  if (v) {
+    v.etag = res.headers.get('etag') ?? undefined;
+    v.lastModified = lastModified ?? undefined;
+  }
+  return result;
+}
+
+export function createRefreshWorker(o: RefreshOptions) {
+  const intervalMs = o.intervalHours * 3_600_000;
+  const validators: { etag?: string; lastModified?: string } = {};
+  let timer: NodeJS.Timeout | null = null;
+  let abort: AbortController | null = null;
+  let running: Promise<void> | null = null;
+  let stopped = true;
+
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      timer = null;
+      running = run().finally(() => {
+        running = null;
+      });
+    }, ms);
+    timer.unref();
+  };
+
+  async function run() {
+    abort = new AbortController();
+    try {
+      const r = await refreshFromUrl(o.url, o.screening, { signal: abort.signal, validators });
+      o.log.info(
+        { url: o.url, result: r === 'not_modified' ? r : r.status, version: r === 'not_modified' ? undefined : r.list.version },
+        'sanctions list refresh done',
+      );
+      schedule(intervalMs);
+    } catch (err) {
+      if (stopped) return;
+      o.log.error({ err, url: o.url }, 'sanctions list refresh failed; the list in force stays');
+      schedule(Math.min(RETRY_MS, intervalMs));
+    } finally {
+      abort = null;
+    }
+  }
+
+  return {
+    name: 'sanctions-refresh',
+    async start() {
+      stopped = false;
+      // Due now when there is no list or the newest import is older than the interval.
+      const latest = await o.screening.repo.latest();
+      const due = latest ? latest.importedAt.getTime() + intervalMs - Date.now() : 0;
+      schedule(Math.max(0, due));
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      abort?.abort();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// TypeBox schemas of the sanctions routes.
+import { Type, type Static } from '@sinclair/typebox';
+import { EthAddress, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
+
+export const SanctionsCheckBody = Type.Object({
+  walletAddress: EthAddress({ description: 'address to screen; any case, a mixed-case address must pass its EIP-55 checksum' }),
+});
+
+export const SanctionsAddressParams = Type.Object({
+  address: EthAddress({ description: 'address to screen; any case, a mixed-case address must pass its EIP-55 checksum' }),
+});
+
+export const SanctionsResult = Type.Object(
+  {
+    walletAddress: Type.String({ description: 'the screened address in EIP-55 checksum form' }),
+    sanctioned: Type.Boolean({ description: 'true when the address is on the OFAC SDN list in force' }),
+    checkedAt: Timestamp({ description: 'when this check was made' }),
+    source: Type.String({ description: 'the list screened against', examples: ['OFAC SDN List'] }),
+    listPublishedAt: Timestamp({ description: "publication date of the list in force (OFAC's date of issue)" }),
+    entityName: Type.Optional(Type.String({ description: 'the SDN entry listing the address (only when sanctioned)', examples: ['TORNADO CASH'] })),
+  },
+  { title: 'SanctionsResult' },
+);
+export type SanctionsResultT = Static<typeof SanctionsResult>;
+
+export const SanctionsList = Type.Object(
+  {
+    id: Uuid(),
+    version: Type.Integer({ description: 'import order; the highest version is in force' }),
+    source: Type.String({ examples: ['OFAC SDN List'] }),
+    format: Type.Union([Type.Literal('sdn_advanced_xml'), Type.Literal('sdn_csv')]),
+    publishedAt: Timestamp({ description: "OFAC's publication date (advanced XML DateOfIssue; for sdn.csv as given at import)" }),
+    entryCount: Type.Integer({ description: 'distinct EVM addresses on the list' }),
+    fileSha256: Type.String({ description: 'sha256 of the imported file' }),
+    fileBytes: Type.Integer(),
+    fileName: Nullable(Type.String()),
+    importedBy: Type.String({ description: 'cli, refresh:<url>, or the admin address that uploaded it' }),
+    importedAt: Timestamp(),
+    recomputeDoneAt: Nullable(Timestamp({ description: 'when the wallets whose status this list changed had their scores recomputed' })),
+    recomputedCount: Nullable(Type.Integer()),
+  },
+  { title: 'SanctionsList' },
+);
+
+export const ImportQuery = Type.Object({
+  publishedAt: Type.Optional(
+    Type.String({
+      pattern: '^\\d{4}-\\d{2}-\\d{2}([T ][0-9:.]+(Z|[+-]\\d{2}:?\\d{2})?)?$',
+      examples: ['2024-09-27'],
+      description: 'publication date for sdn.csv (which carries none); default the upload time. Ignored for advanced XML, which has its own DateOfIssue.',
+    }),
+  ),
+  fileName: Type.Optional(Type.String({ maxLength: 200 })),
+  force: Type.Optional(Type.Boolean({ default: false, description: 'import even if published before the list in force, or listing no EVM address' })),
+});
+
+export const ImportResponse = Type.Object({
+  status: Type.Union([Type.Literal('imported'), Type.Literal('unchanged')], { description: 'unchanged: the file is identical to the list in force' }),
+  list: SanctionsList,
+});
+
+export const ListsResponse = Type.Object({
+  current: Nullable(SanctionsList),
+  lists: Type.Array(SanctionsList, { description: 'the 20 most recent imports, newest first' }),
+});
