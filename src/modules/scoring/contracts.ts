@@ -124,6 +124,8 @@ export interface ComplianceSignals {
 }
 export interface IdentitySignals {
   signalFor(address: string): Promise<IdentitySignal>;
+  /** A registered DID in canonical form (any accepted spelling in), or null; used by compliance (KYC ownership). */
+  resolveDid?(did: string): Promise<{ did: string; walletAddress: string; chainId: number; isActive: boolean } | null>;
 }
 /** The sanctions module's in-memory screening (O(1)); `sanctioned` is null when no list is loaded. */
 export interface SanctionsService {
