@@ -49,7 +49,9 @@ export const Delivery = Type.Object({
   event: Type.String({ examples: ['score.updated'] }),
   walletAddress: EthAddress(),
   category: Type.String(),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')], {
+  status: Type.Unsafe<'pending' | 'delivered' | 'failed'>({
+    type: 'string',
+    enum: ['pending', 'delivered', 'failed'],
     description: 'pending: waiting for its next attempt (or for the webhook to be active); delivered; failed: retries exhausted',
   }),
   attemptCount: Type.Integer(),
