@@ -107,6 +107,17 @@ function hexKey(env: Env, name: string): string | null {
   return v.startsWith('0x') ? v : `0x${v}`;
 }
 
+/** `JP=20,US-MS=21`: jurisdiction (country, or country-region) = age in years. */
+function legalAges(v: string | null): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const part of (v ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    const m = /^([A-Za-z]{2}(?:-[A-Za-z0-9]{1,3})?)=(\d{1,3})$/.exec(part);
+    if (!m || Number(m[2]) < 1 || Number(m[2]) > 150) throw new ConfigError(`CREDENCE_LEGAL_AGES: "${part}" is not CC[-RRR]=<age 1-150>`);
+    out[m[1].toUpperCase()] = Number(m[2]);
+  }
+  return out;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const roles = (str(env, 'CREDENCE_ROLES') ?? 'api,hub,workers').split(',').map((r) => r.trim());
   for (const r of roles) {
