@@ -1,0 +1,111 @@
+// Reputation routes: a wallet's nine scores, one category (served from a 60 s cache), and batches of up to 100.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { App } from '../../platform/http/types.js';
+import type { AppContext } from '../../platform/context.js';
+import { toChecksum } from '../../platform/http/address.js';
+import { unavailable } from '../../platform/errors.js';
+import type { ScoringService } from '../scoring/contracts.js';
+import { AddressParams, BatchBody, BatchResponse, CategoryParams, ExplainQuery, ScoreEntry, WalletScores } from './schemas.js';
+
+const tags = ['Reputation'];
+const FIRST_READ =
+  'A wallet never scored before is ingested first (waiting at most ~2 s; ingestion continues in the background and later ' +
+  'changes are pushed as `score.updated`) and scored from whatever evidence is in by then.';
+
+export function registerReputationRoutes(app: App, ctx: AppContext) {
+  const scoring = (): ScoringService => {
+    const s = ctx.services.scoring;
+    if (!s) throw unavailable('The scoring service is not running.');
+    return s;
+  };
+
+  app.register(
+    async (plain) => {
+      const s = plain.withTypeProvider<TypeBoxTypeProvider>();
+      s.get(
+        '/reputation/:address',
+        {
+          config: { auth: 'apiKey', cost: 1 },
+          schema: {
+            operationId: 'reputation.getWalletScores',
+            tags,
+            summary: "A wallet's scores in all nine categories",
+            description:
+              'Returns the checksummed address, its DID (null when none is registered) and nine score entries, OVERALL first. ' +
+              'OVERALL is the weighted composite of the other eight. `?explain=true` adds `factors` (reason codes) to each entry. ' +
+              `Counts 1 query. ${FIRST_READ}`,
+            params: AddressParams,
+            querystring: ExplainQuery(false),
+            response: { 200: WalletScores },
+          },
+        },
+        async (req) => {
+          const { address } = req.params;
+          const [scores, identity] = await Promise.all([
+            scoring().getScores(address, { explain: req.query.explain }),
+            ctx.services.identity ? ctx.services.identity.signalFor(address.toLowerCase()) : null,
+          ]);
+          return { address: toChecksum(address), did: identity?.did ?? null, scores };
+        },
+      );
+
+      s.get(
+        '/reputation/:address/:category',
+        {
+          config: { auth: 'apiKey', cost: 1 },
+          schema: {
+            operationId: 'reputation.getCategoryScore',
+            tags,
+            summary: 'One category score of a wallet',
+            description:
+              'The score entry of one category, with `factors` (the top signals that raised or lowered it) unless `explain=false`. ' +
+              'Served from a 60-second cache per address and category, evicted on every instance as soon as the score changes. ' +
+              `The category must be exactly one of the nine upper-case names (400 otherwise). Counts 1 query. ${FIRST_READ}`,
+            params: CategoryParams,
+            querystring: ExplainQuery(true),
+            response: { 200: ScoreEntry },
+          },
+        },
+        async (req) => scoring().getScore(req.params.address, req.params.category, { explain: req.query.explain }),
+      );
+
+      s.post(
+        '/reputation/batch',
+        {
+          config: { auth: 'apiKey', cost: (req) => (req.body as BatchBody).addresses.length },
+          schema: {
+            operationId: 'reputation.getBatchScores',
+            tags,
+            summary: 'One category for up to 100 wallets',
+            description:
+              'Answers `{category, count, results}` with one result per requested address, in request order (duplicates included), ' +
+              'read in one database round trip. Counts 1 query per address; a batch larger than the remaining monthly quota is ' +
+              'refused whole with 429 `quota_exceeded` and counts nothing. `?explain=true` adds `factors`. ' +
+              `More than 100 addresses, an invalid address or an unknown category give 400. ${FIRST_READ}`,
+            body: BatchBody,
+            querystring: ExplainQuery(false),
+            response: { 200: BatchResponse },
+          },
+        },
+        async (req) => {
+          const { addresses, category } = req.body;
+          const entries = await scoring().getBatch(addresses, category, { explain: req.query.explain });
+          return {
+            category,
+            count: entries.length,
+            results: entries.map((e, i) => ({
+              address: toChecksum(addresses[i]),
+              score: e.score,
+              confidence: e.confidence,
+              tier: e.tier,
+              calculatedAt: e.calculatedAt,
+              modelVersion: e.modelVersion,
+              factors: e.factors,
+            })),
+          };
+        },
+      );
+    },
+    { prefix: '/api/v1' },
+  );
+}

@@ -1,0 +1,232 @@
+// The scoring service: gathers evidence from the providers in ctx.services, runs the pure model, stores scores,
+// history and webhook outbox rows in one transaction, then announces changes and evicts cached reads.
+import type { Db } from '../../platform/db/types.js';
+import type { EventBus } from '../../platform/events/bus.js';
+import type { CacheFactory } from '../../platform/cache/index.js';
+import type { Services } from '../../platform/context.js';
+import { writeAudit } from '../../platform/audit.js';
+import { CATEGORIES, SCORE_UPDATED, type Category, type ScoreChange, type ScoreEntry, type ScoringService } from './contracts.js';
+import { decayConfidence, emptyFeatures, MODEL_VERSION, NO_COMPLIANCE, NO_IDENTITY, scoreCategories, tierFor, type ModelInput } from './model/index.js';
+import { planWallet, type Override } from './plan.js';
+import { createScoresRepo, type ReadRow, type ScoreRow } from './repo.js';
+
+export const CACHE_TTL_MS = 60_000;
+/** How long a first read waits for the wallet's first ingestion. */
+export const FIRST_READ_WAIT_MS = 2_000;
+
+export interface ScoringDeps {
+  db: Db;
+  bus: Pick<EventBus, 'publish'>;
+  caches: CacheFactory;
+  services: Services;
+  now?: () => Date;
+}
+
+type WalletEntries = Record<Category, ScoreEntry>;
+
+export function toEntry(r: ReadRow, now: Date): ScoreEntry {
+  return {
+    category: r.category,
+    score: r.score,
+    confidence: decayConfidence(r.confidence, r.decay_anchor, now),
+    tier: tierFor(r.score),
+    calculatedAt: r.calculated_at,
+    modelVersion: r.model_version,
+    factors: r.factors,
+  };
+}
+
+export const withoutFactors = (e: ScoreEntry): ScoreEntry => ({
+  category: e.category,
+  score: e.score,
+  confidence: e.confidence,
+  tier: e.tier,
+  calculatedAt: e.calculatedAt,
+  modelVersion: e.modelVersion,
+});
+
+export type ScoringServiceImpl = ScoringService & {
+  knownAddresses(addresses: string[]): Promise<string[]>;
+  history(address: string): Promise<ScoreChange[]>;
+  /** Recomputes several wallets in one transaction. */
+  recomputeMany(addresses: string[], cause: string): Promise<ScoreChange[]>;
+};
+
+export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
+  const { db, bus, services } = deps;
+  const now = deps.now ?? (() => new Date());
+  const repo = createScoresRepo(db);
+  // One entry per wallet holding its nine category entries: every address/category is served from memory for 60 s.
+  const cache = deps.caches.create<WalletEntries>('scores', { ttlMs: CACHE_TTL_MS, maxEntries: 200_000 });
+  const firstReads = new Map<string, Promise<void>>();
+
+  async function gather(address: string): Promise<ModelInput> {
+    const s = services;
+    const [features, claims, compliance, identity] = await Promise.all([
+      s.ingestion ? s.ingestion.featuresFor(address) : emptyFeatures(address),
+      s.debtClaims ? s.debtClaims.signalsFor(address) : [],
+      s.compliance
+        ? s.compliance.signalFor(address)
+        : s.sanctions
+          ? { ...NO_COMPLIANCE, sanctioned: s.sanctions.status(address).sanctioned }
+          : NO_COMPLIANCE,
+      s.identity ? s.identity.signalFor(address) : NO_IDENTITY,
+    ]);
+    return { features, claims, compliance, identity };
+  }
+
+  /** Scores these wallets from current evidence and writes everything in one transaction. */
+  async function persist(addresses: string[], cause: string, override?: { address: string } & Override, actor?: string) {
+    const inputs = await Promise.all(addresses.map(gather));
+    const results = inputs.map(scoreCategories);
+    const at = now();
+    const { rows, changes } = await db.tx(async (q) => {
+      const stored = await repo.lockRows(q, addresses);
+      const byAddress = new Map<string, ScoreRow[]>();
+      for (const r of stored) {
+        const list = byAddress.get(r.address);
+        if (list) list.push(r);
+        else byAddress.set(r.address, [r]);
+      }
+      const rows: ScoreRow[] = [];
+      const changes: ScoreChange[] = [];
+      addresses.forEach((address, i) => {
+        const plan = planWallet(
+          {
+            address,
+            results: results[i],
+            sanctioned: inputs[i].compliance?.sanctioned ?? null,
+            lastActivityAt: inputs[i].features.lastActivityAt,
+            stored: byAddress.get(address) ?? [],
+            override: override?.address === address ? override : undefined,
+          },
+          cause,
+          at,
+        );
+        rows.push(...plan.rows);
+        changes.push(...plan.changes);
+      });
+      await repo.upsert(q, rows);
+      await repo.insertChanges(q, changes);
+      if (override && actor) {
+        const prev = stored.find((r) => r.address === override.address && r.category === override.category);
+        await writeAudit(q, {
+          actor,
+          action: 'score.revised',
+          target: `wallet:${override.address}`,
+          details: { category: override.category, disputeId: override.disputeId, oldScore: prev?.score ?? null, newScore: override.score },
+        });
+      }
+      if (changes.length > 0 && services.webhooks) await services.webhooks.enqueue(q, changes);
+      return { rows, changes, hadRows: new Set(stored.map((r) => r.address)) };
+    });
+    for (const c of changes) bus.publish(SCORE_UPDATED, c);
+    // Entries can only be cached for wallets that had rows; evict those everywhere (new values, confidences, factors).
+    for (const a of new Set(rows.map((r) => r.address))) cache.invalidate(a);
+    return { rows, changes };
+  }
+
+  async function recomputeMany(addresses: string[], cause: string): Promise<ScoreChange[]> {
+    const unique = [...new Set(addresses.map((a) => a.toLowerCase()))];
+    if (unique.length === 0) return [];
+    return (await persist(unique, cause)).changes;
+  }
+
+  /** First read of a never-scored wallet: give ingestion up to 2 s, then score it. Concurrent first reads share one. */
+  function firstRead(addresses: string[]): Promise<void> {
+    const todo = addresses.filter((a) => !firstReads.has(a));
+    if (todo.length > 0) {
+      const p = (async () => {
+        const ing = services.ingestion;
+        if (ing) await Promise.all(todo.map((a) => ing.ensureFresh(a, FIRST_READ_WAIT_MS).catch(() => undefined)));
+        await persist(todo, 'first_read');
+      })();
+      const done = p.finally(() => {
+        for (const a of todo) if (firstReads.get(a) === done) firstReads.delete(a);
+      });
+      for (const a of todo) firstReads.set(a, done);
+    }
+    return Promise.all(addresses.map((a) => firstReads.get(a))).then(() => undefined);
+  }
+
+  async function loadWallet(address: string): Promise<WalletEntries> {
+    const hit = cache.get(address);
+    if (hit) return hit;
+    let rows = await repo.readWallet(address);
+    if (rows.length < CATEGORIES.length) {
+      await firstRead([address]);
+      rows = await repo.readWallet(address);
+    } else if (rows.some((r) => r.model_version !== MODEL_VERSION)) {
+      await persist([address], 'model_upgrade');
+      rows = await repo.readWallet(address);
+    }
+    const at = now();
+    const entries = {} as WalletEntries;
+    for (const r of rows) entries[r.category] = toEntry(r, at);
+    cache.set(address, entries);
+    return entries;
+  }
+
+  return {
+    async getScores(address, opts = {}) {
+      const e = await loadWallet(address.toLowerCase());
+      return CATEGORIES.map((c) => (opts.explain ? e[c] : withoutFactors(e[c])));
+    },
+
+    async getScore(address, category, opts = { explain: true }) {
+      const e = await loadWallet(address.toLowerCase());
+      return opts.explain === false ? withoutFactors(e[category]) : e[category];
+    },
+
+    async getBatch(addresses, category, opts = {}) {
+      const shape = (e: ScoreEntry) => (opts.explain ? e : withoutFactors(e));
+      const lower = addresses.map((a) => a.toLowerCase());
+      const found = new Map<string, ScoreEntry>();
+      const toRead: string[] = [];
+      for (const a of new Set(lower)) {
+        const hit = cache.get(a);
+        if (hit) found.set(a, shape(hit[category]));
+        else toRead.push(a);
+      }
+      if (toRead.length > 0) {
+        const at = now();
+        const rows = await repo.readCategory(toRead, category);
+        const stale: string[] = [];
+        for (const r of rows) {
+          if (r.model_version !== MODEL_VERSION) stale.push(r.address);
+          else found.set(r.address, shape(toEntry(r, at)));
+        }
+        const missing = toRead.filter((a) => !found.has(a) && !stale.includes(a));
+        if (missing.length > 0) await firstRead(missing);
+        if (stale.length > 0) await persist(stale, 'model_upgrade');
+        if (missing.length > 0 || stale.length > 0) {
+          for (const r of await repo.readCategory([...missing, ...stale], category)) found.set(r.address, shape(toEntry(r, now())));
+        }
+      }
+      return lower.map((a) => found.get(a)!);
+    },
+
+    async recompute(address, cause) {
+      return recomputeMany([address], cause);
+    },
+
+    recomputeMany,
+
+    async applyRevisedScore(address, category, score, actor, disputeId) {
+      const a = address.toLowerCase();
+      if (!Number.isInteger(score) || score < 0 || score > 1000) throw new RangeError('revised score must be an integer 0-1000');
+      const known = await repo.known([a]);
+      if (known.length === 0) await firstRead([a]);
+      return (await persist([a], 'dispute_revision', { address: a, category, score, disputeId }, actor)).changes;
+    },
+
+    async knownAddresses(addresses) {
+      if (addresses.length === 0) return [];
+      return repo.known(addresses.map((a) => a.toLowerCase()));
+    },
+
+    async history(address) {
+      return repo.history(address.toLowerCase());
+    },
+  };
+}
