@@ -1,0 +1,182 @@
+// HTTP routes of the disputes module: each route is its schema, its auth and one service call.
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../../platform/http/types.js';
+import type { JwtService, JwtUser } from '../../platform/auth/jwt.js';
+import { errorResponses } from '../../platform/openapi.js';
+import { unauthorized } from '../../platform/errors.js';
+import { toChecksum } from '../../platform/http/address.js';
+import type { DisputeRow, HistoryRow } from './repo.js';
+import type { DisputesService } from './service.js';
+import { AddressParams, CreateDisputeBody, DisputeWithHistory, EscalateBody, IdParams, UpdateStatusBody, WalletDisputes, WithdrawBody, Dispute } from './schemas.js';
+
+const TAGS = ['Disputes'];
+
+const LIFECYCLE =
+  'Statuses on the wire: Pending, Under Review, Evidence Requested, Resolved, Rejected, Escalated, Withdrawn. New disputes are Pending; ' +
+  'an admin moves them (PUT /dispute/{id}/status, any status); escalation is open from every state except Withdrawn and Escalated; ' +
+  'withdrawal only from Pending, Under Review or Evidence Requested.';
+
+export function toDispute(d: DisputeRow) {
+  const chain = d.escalation_chain_status === 'submitting' ? 'pending' : d.escalation_chain_status;
+  return {
+    id: d.id,
+    walletAddress: toChecksum(d.wallet_address),
+    category: d.category,
+    reason: d.reason,
+    status: d.status,
+    description: d.description,
+    evidence: d.evidence,
+    createdAt: d.created_at,
+    updatedAt: d.updated_at,
+    resolutionNotes: d.resolution_notes,
+    resolvedBy: d.resolved_by,
+    revisedScore: d.revised_score,
+    escalation:
+      d.escalation_reason && d.escalated_at
+        ? { reason: d.escalation_reason, escalatedAt: d.escalated_at, onChainStatus: chain ?? 'not_configured', txHash: d.escalation_tx_hash }
+        : null,
+  };
+}
+
+const toHistory = (h: HistoryRow) => ({ fromStatus: h.from_status, status: h.to_status, changedBy: h.actor, changedAt: h.created_at, note: h.note });
+
+/** A JWT is optional on withdrawal, but one that is sent must be valid. */
+async function optionalJwt(jwt: JwtService, req: FastifyRequest): Promise<JwtUser | undefined> {
+  const h = req.headers.authorization;
+  if (!h) return undefined;
+  const m = /^Bearer\s+(\S+)$/i.exec(h);
+  const user = m ? await jwt.verify(m[1]) : null;
+  if (!user) throw unauthorized('The bearer token is invalid or expired; sign in again with POST /api/v1/auth/verify.');
+  return user;
+}
+
+export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtService) {
+  const full = async (row: DisputeRow) => ({ ...toDispute(row), history: (await svc.history(row.id)).map(toHistory) });
+
+  app.register(
+    async (s) => {
+      s.post(
+        '/dispute',
+        {
+          config: { auth: 'apiKey' },
+          schema: {
+            operationId: 'disputes.createDispute',
+            tags: TAGS,
+            summary: 'Dispute a score',
+            description:
+              "Files a dispute against the wallet's score in one category. The new dispute is Pending. `walletAddress` is the original submitter: " +
+              'only that wallet may later withdraw the dispute. The API key that filed it is recorded too. `reason` must be one of the eight DisputeReason values ' +
+              `(IncorrectData is not one: 400). ${LIFECYCLE}`,
+            body: CreateDisputeBody,
+            response: { 201: Dispute },
+          },
+        },
+        async (req, reply) => reply.code(201).send(toDispute(await svc.create(req.body, req.apiKey)) as never),
+      );
+
+      s.get(
+        '/dispute/:id',
+        {
+          config: { auth: 'apiKey' },
+          schema: {
+            operationId: 'disputes.getDispute',
+            tags: TAGS,
+            summary: 'Get a dispute',
+            description: `The full dispute with \`history\`: every status change, who made it and when. Unknown id: 404; an id that is not a GUID: 400. ${LIFECYCLE}`,
+            params: IdParams,
+            response: { 200: DisputeWithHistory },
+          },
+        },
+        async (req) => (await full(await svc.get(req.params.id))) as never,
+      );
+
+      s.get(
+        '/dispute/wallet/:address',
+        {
+          config: { auth: 'apiKey' },
+          schema: {
+            operationId: 'disputes.listWalletDisputes',
+            tags: TAGS,
+            summary: "A wallet's disputes",
+            description: 'Every dispute filed for the wallet, newest first; `count` is their number. A wallet without disputes gets count 0, not 404.',
+            params: AddressParams,
+            response: { 200: WalletDisputes },
+          },
+        },
+        async (req) => {
+          const rows = await svc.byWallet(req.params.address);
+          return { address: toChecksum(req.params.address), count: rows.length, disputes: rows.map(toDispute) } as never;
+        },
+      );
+
+      s.put(
+        '/dispute/:id/status',
+        {
+          config: { auth: 'admin' },
+          schema: {
+            operationId: 'disputes.updateDisputeStatus',
+            tags: TAGS,
+            summary: 'Admin sets a dispute status',
+            description:
+              'Admin only (JWT with the admin role: 401 without a JWT, 403 for a non-admin; no API key needed). Moves the dispute to any status, from any status. ' +
+              '`resolutionNotes`, `resolvedBy` and `revisedScore` are stored when given. A `revisedScore` sent with status Resolved replaces the wallet\'s score ' +
+              'in the disputed category through the scoring service (OVERALL follows), with an audit record of who changed what, and emits a score change ' +
+              '(webhooks, hub); 503 when the scoring service is unavailable (nothing is changed then). Each change is added to the dispute\'s history. ' +
+              'Returns the updated dispute with its history.',
+            params: IdParams,
+            body: UpdateStatusBody,
+            response: { 200: DisputeWithHistory, ...errorResponses(503) },
+          },
+        },
+        async (req) => (await full(await svc.updateStatus(req.params.id, req.body, req.user!))) as never,
+      );
+
+      s.post(
+        '/dispute/:id/escalate',
+        {
+          config: { auth: 'apiKey' },
+          schema: {
+            operationId: 'disputes.escalateDispute',
+            tags: TAGS,
+            summary: 'Escalate a dispute to on-chain governance',
+            description:
+              'When the off-chain resolution is unsatisfactory: moves the dispute to Escalated from every state except Withdrawn and Escalated (those give 409) ' +
+              'and records the reason. When the oracle contract is configured (CREDENCE_ORACLE_ADDRESS and a signer), the escalation is submitted to it ' +
+              'for governance-role holders to review, and `escalation.txHash` holds the transaction; a failed submission is retried in the background ' +
+              `(escalation.onChainStatus failed/pending). Without an oracle, onChainStatus is not_configured. Returns the updated dispute. ${LIFECYCLE}`,
+            params: IdParams,
+            body: EscalateBody,
+            response: { 200: Dispute, ...errorResponses(409) },
+          },
+        },
+        async (req) => toDispute(await svc.escalate(req.params.id, req.body.reason, req.apiKey)) as never,
+      );
+
+      s.post(
+        '/dispute/:id/withdraw',
+        {
+          config: { auth: 'apiKey' },
+          schema: {
+            operationId: 'disputes.withdrawDispute',
+            tags: TAGS,
+            summary: 'Withdraw a dispute',
+            description:
+              "Only the original submitter: `walletAddress` must be the dispute's walletAddress (else 403). The caller proves it is that wallet with a JWT " +
+              'of the wallet (Authorization: Bearer, subject must match, else 403), or without a JWT by using the API key that filed the dispute or a key ' +
+              'owned by the wallet (else 403). CREDENCE_STRICT_OWNERSHIP=true makes the JWT mandatory (401 without). Only from Pending, Under Review or ' +
+              'Evidence Requested (else 409). The status becomes Withdrawn; 204 No Content.',
+            params: IdParams,
+            body: WithdrawBody,
+            response: { 204: { type: 'null', description: 'Withdrawn' }, ...errorResponses(403, 409) },
+          },
+        },
+        async (req, reply) => {
+          const user = await optionalJwt(jwt, req);
+          await svc.withdraw(req.params.id, req.body.walletAddress, { key: req.apiKey, user });
+          return reply.code(204).send();
+        },
+      );
+    },
+    { prefix: '/api/v1' },
+  );
+}
