@@ -47,6 +47,8 @@ export interface Config {
   hubClientTimeoutSeconds: number;
   proverConcurrency: number;
   kycCallbackSecret: string | null;
+  /** Legal age by jurisdiction for /compliance/age-verify (`CC` or `CC-RRR`); built-in: US-* 21, else 18. */
+  legalAges: Record<string, number>;
   /** Debt claims filed per minute, per client IP and per creditor address (abuse limits). */
   claimsPerIpPerMinute: number;
   claimsPerCreditorPerMinute: number;
@@ -185,6 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     hubClientTimeoutSeconds: int(env, 'CREDENCE_HUB_CLIENT_TIMEOUT_SECONDS', 30, 2, 7200),
     proverConcurrency: int(env, 'CREDENCE_PROVER_CONCURRENCY', 2, 1, 64),
     kycCallbackSecret: str(env, 'CREDENCE_KYC_CALLBACK_SECRET'),
+    legalAges: legalAges(str(env, 'CREDENCE_LEGAL_AGES')),
     claimsPerIpPerMinute: int(env, 'CREDENCE_CLAIMS_PER_IP_PER_MINUTE', 30, 1, 1_000_000),
     claimsPerCreditorPerMinute: int(env, 'CREDENCE_CLAIMS_PER_CREDITOR_PER_MINUTE', 10, 1, 1_000_000),
   };
