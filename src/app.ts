@@ -19,6 +19,8 @@ import { registerOpenApi } from './platform/openapi.js';
 import { ajvFormats } from './platform/http/schemas.js';
 import type { App } from './platform/http/types.js';
 import { modules } from './modules/index.js';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { VERSION } from './version.js';
 
 export interface BuildOptions {
@@ -38,6 +40,13 @@ declare module 'fastify' {
   }
 }
 
+function makeAjv(coerceTypes: boolean | 'array') {
+  const ajv = new Ajv({ allErrors: true, coerceTypes, useDefaults: true, removeAdditional: false, strict: false });
+  addFormats.default(ajv);
+  for (const [name, validate] of Object.entries(ajvFormats)) ajv.addFormat(name, { type: 'string', validate });
+  return ajv;
+}
+
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<App> {
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
@@ -46,17 +55,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,
-    ajv: {
-      customOptions: { allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes: 'array' },
-      plugins: [
-        // eslint-disable-next-line @typescript-eslint/no-explicit-any
-        (ajv: any) => {
-          for (const [name, validate] of Object.entries(ajvFormats)) ajv.addFormat(name, { type: 'string', validate });
-          return ajv;
-        },
-      ],
-    },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // Bodies are validated strictly (a string is not silently turned into a number or an array);
+  // path and query parameters are text on the wire and are coerced to their declared types.
+  const bodyAjv = makeAjv(false);
+  const paramAjv = makeAjv('array');
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : paramAjv).compile(schema));
   // Only JSON bodies: a text/plain POST gets 415 rather than a confusing validation error.
   app.removeContentTypeParser('text/plain');
 

@@ -128,9 +128,14 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     req.quotaCost = n;
   };
 
-  // Calls that fail do not count: the reservation is returned.
-  const refund = async (req: FastifyRequest, reply: FastifyReply) => {
-    if (req.quotaCost && req.apiKey && reply.statusCode >= 400) ctx.quota.refund(req.apiKey.keyId, req.quotaCost);
+  // Calls that fail do not count: the reservation is returned before the answer leaves, so a usage
+  // request that follows it already sees the refund.
+  const refund = (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, p: unknown) => void) => {
+    if (req.quotaCost && req.apiKey && reply.statusCode >= 400) {
+      ctx.quota.refund(req.apiKey.keyId, req.quotaCost);
+      req.quotaCost = 0;
+    }
+    done(null, payload);
   };
 
   app.addHook('onRoute', (route: RouteOptions) => {
@@ -140,7 +145,7 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     route.onRequest = [hook, ...toArray(route.onRequest)];
     if (mode === 'apiKey' && route.config?.cost !== undefined) {
       route.preHandler = [...toArray(route.preHandler), consumeQuota];
-      route.onResponse = [...toArray(route.onResponse), refund];
+      route.onSend = [...toArray(route.onSend), refund as never];
     }
   });
 }
