@@ -1,7 +1,84 @@
-// Wires the compliance module.
+// Wires the compliance module: KYC sessions with provider adapters (the built-in local provider when none is
+// configured), the approved birth dates (ctx.services.kyc), age verification, and the compliance signals the
+// scoring module reads (ctx.services.compliance: KYC plus the sanctions module's screening).
 import type { Module } from '../../platform/http/types.js';
+import type { AppContext } from '../../platform/context.js';
+import { createAgeService } from './age.js';
+import { createKycRepo } from './repo.js';
+import { createKycService } from './kyc-service.js';
+import { registerComplianceRoutes } from './routes.js';
+import { registerLocalPage } from './local-page.js';
+import { createLocalProvider, type LocalProvider } from './providers/local.js';
+import { KYC_PROVIDERS, type KycProvider } from './providers/types.js';
+
+const EXPIRY_SWEEP_MS = 60_000;
+
+/** Score recomputations after KYC changes run after the response; awaited at shutdown. */
+function backgroundRecompute(ctx: AppContext) {
+  const inFlight = new Set<Promise<unknown>>();
+  ctx.onClose(async () => {
+    await Promise.allSettled([...inFlight]);
+  });
+  return (address: string) => {
+    const scoring = ctx.services.scoring;
+    if (!scoring) return;
+    const p = scoring
+      .recompute(address.toLowerCase(), 'kyc')
+      .catch((err) => ctx.log.error({ err, address }, 'score recomputation after a KYC change failed'))
+      .finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  };
+}
 
 export const complianceModule: Module = {
   name: 'compliance',
-  register() {},
+  register(app, ctx) {
+    const secret = ctx.config.kycCallbackSecret ?? ctx.secret('kyc-callback-secret');
+    // No real provider settings exist yet: both wire names use the built-in verification page.
+    const local = new Map<string, LocalProvider>(KYC_PROVIDERS.map((name) => [name, createLocalProvider(name, secret, () => ctx.publicUrl())]));
+    const providers = new Map<string, KycProvider>(local);
+    const repo = createKycRepo(ctx.db);
+    const kyc = createKycService({
+      db: ctx.db,
+      repo,
+      cipher: ctx.cipher,
+      providers,
+      identity: () => ctx.services.identity,
+      proofs: () => ctx.services.proofs,
+      callbackUrl: (p) => `${ctx.publicUrl().replace(/\/+$/, '')}/api/v1/compliance/kyc/callback/${encodeURIComponent(p)}`,
+      onKycChange: backgroundRecompute(ctx),
+    });
+    const age = createAgeService({ kyc, proofs: () => ctx.services.proofs, legalAges: ctx.config.legalAges });
+
+    ctx.services.kyc = { approvedBirthDate: (a) => kyc.approvedBirthDate(a), kycStatus: (a) => kyc.kycStatus(a) };
+    ctx.services.compliance = {
+      async signalFor(address) {
+        const k = await kyc.walletSummary(address);
+        return { sanctioned: ctx.services.sanctions?.status(address.toLowerCase()).sanctioned ?? null, kycStatus: k.status, kycLevel: k.level };
+      },
+    };
+
+    let timer: NodeJS.Timeout | null = null;
+    let sweeping: Promise<unknown> | null = null;
+    ctx.workers.push({
+      name: 'kyc-session-expiry',
+      start() {
+        timer = setInterval(() => {
+          sweeping ??= kyc
+            .expireDue()
+            .catch((err) => ctx.log.error({ err }, 'expiring KYC sessions failed'))
+            .finally(() => (sweeping = null));
+        }, EXPIRY_SWEEP_MS);
+        timer.unref();
+      },
+      async stop() {
+        if (timer) clearInterval(timer);
+        timer = null;
+        await sweeping;
+      },
+    });
+
+    registerComplianceRoutes(app, kyc, age);
+    registerLocalPage(app, kyc, local);
+  },
 };

@@ -45,7 +45,13 @@ export const identityModule: Module = {
     });
     // The issuer's own DID, so verifiers can resolve it like any other.
     await dids.register(creds.issuerAddress, 1);
-    ctx.services.identity = { signalFor: (address) => dids.signalFor(address) };
+    ctx.services.identity = {
+      signalFor: (address) => dids.signalFor(address),
+      resolveDid: async (did) => {
+        const row = await dids.resolve(did);
+        return row && { did: row.did, walletAddress: row.wallet_address, chainId: Number(row.chain_id), isActive: row.is_active };
+      },
+    };
     registerIdentityRoutes(app, dids, creds);
   },
 };

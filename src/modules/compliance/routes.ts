@@ -1,0 +1,148 @@
+// Compliance routes: KYC initiate, status and provider callbacks; age verification.
+import type { App } from '../../platform/http/types.js';
+import { errorResponses } from '../../platform/openapi.js';
+import { toChecksum } from '../../platform/http/address.js';
+import type { AgeService } from './age.js';
+import type { KycService } from './kyc-service.js';
+import { KYC_PROVIDERS } from './providers/types.js';
+import {
+  AgeVerifyBody,
+  AgeVerifyResponse,
+  CallbackParams,
+  CallbackResponse,
+  DidParams,
+  InitiateBody,
+  KycSession,
+  KycStatus,
+  VerifyAgeBody,
+  VerifyAgeResponse,
+} from './schemas.js';
+
+const tags = ['Compliance'];
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    rawBody?: string;
+  }
+}
+
+export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeService) {
+  app.register(
+    async (s) => {
+      s.post<{ Body: InitiateBody }>(
+        '/compliance/kyc/initiate',
+        {
+          config: { auth: 'jwt' },
+          schema: {
+            operationId: 'compliance.initiateKyc',
+            tags,
+            summary: 'Start a KYC verification session',
+            description:
+              `The DID must exist (404) and belong to the signed-in wallet (403). \`provider\` is exactly \`${KYC_PROVIDERS[0]}\` (default) or ` +
+              `\`${KYC_PROVIDERS[1]}\`; anything else is 400. Send the person to \`redirectUrl\` (also \`sessionUrl\`); the session expires after ` +
+              '3600 s. The status becomes pending; the provider\'s signed callback moves it to approved or rejected. A new session replaces an ' +
+              'older pending one; a DID whose KYC is approved cannot start another (409).',
+            body: InitiateBody,
+            response: { 200: KycSession, ...errorResponses(403, 404, 409, 502, 503) },
+          },
+        },
+        async (req) => kyc.initiate(req.body.did, req.body.provider, req.user!.address),
+      );
+
+      s.get<{ Params: { did: string } }>(
+        '/compliance/kyc/:did/status',
+        {
+          config: { auth: 'apiKey', cost: 1 },
+          schema: {
+            operationId: 'compliance.getKycStatus',
+            tags,
+            summary: "A DID's KYC status",
+            description:
+              'From the newest session: `pending` (awaiting the person), `approved` (with `kycLevel` basic or full) or `rejected` ' +
+              '(`reason` says why; a session that expired unfinished is reported rejected with reason `expired`). 404 when the DID is ' +
+              'unknown or never started a session. Counts 1 query.',
+            params: DidParams,
+            response: { 200: KycStatus },
+          },
+        },
+        async (req) => kyc.status(req.params.did),
+      );
+
+      // The callback is verified over the exact bytes received, so this scope keeps the raw body.
+      s.register(async (cb) => {
+        cb.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+          req.rawBody = body as string;
+          try {
+            done(null, JSON.parse(body as string));
+          } catch (e) {
+            done(e as Error, undefined);
+          }
+        });
+        cb.post<{ Params: { provider: string } }>(
+          '/compliance/kyc/callback/:provider',
+          {
+            config: { auth: 'public' },
+            schema: {
+              operationId: 'compliance.kycCallback',
+              tags,
+              summary: 'Result notification from a KYC provider',
+              description:
+                'Called by the provider (the built-in one signs with `X-Credence-Kyc-Signature: sha256=<HMAC-SHA256 of the raw body>`). ' +
+                'A missing or bad signature gets 401 and changes nothing. Replaying a result already recorded is answered 200 with ' +
+                '`duplicate: true`; a different result for a finished session, or any result for an expired or superseded session, is 409.',
+              params: CallbackParams,
+              response: { 200: CallbackResponse, ...errorResponses(409) },
+            },
+          },
+          async (req) => kyc.callback(req.params.provider, req.rawBody ?? '', req.body, req.headers),
+        );
+      });
+
+      s.post<{ Body: VerifyAgeBody }>(
+        '/compliance/verify-age',
+        {
+          config: { auth: 'apiKey', cost: 1 },
+          schema: {
+            operationId: 'compliance.verifyAge',
+            tags,
+            summary: 'Prove a wallet holder is at least minimumAge',
+            description:
+              'A Groth16 proof over the salted commitment of the KYC-approved birth date. Without an approved KYC, or when the person is ' +
+              'younger than minimumAge, the answer is 200 with `verified: false` and `proof: null` (`reason` says which) rather than 422, ' +
+              'so a compliance check reads one shape. 503 when the proof service is not ready. Counts 1 query.',
+            body: VerifyAgeBody,
+            response: { 200: VerifyAgeResponse, ...errorResponses(503) },
+          },
+        },
+        async (req) => {
+          const r = await age.verify(req.body.walletAddress, req.body.minimumAge);
+          return { proof: r.proof, minimumAge: req.body.minimumAge, verified: r.verified, publicInputs: r.publicInputs, reason: r.reason };
+        },
+      );
+
+      s.post<{ Body: AgeVerifyBody }>(
+        '/compliance/age-verify',
+        {
+          config: { auth: 'apiKey', cost: 1 },
+          schema: {
+            operationId: 'compliance.ageVerifyForJurisdiction',
+            tags,
+            summary: 'Age check against a jurisdiction',
+            description:
+              'Like verify-age; without `minimumAge` the legal age of `jurisdictionCode` (ISO 3166-2 country-region, e.g. US-CA) applies: ' +
+              '21 in US states, 18 elsewhere, unless CREDENCE_LEGAL_AGES configures the region or country. Counts 1 query.',
+            body: AgeVerifyBody,
+            response: { 200: AgeVerifyResponse, ...errorResponses(503) },
+          },
+        },
+        async (req) => {
+          const jurisdictionCode = req.body.jurisdictionCode.toUpperCase();
+          const minimumAge = req.body.minimumAge ?? age.legalAge(jurisdictionCode);
+          const r = await age.verify(req.body.walletAddress, minimumAge);
+          return { walletAddress: toChecksum(req.body.walletAddress), jurisdictionCode, minimumAge, verified: r.verified, proof: r.proof, publicInputs: r.publicInputs, reason: r.reason };
+        },
+      );
+    },
+    { prefix: '/api/v1' },
+  );
+}

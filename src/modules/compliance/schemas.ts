@@ -1,0 +1,85 @@
+// TypeBox schemas of the compliance routes (KYC sessions and status, age verification).
+import { Type, type Static } from '@sinclair/typebox';
+import { EthAddress, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
+import { KYC_PROVIDERS } from './providers/types.js';
+
+// Same grammar as the identity module's DIDs (did:credence:[<chainId>:]0x<40 hex>).
+const DID_PATTERN = '^did:credence:(?:[1-9][0-9]{0,9}:)?0x[0-9a-fA-F]{40}$';
+export const Did = () => Type.String({ maxLength: 200, pattern: DID_PATTERN, description: 'did:credence:[<chainId>:]<address>' });
+
+export const InitiateBody = Type.Object({
+  did: Did(),
+  provider: Type.Unsafe<(typeof KYC_PROVIDERS)[number]>({
+    type: 'string',
+    enum: [...KYC_PROVIDERS],
+    default: KYC_PROVIDERS[0],
+    description: `exactly \`${KYC_PROVIDERS[0]}\` (default) or \`${KYC_PROVIDERS[1]}\``,
+  }),
+});
+export type InitiateBody = Static<typeof InitiateBody>;
+
+export const KycSession = Type.Object(
+  {
+    sessionId: Uuid(),
+    provider: Type.String(),
+    redirectUrl: Type.String({ description: 'the page where the person completes verification' }),
+    sessionUrl: Type.String({ description: 'same as redirectUrl' }),
+    expiresIn: Type.Integer({ description: 'seconds (3600)' }),
+    expiresAt: Timestamp(),
+  },
+  { $id: 'KycSession', title: 'KYC session' },
+);
+
+export const DidParams = Type.Object({ did: Did() });
+
+export const KycStatus = Type.Object(
+  {
+    did: Type.String(),
+    kycLevel: Type.Union([Type.Literal('none'), Type.Literal('basic'), Type.Literal('full')]),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')]),
+    reason: Nullable(Type.String({ description: 'for rejected: the provider reason, or `expired` when the session ran out' })),
+    sessionId: Uuid(),
+    provider: Type.String(),
+    updatedAt: Timestamp(),
+  },
+  { $id: 'KycStatus', title: 'KYC status' },
+);
+
+export const CallbackParams = Type.Object({ provider: Type.String({ maxLength: 100 }) });
+export const CallbackResponse = Type.Object({
+  received: Type.Boolean(),
+  sessionId: Uuid(),
+  status: Type.String(),
+  duplicate: Type.Boolean({ description: 'true when this result had already been recorded (a replay)' }),
+});
+
+const MinimumAge = (def?: number) =>
+  Type.Integer({ minimum: 1, maximum: 150, ...(def ? { default: def } : {}), description: def ? `years, default ${def}` : 'years; default: the jurisdiction legal age' });
+
+const PublicInputs = Nullable(Type.Object({}, { additionalProperties: true, description: 'public signals of the proof (minimumAge, timestamp, subject, commitment)' }));
+
+export const VerifyAgeBody = Type.Object({ walletAddress: EthAddress(), minimumAge: MinimumAge(21) });
+export type VerifyAgeBody = Static<typeof VerifyAgeBody>;
+export const VerifyAgeResponse = Type.Object({
+  proof: Nullable(Type.String({ description: '0x hex Groth16 proof; null when not verified' })),
+  minimumAge: Type.Integer(),
+  verified: Type.Boolean(),
+  publicInputs: PublicInputs,
+  reason: Nullable(Type.String({ description: 'why not verified: no_approved_kyc or under_minimum_age' })),
+});
+
+export const AgeVerifyBody = Type.Object({
+  walletAddress: EthAddress(),
+  minimumAge: Type.Optional(MinimumAge()),
+  jurisdictionCode: Type.String({ pattern: '^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$', description: 'ISO 3166-2 country-region, e.g. US-CA', examples: ['US-CA'] }),
+});
+export type AgeVerifyBody = Static<typeof AgeVerifyBody>;
+export const AgeVerifyResponse = Type.Object({
+  walletAddress: Type.String(),
+  jurisdictionCode: Type.String(),
+  minimumAge: Type.Integer(),
+  verified: Type.Boolean(),
+  proof: Nullable(Type.String()),
+  publicInputs: PublicInputs,
+  reason: Nullable(Type.String()),
+});
