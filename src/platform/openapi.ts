@@ -63,7 +63,8 @@ function augment(route: RouteOptions) {
   for (const [code, body] of Object.entries(errorResponses(...codes))) if (!(code in response)) response[code] = body;
   if (mode === 'apiKey') {
     for (const [code, body] of Object.entries(response)) {
-      if (/^2/.test(code) && body && typeof body === 'object' && !('headers' in body)) (body as Record<string, unknown>).headers = RATE_HEADERS;
+      // A copy: response schemas are often shared objects (also used as array items elsewhere).
+      if (/^2/.test(code) && body && typeof body === 'object' && !('headers' in body)) response[code] = { ...body, headers: RATE_HEADERS };
     }
   }
   if (schema.security === undefined && SECURITY[mode]) schema.security = SECURITY[mode];
