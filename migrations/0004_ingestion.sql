@@ -9,7 +9,7 @@ CREATE TABLE wallet_activity (
   wallet text NOT NULL,
   kind text NOT NULL,
   block_number bigint NOT NULL,
-  occurred_at timestamptz NOT NULL,
+  occurred_at timestamptz, -- null when a bulk import has no block time for the record
   contract text,
   counterparty text,
   token_id numeric,

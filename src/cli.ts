@@ -18,6 +18,13 @@ const commands: Record<string, Command> = {
       await runSanctionsCommand(args, config);
     },
   },
+  ingest: {
+    summary: 'import an ethereum-etl export (--format ethereum-etl <dir>) or sync wallets over JSON-RPC (--wallet <address>)',
+    async run(args, config) {
+      const { runIngestCommand } = await import('./modules/ingestion/cli.js');
+      await runIngestCommand(args, config);
+    },
+  },
   migrate: {
     summary: 'apply database migrations and exit',
     async run(_args, config) {

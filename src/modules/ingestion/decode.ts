@@ -13,7 +13,8 @@ export interface ActivityRecord {
   wallet: string;
   kind: ActivityKind;
   blockNumber: number;
-  occurredAt: Date;
+  /** null when a bulk import knows no time for the block */
+  occurredAt: Date | null;
   /** emitting contract (token, pool, pair, governor, registrar, EAS) or the deployed contract */
   contract: string | null;
   counterparty: string | null;
@@ -32,7 +33,7 @@ export interface RawLog {
   transactionHash: string;
   logIndex: number;
   blockNumber: number;
-  timestamp: Date;
+  timestamp: Date | null;
 }
 
 export interface DecodeContext {
@@ -182,7 +183,7 @@ function nftTransfer(add: Add, from: string | null, to: string | null, kind: Act
 }
 
 /** A contract deployment record, keyed by the deployed address (see ActivityRecord.txHash). */
-export function deploymentRecord(chainId: number, deployer: string, contract: string, blockNumber: number, occurredAt: Date, hasCode: boolean): ActivityRecord {
+export function deploymentRecord(chainId: number, deployer: string, contract: string, blockNumber: number, occurredAt: Date | null, hasCode: boolean): ActivityRecord {
   return {
     chainId,
     txHash: contract.toLowerCase(),

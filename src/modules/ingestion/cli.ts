@@ -1,0 +1,86 @@
+// `credence ingest`: bulk import of an ethereum-etl export directory, or a JSON-RPC sync of given wallets.
+// Runs against the configured database with the scoring module loaded, so imported wallets are rescored.
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import type { Config } from '../../platform/config.js';
+import { createIngestionRepo } from './repo.js';
+import { importEthereumEtl, type ProgressSink } from './etl/import.js';
+import type { IngestionEngine } from './service.js';
+
+const USAGE = `usage:
+  credence ingest --format ethereum-etl [--chain 1] [--no-score] <dir>
+  credence ingest --wallet <address> [--wallet <address> ...]`;
+
+export async function runIngestCommand(args: string[], config: Config): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      format: { type: 'string' },
+      chain: { type: 'string', default: '1' },
+      'no-score': { type: 'boolean', default: false },
+      wallet: { type: 'string', multiple: true },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help || (!values.wallet?.length && (values.format !== 'ethereum-etl' || positionals.length !== 1))) {
+    console.log(USAGE);
+    process.exitCode = values.help ? 0 : 2;
+    return;
+  }
+  const chainId = Number(values.chain);
+  if (!Number.isInteger(chainId) || chainId < 1) throw new Error(`--chain must be a chain id, got "${values.chain}"`);
+
+  const { buildApp } = await import('../../app.js');
+  // no workers; quiet logs so the progress bars stay readable
+  const app = await buildApp({ ...config, roles: [], logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
+  await app.ready();
+  try {
+    const ctx = app.ctx;
+    if (values.wallet?.length) {
+      const engine = ctx.services.ingestion as IngestionEngine;
+      if (!Object.keys(ctx.config.rpcUrls).length) throw new Error('no chain configured: set CREDENCE_RPC_URL_<chainId>');
+      for (const w of values.wallet) {
+        const results = await engine.syncWallet(w);
+        for (const r of results) console.log(`${w} chain ${r.chainId}: ${r.newRecords} new records, synced to block ${r.head}`);
+      }
+      return;
+    }
+    // progress bars on a terminal; plain lines when output goes to a file or a pipe
+    const tty = process.stdout.isTTY === true;
+    const bars = new cliProgress.MultiBar({ clearOnComplete: false, hideCursor: true, format: ' {bar} {percentage}% | {value}/{total} | {label}' }, cliProgress.Presets.shades_classic);
+    let bar: cliProgress.SingleBar | null = null;
+    let current = { label: '', total: 0, done: 0 };
+    const progress: ProgressSink = {
+      start(label, total, done) {
+        current = { label, total, done };
+        if (tty) bar = bars.create(total, done, { label });
+      },
+      update(done) {
+        current.done = done;
+        bar?.update(done);
+      },
+      stop() {
+        bar?.stop();
+        if (!tty) console.log(`${current.label}: ${current.done}/${current.total}`);
+      },
+    };
+    const started = Date.now();
+    const result = await importEthereumEtl({ db: ctx.db, repo: createIngestionRepo(ctx.db) }, positionals[0], { chainId, progress });
+    const scoring = ctx.services.scoring;
+    if (scoring && !values['no-score'] && result.wallets.size) {
+      progress.start('rescoring wallets', result.wallets.size, 0);
+      let n = 0;
+      for (const w of result.wallets) {
+        await scoring.recompute(w, 'ingestion');
+        progress.update(++n);
+      }
+      progress.stop();
+    }
+    bars.stop();
+    for (const f of result.files) console.log(`${f.kind.padEnd(15)} ${f.file}: ${f.skipped ? 'already imported' : `${f.rows} rows${f.resumedAt ? ` (resumed at ${f.resumedAt})` : ''}`}`);
+    console.log(`${result.records} new activity records for ${result.wallets.size} wallets in ${((Date.now() - started) / 1000).toFixed(1)} s` + (result.recordsWithoutTime ? ` (${result.recordsWithoutTime} without a block time)` : ''));
+  } finally {
+    await app.close();
+  }
+}
