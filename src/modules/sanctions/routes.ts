@@ -120,7 +120,7 @@ export function registerSanctionsRoutes(app: App, screening: SanctionsScreening)
             source: body as Readable,
             fileName: req.query.fileName ?? null,
             publishedAt,
-            importedBy: req.user!.address,
+            importedBy: toChecksum(req.user!.address),
             force: req.query.force,
             maxBytes: MAX_UPLOAD_BYTES,
           });
