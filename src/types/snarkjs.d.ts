@@ -39,3 +39,12 @@ declare module 'snarkjs' {
     getCurveFromName(name: string, options?: { singleThread?: boolean }): Promise<{ terminate(): Promise<void> }>;
   };
 }
+
+declare module 'ffjavascript' {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  export function buildBn128(singleThread?: boolean): Promise<any>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  export const Scalar: any;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  export const utils: { unstringifyBigInts(v: unknown): any; stringifyBigInts(v: unknown): any };
+}

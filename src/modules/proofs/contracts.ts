@@ -10,7 +10,11 @@ export interface ProofResult {
   publicInputs: {
     threshold?: number;
     minimumAge?: number;
+    /** score proofs: the category name (its id is the circuit's categoryId) */
+    category?: string;
     categoryHash?: string;
+    /** age proofs: the date (yyyymmdd, UTC) the age holds on */
+    currentDate?: number;
     timestamp: number;
     subject: string;
     commitment: string;

@@ -1,7 +1,91 @@
-// Wires the proofs module.
+// Wires the proofs module: the proofs service (ctx.services.proofs), its routes, the score-change listener,
+// and, when a chain is configured, the commitment publisher (a worker) and the oracle service.
+import type { Address, Hex } from 'viem';
 import type { Module } from '../../platform/http/types.js';
+import { SCORE_UPDATED, categoryId, type ScoreChange } from '../scoring/contracts.js';
+import { connectChain, createCommitmentPublisher, createOracleService, type Chain } from './chain.js';
+import type { OracleService } from './contracts.js';
+import { createProofsRepo } from './repo.js';
+import { proofsRoutes } from './routes.js';
+import { startRuntime, verificationKeysDocument, type ProofRuntime } from './runtime.js';
+import { createProofsService, type FullProofsService } from './service.js';
 
 export const proofsModule: Module = {
   name: 'proofs',
-  register() {},
+  register(app, ctx) {
+    const repo = createProofsRepo(ctx.db);
+    const { config } = ctx;
+
+    let chain: Promise<Chain> | null = null;
+    const getChain = () => {
+      chain ??= connectChain(config.chainRpcUrl!, config.signerKey as Hex);
+      chain.catch(() => (chain = null));
+      return chain;
+    };
+    const chainConfigured = Boolean(config.chainRpcUrl && config.signerKey);
+    let publisher: ReturnType<typeof createCommitmentPublisher> | null = null;
+    if (chainConfigured && config.oracleAddress) {
+      let started: Promise<void> | null = null;
+      const inner: { p: ReturnType<typeof createCommitmentPublisher> | null } = { p: null };
+      // the publisher needs a connected chain; connect when the worker starts, not at boot
+      publisher = {
+        flush: async () => inner.p?.flush(),
+        nudge: () => inner.p?.nudge(),
+        worker: {
+          name: 'proofs-commitment-publisher',
+          start() {
+            started = getChain().then((c) => {
+              inner.p = createCommitmentPublisher({
+                chain: c,
+                repo,
+                oracle: config.oracleAddress as Address,
+                credentialVerifier: config.credentialVerifierAddress as Address | null,
+                onError: (err) => ctx.log.error({ err }, 'publishing commitments failed'),
+              });
+              inner.p.worker.start();
+            });
+            started.catch((err) => ctx.log.error({ err }, 'connecting to the chain failed; commitments are not published'));
+          },
+          async stop() {
+            await started?.catch(() => undefined);
+            await inner.p?.worker.stop();
+          },
+        },
+      };
+      ctx.workers.push(publisher.worker);
+      const oracle: OracleService = {
+        async submitEscalation(input) {
+          return createOracleService(await getChain(), config.oracleAddress as Address).submitEscalation(input);
+        },
+      };
+      ctx.services.oracle = oracle;
+    }
+
+    let runtime: Promise<ProofRuntime> | null = null;
+    let service: Promise<FullProofsService> | null = null;
+    const getService = () =>
+      (service ??= (async () => {
+        runtime = startRuntime(config.proverConcurrency);
+        const rt = await runtime;
+        return createProofsService({ repo, cipher: ctx.cipher, services: ctx.services, pool: rt.pool, keys: rt.keys, log: ctx.log, onCommitment: () => publisher?.nudge() });
+      })());
+    ctx.onClose(async () => {
+      const rt = await runtime?.catch(() => null);
+      await rt?.pool.close();
+    });
+
+    // other modules get the service at once; the runtime behind it starts on the first call
+    ctx.services.proofs = {
+      commitBirthDate: async (address, birthDate) => (await getService()).commitBirthDate(address, birthDate),
+      proveAge: async (input) => (await getService()).proveAge(input),
+    };
+
+    ctx.bus.subscribe<ScoreChange>(SCORE_UPDATED, async (change) => {
+      if (change.oldScore === change.newScore) return;
+      await repo.supersede('score', change.address.toLowerCase(), categoryId(change.category), change.newScore);
+    });
+
+    let keysDoc: ReturnType<typeof verificationKeysDocument> | null = null;
+    proofsRoutes(app, getService, () => (keysDoc ??= verificationKeysDocument()));
+  },
 };

@@ -1,0 +1,100 @@
+// The wire format of a Credence proof: one 0x hex string, the ABI encoding of
+//   (uint8 proofType, uint256[2] a, uint256[2][2] b, uint256[2] c, uint256[4] publicSignals)
+// with b's coordinates in the order Solidity's pairing precompile wants (swapped against snarkjs), so the
+// string goes unchanged into ReputationOracle.verifyProof / CredentialVerifier.verifyAgeProof.
+import { decodeAbiParameters, encodeAbiParameters, keccak256, toBytes } from 'viem';
+import type { ProofType } from './contracts.js';
+
+export interface Groth16Proof {
+  pi_a: string[];
+  pi_b: string[][];
+  pi_c: string[];
+  protocol: string;
+  curve: string;
+}
+
+export const PROOF_TYPE_CODE: Record<ProofType, number> = { ScoreAboveThreshold: 1, AgeVerification: 2, KYCVerified: 3 };
+export const PROOF_TYPE_OF_CODE: Record<number, ProofType> = { 1: 'ScoreAboveThreshold', 2: 'AgeVerification', 3: 'KYCVerified' };
+
+const ABI = [
+  { type: 'uint256', name: 'proofType' },
+  { type: 'uint256[2]', name: 'a' },
+  { type: 'uint256[2][2]', name: 'b' },
+  { type: 'uint256[2]', name: 'c' },
+  { type: 'uint256[4]', name: 'publicSignals' },
+] as const;
+/** 13 words of 32 bytes, as hex with the 0x prefix */
+export const PROOF_HEX_LENGTH = 2 + 13 * 64;
+/** The bn128 base field: proof coordinates must be below it (the EVM precompiles refuse others). */
+export const FIELD_Q = 21888242871839275222246405745257275088696311157297823662689037894645226208583n;
+/** The bn128 scalar field: public signals must be below it. */
+export const FIELD_R = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
+
+export interface DecodedProof {
+  proofType: ProofType;
+  proof: Groth16Proof;
+  publicSignals: bigint[];
+}
+
+export function encodeProof(type: ProofType, proof: Groth16Proof, publicSignals: string[]): `0x${string}` {
+  const n = (s: string) => BigInt(s);
+  return encodeAbiParameters(ABI, [
+    BigInt(PROOF_TYPE_CODE[type]),
+    [n(proof.pi_a[0]), n(proof.pi_a[1])],
+    [
+      [n(proof.pi_b[0][1]), n(proof.pi_b[0][0])],
+      [n(proof.pi_b[1][1]), n(proof.pi_b[1][0])],
+    ],
+    [n(proof.pi_c[0]), n(proof.pi_c[1])],
+    [n(publicSignals[0]), n(publicSignals[1]), n(publicSignals[2]), n(publicSignals[3])],
+  ]);
+}
+
+/** null for anything that is not exactly a well-formed Credence proof string (never throws). */
+export function decodeProof(hex: string): DecodedProof | null {
+  if (hex.length !== PROOF_HEX_LENGTH || !/^0x[0-9a-fA-F]+$/.test(hex)) return null;
+  let t: bigint, a: readonly bigint[], b: readonly (readonly bigint[])[], c: readonly bigint[], pub: readonly bigint[];
+  try {
+    [t, a, b, c, pub] = decodeAbiParameters(ABI, hex as `0x${string}`);
+  } catch {
+    return null;
+  }
+  const proofType = PROOF_TYPE_OF_CODE[Number(t)];
+  if (!proofType || t > 3n) return null;
+  // A coordinate plus Q would still pass a verifier that reduces modulo Q; the chain refuses it, so do we.
+  if ([...a, ...b.flat(), ...c].some((v) => v >= FIELD_Q)) return null;
+  const s = (v: bigint) => v.toString();
+  return {
+    proofType,
+    proof: {
+      pi_a: [s(a[0]), s(a[1]), '1'],
+      pi_b: [
+        [s(b[0][1]), s(b[0][0])],
+        [s(b[1][1]), s(b[1][0])],
+        ['1', '0'],
+      ],
+      pi_c: [s(c[0]), s(c[1]), '1'],
+      protocol: 'groth16',
+      curve: 'bn128',
+    },
+    publicSignals: [...pub],
+  };
+}
+
+/** keccak256 of the category name, as the publicInputs.categoryHash of score proofs. */
+export const categoryHash = (category: string) => keccak256(toBytes(category));
+
+/** The calendar date yyyymmdd (UTC) of an instant, as the age circuit takes dates. */
+export function yyyymmdd(d: Date): number {
+  return d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
+}
+
+/** Whether a yyyymmdd integer is a real calendar date. */
+export function isCalendarDate(n: number): boolean {
+  if (!Number.isInteger(n) || n < 1000101 || n > 99991231) return false;
+  const y = Math.floor(n / 10000);
+  const m = Math.floor(n / 100) % 100;
+  const d = n % 100;
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}

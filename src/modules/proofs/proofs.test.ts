@@ -1,0 +1,293 @@
+// The proofs API: prove and verify through HTTP, offline verification with snarkjs and the published key,
+// every tampering case, superseded commitments, age and KYC proofs, limits and auth, and a burst of proofs.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as snarkjs from 'snarkjs';
+import { createKey, createTestApp, randomAddress, type TestKey } from '../../../test/helpers/app.js';
+import type { App } from '../../platform/http/types.js';
+import { toChecksum } from '../../platform/http/address.js';
+import { categoryHash, decodeProof, encodeProof, yyyymmdd } from './encoding.js';
+import { kycRecordsFor, setScore } from './test-support.js';
+
+let app: App;
+let key: TestKey;
+let kyc: ReturnType<typeof kycRecordsFor>;
+
+beforeAll(async () => {
+  app = await createTestApp();
+  key = await createKey(app, 'Growth');
+  kyc = kycRecordsFor(app);
+  app.ctx.services.kyc = kyc;
+});
+
+afterAll(async () => {
+  await app?.close();
+  // plain snarkjs.groth16.verify below starts snarkjs' shared worker threads: stop them so the run exits
+  await (await snarkjs.curves.getCurveFromName('bn128')).terminate();
+});
+
+const prove = (payload: Record<string, unknown>, headers: Record<string, string> = key.headers) =>
+  app.inject({ method: 'POST', url: '/api/v1/reputation/prove', headers, payload });
+const verify = (payload: Record<string, unknown>, headers: Record<string, string> = key.headers) =>
+  app.inject({ method: 'POST', url: '/api/v1/reputation/verify', headers, payload });
+
+/** Flips one hex digit inside the proof's `a` point. */
+const tamper = (proof: string, at = 2 + 64 + 10) => proof.slice(0, at) + (proof[at] === '0' ? '1' : '0') + proof.slice(at + 1);
+
+describe('ScoreAboveThreshold', () => {
+  const subject = randomAddress();
+  let proof: string;
+  let publicInputs: Record<string, unknown>;
+
+  beforeAll(async () => {
+    await setScore(app, subject, 'DEFI_LENDING', 720);
+    const res = await prove({ subject, proofType: 'ScoreAboveThreshold', category: 'DEFI_LENDING', threshold: 700 });
+    expect(res.statusCode, res.body).toBe(200);
+    ({ proof, publicInputs } = res.json());
+  });
+
+  it('returns one ABI-encoded hex proof and its public inputs', () => {
+    expect(proof).toMatch(/^0x[0-9a-f]{832}$/);
+    expect(publicInputs).toMatchObject({ threshold: 700, category: 'DEFI_LENDING', categoryHash: categoryHash('DEFI_LENDING'), subject: toChecksum(subject) });
+    expect(publicInputs.commitment).toMatch(/^\d+$/);
+    expect(Math.abs((publicInputs.timestamp as number) - Date.now() / 1000)).toBeLessThan(60);
+    const d = decodeProof(proof)!;
+    expect(d.proofType).toBe('ScoreAboveThreshold');
+    expect(d.publicSignals.map(String)).toEqual(['700', '1', BigInt(subject).toString(), publicInputs.commitment]);
+  });
+
+  it('verifies in the API, with and without matching publicInputs', async () => {
+    expect((await verify({ proof })).json()).toEqual({ valid: true });
+    expect((await verify({ proof, publicInputs })).json()).toEqual({ valid: true });
+    expect((await verify({ proof, publicInputs: { threshold: 700, categoryHash: categoryHash('DEFI_LENDING').toUpperCase().replace('0X', '0x') } })).json().valid).toBe(true);
+  });
+
+  it('verifies offline with snarkjs and the published verification key', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/v1/proofs/verification-keys' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    const entry = doc.circuits.find((c: { circuit: string }) => c.circuit === 'score_threshold');
+    expect(entry.publicSignals).toEqual(['threshold', 'categoryId', 'subject', 'commitment']);
+    expect(doc.ptauPower).toBe(10);
+    const d = decodeProof(proof)!;
+    expect(await snarkjs.groth16.verify(entry.verificationKey, d.publicSignals.map(String), d.proof)).toBe(true);
+    const bad = decodeProof(tamper(proof));
+    if (bad) expect(await snarkjs.groth16.verify(entry.verificationKey, bad.publicSignals.map(String), bad.proof)).toBe(false);
+    const wrongThreshold = [...d.publicSignals.map(String)];
+    wrongThreshold[0] = '600';
+    expect(await snarkjs.groth16.verify(entry.verificationKey, wrongThreshold, d.proof)).toBe(false);
+  });
+
+  it('is invalid when tampered, malformed or re-labelled', async () => {
+    expect((await verify({ proof: tamper(proof) })).json().valid).toBe(false);
+    expect((await verify({ proof: tamper(proof, proof.length - 70) })).json().valid).toBe(false); // a public signal
+    expect((await verify({ proof: 'not a proof' })).json().valid).toBe(false);
+    expect((await verify({ proof: '0x' })).json().valid).toBe(false);
+    expect((await verify({ proof: proof.slice(0, -2) })).json().valid).toBe(false);
+    expect((await verify({ proof: proof + '00' })).json().valid).toBe(false);
+    expect((await verify({ proof: proof.replace(/^0x/, '0X') })).json().valid).toBe(false);
+    // the same Groth16 proof presented as an age proof
+    const d = decodeProof(proof)!;
+    expect((await verify({ proof: encodeProof('AgeVerification', d.proof, d.publicSignals.map(String)) })).json().valid).toBe(false);
+  });
+
+  it('is invalid when publicInputs disagree with the proof', async () => {
+    for (const pi of [
+      { threshold: 699 },
+      { category: 'OVERALL' },
+      { categoryHash: categoryHash('OVERALL') },
+      { subject: randomAddress() },
+      { commitment: '12345' },
+      { timestamp: (publicInputs.timestamp as number) + 1 },
+      { minimumAge: 21 },
+    ]) {
+      const res = await verify({ proof, publicInputs: pi });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().valid, JSON.stringify(pi)).toBe(false);
+    }
+  });
+
+  it('reuses the commitment while the score holds, and supersedes it when the score changes', async () => {
+    const again = (await prove({ subject, proofType: 'ScoreAboveThreshold', category: 'DEFI_LENDING', threshold: 500 })).json();
+    expect(again.publicInputs.commitment).toBe(publicInputs.commitment);
+    expect(again.proof).not.toBe(proof);
+    await setScore(app, subject, 'DEFI_LENDING', 730);
+    expect((await verify({ proof })).json()).toMatchObject({ valid: false });
+    const fresh = (await prove({ subject, proofType: 'ScoreAboveThreshold', category: 'DEFI_LENDING', threshold: 700 })).json();
+    expect(fresh.publicInputs.commitment).not.toBe(publicInputs.commitment);
+    expect((await verify({ proof: fresh.proof })).json().valid).toBe(true);
+  });
+
+  it('refuses a false statement with 422 and no proof', async () => {
+    const res = await prove({ subject, proofType: 'ScoreAboveThreshold', category: 'DEFI_LENDING', threshold: 731 });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ error: 'proof_unsatisfiable' });
+    expect(res.json().proof).toBeUndefined();
+  });
+
+  it('proves at the boundaries 0 and score', async () => {
+    expect((await prove({ subject, proofType: 'ScoreAboveThreshold', category: 'DEFI_LENDING', threshold: 730 })).statusCode).toBe(200);
+    expect((await prove({ subject, proofType: 'ScoreAboveThreshold', category: 'DEFI_LENDING', threshold: 0 })).statusCode).toBe(200);
+  });
+});
+
+describe('unknown commitments', () => {
+  it('is invalid for a correct proof against a commitment Credence never made', async () => {
+    // a genuine Groth16 proof for a made-up commitment: valid for snarkjs, unknown to Credence
+    const { poseidon4 } = await import('poseidon-lite');
+    const subject = randomAddress();
+    const commitment = poseidon4([BigInt(subject), 1n, 900n, 42n]).toString();
+    const { proof, publicSignals } = await snarkjs.groth16.fullProve(
+      { threshold: 100, categoryId: 1, subject: BigInt(subject).toString(), commitment, score: 900, salt: 42 },
+      'circuits/build/score_threshold/score_threshold.wasm',
+      'circuits/build/score_threshold/score_threshold_final.zkey',
+    );
+    const hex = encodeProof('ScoreAboveThreshold', proof, publicSignals);
+    expect((await verify({ proof: hex })).json()).toMatchObject({ valid: false });
+  });
+});
+
+describe('age and KYC proofs', () => {
+  const adult = randomAddress();
+  const minor = randomAddress();
+  const now = new Date();
+  const yearsAgo = (n: number, dayOffset = 0) => {
+    const d = new Date(Date.UTC(now.getUTCFullYear() - n, now.getUTCMonth(), now.getUTCDate() + dayOffset));
+    return yyyymmdd(d);
+  };
+
+  beforeAll(async () => {
+    await kyc.approve(adult, yearsAgo(30));
+    await kyc.approve(minor, yearsAgo(21, 1)); // turns 21 tomorrow
+  });
+
+  it('proves AgeVerification (and the AgeAboveMinimum alias) from the approved KYC birth date', async () => {
+    const res = await prove({ subject: adult, proofType: 'AgeVerification', minimumAge: 25 });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.proofType).toBe('AgeVerification');
+    expect(body.publicInputs).toMatchObject({ minimumAge: 25, currentDate: yyyymmdd(new Date()), subject: toChecksum(adult) });
+    expect((await verify({ proof: body.proof, publicInputs: { minimumAge: 25 } })).json().valid).toBe(true);
+    expect((await verify({ proof: body.proof, publicInputs: { minimumAge: 26 } })).json().valid).toBe(false);
+    expect((await verify({ proof: tamper(body.proof) })).json().valid).toBe(false);
+    const alias = await prove({ subject: adult, proofType: 'AgeAboveMinimum' });
+    expect(alias.statusCode).toBe(200);
+    expect(alias.json()).toMatchObject({ proofType: 'AgeAboveMinimum', publicInputs: { minimumAge: 21 } });
+  });
+
+  it('refuses an age below the minimum with 422, to the day', async () => {
+    const res = await prove({ subject: minor, proofType: 'AgeVerification', minimumAge: 21 });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toBe('proof_unsatisfiable');
+    expect((await prove({ subject: minor, proofType: 'AgeVerification', minimumAge: 20 })).statusCode).toBe(200);
+  });
+
+  it('gives 422 when the wallet has no approved KYC', async () => {
+    for (const proofType of ['AgeVerification', 'KYCVerified']) {
+      const res = await prove({ subject: randomAddress(), proofType });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().details).toMatch(/approved KYC/);
+    }
+  });
+
+  it('proves KYCVerified', async () => {
+    const res = await prove({ subject: adult, proofType: 'KYCVerified' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().publicInputs.minimumAge).toBe(0);
+    expect((await verify({ proof: res.json().proof })).json().valid).toBe(true);
+  });
+
+  it('invalidates age proofs when the KYC birth date is committed again', async () => {
+    const who = randomAddress();
+    await kyc.approve(who, yearsAgo(40));
+    const { proof } = (await prove({ subject: who, proofType: 'AgeVerification', minimumAge: 18 })).json();
+    expect((await verify({ proof })).json().valid).toBe(true);
+    await kyc.approve(who, yearsAgo(40));
+    expect((await verify({ proof })).json().valid).toBe(false);
+  });
+
+  it('serves ProofsService.proveAge for the compliance routes', async () => {
+    const who = randomAddress();
+    const c = await app.ctx.services.proofs!.commitBirthDate(who, 19900101);
+    const r = await app.ctx.services.proofs!.proveAge({ address: who, birthDate: 19900101, salt: c.salt, minimumAge: 18, now: new Date() });
+    expect(r.publicInputs.commitment).toBe(c.commitment);
+    await expect(app.ctx.services.proofs!.proveAge({ address: who, birthDate: 19900101, salt: c.salt, minimumAge: 99 })).rejects.toMatchObject({ code: 'proof_unsatisfiable', statusCode: 422 });
+    await expect(app.ctx.services.proofs!.commitBirthDate(who, 19900231)).rejects.toMatchObject({ statusCode: 400 });
+  });
+});
+
+describe('validation and auth', () => {
+  const subject = randomAddress();
+
+  it('needs an API key for prove and verify; the keys are public', async () => {
+    expect((await prove({ subject, proofType: 'KYCVerified' }, {})).statusCode).toBe(401);
+    expect((await prove({ subject, proofType: 'KYCVerified' }, { 'x-api-key': 'cred_live_nope' })).statusCode).toBe(401);
+    expect((await verify({ proof: '0x00' }, {})).statusCode).toBe(401);
+    expect((await app.inject({ method: 'GET', url: '/api/v1/proofs/verification-keys' })).statusCode).toBe(200);
+  });
+
+  it('refuses bad prove bodies with 400 and every offending field', async () => {
+    const cases: [Record<string, unknown>, string[]][] = [
+      [{ proofType: 'ScoreAboveThreshold', category: 'NFT', threshold: 1 }, ['subject']],
+      [{ subject, category: 'NFT', threshold: 1 }, ['proofType']],
+      [{ subject, proofType: 'Nope' }, ['proofType']],
+      [{ subject: '0x123', proofType: 'ScoreAboveThreshold', category: 'nft', threshold: 1001 }, ['subject', 'category', 'threshold']],
+      [{ subject, proofType: 'ScoreAboveThreshold', category: 'NFT', threshold: -1 }, ['threshold']],
+      [{ subject, proofType: 'AgeVerification', minimumAge: 0 }, ['minimumAge']],
+      [{ subject, proofType: 'AgeVerification', minimumAge: 151 }, ['minimumAge']],
+      [{ subject, proofType: 'ScoreAboveThreshold' }, ['category', 'threshold']],
+      [{ subject, proofType: 'ScoreAboveThreshold', category: 'NFT' }, ['threshold']],
+    ];
+    for (const [payload, fields] of cases) {
+      const res = await prove(payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().error).toBe('validation_failed');
+      const got = res.json().fields.map((f: { field: string }) => f.field.replace(/^\//, ''));
+      for (const f of fields) expect(got.join(','), JSON.stringify(payload)).toContain(f);
+    }
+  });
+
+  it('accepts a 10,000-character proof string and refuses a missing or longer one', async () => {
+    const ok = await verify({ proof: '0x' + 'a'.repeat(9998) });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().valid).toBe(false);
+    expect((await verify({ proof: '0x' + 'a'.repeat(9999) })).statusCode).toBe(400);
+    expect((await verify({})).statusCode).toBe(400);
+  });
+
+  it('counts 1 query per proof and 0 per verification', async () => {
+    const k = await createKey(app, 'Starter');
+    const usage = async () => (await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: k.headers })).json().queriesThisMonth;
+    const before = await usage();
+    await verify({ proof: '0x00' }, k.headers);
+    expect(await usage()).toBe(before);
+    await setScore(app, subject, 'NFT', 300);
+    expect((await prove({ subject, proofType: 'ScoreAboveThreshold', category: 'NFT', threshold: 100 }, k.headers)).statusCode).toBe(200);
+    expect(await usage()).toBe(before + 1);
+  });
+});
+
+describe('a burst of proofs', () => {
+  it('answers 50 concurrent prove requests while /health stays responsive', async () => {
+    const subject = randomAddress();
+    await setScore(app, subject, 'SOCIAL', 640);
+    const started = Date.now();
+    const burst = Array.from({ length: 50 }, (_, i) => prove({ subject, proofType: 'ScoreAboveThreshold', category: 'SOCIAL', threshold: i * 10 }));
+    const healthTimes: number[] = [];
+    let done = false;
+    const all = Promise.all(burst).finally(() => (done = true));
+    while (!done) {
+      const t = performance.now();
+      const h = await app.inject({ method: 'GET', url: '/health' });
+      healthTimes.push(performance.now() - t);
+      expect(h.statusCode).toBeLessThan(500);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const results = await all;
+    const elapsed = (Date.now() - started) / 1000;
+    expect(results.map((r) => r.statusCode)).toEqual(Array.from({ length: 50 }, (_, i) => (i * 10 <= 640 ? 200 : 422)));
+    const sorted = [...healthTimes].sort((a, b) => a - b);
+    const p = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1);
+    console.log(`[proofs burst] 50 prove requests in ${elapsed.toFixed(2)} s; /health during the burst: n=${sorted.length} p50=${p(0.5)} ms p95=${p(0.95)} ms max=${p(1)} ms; rss=${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
+    expect(healthTimes.length).toBeGreaterThan(3);
+  });
+});

@@ -1,0 +1,89 @@
+// SQL of the proofs module: commitments (current and superseded) and issued proofs.
+import type { Db, Queryable } from '../../platform/db/types.js';
+
+export type CommitmentKind = 'score' | 'birth_date';
+export const BIRTH_DATE_CATEGORY = -1;
+
+export interface CommitmentRow {
+  id: string;
+  kind: CommitmentKind;
+  address: string;
+  category_id: number;
+  score: number | null;
+  salt_enc: string | null;
+  commitment: string;
+  is_current: boolean;
+  created_at: Date;
+  published_at: Date | null;
+}
+
+const COLS = 'id, kind, address, category_id, score, salt_enc, commitment, is_current, created_at, published_at';
+
+export function createProofsRepo(db: Db) {
+  return {
+    async current(kind: CommitmentKind, address: string, categoryId: number, q: Queryable = db): Promise<CommitmentRow | null> {
+      const rows = await q.query<CommitmentRow>(
+        `SELECT ${COLS} FROM proof_commitments WHERE kind = $1 AND address = $2 AND category_id = $3 AND is_current`,
+        [kind, address, categoryId],
+      );
+      return rows[0] ?? null;
+    },
+
+    /** Records a new current commitment, superseding the previous one, unless a concurrent caller won:
+     *  then returns theirs if it commits to the same value, else retries once over it. */
+    async replaceCurrent(row: { kind: CommitmentKind; address: string; categoryId: number; score: number | null; saltEnc: string | null; commitment: string }): Promise<CommitmentRow> {
+      return db.tx(async (q) => {
+        await q.query(
+          `UPDATE proof_commitments SET is_current = false, superseded_at = now()
+            WHERE kind = $1 AND address = $2 AND category_id = $3 AND is_current`,
+          [row.kind, row.address, row.categoryId],
+        );
+        const rows = await q.query<CommitmentRow>(
+          `INSERT INTO proof_commitments (kind, address, category_id, score, salt_enc, commitment)
+           VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLS}`,
+          [row.kind, row.address, row.categoryId, row.score, row.saltEnc, row.commitment],
+        );
+        return rows[0];
+      });
+    },
+
+    async supersede(kind: CommitmentKind, address: string, categoryId: number, exceptScore?: number): Promise<number> {
+      const rows = await db.query<{ id: string }>(
+        `UPDATE proof_commitments SET is_current = false, superseded_at = now()
+          WHERE kind = $1 AND address = $2 AND category_id = $3 AND is_current AND ($4::int IS NULL OR score IS DISTINCT FROM $4::int)
+          RETURNING id`,
+        [kind, address, categoryId, exceptScore ?? null],
+      );
+      return rows.length;
+    },
+
+    async byCommitment(commitment: string): Promise<CommitmentRow[]> {
+      return db.query<CommitmentRow>(`SELECT ${COLS} FROM proof_commitments WHERE commitment = $1`, [commitment]);
+    },
+
+    async unpublished(limit: number): Promise<CommitmentRow[]> {
+      return db.query<CommitmentRow>(
+        `SELECT ${COLS} FROM proof_commitments WHERE is_current AND published_at IS NULL ORDER BY created_at LIMIT $1`,
+        [limit],
+      );
+    },
+
+    async markPublished(ids: string[], txHash: string): Promise<void> {
+      if (ids.length) await db.query(`UPDATE proof_commitments SET published_at = now(), published_tx = $2 WHERE id = ANY($1::uuid[])`, [ids, txHash]);
+    },
+
+    async recordIssuance(r: { proofHash: string; proofType: string; address: string; commitment: string; issuedAt: Date }): Promise<void> {
+      await db.query(
+        `INSERT INTO proof_issuances (proof_hash, proof_type, address, commitment, issued_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (proof_hash) DO NOTHING`,
+        [r.proofHash, r.proofType, r.address, r.commitment, r.issuedAt],
+      );
+    },
+
+    async issuedAt(proofHash: string): Promise<Date | null> {
+      const rows = await db.query<{ issued_at: Date }>('SELECT issued_at FROM proof_issuances WHERE proof_hash = $1', [proofHash]);
+      return rows[0]?.issued_at ?? null;
+    },
+  };
+}
+export type ProofsRepo = ReturnType<typeof createProofsRepo>;

@@ -1,0 +1,80 @@
+// Routes of the proofs module: prove, verify, and the published verification keys.
+import { apiRoutes, type App } from '../../platform/http/types.js';
+import { errorResponses } from '../../platform/openapi.js';
+import type { Static } from '@sinclair/typebox';
+import { MAX_PROOF_CHARS, ProveBody, ProveResponse, VerificationKeysResponse, VerifyBody, VerifyResponse } from './schemas.js';
+import type { FullProofsService } from './service.js';
+
+export function proofsRoutes(app: App, getService: () => Promise<FullProofsService>, verificationKeys: () => Static<typeof VerificationKeysResponse>) {
+  apiRoutes(app, (s) => {
+    s.post(
+      '/reputation/prove',
+      {
+        config: { auth: 'apiKey', cost: 1 },
+        schema: {
+          operationId: 'proofs.createProof',
+          tags: ['Proofs'],
+          summary: 'Make a zero-knowledge proof about a wallet',
+          description:
+            'Groth16 proof of a statement about `subject`, revealing nothing more. ScoreAboveThreshold (needs `category` and `threshold`): the score ' +
+            'Credence committed to for the wallet and category is at least the threshold. AgeVerification (alias AgeAboveMinimum; `minimumAge` ' +
+            'default 21): the birth date of the wallet\'s approved KYC makes the person at least that old today (UTC). KYCVerified: the wallet ' +
+            'has an approved KYC. A false statement, or no approved KYC for an age/KYC proof, gives 422 `proof_unsatisfiable` and no proof. ' +
+            '`proof` is the ABI encoding the on-chain ReputationOracle.verifyProof(proof, threshold, category) and ' +
+            'CredentialVerifier.verifyAgeProof(proof, minimumAge) take. Counts 1 query.',
+          body: ProveBody,
+          response: { 200: ProveResponse, ...errorResponses(422, 503) },
+        },
+      },
+      async (req) => {
+        const service = await getService();
+        const result = await service.prove(req.body);
+        // the alias is answered under the name asked for; the proof itself carries the canonical type
+        return req.body.proofType === 'AgeAboveMinimum' ? { ...result, proofType: 'AgeAboveMinimum' } : result;
+      },
+    );
+
+    s.post(
+      '/reputation/verify',
+      {
+        config: { auth: 'apiKey', cost: 0 },
+        schema: {
+          operationId: 'proofs.verifyProof',
+          tags: ['Proofs'],
+          summary: 'Verify a proof',
+          description:
+            `Checks a proof from /reputation/prove: a valid Groth16 proof, against the commitment Credence currently holds for the wallet ` +
+            `(a proof against a superseded commitment, for example after the score changed, is no longer valid), and, when \`publicInputs\` is sent, ` +
+            `every field given agrees with the proof. Anything else, including a string that is not a proof at all, gives \`valid: false\`; ` +
+            `400 only for a missing proof or one over ${MAX_PROOF_CHARS.toLocaleString('en-US')} characters. Counts 0 queries.`,
+          body: VerifyBody,
+          response: { 200: VerifyResponse },
+        },
+      },
+      async (req) => {
+        const service = await getService();
+        return service.verify(req.body.proof, req.body.publicInputs);
+      },
+    );
+
+    s.get(
+      '/proofs/verification-keys',
+      {
+        config: { auth: 'public' },
+        schema: {
+          operationId: 'proofs.listVerificationKeys',
+          tags: ['Proofs'],
+          summary: 'Groth16 verification keys',
+          description:
+            'The snarkjs verification keys of the circuits behind every proof, so anyone can verify a proof offline ' +
+            '(snarkjs.groth16.verify(key, publicSignals, proof)) without trusting this API. Public signals are in the order listed.',
+          response: { 200: VerificationKeysResponse },
+        },
+      },
+      async (_req, reply) => {
+        reply.header('cache-control', 'public, max-age=3600');
+        return verificationKeys();
+      },
+    );
+  });
+}

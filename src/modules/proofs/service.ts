@@ -1,0 +1,260 @@
+// The proofs service: keeps the salted commitments proofs are made against, proves statements with the
+// prover pool, and verifies proofs (Groth16 + the commitment is the current one + the caller's publicInputs).
+import { createHash } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Cipher } from '../../platform/secrets.js';
+import type { Services } from '../../platform/context.js';
+import { AppError, fieldError, unavailable } from '../../platform/errors.js';
+import { toChecksum } from '../../platform/http/address.js';
+import { CATEGORIES, categoryId, type Category } from '../scoring/contracts.js';
+import type { BirthDateCommitment, ProofResult, ProofsService, ProofType } from './contracts.js';
+import { birthDateCommitment, fieldToAddress, randomSalt, scoreCommitment } from './commitments.js';
+import { categoryHash, decodeProof, encodeProof, isCalendarDate, yyyymmdd, type DecodedProof } from './encoding.js';
+import type { CircuitName, ProverPool } from './prover-pool.js';
+import { BIRTH_DATE_CATEGORY, type CommitmentRow, type ProofsRepo } from './repo.js';
+import { groth16Verify, type PreparedKey } from './verifier.js';
+
+export type RequestedProofType = ProofType | 'AgeAboveMinimum';
+
+export interface ProveRequest {
+  subject: string;
+  proofType: RequestedProofType;
+  category?: Category;
+  threshold?: number;
+  minimumAge?: number;
+}
+
+/** What a caller may assert alongside a proof; every field given must agree with the proof. */
+export interface ClaimedInputs {
+  threshold?: number;
+  minimumAge?: number;
+  category?: string;
+  categoryHash?: string;
+  timestamp?: number;
+  subject?: string;
+  commitment?: string;
+  currentDate?: number;
+}
+
+export interface FullProofsService extends ProofsService {
+  prove(req: ProveRequest): Promise<ProofResult>;
+  verify(proof: string, claimed?: ClaimedInputs): Promise<{ valid: boolean; reason?: string }>;
+  /** Marks a wallet's score commitment superseded when its score changed. */
+  onScoreChanged(address: string, category: Category, newScore: number): Promise<void>;
+}
+
+export const DEFAULT_MINIMUM_AGE = 21;
+const sha256 = (s: string) => createHash('sha256').update(s.toLowerCase()).digest('hex');
+const unsatisfiable = (details: string) => new AppError('proof_unsatisfiable', details);
+
+export function createProofsService(deps: {
+  repo: ProofsRepo;
+  cipher: Cipher;
+  services: Services;
+  pool: ProverPool;
+  keys: Record<CircuitName, PreparedKey>;
+  log: FastifyBaseLogger;
+  /** Called after a new commitment is recorded (the chain publisher batches them). */
+  onCommitment?: () => void;
+}): FullProofsService {
+  const { repo, cipher, services, pool } = deps;
+
+  async function recordCommitment(r: Parameters<ProofsRepo['replaceCurrent']>[0]): Promise<CommitmentRow> {
+    let row: CommitmentRow;
+    try {
+      row = await repo.replaceCurrent(r);
+    } catch (e) {
+      // a concurrent request recorded one first (unique current index): use it when it commits to the same value
+      if ((e as { code?: string }).code !== '23505') throw e;
+      const cur = await repo.current(r.kind, r.address, r.categoryId);
+      if (!cur || (r.kind === 'score' ? cur.score !== r.score : cur.commitment !== r.commitment)) throw e;
+      return cur;
+    }
+    deps.onCommitment?.();
+    return row;
+  }
+
+  async function scoreCommitmentFor(address: string, catId: number, score: number): Promise<{ row: CommitmentRow; salt: bigint }> {
+    const cur = await repo.current('score', address, catId);
+    if (cur && cur.score === score && cur.salt_enc) return { row: cur, salt: BigInt(cipher.decrypt(cur.salt_enc)) };
+    const salt = randomSalt();
+    const commitment = scoreCommitment(address, catId, score, salt).toString();
+    const row = await recordCommitment({ kind: 'score', address, categoryId: catId, score, saltEnc: cipher.encrypt(salt.toString()), commitment });
+    return { row, salt: row.commitment === commitment ? salt : BigInt(cipher.decrypt(row.salt_enc!)) };
+  }
+
+  async function finish(type: ProofType, circuit: CircuitName, input: Record<string, string>, publicInputs: Omit<ProofResult['publicInputs'], 'timestamp'>): Promise<ProofResult> {
+    const { proof, publicSignals } = await pool.prove(circuit, input);
+    const hex = encodeProof(type, proof, publicSignals);
+    const issuedAt = new Date();
+    issuedAt.setMilliseconds(0);
+    await repo.recordIssuance({ proofHash: sha256(hex), proofType: type, address: input.subject ? fieldToAddress(BigInt(input.subject)) : '', commitment: input.commitment, issuedAt });
+    return { proof: hex, proofType: type, publicInputs: { ...publicInputs, timestamp: issuedAt.getTime() / 1000 } };
+  }
+
+  async function proveScore(address: string, category: Category, threshold: number): Promise<ProofResult> {
+    const scoring = services.scoring;
+    if (!scoring) throw unavailable('Scores are not available on this instance.');
+    const entry = await scoring.getScore(address, category, { explain: false });
+    if (entry.score < threshold) throw unsatisfiable(`The wallet's ${category} score is below the threshold ${threshold}: no proof exists.`);
+    const catId = categoryId(category);
+    const { row, salt } = await scoreCommitmentFor(address, catId, entry.score);
+    const input = {
+      threshold: String(threshold),
+      categoryId: String(catId),
+      subject: BigInt(address).toString(),
+      commitment: row.commitment,
+      score: String(entry.score),
+      salt: salt.toString(),
+    };
+    return finish('ScoreAboveThreshold', 'score_threshold', input, {
+      threshold,
+      category,
+      categoryHash: categoryHash(category),
+      subject: toChecksum(address),
+      commitment: row.commitment,
+    });
+  }
+
+  async function ensureBirthDateCommitment(address: string, commitment: string): Promise<void> {
+    const cur = await repo.current('birth_date', address, BIRTH_DATE_CATEGORY);
+    if (cur?.commitment === commitment) return;
+    await recordCommitment({ kind: 'birth_date', address, categoryId: BIRTH_DATE_CATEGORY, score: null, saltEnc: null, commitment });
+  }
+
+  async function proveAgeAs(type: ProofType, input: { address: string; birthDate: number; salt: string; minimumAge: number; now?: Date }): Promise<ProofResult> {
+    const address = input.address.toLowerCase();
+    if (!isCalendarDate(input.birthDate)) throw fieldError('birthDate', 'must be a calendar date written yyyymmdd');
+    if (!Number.isInteger(input.minimumAge) || input.minimumAge < 0 || input.minimumAge > 255) throw fieldError('minimumAge', 'must be an integer from 0 to 255');
+    const currentDate = yyyymmdd(input.now ?? new Date());
+    const salt = BigInt(input.salt);
+    const commitment = birthDateCommitment(address, input.birthDate, salt).toString();
+    if (input.birthDate + input.minimumAge * 10000 > currentDate) {
+      throw unsatisfiable(type === 'KYCVerified' ? 'The committed birth date lies in the future.' : `The committed birth date does not make the person at least ${input.minimumAge} years old.`);
+    }
+    await ensureBirthDateCommitment(address, commitment);
+    return finish(
+      type,
+      'age_over',
+      { currentDate: String(currentDate), minimumAge: String(input.minimumAge), subject: BigInt(address).toString(), commitment, birthDate: String(input.birthDate), salt: salt.toString() },
+      { minimumAge: input.minimumAge, currentDate, subject: toChecksum(address), commitment },
+    );
+  }
+
+  async function approvedKyc(address: string) {
+    const kyc = services.kyc;
+    if (!kyc) throw unavailable('KYC records are not available on this instance.');
+    const rec = await kyc.approvedBirthDate(address);
+    if (!rec) throw unsatisfiable('The wallet has no approved KYC, so there is no committed birth date to prove from.');
+    return rec;
+  }
+
+  async function checkCommitment(d: DecodedProof, address: string, catId: number): Promise<string | null> {
+    const commitment = d.publicSignals[3].toString();
+    const kind = d.proofType === 'ScoreAboveThreshold' ? 'score' : 'birth_date';
+    const row = (await repo.byCommitment(commitment)).find((r) => r.kind === kind && r.address === address && r.category_id === catId);
+    if (!row) return 'unknown commitment';
+    if (!row.is_current) return 'superseded commitment';
+    if (kind === 'score') {
+      const scoring = services.scoring;
+      if (scoring) {
+        const category = CATEGORIES[catId];
+        const entry = await scoring.getScore(address, category, { explain: false });
+        if (entry.score !== row.score) {
+          await repo.supersede('score', address, catId, entry.score);
+          return 'superseded commitment (the score changed)';
+        }
+      }
+    } else if (services.kyc) {
+      const rec = await services.kyc.approvedBirthDate(address);
+      if (rec?.commitment !== commitment) return 'the birth-date commitment is not the one of an approved KYC';
+    }
+    return null;
+  }
+
+  function claimsDisagree(d: DecodedProof, claimed: ClaimedInputs, issuedAt: Date | null): string | null {
+    const [p0, p1, p2, p3] = d.publicSignals;
+    const isScore = d.proofType === 'ScoreAboveThreshold';
+    if (claimed.subject !== undefined && claimed.subject.toLowerCase() !== fieldToAddress(p2)) return 'subject';
+    if (claimed.commitment !== undefined) {
+      try {
+        if (BigInt(claimed.commitment) !== p3) return 'commitment';
+      } catch {
+        return 'commitment';
+      }
+    }
+    if (claimed.timestamp !== undefined && (!issuedAt || Math.floor(issuedAt.getTime() / 1000) !== claimed.timestamp)) return 'timestamp';
+    if (isScore) {
+      if (claimed.threshold !== undefined && BigInt(claimed.threshold) !== p0) return 'threshold';
+      if (claimed.category !== undefined && claimed.category !== CATEGORIES[Number(p1)]) return 'category';
+      if (claimed.categoryHash !== undefined && claimed.categoryHash.toLowerCase() !== categoryHash(CATEGORIES[Number(p1)])) return 'categoryHash';
+      if (claimed.minimumAge !== undefined || claimed.currentDate !== undefined) return 'minimumAge';
+    } else {
+      const age = claimed.minimumAge ?? claimed.threshold;
+      if (age !== undefined && BigInt(age) !== p1) return 'minimumAge';
+      if (claimed.currentDate !== undefined && BigInt(claimed.currentDate) !== p0) return 'currentDate';
+      if (claimed.category !== undefined || claimed.categoryHash !== undefined) return 'category';
+    }
+    return null;
+  }
+
+  return {
+    async prove(req) {
+      const address = req.subject.toLowerCase();
+      switch (req.proofType) {
+        case 'ScoreAboveThreshold': {
+          const missing = [];
+          if (req.category === undefined) missing.push({ field: 'category', message: 'is required for ScoreAboveThreshold' });
+          if (req.threshold === undefined) missing.push({ field: 'threshold', message: 'is required for ScoreAboveThreshold' });
+          if (missing.length) throw new AppError('validation_failed', 'category and threshold are required for ScoreAboveThreshold', { fields: missing });
+          return proveScore(address, req.category!, req.threshold!);
+        }
+        case 'AgeVerification':
+        case 'AgeAboveMinimum': {
+          const rec = await approvedKyc(address);
+          return proveAgeAs('AgeVerification', { address, birthDate: rec.birthDate, salt: rec.salt, minimumAge: req.minimumAge ?? DEFAULT_MINIMUM_AGE });
+        }
+        case 'KYCVerified': {
+          const status = await services.kyc?.kycStatus(address);
+          if (status !== undefined && status !== 'approved') throw unsatisfiable(`The wallet has no approved KYC (its KYC status is ${status}).`);
+          const rec = await approvedKyc(address);
+          return proveAgeAs('KYCVerified', { address, birthDate: rec.birthDate, salt: rec.salt, minimumAge: 0 });
+        }
+      }
+    },
+
+    async verify(proofHex, claimed) {
+      const d = decodeProof(proofHex);
+      if (!d) return { valid: false, reason: 'malformed proof' };
+      const isScore = d.proofType === 'ScoreAboveThreshold';
+      if (!(await groth16Verify(deps.keys[isScore ? 'score_threshold' : 'age_over'], d.publicSignals, d.proof))) return { valid: false, reason: 'invalid Groth16 proof' };
+      const [, p1, p2] = d.publicSignals;
+      if (isScore && p1 >= BigInt(CATEGORIES.length)) return { valid: false, reason: 'unknown category' };
+      if (d.proofType === 'KYCVerified' && p1 !== 0n) return { valid: false, reason: 'a KYCVerified proof has minimum age 0' };
+      const address = fieldToAddress(p2);
+      const stale = await checkCommitment(d, address, isScore ? Number(p1) : BIRTH_DATE_CATEGORY);
+      if (stale) return { valid: false, reason: stale };
+      if (claimed && Object.values(claimed).some((v) => v !== undefined)) {
+        const issuedAt = claimed.timestamp !== undefined ? await repo.issuedAt(sha256(proofHex)) : null;
+        const field = claimsDisagree(d, claimed, issuedAt);
+        if (field) return { valid: false, reason: `publicInputs.${field} disagrees with the proof` };
+      }
+      return { valid: true };
+    },
+
+    async commitBirthDate(address, birthDate): Promise<BirthDateCommitment> {
+      if (!isCalendarDate(birthDate)) throw fieldError('birthDate', 'must be a calendar date written yyyymmdd');
+      const a = address.toLowerCase();
+      const salt = randomSalt();
+      const commitment = birthDateCommitment(a, birthDate, salt).toString();
+      await recordCommitment({ kind: 'birth_date', address: a, categoryId: BIRTH_DATE_CATEGORY, score: null, saltEnc: null, commitment });
+      return { salt: salt.toString(), commitment };
+    },
+
+    proveAge: (input) => proveAgeAs('AgeVerification', input),
+
+    async onScoreChanged(address, category, newScore) {
+      await repo.supersede('score', address.toLowerCase(), categoryId(category), newScore);
+    },
+  };
+}
