@@ -13,7 +13,7 @@ import { testDatabase } from './db.js';
 /** An admin wallet known to every test app (listed in CREDENCE_ADMIN_ADDRESSES). */
 export const adminWallet: HDNodeWallet = Wallet.createRandom();
 
-export const redisUrl = () => process.env.CREDENCE_TEST_REDIS_URL ?? null;
+export const redisUrl = () => process.env.CREDENCE_TEST_REDIS_URL || null;
 
 export interface TestAppOptions {
   config?: Partial<Config>;

@@ -27,7 +27,7 @@ export default async function setup(project: TestProject) {
   await lite.close();
   project.provide('pgliteDump', file);
 
-  const pgUrl = process.env.CREDENCE_TEST_DATABASE_URL ?? null;
+  const pgUrl = process.env.CREDENCE_TEST_DATABASE_URL || null;
   project.provide('pgAdminUrl', pgUrl);
   project.provide('pgTemplate', null);
   if (!pgUrl) return;
