@@ -28,6 +28,20 @@ export async function runSanctionsCommand(args: string[], config: Config): Promi
     process.exitCode = sub && sub !== 'help' ? 2 : 0;
     return;
   }
+  let file: string | undefined;
+  let publishedAtArg: string | null = null;
+  try {
+    if (sub === 'import') {
+      file = rest.find((a, i) => !a.startsWith('--') && rest[i - 1] !== '--published-at');
+      if (!file) throw new UsageError('import needs a file');
+      publishedAtArg = option(rest, '--published-at');
+    }
+    if (sub === 'refresh' && !config.sanctionsUrl) throw new UsageError('CREDENCE_SANCTIONS_URL is not set');
+  } catch (e) {
+    console.error(`${(e as Error).message}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
   const db = await openDatabase(config.databaseUrl, config.dataDir);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
   redis?.on('error', () => undefined);
@@ -38,24 +52,21 @@ export async function runSanctionsCommand(args: string[], config: Config): Promi
     if (sub === 'status') {
       printStatus(await screening.repo.recent(10));
     } else if (sub === 'import') {
-      const file = rest.find((a, i) => !a.startsWith('--') && rest[i - 1] !== '--published-at');
-      if (!file) throw new UsageError('import needs a file');
-      const at = option(rest, '--published-at');
-      const publishedAt = at ? new Date(at.length === 10 ? `${at}T00:00:00Z` : at) : statSync(file).mtime;
+      const at = publishedAtArg;
+      const publishedAt = at ? new Date(at.length === 10 ? `${at}T00:00:00Z` : at) : statSync(file!).mtime;
       if (Number.isNaN(publishedAt.getTime())) throw new UsageError(`--published-at: "${at}" is not a date`);
       const started = Date.now();
       const r = await screening.importList({
-        source: createReadStream(file, { highWaterMark: 1 << 20 }),
-        fileName: path.basename(file),
+        source: createReadStream(file!, { highWaterMark: 1 << 20 }),
+        fileName: path.basename(file!),
         publishedAt,
         importedBy: 'cli',
         force: rest.includes('--force'),
       });
       printResult(r, Date.now() - started);
     } else {
-      if (!config.sanctionsUrl) throw new UsageError('CREDENCE_SANCTIONS_URL is not set');
       const started = Date.now();
-      const r = await refreshFromUrl(config.sanctionsUrl, screening);
+      const r = await refreshFromUrl(config.sanctionsUrl!, screening);
       if (r === 'not_modified') console.log('not modified');
       else printResult(r, Date.now() - started);
     }
