@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'ethers';
-import { createKey, createTestApp, randomAddress, signIn, type TestKey } from '../../../test/helpers/app.js';
+import { createKey, createTestApp, randomAddress, redisUrl, signIn, type TestKey } from '../../../test/helpers/app.js';
+import { secondConnection, testDatabase, usingPostgres } from '../../../test/helpers/db.js';
 import type { App } from '../../platform/http/types.js';
+import { eventually } from '../../../test/helpers/app.js';
 import { parseDid } from './did.js';
 
 let app: App;
@@ -184,5 +186,28 @@ describe('identity signals', () => {
     const s = await app.ctx.services.identity!.signalFor(address);
     expect(s).toMatchObject({ did: `did:credence:1:${address}`, hasDid: true, activeCredentials: 0 });
     expect(s.didCreatedAt).toBeInstanceOf(Date);
+  });
+});
+
+describe.skipIf(!redisUrl() || !usingPostgres())('two instances on one Redis and one database', () => {
+  it('an update on one instance evicts the cached DID on the other', async () => {
+    const prefix = `credence-test:did-${Date.now()}:`;
+    const secrets = {};
+    const db = await testDatabase();
+    const a = await createTestApp({ db, secrets, config: { redisPrefix: prefix } });
+    const b = await createTestApp({ db: await secondConnection(db), secrets, config: { redisPrefix: prefix } });
+    try {
+      const k = await createKey(a, 'Enterprise');
+      const owner = await signIn(a);
+      const { did } = (await a.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: owner.address } })).json();
+      const read = async () => JSON.parse((await b.inject({ method: 'GET', url: `/api/v1/identity/${did}`, headers: k.headers })).json().didDocument);
+      const doc = await read(); // cached on b
+      const res = await a.inject({ method: 'PUT', url: `/api/v1/identity/${did}`, headers: owner.auth, payload: { didDocument: JSON.stringify({ ...doc, alsoKnownAs: ['https://example.org'] }) } });
+      expect(res.statusCode).toBe(204);
+      await eventually(async () => (await read()).alsoKnownAs?.[0] === 'https://example.org', { timeoutMs: 5000 });
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });
