@@ -1,0 +1,19 @@
+// Run as a child process by exit.test.ts: boots the real app on an in-memory database, proves (starting the
+// prover threads and the verifier curve), closes the app, and then must exit on its own: nothing left running.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../app.js';
+import { loadConfig } from '../../platform/config.js';
+
+const config = { ...loadConfig({}), databaseUrl: 'pglite://memory', dataDir: mkdtempSync(path.join(tmpdir(), 'credence-exit-')), logLevel: 'silent' };
+const app = await buildApp(config, { logger: false, secrets: {} });
+await app.ready();
+const proofs = app.ctx.services.proofs!;
+const address = '0x00000000000000000000000000000000000000aa';
+const c = await proofs.commitBirthDate(address, 19800101);
+const r = await proofs.proveAge({ address, birthDate: 19800101, salt: c.salt, minimumAge: 18 });
+const v = await app.inject({ method: 'POST', url: '/api/v1/reputation/verify', payload: { proof: r.proof } });
+console.log(`proved ${r.proof.length} chars; verify without key: ${v.statusCode}`);
+await app.close();
+console.log('closed');

@@ -1,0 +1,25 @@
+// After proving, closing the app leaves nothing running: a process that proved exits by itself.
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+describe('shutdown', () => {
+  it('a process that proved exits on its own once the app is closed', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/modules/proofs/exit-check.ts'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const code = await new Promise<number | string>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve('still running 45 s after start');
+      }, 45_000);
+      child.on('exit', (c) => {
+        clearTimeout(timer);
+        resolve(c ?? -1);
+      });
+    });
+    expect(code, out).toBe(0);
+    expect(out).toContain('proved 834 chars');
+    expect(out).toContain('closed');
+  });
+});
