@@ -22,7 +22,14 @@ const commands: Record<string, Command> = {
     summary: 'import an ethereum-etl export (--format ethereum-etl <dir>) or sync wallets over JSON-RPC (--wallet <address>)',
     async run(args, config) {
       const { runIngestCommand } = await import('./modules/ingestion/cli.js');
-      await runIngestCommand(args, config);
+      process.exitCode = await runIngestCommand(args, config);
+    },
+  },
+  contracts: {
+    summary: 'deploy the on-chain contracts: deploy [--governance <addr,...>] [--operator <addr,...>] (CREDENCE_CHAIN_RPC_URL, CREDENCE_SIGNER_KEY)',
+    async run(args, config) {
+      const { runContractsCommand } = await import('./modules/proofs/cli.js');
+      await runContractsCommand(args, config);
     },
   },
   migrate: {

@@ -185,3 +185,24 @@ async function proveScoreFor(subject: string) {
   await setScore(app, subject, 'IDENTITY', 500);
   return proveScore(subject, 'IDENTITY', 100);
 }
+
+describe('credence contracts deploy', () => {
+  it('deploys to any RPC and prints the settings', async () => {
+    const { execFile } = await import('node:child_process');
+    const gov = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        ['bin/credence.mjs', 'contracts', 'deploy', '--governance', gov],
+        // Hardhat development account #2
+        { env: { ...process.env, CREDENCE_CHAIN_RPC_URL: chain.url, CREDENCE_SIGNER_KEY: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a' }, timeout: 60_000 },
+        (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
+      ),
+    );
+    const oracle = /CREDENCE_ORACLE_ADDRESS=(0x[0-9a-fA-F]{40})/.exec(out)?.[1] as Address;
+    expect(oracle, out).toBeTruthy();
+    expect(out).toMatch(/CREDENCE_CREDENTIAL_VERIFIER_ADDRESS=0x[0-9a-fA-F]{40}/);
+    expect(await read<boolean>(oracle, oracleAbi, 'hasRole', [keccak256(toBytes('GOVERNANCE_ROLE')), gov])).toBe(true);
+    expect(await read<boolean>(oracle, oracleAbi, 'hasRole', [keccak256(toBytes('ORACLE_ROLE')), '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'])).toBe(true);
+  });
+});
