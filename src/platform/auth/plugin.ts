@@ -6,6 +6,7 @@ import { hashApiKey, type ApiKeyPrincipal } from './api-key.js';
 import type { JwtUser } from './jwt.js';
 import type { AppContext } from '../context.js';
 import type { LimitResult } from '../rate-limit/index.js';
+import type { QuotaResult } from '../rate-limit/quota.js';
 
 /**
  * none: no credentials and no limit (health, docs). public: no credentials, limited per client IP.
@@ -55,17 +56,6 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     invalidate: (hash) => keyCache.invalidate(hash),
   };
 
-  async function principal(raw: string): Promise<ApiKeyPrincipal | null> {
-    const hash = hashApiKey(raw);
-    let p = keyCache.get(hash);
-    if (p === undefined) {
-      p = await ctx.apiKeys.resolve(hash);
-      // Unknown keys are remembered briefly so a flood of bad keys does not reach the database.
-      keyCache.set(hash, p, p ? undefined : 5_000);
-    }
-    return p;
-  }
-
   async function limitIp(req: FastifyRequest, reply: FastifyReply) {
     const r = await ctx.limiter.hit(`ip:${req.ip}`, ctx.config.ipRateLimit);
     setLimitHeaders(reply, r);
@@ -99,33 +89,54 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
       await readJwt(req, true);
       if (!req.user!.roles.includes('admin')) throw forbidden('This operation is for administrators only.');
     },
-    apiKey: async (req, reply) => {
+    // Callback style with a synchronous fast path: a cached key and an in-process limiter need no promise.
+    apiKey: (req, reply, done) => {
       const raw = req.headers['x-api-key'];
-      if (typeof raw !== 'string' || raw === '') throw unauthorized('Missing API key: send it in the X-API-Key header.');
-      const p = await principal(raw);
-      if (!p) throw unauthorized('The API key is not valid.');
-      req.apiKey = p;
-      const r = await ctx.limiter.hit(`key:${p.keyId}`, p.rateLimit);
-      setLimitHeaders(reply, r);
-      if (!r.allowed) throw rateLimited(r, 'API key');
+      if (typeof raw !== 'string' || raw === '') return done(unauthorized('Missing API key: send it in the X-API-Key header.'));
+      const admit = (p: ApiKeyPrincipal | null) => {
+        if (!p) return done(unauthorized('The API key is not valid.'));
+        req.apiKey = p;
+        const r = ctx.limiter.hit(`key:${p.keyId}`, p.rateLimit);
+        const finish = (l: LimitResult) => {
+          setLimitHeaders(reply, l);
+          done(l.allowed ? undefined : rateLimited(l, 'API key'));
+        };
+        if (r instanceof Promise) r.then(finish, done);
+        else finish(r);
+      };
+      const hash = hashApiKey(raw);
+      const cached = keyCache.get(hash);
+      if (cached !== undefined) return admit(cached);
+      ctx.apiKeys.resolve(hash).then((p) => {
+        // Unknown keys are remembered briefly so a flood of bad keys does not reach the database.
+        keyCache.set(hash, p, p ? undefined : 5_000);
+        admit(p);
+      }, done);
     },
   };
 
-  const consumeQuota: preHandlerHookHandler = async (req, reply) => {
+  const consumeQuota: preHandlerHookHandler = (req, reply, done) => {
     const key = req.apiKey;
-    if (!key) return;
+    if (!key) return done();
     const cost = req.routeOptions.config.cost;
     const n = typeof cost === 'function' ? cost(req) : (cost ?? 0);
-    if (n <= 0) return;
-    const q = await ctx.quota.consume(key.keyId, key.monthlyLimit, n);
-    if (!q.allowed) {
+    if (n <= 0) return done();
+    const decide = (q: QuotaResult) => {
+      if (q.allowed) {
+        req.quotaCost = n;
+        return done();
+      }
       reply.header('Retry-After', q.resetInSeconds);
-      throw new AppError(
-        'quota_exceeded',
-        `Monthly query quota of ${q.limit} exhausted (${q.used} used, this call needs ${n}); it resets at 00:00 UTC on the first of next month.`,
+      done(
+        new AppError(
+          'quota_exceeded',
+          `Monthly query quota of ${q.limit} exhausted (${q.used} used, this call needs ${n}); it resets at 00:00 UTC on the first of next month.`,
+        ),
       );
-    }
-    req.quotaCost = n;
+    };
+    const fast = ctx.quota.consumeCached(key.keyId, key.monthlyLimit, n);
+    if (fast) return decide(fast);
+    ctx.quota.consume(key.keyId, key.monthlyLimit, n).then(decide, done);
   };
 
   // Calls that fail do not count: the reservation is returned before the answer leaves, so a usage

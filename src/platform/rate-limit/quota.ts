@@ -15,6 +15,8 @@ export interface QuotaResult {
 export interface QuotaStore {
   /** Reserves `cost` queries if they fit; a request that does not fit is refused whole and counts nothing. */
   consume(keyId: string, limit: number | null, cost: number): Promise<QuotaResult>;
+  /** The same without a promise when the key's counter is already in memory (the hot path); null otherwise. */
+  consumeCached(keyId: string, limit: number | null, cost: number): QuotaResult | null;
   refund(keyId: string, cost: number): void;
   used(keyId: string): Promise<number>;
   flush(): Promise<void>;
@@ -42,7 +44,7 @@ export function createQuotaStore(db: Db, opts: { flushMs?: number; now?: () => D
   const loading = new Map<string, Promise<Counter>>();
 
   async function counter(keyId: string): Promise<Counter> {
-    const month = monthOf(now());
+    const month = currentMonth();
     const c = counters.get(keyId);
     if (c && c.month === month) return c;
     if (c && c.pending !== 0) await flush();
@@ -102,19 +104,35 @@ export function createQuotaStore(db: Db, opts: { flushMs?: number; now?: () => D
     await flushing;
   }
 
+  let monthCache = { until: 0, month: '' };
+  function currentMonth(): string {
+    const t = now();
+    if (t.getTime() >= monthCache.until) {
+      monthCache = { until: Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + 1, 1), month: monthOf(t) };
+    }
+    return monthCache.month;
+  }
+
+  function take(c: Counter, limit: number | null, cost: number): QuotaResult {
+    const used = c.base + c.pending;
+    const reset = secondsToNextMonth(now());
+    if (limit !== null && used + cost > limit) {
+      return { allowed: false, used, limit, remaining: Math.max(0, limit - used), resetInSeconds: reset };
+    }
+    c.pending += cost;
+    return { allowed: true, used: used + cost, limit, remaining: limit === null ? null : limit - used - cost, resetInSeconds: reset };
+  }
+
   const timer = setInterval(() => void flush().catch(() => undefined), opts.flushMs ?? 1000);
   timer.unref();
 
   return {
     async consume(keyId, limit, cost) {
-      const c = await counter(keyId);
-      const used = c.base + c.pending;
-      const reset = secondsToNextMonth(now());
-      if (limit !== null && used + cost > limit) {
-        return { allowed: false, used, limit, remaining: Math.max(0, limit - used), resetInSeconds: reset };
-      }
-      c.pending += cost;
-      return { allowed: true, used: used + cost, limit, remaining: limit === null ? null : limit - used - cost, resetInSeconds: reset };
+      return take(await counter(keyId), limit, cost);
+    },
+    consumeCached(keyId, limit, cost) {
+      const c = counters.get(keyId);
+      return c && c.month === currentMonth() ? take(c, limit, cost) : null;
     },
     refund(keyId, cost) {
       const c = counters.get(keyId);
