@@ -45,7 +45,7 @@ describe('POST /compliance/kyc/initiate', () => {
     expect(s).toEqual({
       sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       provider: DEFAULT,
-      redirectUrl: `https://credence.test/kyc/local/${s.sessionId}`,
+      redirectUrl: `https://credence.test/api/v1/compliance/kyc/local/${s.sessionId}`,
       sessionUrl: s.redirectUrl,
       expiresIn: 3600,
       expiresAt: expect.any(String),
@@ -190,7 +190,7 @@ describe('POST /compliance/kyc/callback/{provider}', () => {
     const late = await callback(DEFAULT, { eventId: randomUUID(), sessionId, status: 'approved', birthDate: '1990-01-01' });
     expect(late.statusCode).toBe(409);
     expect(late.json().details).toContain('expired');
-    const page = await app.inject({ method: 'GET', url: `/kyc/local/${sessionId}` });
+    const page = await app.inject({ method: 'GET', url: `/api/v1/compliance/kyc/local/${sessionId}` });
     expect(page.body).toContain('data-status="expired"');
   });
 });
@@ -218,6 +218,6 @@ describe('the built-in verification page', () => {
     expect(done.body).toContain('data-status="approved"');
     expect((await status(owner.did)).json()).toMatchObject({ status: 'approved', kycLevel: 'basic' });
     expect((await app.inject({ method: 'GET', url: path })).body).toContain('data-status="approved"');
-    expect((await app.inject({ method: 'GET', url: `/kyc/local/${randomUUID()}` })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: `/api/v1/compliance/kyc/local/${randomUUID()}` })).statusCode).toBe(404);
   });
 });

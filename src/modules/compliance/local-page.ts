@@ -27,7 +27,7 @@ function formPage(s: KycSessionRow, error: string | null, values: { birthDate?: 
 <p class="muted">Built-in verification provider (development). Session <code id="session-id">${esc(s.id)}</code> for
 <code>${esc(s.did)}</code>, provider <code>${esc(s.provider)}</code>; expires ${esc(s.expires_at.toISOString())}.</p>
 ${error ? `<p class="error" id="error" role="alert">${esc(error)}</p>` : ''}
-<form method="post" action="/kyc/local/${esc(s.id)}">
+<form method="post" action="/api/v1/compliance/kyc/local/${esc(s.id)}">
 <label for="birthDate">Date of birth</label>
 <input type="date" id="birthDate" name="birthDate" value="${esc(values.birthDate ?? '')}" max="${new Date().toISOString().slice(0, 10)}">
 <label for="level">Verification level</label>
@@ -62,6 +62,7 @@ export function registerLocalPage(app: App, kyc: KycService, providers: Map<stri
       description,
       params,
       produces: ['text/html'],
+      response: { 200: { description: 'HTML page', type: 'string' } },
     });
 
     async function liveSession(id: string) {
@@ -71,7 +72,7 @@ export function registerLocalPage(app: App, kyc: KycService, providers: Map<stri
     const notFoundPage = layout('Not found', '<h1>Verification session not found</h1>');
 
     s.get<{ Params: { sessionId: string } }>(
-      '/kyc/local/:sessionId',
+      '/compliance/kyc/local/:sessionId',
       {
         config: { auth: 'public' },
         schema: schema('compliance.localKycPage', 'Built-in KYC verification page', 'The `redirectUrl` of a session with the built-in provider: an HTML form to approve or reject with a birth date.'),
@@ -89,7 +90,7 @@ export function registerLocalPage(app: App, kyc: KycService, providers: Map<stri
     );
 
     s.post<{ Params: { sessionId: string }; Body: Record<string, string> }>(
-      '/kyc/local/:sessionId',
+      '/compliance/kyc/local/:sessionId',
       {
         config: { auth: 'public' },
         schema: schema(
@@ -132,5 +133,5 @@ export function registerLocalPage(app: App, kyc: KycService, providers: Map<stri
         return resultPage(session, status, status === 'approved' ? 'Verification approved.' : 'Verification rejected.');
       },
     );
-  });
+  }, { prefix: '/api/v1' });
 }

@@ -31,7 +31,7 @@ export function createLocalProvider(name: KycProviderName, secret: string, publi
     name,
     kind: 'local',
     async createSession({ sessionId }) {
-      return { providerSessionId: sessionId, url: `${publicUrl().replace(/\/+$/, '')}/kyc/local/${sessionId}` };
+      return { providerSessionId: sessionId, url: `${publicUrl().replace(/\/+$/, '')}/api/v1/compliance/kyc/local/${sessionId}` };
     },
     sign: (rawBody) => signLocal(secret, rawBody),
     verifySignature(rawBody, headers) {
