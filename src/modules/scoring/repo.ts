@@ -43,8 +43,10 @@ export function createScoresRepo(db: Queryable) {
     },
 
     /** One category of many wallets in one round trip. */
-    async readCategory(addresses: string[], category: Category, q: Queryable = db): Promise<ReadRow[]> {
-      return q.query<ReadRow>(`SELECT ${READ_COLUMNS} FROM scores WHERE address = ANY($1::text[]) AND category = $2`, [addresses, category]);
+    async readCategory(addresses: string[], category: Category, withFactors: boolean, q: Queryable = db): Promise<ReadRow[]> {
+      // Without factors the rows carry no jsonb to decode: the batch hot path.
+      const cols = withFactors ? READ_COLUMNS : `${READ_COLUMNS.replace(' factors,', '')}, '[]'::jsonb AS factors`;
+      return q.query<ReadRow>(`SELECT ${cols} FROM scores WHERE address = ANY($1::text[]) AND category = $2`, [addresses, category]);
     },
 
     async known(addresses: string[], q: Queryable = db): Promise<string[]> {

@@ -190,7 +190,7 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
       }
       if (toRead.length > 0) {
         const at = now();
-        const rows = await repo.readCategory(toRead, category);
+        const rows = await repo.readCategory(toRead, category, !!opts.explain);
         const stale: string[] = [];
         for (const r of rows) {
           if (r.model_version !== MODEL_VERSION) stale.push(r.address);
@@ -200,7 +200,7 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
         if (missing.length > 0) await firstRead(missing);
         if (stale.length > 0) await persist(stale, 'model_upgrade');
         if (missing.length > 0 || stale.length > 0) {
-          for (const r of await repo.readCategory([...missing, ...stale], category)) found.set(r.address, shape(toEntry(r, now())));
+          for (const r of await repo.readCategory([...missing, ...stale], category, !!opts.explain)) found.set(r.address, shape(toEntry(r, now())));
         }
       }
       return lower.map((a) => found.get(a)!);

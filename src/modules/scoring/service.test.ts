@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, eventually, randomAddress } from '../../../test/helpers/app.js';
+import type { App } from '../../platform/http/types.js';
+import { createEventBus } from '../../platform/events/bus.js';
+import { createCacheFactory } from '../../platform/cache/index.js';
+import { SCORE_UPDATED, type ScoreChange } from './contracts.js';
+import { createScoringService, type ScoringServiceImpl } from './service.js';
+import { WEIGHTS } from './model/index.js';
+
+let app: App;
+let scoring: ScoringServiceImpl;
+const events: ScoreChange[] = [];
+
+beforeAll(async () => {
+  app = await createTestApp({ config: { claimsPerIpPerMinute: 100_000, claimsPerCreditorPerMinute: 100_000 } });
+  scoring = app.ctx.services.scoring as ScoringServiceImpl;
+  app.ctx.bus.subscribe<ScoreChange>(SCORE_UPDATED, (c) => void events.push(c));
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const eventsFor = (address: string) => events.filter((e) => e.address === address);
+const scoreOf = async (address: string, category: 'OVERALL' | 'DEFI_LENDING' | 'DEFI_TRADING') => (await scoring.getScore(address, category)).score;
+
+async function fileClaim(debtor: string) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/debt-claims',
+    payload: {
+      creditorAddress: randomAddress(),
+      debtorAddress: debtor,
+      claimType: 'DefaultedLoan',
+      amount: 250,
+      currency: 'USDC',
+      description: 'Loan of 250 USDC not repaid by the due date',
+      evidenceTransactionHash: `0x${randomBytes(32).toString('hex')}`,
+      chainId: 1,
+      protocolName: 'Aave',
+    },
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json() as { id: string };
+}
+
+describe('first scoring', () => {
+  it('stores nine rows, records no history and announces nothing', async () => {
+    const a = randomAddress();
+    expect(await scoring.knownAddresses([a])).toEqual([]);
+    const scores = await scoring.getScores(a);
+    expect(scores).toHaveLength(9);
+    expect(await scoring.knownAddresses([a, randomAddress()])).toEqual([a]);
+    const rows = await app.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM scores WHERE address = $1', [a]);
+    expect(rows[0].n).toBe(9);
+    expect(await scoring.history(a)).toEqual([]);
+    expect(eventsFor(a)).toEqual([]);
+  });
+  it('recomputing without new evidence changes nothing', async () => {
+    const a = randomAddress();
+    await scoring.getScores(a);
+    expect(await scoring.recompute(a, 'ingestion')).toEqual([]);
+    expect(await scoring.history(a)).toEqual([]);
+  });
+});
+
+describe('changes', () => {
+  it('a dispute revision writes history, an audit record and exactly one event per change', async () => {
+    const a = randomAddress();
+    const overallBefore = await scoreOf(a, 'OVERALL');
+    const changes = await scoring.applyRevisedScore(a, 'DEFI_TRADING', 700, 'wallet:0xadmin', 'dispute-42');
+    expect(changes).toHaveLength(2);
+    const trading = changes.find((c) => c.category === 'DEFI_TRADING')!;
+    expect(trading).toMatchObject({ address: a, oldScore: 0, newScore: 700, tier: 'High', cause: 'dispute_revision', modelVersion: '1.0.0' });
+    const overall = changes.find((c) => c.category === 'OVERALL')!;
+    expect(overall.oldScore).toBe(overallBefore);
+    expect(overall.newScore).toBe(overallBefore + Math.round(WEIGHTS.DEFI_TRADING * 700));
+
+    expect(eventsFor(a)).toEqual(changes);
+    const history = await scoring.history(a);
+    expect(history.map(({ category, oldScore, newScore, cause }) => ({ category, oldScore, newScore, cause }))).toEqual(
+      changes.map(({ category, oldScore, newScore, cause }) => ({ category, oldScore, newScore, cause })),
+    );
+    const audit = await app.ctx.db.query<{ actor: string; action: string; details: Record<string, unknown> }>(
+      'SELECT actor, action, details FROM audit_log WHERE target = $1',
+      [`wallet:${a}`],
+    );
+    expect(audit).toEqual([{ actor: 'wallet:0xadmin', action: 'score.revised', details: { category: 'DEFI_TRADING', disputeId: 'dispute-42', oldScore: 0, newScore: 700 } }]);
+
+    // the same revision again is no change: no history, no event
+    expect(await scoring.applyRevisedScore(a, 'DEFI_TRADING', 700, 'wallet:0xadmin', 'dispute-42')).toEqual([]);
+    expect(eventsFor(a)).toHaveLength(2);
+    expect(await scoring.history(a)).toHaveLength(2);
+  });
+
+  it('a revision of a never-scored wallet scores it first, then changes it', async () => {
+    const a = randomAddress();
+    const changes = await scoring.applyRevisedScore(a, 'OVERALL', 555, 'wallet:0xadmin', 'dispute-7');
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ category: 'OVERALL', newScore: 555, tier: 'Medium' });
+    expect(await scoreOf(a, 'OVERALL')).toBe(555);
+  });
+
+  it('a revision lasts until the category evidence changes', async () => {
+    const a = randomAddress();
+    await scoring.applyRevisedScore(a, 'DEFI_LENDING', 640, 'wallet:0xadmin', 'dispute-9');
+    expect(await scoreOf(a, 'DEFI_LENDING')).toBe(640);
+    // new evidence elsewhere (or none) keeps it
+    expect(await scoring.recompute(a, 'ingestion')).toEqual([]);
+    expect(await scoreOf(a, 'DEFI_LENDING')).toBe(640);
+    // a debt claim is new DEFI_LENDING evidence: the model score applies again
+    await fileClaim(a);
+    await eventually(async () => (await scoreOf(a, 'DEFI_LENDING')) === 0);
+    const last = (await scoring.history(a)).filter((c) => c.category === 'DEFI_LENDING').at(-1)!;
+    expect(last).toMatchObject({ oldScore: 640, newScore: 0, cause: 'debt_claim' });
+    const entry = await scoring.getScore(a, 'DEFI_LENDING');
+    expect(entry.factors?.map((f) => f.code)).toContain('DEBT_CLAIM_PENDING');
+    expect(entry.factors?.map((f) => f.code)).not.toContain('DISPUTE_REVISION');
+  });
+
+  it('refuses a revised score outside 0-1000', async () => {
+    await expect(scoring.applyRevisedScore(randomAddress(), 'NFT', 1001, 'x', 'd')).rejects.toThrow(RangeError);
+  });
+});
+
+describe('decay at read time', () => {
+  it('lowers confidence by 5% per 30 days since the last new evidence', async () => {
+    const a = randomAddress();
+    await fileClaim(a);
+    await eventually(async () => (await app.ctx.db.query('SELECT 1 FROM scores WHERE address = $1', [a])).length === 9);
+    const [row] = await app.ctx.db.query<{ confidence: number; decay_anchor: Date }>(
+      "SELECT confidence, decay_anchor FROM scores WHERE address = $1 AND category = 'DEFI_LENDING'",
+      [a],
+    );
+    expect(row.decay_anchor).toBeInstanceOf(Date);
+    // The same service reading the same rows with a clock 60 days later (its own cache, so it reads the database).
+    let clock = new Date(row.decay_anchor.getTime());
+    const bus = createEventBus({ instanceId: 'clocked', channel: 'clocked' });
+    const later = createScoringService({ db: app.ctx.db, bus, caches: createCacheFactory(bus), services: app.ctx.services, now: () => clock });
+    expect((await later.getScore(a, 'DEFI_LENDING')).confidence).toBeCloseTo(row.confidence, 3);
+    clock = new Date(row.decay_anchor.getTime() + 60 * 86_400_000);
+    await bus.close();
+    const bus2 = createEventBus({ instanceId: 'clocked2', channel: 'clocked2' });
+    const later2 = createScoringService({ db: app.ctx.db, bus: bus2, caches: createCacheFactory(bus2), services: app.ctx.services, now: () => clock });
+    expect((await later2.getScore(a, 'DEFI_LENDING')).confidence).toBeCloseTo(row.confidence * 0.95 * 0.95, 3);
+    const [batchEntry] = await later2.getBatch([a], 'DEFI_LENDING');
+    expect(batchEntry.confidence).toBeCloseTo(row.confidence * 0.9025, 3);
+  });
+});
