@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import type { Config } from '../../platform/config.js';
+import type { Db } from '../../platform/db/types.js';
 import { createIngestionRepo } from './repo.js';
 import { importEthereumEtl, type ProgressSink } from './etl/import.js';
 import type { IngestionEngine } from './service.js';
@@ -11,7 +12,8 @@ const USAGE = `usage:
   credence ingest --format ethereum-etl [--chain 1] [--no-score] <dir>
   credence ingest --wallet <address> [--wallet <address> ...]`;
 
-export async function runIngestCommand(args: string[], config: Config): Promise<void> {
+/** Runs the command; returns the process exit code. `db` lets tests hand in an already-migrated database. */
+export async function runIngestCommand(args: string[], config: Config, opts: { db?: Db } = {}): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -25,15 +27,14 @@ export async function runIngestCommand(args: string[], config: Config): Promise<
   });
   if (values.help || (!values.wallet?.length && (values.format !== 'ethereum-etl' || positionals.length !== 1))) {
     console.log(USAGE);
-    process.exitCode = values.help ? 0 : 2;
-    return;
+    return values.help ? 0 : 2;
   }
   const chainId = Number(values.chain);
   if (!Number.isInteger(chainId) || chainId < 1) throw new Error(`--chain must be a chain id, got "${values.chain}"`);
 
   const { buildApp } = await import('../../app.js');
   // no workers; quiet logs so the progress bars stay readable
-  const app = await buildApp({ ...config, roles: [], logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
+  const app = await buildApp({ ...config, roles: [], logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }, opts.db ? { db: opts.db } : {});
   await app.ready();
   try {
     const ctx = app.ctx;
@@ -44,7 +45,7 @@ export async function runIngestCommand(args: string[], config: Config): Promise<
         const results = await engine.syncWallet(w);
         for (const r of results) console.log(`${w} chain ${r.chainId}: ${r.newRecords} new records, synced to block ${r.head}`);
       }
-      return;
+      return 0;
     }
     // progress bars on a terminal; plain lines when output goes to a file or a pipe
     const tty = process.stdout.isTTY === true;
@@ -80,6 +81,7 @@ export async function runIngestCommand(args: string[], config: Config): Promise<
     bars.stop();
     for (const f of result.files) console.log(`${f.kind.padEnd(15)} ${f.file}: ${f.skipped ? 'already imported' : `${f.rows} rows${f.resumedAt ? ` (resumed at ${f.resumedAt})` : ''}`}`);
     console.log(`${result.records} new activity records for ${result.wallets.size} wallets in ${((Date.now() - started) / 1000).toFixed(1)} s` + (result.recordsWithoutTime ? ` (${result.recordsWithoutTime} without a block time)` : ''));
+    return 0;
   } finally {
     await app.close();
   }

@@ -1,0 +1,136 @@
+// The real mainnet ethereum-etl export (blocks 17173049-17173050, JSON lines) and the CSV samples in
+// ../shared/data: they import cleanly, exactly and idempotently, and the Uniswap swappers gain trading evidence.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, randomAddress, testConfig } from '../../../test/helpers/app.js';
+import { testDatabase } from '../../../test/helpers/db.js';
+import { runIngestCommand } from './cli.js';
+import type { App } from '../../platform/http/types.js';
+import { EVENTS } from './events.js';
+import { createIngestionRepo } from './repo.js';
+import { importEthereumEtl } from './etl/import.js';
+import { parseJsonLine } from './etl/reader.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const DATA = path.resolve(ROOT, '../shared/data/ethereum-etl');
+const MAINNET = path.join(DATA, 'mainnet-17173049-17173050-json');
+const CSV = path.join(DATA, 'csv-samples');
+const topic = (name: string) => EVENTS.find((e) => e.name === name)!.topic0;
+
+describe.skipIf(!existsSync(MAINNET))('ethereum-etl import of real mainnet blocks', () => {
+  let app: App;
+  const lines = (f: string) => readFileSync(path.join(MAINNET, f), 'utf8').split('\n').filter(Boolean).map(parseJsonLine);
+  const logs = () => lines('logs.json') as { topics: string[]; transaction_hash: string; log_index: number }[];
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    await importEthereumEtl({ db: app.ctx.db, repo: createIngestionRepo(app.ctx.db) }, MAINNET, { chainId: 1 });
+  });
+  afterAll(() => app?.close());
+
+  const count = async (sql: string, params: unknown[] = []) => (await app.ctx.db.query<{ n: number }>(sql, params))[0].n;
+
+  it('decodes every Uniswap swap and every Transfer log', async () => {
+    const swaps = await app.ctx.db.query<{ protocol: string; n: number }>(
+      "SELECT protocol, count(DISTINCT (tx_hash, log_index))::int AS n FROM wallet_activity WHERE kind = 'swap' GROUP BY protocol ORDER BY protocol",
+    );
+    expect(swaps).toEqual([
+      { protocol: 'uniswap-v2', n: 69 },
+      { protocol: 'uniswap-v3', n: 10 },
+    ]);
+    const transferLogs = logs().filter((l) => l.topics[0] === topic('Transfer')).length;
+    expect(transferLogs).toBe(291);
+    expect(
+      await count("SELECT count(DISTINCT (tx_hash, log_index))::int AS n FROM wallet_activity WHERE kind IN ('transfer_erc20', 'transfer_erc721', 'nft_mint') AND log_index >= 0"),
+    ).toBe(291 + 1); // plus one ERC-1155 TransferSingle mint
+    expect(await count("SELECT count(*)::int AS n FROM wallet_activity WHERE occurred_at IS NULL")).toBe(0);
+  });
+
+  it('credits the senders of swap transactions with trading evidence', async () => {
+    const swapTxs = new Set(logs().filter((l) => [topic('UniswapV2Swap'), topic('UniswapV3Swap')].includes(l.topics[0] as `0x${string}`)).map((l) => l.transaction_hash));
+    const senders = new Set(
+      (lines('transactions.json') as { hash: string; from_address: string }[]).filter((t) => swapTxs.has(t.hash)).map((t) => t.from_address.toLowerCase()),
+    );
+    expect(senders.size).toBeGreaterThan(10);
+    const ingestion = app.ctx.services.ingestion!;
+    for (const s of senders) {
+      const f = await ingestion.featuresFor(s);
+      expect(f.trading.swaps, s).toBeGreaterThan(0);
+      expect(f.chains).toEqual([1]);
+      expect(f.lastActivityAt?.toISOString().slice(0, 10)).toBe('2023-05-02');
+    }
+    const scoring = app.ctx.services.scoring;
+    if (scoring) {
+      const [swapper] = senders;
+      await scoring.recompute(swapper, 'ingestion');
+      const mine = await scoring.getScore(swapper, 'DEFI_TRADING');
+      const none = await scoring.getScore(randomAddress(), 'DEFI_TRADING');
+      expect(mine.score).toBeGreaterThan(none.score);
+    }
+  });
+
+  it('keeps big integers exact and takes transaction counts from nonces', async () => {
+    const [row] = await app.ctx.db.query<{ amount: string }>(
+      "SELECT amount FROM wallet_activity WHERE tx_hash = $1 AND log_index = 0 AND direction = 'in'",
+      ['0xeb107a40ba73a50c79a9f2026e902d758d1c5e5e211f7a7db1b294f88f118dd0'],
+    );
+    expect(row.amount).toBe('7056176614974947328');
+    const f = await app.ctx.services.ingestion!.featuresFor('0xae2fc483527b8ef99eb5d9b44875f005ba1fae13');
+    expect(f.txCount).toBeGreaterThanOrEqual(323848);
+  });
+
+  it('a second import changes nothing', async () => {
+    const before = await count('SELECT count(*)::int AS n FROM wallet_activity');
+    const again = await importEthereumEtl({ db: app.ctx.db, repo: createIngestionRepo(app.ctx.db) }, MAINNET, { chainId: 1 });
+    expect(again.records).toBe(0);
+    expect(again.wallets.size).toBe(0);
+    expect(await count('SELECT count(*)::int AS n FROM wallet_activity')).toBe(before);
+  });
+});
+
+describe.skipIf(!existsSync(CSV))('ethereum-etl CSV samples', () => {
+  it('import with their column layout, including logs whose block has no known time', async () => {
+    const app = await createTestApp();
+    try {
+      const r = await importEthereumEtl({ db: app.ctx.db, repo: createIngestionRepo(app.ctx.db) }, CSV, { chainId: 1 });
+      expect(r.files.map((f) => [f.kind, f.rows])).toEqual([
+        ['transactions', 4],
+        ['logs', 2],
+        ['token_transfers', 2],
+      ]);
+      expect(r.records).toBe(12); // 4 native transfers x 2 sides, 2 token transfers x 2 sides
+      expect(r.recordsWithoutTime).toBe(4);
+      const ing = app.ctx.services.ingestion!;
+      const sender = await ing.featuresFor('0x1406854d149e081ac09cb4ca560da463f3123059');
+      expect(sender).toMatchObject({ txCount: 10, evidenceCount: 1, distinctCounterparties: 1, activeDays: 1 });
+      expect(sender.firstActivityAt?.toISOString()).toBe('2015-08-07T08:31:25.000Z');
+      const receiver = await ing.featuresFor('0xac4df82fe37ea2187bc8c011a23d743b4f39019a');
+      expect(receiver).toMatchObject({ tokenTransfers: 1, distinctTokens: 1, firstActivityAt: null });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('the credence ingest command imports them with progress, and a second run finds them already imported', async () => {
+    const db = await testDatabase();
+    const out: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+    try {
+      expect(await runIngestCommand(['--format', 'nope', CSV], testConfig())).toBe(2);
+      expect(out.join('\n')).toMatch(/usage:/);
+      out.length = 0;
+      // the first run must not close the database the second run uses
+      expect(await runIngestCommand(['--format', 'ethereum-etl', CSV], testConfig(), { db: { ...db, close: async () => undefined } })).toBe(0);
+      expect(out.join('\n')).toMatch(/transactions transactions\.csv: 4\/4/);
+      expect(out.join('\n')).toMatch(/12 new activity records for 11 wallets/);
+      out.length = 0;
+      expect(await runIngestCommand(['--format', 'ethereum-etl', '--chain', '1', CSV], testConfig(), { db })).toBe(0);
+      expect(out.join('\n')).toMatch(/transactions\s+transactions\.csv: already imported/);
+      expect(out.join('\n')).toMatch(/0 new activity records/);
+    } finally {
+      log.mockRestore();
+    }
+  });
+});
