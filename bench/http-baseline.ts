@@ -38,7 +38,9 @@ async function main() {
     ipRateLimit: 1_000_000,
   };
   const app = await buildApp(config, { logger: false, secrets: {} });
-  apiRoutes(app, (s) => s.get('/bench/hello', { config: { auth: 'apiKey', cost: 1 } }, async () => ({ hello: 'world' })));
+  apiRoutes(app, (s) => {
+    s.get('/bench/hello', { config: { auth: 'apiKey', cost: 1 } }, async () => ({ hello: 'world' }));
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 
