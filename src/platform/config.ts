@@ -49,6 +49,8 @@ export interface Config {
   kycCallbackSecret: string | null;
   /** Legal age by jurisdiction for /compliance/age-verify (`CC` or `CC-RRR`); built-in: US-* 21, else 18. */
   legalAges: Record<string, number>;
+  /** Hosted KYC providers by wire slot; a slot without settings uses the built-in verification page. */
+  kycProviders: { default: KycProviderSettings | null; alt: KycProviderSettings | null };
   /** Debt claims filed per minute, per client IP and per creditor address (abuse limits). */
   claimsPerIpPerMinute: number;
   claimsPerCreditorPerMinute: number;
@@ -107,6 +109,23 @@ function hexKey(env: Env, name: string): string | null {
   if (v === null) return null;
   if (!/^(0x)?[0-9a-fA-F]{64}$/.test(v)) throw new ConfigError(`${name} must be 32 bytes of hex`);
   return v.startsWith('0x') ? v : `0x${v}`;
+}
+
+export interface KycProviderSettings {
+  apiUrl: string;
+  apiKey: string;
+  webhookSecret: string;
+}
+
+/** CREDENCE_KYC_<slot>_API_URL, _API_KEY and _WEBHOOK_SECRET: all three, or none. */
+function kycProvider(env: Env, slot: string): KycProviderSettings | null {
+  const names = ['API_URL', 'API_KEY', 'WEBHOOK_SECRET'].map((n) => `CREDENCE_KYC_${slot}_${n}`);
+  const apiUrl = url(env, names[0], ['http:', 'https:']);
+  const apiKey = str(env, names[1]);
+  const webhookSecret = str(env, names[2]);
+  if (!apiUrl && !apiKey && !webhookSecret) return null;
+  if (!apiUrl || !apiKey || !webhookSecret) throw new ConfigError(`${names.join(', ')} must be set together`);
+  return { apiUrl, apiKey, webhookSecret };
 }
 
 /** `JP=20,US-MS=21`: jurisdiction (country, or country-region) = age in years. */
@@ -188,6 +207,7 @@ export function loadConfig(env: Env = process.env): Config {
     proverConcurrency: int(env, 'CREDENCE_PROVER_CONCURRENCY', 2, 1, 64),
     kycCallbackSecret: str(env, 'CREDENCE_KYC_CALLBACK_SECRET'),
     legalAges: legalAges(str(env, 'CREDENCE_LEGAL_AGES')),
+    kycProviders: { default: kycProvider(env, 'DEFAULT'), alt: kycProvider(env, 'ALT') },
     claimsPerIpPerMinute: int(env, 'CREDENCE_CLAIMS_PER_IP_PER_MINUTE', 30, 1, 1_000_000),
     claimsPerCreditorPerMinute: int(env, 'CREDENCE_CLAIMS_PER_CREDITOR_PER_MINUTE', 10, 1, 1_000_000),
   };
