@@ -1,0 +1,119 @@
+// The log decoder on logs encoded with each protocol's real event ABI: which wallet gets which record.
+import { describe, expect, it } from 'vitest';
+import { encodeAbiParameters, encodeEventTopics, keccak256, pad, parseAbiItem, toHex, type AbiEvent } from 'viem';
+import { randomAddress } from '../../../test/helpers/app.js';
+import { decodeLog, type RawLog } from './decode.js';
+import { EVENTS, selectorsByWalletTopic, ZERO_ADDRESS } from './events.js';
+
+const contract = randomAddress();
+const at = new Date('2024-03-01T12:00:00Z');
+
+/** Encodes a log the way the chain would: indexed arguments in topics, the others ABI-encoded in data. */
+function log(signature: string, args: Record<string, unknown>, over: Partial<RawLog> = {}): RawLog {
+  const abi = parseAbiItem(signature) as AbiEvent;
+  const topics = encodeEventTopics({ abi: [abi], eventName: abi.name, args: args as never }) as string[];
+  const plain = abi.inputs.filter((i) => !i.indexed);
+  const data = encodeAbiParameters(plain, plain.map((i) => args[i.name!]));
+  return { address: contract, topics, data, transactionHash: keccak256(toHex(String(Math.random()))), logIndex: 3, blockNumber: 100, timestamp: at, ...over };
+}
+
+const kinds = (l: RawLog, txFrom?: string) => decodeLog(l, { chainId: 1, txFrom }).map((r) => [r.wallet, r.kind, r.direction]);
+
+describe('decodeLog', () => {
+  const [a, b, c] = [randomAddress(), randomAddress(), randomAddress()];
+
+  it('tells ERC-20 from ERC-721 transfers by topic count, and mints from transfers', () => {
+    expect(kinds(log('event Transfer(address indexed from, address indexed to, uint256 value)', { from: a, to: b, value: 5n }))).toEqual([
+      [a, 'transfer_erc20', 'out'],
+      [b, 'transfer_erc20', 'in'],
+    ]);
+    const nft = log('event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)', { from: a, to: b, tokenId: 42n });
+    expect(decodeLog(nft, { chainId: 1 }).map((r) => [r.wallet, r.kind, r.tokenId])).toEqual([
+      [a, 'transfer_erc721', '42'],
+      [b, 'transfer_erc721', '42'],
+    ]);
+    expect(kinds(log('event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)', { from: ZERO_ADDRESS, to: b, tokenId: 1n }))).toEqual([[b, 'nft_mint', 'in']]);
+    // an ERC-20 mint is a transfer in for the receiver only (the zero address is never a wallet)
+    expect(kinds(log('event Transfer(address indexed from, address indexed to, uint256 value)', { from: ZERO_ADDRESS, to: b, value: 1n }))).toEqual([[b, 'transfer_erc20', 'in']]);
+  });
+
+  it('ERC-1155 single and batch transfers', () => {
+    const single = log('event TransferSingle(address indexed operator, address indexed from, address indexed to, uint256 id, uint256 value)', { operator: c, from: a, to: b, id: 7n, value: 2n });
+    expect(kinds(single)).toEqual([
+      [a, 'transfer_erc1155', 'out'],
+      [b, 'transfer_erc1155', 'in'],
+    ]);
+    const batch = log('event TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values)', { operator: c, from: a, to: b, ids: [1n, 2n], values: [3n, 4n] });
+    expect(decodeLog(batch, { chainId: 1 })[1]).toMatchObject({ wallet: b, amount: '7', tokenId: null });
+  });
+
+  it('Aave V3 and Compound V3 lending events credit the account the position belongs to', () => {
+    const reserve = randomAddress();
+    const supply = log('event Supply(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint16 indexed referralCode)', { reserve, user: c, onBehalfOf: a, amount: 10n, referralCode: 0 });
+    expect(decodeLog(supply, { chainId: 1 })).toMatchObject([{ wallet: a, kind: 'lending_supply', protocol: 'aave-v3', amount: '10', counterparty: reserve }]);
+    const borrow = log('event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)', {
+      reserve, user: a, onBehalfOf: a, amount: 9n, interestRateMode: 2, borrowRate: 1n, referralCode: 0,
+    });
+    expect(kinds(borrow)).toEqual([[a, 'lending_borrow', null]]);
+    const repay = log('event Repay(address indexed reserve, address indexed user, address indexed repayer, uint256 amount, bool useATokens)', { reserve, user: a, repayer: c, amount: 9n, useATokens: false });
+    expect(kinds(repay)).toEqual([[a, 'lending_repay', null]]);
+    const liq = log('event LiquidationCall(address indexed collateralAsset, address indexed debtAsset, address indexed user, uint256 debtToCover, uint256 liquidatedCollateralAmount, address liquidator, bool receiveAToken)', {
+      collateralAsset: reserve, debtAsset: reserve, user: a, debtToCover: 5n, liquidatedCollateralAmount: 6n, liquidator: c, receiveAToken: false,
+    });
+    expect(kinds(liq)).toEqual([[a, 'lending_liquidation', null]]);
+    expect(kinds(log('event Supply(address indexed from, address indexed dst, uint256 amount)', { from: c, dst: a, amount: 1n }))).toEqual([[a, 'lending_supply', null]]);
+    expect(kinds(log('event Withdraw(address indexed src, address indexed to, uint256 amount)', { src: a, to: a, amount: 1n }))).toEqual([[a, 'lending_withdraw', 'out']]);
+    expect(decodeLog(log('event AbsorbDebt(address indexed absorber, address indexed borrower, uint256 basePaidOut, uint256 usdValue)', { absorber: c, borrower: a, basePaidOut: 3n, usdValue: 3n }), { chainId: 1 })).toMatchObject([
+      { wallet: a, kind: 'lending_liquidation', protocol: 'compound-v3' },
+    ]);
+  });
+
+  it('Uniswap V2 and V3 swaps credit sender, recipient and (in bulk imports) the transaction sender once each', () => {
+    const v2 = log('event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)', { sender: a, amount0In: 1n, amount1In: 0n, amount0Out: 0n, amount1Out: 2n, to: b });
+    expect(kinds(v2, c)).toEqual([
+      [a, 'swap', null],
+      [b, 'swap', null],
+      [c, 'swap', null],
+    ]);
+    const v3 = log('event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)', {
+      sender: a, recipient: a, amount0: -1n, amount1: 2n, sqrtPriceX96: 1n, liquidity: 1n, tick: -5,
+    });
+    expect(decodeLog(v3, { chainId: 1, txFrom: a })).toMatchObject([{ wallet: a, kind: 'swap', protocol: 'uniswap-v3' }]);
+  });
+
+  it('governance votes and delegations, ENS registrations and EAS attestations', () => {
+    const vote = log('event VoteCast(address indexed voter, uint256 proposalId, uint8 support, uint256 weight, string reason)', { voter: a, proposalId: 77n, support: 1, weight: 10n, reason: 'yes' });
+    expect(decodeLog(vote, { chainId: 1 })).toMatchObject([{ wallet: a, kind: 'gov_vote', ref: '77', amount: '10' }]);
+    expect(kinds(log('event DelegateChanged(address indexed delegator, address indexed fromDelegate, address indexed toDelegate)', { delegator: a, fromDelegate: ZERO_ADDRESS, toDelegate: b }))).toEqual([
+      [a, 'gov_delegate', null],
+      [b, 'gov_delegated_to', null],
+    ]);
+    // self-delegation activates votes: a delegation made, none received
+    expect(kinds(log('event DelegateChanged(address indexed delegator, address indexed fromDelegate, address indexed toDelegate)', { delegator: a, fromDelegate: ZERO_ADDRESS, toDelegate: a }))).toEqual([[a, 'gov_delegate', null]]);
+    const label = keccak256(toHex('alice'));
+    const controller = log('event NameRegistered(string name, bytes32 indexed label, address indexed owner, uint256 baseCost, uint256 premium, uint256 expires)', { name: 'alice', label, owner: a, baseCost: 1n, premium: 0n, expires: 2n });
+    const base = log('event NameRegistered(uint256 indexed id, address indexed owner, uint256 expires)', { id: BigInt(label), owner: a, expires: 2n });
+    const old = log('event NameRegistered(string name, bytes32 indexed label, address indexed owner, uint256 cost, uint256 expires)', { name: 'alice', label, owner: a, cost: 1n, expires: 2n });
+    // the same name seen through the controller and the base registrar has one ref
+    expect(new Set([controller, base, old].map((l) => decodeLog(l, { chainId: 1 })[0].ref))).toEqual(new Set([label]));
+    const uid = pad('0x01');
+    const att = log('event Attested(address indexed recipient, address indexed attester, bytes32 uid, bytes32 indexed schemaUID)', { recipient: a, attester: b, uid, schemaUID: pad('0x02') });
+    expect(decodeLog(att, { chainId: 1 }).map((r) => [r.wallet, r.kind, r.ref])).toEqual([
+      [a, 'attestation_received', uid],
+      [b, 'attestation_made', uid],
+    ]);
+  });
+
+  it('ignores unknown events and logs that only share a selector', () => {
+    expect(decodeLog(log('event Approval(address indexed owner, address indexed spender, uint256 value)', { owner: a, spender: b, value: 1n }), { chainId: 1 })).toEqual([]);
+    const broken = log('event VoteCast(address indexed voter, uint256 proposalId, uint8 support, uint256 weight, string reason)', { voter: a, proposalId: 1n, support: 1, weight: 1n, reason: '' });
+    expect(decodeLog({ ...broken, data: '0x1234' }, { chainId: 1 })).toEqual([]);
+  });
+
+  it('asks eth_getLogs once per topic position, covering every event', () => {
+    const byPos = selectorsByWalletTopic();
+    expect([...byPos.keys()].sort()).toEqual([1, 2, 3]);
+    for (const e of EVENTS) for (const p of e.walletTopics) expect(byPos.get(p)).toContain(e.topic0);
+    expect(new Set(EVENTS.map((e) => e.topic0)).size).toBe(EVENTS.length);
+  });
+});
