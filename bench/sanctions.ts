@@ -1,0 +1,197 @@
+// Benchmark of sanctions screening, each figure against a baseline measured in the same run:
+//  1. import of a 20,000-address list in both official formats (parse alone, then parse + versioned insert + reload);
+//  2. streaming parse of a ~100 MB sdn_advanced.xml (the size of the real file): MB/s and memory growth;
+//  3. screening requests/s (GET /compliance/sanctions/{address} and POST /compliance/sanctions-check, full stack:
+//     API key auth, rate limit, quota, EIP-55 validation, serialization) vs bare Fastify with a path parameter,
+//     both over real HTTP driven by autocannon in a separate process. Target: at least 60% of bare Fastify.
+// Run: node --import tsx bench/sanctions.ts   (BENCH_SECONDS=10, BENCH_CONNECTIONS=50 by default)
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import Fastify from 'fastify';
+import { Wallet, getAddress } from 'ethers';
+import { SiweMessage } from 'siwe';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/platform/config.js';
+import type { App } from '../src/platform/http/types.js';
+import { parseSanctionsFile } from '../src/modules/sanctions/parse/index.js';
+import { createSanctionsScreening } from '../src/modules/sanctions/service.js';
+import { advancedXml, sdnCsv, type SdnParty } from '../src/modules/sanctions/sdn-files.js';
+
+const run = promisify(execFile);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const KEYS = 30; // Enterprise keys allow 2,000 req/s each: spread the load so the rate limiter never refuses
+const ENTRIES = 20_000;
+const dir = mkdtempSync(path.join(tmpdir(), 'credence-bench-sanctions-'));
+const silent = { info() {}, warn() {}, error() {} };
+const addr = () => '0x' + randomBytes(20).toString('hex');
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+/** autocannon in its own process; each request takes the next path / body / key from the given rotation. */
+async function autocannon(url: string, opts: { paths?: string[]; bodies?: string[]; method?: string; keys?: Record<string, string>[] } = {}): Promise<Load> {
+  const optsFile = path.join(dir, `autocannon-${randomBytes(4).toString('hex')}.json`);
+  writeFileSync(optsFile, JSON.stringify(opts));
+  const code = `
+    const autocannon = require('autocannon');
+    const o = JSON.parse(require('fs').readFileSync(${JSON.stringify(optsFile)}, 'utf8'));
+    let i = 0;
+    autocannon({ url: ${JSON.stringify(url)}, connections: ${CONNECTIONS}, duration: ${SECONDS}, method: o.method || 'GET',
+      requests: [{ setupRequest: (r) => {
+        const n = i++;
+        const out = { ...r, headers: { ...r.headers, ...(o.keys ? o.keys[n % o.keys.length] : {}) } };
+        if (o.paths) out.path = o.paths[n % o.paths.length];
+        if (o.bodies) { out.body = o.bodies[n % o.bodies.length]; out.headers['content-type'] = 'application/json'; }
+        return out;
+      } }] },
+      (err, res) => { if (err) { console.error(err); process.exit(1); } process.stdout.write(JSON.stringify(res)); });`;
+  const { stdout } = await run(process.execPath, ['-e', code], { maxBuffer: 64 * 1024 * 1024 });
+  const r = JSON.parse(stdout) as { latency: { p50: number; p99: number }; non2xx: number; '2xx': number; duration: number };
+  return { rps: r['2xx'] / r.duration, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
+}
+
+async function writeFile(file: string, chunks: Iterable<string>) {
+  const out = createWriteStream(file);
+  for (const c of chunks) if (!out.write(c)) await once(out, 'drain');
+  out.end();
+  await once(out, 'finish');
+  return statSync(file).size;
+}
+
+async function signInAdmin(app: App, wallet: Wallet): Promise<string> {
+  const { nonce } = (await app.inject({ method: 'GET', url: '/api/v1/auth/nonce' })).json();
+  const message = new SiweMessage({ domain: 'credence.bench', address: wallet.address, uri: 'https://credence.bench', version: '1', chainId: 1, nonce, issuedAt: new Date().toISOString() }).prepareMessage();
+  const res = await app.inject({ method: 'POST', url: '/api/v1/auth/verify', payload: { message, signature: await wallet.signMessage(message) } });
+  return res.json().token;
+}
+
+const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+
+async function main() {
+  const admin = Wallet.createRandom() as unknown as Wallet;
+  const config = {
+    ...loadConfig({}),
+    databaseUrl: process.env.BENCH_DATABASE_URL ?? 'pglite://memory',
+    dataDir: dir,
+    logLevel: 'silent',
+    adminAddresses: [admin.address.toLowerCase()],
+    siweDomain: 'credence.bench',
+    ipRateLimit: 1_000_000,
+    roles: ['api' as const],
+  };
+  const app = await buildApp(config, { logger: false, secrets: {} });
+  await app.ready();
+  const screening = createSanctionsScreening({ db: app.ctx.db, bus: app.ctx.bus, log: silent });
+
+  // 1. A 20,000-address list, 10 addresses per SDN entry, in both formats.
+  const listed = Array.from({ length: ENTRIES }, () => getAddress(addr()));
+  const parties = (offset: number): SdnParty[] =>
+    Array.from({ length: ENTRIES / 10 }, (_, i) => ({
+      id: offset + i,
+      name: i % 3 ? `ENTITY NUMBER ${i} LLC` : { last: `LASTNAME${i}`, first: 'Firstname' },
+      akas: [`ALIAS ${i}`],
+      addresses: listed.slice(i * 10, i * 10 + 10).map((address, k) => ({ ticker: k % 4 ? 'ETH' : 'USDC', address })),
+    }));
+  const xmlFile = path.join(dir, 'sdn_advanced.xml');
+  const csvFile = path.join(dir, 'sdn.csv');
+  const xmlBytes = await writeFile(xmlFile, advancedXml(new Date('2025-01-01T00:00:00Z'), parties(1)));
+  const csvBytes = await writeFile(csvFile, sdnCsv(parties(100_001)));
+  console.log(`\n1. import of a ${ENTRIES.toLocaleString('en')}-address list (${app.ctx.db.kind})`);
+  for (const [label, file, bytes, publishedAt] of [
+    ['sdn_advanced.xml', xmlFile, xmlBytes, null],
+    ['sdn.csv', csvFile, csvBytes, new Date('2025-02-01T00:00:00Z')],
+  ] as const) {
+    let t = performance.now();
+    const parsed = await parseSanctionsFile(createReadStream(file, { highWaterMark: 1 << 20 }));
+    const parseMs = performance.now() - t;
+    if (parsed.entries.size !== ENTRIES) throw new Error(`${label}: parsed ${parsed.entries.size} entries`);
+    t = performance.now();
+    const r = await screening.importList({ source: createReadStream(file, { highWaterMark: 1 << 20 }), publishedAt, importedBy: 'bench', fileName: label });
+    const importMs = performance.now() - t;
+    if (r.status !== 'imported' || r.list.entryCount !== ENTRIES) throw new Error(`${label}: ${r.status} ${r.list.entryCount}`);
+    console.log(`   ${label.padEnd(17)} ${mb(bytes).padStart(5)} MB   parse ${parseMs.toFixed(0).padStart(5)} ms   full import (parse + insert version ${r.list.version} + reload) ${importMs.toFixed(0).padStart(5)} ms`);
+  }
+  // The app's own instance reloads through the event, as another instance would.
+  const probe = listed[123];
+  for (let i = 0; i < 100 && app.ctx.services.sanctions!.status(probe).sanctioned !== true; i++) await new Promise((r) => setTimeout(r, 20));
+  if (app.ctx.services.sanctions!.status(probe).sanctioned !== true) throw new Error('the app did not reload the list');
+
+  // 2. Full-size file: ~100 MB of profiles, 1 in 100 with an EVM address (the real list has a few hundred).
+  const bigFile = path.join(dir, 'sdn_advanced_big.xml');
+  const big: SdnParty[] = Array.from({ length: 33_000 }, (_, i) => ({
+    id: 200_000 + i,
+    name: i % 2 ? `SOME TRADING COMPANY NUMBER ${i} LIMITED LIABILITY` : { last: `SURNAME${i}`, first: 'Given Names' },
+    akas: ['FIRST ALIAS OF THIS ENTRY', 'SECOND ALIAS OF THIS ENTRY', 'THIRD ALIAS OF THIS ENTRY', 'FOURTH ALIAS'],
+    addresses: i % 100 === 0 ? [{ ticker: 'ETH', address: addr() }] : [{ ticker: 'XBT', address: '1AjZPMsnmpdK2Rv9KQNfMurTXinscVro9V' }],
+  }));
+  const bigBytes = await writeFile(bigFile, advancedXml(new Date('2025-03-01T00:00:00Z'), big));
+  global.gc?.();
+  const rss0 = process.memoryUsage().rss;
+  let peak = rss0;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  const t2 = performance.now();
+  const parsedBig = await parseSanctionsFile(createReadStream(bigFile, { highWaterMark: 1 << 20 }));
+  const bigMs = performance.now() - t2;
+  clearInterval(sampler);
+  global.gc?.();
+  const retained = process.memoryUsage().rss - rss0;
+  console.log(`\n2. streaming parse of a ${mb(bigBytes)} MB sdn_advanced.xml (${big.length.toLocaleString('en')} profiles, ${parsedBig.entries.size} EVM addresses)`);
+  console.log(`   ${bigMs.toFixed(0)} ms = ${(bigBytes / 1024 / 1024 / (bigMs / 1000)).toFixed(1)} MB/s; resident memory grew ${mb(peak - rss0)} MB at most (garbage not yet collected), ${mb(Math.max(0, retained))} MB after GC`);
+
+  // 3. Screening throughput.
+  const token = await signInAdmin(app, admin);
+  const keys: Record<string, string>[] = [];
+  for (let i = 0; i < KEYS; i++) {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/api-keys',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { organizationName: `Bench ${i}`, contactEmail: 'bench@example.com', tier: 'Enterprise' },
+    });
+    if (res.statusCode !== 201) throw new Error(`api key: ${res.statusCode} ${res.body}`);
+    keys.push({ 'x-api-key': res.json().apiKey });
+  }
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  // Half listed, half clean; checksummed and lowercase spellings.
+  const pool = Array.from({ length: 2000 }, (_, i) => (i % 2 ? listed[i] : getAddress(addr()))).map((a, i) => (i % 4 < 2 ? a : a.toLowerCase()));
+  const check = (await (await fetch(`${base}/api/v1/compliance/sanctions/${pool[1]}`, { headers: keys[0] })).json()) as { sanctioned?: boolean };
+  if (check.sanctioned !== true) throw new Error(`warm-up: ${JSON.stringify(check)}`);
+
+  const bare = Fastify({ logger: false });
+  bare.get('/hello/:address', async (req) => ({ address: (req.params as { address: string }).address, hello: 'world' }));
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  const bareBase = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;
+
+  console.log(`\n3. screening over HTTP, ${CONNECTIONS} connections, ${SECONDS} s each, ${pool.length} addresses (half listed) over ${KEYS} Enterprise keys`);
+  await autocannon(`${bareBase}/hello/x`, { paths: pool.map((a) => `/hello/${a}`) }); // warm-up
+  // Baseline before and after, averaged, so a drift in machine load does not favour either side.
+  const b1 = await autocannon(`${bareBase}/hello/x`, { paths: pool.map((a) => `/hello/${a}`) });
+  const g = await autocannon(`${base}/`, { paths: pool.map((a) => `/api/v1/compliance/sanctions/${a}`), keys });
+  const p = await autocannon(`${base}/api/v1/compliance/sanctions-check`, { method: 'POST', bodies: pool.map((a) => JSON.stringify({ walletAddress: a })), keys });
+  const b2 = await autocannon(`${bareBase}/hello/x`, { paths: pool.map((a) => `/hello/${a}`) });
+  await bare.close();
+  const b: Load = { rps: (b1.rps + b2.rps) / 2, p50: Math.max(b1.p50, b2.p50), p99: Math.max(b1.p99, b2.p99), non2xx: b1.non2xx + b2.non2xx };
+  console.log(`   (bare Fastify runs: ${b1.rps.toFixed(0)} before, ${b2.rps.toFixed(0)} after)`);
+  const line = (label: string, r: Load) => `   ${label.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}`;
+  console.log(line('bare Fastify GET /hello/:address', b));
+  console.log(line('GET /compliance/sanctions/{address}', g) + `   ${((100 * g.rps) / b.rps).toFixed(1)}% of bare (target >= 60%)`);
+  console.log(line('POST /compliance/sanctions-check', p) + `   ${((100 * p.rps) / b.rps).toFixed(1)}% of bare (target >= 60%)`);
+
+  await app.close();
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
