@@ -9,6 +9,7 @@ import { createKycService } from './kyc-service.js';
 import { registerComplianceRoutes } from './routes.js';
 import { registerLocalPage } from './local-page.js';
 import { createLocalProvider, type LocalProvider } from './providers/local.js';
+import { createHostedProvider } from './providers/hosted.js';
 import { KYC_PROVIDERS, type KycProvider } from './providers/types.js';
 
 const EXPIRY_SWEEP_MS = 60_000;
@@ -34,9 +35,17 @@ export const complianceModule: Module = {
   name: 'compliance',
   register(app, ctx) {
     const secret = ctx.config.kycCallbackSecret ?? ctx.secret('kyc-callback-secret');
-    // No real provider settings exist yet: both wire names use the built-in verification page.
-    const local = new Map<string, LocalProvider>(KYC_PROVIDERS.map((name) => [name, createLocalProvider(name, secret, () => ctx.publicUrl())]));
-    const providers = new Map<string, KycProvider>(local);
+    // Each wire name is a hosted provider when its settings are present, else the built-in verification page.
+    const settings = [ctx.config.kycProviders.default, ctx.config.kycProviders.alt];
+    const local = new Map<string, LocalProvider>();
+    const providers = new Map<string, KycProvider>();
+    KYC_PROVIDERS.forEach((name, i) => {
+      const hosted = settings[i];
+      if (hosted) return void providers.set(name, createHostedProvider(name, hosted));
+      const p = createLocalProvider(name, secret, () => ctx.publicUrl());
+      local.set(name, p);
+      providers.set(name, p);
+    });
     const repo = createKycRepo(ctx.db);
     const kyc = createKycService({
       db: ctx.db,

@@ -99,6 +99,8 @@ export function createKycService(d: KycServiceDeps) {
         }
         return null;
       };
+      if (result.outcome === 'pending') return { received: true, sessionId: session.id, status: wireStatus(session).status, duplicate: false };
+      const outcome = result.outcome;
       if (session.status === 'approved' || session.status === 'rejected') {
         const r = replay();
         if (r) return r;
@@ -112,9 +114,9 @@ export function createKycService(d: KycServiceDeps) {
         const c = await commit(session.wallet_address, result.birthDate);
         sealed = { birth: d.cipher.encrypt(String(result.birthDate)), salt: c ? d.cipher.encrypt(c.salt) : null, commitment: c?.commitment ?? null };
       }
-      const level = result.outcome === 'approved' ? result.level : 'none';
+      const level = outcome === 'approved' ? result.level : 'none';
       const updated = await d.db.tx(async (q) => {
-        const row = await d.repo.complete(session.id, { status: result.outcome, level, eventId: result.eventId, reason: result.reason }, q);
+        const row = await d.repo.complete(session.id, { status: outcome, level, eventId: result.eventId, reason: result.reason }, q);
         if (row && sealed) {
           await d.repo.upsertBirthDate(
             { wallet_address: session.wallet_address, session_id: session.id, birth_date_encrypted: sealed.birth, salt_encrypted: sealed.salt, commitment: sealed.commitment },

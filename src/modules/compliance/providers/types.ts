@@ -21,7 +21,8 @@ export interface KycResult {
   /** the provider's id for this notification (replays carry the same one) */
   eventId: string;
   providerSessionId: string;
-  outcome: 'approved' | 'rejected';
+  /** pending: an interim notice (e.g. resubmission requested) that is acknowledged and changes nothing */
+  outcome: 'approved' | 'rejected' | 'pending';
   level: Exclude<KycLevel, 'none'>;
   /** yyyymmdd, when the provider verified a birth date */
   birthDate: number | null;
