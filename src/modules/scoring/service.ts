@@ -80,7 +80,7 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
     const inputs = await Promise.all(addresses.map(gather));
     const results = inputs.map(scoreCategories);
     const at = now();
-    const { rows, changes } = await db.tx(async (q) => {
+    const { rows, changes, hadRows } = await db.tx(async (q) => {
       const stored = await repo.lockRows(q, addresses);
       const byAddress = new Map<string, ScoreRow[]>();
       for (const r of stored) {
@@ -121,8 +121,8 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
       return { rows, changes, hadRows: new Set(stored.map((r) => r.address)) };
     });
     for (const c of changes) bus.publish(SCORE_UPDATED, c);
-    // Entries can only be cached for wallets that had rows; evict those everywhere (new values, confidences, factors).
-    for (const a of new Set(rows.map((r) => r.address))) cache.invalidate(a);
+    // Only wallets that had rows can have cached entries; evict those everywhere (new values, confidences, factors).
+    for (const a of hadRows) cache.invalidate(a);
     return { rows, changes };
   }
 
