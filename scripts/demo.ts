@@ -1,0 +1,89 @@
+// `npm run demo`: starts a local chain (as chain 1), drives the scenario wallets through their histories, serves
+// the API reading that chain over JSON-RPC exactly as it would read mainnet, and prints the demo wallets, their
+// scores and an API key to try them with. Ctrl-C stops everything.
+import { Wallet } from 'ethers';
+import { SiweMessage } from 'siwe';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/platform/config.js';
+import type { IngestionEngine } from '../src/modules/ingestion/service.js';
+import { startLocalChain } from '../test/helpers/local-chain.js';
+import { ROLES, runScenarios } from './scenarios.js';
+
+const DESCRIPTIONS: Record<(typeof ROLES)[number], string> = {
+  borrower: 'steady borrower: Aave supply/borrow, repays every loan',
+  liquidated: 'borrows to the limit, liquidated on Aave and absorbed on Compound',
+  trader: 'active trader: Uniswap V2 and V3 swaps on many days',
+  voter: 'governance voter: delegates, votes on every proposal, ENS name',
+  collector: 'NFT collector: mints and trades ERC-721 / ERC-1155',
+  developer: 'contract developer: deploys contracts, ENS name, attested',
+  fresh: 'fresh wallet: no history',
+};
+
+async function main() {
+  const t0 = Date.now();
+  console.log('starting the local chain (Hardhat, chain id 1) ...');
+  const chain = await startLocalChain({ initialDate: new Date(Date.now() - 340 * 86_400_000) });
+  const sc = await runScenarios(chain.url, chain.accounts);
+  console.log(`scenarios: ${sc.transactions} transactions in ${sc.headBlock} blocks (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+
+  const base = loadConfig();
+  const admin = Wallet.createRandom();
+  const config = {
+    ...base,
+    databaseUrl: base.databaseUrl ?? 'pglite://memory',
+    rpcUrls: { ...base.rpcUrls, 1: chain.url },
+    adminAddresses: [...base.adminAddresses, admin.address.toLowerCase()],
+    siweDomain: base.siweDomain ?? `localhost:${base.port}`,
+    logLevel: base.logLevel === 'info' ? 'warn' : base.logLevel,
+  };
+  const app = await buildApp(config);
+  await app.listen({ port: config.port, host: config.host });
+  const url = `http://localhost:${config.port}`;
+
+  const engine = app.ctx.services.ingestion as IngestionEngine;
+  for (const w of Object.values(sc.wallets)) await engine.syncWallet(w);
+
+  // An API key for the demo, through the real Sign-In with Ethereum flow (the demo's admin wallet).
+  const { nonce } = (await (await fetch(`${url}/api/v1/auth/nonce`)).json()) as { nonce: string };
+  const message = new SiweMessage({ domain: config.siweDomain, address: admin.address, statement: 'Credence demo', uri: url, version: '1', chainId: 1, nonce, issuedAt: new Date().toISOString() }).prepareMessage();
+  const verify = await fetch(`${url}/api/v1/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message, signature: await admin.signMessage(message) }) });
+  const { token } = (await verify.json()) as { token: string };
+  const keyRes = await fetch(`${url}/api/v1/billing/api-keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ organizationName: 'Credence demo', contactEmail: 'demo@example.com', tier: 'Growth' }),
+  });
+  const { apiKey } = (await keyRes.json()) as { apiKey?: string };
+
+  console.log(`\nCredence API on ${url}  (Swagger UI: ${url}/swagger)`);
+  console.log(`local chain JSON-RPC on ${chain.url}`);
+  if (apiKey) console.log(`demo API key (Growth): ${apiKey}\n`);
+  const cats = ['OVERALL', 'DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE', 'NFT', 'IDENTITY', 'DEVELOPER'];
+  console.log(`${'wallet'.padEnd(11)} ${'address'.padEnd(42)} ${cats.map((c) => c.slice(0, 12).padStart(12)).join(' ')}`);
+  for (const role of ROLES) {
+    const address = sc.wallets[role];
+    const scores = app.ctx.services.scoring ? await app.ctx.services.scoring.getScores(address) : [];
+    const cell = (c: string) => String(scores.find((s) => s.category === c)?.score ?? '-').padStart(12);
+    console.log(`${role.padEnd(11)} ${address} ${cats.map(cell).join(' ')}`);
+    console.log(`${''.padEnd(11)} ${DESCRIPTIONS[role]}`);
+  }
+  if (apiKey) {
+    console.log('\ntry:');
+    console.log(`  curl -s -H 'X-API-Key: ${apiKey}' ${url}/api/v1/reputation/${sc.wallets.borrower}/DEFI_LENDING`);
+    console.log(`  curl -s -H 'X-API-Key: ${apiKey}' ${url}/api/v1/reputation/${sc.wallets.trader}?explain=true`);
+  }
+  console.log('\nCtrl-C to stop.');
+
+  let closing = false;
+  const stop = async () => {
+    if (closing) return;
+    closing = true;
+    await app.close();
+    await chain.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+await main();
