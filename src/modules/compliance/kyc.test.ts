@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { createKey, createTestApp, randomAddress, signIn, type SignedIn, type TestKey } from '../../../test/helpers/app.js';
+import { createKey, createTestApp, eventually, randomAddress, signIn, type SignedIn, type TestKey } from '../../../test/helpers/app.js';
 import type { App } from '../../platform/http/types.js';
 import { signLocal } from './providers/local.js';
 
@@ -219,5 +219,20 @@ describe('the built-in verification page', () => {
     expect((await status(owner.did)).json()).toMatchObject({ status: 'approved', kycLevel: 'basic' });
     expect((await app.inject({ method: 'GET', url: path })).body).toContain('data-status="approved"');
     expect((await app.inject({ method: 'GET', url: `/api/v1/compliance/kyc/local/${randomUUID()}` })).statusCode).toBe(404);
+  });
+});
+
+describe('scores follow KYC', () => {
+  it('an approval recomputes the wallet and raises its COMPLIANCE score', async () => {
+    const scoring = app.ctx.services.scoring!;
+    const owner = await ownerWithDid();
+    const before = await scoring.getScore(owner.address.toLowerCase(), 'COMPLIANCE');
+    const { sessionId } = (await initiate({ did: owner.did }, owner.auth)).json();
+    expect((await callback(DEFAULT, { eventId: randomUUID(), sessionId, status: 'approved', level: 'full', birthDate: '1980-01-01' })).statusCode).toBe(200);
+    const after = await eventually(async () => {
+      const e = await scoring.getScore(owner.address.toLowerCase(), 'COMPLIANCE');
+      return e.score > before.score ? e : null;
+    });
+    expect(after.score).toBeGreaterThan(before.score);
   });
 });

@@ -189,3 +189,19 @@ describe('credentials', () => {
     expect((await app.inject({ method: 'GET', url: `/api/v1/identity/${owner.did}/credentials`, headers: owner.auth })).json()).toEqual([]);
   });
 });
+
+describe('scores follow identity', () => {
+  it('registering a DID and holding credentials raise the IDENTITY score', async () => {
+    const scoring = app.ctx.services.scoring!;
+    const owner = await signIn(app);
+    const address = owner.address.toLowerCase();
+    const before = await scoring.getScore(address, 'IDENTITY');
+    const did = (await app.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: owner.address } })).json().did;
+    const withDid = await eventually(async () => {
+      const e = await scoring.getScore(address, 'IDENTITY');
+      return e.score > before.score ? e : null;
+    });
+    expect((await issue(did, { credentialType: 'T', subject: '{}' }, owner.auth)).statusCode).toBe(201);
+    await eventually(async () => (await scoring.getScore(address, 'IDENTITY')).score > withDid.score);
+  });
+});
