@@ -145,6 +145,14 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
     await eng.stop();
   });
 
+  it('reads the chain over WebSocket as well (CREDENCE_RPC_URL_<id> may be ws://) and closes the socket', async () => {
+    const src = createRpcSource(1, chain.url.replace(/^http/, 'ws'));
+    expect(await src.head()).toBe(sc.headBlock);
+    const t = await src.blockTimes([1]);
+    expect(t.get(1)!.getTime()).toBeLessThan(Date.now());
+    await src.close();
+  });
+
   it('the refresh worker re-syncs stale tracked wallets and stops cleanly', async () => {
     const voter = sc.wallets.voter;
     await app.ctx.db.query('INSERT INTO tracked_wallets (wallet) VALUES ($1) ON CONFLICT DO NOTHING', [voter]);

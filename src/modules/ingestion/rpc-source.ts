@@ -7,7 +7,7 @@ export class RangeTooLargeError extends Error {}
 
 /** Messages providers use when a getLogs range or its result set is too big (Alchemy, Infura, QuickNode, geth...). */
 const RANGE_ERROR =
-  /block range|range (is )?too (large|big|wide)|too many (results|logs|blocks)|more than \d+ (results|logs)|returned more than|response size|max(imum)? results|query timeout|exceeds? (the )?(max|maximum|range|block)/i;
+  /block range|range (is )?too (large|big|wide)|too many (results|logs|blocks)|more than \d+ (results|logs)|returned more than|response size|max(imum)? results|query timeout|timed? ?out|took too long|exceeds? (the )?(max|maximum|range|block)/i;
 
 export interface ChainSource {
   chainId: number;
@@ -18,6 +18,8 @@ export interface ChainSource {
   blockTimes(blocks: number[]): Promise<Map<number, Date>>;
   hasCode(address: string, block: number): Promise<boolean>;
   createAddress(deployer: string, nonce: number): string;
+  /** Closes a WebSocket connection (HTTP holds none). */
+  close(): Promise<void>;
 }
 
 export interface RetryOptions {
@@ -48,11 +50,13 @@ function errorText(e: unknown): string {
 const hex = (n: number) => `0x${n.toString(16)}`;
 
 export function createRpcSource(chainId: number, url: string, retry: RetryOptions = { attempts: 4, baseDelayMs: 250 }): ChainSource {
-  const transport = url.startsWith('ws') ? webSocket(url, { retryCount: 0 }) : http(url, { batch: { batchSize: 50, wait: 0 }, retryCount: 0, timeout: 30_000 });
+  const ws = url.startsWith('ws');
+  const transport = ws ? webSocket(url, { retryCount: 0 }) : http(url, { batch: { batchSize: 50, wait: 0 }, retryCount: 0, timeout: 30_000 });
   const client: PublicClient = createPublicClient({ transport });
+  let used = false;
   const times = new Map<number, Date>();
   const rpc = <T>(method: string, params: unknown[], isRange = false) =>
-    withRetry(() => client.request({ method: method as 'eth_chainId', params: params as never }) as Promise<T>, retry, isRange);
+    withRetry(() => (used = true) && client.request({ method: method as 'eth_chainId', params: params as never }) as Promise<T>, retry, isRange);
 
   return {
     chainId,
@@ -109,6 +113,11 @@ export function createRpcSource(chainId: number, url: string, retry: RetryOption
     },
     createAddress(deployer, nonce) {
       return getContractAddress({ from: deployer as `0x${string}`, nonce: BigInt(nonce) }).toLowerCase();
+    },
+    async close() {
+      if (!ws || !used) return;
+      const socket = await (client.transport as unknown as { getRpcClient(): Promise<{ close(): void }> }).getRpcClient();
+      socket.close();
     },
   };
 }

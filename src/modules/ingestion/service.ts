@@ -126,6 +126,7 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
       waiting.length = 0;
       for (const r of resolvers.values()) r();
       await Promise.allSettled([...inflight.values()]);
+      await Promise.allSettled(sources.map((s) => s.close()));
     },
     get queued() {
       return waiting.length;
