@@ -107,7 +107,11 @@ export function createKycService(d: KycServiceDeps) {
         throw invalidState(`KYC session ${session.id} is already ${session.status}.`);
       }
       if (session.status === 'superseded') throw invalidState(`KYC session ${session.id} was replaced by a newer session.`);
-      if (isExpired(session)) throw invalidState(`KYC session ${session.id} expired at ${session.expires_at.toISOString()}.`);
+      if (isExpired(session)) {
+        // A provider's own "declined/expired" notice for a session that already ran out here changes nothing: acknowledge it.
+        if (outcome === 'rejected') return { received: true, sessionId: session.id, status: 'rejected' as const, duplicate: true };
+        throw invalidState(`KYC session ${session.id} expired at ${session.expires_at.toISOString()}.`);
+      }
 
       let sealed: { birth: string; salt: string | null; commitment: string | null } | null = null;
       if (result.outcome === 'approved' && result.birthDate !== null) {

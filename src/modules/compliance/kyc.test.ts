@@ -190,6 +190,10 @@ describe('POST /compliance/kyc/callback/{provider}', () => {
     const late = await callback(DEFAULT, { eventId: randomUUID(), sessionId, status: 'approved', birthDate: '1990-01-01' });
     expect(late.statusCode).toBe(409);
     expect(late.json().details).toContain('expired');
+    // A rejection arriving after expiry is acknowledged and changes nothing.
+    const lateReject = await callback(DEFAULT, { eventId: randomUUID(), sessionId, status: 'rejected', reason: 'timeout' });
+    expect(lateReject.json()).toMatchObject({ status: 'rejected', duplicate: true });
+    expect((await status(owner.did)).json()).toMatchObject({ status: 'rejected', reason: 'expired' });
     const page = await app.inject({ method: 'GET', url: `/api/v1/compliance/kyc/local/${sessionId}` });
     expect(page.body).toContain('data-status="expired"');
   });

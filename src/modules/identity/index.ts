@@ -45,6 +45,7 @@ export const identityModule: Module = {
     });
     // The issuer's own DID, so verifiers can resolve it like any other.
     await dids.register(creds.issuerAddress, 1);
+    ctx.log.info({ issuerDid: creds.issuerDid }, 'verifiable credential issuer');
     ctx.services.identity = {
       signalFor: (address) => dids.signalFor(address),
       resolveDid: async (did) => {
