@@ -10,7 +10,7 @@
 //     Identity/NamePartGroups/MasterNamePartGroup/NamePartGroup[@ID,@NamePartTypeID]
 //     Feature[@FeatureTypeID]/FeatureVersion/VersionDetail      -> the address
 import sax from 'sax';
-import { addEntry, EVM_ADDRESS, FEATURE_PREFIX, SanctionsFileError, type SdnEntry } from './entries.js';
+import { addEntry, EVM_ADDRESS, FEATURE_PREFIX, own, SanctionsFileError, type SdnEntry } from './entries.js';
 
 interface NamePart {
   groupId: string;
@@ -75,10 +75,10 @@ export async function parseAdvancedXml(chunks: AsyncIterable<string>): Promise<{
         if (parent === 'DateOfIssue' && stack.length === 3) capture = (t) => (date[name] = t);
         break;
       case 'FeatureType':
-        if (parent === 'FeatureTypeValues') capture = (t) => featureTypes.set(a.ID, t);
+        if (parent === 'FeatureTypeValues') capture = (t) => featureTypes.set(own(a.ID), own(t));
         break;
       case 'NamePartType':
-        if (parent === 'NamePartTypeValues') capture = (t) => namePartTypes.set(a.ID, t);
+        if (parent === 'NamePartTypeValues') capture = (t) => namePartTypes.set(own(a.ID), own(t));
         break;
       case 'DistinctParties':
         sawParties = true;
@@ -147,7 +147,13 @@ export async function parseAdvancedXml(chunks: AsyncIterable<string>): Promise<{
       case 'Profile':
         if (profile) {
           const evm = profile.features.filter((f) => EVM_ADDRESS.test(f.value));
-          if (evm.length) candidates.push({ sdnId: profile.sdnId, nameParts: primaryName(profile), features: evm });
+          if (evm.length) {
+            candidates.push({
+              sdnId: own(profile.sdnId),
+              nameParts: primaryName(profile).map((n) => ({ typeId: n.typeId === null ? null : own(n.typeId), value: own(n.value) })),
+              features: evm.map((f) => ({ typeId: own(f.typeId), value: own(f.value) })),
+            });
+          }
         }
         profile = null;
         break;

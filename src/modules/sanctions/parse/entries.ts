@@ -28,16 +28,19 @@ export interface ParsedList {
   bytes: number;
 }
 
+/** A copy that owns its characters: V8 substrings keep their whole parent (a 1 MB chunk of the file) alive. */
+export const own = (s: string) => (s.length ? Buffer.from(s, 'utf8').toString('utf8') : '');
+
 export function addEntry(entries: Map<string, SdnEntry>, address: string, name: string, currency: string, sdnId: string) {
   const key = address.toLowerCase();
   let e = entries.get(key);
   if (!e) {
-    e = { address: key, entityNames: [], currencies: [], sdnIds: [] };
-    entries.set(key, e);
+    e = { address: own(key), entityNames: [], currencies: [], sdnIds: [] };
+    entries.set(e.address, e);
   }
-  if (name && !e.entityNames.includes(name)) e.entityNames.push(name);
-  if (currency && !e.currencies.includes(currency)) e.currencies.push(currency);
-  if (sdnId && !e.sdnIds.includes(sdnId)) e.sdnIds.push(sdnId);
+  if (name && !e.entityNames.includes(name)) e.entityNames.push(own(name));
+  if (currency && !e.currencies.includes(currency)) e.currencies.push(own(currency));
+  if (sdnId && !e.sdnIds.includes(sdnId)) e.sdnIds.push(own(sdnId));
 }
 
 /** The name reported for an address: its SDN names joined (an address shared by two entries names both). */
