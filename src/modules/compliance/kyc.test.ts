@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createKey, createTestApp, eventually, randomAddress, signIn, type SignedIn, type TestKey } from '../../../test/helpers/app.js';
 import type { App } from '../../platform/http/types.js';
 import { signLocal } from './providers/local.js';
+import { createKycRepo } from './repo.js';
 
 const DEFAULT = '<provider_default>';
 const ALT = '<provider_alt>';
@@ -190,6 +191,10 @@ describe('POST /compliance/kyc/callback/{provider}', () => {
     const late = await callback(DEFAULT, { eventId: randomUUID(), sessionId, status: 'approved', birthDate: '1990-01-01' });
     expect(late.statusCode).toBe(409);
     expect(late.json().details).toContain('expired');
+    // The background sweep's query marks it (and names the wallet to rescore).
+    expect(await createKycRepo(app.ctx.db).expireDue()).toContain(owner.address.toLowerCase());
+    expect((await app.ctx.db.query<{ status: string }>('SELECT status FROM kyc_sessions WHERE id = $1', [sessionId]))[0].status).toBe('expired');
+    expect((await status(owner.did)).json()).toMatchObject({ status: 'rejected', reason: 'expired' });
     // A rejection arriving after expiry is acknowledged and changes nothing.
     const lateReject = await callback(DEFAULT, { eventId: randomUUID(), sessionId, status: 'rejected', reason: 'timeout' });
     expect(lateReject.json()).toMatchObject({ status: 'rejected', duplicate: true });
