@@ -2,7 +2,7 @@
 // every tampering case, superseded commitments, age and KYC proofs, limits and auth, and a burst of proofs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as snarkjs from 'snarkjs';
-import { createKey, createTestApp, randomAddress, type TestKey } from '../../../test/helpers/app.js';
+import { createKey, createTestApp, eventually, randomAddress, type TestKey } from '../../../test/helpers/app.js';
 import type { App } from '../../platform/http/types.js';
 import { toChecksum } from '../../platform/http/address.js';
 import { categoryHash, decodeProof, encodeProof, yyyymmdd } from './encoding.js';
@@ -111,7 +111,12 @@ describe('ScoreAboveThreshold', () => {
     expect(again.publicInputs.commitment).toBe(publicInputs.commitment);
     expect(again.proof).not.toBe(proof);
     await setScore(app, subject, 'DEFI_LENDING', 730);
-    expect((await verify({ proof })).json()).toMatchObject({ valid: false });
+    // the score.updated event alone supersedes the commitment (before any verification looks at it)
+    await eventually(async () => {
+      const rows = await app.ctx.db.query<{ is_current: boolean }>('SELECT is_current FROM proof_commitments WHERE commitment = $1', [publicInputs.commitment]);
+      return rows.length === 1 && rows[0].is_current === false;
+    });
+    expect((await verify({ proof })).json()).toMatchObject({ valid: false, reason: 'superseded commitment' });
     const fresh = (await prove({ subject, proofType: 'ScoreAboveThreshold', category: 'DEFI_LENDING', threshold: 700 })).json();
     expect(fresh.publicInputs.commitment).not.toBe(publicInputs.commitment);
     expect((await verify({ proof: fresh.proof })).json().valid).toBe(true);
