@@ -46,9 +46,13 @@ export function createKycRepo(db: Queryable) {
     byProviderRef(provider: string, ref: string, q: Queryable = db) {
       return maybeOne<KycSessionRow>(q, 'SELECT * FROM kyc_sessions WHERE provider = $1 AND provider_session_id = $2', [provider, ref]);
     },
-    /** The session that decides a DID's status: the newest one that was not superseded. */
+    /** The session that decides a DID's status: an approved one (final), else the newest that was not superseded. */
     current(did: string, q: Queryable = db) {
-      return maybeOne<KycSessionRow>(q, `SELECT * FROM kyc_sessions WHERE did = $1 AND status <> 'superseded' ORDER BY created_at DESC, id LIMIT 1`, [did]);
+      return maybeOne<KycSessionRow>(
+        q,
+        `SELECT * FROM kyc_sessions WHERE did = $1 AND status <> 'superseded' ORDER BY (status = 'approved') DESC, created_at DESC, id LIMIT 1`,
+        [did],
+      );
     },
     approvedFor(did: string, q: Queryable = db) {
       return maybeOne<KycSessionRow>(q, `SELECT * FROM kyc_sessions WHERE did = $1 AND status = 'approved' ORDER BY completed_at DESC LIMIT 1`, [did]);
