@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, createTestApp, randomAddress, signIn, signInAdmin, type SignedIn, type TestKey } from '../../../test/helpers/app.js';
 import type { App } from '../../platform/http/types.js';
+import { SCORE_UPDATED, type ScoreChange } from '../scoring/contracts.js';
 
 let app: App;
 let key: TestKey;
@@ -107,6 +108,43 @@ describe('PUT /dispute/{id}/status (admin)', () => {
     expect(res.json().error).toBe('forbidden');
     expect((await get(id)).status).toBe('Pending');
     expect((await setStatus('7d9b3a1c-2e4f-4a6b-8c0d-1e2f3a4b5c6d', { status: 'Resolved' })).statusCode).toBe(404);
+  });
+});
+
+describe('revisedScore', () => {
+  it('with status Resolved replaces the category score through scoring, audited, and emits a score change', async (t) => {
+    if (!app.ctx.services.scoring) return t.skip();
+    const { id, wallet } = await fileDispute();
+    const seen: ScoreChange[] = [];
+    const off = app.ctx.bus.subscribe<ScoreChange>(SCORE_UPDATED, (c) => void seen.push(c));
+    try {
+      const res = await setStatus(id, { status: 'Resolved', revisedScore: 777, resolutionNotes: 'Missing repayments confirmed', resolvedBy: 'Risk desk' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ status: 'Resolved', revisedScore: 777, resolvedBy: 'Risk desk' });
+      expect((await app.ctx.services.scoring.getScore(wallet, 'DEFI_LENDING', { explain: false })).score).toBe(777);
+      const change = seen.find((c) => c.address === wallet && c.category === 'DEFI_LENDING');
+      expect(change).toMatchObject({ newScore: 777, cause: 'dispute_revision' });
+      const audit = await app.ctx.db.query<{ actor: string; details: { disputeId: string; newScore: number } }>(
+        `SELECT actor, details FROM audit_log WHERE action = 'score.revised' AND target = $1`,
+        [`wallet:${wallet}`],
+      );
+      expect(audit).toHaveLength(1);
+      expect(audit[0].actor).toBe(`admin:${admin.address.toLowerCase()}`);
+      expect(audit[0].details).toMatchObject({ disputeId: id, newScore: 777 });
+    } finally {
+      off();
+    }
+  });
+
+  it('with another status is stored but changes no score', async (t) => {
+    if (!app.ctx.services.scoring) return t.skip();
+    const { id, wallet } = await fileDispute();
+    const before = (await app.ctx.services.scoring.getScore(wallet, 'DEFI_LENDING', { explain: false })).score;
+    const res = await setStatus(id, { status: 'Under Review', revisedScore: 900 });
+    expect(res.json()).toMatchObject({ status: 'Under Review', revisedScore: 900 });
+    expect((await app.ctx.services.scoring.getScore(wallet, 'DEFI_LENDING', { explain: false })).score).toBe(before);
+    const audit = await app.ctx.db.query(`SELECT 1 FROM audit_log WHERE action = 'score.revised' AND target = $1`, [`wallet:${wallet}`]);
+    expect(audit).toHaveLength(0);
   });
 });
 
