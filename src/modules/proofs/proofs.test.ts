@@ -1,5 +1,6 @@
 // The proofs API: prove and verify through HTTP, offline verification with snarkjs and the published key,
 // every tampering case, superseded commitments, age and KYC proofs, limits and auth, and a burst of proofs.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as snarkjs from 'snarkjs';
 import { createKey, createTestApp, eventually, randomAddress, type TestKey } from '../../../test/helpers/app.js';
@@ -275,6 +276,8 @@ describe('a burst of proofs', () => {
   it('answers 50 concurrent prove requests while /health stays responsive', async () => {
     const subject = randomAddress();
     await setScore(app, subject, 'SOCIAL', 640);
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
     const started = Date.now();
     const burst = Array.from({ length: 50 }, (_, i) => prove({ subject, proofType: 'ScoreAboveThreshold', category: 'SOCIAL', threshold: i * 10 }));
     const healthTimes: number[] = [];
@@ -288,11 +291,12 @@ describe('a burst of proofs', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     const results = await all;
+    loop.disable();
     const elapsed = (Date.now() - started) / 1000;
     expect(results.map((r) => r.statusCode)).toEqual(Array.from({ length: 50 }, (_, i) => (i * 10 <= 640 ? 200 : 422)));
     const sorted = [...healthTimes].sort((a, b) => a - b);
     const p = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1);
-    console.log(`[proofs burst] 50 prove requests in ${elapsed.toFixed(2)} s; /health during the burst: n=${sorted.length} p50=${p(0.5)} ms p95=${p(0.95)} ms max=${p(1)} ms; rss=${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
+    console.log(`[proofs burst] 50 prove requests in ${elapsed.toFixed(2)} s; /health during the burst: n=${sorted.length} p50=${p(0.5)} ms p95=${p(0.95)} ms max=${p(1)} ms; event-loop delay p99=${(loop.percentile(99) / 1e6).toFixed(1)} ms max=${(loop.max / 1e6).toFixed(1)} ms; rss=${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
     expect(healthTimes.length).toBeGreaterThan(3);
   });
 });
