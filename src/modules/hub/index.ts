@@ -1,7 +1,23 @@
-// Wires the hub module.
+// Wires the scores hub (hub role): SignalR JSON protocol at /hubs/scores on the API's own HTTP server. Score
+// changes arrive as `score.updated` on the event bus, which REDIS_URL fans out to every instance.
 import type { Module } from '../../platform/http/types.js';
+import { SCORE_UPDATED, type ScoreChange } from '../scoring/contracts.js';
+import { createHub } from './hub.js';
+import { registerHubRoutes } from './routes.js';
+import { createTokenSigner } from './token.js';
 
 export const hubModule: Module = {
   name: 'hub',
-  register() {},
+  register(app, ctx) {
+    if (!ctx.config.roles.includes('hub')) return;
+    const hub = createHub({
+      keepAliveMs: ctx.config.hubKeepAliveSeconds * 1000,
+      clientTimeoutMs: ctx.config.hubClientTimeoutSeconds * 1000,
+      log: ctx.log,
+    });
+    const tokens = createTokenSigner(ctx.secret('hub-token-key'));
+    registerHubRoutes(app, ctx, hub, tokens);
+    const off = ctx.bus.subscribe<ScoreChange>(SCORE_UPDATED, (c) => void hub.publish(c));
+    ctx.onClose(off);
+  },
 };
