@@ -4,8 +4,7 @@ import type { Queryable } from '../../platform/db/types.js';
 import type { WalletFeatures } from '../scoring/contracts.js';
 import type { ActivityRecord } from './decode.js';
 
-const COLS = 14;
-const BATCH = 400;
+const BATCH = 2000;
 
 export interface SyncState {
   chainId: number;
@@ -21,18 +20,19 @@ export function createIngestionRepo(db: Queryable) {
       const changed = new Set<string>();
       for (let i = 0; i < records.length; i += BATCH) {
         const chunk = records.slice(i, i + BATCH);
-        const params: unknown[] = [];
-        const values = chunk.map((r, j) => {
-          params.push(r.chainId, r.txHash, r.logIndex, r.wallet, r.kind, r.blockNumber, r.occurredAt, r.contract, r.counterparty, r.tokenId, r.amount, r.direction, r.protocol, r.ref);
-          const b = j * COLS;
-          return `(${Array.from({ length: COLS }, (_, k) => `$${b + k + 1}`).join(',')})`;
-        });
+        // one array parameter per column: the statement text stays the same whatever the batch size
+        const col = <T>(f: (r: ActivityRecord) => T) => chunk.map(f);
         const rows = await q.query<{ wallet: string }>(
           `INSERT INTO wallet_activity (chain_id, tx_hash, log_index, wallet, kind, block_number, occurred_at, contract,
              counterparty, token_id, amount, direction, protocol, ref)
-           VALUES ${values.join(',')}
+           SELECT * FROM unnest($1::int[], $2::text[], $3::int[], $4::text[], $5::text[], $6::bigint[], $7::timestamptz[],
+             $8::text[], $9::text[], $10::numeric[], $11::numeric[], $12::text[], $13::text[], $14::text[])
            ON CONFLICT DO NOTHING RETURNING wallet`,
-          params,
+          [
+            col((r) => r.chainId), col((r) => r.txHash), col((r) => r.logIndex), col((r) => r.wallet), col((r) => r.kind),
+            col((r) => r.blockNumber), col((r) => r.occurredAt), col((r) => r.contract), col((r) => r.counterparty),
+            col((r) => r.tokenId), col((r) => r.amount), col((r) => r.direction), col((r) => r.protocol), col((r) => r.ref),
+          ],
         );
         for (const r of rows) changed.add(r.wallet);
       }

@@ -1,0 +1,74 @@
+// Ingestion benchmark: featuresFor (one SQL aggregation per wallet) against a primary-key read baseline in the
+// same run, activity insert throughput, and ethereum-etl import throughput on the real mainnet export.
+//   node --import tsx bench/ingestion.ts [wallets=2000] [recordsPerWallet=60]
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { openDatabase } from '../src/platform/db/index.js';
+import { migrate } from '../src/platform/db/migrate.js';
+import { createIngestionRepo } from '../src/modules/ingestion/repo.js';
+import { importEthereumEtl } from '../src/modules/ingestion/etl/import.js';
+import { ACTIVITY_KINDS } from '../src/modules/ingestion/events.js';
+import type { ActivityRecord } from '../src/modules/ingestion/decode.js';
+
+const WALLETS = Number(process.argv[2] ?? 2000);
+const PER_WALLET = Number(process.argv[3] ?? 60);
+const MAINNET = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/data/ethereum-etl/mainnet-17173049-17173050-json');
+
+const addr = () => `0x${randomBytes(20).toString('hex')}`;
+const hash = () => `0x${randomBytes(32).toString('hex')}`;
+
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const t = performance.now();
+  const r = await fn();
+  return [r, performance.now() - t];
+}
+
+async function main() {
+  const db = await openDatabase(process.env.DATABASE_URL ?? 'pglite://memory', '/tmp');
+  await migrate(db);
+  const repo = createIngestionRepo(db);
+  const wallets = Array.from({ length: WALLETS }, addr);
+  const pools = Array.from({ length: 50 }, addr);
+  const start = Date.now() - 400 * 86_400_000;
+
+  const records: ActivityRecord[] = [];
+  for (const w of wallets) {
+    for (let i = 0; i < PER_WALLET; i++) {
+      const kind = ACTIVITY_KINDS[(i * 7 + w.charCodeAt(3)) % ACTIVITY_KINDS.length];
+      records.push({
+        chainId: [1, 10, 8453][i % 3], txHash: hash(), logIndex: i, wallet: w, kind, blockNumber: 17_000_000 + i,
+        occurredAt: new Date(start + ((i * 86_400_000 * 6.5) % (400 * 86_400_000))), contract: pools[i % pools.length],
+        counterparty: pools[(i * 3) % pools.length], tokenId: null, amount: String(i * 1000), direction: i % 2 ? 'in' : 'out',
+        protocol: kind.startsWith('lending') ? 'aave-v3' : kind === 'swap' ? 'uniswap-v2' : null, ref: kind === 'gov_vote' ? String(i) : null,
+      });
+    }
+    await repo.recordAccount(w, 1, { nonce: PER_WALLET, balance: '1' });
+  }
+  const [, insertMs] = await timed(() => db.tx((q) => repo.insertActivity(records, q)));
+  const [, reinsertMs] = await timed(() => db.tx((q) => repo.insertActivity(records.slice(0, 20_000), q)));
+  console.log(`activity rows: ${records.length} inserted in ${insertMs.toFixed(0)} ms (${Math.round(records.length / (insertMs / 1000))} rows/s); ` + `20,000 duplicates ignored in ${reinsertMs.toFixed(0)} ms`);
+
+  const sample = wallets.slice(0, Math.min(1000, WALLETS));
+  for (const w of sample.slice(0, 50)) await repo.features(w); // warm-up
+  const [, baseMs] = await timed(async () => {
+    for (const w of sample) await db.query('SELECT * FROM wallet_sync WHERE wallet = $1 AND chain_id = 1', [w]);
+  });
+  const [, featMs] = await timed(async () => {
+    for (const w of sample) await repo.features(w);
+  });
+  const base = sample.length / (baseMs / 1000);
+  const feat = sample.length / (featMs / 1000);
+  console.log(`featuresFor (${PER_WALLET} records/wallet, ${db.kind}): ${feat.toFixed(0)} wallets/s, ${(featMs / sample.length).toFixed(2)} ms each`);
+  console.log(`baseline primary-key read: ${base.toFixed(0)} reads/s; ratio featuresFor/baseline = ${(feat / base).toFixed(2)}`);
+
+  if (existsSync(MAINNET)) {
+    const [r, ms] = await timed(() => importEthereumEtl({ db, repo }, MAINNET, { chainId: 1 }));
+    const rows = r.files.reduce((s, f) => s + f.rows, 0);
+    console.log(`ethereum-etl import of the mainnet export: ${rows} rows -> ${r.records} records for ${r.wallets.size} wallets in ${ms.toFixed(0)} ms (${Math.round(rows / (ms / 1000))} rows/s)`);
+  }
+  await db.close();
+}
+
+await main();
