@@ -24,13 +24,16 @@ export const disputesModule: Module = {
     ctx.workers.push({
       name: 'dispute-escalations',
       start() {
-        timer = setInterval(() => {
+        const pass = () => {
           if (running || !ctx.services.oracle) return;
           running = svc
             .retryEscalations()
             .catch((err) => ctx.log.error({ err }, 'escalation retry pass failed'))
             .finally(() => (running = null));
-        }, RETRY_INTERVAL_MS);
+        };
+        // one pass at start picks up submissions a previous process left behind
+        pass();
+        timer = setInterval(pass, RETRY_INTERVAL_MS);
         timer.unref();
       },
       async stop() {
