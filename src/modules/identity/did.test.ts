@@ -177,6 +177,29 @@ describe('PUT /identity/{did}', () => {
   });
 });
 
+describe('DELETE /identity/{did}', () => {
+  it('lets the owner deactivate; the record stays resolvable and nothing more can change', async () => {
+    const owner = await signIn(app);
+    const { did } = (await register({ walletAddress: owner.address })).json();
+    const del = (headers: Record<string, string>) => app.inject({ method: 'DELETE', url: `/api/v1/identity/${did}`, headers });
+    expect((await del({})).statusCode).toBe(401);
+    expect((await del((await signIn(app)).auth)).statusCode).toBe(403);
+    expect((await resolve(did)).json().isActive).toBe(true); // cached now
+    const res = await del(owner.auth);
+    expect(res.statusCode).toBe(204);
+    expect((await resolve(did)).json()).toMatchObject({ did, isActive: false });
+    expect((await del(owner.auth)).statusCode).toBe(409);
+    const doc = (await resolve(did)).json().didDocument;
+    expect((await app.inject({ method: 'PUT', url: `/api/v1/identity/${did}`, headers: owner.auth, payload: { didDocument: doc } })).statusCode).toBe(409);
+    const issue = await app.inject({ method: 'POST', url: `/api/v1/identity/${did}/credentials`, headers: owner.auth, payload: { credentialType: 'T', subject: '{}' } });
+    expect(issue.statusCode).toBe(409);
+    const kyc = await app.inject({ method: 'POST', url: '/api/v1/compliance/kyc/initiate', headers: owner.auth, payload: { did } });
+    expect(kyc.statusCode).toBe(409);
+    expect(await app.ctx.services.identity!.signalFor(owner.address)).toMatchObject({ hasDid: false, did: null });
+    expect((await register({ walletAddress: owner.address })).statusCode).toBe(409);
+  });
+});
+
 describe('identity signals', () => {
   it('reports the DID and credentials for the scoring module', async () => {
     const address = randomAddress();

@@ -56,6 +56,10 @@ export function createIdentityRepo(db: Queryable) {
       const rows = await q.query('UPDATE dids SET did_document = $2, updated_at = now() WHERE did = $1 RETURNING id', [did, document]);
       return rows.length === 1;
     },
+    async deactivate(did: string, q: Queryable = db): Promise<boolean> {
+      const rows = await q.query('UPDATE dids SET is_active = false, updated_at = now() WHERE did = $1 AND is_active RETURNING id', [did]);
+      return rows.length === 1;
+    },
     async insertCredential(c: Omit<CredentialRow, 'revoked_at' | 'revoked_by'>, q: Queryable = db): Promise<void> {
       await q.query(
         `INSERT INTO credentials (id, did_id, subject_did, wallet_address, credential_type, issuer_did, jwt, ipfs_hash, pinned, issued_by, issuance_date, expiration_date)

@@ -98,14 +98,36 @@ export function registerIdentityRoutes(app: App, dids: DidService, creds: Creden
             summary: 'Replace the DID document',
             description:
               'Only the wallet that owns the DID (the JWT subject) may do this; anyone else gets 403. The document must be a JSON object ' +
-              'whose `id` is this DID, at most 50,000 characters. 204 on success.',
+              'whose `id` is this DID, at most 50,000 characters. 204 on success; 409 when the DID is deactivated.',
             params: DidParams,
             body: UpdateBody,
-            response: { 204: Type.Null({ description: 'updated' }), ...errorResponses(403) },
+            response: { 204: Type.Null({ description: 'updated' }), ...errorResponses(403, 409) },
           },
         },
         async (req, reply) => {
           await dids.updateDocument(req.params.did, req.body.didDocument, req.user!.address);
+          return reply.code(204).send();
+        },
+      );
+
+      s.delete<{ Params: { did: string } }>(
+        '/identity/:did',
+        {
+          config: { auth: 'jwt' },
+          schema: {
+            operationId: 'identity.deactivateDid',
+            tags,
+            summary: 'Deactivate a DID',
+            description:
+              'Owner only (403 otherwise). Permanent: the record stays resolvable with `isActive: false`, its document can no longer be ' +
+              'changed, no credential can be issued to it and no KYC session started for it (409), and credentials it issued no longer ' +
+              'verify. Deactivating twice gives 409. 204 on success.',
+            params: DidParams,
+            response: { 204: Type.Null({ description: 'deactivated' }), ...errorResponses(403, 409) },
+          },
+        },
+        async (req, reply) => {
+          await dids.deactivate(req.params.did, req.user!.address);
           return reply.code(204).send();
         },
       );

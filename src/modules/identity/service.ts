@@ -67,6 +67,7 @@ export function createDidService({ repo, cache, onIdentityChange }: DidServiceDe
     async updateDocument(input: string, document: string, caller: string): Promise<void> {
       const row = await mustResolve(input);
       if (row.wallet_address !== caller.toLowerCase()) throw forbidden('Only the wallet that owns this DID may update its document.');
+      if (!row.is_active) throw new AppError('invalid_state', `The DID ${row.did} is deactivated.`);
       if (document.length > MAX_DID_DOCUMENT) throw fieldError('didDocument', `must be at most ${MAX_DID_DOCUMENT} characters`);
       let doc: unknown;
       try {
@@ -80,6 +81,15 @@ export function createDidService({ repo, cache, onIdentityChange }: DidServiceDe
       if (!parsedId || parsedId.did !== row.did) throw fieldError('didDocument', `must have "id" equal to the DID (${row.did})`);
       await repo.updateDocument(row.did, document);
       cache.invalidate(row.did);
+    },
+
+    /** Deactivation is permanent: the record stays resolvable with isActive false; nothing can be issued to it. */
+    async deactivate(input: string, caller: string): Promise<void> {
+      const row = await mustResolve(input);
+      if (row.wallet_address !== caller.toLowerCase()) throw forbidden('Only the wallet that owns this DID may deactivate it.');
+      if (!(await repo.deactivate(row.did))) throw new AppError('invalid_state', `The DID ${row.did} is already deactivated.`);
+      cache.invalidate(row.did);
+      onIdentityChange(row.wallet_address);
     },
 
     async signalFor(address: string): Promise<IdentitySignal> {
