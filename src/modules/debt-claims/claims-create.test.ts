@@ -161,3 +161,27 @@ describe('GET /debt-claims/{id}', () => {
     expect(bad.json().fields[0].field).toBe('id');
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents every debt-claim route with its state rules, and amounts as numbers', async () => {
+    const doc = (await app.inject({ url: '/swagger/v1/swagger.json' })).json();
+    const ops: Record<string, { description: string; responses: Record<string, unknown> }> = {};
+    for (const [path, item] of Object.entries<Record<string, { operationId?: string; description: string; responses: Record<string, unknown> }>>(doc.paths)) {
+      for (const op of Object.values(item)) if (op.operationId?.startsWith('debtClaims.')) ops[op.operationId] = { ...op, description: `${path} ${op.description}` };
+    }
+    expect(Object.keys(ops).sort()).toEqual(
+      ['createClaim', 'disputeClaim', 'getClaim', 'listByCreditor', 'listByDebtor', 'resolveClaim', 'withdrawClaim'].map((o) => `debtClaims.${o}`),
+    );
+    expect(ops['debtClaims.resolveClaim'].description).toMatch(/Pending -> Resolved/);
+    expect(ops['debtClaims.resolveClaim'].description).toMatch(/Disputed -> Resolved/);
+    expect(ops['debtClaims.disputeClaim'].description).toMatch(/Pending -> Disputed, by the debtor only/);
+    expect(ops['debtClaims.withdrawClaim'].description).toMatch(/Pending -> Withdrawn, by the creditor only/);
+    expect(ops['debtClaims.createClaim'].description).toMatch(/per minute per client IP/);
+    for (const id of ['debtClaims.disputeClaim', 'debtClaims.withdrawClaim']) expect(Object.keys(ops[id].responses)).toEqual(expect.arrayContaining(['200', '403', '404', '409']));
+    expect(Object.keys(ops['debtClaims.resolveClaim'].responses)).toEqual(expect.arrayContaining(['401', '403', '404', '409']));
+    const claim = (ops['debtClaims.getClaim'].responses['200'] as { content: Record<string, { schema: { properties: Record<string, { type: string }> } }> }).content[
+      'application/json'
+    ].schema;
+    expect(claim.properties.amount.type).toBe('number');
+  });
+});

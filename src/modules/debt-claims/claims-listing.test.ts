@@ -66,7 +66,9 @@ describe('GET /debt-claims/debtor/{address}', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res = await app.inject({ url: `/api/v1/debt-claims/debtor/${debtor}?limit=2${cursor ? `&cursor=${cursor}` : ''}` });
+      const res: { statusCode: number; json(): { claimCount: number; claims: { id: string }[]; nextCursor: string | null } } = await app.inject({
+        url: `/api/v1/debt-claims/debtor/${debtor}?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      });
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(body.claimCount).toBe(5);

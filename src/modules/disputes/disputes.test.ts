@@ -12,7 +12,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-const disputeBody = (over: Record<string, unknown> = {}) => ({
+const disputeBody = (over: Record<string, unknown> = {}): Record<string, unknown> & { walletAddress: string; description: string } => ({
   walletAddress: randomAddress(),
   category: 'DEFI_LENDING',
   reason: 'InaccurateScore',
@@ -129,5 +129,26 @@ describe('GET /dispute/{id} and /dispute/wallet/{address}', () => {
     const empty = await app.inject({ url: `/api/v1/dispute/wallet/${randomAddress()}`, headers: key.headers });
     expect(empty.json()).toMatchObject({ count: 0, disputes: [] });
     expect((await app.inject({ url: '/api/v1/dispute/wallet/0xnope', headers: key.headers })).statusCode).toBe(400);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents every dispute route with its state rules', async () => {
+    const doc = (await app.inject({ url: '/swagger/v1/swagger.json' })).json();
+    const ops: Record<string, { description: string; responses: Record<string, unknown>; security?: unknown[] }> = {};
+    for (const item of Object.values<Record<string, { operationId?: string; description: string; responses: Record<string, unknown> }>>(doc.paths)) {
+      for (const op of Object.values(item)) if (op.operationId?.startsWith('disputes.')) ops[op.operationId] = op;
+    }
+    expect(Object.keys(ops).sort()).toEqual(
+      ['createDispute', 'escalateDispute', 'getDispute', 'listWalletDisputes', 'updateDisputeStatus', 'withdrawDispute'].map((o) => `disputes.${o}`),
+    );
+    expect(ops['disputes.escalateDispute'].description).toMatch(/every state except Withdrawn and Escalated/);
+    expect(ops['disputes.withdrawDispute'].description).toMatch(/only from Pending, Under Review or Evidence Requested/i);
+    expect(ops['disputes.withdrawDispute'].description).toMatch(/original submitter/);
+    expect(ops['disputes.updateDisputeStatus'].description).toMatch(/revisedScore/);
+    expect(Object.keys(ops['disputes.withdrawDispute'].responses)).toEqual(expect.arrayContaining(['204', '401', '403', '404', '409']));
+    expect(Object.keys(ops['disputes.escalateDispute'].responses)).toEqual(expect.arrayContaining(['200', '401', '404', '409']));
+    expect(ops['disputes.updateDisputeStatus'].security).toEqual([{ Bearer: [] }]);
+    expect(ops['disputes.createDispute'].security).toEqual([{ ApiKey: [] }]);
   });
 });

@@ -1,5 +1,6 @@
 // HTTP routes of the disputes module: each route is its schema, its auth and one service call.
 import type { FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from '../../platform/http/types.js';
 import type { JwtService, JwtUser } from '../../platform/auth/jwt.js';
 import { errorResponses } from '../../platform/openapi.js';
@@ -54,7 +55,8 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
   const full = async (row: DisputeRow) => ({ ...toDispute(row), history: (await svc.history(row.id)).map(toHistory) });
 
   app.register(
-    async (s) => {
+    async (plugin) => {
+      const s = plugin.withTypeProvider<TypeBoxTypeProvider>();
       s.post(
         '/dispute',
         {
