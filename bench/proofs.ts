@@ -87,7 +87,7 @@ async function main() {
   // on-chain verification gas
   const chain = await startLocalChain({ chainId: 31337 });
   const signer = await connectChain(chain.url, '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' as Hex);
-  const dep = await deployContracts(signer);
+  const dep = await deployContracts(signer, { log: (m) => console.log(`deploy: ${m}`) });
   const abi = loadArtifact('ReputationOracle').abi;
   await signer.write(dep.oracle, abi, 'publishCommitments', [[subject], [1], [BigInt(warm.publicInputs.commitment)]]);
   const ok = await signer.publicClient.readContract({ address: dep.oracle, abi, functionName: 'verifyProof', args: [warm.proof, 700n, 1] } as never);

@@ -300,3 +300,13 @@ describe('a burst of proofs', () => {
     expect(healthTimes.length).toBeGreaterThan(3);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents the proofs routes', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/swagger/v1/swagger.json' })).json();
+    expect(doc.paths['/api/v1/reputation/prove'].post.operationId).toBe('proofs.createProof');
+    expect(Object.keys(doc.paths['/api/v1/reputation/prove'].post.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '422', '429']));
+    expect(doc.paths['/api/v1/reputation/verify'].post.operationId).toBe('proofs.verifyProof');
+    expect(doc.paths['/api/v1/proofs/verification-keys'].get.operationId).toBe('proofs.listVerificationKeys');
+  });
+});
