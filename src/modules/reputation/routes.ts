@@ -4,10 +4,20 @@ import type { App } from '../../platform/http/types.js';
 import type { AppContext } from '../../platform/context.js';
 import { toChecksum } from '../../platform/http/address.js';
 import { unavailable } from '../../platform/errors.js';
-import type { ScoringService } from '../scoring/contracts.js';
+import type { ScoreEntry as ScoreEntryType, ScoringService } from '../scoring/contracts.js';
+import { withoutFactors } from '../scoring/service.js';
 import { AddressParams, BatchBody, BatchResponse, CategoryParams, ExplainQuery, ScoreEntry, WalletScores } from './schemas.js';
 
 const tags = ['Reputation'];
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Each cached entry object is serialized once per shape (it is replaced, not mutated, when the score changes). */
+const bodies = new WeakMap<ScoreEntryType, { full?: string; bare?: string }>();
+function serialized(e: ScoreEntryType, explain: boolean): string {
+  let b = bodies.get(e);
+  if (!b) bodies.set(e, (b = {}));
+  return explain ? (b.full ??= JSON.stringify(e)) : (b.bare ??= JSON.stringify(withoutFactors(e)));
+}
 const FIRST_READ =
   'A wallet never scored before is ingested first (waiting at most ~2 s; ingestion continues in the background and later ' +
   'changes are pushed as `score.updated`) and scored from whatever evidence is in by then.';
@@ -66,7 +76,17 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
             response: { 200: ScoreEntry },
           },
         },
-        async (req) => scoring().getScore(req.params.address, req.params.category, { explain: req.query.explain }),
+        (req, reply) => {
+          const { address, category } = req.params;
+          const explain = req.query.explain;
+          // The body is sent pre-serialized (a JSON string skips the response serializer; same fields as the schema).
+          const send = (e: ScoreEntryType) => void reply.type(JSON_TYPE).send(serialized(e, explain) as never);
+          const s = scoring();
+          // Cache hit: answered synchronously from memory.
+          const hit = s.peekScore?.(address, category);
+          if (hit) send(hit);
+          else s.getScore(address, category, { explain: true }).then(send, (err: unknown) => void reply.send(err as never));
+        },
       );
 
       s.post(

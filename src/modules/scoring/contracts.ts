@@ -108,6 +108,8 @@ export interface ScoringService {
   /** Of these addresses (lowercase), those that already have stored scores. Lets list-wide changes (a new sanctions
    *  list) recompute only wallets integrators know; when absent, callers recompute every changed address. */
   knownAddresses?(addresses: string[]): Promise<string[]>;
+  /** The in-memory cached entry (with factors) of an address/category, if any: a synchronous read, no database. */
+  peekScore?(address: string, category: Category): ScoreEntry | undefined;
 }
 
 // Providers the scoring module reads from (each registered by its own module; absent means "no signal").

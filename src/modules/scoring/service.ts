@@ -46,6 +46,8 @@ export const withoutFactors = (e: ScoreEntry): ScoreEntry => ({
 });
 
 export type ScoringServiceImpl = ScoringService & {
+  /** The cached entry (with factors) when there is one: the synchronous hot path, no database. */
+  peekScore(address: string, category: Category): ScoreEntry | undefined;
   knownAddresses(addresses: string[]): Promise<string[]>;
   history(address: string): Promise<ScoreChange[]>;
   /** Recomputes several wallets in one transaction. */
@@ -171,6 +173,10 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
     async getScores(address, opts = {}) {
       const e = await loadWallet(address.toLowerCase());
       return CATEGORIES.map((c) => (opts.explain ? e[c] : withoutFactors(e[c])));
+    },
+
+    peekScore(address, category) {
+      return cache.get(address.toLowerCase())?.[category];
     },
 
     async getScore(address, category, opts = { explain: true }) {
