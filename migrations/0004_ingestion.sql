@@ -38,11 +38,13 @@ CREATE TABLE wallet_sync (
 );
 CREATE INDEX wallet_sync_due_idx ON wallet_sync (last_synced_at);
 
--- Wallets the service has been asked about: the refresh schedule walks these.
+-- Wallets the service has been asked about: the refresh schedule walks these. A refresh worker claims due wallets
+-- for a lease (claimed_until) so that several instances do not sync the same wallet, and a failing one waits.
 CREATE TABLE tracked_wallets (
   wallet text PRIMARY KEY,
   first_seen_at timestamptz NOT NULL DEFAULT now(),
-  last_synced_at timestamptz
+  last_synced_at timestamptz,
+  claimed_until timestamptz
 );
 CREATE INDEX tracked_wallets_due_idx ON tracked_wallets (last_synced_at NULLS FIRST);
 

@@ -31,6 +31,7 @@ export const ingestionModule: Module = {
           refreshIntervalSeconds: ctx.config.refreshIntervalSeconds,
           tickMs: Math.min(30_000, ctx.config.refreshIntervalSeconds * 1000),
           batch: 100,
+          leaseSeconds: 600,
           onError: (err) => ctx.log.error({ err }, 'ingestion refresh tick failed'),
         }),
       );

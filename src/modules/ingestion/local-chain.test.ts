@@ -159,13 +159,15 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
     await app.ctx.db.query("UPDATE tracked_wallets SET last_synced_at = now() - interval '2 days' WHERE wallet = $1", [voter]);
     const repo = createIngestionRepo(app.ctx.db);
     const eng = createIngestionService({ db: app.ctx.db, repo, sources: [createRpcSource(1, chain.url)], scoring: () => undefined, log: app.log, concurrency: 2, ingestOnRead: true });
-    const worker = createRefreshWorker(eng, repo, { refreshIntervalSeconds: 3600, tickMs: 20, batch: 10, onError: (e) => app.log.error(e) });
+    const worker = createRefreshWorker(eng, repo, { refreshIntervalSeconds: 3600, tickMs: 20, batch: 10, leaseSeconds: 600, onError: (e) => app.log.error(e) });
     await worker.start();
     await eventually(async () => {
       const [r] = await app.ctx.db.query<{ last_synced_at: Date }>('SELECT last_synced_at FROM tracked_wallets WHERE wallet = $1', [voter]);
       return Date.now() - new Date(r.last_synced_at).getTime() < 60_000;
     });
     expect(await repo.dueWallets(3600, 10)).not.toContain(voter);
+    const [claim] = await app.ctx.db.query<{ claimed_until: Date | null }>('SELECT claimed_until FROM tracked_wallets WHERE wallet = $1', [voter]);
+    expect(claim.claimed_until).toBeNull();
     await worker.stop();
     expect(eng.running).toBe(0);
     expect(eng.queued).toBe(0);

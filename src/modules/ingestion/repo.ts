@@ -102,7 +102,7 @@ export function createIngestionRepo(db: Queryable) {
     },
 
     async markSynced(wallet: string, q: Queryable = db): Promise<void> {
-      await q.query('UPDATE tracked_wallets SET last_synced_at = now() WHERE wallet = $1', [wallet]);
+      await q.query('UPDATE tracked_wallets SET last_synced_at = now(), claimed_until = NULL WHERE wallet = $1', [wallet]);
     },
 
     async isSynced(wallet: string, q: Queryable = db): Promise<boolean> {
@@ -110,13 +110,30 @@ export function createIngestionRepo(db: Queryable) {
       return rows.length === 1;
     },
 
-    /** Tracked wallets last synced before the cutoff (never-synced first). */
+    /** Tracked wallets last synced before the cutoff (never-synced first) and not claimed by another worker. */
     async dueWallets(olderThanSeconds: number, limit: number, q: Queryable = db): Promise<string[]> {
       const rows = await q.query<{ wallet: string }>(
         `SELECT wallet FROM tracked_wallets
-         WHERE last_synced_at IS NULL OR last_synced_at < now() - make_interval(secs => $1)
+         WHERE (last_synced_at IS NULL OR last_synced_at < now() - make_interval(secs => $1))
+           AND (claimed_until IS NULL OR claimed_until < now())
          ORDER BY last_synced_at NULLS FIRST LIMIT $2`,
         [olderThanSeconds, limit],
+      );
+      return rows.map((r) => r.wallet);
+    },
+
+    /** Claims due wallets for leaseSeconds (SKIP LOCKED: concurrent workers claim disjoint sets). */
+    async claimDue(olderThanSeconds: number, limit: number, leaseSeconds: number, q: Queryable = db): Promise<string[]> {
+      const rows = await q.query<{ wallet: string }>(
+        `UPDATE tracked_wallets SET claimed_until = now() + make_interval(secs => $3)
+         WHERE wallet IN (
+           SELECT wallet FROM tracked_wallets
+           WHERE (last_synced_at IS NULL OR last_synced_at < now() - make_interval(secs => $1))
+             AND (claimed_until IS NULL OR claimed_until < now())
+           ORDER BY last_synced_at NULLS FIRST LIMIT $2
+           FOR UPDATE SKIP LOCKED)
+         RETURNING wallet`,
+        [olderThanSeconds, limit, leaseSeconds],
       );
       return rows.map((r) => r.wallet);
     },

@@ -58,7 +58,8 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
     );
     if (!errors.length && !abort.signal.aborted) await repo.markSynced(wallet);
     if (results.some((r) => r.newRecords > 0 || r.nonceChanged)) {
-      await deps.scoring()?.recompute(wallet, 'ingestion');
+      // the activity is stored either way; a failed rescoring is retried by the next change or read
+      await deps.scoring()?.recompute(wallet, 'ingestion').catch((err) => log.error({ err, wallet }, 'rescoring after ingestion failed'));
     }
     if (errors.length && !results.length) throw errors[0];
     return results;

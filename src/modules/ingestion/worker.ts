@@ -1,5 +1,6 @@
-// The refresh worker: every tick it queues tracked wallets whose last sync is older than the refresh interval
-// (never-synced first, including those first seen by an API-only instance). Stopping waits for running syncs.
+// The refresh worker: every tick it claims (for a lease) and queues tracked wallets whose last sync is older than
+// the refresh interval (never-synced first, including those first seen by an API-only instance). Instances claim
+// disjoint wallets; a wallet whose sync failed is retried when its lease ends. Stopping waits for running syncs.
 import type { Worker } from '../../platform/context.js';
 import type { IngestionRepo } from './repo.js';
 import type { IngestionEngine } from './service.js';
@@ -9,6 +10,8 @@ export interface RefreshWorkerOptions {
   tickMs: number;
   /** wallets queued per tick at most */
   batch: number;
+  /** how long a claimed wallet is left to this worker; a failed sync is retried once the lease ends */
+  leaseSeconds: number;
   onError(err: unknown): void;
 }
 
@@ -19,7 +22,7 @@ export function createRefreshWorker(engine: IngestionEngine, repo: IngestionRepo
   async function tick() {
     // keep the queue short: only top it up once it has drained
     if (engine.queued > 0) return;
-    const due = await repo.dueWallets(opts.refreshIntervalSeconds, opts.batch);
+    const due = await repo.claimDue(opts.refreshIntervalSeconds, opts.batch, opts.leaseSeconds);
     for (const w of due) void engine.enqueue(w);
   }
 

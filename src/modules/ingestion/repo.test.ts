@@ -1,0 +1,54 @@
+// The activity store's guarantees on both databases: idempotent inserts, forward-only cursors, claim leases.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomAddress } from '../../../test/helpers/app.js';
+import { testDatabase } from '../../../test/helpers/db.js';
+import type { Db } from '../../platform/db/types.js';
+import { deploymentRecord } from './decode.js';
+import { createIngestionRepo, type IngestionRepo } from './repo.js';
+
+let db: Db;
+let repo: IngestionRepo;
+beforeAll(async () => {
+  db = await testDatabase();
+  repo = createIngestionRepo(db);
+});
+afterAll(() => db?.close());
+
+describe('ingestion repo', () => {
+  it('stores a record once and reports only wallets that gained rows', async () => {
+    const w = randomAddress();
+    const rec = deploymentRecord(10, w, randomAddress(), 5, new Date('2024-01-02T03:04:05Z'), true);
+    expect([...(await repo.insertActivity([rec, { ...rec }]))]).toEqual([w]);
+    expect((await repo.insertActivity([rec])).size).toBe(0);
+    const f = await repo.features(w);
+    expect(f).toMatchObject({ chains: [10], evidenceCount: 1, activeDays: 1, developer: { contractsDeployed: 1, contractsWithCode: 1 } });
+    expect(f.firstActivityAt?.toISOString()).toBe('2024-01-02T03:04:05.000Z');
+  });
+
+  it('moves cursors and nonces forward only', async () => {
+    const w = randomAddress();
+    await repo.advanceCursor(w, 1, 100);
+    await repo.advanceCursor(w, 1, 50);
+    await repo.recordAccount(w, 1, { nonce: 7, balance: '5', deployNonceChecked: 7 });
+    await repo.recordNonces(new Map([[w, 3]]), 1);
+    expect(await repo.syncStates(w)).toEqual([{ chainId: 1, lastBlock: 100, nonce: 7, deployNonceChecked: 7 }]);
+    expect((await repo.features(w)).txCount).toBe(7);
+  });
+
+  it('claims due wallets for a lease; concurrent claims are disjoint; a sync releases the claim', async () => {
+    const wallets = Array.from({ length: 12 }, randomAddress);
+    for (const w of wallets) await repo.track(w);
+    const [a, b] = await Promise.all([repo.claimDue(3600, 1000, 600), repo.claimDue(3600, 1000, 600)]);
+    const mine = (xs: string[]) => xs.filter((x) => wallets.includes(x));
+    expect(mine(a).filter((x) => b.includes(x))).toEqual([]);
+    expect(new Set([...mine(a), ...mine(b)]).size).toBe(12);
+    expect(mine(await repo.claimDue(3600, 1000, 600))).toEqual([]);
+
+    await repo.markSynced(wallets[0]);
+    expect(await repo.isSynced(wallets[0])).toBe(true);
+    // a failed sync keeps its claim until the lease ends, then the wallet is due again
+    await db.query("UPDATE tracked_wallets SET claimed_until = now() - interval '1 second' WHERE wallet = $1", [wallets[1]]);
+    expect(mine(await repo.claimDue(3600, 1000, 600))).toEqual([wallets[1]]);
+    expect(await repo.track(wallets[1])).toBe(false);
+  });
+});
