@@ -11,7 +11,7 @@ import { createIpfsPinner } from './ipfs.js';
 import { registerIdentityRoutes } from './routes.js';
 
 /** Runs score recomputations after identity changes without holding up the request; awaited at shutdown. */
-export function backgroundRecompute(ctx: AppContext, cause: string) {
+function backgroundRecompute(ctx: AppContext, cause: string) {
   const inFlight = new Set<Promise<unknown>>();
   ctx.onClose(async () => {
     await Promise.allSettled([...inFlight]);
