@@ -10,7 +10,7 @@ import { buildApp } from '../../app.js';
 import type { App } from '../../platform/http/types.js';
 import { createKey, testConfig } from '../../../test/helpers/app.js';
 import { runSanctionsCommand } from './cli.js';
-import { advancedXml, fileText, sdnCsv } from './sdn-files.js';
+import { advancedXml, fileText, sdnCsv, sdnCsvWithComments } from './sdn-files.js';
 
 const addr = () => getAddress('0x' + randomBytes(20).toString('hex'));
 
@@ -66,6 +66,24 @@ describe('credence sanctions', () => {
     expect(out.join('\n')).toMatch(/import needs a file/);
   });
 
+  it('reads sdn_comments.csv found next to sdn.csv, or given with --comments', async () => {
+    const many = Array.from({ length: 8 }, () => addr());
+    const { csv, comments } = sdnCsvWithComments([{ id: 33151, name: 'GARANTEX EUROPE OU', addresses: many.map((address) => ({ ticker: 'ETH', address })) }], 250);
+    const sub = mkdtempSync(path.join(dir, 'ofac-'));
+    writeFileSync(path.join(sub, 'SDN.CSV'), csv);
+    writeFileSync(path.join(sub, 'SDN_COMMENTS.CSV'), comments);
+    capture();
+    await runSanctionsCommand(['import', path.join(sub, 'SDN.CSV'), '--published-at', '2025-04-01'], config);
+    expect(out.join('\n')).toMatch(/imported version 4: 8 addresses, sdn_csv/);
+    const elsewhere = path.join(dir, 'comments-elsewhere.csv');
+    writeFileSync(elsewhere, comments);
+    writeFileSync(path.join(dir, 'plain.csv'), csv);
+    capture();
+    await runSanctionsCommand(['import', '--comments', elsewhere, path.join(dir, 'plain.csv'), '--published-at', '2025-04-02'], config);
+    // Same pair of files as version 4: nothing new.
+    expect(out.join('\n')).toMatch(/unchanged: identical to version 4/);
+  });
+
   it('refuses a list older than the one in force without --force', async () => {
     const csv = path.join(dir, 'old.csv');
     writeFileSync(csv, fileText(sdnCsv([{ id: 4, name: 'OLD ENTRY', addresses: [{ ticker: 'ETH', address: addr() }] }])));
@@ -82,14 +100,15 @@ describe('credence sanctions', () => {
     const adminOnly = await app.inject({ method: 'GET', url: '/api/v1/compliance/sanctions/lists', headers: key.headers });
     expect(adminOnly.statusCode).toBe(401); // admin route, not for API keys
     const current = app.ctx.services.sanctions!;
-    // Version 3 lists only LAZARUS GROUP's address (which was TORNADO CASH's in version 1).
+    // Version 4 (the one in force) lists GARANTEX EUROPE OU's eight addresses.
     const lists = await app.ctx.db.query<{ version: number; entry_count: number }>('SELECT version, entry_count FROM sanctions_lists ORDER BY version');
-    expect(lists.map((l) => l.version)).toEqual([1, 2, 3]);
-    const entries = await app.ctx.db.query<{ address: string }>('SELECT address FROM sanctions_entries e JOIN sanctions_lists l ON l.id = e.list_id WHERE l.version = 3');
+    expect(lists.map((l) => l.version)).toEqual([1, 2, 3, 4]);
+    const entries = await app.ctx.db.query<{ address: string }>('SELECT address FROM sanctions_entries e JOIN sanctions_lists l ON l.id = e.list_id WHERE l.version = 4');
+    expect(entries).toHaveLength(8);
     const listed = getAddress(entries[0].address);
     const res = await app.inject({ method: 'GET', url: `/api/v1/compliance/sanctions/${listed}`, headers: key.headers });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ walletAddress: listed, sanctioned: true, entityName: 'LAZARUS GROUP', listPublishedAt: '2025-03-01T00:00:00.000Z' });
+    expect(res.json()).toMatchObject({ walletAddress: listed, sanctioned: true, entityName: 'GARANTEX EUROPE OU', listPublishedAt: '2025-04-01T00:00:00.000Z' });
     expect(current.status(addr()).sanctioned).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 // `credence sanctions import <file> | refresh | status`: list administration from the command line. Running servers
 // pick an import up at once through Redis when REDIS_URL is set, else within their 30-second poll.
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -13,9 +13,10 @@ import { createSanctionsScreening, type ImportResult, type Log } from './service
 import type { ListRow } from './repo.js';
 
 const USAGE = `usage:
-  credence sanctions import <file> [--published-at YYYY-MM-DD] [--force]
+  credence sanctions import <file> [--published-at YYYY-MM-DD] [--comments sdn_comments.csv] [--force]
       import sdn_advanced.xml or sdn.csv as a new list version. sdn.csv carries no date: --published-at gives it,
-      else the file's modification time is used. --force accepts a list older than the one in force.
+      else the file's modification time is used. Its remarks overflow into sdn_comments.csv, read from --comments
+      or from the same directory. --force accepts a list older than the one in force.
   credence sanctions refresh      download CREDENCE_SANCTIONS_URL now and import it if it changed
   credence sanctions status       the list in force and the recent imports`;
 
@@ -30,11 +31,13 @@ export async function runSanctionsCommand(args: string[], config: Config): Promi
   }
   let file: string | undefined;
   let publishedAtArg: string | null = null;
+  let commentsFile: string | null = null;
   try {
     if (sub === 'import') {
-      file = rest.find((a, i) => !a.startsWith('--') && rest[i - 1] !== '--published-at');
+      file = rest.find((a, i) => !a.startsWith('--') && rest[i - 1] !== '--published-at' && rest[i - 1] !== '--comments');
       if (!file) throw new UsageError('import needs a file');
       publishedAtArg = option(rest, '--published-at');
+      commentsFile = option(rest, '--comments') ?? siblingComments(file);
     }
     if (sub === 'refresh' && !config.sanctionsUrl) throw new UsageError('CREDENCE_SANCTIONS_URL is not set');
   } catch (e) {
@@ -58,7 +61,8 @@ export async function runSanctionsCommand(args: string[], config: Config): Promi
       const started = Date.now();
       const r = await screening.importList({
         source: createReadStream(file!, { highWaterMark: 1 << 20 }),
-        fileName: path.basename(file!),
+        comments: commentsFile ? createReadStream(commentsFile) : null,
+        fileName: commentsFile ? `${path.basename(file!)} + ${path.basename(commentsFile)}` : path.basename(file!),
         publishedAt,
         importedBy: 'cli',
         force: rest.includes('--force'),
@@ -88,6 +92,14 @@ export async function runSanctionsCommand(args: string[], config: Config): Promi
 }
 
 class UsageError extends Error {}
+
+/** sdn_comments.csv next to an sdn.csv (any case), as OFAC publishes them together. */
+function siblingComments(file: string): string | null {
+  if (!/^sdn\.csv$/i.test(path.basename(file))) return null;
+  const dir = path.dirname(file);
+  const name = readdirSync(dir).find((f) => /^sdn_comments\.csv$/i.test(f));
+  return name ? path.join(dir, name) : null;
+}
 
 function option(args: string[], name: string): string | null {
   const i = args.indexOf(name);

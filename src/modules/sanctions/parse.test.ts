@@ -2,8 +2,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { getAddress } from 'ethers';
-import { parseSanctionsFile, sniffFormat, SanctionsFileError, entityNameOf } from './parse/index.js';
-import { advancedXml, fileText, sdnCsv, type SdnParty } from './sdn-files.js';
+import { parseSanctionsFile, readSdnComments, sniffFormat, SanctionsFileError, entityNameOf } from './parse/index.js';
+import { advancedXml, fileText, sdnCsv, sdnCsvWithComments, type SdnParty } from './sdn-files.js';
 
 const addr = () => getAddress('0x' + randomBytes(20).toString('hex')); // checksummed, as OFAC mostly publishes them
 const bytesOf = (s: string, size = 1 << 16) => {
@@ -111,6 +111,31 @@ describe('sdn.csv', () => {
     const xml = await parseSanctionsFile(chunks([Buffer.from(fileText(advancedXml(new Date(), s.parties)))]));
     const csv = await parseSanctionsFile(chunks([Buffer.from(fileText(sdnCsv(s.parties)))]));
     expect([...csv.entries.entries()].sort()).toEqual([...xml.entries.entries()].sort());
+  });
+
+  it('joins remarks cut anywhere (even inside an address) with their continuation in sdn_comments.csv', async () => {
+    const many = Array.from({ length: 12 }, () => addr());
+    const parties: SdnParty[] = [
+      { id: 30518, name: 'INTERNET RESEARCH AGENCY LLC', addresses: many.map((address, i) => ({ ticker: i % 3 ? 'ETH' : 'USDT', address })) },
+      ...sampleParties().parties,
+    ];
+    const whole = await parseSanctionsFile(chunks([Buffer.from(fileText(sdnCsv(parties)))]));
+    expect(whole.entries.size).toBe(17);
+    // Cut every long remark at each of several points, some inside an address or inside "Digital Currency Address".
+    for (const limit of [100, 161, 200, 333, 517]) {
+      const { csv, comments } = sdnCsvWithComments(parties, limit);
+      expect(comments.length).toBeGreaterThan(0);
+      const alone = await parseSanctionsFile(chunks([Buffer.from(csv)]));
+      expect(alone.entries.size).toBeLessThan(17);
+      const c = await readSdnComments(chunks(bytesOf(comments, 64)));
+      expect(c.sha256).toBe(createHash('sha256').update(comments).digest('hex'));
+      const joined = await parseSanctionsFile(chunks(bytesOf(csv, 64)), { comments: c });
+      expect([...joined.entries.entries()].sort()).toEqual([...whole.entries.entries()].sort());
+      // The list is both files: its hash differs from sdn.csv's alone, and is stable.
+      expect(joined.sha256).not.toBe(alone.sha256);
+      expect((await parseSanctionsFile(chunks([Buffer.from(csv)]), { comments: c })).sha256).toBe(joined.sha256);
+    }
+    await expect(readSdnComments(chunks([Buffer.from('<xml/>\n<more/>\n')]))).rejects.toThrow(/sdn_comments/);
   });
 
   it('refuses text that is not an sdn.csv', async () => {

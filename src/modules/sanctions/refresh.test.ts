@@ -1,6 +1,6 @@
 // The scheduled refresh (download from CREDENCE_SANCTIONS_URL) and keeping every instance's in-memory list current.
 import { createServer, type Server } from 'node:http';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAddress } from 'ethers';
@@ -11,21 +11,32 @@ import { createEventBus } from '../../platform/events/bus.js';
 import type { Db } from '../../platform/db/types.js';
 import { refreshFromUrl } from './refresh.js';
 import { createSanctionsScreening, type Log } from './service.js';
-import { advancedXml, fileText, sdnCsv, type SdnParty } from './sdn-files.js';
+import { advancedXml, fileText, sdnCsv, sdnCsvWithComments, type SdnParty } from './sdn-files.js';
 
 const silent: Log = { info() {}, warn() {}, error() {} };
 const addr = () => getAddress('0x' + randomBytes(20).toString('hex'));
 
 /** A stand-in for OFAC's download server: serves whatever file is set, with ETag and Last-Modified. */
 function fileServer() {
-  const state = { body: '', type: 'application/xml', lastModified: new Date('2024-09-27T14:00:00Z'), status: 200, requests: 0, conditional: 0 };
+  const state = {
+    body: '',
+    type: 'application/xml',
+    lastModified: new Date('2024-09-27T14:00:00Z'),
+    status: 200,
+    requests: 0,
+    conditional: 0,
+    /** bodies for particular paths (sdn_comments.csv); other paths get `body` */
+    files: {} as Record<string, string>,
+  };
   const server: Server = createServer((req, res) => {
     state.requests++;
-    if (state.status !== 200) {
-      res.writeHead(state.status).end('unavailable');
+    const path = new URL(req.url!, 'http://x').pathname;
+    if (state.status !== 200 || (path.includes('comments') && !(path in state.files))) {
+      res.writeHead(path.includes('comments') && state.status === 200 ? 404 : state.status).end('unavailable');
       return;
     }
-    const etag = `"${Buffer.from(state.body).length}-${state.body.length % 997}"`;
+    const body = state.files[path] ?? state.body;
+    const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
     if (req.headers['if-none-match'] === etag) {
       state.conditional++;
       res.writeHead(304).end();
@@ -33,7 +44,7 @@ function fileServer() {
     }
     res.writeHead(200, { 'content-type': state.type, etag, 'last-modified': state.lastModified.toUTCString() });
     // Several writes, so the importer reads a real stream.
-    const b = Buffer.from(state.body);
+    const b = Buffer.from(body);
     for (let i = 0; i < b.length; i += 4096) res.write(b.subarray(i, i + 4096));
     res.end();
   });
@@ -90,6 +101,25 @@ describe('refresh from a URL', () => {
     srv.state.status = 200;
   });
 
+  it('fetches sdn_comments.csv next to an sdn.csv, so addresses in the overflowing remarks are listed', async () => {
+    const screening = createSanctionsScreening({ db, bus: createEventBus({ instanceId: 'c', channel: 'x' }), log: silent });
+    const many = Array.from({ length: 8 }, () => addr());
+    const { csv, comments } = sdnCsvWithComments([{ id: 33151, name: 'GARANTEX EUROPE OU', addresses: many.map((address) => ({ ticker: 'ETH', address })) }], 250);
+    srv.state.body = csv;
+    srv.state.type = 'text/csv';
+    srv.state.lastModified = new Date('2025-07-01T00:00:00Z');
+    srv.state.files = { '/exports/SDN_COMMENTS.CSV': comments };
+    const r = await refreshFromUrl(`${base}/exports/SDN.CSV`, screening);
+    expect(r).toMatchObject({ status: 'imported', list: { entryCount: 8, fileName: 'SDN.CSV + SDN_COMMENTS.CSV' } });
+    for (const a of many) expect(screening.service.status(a)).toMatchObject({ sanctioned: true, entityName: 'GARANTEX EUROPE OU' });
+    // A server without the companion (404) gives sdn.csv alone: the overflowing addresses are missing.
+    srv.state.files = {};
+    srv.state.lastModified = new Date('2025-07-02T00:00:00Z');
+    const alone = await refreshFromUrl(`${base}/other/sdn.csv`, screening);
+    expect(alone).toMatchObject({ status: 'imported', list: { fileName: 'sdn.csv' } });
+    expect((alone as { list: { entryCount: number } }).list.entryCount).toBeLessThan(8);
+  });
+
   it('keeps a second instance current through the poll (no Redis) or at once through the event (Redis)', async () => {
     const one = createSanctionsScreening({ db, bus: createEventBus({ instanceId: 'one', channel: 'x' }), log: silent });
     const two = createSanctionsScreening({ db, bus: createEventBus({ instanceId: 'two', channel: 'x' }), log: silent });
@@ -99,7 +129,7 @@ describe('refresh from a URL', () => {
       const c = addr();
       const r = await one.importList({
         source: (async function* () {
-          yield Buffer.from(fileText(advancedXml(new Date('2025-05-01T00:00:00Z'), [{ id: 3, name: 'ENTRY THREE', addresses: [{ ticker: 'ETH', address: c }] }])));
+          yield Buffer.from(fileText(advancedXml(new Date('2025-08-01T00:00:00Z'), [{ id: 3, name: 'ENTRY THREE', addresses: [{ ticker: 'ETH', address: c }] }])));
         })(),
         importedBy: 'test',
       });
@@ -125,7 +155,7 @@ describe('refresh from a URL', () => {
       const d = addr();
       await one.importList({
         source: (async function* () {
-          yield Buffer.from(fileText(advancedXml(new Date('2025-06-01T00:00:00Z'), [{ id: 4, name: 'ENTRY FOUR', addresses: [{ ticker: 'ETH', address: d }] }])));
+          yield Buffer.from(fileText(advancedXml(new Date('2025-09-01T00:00:00Z'), [{ id: 4, name: 'ENTRY FOUR', addresses: [{ ticker: 'ETH', address: d }] }])));
         })(),
         importedBy: 'test',
       });

@@ -34,9 +34,28 @@ export async function refreshFromUrl(
   }
   const lastModified = res.headers.get('last-modified');
   const published = lastModified ? new Date(lastModified) : null;
+  let fileName = new URL(res.url || url).pathname.split('/').pop() || null;
+  // sdn.csv's remarks overflow into sdn_comments.csv, published next to it (small: read whole). A server without it
+  // (404) gives the list as sdn.csv alone.
+  let comments: Buffer | null = null;
+  const commentsUrl = siblingCommentsUrl(url);
+  if (commentsUrl) {
+    const c = await fetch(commentsUrl, { headers: { 'user-agent': headers['user-agent'] }, signal: AbortSignal.any(signals), redirect: 'follow' });
+    if (c.ok) {
+      comments = Buffer.from(await c.arrayBuffer());
+      fileName = `${fileName} + ${new URL(commentsUrl).pathname.split('/').pop()}`;
+    } else {
+      await c.body?.cancel().catch(() => undefined);
+      if (c.status !== 404) {
+        await res.body.cancel().catch(() => undefined);
+        throw new Error(`GET ${commentsUrl} answered ${c.status}`);
+      }
+    }
+  }
   const result = await screening.importList({
     source: Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>),
-    fileName: new URL(res.url || url).pathname.split('/').pop() || null,
+    comments: comments ? Readable.from([comments]) : null,
+    fileName,
     // sdn.csv carries no date: the server's Last-Modified is the best available.
     publishedAt: published && !Number.isNaN(published.getTime()) ? published : null,
     importedBy: `refresh:${url}`,
@@ -46,6 +65,16 @@ export async function refreshFromUrl(
     v.lastModified = lastModified ?? undefined;
   }
   return result;
+}
+
+/** .../sdn.csv -> .../sdn_comments.csv (same case); null for other files. */
+export function siblingCommentsUrl(url: string): string | null {
+  const u = new URL(url);
+  const m = /(^|\/)(sdn)(\.csv)$/i.exec(u.pathname);
+  if (!m) return null;
+  const upper = m[2] === 'SDN';
+  u.pathname = u.pathname.slice(0, u.pathname.length - 'sdn.csv'.length) + (upper ? 'SDN_COMMENTS' : 'sdn_comments') + (upper ? '.CSV' : '.csv');
+  return u.toString();
 }
 
 export function createRefreshWorker(o: RefreshOptions) {

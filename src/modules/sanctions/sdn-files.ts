@@ -88,19 +88,38 @@ export function* advancedXml(publishedAt: Date, parties: Iterable<SdnParty>, opt
 const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
 const NONE = '-0- ';
 
-/** sdn.csv: no header; ent_num, SDN_Name, SDN_Type, Program, Title, Call_Sign, Vess_type, Tonnage, GRT, Vess_flag, Vess_owner, Remarks. */
-export function* sdnCsv(parties: Iterable<SdnParty>): Generator<string> {
-  for (const party of parties) {
-    const person = typeof party.name !== 'string';
-    const name = typeof party.name === 'string' ? party.name : `${party.name.last}, ${party.name.first}`;
-    const remarks = [
+function remarksOf(party: SdnParty): string {
+  return (
+    [
       ...party.addresses.map((a, i) => `${i ? 'alt. ' : ''}Digital Currency Address - ${a.ticker} ${a.address}`),
       'Secondary sanctions risk: North Korea Sanctions Regulations, sections 510.201 and 510.210',
       ...(party.akas ?? []).map((a) => `a.k.a. '${a}'`),
-    ].join('; ');
-    yield [String(party.id), q(name), person ? q('individual') : NONE, q(party.program ?? 'CYBER2] [DPRK3'), NONE, NONE, NONE, NONE, NONE, NONE, NONE, q(`${remarks}.`)].join(',') + '\r\n';
-  }
+    ].join('; ') + '.'
+  );
+}
+
+function csvRow(party: SdnParty, remarks: string): string {
+  const person = typeof party.name !== 'string';
+  const name = typeof party.name === 'string' ? party.name : `${party.name.last}, ${party.name.first}`;
+  return [String(party.id), q(name), person ? q('individual') : NONE, q(party.program ?? 'CYBER2] [DPRK3'), NONE, NONE, NONE, NONE, NONE, NONE, NONE, q(remarks)].join(',') + '\r\n';
+}
+
+/** sdn.csv: no header; ent_num, SDN_Name, SDN_Type, Program, Title, Call_Sign, Vess_type, Tonnage, GRT, Vess_flag, Vess_owner, Remarks. */
+export function* sdnCsv(parties: Iterable<SdnParty>): Generator<string> {
+  for (const party of parties) yield csvRow(party, remarksOf(party));
   yield '\x1a\r\n';
+}
+
+/** sdn.csv with remarks cut at `limit` characters (anywhere, as OFAC cuts them) and sdn_comments.csv holding the rest. */
+export function sdnCsvWithComments(parties: Iterable<SdnParty>, limit: number): { csv: string; comments: string } {
+  let csv = '';
+  let comments = '';
+  for (const party of parties) {
+    const remarks = remarksOf(party);
+    csv += csvRow(party, remarks.slice(0, limit));
+    if (remarks.length > limit) comments += `${party.id},${q(remarks.slice(limit))}\r\n`;
+  }
+  return { csv: csv + '\x1a\r\n', comments };
 }
 
 export const fileText = (chunks: Iterable<string>) => [...chunks].join('');

@@ -5,7 +5,7 @@
 import type { Db } from '../../platform/db/types.js';
 import type { EventBus } from '../../platform/events/bus.js';
 import type { SanctionsService } from '../scoring/contracts.js';
-import { parseSanctionsFile, SanctionsFileError, type ListFormat } from './parse/index.js';
+import { parseSanctionsFile, readSdnComments, SanctionsFileError, type ByteSource, type ListFormat } from './parse/index.js';
 import { createSanctionsRepo, type ListRow, type SanctionsRepo } from './repo.js';
 
 export const SOURCE = 'OFAC SDN List';
@@ -18,7 +18,9 @@ export interface Log {
 }
 
 export interface ImportInput {
-  source: AsyncIterable<Uint8Array | string>;
+  source: ByteSource;
+  /** sdn_comments.csv, the overflow of sdn.csv's remarks (ignored for the advanced XML). */
+  comments?: ByteSource | null;
   fileName?: string | null;
   /** For files that carry no date (sdn.csv); ignored when the file has its own (advanced XML DateOfIssue). */
   publishedAt?: Date | null;
@@ -81,7 +83,8 @@ export function createSanctionsScreening(deps: { db: Db; bus: EventBus; log: Log
   }
 
   async function importList(input: ImportInput): Promise<ImportResult> {
-    const parsed = await parseSanctionsFile(input.source, { format: input.format, maxBytes: input.maxBytes });
+    const comments = input.comments ? await readSdnComments(input.comments, input.maxBytes) : undefined;
+    const parsed = await parseSanctionsFile(input.source, { format: input.format, maxBytes: input.maxBytes, comments });
     if (parsed.entries.size === 0 && !input.force) {
       throw new SanctionsFileError('the file lists no EVM (0x) digital currency address; this is unlikely for a real SDN list (use force to import it anyway)');
     }

@@ -3,16 +3,26 @@
 import { createHash } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { parseAdvancedXml } from './advanced-xml.js';
-import { parseSdnCsv } from './sdn-csv.js';
+import { parseSdnComments, parseSdnCsv } from './sdn-csv.js';
 import { SanctionsFileError, SanctionsFileTooLarge, type ListFormat, type ParsedList } from './entries.js';
 
 export * from './entries.js';
+
+export type ByteSource = AsyncIterable<Uint8Array | string>;
+
+/** sdn_comments.csv, read: the remarks continued per ent_num, and the file's hash. */
+export interface SdnComments {
+  byEntry: Map<string, string>;
+  sha256: string;
+}
 
 export interface ParseOptions {
   /** Skip sniffing. */
   format?: ListFormat;
   /** Refuse files larger than this (uploads). */
   maxBytes?: number;
+  /** sdn_comments.csv for an sdn.csv (ignored for the advanced XML, which is complete). */
+  comments?: SdnComments;
 }
 
 export function sniffFormat(head: Buffer): ListFormat {
@@ -24,10 +34,11 @@ export function sniffFormat(head: Buffer): ListFormat {
   return 'sdn_csv';
 }
 
-export async function parseSanctionsFile(source: AsyncIterable<Uint8Array | string>, opts: ParseOptions = {}): Promise<ParsedList> {
+/** Decodes UTF-8 (without BOM) as it streams, hashing and counting the bytes. */
+async function reader(source: ByteSource, maxBytes?: number) {
   const it = source[Symbol.asyncIterator]();
   const hash = createHash('sha256');
-  let bytes = 0;
+  const state = { bytes: 0 };
   const head: Buffer[] = [];
   let headLen = 0;
   let exhausted = false;
@@ -41,13 +52,11 @@ export async function parseSanctionsFile(source: AsyncIterable<Uint8Array | stri
     }
   }
   const first = Buffer.concat(head);
-  const format = opts.format ?? sniffFormat(first);
-
   const decoder = new StringDecoder('utf8');
   let started = false;
   const decode = (b: Buffer) => {
-    bytes += b.length;
-    if (opts.maxBytes && bytes > opts.maxBytes) throw new SanctionsFileTooLarge(`the file is larger than ${opts.maxBytes} bytes`);
+    state.bytes += b.length;
+    if (maxBytes && state.bytes > maxBytes) throw new SanctionsFileTooLarge(`the file is larger than ${maxBytes} bytes`);
     hash.update(b);
     let s = decoder.write(b);
     if (!started && s.length) {
@@ -70,7 +79,22 @@ export async function parseSanctionsFile(source: AsyncIterable<Uint8Array | stri
       await it.return?.();
     }
   }
+  return { first, text, state, digest: () => hash.digest('hex') };
+}
 
-  const parsed = format === 'sdn_advanced_xml' ? await parseAdvancedXml(text()) : await parseSdnCsv(text());
-  return { format, publishedAt: parsed.publishedAt, entries: parsed.entries, sha256: hash.digest('hex'), bytes };
+export async function readSdnComments(source: ByteSource, maxBytes?: number): Promise<SdnComments> {
+  const r = await reader(source, maxBytes);
+  const byEntry = await parseSdnComments(r.text());
+  return { byEntry, sha256: r.digest() };
+}
+
+export async function parseSanctionsFile(source: ByteSource, opts: ParseOptions = {}): Promise<ParsedList> {
+  const r = await reader(source, opts.maxBytes);
+  const format = opts.format ?? sniffFormat(r.first);
+  const comments = format === 'sdn_csv' ? opts.comments : undefined;
+  const parsed = format === 'sdn_advanced_xml' ? await parseAdvancedXml(r.text()) : await parseSdnCsv(r.text(), comments?.byEntry);
+  const fileHash = r.digest();
+  // With its companion, the list is both files: identical pairs hash alike, a change in either makes a new version.
+  const sha256 = comments ? createHash('sha256').update(`${fileHash}:${comments.sha256}`).digest('hex') : fileHash;
+  return { format, publishedAt: parsed.publishedAt, entries: parsed.entries, sha256, bytes: r.state.bytes };
 }
