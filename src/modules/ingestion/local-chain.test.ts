@@ -4,8 +4,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, eventually, randomAddress } from '../../../test/helpers/app.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, eventually, randomAddress, testConfig } from '../../../test/helpers/app.js';
 import { testDatabase } from '../../../test/helpers/db.js';
 import { startLocalChain, type LocalChain } from '../../../test/helpers/local-chain.js';
 import { ROLES, runScenarios, type ScenarioResult } from '../../../scripts/scenarios.js';
@@ -18,6 +18,7 @@ import { createRpcSource, type ChainSource } from './rpc-source.js';
 import { createIngestionService, type IngestionEngine } from './service.js';
 import { createRefreshWorker } from './worker.js';
 import { importEthereumEtl } from './etl/import.js';
+import { runIngestCommand } from './cli.js';
 
 let chain: LocalChain;
 let sc: ScenarioResult;
@@ -151,6 +152,22 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
     const t = await src.blockTimes([1]);
     expect(t.get(1)!.getTime()).toBeLessThan(Date.now());
     await src.close();
+  });
+
+  it('credence ingest --wallet syncs wallets over JSON-RPC from the command line', async () => {
+    const out: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+    try {
+      const db = await testDatabase();
+      const code = await runIngestCommand(['--wallet', sc.wallets.voter, '--wallet', sc.wallets.fresh], testConfig({ rpcUrls: { 1: chain.url } }), { db });
+      expect(code).toBe(0);
+      expect(out).toEqual([
+        `${sc.wallets.voter} chain 1: 16 new records, synced to block ${sc.headBlock}`,
+        `${sc.wallets.fresh} chain 1: 0 new records, synced to block ${sc.headBlock}`,
+      ]);
+    } finally {
+      log.mockRestore();
+    }
   });
 
   it('the refresh worker re-syncs stale tracked wallets and stops cleanly', async () => {
