@@ -23,13 +23,14 @@ function result(
   offchain: string,
   empty: { code: string; description: string },
 ): CategoryResult {
+  const offchainKey = offchain === '' ? '' : fingerprint(offchain);
   return {
     category,
     score: toScore(sumPoints(terms)),
     confidence: conf,
     factors: topFactors(terms, empty),
-    inputsKey: fingerprint(`${inputs}|${offchain}`),
-    offchainKey: offchain === '' ? '' : fingerprint(offchain),
+    inputsKey: fingerprint(inputs) + offchainKey,
+    offchainKey,
   };
 }
 
@@ -182,7 +183,7 @@ export function compliance(f: WalletFeatures, s: ModelSignals): CategoryResult {
     // A match on the list is decisive evidence on its own.
     conf = 0.95;
     const factors = [{ code: 'SANCTIONED', description: 'address is on the OFAC SDN list', impact: -wouldBe }];
-    return { category: 'COMPLIANCE', score: 0, confidence: conf, factors, inputsKey: fingerprint(`${f.activeMonths}|${offchain}`), offchainKey: fingerprint(offchain) };
+    return { category: 'COMPLIANCE', score: 0, confidence: conf, factors, inputsKey: fingerprint(`${f.activeMonths}`) + fingerprint(offchain), offchainKey: fingerprint(offchain) };
   }
   return result('COMPLIANCE', terms, conf, `${f.activeMonths}`, offchain, { code: 'NO_COMPLIANCE_EVIDENCE', description: 'no compliance evidence' });
 }
