@@ -119,9 +119,13 @@ export function createRefreshWorker(o: RefreshOptions) {
     async start() {
       stopped = false;
       // Due now when there is no list or the newest import is older than the interval.
-      const latest = await o.screening.repo.latest();
-      const due = latest ? latest.importedAt.getTime() + intervalMs - Date.now() : 0;
-      schedule(Math.max(0, due));
+      try {
+        const latest = await o.screening.repo.latest();
+        schedule(Math.max(0, latest ? latest.importedAt.getTime() + intervalMs - Date.now() : 0));
+      } catch (err) {
+        o.log.error({ err }, 'sanctions refresh could not read the list in force; trying again later');
+        schedule(Math.min(RETRY_MS, intervalMs));
+      }
     },
     async stop() {
       stopped = true;

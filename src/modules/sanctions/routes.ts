@@ -100,7 +100,8 @@ export function registerSanctionsRoutes(app: App, screening: SanctionsScreening)
             `(text/csv); application/octet-stream is sniffed. At most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. The file becomes a new list version ` +
             'and is in force on every instance at once; wallets whose status it changes have their scores recomputed in the background. ' +
             'A file identical to the list in force gives 200 `unchanged`; a new version 201. A list published before the one in force ' +
-            'is refused with 409 unless `force=true`; a file that is not an SDN file in either format gets 400. Admin JWT only.',
+            'is refused with 409 unless `force=true`; a file that is not an SDN file in either format gets 400. An uploaded sdn.csv is read ' +
+            'without sdn_comments.csv (the overflow of long remarks): prefer the advanced XML here, or the CLI for the CSV pair. Admin JWT only.',
           querystring: ImportQuery,
           response: { 200: ImportResponse, 201: ImportResponse, ...errorResponses(409) },
         },
