@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import type { DebtClaimSignal, WalletFeatures } from './contracts.js';
+import { emptyFeatures, scoreCategories } from './model/index.js';
+import { planWallet } from './plan.js';
+import type { ScoreRow } from './repo.js';
+
+const A = '0x00000000000000000000000000000000000000bb';
+const t0 = new Date('2026-03-01T00:00:00Z');
+const t1 = new Date('2026-04-01T00:00:00Z');
+const t2 = new Date('2026-05-01T00:00:00Z');
+const claim: DebtClaimSignal = { id: 'c1', creditorAddress: `0x${'c'.repeat(40)}`, status: 'Pending', inFavorOf: null, amount: '1', currency: 'USDC', createdAt: t0 };
+
+function features(lastActivityAt: Date | null, swaps = 0): WalletFeatures {
+  const f = emptyFeatures(A);
+  f.lastActivityAt = lastActivityAt;
+  f.trading.swaps = swaps;
+  return f;
+}
+
+function plan(f: WalletFeatures, claims: DebtClaimSignal[], stored: ScoreRow[], now: Date, override?: { category: 'DEFI_TRADING'; score: number; disputeId: string }) {
+  return planWallet({ address: A, results: scoreCategories({ features: f, claims }), sanctioned: false, lastActivityAt: f.lastActivityAt, stored, override }, 'test', now);
+}
+const row = (rows: ScoreRow[], c: string) => rows.find((r) => r.category === c)!;
+
+describe('planWallet', () => {
+  it('first scores are nine rows and no changes', () => {
+    const p = plan(features(t0), [], [], t1);
+    expect(p.rows.map((r) => r.category)).toEqual(['OVERALL', 'DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE', 'NFT', 'IDENTITY', 'SOCIAL', 'DEVELOPER', 'COMPLIANCE']);
+    expect(p.changes).toEqual([]);
+  });
+
+  it('anchors decay at the later of on-chain activity and the last off-chain evidence change', () => {
+    const first = plan(features(t0), [claim], [], t1);
+    // the claim is off-chain evidence first seen at t1, later than the last on-chain activity
+    expect(row(first.rows, 'DEFI_LENDING').decay_anchor).toEqual(t1);
+    expect(row(first.rows, 'DEFI_TRADING').decay_anchor).toEqual(t0);
+    expect(row(first.rows, 'OVERALL').decay_anchor).toEqual(t1);
+    // recomputed later with the same claim: the anchor stays where the evidence last changed
+    const again = plan(features(t0), [claim], first.rows, t2);
+    expect(row(again.rows, 'DEFI_LENDING').decay_anchor).toEqual(t1);
+    // the claim changes status: new evidence, new anchor
+    const disputed = plan(features(t0), [{ ...claim, status: 'Disputed' }], again.rows, t2);
+    expect(row(disputed.rows, 'DEFI_LENDING').decay_anchor).toEqual(t2);
+    // no evidence at all: no anchor
+    expect(row(plan(features(null), [], [], t1).rows, 'NFT').decay_anchor).toBeNull();
+  });
+
+  it('keeps a dispute override while the category inputs are unchanged and drops it when they change', () => {
+    const base = plan(features(t0, 0), [], [], t1);
+    const revised = plan(features(t0, 0), [], base.rows, t1, { category: 'DEFI_TRADING', score: 500, disputeId: 'd1' });
+    expect(revised.changes.map((c) => [c.category, c.oldScore, c.newScore])).toContainEqual(['DEFI_TRADING', 0, 500]);
+    // unrelated new evidence (a claim feeds DEFI_LENDING) keeps it
+    const other = plan(features(t0, 0), [claim], revised.rows, t2);
+    expect(row(other.rows, 'DEFI_TRADING').score).toBe(500);
+    expect(other.changes.find((c) => c.category === 'DEFI_TRADING')).toBeUndefined();
+    // new trading evidence drops it: the model score applies again
+    const traded = plan(features(t2, 3), [claim], other.rows, t2);
+    const trading = row(traded.rows, 'DEFI_TRADING');
+    expect(trading.override_score).toBeNull();
+    expect(trading.score).toBe(trading.model_score);
+    expect(traded.changes.find((c) => c.category === 'DEFI_TRADING')).toMatchObject({ oldScore: 500, newScore: trading.model_score });
+  });
+
+  it('drops an override set under another model version', () => {
+    const base = plan(features(t0), [], [], t1);
+    const revised = plan(features(t0), [], base.rows, t1, { category: 'DEFI_TRADING', score: 500, disputeId: 'd1' });
+    const old = revised.rows.map((r) => ({ ...r, model_version: '0.9.0' }));
+    expect(row(plan(features(t0), [], old, t2).rows, 'DEFI_TRADING').score).toBe(0);
+  });
+});
