@@ -119,4 +119,31 @@ describe('debt claims and the DEFI_LENDING score', () => {
     expect(res.statusCode, viaHttpNote).toBe(200);
     expect(res.json().score).toBe(base - three);
   });
+
+  it('an open score dispute freezes nothing: claims keep moving the score while it is under review', async (t) => {
+    if (!app.ctx.services.scoring) return t.skip();
+    const debtor = await goodBorrower();
+    const base = await lending(debtor);
+    const key = await app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/api-keys',
+      headers: admin.auth,
+      payload: { organizationName: 'Dispute test', contactEmail: 'd@example.com', tier: 'Starter' },
+    });
+    const dispute = await app.inject({
+      method: 'POST',
+      url: '/api/v1/dispute',
+      headers: { 'x-api-key': key.json().apiKey },
+      payload: { walletAddress: debtor, category: 'DEFI_LENDING', reason: 'InaccurateScore', description: 'These claims are unfair to me' },
+    });
+    expect(dispute.statusCode).toBe(201);
+    const a = await fileClaim(app, { debtorAddress: debtor });
+    const pending = await lending(debtor);
+    expect(pending).toBeLessThan(base);
+    await post(app, `/debt-claims/${a.claim.id}/withdraw`, { creditorAddress: a.body.creditorAddress });
+    const b = await fileClaim(app, { debtorAddress: debtor, creditorAddress: a.body.creditorAddress });
+    expect(await lending(debtor)).toBe(pending);
+    await post(app, `/debt-claims/${b.claim.id}/resolve`, { resolutionNotes: 'Debt confirmed by the protocol' }, admin.auth);
+    expect(await lending(debtor)).toBeLessThan(pending);
+  });
 });
