@@ -36,6 +36,7 @@ describe('POST /debt-claims', () => {
       resolvedAt: null,
     });
     expect(c.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers.location).toBe(`/api/v1/debt-claims/${c.id}`);
     expect(c.creditorAddress.toLowerCase()).toBe(body.creditorAddress.toLowerCase());
     expect(c.creditorAddress).not.toBe(c.creditorAddress.toLowerCase()); // EIP-55 form
     expect(new Date(c.createdAt).toISOString()).toBe(c.createdAt);

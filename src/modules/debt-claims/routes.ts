@@ -123,7 +123,7 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
         async (req, reply) => {
           validateCreate(req);
           const row = await svc.create(req.body, { ip: req.ip, user: req.user });
-          return reply.code(201).send(toClaim(row) as never);
+          return reply.code(201).header('Location', `/api/v1/debt-claims/${row.id}`).send(toClaim(row) as never);
         },
       );
 

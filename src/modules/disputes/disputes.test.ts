@@ -44,6 +44,7 @@ describe('POST /dispute', () => {
     });
     expect(d.walletAddress.toLowerCase()).toBe(body.walletAddress);
     expect(d.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers.location).toBe(`/api/v1/dispute/${d.id}`);
 
     const got = await app.inject({ url: `/api/v1/dispute/${d.id}`, headers: key.headers });
     expect(got.statusCode).toBe(200);

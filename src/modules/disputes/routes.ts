@@ -73,7 +73,10 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
             response: { 201: Dispute },
           },
         },
-        async (req, reply) => reply.code(201).send(toDispute(await svc.create(req.body, req.apiKey)) as never),
+        async (req, reply) => {
+          const row = await svc.create(req.body, req.apiKey);
+          return reply.code(201).header('Location', `/api/v1/dispute/${row.id}`).send(toDispute(row) as never);
+        },
       );
 
       s.get(
