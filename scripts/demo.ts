@@ -32,6 +32,7 @@ async function main() {
     ...base,
     databaseUrl: base.databaseUrl ?? 'pglite://memory',
     rpcUrls: { ...base.rpcUrls, 1: chain.url },
+    ingestConfirmations: 0, // the local chain never reorganizes
     adminAddresses: [...base.adminAddresses, admin.address.toLowerCase()],
     siweDomain: base.siweDomain ?? `localhost:${base.port}`,
     logLevel: base.logLevel === 'info' ? 'warn' : base.logLevel,

@@ -33,6 +33,8 @@ export interface Config {
   rpcUrls: Record<number, string>;
   ingestOnRead: boolean;
   refreshIntervalSeconds: number;
+  /** blocks behind the head that ingestion stays, so reorganized blocks are never stored */
+  ingestConfirmations: number;
   chainRpcUrl: string | null;
   oracleAddress: string | null;
   credentialVerifierAddress: string | null;
@@ -193,6 +195,7 @@ export function loadConfig(env: Env = process.env): Config {
     rpcUrls,
     ingestOnRead: bool(env, 'CREDENCE_INGEST_ON_READ', true),
     refreshIntervalSeconds: int(env, 'CREDENCE_REFRESH_INTERVAL_SECONDS', 21600, 10, 30 * 86400),
+    ingestConfirmations: int(env, 'CREDENCE_INGEST_CONFIRMATIONS', 12, 0, 100_000),
     chainRpcUrl: url(env, 'CREDENCE_CHAIN_RPC_URL', ['http:', 'https:', 'ws:', 'wss:']),
     oracleAddress: oracle ? address(oracle, 'CREDENCE_ORACLE_ADDRESS') : null,
     credentialVerifierAddress: verifier ? address(verifier, 'CREDENCE_CREDENTIAL_VERIFIER_ADDRESS') : null,

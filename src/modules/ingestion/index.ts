@@ -22,6 +22,7 @@ export const ingestionModule: Module = {
       log: ctx.log,
       concurrency: CONCURRENCY,
       ingestOnRead: ctx.config.ingestOnRead,
+      sync: { confirmations: ctx.config.ingestConfirmations },
     });
     ctx.services.ingestion = engine;
     ctx.onClose(() => engine.stop());

@@ -30,7 +30,7 @@ const everyone = () => [...Object.values(sc.wallets), sc.operator];
 beforeAll(async () => {
   chain = await startLocalChain({ initialDate: new Date(Date.now() - 340 * 86_400_000) });
   sc = await runScenarios(chain.url, chain.accounts);
-  app = await createTestApp({ config: { rpcUrls: { 1: chain.url } } });
+  app = await createTestApp({ config: { rpcUrls: { 1: chain.url }, ingestConfirmations: 0 } });
   engine = app.ctx.services.ingestion as IngestionEngine;
 });
 
@@ -146,6 +146,19 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
     await eng.stop();
   });
 
+  it('stays the configured number of confirmations behind the head', async () => {
+    const db = await freshDb();
+    const repo = createIngestionRepo(db);
+    const eng = createIngestionService({ db, repo, sources: [createRpcSource(1, chain.url)], scoring: () => undefined, log: app.log, concurrency: 1, ingestOnRead: true, sync: { confirmations: 10 } });
+    const voter = sc.wallets.voter;
+    await eng.syncWallet(voter);
+    expect(await repo.syncStates(voter)).toMatchObject([{ lastBlock: sc.headBlock - 10 }]);
+    // the ENS registration and the attestation are in the last blocks: not read yet
+    expect((await repo.features(voter)).identity).toEqual({ ensNames: 0, attestationsReceived: 0, attestationsMade: 0 });
+    expect((await repo.features(voter)).governance.votes).toBe(11);
+    await eng.stop();
+  });
+
   it('reads the chain over WebSocket as well (CREDENCE_RPC_URL_<id> may be ws://) and closes the socket', async () => {
     const src = createRpcSource(1, chain.url.replace(/^http/, 'ws'));
     expect(await src.head()).toBe(sc.headBlock);
@@ -159,7 +172,7 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
     const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
     try {
       const db = await testDatabase();
-      const code = await runIngestCommand(['--wallet', sc.wallets.voter, '--wallet', sc.wallets.fresh], testConfig({ rpcUrls: { 1: chain.url } }), { db });
+      const code = await runIngestCommand(['--wallet', sc.wallets.voter, '--wallet', sc.wallets.fresh], testConfig({ rpcUrls: { 1: chain.url }, ingestConfirmations: 0 }), { db });
       expect(code).toBe(0);
       expect(out).toEqual([
         `${sc.wallets.voter} chain 1: 16 new records, synced to block ${sc.headBlock}`,

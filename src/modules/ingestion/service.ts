@@ -33,7 +33,7 @@ export interface IngestionEngine extends IngestionService {
 
 export function createIngestionService(deps: IngestionDeps): IngestionEngine {
   const { db, repo, sources, log } = deps;
-  const opts = { maxBlockRange: 1_000_000_000, maxNoncesPerRun: 2_000, ...deps.sync };
+  const opts = { maxBlockRange: 1_000_000_000, maxNoncesPerRun: 2_000, confirmations: 0, ...deps.sync };
   const abort = new AbortController();
   const inflight = new Map<string, Promise<SyncResult[]>>();
   const waiting: string[] = [];

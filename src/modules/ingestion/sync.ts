@@ -12,6 +12,8 @@ export interface SyncOptions {
   maxBlockRange: number;
   /** CREATE addresses checked per run (a wallet with a huge nonce is covered over several runs). */
   maxNoncesPerRun: number;
+  /** Blocks behind the head to stay: everything (logs, nonce, code) is read as of head - confirmations. */
+  confirmations: number;
   signal?: AbortSignal;
 }
 
@@ -27,7 +29,8 @@ const POSITIONS = [...selectorsByWalletTopic()];
 export async function syncWalletOnChain(db: Db, repo: IngestionRepo, source: ChainSource, wallet: string, opts: SyncOptions): Promise<SyncResult> {
   const chainId = source.chainId;
   const state = (await repo.syncStates(wallet)).find((s) => s.chainId === chainId);
-  const head = await source.head();
+  // Read as of a block deep enough not to be reorganized, so stored activity never has to be taken back.
+  const head = Math.max(0, (await source.head()) - opts.confirmations);
   const account = await source.account(wallet, head);
   let newRecords = 0;
 
