@@ -64,20 +64,33 @@ export function createOutboxRepo(db: Db) {
       );
     },
 
-    /** Records a successful attempt; false when the claim had been lost (lease expired and re-claimed). */
-    async recordSuccess(d: ClaimedDelivery, o: AttemptOutcome): Promise<boolean> {
-      return db.tx(async (q) => {
-        await insertAttempt(q, d, o, true);
-        const won = await q.query(
-          `UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now(), claim_token = NULL,
-             last_status_code = $3, last_error = NULL
-           WHERE id = $1 AND claim_token = $2 RETURNING id`,
-          [d.id, d.claim_token, o.statusCode],
-        );
-        if (won.length === 0) return false;
-        await q.query('UPDATE webhook_subscriptions SET consecutive_failures = 0, last_delivery_at = now() WHERE id = $1', [d.subscription_id]);
-        return true;
-      });
+    /**
+     * Records successful attempts, many in one statement (one round trip however many finished together).
+     * Returns the ids whose claim was still held (a lost claim had its lease expire and be re-claimed).
+     */
+    async recordSuccesses(items: { d: ClaimedDelivery; o: AttemptOutcome }[]): Promise<Set<string>> {
+      if (items.length === 0) return new Set();
+      const rows = await db.query<{ id: string }>(
+        `WITH m AS (
+           SELECT * FROM jsonb_to_recordset($1::jsonb) AS m(id uuid, token uuid, attempt int, status_code int, duration_ms int)
+         ), d AS (
+           UPDATE webhook_deliveries w
+           SET status = 'delivered', delivered_at = now(), claim_token = NULL, last_status_code = m.status_code, last_error = NULL
+           FROM m WHERE w.id = m.id AND w.claim_token = m.token
+           RETURNING w.id, w.subscription_id
+         ), s AS (
+           UPDATE webhook_subscriptions x SET consecutive_failures = 0, last_delivery_at = now()
+           WHERE x.id IN (SELECT subscription_id FROM d) RETURNING x.id
+         ), a AS (
+           INSERT INTO webhook_attempts (delivery_id, attempt, status_code, duration_ms, error, succeeded)
+           SELECT m.id, m.attempt, m.status_code, m.duration_ms, NULL, true FROM m
+           WHERE EXISTS (SELECT 1 FROM webhook_deliveries w WHERE w.id = m.id)
+           RETURNING id
+         )
+         SELECT id FROM d`,
+        [JSON.stringify(items.map(({ d, o }) => ({ id: d.id, token: d.claim_token, attempt: d.attempts, status_code: o.statusCode, duration_ms: o.durationMs })))],
+      );
+      return new Set(rows.map((r) => r.id));
     },
 
     /**

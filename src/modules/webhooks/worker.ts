@@ -48,6 +48,35 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): Worker & { wake(
   let timer: NodeJS.Timeout | null = null;
   let unsubscribe: (() => void) | null = null;
   let lastPurge = 0;
+  // Successes finishing together are recorded in one statement: the database round trip, not the HTTP
+  // POST, is what limits deliveries per second on an embedded database.
+  let successes: { d: ClaimedDelivery; o: { statusCode: number | null; durationMs: number; error: string | null }; done: () => void; fail: (e: unknown) => void }[] = [];
+  let flushing: Promise<void> | null = null;
+
+  function flushSuccesses(): Promise<void> {
+    if (flushing) return flushing;
+    flushing = (async () => {
+      while (successes.length > 0) {
+        const batch = successes;
+        successes = [];
+        try {
+          await o.repo.recordSuccesses(batch);
+          for (const b of batch) b.done();
+        } catch (e) {
+          for (const b of batch) b.fail(e);
+        }
+      }
+    })().finally(() => {
+      flushing = null;
+    });
+    return flushing;
+  }
+
+  const recordSuccess = (d: ClaimedDelivery, outcome: { statusCode: number | null; durationMs: number; error: string | null }) =>
+    new Promise<void>((done, fail) => {
+      successes.push({ d, o: outcome, done, fail });
+      setImmediate(() => void flushSuccesses());
+    });
 
   const secretOf = (d: ClaimedDelivery) => {
     let s = secrets.get(d.secret_encrypted);
@@ -68,7 +97,7 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): Worker & { wake(
     }
     const outcome = { statusCode: r.statusCode, durationMs: r.durationMs, error: r.error };
     if (r.ok) {
-      await o.repo.recordSuccess(d, outcome);
+      await recordSuccess(d, outcome);
       return;
     }
     const delay = retryDelay(o.retrySchedule, d.attempts, r.retryAfter, o.random);
@@ -82,7 +111,8 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): Worker & { wake(
       .catch((err) => o.log.error({ err, deliveryId: d.id }, 'webhook delivery bookkeeping failed'))
       .finally(() => {
         inflight.delete(d.id);
-        wake();
+        // Claim more once half the slots are free (or all work is done), not after every single delivery.
+        if (inflight.size <= concurrency / 2) wake();
       });
     inflight.set(d.id, { abort, done });
   }
@@ -134,8 +164,13 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): Worker & { wake(
 
   function wake() {
     if (!running) return;
-    if (pumping) again = true;
-    else schedule(0);
+    if (pumping) {
+      again = true;
+      return;
+    }
+    if (timer) clearTimeout(timer);
+    timer = null;
+    void pump();
   }
 
   return {
