@@ -3,7 +3,7 @@
 //     CREDENCE_PROVER_CONCURRENCY threads) vs snarkjs.groth16.fullProve with file paths, each at the same
 //     concurrency. Target: at least 2x.
 //  2. verify/s: the service's verify (Groth16 + commitment lookup, on the embedded database) and its bare
-//     Groth16 check vs snarkjs.groth16.verify. Target: within 10%.
+//     Groth16 check (keys parsed once) vs snarkjs.groth16.verify. Target: within 10%.
 //  3. gas of ReputationOracle.verifyProof on an in-process Hardhat chain.
 // Run: node --import tsx bench/proofs.ts   (BENCH_PROOFS=20 proofs per side and round, BENCH_ROUNDS=3)
 import { mkdtempSync } from 'node:fs';
@@ -95,7 +95,7 @@ async function main() {
   console.log(`on-chain: ReputationOracle.verifyProof = ${ok}, gas ${gas} (estimate of a transaction calling it, incl. the 21,000 base)`);
 
   await chain.stop();
-  await rt.pool.close();
+  await rt.close();
   await app.close();
   await (await snarkjs.curves.getCurveFromName('bn128')).terminate();
 }

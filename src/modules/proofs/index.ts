@@ -71,7 +71,7 @@ export const proofsModule: Module = {
       })());
     ctx.onClose(async () => {
       const rt = await runtime?.catch(() => null);
-      await rt?.pool.close();
+      await rt?.close();
     });
 
     // other modules get the service at once; the runtime behind it starts on the first call

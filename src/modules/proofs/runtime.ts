@@ -5,11 +5,13 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { CIRCUIT_NAMES, ROOT, circuitFiles, loadManifest, loadVerificationKey } from './artifacts.js';
 import { createProverPool, type CircuitName, type ProverPool } from './prover-pool.js';
-import { prepareKey, type PreparedKey } from './verifier.js';
+import { acquireCurve, prepareKey, releaseCurve, type PreparedKey } from './verifier.js';
 
 export interface ProofRuntime {
   pool: ProverPool;
   keys: Record<CircuitName, PreparedKey>;
+  /** stops the prover threads and lets go of the verification curve */
+  close(): Promise<void>;
 }
 
 export const CIRCUIT_INFO: Record<CircuitName, { proofTypes: string[]; publicSignals: string[] }> = {
@@ -34,9 +36,17 @@ export async function startRuntime(concurrency: number): Promise<ProofRuntime> {
   checkArtifacts();
   const circuits = Object.fromEntries(CIRCUIT_NAMES.map((n) => [n, { wasm: circuitFiles(n).wasm, zkey: circuitFiles(n).zkey }])) as Record<CircuitName, { wasm: string; zkey: string }>;
   const pool = createProverPool({ size: concurrency, circuits });
+  acquireCurve();
   const keys = {} as Record<CircuitName, PreparedKey>;
   for (const n of CIRCUIT_NAMES) keys[n] = await prepareKey(loadVerificationKey(n));
-  return { pool, keys };
+  return {
+    pool,
+    keys,
+    async close() {
+      await pool.close();
+      await releaseCurve();
+    },
+  };
 }
 
 export function verificationKeysDocument() {

@@ -1,14 +1,27 @@
-// Groth16 verification on this thread with a curve of our own. It is snarkjs' groth16.verify step for step
-// (field check of the public signals, point validity, one pairing product), but on a single-threaded bn128
-// instance built once: snarkjs' own verify takes the globally cached multi-threaded curve, whose worker
-// threads would have to be torn down at shutdown underneath any other user in the process.
+// Groth16 verification on the main thread: snarkjs' groth16.verify step for step (field check of the public
+// signals, point validity, one pairing product), with the verification keys parsed once instead of per call.
+// It uses the bn128 curve ffjavascript caches for the whole process (the one snarkjs uses too), whose pairing
+// runs on its worker threads. Those threads keep a process alive, so users of this module hold a reference
+// (`acquireCurve`) and the last one to let go (`releaseCurve`, at app shutdown) terminates the curve.
 import { buildBn128, Scalar, utils } from 'ffjavascript';
 import type { Groth16Proof } from './encoding.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Curve = any;
-let curvePromise: Promise<Curve> | null = null;
-const curve = () => (curvePromise ??= buildBn128(true));
+/** The process-wide curve: rebuilt by ffjavascript on demand after a terminate. */
+const curve = (): Promise<Curve> => buildBn128();
+let users = 0;
+
+export function acquireCurve(): void {
+  users++;
+}
+
+export async function releaseCurve(): Promise<void> {
+  users = Math.max(0, users - 1);
+  if (users > 0) return;
+  const g = (globalThis as { curve_bn128?: Curve }).curve_bn128;
+  if (g) await g.terminate();
+}
 
 export interface VerificationKeyJson {
   protocol: string;
