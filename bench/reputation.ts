@@ -178,8 +178,8 @@ async function main() {
   raw.sort((a, b) => a - b);
   console.log(`   baseline: the bare SELECT alone p50 ${percentile(raw, 50).toFixed(2)} ms  p99 ${percentile(raw, 99).toFixed(2)} ms`);
 
-  // 3. scoring throughput from stored features (serialized as the store would hand them over)
-  const N = 50_000;
+  // 3. scoring throughput from stored features (serialized as the store would hand them over); best and median of 5 passes
+  const N = 20_000;
   const stored = Array.from({ length: N }, (_, i) => JSON.stringify(randomFeatures(i)));
   const revive = (s: string) => {
     const f = JSON.parse(s) as WalletFeatures;
@@ -187,17 +187,24 @@ async function main() {
     f.lastActivityAt = f.lastActivityAt && new Date(f.lastActivityAt);
     return f;
   };
-  for (let i = 0; i < 10_000; i++) scoreWallet({ features: revive(stored[i]) });
-  t = performance.now();
-  let parseOnly = 0;
-  for (let i = 0; i < N; i++) parseOnly += revive(stored[i]).txCount;
-  const parseMs = performance.now() - t;
-  t = performance.now();
+  for (let i = 0; i < 10_000; i++) scoreWallet({ features: revive(stored[i % N]) });
+  const rates: number[] = [];
   let checksum = 0;
-  for (let i = 0; i < N; i++) checksum += scoreWallet({ features: revive(stored[i]) })[0].score;
-  const ms = performance.now() - t;
-  console.log(`\n3. scoring model v1 from stored features, ${N} wallets (all nine categories with reason codes)`);
-  console.log(`   ${((N / ms) * 1000).toFixed(0)} wallets/s including deserialization (target 5,000/s); deserialization alone ${((N / parseMs) * 1000).toFixed(0)}/s  [${checksum > 0 && parseOnly > 0 ? 'ok' : '?'}]`);
+  for (let pass = 0; pass < 5; pass++) {
+    t = performance.now();
+    for (let i = 0; i < N; i++) checksum += scoreWallet({ features: revive(stored[i]) })[0].score;
+    rates.push((N / (performance.now() - t)) * 1000);
+  }
+  rates.sort((a, b) => a - b);
+  t = performance.now();
+  let parsed = 0;
+  for (let i = 0; i < N; i++) parsed += revive(stored[i]).txCount;
+  const parseRate = (N / (performance.now() - t)) * 1000;
+  console.log(`\n3. scoring model v1 from stored features, ${N} wallets x 5 passes (all nine categories with reason codes)`);
+  console.log(
+    `   best ${rates[4].toFixed(0)} wallets/s, median ${rates[2].toFixed(0)} wallets/s including deserialization (target 5,000/s); ` +
+      `deserialization alone ${parseRate.toFixed(0)}/s  [${checksum > 0 && parsed > 0 ? 'ok' : '?'}]`,
+  );
 
   // 3b. end to end: recompute + store through the service (evidence gathered from the modules, one transaction each)
   const scoring = app.ctx.services.scoring as unknown as { recomputeMany(a: string[], c: string): Promise<unknown> };
