@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, eventually, randomAddress, testConfig } from '../../../test/helpers/app.js';
+import { createKey, createTestApp, eventually, randomAddress, testConfig } from '../../../test/helpers/app.js';
 import { testDatabase } from '../../../test/helpers/db.js';
 import { startLocalChain, type LocalChain } from '../../../test/helpers/local-chain.js';
 import { ROLES, runScenarios, type ScenarioResult } from '../../../scripts/scenarios.js';
@@ -52,6 +52,21 @@ async function freshDb(): Promise<Db> {
 }
 
 describe('JSON-RPC ingestion of the scenario histories', () => {
+  it('the first API read of a wallet starts its ingestion; its score follows once the history is stored', async () => {
+    const key = await createKey(app, 'Starter');
+    const dev = sc.wallets.developer;
+    const first = await app.inject({ method: 'GET', url: `/api/v1/reputation/${dev}/DEVELOPER`, headers: key.headers });
+    expect(first.statusCode).toBe(200);
+    await eventually(
+      async () => {
+        const res = await app.inject({ method: 'GET', url: `/api/v1/reputation/${dev}/DEVELOPER`, headers: key.headers });
+        return res.statusCode === 200 && res.json().score > 0 && res.json().factors.length > 0;
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect((await engine.featuresFor(dev)).developer.contractsDeployed).toBe(sc.developerContracts.length);
+  });
+
   it('a wallet seen for the first time is ingested in the background; ensureFresh waits for it', async () => {
     const op = sc.operator;
     await engine.ensureFresh(op, 30_000);
