@@ -10,7 +10,7 @@ import { SanctionsImportRefused, SOURCE, type SanctionsScreening } from './servi
 
 /** Largest upload accepted (the full sdn_advanced.xml is ~100 MB). */
 export const MAX_UPLOAD_BYTES = 256 * 1024 * 1024;
-const FILE_TYPES = ['application/xml', 'text/xml', 'text/csv', 'application/octet-stream'];
+const FILE_TYPES = ['application/xml', 'text/xml', 'text/csv', 'application/zip', 'application/octet-stream'];
 
 const SCREENING_RULES =
   'Screens the address against the OFAC SDN list in force: the EVM addresses published as "Digital Currency Address - ETH" ' +
@@ -97,7 +97,7 @@ export function registerSanctionsRoutes(app: App, screening: SanctionsScreening)
           summary: 'Import an OFAC SDN file (admin)',
           description:
             'The request body is the official file itself, streamed: `sdn_advanced.xml` (Content-Type application/xml) or `sdn.csv` ' +
-            `(text/csv); application/octet-stream is sniffed. At most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. The file becomes a new list version ` +
+            `(text/csv), or the ZIP archive of either; application/octet-stream is sniffed. At most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. The file becomes a new list version ` +
             'and is in force on every instance at once; wallets whose status it changes have their scores recomputed in the background. ' +
             'A file identical to the list in force gives 200 `unchanged`; a new version 201. A list published before the one in force ' +
             'is refused with 409 unless `force=true`; a file that is not an SDN file in either format gets 400. An uploaded sdn.csv is read ' +

@@ -1,5 +1,6 @@
 // Writes files in OFAC's two published formats (SDN advanced XML and sdn.csv) from a small description of SDN
 // entries. Used by the tests and the benchmark to produce inputs that follow the official schemas.
+import { crc32, deflateRawSync } from 'node:zlib';
 
 export interface SdnParty {
   /** DistinctParty FixedRef / ent_num */
@@ -123,3 +124,54 @@ export function sdnCsvWithComments(parties: Iterable<SdnParty>, limit: number): 
 }
 
 export const fileText = (chunks: Iterable<string>) => [...chunks].join('');
+
+/** A ZIP archive of the given files, as OFAC ships SDN_ADVANCED.ZIP (deflated; optionally with data descriptors). */
+export function zipArchive(files: { name: string; data: Buffer }[], opts: { store?: boolean; dataDescriptor?: boolean } = {}): Buffer {
+  const parts: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const f of files) {
+    const name = Buffer.from(f.name);
+    const body = opts.store ? f.data : deflateRawSync(f.data);
+    const crc = crc32(f.data);
+    const dd = !!opts.dataDescriptor && !opts.store;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(dd ? 8 : 0, 6);
+    local.writeUInt16LE(opts.store ? 0 : 8, 8);
+    local.writeUInt32LE(dd ? 0 : crc, 14);
+    local.writeUInt32LE(dd ? 0 : body.length, 18);
+    local.writeUInt32LE(dd ? 0 : f.data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const descriptor = Buffer.alloc(dd ? 16 : 0);
+    if (dd) {
+      descriptor.writeUInt32LE(0x08074b50, 0);
+      descriptor.writeUInt32LE(crc, 4);
+      descriptor.writeUInt32LE(body.length, 8);
+      descriptor.writeUInt32LE(f.data.length, 12);
+    }
+    parts.push(local, name, body, descriptor);
+    const c = Buffer.alloc(46);
+    c.writeUInt32LE(0x02014b50, 0);
+    c.writeUInt16LE(20, 4);
+    c.writeUInt16LE(20, 6);
+    c.writeUInt16LE(dd ? 8 : 0, 8);
+    c.writeUInt16LE(opts.store ? 0 : 8, 10);
+    c.writeUInt32LE(crc, 16);
+    c.writeUInt32LE(body.length, 20);
+    c.writeUInt32LE(f.data.length, 24);
+    c.writeUInt16LE(name.length, 28);
+    c.writeUInt32LE(offset, 42);
+    central.push(c, name);
+    offset += local.length + name.length + body.length + descriptor.length;
+  }
+  const cd = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(files.length, 8);
+  end.writeUInt16LE(files.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...parts, cd, end]);
+}

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { parseAdvancedXml } from './advanced-xml.js';
 import { parseSdnComments, parseSdnCsv } from './sdn-csv.js';
+import { unzipIfArchive } from './zip.js';
 import { SanctionsFileError, SanctionsFileTooLarge, type ListFormat, type ParsedList } from './entries.js';
 
 export * from './entries.js';
@@ -30,13 +31,14 @@ export function sniffFormat(head: Buffer): ListFormat {
   while (i < head.length && (head[i] === 0x20 || head[i] === 0x09 || head[i] === 0x0a || head[i] === 0x0d)) i++;
   if (i >= head.length) throw new SanctionsFileError('the file is empty');
   if (head[i] === 0x3c) return 'sdn_advanced_xml';
-  if (head[i] === 0x50 && head[i + 1] === 0x4b) throw new SanctionsFileError('this is a ZIP archive: extract sdn_advanced.xml (or sdn.csv) from it and import that');
+  if (head[i] === 0x50 && head[i + 1] === 0x4b) throw new SanctionsFileError('a ZIP archive inside a ZIP archive is not an SDN file');
   return 'sdn_csv';
 }
 
 /** Decodes UTF-8 (without BOM) as it streams, hashing and counting the bytes. */
 async function reader(source: ByteSource, maxBytes?: number) {
-  const it = source[Symbol.asyncIterator]();
+  // Hashes and limits apply to the list file itself, inside its ZIP archive when zipped.
+  const it = unzipIfArchive(source)[Symbol.asyncIterator]();
   const hash = createHash('sha256');
   const state = { bytes: 0 };
   const head: Buffer[] = [];
@@ -76,7 +78,7 @@ async function reader(source: ByteSource, maxBytes?: number) {
       const tail = decoder.end();
       if (tail) yield tail;
     } finally {
-      await it.return?.();
+      await it.return?.(undefined);
     }
   }
   return { first, text, state, digest: () => hash.digest('hex') };
