@@ -1,10 +1,13 @@
 // After proving, closing the app leaves nothing running: a process that proved exits by itself.
 import { spawn } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 
 describe('shutdown', () => {
   it('a process that proved exits on its own once the app is closed', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/modules/proofs/exit-check.ts'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/modules/proofs/exit-check.ts'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CREDENCE_EXIT_CHECK_DUMP: inject('pgliteDump') },
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
