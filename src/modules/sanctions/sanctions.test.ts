@@ -10,7 +10,7 @@ import { getAddress } from 'ethers';
 import { createKey, createTestApp, eventually, randomAddress, signIn, signInAdmin, type SignedIn, type TestKey } from '../../../test/helpers/app.js';
 import type { App } from '../../platform/http/types.js';
 import type { ScoringService } from '../scoring/contracts.js';
-import { advancedXml, fileText, sdnCsv, type SdnParty } from './sdn-files.js';
+import { advancedXml, fileText, sdnCsv, zipArchive, type SdnParty } from './sdn-files.js';
 import { parseSanctionsFile } from './parse/index.js';
 
 /** The real ETH addresses on the SDN list (CI has ../shared/data; elsewhere the test is skipped). */
@@ -161,6 +161,15 @@ describe('sanctions screening', () => {
     const same = await upload(app, admin, xml, 'application/octet-stream');
     expect(same.statusCode).toBe(200);
     expect(same.json()).toMatchObject({ status: 'unchanged', list: { version: 1 } });
+    // Zipped, it is still the same list.
+    const zipped = await app.inject({
+      method: 'POST',
+      url: '/api/v1/compliance/sanctions/import',
+      headers: { 'content-type': 'application/zip', ...admin.auth },
+      payload: zipArchive([{ name: 'SDN_ADVANCED.XML', data: Buffer.from(xml) }]),
+    });
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.json()).toMatchObject({ status: 'unchanged', list: { version: 1 } });
 
     const older = fileText(sdnCsv(v1.slice(0, 1)));
     const refused = await upload(app, admin, older, 'text/csv', '?publishedAt=2024-01-05');
