@@ -44,9 +44,12 @@ export function createScoresRepo(db: Queryable) {
 
     /** One category of many wallets in one round trip. */
     async readCategory(addresses: string[], category: Category, withFactors: boolean, q: Queryable = db): Promise<ReadRow[]> {
+      if (addresses.length === 0) return [];
       // Without factors the rows carry no jsonb to decode: the batch hot path.
       const cols = withFactors ? READ_COLUMNS : `${READ_COLUMNS.replace(' factors,', '')}, '[]'::jsonb AS factors`;
-      return q.query<ReadRow>(`SELECT ${cols} FROM scores WHERE address = ANY($1::text[]) AND category = $2`, [addresses, category]);
+      // An IN list of scalar parameters: on PGlite about twice as fast as = ANY($1::text[]) for 100 addresses.
+      const list = addresses.map((_, i) => `$${i + 2}`).join(', ');
+      return q.query<ReadRow>(`SELECT ${cols} FROM scores WHERE category = $1 AND address IN (${list})`, [category, ...addresses]);
     },
 
     async known(addresses: string[], q: Queryable = db): Promise<string[]> {
