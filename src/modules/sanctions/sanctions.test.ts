@@ -62,10 +62,14 @@ describe('sanctions screening', () => {
 
   it('answers 503 on both routes before any list is imported, never "not sanctioned"', async () => {
     const a = checksummed();
+    const usage = async () => (await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: key.headers })).json().queriesThisMonth as number;
+    const before = await usage();
     for (const res of [await getStatus(app, key, a), await postCheck(app, key, a)]) {
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({ error: 'unavailable', details: expect.stringMatching(/no sanctions list/i) });
     }
+    // A screening that could not be made is not counted.
+    expect(await usage()).toBe(before);
     expect(app.ctx.services.sanctions!.status(a)).toEqual({ sanctioned: null, entityName: null, listPublishedAt: null });
   });
 
