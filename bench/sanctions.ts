@@ -7,7 +7,7 @@
 // Run: node --expose-gc --import tsx bench/sanctions.ts   (BENCH_SECONDS=10, BENCH_CONNECTIONS=50 by default)
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -192,6 +192,7 @@ async function main() {
   console.log(line('POST /compliance/sanctions-check', p) + `   ${((100 * p.rps) / b.rps).toFixed(1)}% of bare (target >= 60%)`);
 
   await app.close();
+  rmSync(dir, { recursive: true, force: true });
 }
 
 main().catch((e) => {
