@@ -78,6 +78,7 @@ const BY_STATUS: Record<number, ErrorCode> = {
   404: 'not_found',
   409: 'invalid_state',
   413: 'payload_too_large',
+  414: 'validation_failed',
   415: 'unsupported_media_type',
   422: 'proof_unsatisfiable',
   429: 'rate_limited',
