@@ -3,7 +3,8 @@
 //  2. streaming parse of a ~100 MB sdn_advanced.xml (the size of the real file): MB/s and memory growth;
 //  3. screening requests/s (GET /compliance/sanctions/{address} and POST /compliance/sanctions-check, full stack:
 //     API key auth, rate limit, quota, EIP-55 validation, serialization) vs bare Fastify with a path parameter,
-//     both over real HTTP driven by autocannon in a separate process. Target: at least 60% of bare Fastify.
+//     both over real HTTP driven by autocannon in a separate process. Target: at least 60% of bare Fastify. A no-op
+//     route behind the same API-key auth, rate limit and quota shows how much of the gap is the platform's.
 // Run: node --expose-gc --import tsx bench/sanctions.ts   (BENCH_SECONDS=10, BENCH_CONNECTIONS=50 by default)
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -17,7 +18,7 @@ import { Wallet, getAddress } from 'ethers';
 import { SiweMessage } from 'siwe';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/platform/config.js';
-import type { App } from '../src/platform/http/types.js';
+import { apiRoutes, type App } from '../src/platform/http/types.js';
 import { parseSanctionsFile } from '../src/modules/sanctions/parse/index.js';
 import { createSanctionsScreening } from '../src/modules/sanctions/service.js';
 import { advancedXml, sdnCsv, type SdnParty } from '../src/modules/sanctions/sdn-files.js';
@@ -90,6 +91,10 @@ async function main() {
     roles: ['api' as const],
   };
   const app = await buildApp(config, { logger: false, secrets: {} });
+  // The platform's share: the same auth, rate limit and quota on a handler that does nothing.
+  apiRoutes(app, (s) => {
+    s.get('/bench/noop/:address', { config: { auth: 'apiKey', cost: 1 } }, async (req) => ({ address: (req.params as { address: string }).address }));
+  });
   await app.ready();
   const screening = createSanctionsScreening({ db: app.ctx.db, bus: app.ctx.bus, log: silent });
 
@@ -182,6 +187,7 @@ async function main() {
   const b1 = await autocannon(`${bareBase}/hello/x`, { paths: pool.map((a) => `/hello/${a}`) });
   const g = await autocannon(`${base}/`, { paths: pool.map((a) => `/api/v1/compliance/sanctions/${a}`), keys });
   const p = await autocannon(`${base}/api/v1/compliance/sanctions-check`, { method: 'POST', bodies: pool.map((a) => JSON.stringify({ walletAddress: a })), keys });
+  const n = await autocannon(`${base}/`, { paths: pool.map((a) => `/api/v1/bench/noop/${a}`), keys });
   const b2 = await autocannon(`${bareBase}/hello/x`, { paths: pool.map((a) => `/hello/${a}`) });
   await bare.close();
   const b: Load = { rps: (b1.rps + b2.rps) / 2, p50: Math.max(b1.p50, b2.p50), p99: Math.max(b1.p99, b2.p99), non2xx: b1.non2xx + b2.non2xx };
@@ -190,6 +196,8 @@ async function main() {
   console.log(line('bare Fastify GET /hello/:address', b));
   console.log(line('GET /compliance/sanctions/{address}', g) + `   ${((100 * g.rps) / b.rps).toFixed(1)}% of bare (target >= 60%)`);
   console.log(line('POST /compliance/sanctions-check', p) + `   ${((100 * p.rps) / b.rps).toFixed(1)}% of bare (target >= 60%)`);
+  console.log(line('platform only: API-key no-op GET', n) + `   ${((100 * n.rps) / b.rps).toFixed(1)}% of bare (auth + rate limit + quota, empty handler)`);
+  console.log(`   screening GET = ${((100 * g.rps) / n.rps).toFixed(1)}% of the platform's own no-op route`);
 
   await app.close();
   rmSync(dir, { recursive: true, force: true });
