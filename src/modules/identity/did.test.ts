@@ -117,9 +117,10 @@ describe('GET /identity/{did}', () => {
       expect(res.statusCode, bad).toBe(400);
       expect(res.json().fields[0].field).toBe('did');
     }
-    // Path parameters longer than the router's limit never reach validation.
+    // An over-long DID reaches validation and gets the usual error body.
     const huge = await resolve(`did:credence:1:${randomAddress()}${'0'.repeat(200)}`);
-    expect(huge.statusCode).toBe(414);
+    expect(huge.statusCode).toBe(400);
+    expect(huge.json().error).toBe('validation_failed');
     const noKey = await resolve(`did:credence:1:${randomAddress()}`, {});
     expect(noKey.statusCode).toBe(401);
     const badKey = await resolve(`did:credence:1:${randomAddress()}`, { 'x-api-key': 'cred_live_' + 'x'.repeat(40) });
