@@ -52,7 +52,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     logger: opts.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     // DIDs (max 200 characters) and proofs travel in path segments.
-    maxParamLength: 1000,
+    routerOptions: { maxParamLength: 1000 },
     trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
