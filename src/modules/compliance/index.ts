@@ -2,7 +2,7 @@
 // configured), the approved birth dates (ctx.services.kyc), age verification, and the compliance signals the
 // scoring module reads (ctx.services.compliance: KYC plus the sanctions module's screening).
 import type { Module } from '../../platform/http/types.js';
-import type { AppContext } from '../../platform/context.js';
+import { backgroundRecompute } from '../scoring/background.js';
 import { createAgeService } from './age.js';
 import { createKycRepo } from './repo.js';
 import { createKycService } from './kyc-service.js';
@@ -13,23 +13,6 @@ import { createHostedProvider } from './providers/hosted.js';
 import { KYC_PROVIDERS, type KycProvider } from './providers/types.js';
 
 const EXPIRY_SWEEP_MS = 60_000;
-
-/** Score recomputations after KYC changes run after the response; awaited at shutdown. */
-function backgroundRecompute(ctx: AppContext) {
-  const inFlight = new Set<Promise<unknown>>();
-  ctx.onClose(async () => {
-    await Promise.allSettled([...inFlight]);
-  });
-  return (address: string) => {
-    const scoring = ctx.services.scoring;
-    if (!scoring) return;
-    const p = scoring
-      .recompute(address.toLowerCase(), 'kyc')
-      .catch((err) => ctx.log.error({ err, address }, 'score recomputation after a KYC change failed'))
-      .finally(() => inFlight.delete(p));
-    inFlight.add(p);
-  };
-}
 
 export const complianceModule: Module = {
   name: 'compliance',
@@ -55,7 +38,7 @@ export const complianceModule: Module = {
       identity: () => ctx.services.identity,
       proofs: () => ctx.services.proofs,
       callbackUrl: (p) => `${ctx.publicUrl().replace(/\/+$/, '')}/api/v1/compliance/kyc/callback/${encodeURIComponent(p)}`,
-      onKycChange: backgroundRecompute(ctx),
+      onKycChange: backgroundRecompute(ctx, 'kyc'),
     });
     const age = createAgeService({ kyc, proofs: () => ctx.services.proofs, legalAges: ctx.config.legalAges });
 

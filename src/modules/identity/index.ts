@@ -3,29 +3,12 @@
 import { randomBytes } from 'node:crypto';
 import { SigningKey } from 'ethers';
 import type { Module } from '../../platform/http/types.js';
-import type { AppContext } from '../../platform/context.js';
+import { backgroundRecompute } from '../scoring/background.js';
 import { createIdentityRepo, type DidRow } from './repo.js';
 import { createDidService } from './service.js';
 import { createCredentialService } from './credentials.js';
 import { createIpfsPinner } from './ipfs.js';
 import { registerIdentityRoutes } from './routes.js';
-
-/** Runs score recomputations after identity changes without holding up the request; awaited at shutdown. */
-function backgroundRecompute(ctx: AppContext, cause: string) {
-  const inFlight = new Set<Promise<unknown>>();
-  ctx.onClose(async () => {
-    await Promise.allSettled([...inFlight]);
-  });
-  return (address: string) => {
-    const scoring = ctx.services.scoring;
-    if (!scoring) return;
-    const p = scoring
-      .recompute(address.toLowerCase(), cause)
-      .catch((err) => ctx.log.error({ err, address, cause }, 'score recomputation failed'))
-      .finally(() => inFlight.delete(p));
-    inFlight.add(p);
-  };
-}
 
 export const identityModule: Module = {
   name: 'identity',
