@@ -48,6 +48,9 @@ export interface Config {
   hubKeepAliveSeconds: number;
   hubClientTimeoutSeconds: number;
   proverConcurrency: number;
+  verifierThreads: number;
+  /** Start the proving and verifying threads at boot (API instances) instead of on the first proof. */
+  proverWarmup: boolean;
   kycCallbackSecret: string | null;
   /** Legal age by jurisdiction for /compliance/age-verify (`CC` or `CC-RRR`); built-in: US-* 21, else 18. */
   legalAges: Record<string, number>;
@@ -208,6 +211,8 @@ export function loadConfig(env: Env = process.env): Config {
     hubKeepAliveSeconds: int(env, 'CREDENCE_HUB_KEEPALIVE_SECONDS', 15, 1, 3600),
     hubClientTimeoutSeconds: int(env, 'CREDENCE_HUB_CLIENT_TIMEOUT_SECONDS', 30, 2, 7200),
     proverConcurrency: int(env, 'CREDENCE_PROVER_CONCURRENCY', 2, 1, 64),
+    verifierThreads: int(env, 'CREDENCE_VERIFIER_THREADS', 1, 1, 64),
+    proverWarmup: bool(env, 'CREDENCE_PROVER_WARMUP', true),
     kycCallbackSecret: str(env, 'CREDENCE_KYC_CALLBACK_SECRET'),
     legalAges: legalAges(str(env, 'CREDENCE_LEGAL_AGES')),
     kycProviders: { default: kycProvider(env, 'DEFAULT'), alt: kycProvider(env, 'ALT') },

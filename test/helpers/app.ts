@@ -37,6 +37,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     redisPrefix: `credence-test:${randomBytes(6).toString('hex')}:`,
     adminAddresses: [adminWallet.address.toLowerCase()],
     siweDomain: 'credence.test',
+    // most test apps never prove: their threads start on first use
+    proverWarmup: false,
     ...overrides,
   };
 }

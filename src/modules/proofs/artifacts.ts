@@ -4,11 +4,23 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CircuitName } from './prover-pool.js';
-import type { VerificationKeyJson } from './verifier.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const BUILD_DIR = path.join(ROOT, 'circuits/build');
+export type CircuitName = 'score_threshold' | 'age_over';
+
+/** A Groth16 verification key as snarkjs exports it (verification_key.json). */
+export interface VerificationKeyJson {
+  protocol: string;
+  curve: string;
+  nPublic: number;
+  vk_alpha_1: string[];
+  vk_beta_2: string[][];
+  vk_gamma_2: string[][];
+  vk_delta_2: string[][];
+  IC: string[][];
+}
+
 export const CIRCUIT_NAMES: CircuitName[] = ['score_threshold', 'age_over'];
 
 export const circuitFiles = (name: CircuitName) => ({

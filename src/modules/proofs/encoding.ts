@@ -82,7 +82,12 @@ export function decodeProof(hex: string): DecodedProof | null {
 }
 
 /** keccak256 of the category name, as the publicInputs.categoryHash of score proofs. */
-export const categoryHash = (category: string) => keccak256(toBytes(category));
+export const categoryHash = (category: string): `0x${string}` => {
+  let h = categoryHashes.get(category);
+  if (!h) categoryHashes.set(category, (h = keccak256(toBytes(category))));
+  return h;
+};
+const categoryHashes = new Map<string, `0x${string}`>();
 
 /** The calendar date yyyymmdd (UTC) of an instant, as the age circuit takes dates. */
 export function yyyymmdd(d: Date): number {

@@ -61,18 +61,24 @@ export const proofsModule: Module = {
       ctx.services.oracle = oracle;
     }
 
-    let runtime: Promise<ProofRuntime> | null = null;
-    let service: Promise<FullProofsService> | null = null;
-    const getService = () =>
-      (service ??= (async () => {
-        runtime = startRuntime(config.proverConcurrency);
-        const rt = await runtime;
-        return createProofsService({ repo, cipher: ctx.cipher, services: ctx.services, pool: rt.pool, keys: rt.keys, log: ctx.log, onCommitment: () => publisher?.nudge() });
-      })());
+    let runtime: ProofRuntime | null = null;
+    let service: FullProofsService | null = null;
+    const getService = async () => {
+      if (!service) {
+        runtime = startRuntime({ provers: config.proverConcurrency, verifiers: config.verifierThreads });
+        service = createProofsService({ repo, cipher: ctx.cipher, services: ctx.services, runtime, log: ctx.log, onCommitment: () => publisher?.nudge() });
+      }
+      return service;
+    };
     ctx.onClose(async () => {
-      const rt = await runtime?.catch(() => null);
-      await rt?.close();
+      await runtime?.close();
     });
+    // An API instance starts its threads once it is ready, so the first proofs do not wait for them to load.
+    if (config.proverWarmup && config.roles.includes('api')) {
+      app.addHook('onReady', async () => {
+        void getService();
+      });
+    }
 
     // other modules get the service at once; the runtime behind it starts on the first call
     ctx.services.proofs = {
@@ -82,7 +88,9 @@ export const proofsModule: Module = {
 
     ctx.bus.subscribe<ScoreChange>(SCORE_UPDATED, async (change) => {
       if (change.oldScore === change.newScore) return;
-      await repo.supersede('score', change.address.toLowerCase(), categoryId(change.category), change.newScore);
+      // every instance hears this: each drops its remembered commitment, and the (idempotent) update supersedes it
+      if (service) await service.onScoreChanged(change.address, change.category, change.newScore);
+      else await repo.supersede('score', change.address.toLowerCase(), categoryId(change.category), change.newScore);
     });
 
     let keysDoc: ReturnType<typeof verificationKeysDocument> | null = null;

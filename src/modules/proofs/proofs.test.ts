@@ -3,7 +3,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as snarkjs from 'snarkjs';
-import { createKey, createTestApp, eventually, randomAddress, type TestKey } from '../../../test/helpers/app.js';
+import { createKey, createTestApp, eventually, randomAddress, redisUrl, type TestKey } from '../../../test/helpers/app.js';
+import { secondConnection, testDatabase, usingPostgres } from '../../../test/helpers/db.js';
 import type { App } from '../../platform/http/types.js';
 import { toChecksum } from '../../platform/http/address.js';
 import { categoryHash, decodeProof, encodeProof, yyyymmdd } from './encoding.js';
@@ -121,6 +122,19 @@ describe('ScoreAboveThreshold', () => {
     const fresh = (await prove({ subject, proofType: 'ScoreAboveThreshold', category: 'DEFI_LENDING', threshold: 700 })).json();
     expect(fresh.publicInputs.commitment).not.toBe(publicInputs.commitment);
     expect((await verify({ proof: fresh.proof })).json().valid).toBe(true);
+  });
+
+  it('gives a score that returns to an earlier value a fresh commitment', async () => {
+    const wallet = randomAddress();
+    const proveAt = async () => (await prove({ subject: wallet, proofType: 'ScoreAboveThreshold', category: 'SOCIAL', threshold: 600 })).json();
+    await setScore(app, wallet, 'SOCIAL', 650);
+    const first = await proveAt();
+    await setScore(app, wallet, 'SOCIAL', 660);
+    await setScore(app, wallet, 'SOCIAL', 650);
+    const second = await proveAt();
+    expect(second.publicInputs.commitment).not.toBe(first.publicInputs.commitment);
+    expect((await verify({ proof: second.proof })).json()).toEqual({ valid: true });
+    expect((await verify({ proof: first.proof })).json()).toMatchObject({ valid: false });
   });
 
   it('refuses a false statement with 422 and no proof', async () => {
@@ -269,6 +283,34 @@ describe('validation and auth', () => {
     await setScore(app, subject, 'NFT', 300);
     expect((await prove({ subject, proofType: 'ScoreAboveThreshold', category: 'NFT', threshold: 100 }, k.headers)).statusCode).toBe(200);
     expect(await usage()).toBe(before + 1);
+  });
+});
+
+describe.skipIf(!redisUrl() || !usingPostgres())('two instances on one Redis and one database', () => {
+  it("a score change on one instance ends the other's use of the old commitment", async () => {
+    const prefix = `credence-test:proofs-${Date.now()}:`;
+    const db = await testDatabase();
+    const a = await createTestApp({ db, secrets: {}, config: { redisPrefix: prefix } });
+    const b = await createTestApp({ db: await secondConnection(db), secrets: {}, config: { redisPrefix: prefix } });
+    try {
+      const k = await createKey(a, 'Enterprise');
+      const wallet = randomAddress();
+      const proveOn = async (x: App) => (await x.inject({ method: 'POST', url: '/api/v1/reputation/prove', headers: k.headers, payload: { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'SOCIAL', threshold: 600 } })).json();
+      const verifyOn = async (x: App, p: string) => (await x.inject({ method: 'POST', url: '/api/v1/reputation/verify', headers: k.headers, payload: { proof: p } })).json();
+      await setScore(a, wallet, 'SOCIAL', 650);
+      const first = await proveOn(a); // a remembers this commitment
+      // b moves the score away and back: the commitment a remembers is superseded
+      await setScore(b, wallet, 'SOCIAL', 670);
+      await setScore(b, wallet, 'SOCIAL', 650);
+      await eventually(async () => (await a.ctx.services.scoring!.getScore(wallet, 'SOCIAL', { explain: false })).score === 650, { timeoutMs: 5000 });
+      await eventually(async () => (await verifyOn(a, first.proof)).valid === false, { timeoutMs: 5000 });
+      const second = await proveOn(a);
+      expect(second.publicInputs.commitment).not.toBe(first.publicInputs.commitment);
+      expect(await verifyOn(b, second.proof)).toEqual({ valid: true });
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });
 

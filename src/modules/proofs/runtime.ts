@@ -1,16 +1,18 @@
-// The proving runtime, made on first use (most instances of the app never prove): the committed artifacts
-// checked against the manifest, the verification keys prepared, the prover threads started.
-import { readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+// The proving runtime, made on first use (most instances of the app never prove): a pool of proving threads and
+// a pool of verifying threads. Nothing of it runs on the request thread: the threads read the committed artifacts
+// (checked against the manifest), build their curves and witness calculators, and answer jobs.
 import path from 'node:path';
-import { CIRCUIT_NAMES, ROOT, circuitFiles, loadManifest, loadVerificationKey } from './artifacts.js';
-import { createProverPool, type CircuitName, type ProverPool } from './prover-pool.js';
-import { acquireCurve, prepareKey, releaseCurve, type PreparedKey } from './verifier.js';
+import { AppError } from '../../platform/errors.js';
+import { CIRCUIT_NAMES, ROOT, circuitFiles, loadManifest, loadVerificationKey, type CircuitName } from './artifacts.js';
+import type { Groth16Proof } from './encoding.js';
+import { createThreadPool, JobError } from './thread-pool.js';
 
 export interface ProofRuntime {
-  pool: ProverPool;
-  keys: Record<CircuitName, PreparedKey>;
-  /** stops the prover threads and lets go of the verification curve */
+  prove(circuit: CircuitName, input: Record<string, string>): Promise<{ proof: Groth16Proof; publicSignals: string[] }>;
+  /** the Groth16 check alone (public signals in range, points on the curve, the pairing equation) */
+  verify(circuit: CircuitName, publicSignals: bigint[], proof: Groth16Proof): Promise<boolean>;
+  stats(): { provers: { threads: number; busy: number; queued: number }; verifiers: { threads: number; busy: number; queued: number } };
+  /** stops every thread */
   close(): Promise<void>;
 }
 
@@ -19,32 +21,42 @@ export const CIRCUIT_INFO: Record<CircuitName, { proofTypes: string[]; publicSig
   age_over: { proofTypes: ['AgeVerification', 'AgeAboveMinimum', 'KYCVerified'], publicSignals: ['currentDate', 'minimumAge', 'subject', 'commitment'] },
 };
 
-/** Refuses artifacts that are not the committed ones: proofs from other keys would fail the deployed verifiers. */
-export function checkArtifacts(): void {
+/** Each circuit's files with the sha256 the manifest names: the threads refuse anything else. */
+function artifacts() {
   const manifest = loadManifest();
-  for (const name of CIRCUIT_NAMES) {
-    const f = circuitFiles(name);
-    for (const file of [f.wasm, f.zkey, f.vkey]) {
-      const rel = path.relative(ROOT, file);
-      const sum = createHash('sha256').update(readFileSync(file)).digest('hex');
-      if (manifest.files[rel] !== sum) throw new Error(`${rel} does not match circuits/build/manifest.json; run npm run build:circuits`);
-    }
-  }
+  const sum = (file: string) => manifest.files[path.relative(ROOT, file)] ?? 'not in the manifest';
+  return Object.fromEntries(
+    CIRCUIT_NAMES.map((n) => {
+      const f = circuitFiles(n);
+      return [n, { wasm: f.wasm, wasmSha256: sum(f.wasm), zkey: f.zkey, zkeySha256: sum(f.zkey), vkey: f.vkey, vkeySha256: sum(f.vkey) }];
+    }),
+  );
 }
 
-export async function startRuntime(concurrency: number): Promise<ProofRuntime> {
-  checkArtifacts();
-  const circuits = Object.fromEntries(CIRCUIT_NAMES.map((n) => [n, { wasm: circuitFiles(n).wasm, zkey: circuitFiles(n).zkey }])) as Record<CircuitName, { wasm: string; zkey: string }>;
-  const pool = createProverPool({ size: concurrency, circuits });
-  acquireCurve();
-  const keys = {} as Record<CircuitName, PreparedKey>;
-  for (const n of CIRCUIT_NAMES) keys[n] = await prepareKey(loadVerificationKey(n));
+export function startRuntime(opts: { provers: number; verifiers: number }): ProofRuntime {
+  const circuits = artifacts();
+  const provers = createThreadPool<{ circuit: CircuitName; input: Record<string, string> }, { proof: Groth16Proof; publicSignals: string[] }>({
+    script: new URL('./prover-worker.mjs', import.meta.url),
+    size: opts.provers,
+    workerData: { circuits },
+    label: 'prover',
+  });
+  const verifiers = createThreadPool<{ circuit: CircuitName; publicSignals: string[]; proof: Groth16Proof }, boolean>({
+    script: new URL('./verifier-worker.mjs', import.meta.url),
+    size: opts.verifiers,
+    workerData: { circuits },
+    label: 'verifier',
+  });
   return {
-    pool,
-    keys,
+    prove: (circuit, input) =>
+      provers.run({ circuit, input }).catch((e) => {
+        if (e instanceof JobError && e.kind === 'unsatisfiable') throw new AppError('proof_unsatisfiable', 'The statement is false for the committed value, so no proof exists.');
+        throw e;
+      }),
+    verify: (circuit, publicSignals, proof) => verifiers.run({ circuit, publicSignals: publicSignals.map(String), proof }),
+    stats: () => ({ provers: provers.stats(), verifiers: verifiers.stats() }),
     async close() {
-      await pool.close();
-      await releaseCurve();
+      await Promise.all([provers.close(), verifiers.close()]);
     },
   };
 }

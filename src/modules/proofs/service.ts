@@ -10,9 +10,9 @@ import { CATEGORIES, categoryId, type Category } from '../scoring/contracts.js';
 import type { BirthDateCommitment, ProofResult, ProofsService, ProofType } from './contracts.js';
 import { birthDateCommitment, fieldToAddress, randomSalt, scoreCommitment } from './commitments.js';
 import { categoryHash, decodeProof, encodeProof, isCalendarDate, yyyymmdd, type DecodedProof } from './encoding.js';
-import type { CircuitName, ProverPool } from './prover-pool.js';
 import { BIRTH_DATE_CATEGORY, type CommitmentRow, type ProofsRepo } from './repo.js';
-import { groth16Verify, type PreparedKey } from './verifier.js';
+import type { ProofRuntime } from './runtime.js';
+import type { CircuitName } from './artifacts.js';
 
 export type RequestedProofType = ProofType | 'AgeAboveMinimum';
 
@@ -51,13 +51,12 @@ export function createProofsService(deps: {
   repo: ProofsRepo;
   cipher: Cipher;
   services: Services;
-  pool: ProverPool;
-  keys: Record<CircuitName, PreparedKey>;
+  runtime: ProofRuntime;
   log: FastifyBaseLogger;
   /** Called after a new commitment is recorded (the chain publisher batches them). */
   onCommitment?: () => void;
 }): FullProofsService {
-  const { repo, cipher, services, pool } = deps;
+  const { repo, cipher, services, runtime } = deps;
 
   async function recordCommitment(r: Parameters<ProofsRepo['replaceCurrent']>[0]): Promise<CommitmentRow> {
     let row: CommitmentRow;
@@ -74,17 +73,41 @@ export function createProofsService(deps: {
     return row;
   }
 
-  async function scoreCommitmentFor(address: string, catId: number, score: number): Promise<{ row: CommitmentRow; salt: bigint }> {
+  // The current score commitment per wallet and category, kept here so that a proof needs no lookup. An entry is
+  // used only while the score it commits to is the current score; it is dropped when the score changes (every
+  // instance hears score.updated, see onScoreChanged), and lives a minute at most in case an event was missed.
+  const current = new Map<string, { row: CommitmentRow; salt: bigint; expires: number }>();
+  const remember = (row: CommitmentRow, salt: bigint) => {
+    if (current.size >= 10_000) current.delete(current.keys().next().value!);
+    current.set(`${row.address}:${row.category_id}`, { row, salt, expires: Date.now() + 60_000 });
+    return { row, salt };
+  };
+
+  // Concurrent first proofs for one wallet and category share one lookup (and at most one new commitment).
+  const pending = new Map<string, Promise<{ row: CommitmentRow; salt: bigint }>>();
+
+  function scoreCommitmentFor(address: string, catId: number, score: number): Promise<{ row: CommitmentRow; salt: bigint }> {
+    const key = `${address}:${catId}`;
+    const hit = current.get(key);
+    if (hit && hit.row.score === score && hit.expires > Date.now()) return Promise.resolve(hit);
+    const flight = pending.get(key);
+    if (flight) return flight.then((r) => (r.row.score === score ? r : scoreCommitmentFor(address, catId, score)));
+    const p = lookUpOrCommit(address, catId, score).finally(() => pending.delete(key));
+    pending.set(key, p);
+    return p;
+  }
+
+  async function lookUpOrCommit(address: string, catId: number, score: number): Promise<{ row: CommitmentRow; salt: bigint }> {
     const cur = await repo.current('score', address, catId);
-    if (cur && cur.score === score && cur.salt_enc) return { row: cur, salt: BigInt(cipher.decrypt(cur.salt_enc)) };
+    if (cur && cur.score === score && cur.salt_enc) return remember(cur, BigInt(cipher.decrypt(cur.salt_enc)));
     const salt = randomSalt();
     const commitment = scoreCommitment(address, catId, score, salt).toString();
     const row = await recordCommitment({ kind: 'score', address, categoryId: catId, score, saltEnc: cipher.encrypt(salt.toString()), commitment });
-    return { row, salt: row.commitment === commitment ? salt : BigInt(cipher.decrypt(row.salt_enc!)) };
+    return remember(row, row.commitment === commitment ? salt : BigInt(cipher.decrypt(row.salt_enc!)));
   }
 
   async function finish(type: ProofType, circuit: CircuitName, input: Record<string, string>, publicInputs: Omit<ProofResult['publicInputs'], 'timestamp'>): Promise<ProofResult> {
-    const { proof, publicSignals } = await pool.prove(circuit, input);
+    const { proof, publicSignals } = await runtime.prove(circuit, input);
     const hex = encodeProof(type, proof, publicSignals);
     const issuedAt = new Date();
     issuedAt.setMilliseconds(0);
@@ -161,6 +184,7 @@ export function createProofsService(deps: {
         const category = CATEGORIES[catId];
         const entry = await scoring.getScore(address, category, { explain: false });
         if (entry.score !== row.score) {
+          current.delete(`${address}:${catId}`);
           await repo.supersede('score', address, catId, entry.score);
           return 'superseded commitment (the score changed)';
         }
@@ -233,7 +257,7 @@ export function createProofsService(deps: {
       if (p2 >> 160n !== 0n) return { valid: false, reason: 'the subject is not an address' };
       // the pairing check and the commitment lookups overlap (with a PostgreSQL server the lookups wait on the network)
       const [sound, stale] = await Promise.all([
-        groth16Verify(deps.keys[isScore ? 'score_threshold' : 'age_over'], d.publicSignals, d.proof),
+        runtime.verify(isScore ? 'score_threshold' : 'age_over', d.publicSignals, d.proof),
         checkCommitment(d, fieldToAddress(p2), isScore ? Number(p1) : BIRTH_DATE_CATEGORY),
       ]);
       if (!sound) return { valid: false, reason: 'invalid Groth16 proof' };
@@ -258,6 +282,7 @@ export function createProofsService(deps: {
     proveAge: (input) => proveAgeAs('AgeVerification', input),
 
     async onScoreChanged(address, category, newScore) {
+      current.delete(`${address.toLowerCase()}:${categoryId(category)}`);
       await repo.supersede('score', address.toLowerCase(), categoryId(category), newScore);
     },
   };
