@@ -4,59 +4,18 @@
 //  2. POST /reputation/batch of 100 stored wallets: p50/p99 latency on the embedded database (PGlite);
 //  3. scoring throughput: wallets/s through model v1 from stored (serialized) features.
 // Run: node --import tsx bench/reputation.ts   (BENCH_SECONDS=10, BENCH_ROUNDS=3, BENCH_CONNECTIONS=50 by default)
-import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { cpus, loadavg } from 'node:os';
 import Fastify from 'fastify';
 import { Wallet } from 'ethers';
-import { SiweMessage } from 'siwe';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/platform/config.js';
-import type { App } from '../src/platform/http/types.js';
 import { emptyFeatures, scoreWallet } from '../src/modules/scoring/model/index.js';
 import type { WalletFeatures } from '../src/modules/scoring/contracts.js';
+import { autocannon, benchConfig, enterpriseKeys, signInAdmin } from './support.js';
 
-const run = promisify(execFile);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const KEYS = 30; // Enterprise keys allow 2,000 req/s each: spread the load so the rate limiter never refuses
-
-async function autocannon(url: string, headers: Record<string, string>[]): Promise<{ rps: number; p50: number; p99: number; non2xx: number }> {
-  // autocannon runs in its own process so it does not share the server's event loop. Both sides of a comparison go
-  // through this same client code (requests rotate over the given header sets), so the client costs the same.
-  const code = `
-    const autocannon = require('autocannon');
-    const keys = ${JSON.stringify(headers)};
-    let i = 0;
-    autocannon({ url: ${JSON.stringify(url)}, connections: ${CONNECTIONS}, duration: ${SECONDS},
-      requests: [{ setupRequest: (r) => ({ ...r, headers: { ...r.headers, ...keys[i++ % keys.length] } }) }] },
-      (err, res) => { if (err) { console.error(err); process.exit(1); } process.stdout.write(JSON.stringify(res)); });`;
-  const { stdout } = await run(process.execPath, ['-e', code], { maxBuffer: 64 * 1024 * 1024 });
-  return summarize(JSON.parse(stdout));
-}
-
-function summarize(r: { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; '2xx': number; duration: number }) {
-  return { rps: r['2xx'] / r.duration, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
-}
-
-async function signInAdmin(app: App, wallet: Wallet): Promise<string> {
-  const { nonce } = (await app.inject({ method: 'GET', url: '/api/v1/auth/nonce' })).json();
-  const message = new SiweMessage({
-    domain: 'credence.bench',
-    address: wallet.address,
-    statement: 'Sign in to Credence',
-    uri: 'https://credence.bench',
-    version: '1',
-    chainId: 1,
-    nonce,
-    issuedAt: new Date().toISOString(),
-  }).prepareMessage();
-  const res = await app.inject({ method: 'POST', url: '/api/v1/auth/verify', payload: { message, signature: await wallet.signMessage(message) } });
-  return res.json().token;
-}
 
 function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -85,31 +44,10 @@ function randomFeatures(i: number): WalletFeatures {
 }
 
 async function main() {
-  const admin = Wallet.createRandom();
-  const config = {
-    ...loadConfig({}),
-    databaseUrl: 'pglite://memory',
-    dataDir: mkdtempSync(path.join(tmpdir(), 'credence-bench-')),
-    logLevel: 'silent',
-    adminAddresses: [admin.address.toLowerCase()],
-    siweDomain: 'credence.bench',
-    ipRateLimit: 1_000_000,
-    roles: ['api' as const],
-  };
-  const app = await buildApp(config, { logger: false, secrets: {} });
+  const admin = Wallet.createRandom() as unknown as Wallet;
+  const app = await buildApp(benchConfig(admin, { roles: ['api'] }), { logger: false, secrets: {} });
   await app.ready();
-  const token = await signInAdmin(app, admin as unknown as Wallet);
-  const keys: Record<string, string>[] = [];
-  for (let i = 0; i < KEYS; i++) {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/v1/billing/api-keys',
-      headers: { authorization: `Bearer ${token}` },
-      payload: { organizationName: `Bench ${i}`, contactEmail: 'bench@example.com', tier: 'Enterprise' },
-    });
-    if (res.statusCode !== 201) throw new Error(`api key: ${res.statusCode} ${res.body}`);
-    keys.push({ 'x-api-key': res.json().apiKey });
-  }
+  const keys = await enterpriseKeys(app, await signInAdmin(app, admin), KEYS);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 
@@ -128,8 +66,8 @@ async function main() {
   console.log(`   (load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores)`);
   const ratios: number[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    const bareRes = await autocannon(bareUrl, keys); // same headers, ignored by the bare route
-    const apiRes = await autocannon(url, keys);
+    const bareRes = await autocannon(bareUrl, { connections: CONNECTIONS, seconds: SECONDS, keys }); // same headers, ignored by the bare route
+    const apiRes = await autocannon(url, { connections: CONNECTIONS, seconds: SECONDS, keys });
     const ratio = (100 * apiRes.rps) / bareRes.rps;
     ratios.push(ratio);
     console.log(`   round ${round}: bare Fastify ${bareRes.rps.toFixed(0).padStart(6)} req/s (p50 ${bareRes.p50} ms, p99 ${bareRes.p99} ms)` +

@@ -2,64 +2,34 @@
 //  1. import of a 20,000-address list in both official formats (parse alone, then parse + versioned insert + reload);
 //  2. streaming parse of a ~100 MB sdn_advanced.xml (the size of the real file): MB/s and memory growth;
 //  3. screening requests/s (GET /compliance/sanctions/{address} and POST /compliance/sanctions-check, full stack:
-//     API key auth, rate limit, quota, EIP-55 validation, serialization) vs bare Fastify with a path parameter,
+//     API key auth, rate limit, quota, EIP-55 validation, serialization) vs bare Fastify doing the same HTTP work
+//     (a GET with a path parameter; a POST with the same JSON body),
 //     both over real HTTP driven by autocannon in a separate process. Target: at least 60% of bare Fastify. A no-op
 //     route behind the same API-key auth, rate limit and quota shows how much of the gap is the platform's.
-// Run: node --expose-gc --import tsx bench/sanctions.ts   (BENCH_SECONDS=10, BENCH_CONNECTIONS=50 by default)
-import { execFile } from 'node:child_process';
+// Run: node --expose-gc --import tsx bench/sanctions.ts   (BENCH_SECONDS=5, BENCH_ROUNDS=3, BENCH_CONNECTIONS=50)
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import { Wallet, getAddress } from 'ethers';
-import { SiweMessage } from 'siwe';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/platform/config.js';
-import { apiRoutes, type App } from '../src/platform/http/types.js';
+import { apiRoutes } from '../src/platform/http/types.js';
 import { parseSanctionsFile } from '../src/modules/sanctions/parse/index.js';
 import { createSanctionsScreening } from '../src/modules/sanctions/service.js';
 import { advancedXml, sdnCsv, type SdnParty } from '../src/modules/sanctions/sdn-files.js';
+import { autocannon, benchConfig, enterpriseKeys, median, signInAdmin, type Load } from './support.js';
 
-const run = promisify(execFile);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const load = { connections: CONNECTIONS, seconds: SECONDS };
 const KEYS = 30; // Enterprise keys allow 2,000 req/s each: spread the load so the rate limiter never refuses
 const ENTRIES = 20_000;
 const dir = mkdtempSync(path.join(tmpdir(), 'credence-bench-sanctions-'));
 const silent = { info() {}, warn() {}, error() {} };
 const addr = () => '0x' + randomBytes(20).toString('hex');
-
-interface Load {
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-}
-
-/** autocannon in its own process; each request takes the next path / body / key from the given rotation. */
-async function autocannon(url: string, opts: { paths?: string[]; bodies?: string[]; method?: string; keys?: Record<string, string>[] } = {}): Promise<Load> {
-  const optsFile = path.join(dir, `autocannon-${randomBytes(4).toString('hex')}.json`);
-  writeFileSync(optsFile, JSON.stringify(opts));
-  const code = `
-    const autocannon = require('autocannon');
-    const o = JSON.parse(require('fs').readFileSync(${JSON.stringify(optsFile)}, 'utf8'));
-    let i = 0;
-    autocannon({ url: ${JSON.stringify(url)}, connections: ${CONNECTIONS}, duration: ${SECONDS}, method: o.method || 'GET',
-      requests: [{ setupRequest: (r) => {
-        const n = i++;
-        const out = { ...r, headers: { ...r.headers, ...(o.keys ? o.keys[n % o.keys.length] : {}) } };
-        if (o.paths) out.path = o.paths[n % o.paths.length];
-        if (o.bodies) { out.body = o.bodies[n % o.bodies.length]; out.headers['content-type'] = 'application/json'; }
-        return out;
-      } }] },
-      (err, res) => { if (err) { console.error(err); process.exit(1); } process.stdout.write(JSON.stringify(res)); });`;
-  const { stdout } = await run(process.execPath, ['-e', code], { maxBuffer: 64 * 1024 * 1024 });
-  const r = JSON.parse(stdout) as { latency: { p50: number; p99: number }; non2xx: number; '2xx': number; duration: number };
-  return { rps: r['2xx'] / r.duration, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
-}
 
 async function writeFile(file: string, chunks: Iterable<string>) {
   const out = createWriteStream(file);
@@ -69,27 +39,11 @@ async function writeFile(file: string, chunks: Iterable<string>) {
   return statSync(file).size;
 }
 
-async function signInAdmin(app: App, wallet: Wallet): Promise<string> {
-  const { nonce } = (await app.inject({ method: 'GET', url: '/api/v1/auth/nonce' })).json();
-  const message = new SiweMessage({ domain: 'credence.bench', address: wallet.address, uri: 'https://credence.bench', version: '1', chainId: 1, nonce, issuedAt: new Date().toISOString() }).prepareMessage();
-  const res = await app.inject({ method: 'POST', url: '/api/v1/auth/verify', payload: { message, signature: await wallet.signMessage(message) } });
-  return res.json().token;
-}
-
 const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
 
 async function main() {
   const admin = Wallet.createRandom() as unknown as Wallet;
-  const config = {
-    ...loadConfig({}),
-    databaseUrl: process.env.BENCH_DATABASE_URL ?? 'pglite://memory',
-    dataDir: dir,
-    logLevel: 'silent',
-    adminAddresses: [admin.address.toLowerCase()],
-    siweDomain: 'credence.bench',
-    ipRateLimit: 1_000_000,
-    roles: ['api' as const],
-  };
+  const config = benchConfig(admin, { databaseUrl: process.env.BENCH_DATABASE_URL ?? 'pglite://memory', dataDir: dir, roles: ['api'] });
   const app = await buildApp(config, { logger: false, secrets: {} });
   // The platform's share: the same auth, rate limit and quota on a handler that does nothing.
   apiRoutes(app, (s) => {
@@ -157,18 +111,7 @@ async function main() {
   );
 
   // 3. Screening throughput.
-  const token = await signInAdmin(app, admin);
-  const keys: Record<string, string>[] = [];
-  for (let i = 0; i < KEYS; i++) {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/v1/billing/api-keys',
-      headers: { authorization: `Bearer ${token}` },
-      payload: { organizationName: `Bench ${i}`, contactEmail: 'bench@example.com', tier: 'Enterprise' },
-    });
-    if (res.statusCode !== 201) throw new Error(`api key: ${res.statusCode} ${res.body}`);
-    keys.push({ 'x-api-key': res.json().apiKey });
-  }
+  const keys = await enterpriseKeys(app, await signInAdmin(app, admin), KEYS);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   // Half listed, half clean; checksummed and lowercase spellings.
@@ -178,26 +121,39 @@ async function main() {
 
   const bare = Fastify({ logger: false });
   bare.get('/hello/:address', async (req) => ({ address: (req.params as { address: string }).address, hello: 'world' }));
+  bare.post('/hello', async (req) => ({ address: (req.body as { walletAddress: string }).walletAddress, hello: 'world' }));
   await bare.listen({ port: 0, host: '127.0.0.1' });
   const bareBase = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;
 
-  console.log(`\n3. screening over HTTP, ${CONNECTIONS} connections, ${SECONDS} s each, ${pool.length} addresses (half listed) over ${KEYS} Enterprise keys`);
-  await autocannon(`${bareBase}/hello/x`, { paths: pool.map((a) => `/hello/${a}`) }); // warm-up
-  // Baseline before and after, averaged, so a drift in machine load does not favour either side.
-  const b1 = await autocannon(`${bareBase}/hello/x`, { paths: pool.map((a) => `/hello/${a}`) });
-  const g = await autocannon(`${base}/`, { paths: pool.map((a) => `/api/v1/compliance/sanctions/${a}`), keys });
-  const p = await autocannon(`${base}/api/v1/compliance/sanctions-check`, { method: 'POST', bodies: pool.map((a) => JSON.stringify({ walletAddress: a })), keys });
-  const n = await autocannon(`${base}/`, { paths: pool.map((a) => `/api/v1/bench/noop/${a}`), keys });
-  const b2 = await autocannon(`${bareBase}/hello/x`, { paths: pool.map((a) => `/hello/${a}`) });
+  console.log(`\n3. screening over HTTP, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds, ${pool.length} addresses (half listed) over ${KEYS} Enterprise keys`);
+  const runs = {
+    bare: () => autocannon(`${bareBase}/hello/x`, { ...load, paths: pool.map((a) => `/hello/${a}`) }),
+    barePost: () => autocannon(`${bareBase}/hello`, { ...load, method: 'POST', bodies: pool.map((a) => JSON.stringify({ walletAddress: a })), keys }),
+    get: () => autocannon(`${base}/`, { ...load, paths: pool.map((a) => `/api/v1/compliance/sanctions/${a}`), keys }),
+    post: () => autocannon(`${base}/api/v1/compliance/sanctions-check`, { ...load, method: 'POST', bodies: pool.map((a) => JSON.stringify({ walletAddress: a })), keys }),
+    noop: () => autocannon(`${base}/`, { ...load, paths: pool.map((a) => `/api/v1/bench/noop/${a}`), keys }),
+  };
+  await runs.bare(); // warm-up
+  await runs.get();
+  // Each round measures the baseline and every route back to back; the ratios are taken within a round and the
+  // median over rounds is reported, so that drifts in machine load do not favour either side.
+  const results: Record<keyof typeof runs, Load[]> = { bare: [], barePost: [], get: [], post: [], noop: [] };
+  for (let round = 0; round < ROUNDS; round++) for (const k of Object.keys(runs) as (keyof typeof runs)[]) results[k].push(await runs[k]());
   await bare.close();
-  const b: Load = { rps: (b1.rps + b2.rps) / 2, p50: Math.max(b1.p50, b2.p50), p99: Math.max(b1.p99, b2.p99), non2xx: b1.non2xx + b2.non2xx };
-  console.log(`   (bare Fastify runs: ${b1.rps.toFixed(0)} before, ${b2.rps.toFixed(0)} after)`);
-  const line = (label: string, r: Load) => `   ${label.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}`;
-  console.log(line('bare Fastify GET /hello/:address', b));
-  console.log(line('GET /compliance/sanctions/{address}', g) + `   ${((100 * g.rps) / b.rps).toFixed(1)}% of bare (target >= 60%)`);
-  console.log(line('POST /compliance/sanctions-check', p) + `   ${((100 * p.rps) / b.rps).toFixed(1)}% of bare (target >= 60%)`);
-  console.log(line('platform only: API-key no-op GET', n) + `   ${((100 * n.rps) / b.rps).toFixed(1)}% of bare (auth + rate limit + quota, empty handler)`);
-  console.log(`   screening GET = ${((100 * g.rps) / n.rps).toFixed(1)}% of the platform's own no-op route`);
+  type Run = keyof typeof runs;
+  const against = (k: Run): Run => (k === 'post' ? 'barePost' : 'bare');
+  const ratio = (k: Run) => median(results[k].map((r, i) => r.rps / results[against(k)][i].rps));
+  const line = (label: string, k: keyof typeof runs) => {
+    const r = results[k];
+    return `   ${label.padEnd(34)} ${median(r.map((x) => x.rps)).toFixed(0).padStart(7)} req/s  p50 ${median(r.map((x) => x.p50))} ms  p99 ${median(r.map((x) => x.p99))} ms  non-2xx ${r.reduce((a, x) => a + x.non2xx, 0)}`;
+  };
+  const pct = (k: Run) => `${(100 * ratio(k)).toFixed(1)}% of bare ${k === 'post' ? 'POST' : 'GET'} [${results[k].map((r, i) => ((100 * r.rps) / results[against(k)][i].rps).toFixed(0)).join(', ')}]`;
+  console.log(line('bare Fastify GET /hello/:address', 'bare'));
+  console.log(line('bare Fastify POST /hello (JSON body)', 'barePost'));
+  console.log(line('GET /compliance/sanctions/{address}', 'get') + `   ${pct('get')} (target >= 60%)`);
+  console.log(line('POST /compliance/sanctions-check', 'post') + `   ${pct('post')} (target >= 60%)`);
+  console.log(line('platform only: API-key no-op GET', 'noop') + `   ${pct('noop')} (auth + rate limit + quota, empty handler)`);
+  console.log(`   screening GET = ${((100 * ratio('get')) / ratio('noop')).toFixed(1)}% of the platform's own no-op route`);
 
   await app.close();
   rmSync(dir, { recursive: true, force: true });

@@ -24,6 +24,7 @@ export function benchConfig(admin: Wallet, overrides: Partial<Config> = {}): Con
     adminAddresses: [admin.address.toLowerCase()],
     siweDomain: BENCH_DOMAIN,
     ipRateLimit: 1_000_000,
+    proverWarmup: false, // benchmarks that prove start the threads themselves
     ...overrides,
   };
 }

@@ -47,6 +47,10 @@ function makeAjv(coerceTypes: boolean | 'array') {
   return ajv;
 }
 
+const requestIdPrefix = `${randomBytes(6).toString('base64url')}-`;
+let requestCount = 0;
+const nextRequestId = () => requestIdPrefix + (++requestCount).toString(36);
+
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<App> {
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
@@ -55,7 +59,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     routerOptions: { maxParamLength: 1000 },
     trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // unique across instances and cheap: a random prefix per process and a counter
+    genReqId: nextRequestId,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Bodies are validated strictly (a string is not silently turned into a number or an array);

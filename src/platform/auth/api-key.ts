@@ -1,6 +1,6 @@
 // API key format and hashing. Keys are 190+ bits of randomness, so a fast SHA-256 is the right hash:
 // lookups go by hash, and the key itself is never stored.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'cred_live_';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -17,7 +17,8 @@ export function generateApiKey(length = 40): string {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  // one-shot hash: no Hash object per request on the hot path
+  return hash('sha256', key, 'hex');
 }
 
 export const looksLikeApiKey = (key: string) => /^cred_(live|test)_[0-9A-Za-z]{32,128}$/.test(key);

@@ -21,45 +21,40 @@ export interface RateLimiter {
  * left the window. Exact, O(1) per hit, and memory bounded by the limit.
  */
 export function createMemoryLimiter(now: () => number = Date.now): RateLimiter {
-  const rings = new Map<string, { times: Float64Array; head: number; limit: number }>();
+  // times[tail..] (count entries, wrapping) are the request times still inside the window, oldest first: each hit
+  // drops those that left it (amortized O(1)), then admits if fewer than `limit` remain.
+  const rings = new Map<string, { times: Float64Array; tail: number; count: number; limit: number }>();
   let lastSweep = now();
   return {
     hit(id, limit, windowMs = 1000) {
       const t = now();
+      const windowStart = t - windowMs;
       if (t - lastSweep > 60_000) {
         lastSweep = t;
-        for (const [k, r] of rings) if (r.times[(r.head + r.limit - 1) % r.limit] < t - windowMs) rings.delete(k);
+        for (const [k, r] of rings) if (r.count === 0 || r.times[(r.tail + r.count - 1) % r.limit] <= windowStart) rings.delete(k);
       }
       let r = rings.get(id);
       if (!r || r.limit !== limit) {
-        r = { times: new Float64Array(limit).fill(-Infinity), head: 0, limit };
+        r = { times: new Float64Array(limit), tail: 0, count: 0, limit };
         rings.set(id, r);
       }
-      const oldest = r.times[r.head];
-      const windowStart = t - windowMs;
-      if (oldest > windowStart) {
-        const retryMs = oldest + windowMs - t;
-        return { allowed: false, limit, remaining: 0, resetAt: Math.ceil((oldest + windowMs) / 1000), retryAfter: Math.max(1, Math.ceil(retryMs / 1000)) };
+      while (r.count > 0 && r.times[r.tail] <= windowStart) {
+        r.tail = r.tail + 1 === limit ? 0 : r.tail + 1;
+        r.count--;
       }
-      r.times[r.head] = t;
-      r.head = (r.head + 1) % limit;
-      // Times run oldest..newest from head: binary-search the first one inside the window.
-      let lo = 0;
-      let hi = limit;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (r.times[(r.head + mid) % limit] > windowStart) hi = mid;
-        else lo = mid + 1;
+      if (r.count >= limit) {
+        const oldest = r.times[r.tail];
+        return { allowed: false, limit, remaining: 0, resetAt: Math.ceil((oldest + windowMs) / 1000), retryAfter: Math.max(1, Math.ceil((oldest + windowMs - t) / 1000)) };
       }
-      const used = limit - lo;
-      const next = r.times[r.head];
-      const resetMs = next > windowStart ? next + windowMs : t + windowMs;
-      return { allowed: true, limit, remaining: limit - used, resetAt: Math.ceil(resetMs / 1000), retryAfter: 0 };
+      r.times[(r.tail + r.count) % limit] = t;
+      r.count++;
+      // a slot frees when the oldest request leaves the window; with slots to spare, a full window from now
+      const resetMs = r.count === limit ? r.times[r.tail] + windowMs : t + windowMs;
+      return { allowed: true, limit, remaining: limit - r.count, resetAt: Math.ceil(resetMs / 1000), retryAfter: 0 };
     },
   };
 }
 
-// Sorted set of request times per id; trims the window, counts, and admits atomically.
 const SLIDING_LUA = `
 local key = KEYS[1]
 local now = tonumber(ARGV[1])

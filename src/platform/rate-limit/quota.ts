@@ -39,7 +39,6 @@ interface Counter {
 }
 
 export function createQuotaStore(db: Db, opts: { flushMs?: number; now?: () => Date } = {}): QuotaStore {
-  const now = opts.now ?? (() => new Date());
   const counters = new Map<string, Counter>();
   const loading = new Map<string, Promise<Counter>>();
 
@@ -104,18 +103,21 @@ export function createQuotaStore(db: Db, opts: { flushMs?: number; now?: () => D
     await flushing;
   }
 
+  // The month and its end, worked out once a month: the hot path only compares numbers.
   let monthCache = { until: 0, month: '' };
-  function currentMonth(): string {
-    const t = now();
-    if (t.getTime() >= monthCache.until) {
-      monthCache = { until: Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + 1, 1), month: monthOf(t) };
+  const clock = opts.now ? () => opts.now!().getTime() : Date.now;
+  function currentMonth(t = clock()): string {
+    if (t >= monthCache.until) {
+      const d = new Date(t);
+      monthCache = { until: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1), month: monthOf(d) };
     }
     return monthCache.month;
   }
 
-  function take(c: Counter, limit: number | null, cost: number): QuotaResult {
+  function take(c: Counter, limit: number | null, cost: number, t = clock()): QuotaResult {
     const used = c.base + c.pending;
-    const reset = secondsToNextMonth(now());
+    currentMonth(t);
+    const reset = Math.max(1, Math.ceil((monthCache.until - t) / 1000));
     if (limit !== null && used + cost > limit) {
       return { allowed: false, used, limit, remaining: Math.max(0, limit - used), resetInSeconds: reset };
     }
@@ -132,7 +134,8 @@ export function createQuotaStore(db: Db, opts: { flushMs?: number; now?: () => D
     },
     consumeCached(keyId, limit, cost) {
       const c = counters.get(keyId);
-      return c && c.month === currentMonth() ? take(c, limit, cost) : null;
+      const t = clock();
+      return c && c.month === currentMonth(t) ? take(c, limit, cost, t) : null;
     },
     refund(keyId, cost) {
       const c = counters.get(keyId);

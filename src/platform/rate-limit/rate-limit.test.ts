@@ -27,6 +27,23 @@ describe('sliding-window limiter (in-process)', () => {
     expect((l.hit('k', 10) as { allowed: boolean }).allowed).toBe(false);
     expect((l.hit('other', 10) as { allowed: boolean }).allowed).toBe(true);
   });
+
+  it('agrees with a plain sliding log over a long random run', () => {
+    let t = 0;
+    const l = createMemoryLimiter(() => t);
+    const log: number[] = []; // admitted request times, the obvious way
+    for (let i = 0; i < 20_000; i++) {
+      t += Math.floor(Math.random() * (i % 5000 < 2500 ? 40 : 400)); // bursts and lulls, with sweeps every 60 s
+      const inWindow = log.filter((x) => x > t - 1000);
+      const r = l.hit('k', 25) as { allowed: boolean; remaining: number; resetAt: number };
+      expect(r.allowed).toBe(inWindow.length < 25);
+      if (r.allowed) {
+        log.push(t);
+        expect(r.remaining).toBe(25 - inWindow.length - 1);
+      } else expect(r.resetAt).toBe(Math.ceil((inWindow[0] + 1000) / 1000));
+      if (log.length > 100) log.splice(0, log.length - 100);
+    }
+  });
 });
 
 describe('per-key limit over HTTP', () => {
