@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createKey, createTestApp, eventually, randomAddress, signIn, type SignedIn, type TestKey } from '../../../test/helpers/app.js';
 import type { App } from '../../platform/http/types.js';
@@ -243,5 +243,28 @@ describe('scores follow KYC', () => {
       return e.score > before.score ? e : null;
     });
     expect(after.score).toBeGreaterThan(before.score);
+  });
+});
+
+describe('the kyc-session-expiry worker', () => {
+  it('marks sessions past their hour expired on its own, once a minute', async () => {
+    // Only the interval timers are simulated: the sweep runs when a minute is advanced, everything else is real.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const own = await createTestApp({ config: { kycCallbackSecret: SECRET, publicUrl: 'https://credence.test' } });
+    try {
+      const owner = await signIn(own);
+      const { did } = (await own.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: owner.address } })).json();
+      const { sessionId } = (await own.inject({ method: 'POST', url: '/api/v1/compliance/kyc/initiate', headers: owner.auth, payload: { did } })).json();
+      const stored = async () => (await own.ctx.db.query<{ status: string }>('SELECT status FROM kyc_sessions WHERE id = $1', [sessionId]))[0].status;
+      await own.ctx.db.query(`UPDATE kyc_sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [sessionId]);
+      vi.advanceTimersByTime(59_000);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await stored()).toBe('pending'); // due, but the sweep has not run yet
+      vi.advanceTimersByTime(1_000);
+      await eventually(async () => (await stored()) === 'expired');
+    } finally {
+      vi.useRealTimers();
+      await own.close();
+    }
   });
 });
