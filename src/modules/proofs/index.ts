@@ -61,6 +61,26 @@ export const proofsModule: Module = {
       ctx.services.oracle = oracle;
     }
 
+    // Issued proofs are recorded for the `timestamp` claim at verify time; once their commitment is superseded they
+    // can never verify again, so an hourly sweep forgets them (after a day, for whoever is still looking).
+    let pruner: NodeJS.Timeout | null = null;
+    const prune = () =>
+      repo.pruneIssuances(86_400).then(
+        (n) => n && ctx.log.info({ pruned: n }, 'pruned issued proofs of superseded commitments'),
+        (err) => ctx.log.error({ err }, 'pruning issued proofs failed'),
+      );
+    ctx.workers.push({
+      name: 'proofs-issuance-pruner',
+      start() {
+        pruner = setInterval(prune, 3_600_000);
+        pruner.unref();
+      },
+      stop() {
+        if (pruner) clearInterval(pruner);
+        pruner = null;
+      },
+    });
+
     let runtime: ProofRuntime | null = null;
     let service: FullProofsService | null = null;
     const getService = async () => {

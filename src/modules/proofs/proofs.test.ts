@@ -1,5 +1,6 @@
 // The proofs API: prove and verify through HTTP, offline verification with snarkjs and the published key,
 // every tampering case, superseded commitments, age and KYC proofs, limits and auth, and a burst of proofs.
+import { createHash } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as snarkjs from 'snarkjs';
@@ -8,6 +9,7 @@ import { secondConnection, testDatabase, usingPostgres } from '../../../test/hel
 import type { App } from '../../platform/http/types.js';
 import { toChecksum } from '../../platform/http/address.js';
 import { categoryHash, decodeProof, encodeProof, yyyymmdd } from './encoding.js';
+import { createProofsRepo } from './repo.js';
 import { kycRecordsFor, setScore } from './test-support.js';
 
 let app: App;
@@ -135,6 +137,24 @@ describe('ScoreAboveThreshold', () => {
     expect(second.publicInputs.commitment).not.toBe(first.publicInputs.commitment);
     expect((await verify({ proof: second.proof })).json()).toEqual({ valid: true });
     expect((await verify({ proof: first.proof })).json()).toMatchObject({ valid: false });
+  });
+
+  it('forgets issued proofs of superseded commitments, and keeps the ones that can still verify', async () => {
+    const wallet = randomAddress();
+    const proveAt = async () => (await prove({ subject: wallet, proofType: 'ScoreAboveThreshold', category: 'NFT', threshold: 100 })).json();
+    const issued = async (p: string) => (await app.ctx.db.query('SELECT 1 FROM proof_issuances WHERE proof_hash = $1', [createHash('sha256').update(p).digest('hex')])).length;
+    await setScore(app, wallet, 'NFT', 500);
+    const old = await proveAt();
+    await setScore(app, wallet, 'NFT', 510);
+    const fresh = await proveAt();
+    const repo = createProofsRepo(app.ctx.db);
+    await eventually(async () => (await verify({ proof: old.proof })).json().valid === false);
+    expect(await repo.pruneIssuances(3600)).toBe(0); // superseded just now: within the grace period
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await repo.pruneIssuances(1)).toBeGreaterThanOrEqual(1);
+    expect(await issued(old.proof)).toBe(0);
+    expect(await issued(fresh.proof)).toBe(1);
+    expect((await verify({ proof: fresh.proof, publicInputs: { timestamp: fresh.publicInputs.timestamp } })).json()).toEqual({ valid: true });
   });
 
   it('refuses a false statement with 422 and no proof', async () => {

@@ -80,6 +80,17 @@ export function createProofsRepo(db: Db) {
       );
     },
 
+    /** Forgets issued proofs whose commitment was superseded at least `graceSeconds` ago: they can never verify again. */
+    async pruneIssuances(graceSeconds: number): Promise<number> {
+      const rows = await db.query<{ proof_hash: string }>(
+        `DELETE FROM proof_issuances i USING proof_commitments c
+          WHERE c.commitment = i.commitment AND NOT c.is_current AND c.superseded_at < now() - make_interval(secs => $1)
+          RETURNING i.proof_hash`,
+        [graceSeconds],
+      );
+      return rows.length;
+    },
+
     async issuedAt(proofHash: string): Promise<Date | null> {
       const rows = await db.query<{ issued_at: Date }>('SELECT issued_at FROM proof_issuances WHERE proof_hash = $1', [proofHash]);
       return rows[0]?.issued_at ?? null;
