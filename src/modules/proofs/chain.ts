@@ -132,23 +132,28 @@ export function createCommitmentPublisher(opts: {
   let again = false;
   let stopped = true;
 
+  // One batch: read, send, mark, all under the publishing lock, so that instances never send the same batch twice;
+  // marks commit together with the lock's release. 0 when there was nothing to do or another instance is at it.
   async function publishOnce(): Promise<number> {
-    const rows = await opts.repo.unpublished(opts.batchSize ?? 100);
-    const scores = rows.filter((r) => r.kind === 'score');
-    const births = opts.credentialVerifier ? rows.filter((r) => r.kind === 'birth_date') : [];
-    if (scores.length) {
-      const tx = await opts.chain.write(opts.oracle, oracleAbi, 'publishCommitments', [
-        scores.map((r) => r.address as Address),
-        scores.map((r) => r.category_id),
-        scores.map((r) => BigInt(r.commitment)),
-      ]);
-      await opts.repo.markPublished(scores.map((r) => r.id), tx);
-    }
-    if (births.length) {
-      const tx = await opts.chain.write(opts.credentialVerifier!, cvAbi, 'publishAgeCommitments', [births.map((r) => r.address as Address), births.map((r) => BigInt(r.commitment))]);
-      await opts.repo.markPublished(births.map((r) => r.id), tx);
-    }
-    return scores.length + births.length;
+    const n = await opts.repo.whilePublishing(async (q) => {
+      const rows = await opts.repo.unpublished(opts.batchSize ?? 100, q);
+      const scores = rows.filter((r) => r.kind === 'score');
+      const births = opts.credentialVerifier ? rows.filter((r) => r.kind === 'birth_date') : [];
+      if (scores.length) {
+        const tx = await opts.chain.write(opts.oracle, oracleAbi, 'publishCommitments', [
+          scores.map((r) => r.address as Address),
+          scores.map((r) => r.category_id),
+          scores.map((r) => BigInt(r.commitment)),
+        ]);
+        await opts.repo.markPublished(scores.map((r) => r.id), tx, q);
+      }
+      if (births.length) {
+        const tx = await opts.chain.write(opts.credentialVerifier!, cvAbi, 'publishAgeCommitments', [births.map((r) => r.address as Address), births.map((r) => BigInt(r.commitment))]);
+        await opts.repo.markPublished(births.map((r) => r.id), tx, q);
+      }
+      return scores.length + births.length;
+    });
+    return n ?? 0;
   }
 
   const flush = (): Promise<void> => {

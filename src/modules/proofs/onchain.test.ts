@@ -9,8 +9,10 @@ import { keccak256, toBytes, type Address, type Hex } from 'viem';
 import { poseidon4 } from 'poseidon-lite';
 import { startLocalChain, type LocalChain } from '../../../test/helpers/local-chain.js';
 import { createKey, createTestApp, eventually, randomAddress, type TestKey } from '../../../test/helpers/app.js';
+import { secondConnection, testDatabase, usingPostgres } from '../../../test/helpers/db.js';
 import type { App } from '../../platform/http/types.js';
-import { connectChain, deployContracts, disputeKey, loadArtifact, type Chain, type Deployment } from './chain.js';
+import { connectChain, createCommitmentPublisher, deployContracts, disputeKey, loadArtifact, type Chain, type Deployment } from './chain.js';
+import { createProofsRepo } from './repo.js';
 import { encodeProof, yyyymmdd } from './encoding.js';
 import { kycRecordsFor, setScore } from './test-support.js';
 
@@ -116,6 +118,29 @@ describe('ReputationOracle', () => {
     await published(subject, 3, fresh.publicInputs.commitment);
     expect(await oracleVerify(fresh.proof, 800, 3)).toBe(true);
     expect(await oracleVerify(proof, 800, 3)).toBe(false);
+  });
+
+  it.skipIf(!usingPostgres())('publishes each batch once when several instances run the publisher', async () => {
+    const db = await testDatabase();
+    const other = await secondConnection(db);
+    try {
+      let sends = 0;
+      const counting: Chain = { ...signer, write: (...args: Parameters<Chain['write']>) => (sends++, signer.write(...args)) };
+      const publisherOn = (d: typeof db) =>
+        createCommitmentPublisher({ chain: counting, repo: createProofsRepo(d), oracle: dep.oracle, credentialVerifier: null, onError: (e) => { throw e; } });
+      const wallets = Array.from({ length: 5 }, () => randomAddress());
+      for (const [i, w] of wallets.entries()) {
+        await createProofsRepo(db).replaceCurrent({ kind: 'score', address: w, categoryId: 2, score: 600 + i, saltEnc: null, commitment: String(1000 + i) });
+      }
+      await Promise.all([publisherOn(db).flush(), publisherOn(other).flush()]);
+      expect(sends).toBe(1);
+      const rows = await db.query<{ published_tx: string | null }>('SELECT published_tx FROM proof_commitments');
+      expect(rows.every((r) => r.published_tx)).toBe(true);
+      for (const [i, w] of wallets.entries()) expect(await read<bigint>(dep.oracle, oracleAbi, 'commitmentOf', [w, 2])).toBe(BigInt(1000 + i));
+    } finally {
+      await other.close();
+      await db.close();
+    }
   });
 
   it('only the oracle role publishes commitments', async () => {

@@ -61,15 +61,29 @@ export function createProofsRepo(db: Db) {
       return db.query<CommitmentRow>(`SELECT ${COLS} FROM proof_commitments WHERE commitment = $1`, [commitment]);
     },
 
-    async unpublished(limit: number): Promise<CommitmentRow[]> {
-      return db.query<CommitmentRow>(
+    /**
+     * Runs `fn` while holding the deployment-wide publishing lock (a transaction-scoped advisory lock), so that of
+     * several instances only one publishes a given batch; `fn` gets the transaction. Returns null when another
+     * instance holds the lock. The embedded database serves one instance, and a transaction there would hold its
+     * only connection while a transaction is mined: no lock is needed, and none is taken.
+     */
+    async whilePublishing<T>(fn: (q: Queryable) => Promise<T>): Promise<T | null> {
+      if (db.kind === 'pglite') return fn(db);
+      return db.tx(async (q) => {
+        const [{ got }] = await q.query<{ got: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext('credence:commitment-publisher')) AS got`);
+        return got ? fn(q) : null;
+      });
+    },
+
+    async unpublished(limit: number, q: Queryable = db): Promise<CommitmentRow[]> {
+      return q.query<CommitmentRow>(
         `SELECT ${COLS} FROM proof_commitments WHERE is_current AND published_at IS NULL ORDER BY created_at LIMIT $1`,
         [limit],
       );
     },
 
-    async markPublished(ids: string[], txHash: string): Promise<void> {
-      if (ids.length) await db.query(`UPDATE proof_commitments SET published_at = now(), published_tx = $2 WHERE id = ANY($1::uuid[])`, [ids, txHash]);
+    async markPublished(ids: string[], txHash: string, q: Queryable = db): Promise<void> {
+      if (ids.length) await q.query(`UPDATE proof_commitments SET published_at = now(), published_tx = $2 WHERE id = ANY($1::uuid[])`, [ids, txHash]);
     },
 
     async recordIssuance(r: { proofHash: string; proofType: string; address: string; commitment: string; issuedAt: Date }): Promise<void> {
