@@ -119,7 +119,7 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     return h;
   }
 
-  // Module-level steps instead of closures per request: the hot path allocates as little as it can.
+  // Named steps, made once per app rather than as closures per request: the hot path allocates as little as it can.
   function admitKey(req: FastifyRequest, reply: FastifyReply, done: HookDone, p: ApiKeyPrincipal | null) {
     if (!p) return done(unauthorized('The API key is not valid.'));
     req.apiKey = p;
