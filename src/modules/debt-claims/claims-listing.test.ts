@@ -1,31 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, randomAddress, signIn, signInAdmin, type SignedIn } from '../../../test/helpers/app.js';
-import type { App } from '../../platform/http/types.js';
-import { claimBody, fileClaim, post } from './test-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { createTestApp, randomAddress, signIn } from '../../../test/helpers/app.js';
+import { claimsTestApp, claimBody, fileClaim, post } from './test-helpers.js';
 
-let app: App;
-let admin: SignedIn;
-beforeAll(async () => {
-  app = await createTestApp({ config: { claimsPerIpPerMinute: 100_000, claimsPerCreditorPerMinute: 100_000 } });
-  admin = await signInAdmin(app);
-});
-afterAll(async () => {
-  await app?.close();
-});
+const claims = claimsTestApp();
 
 describe('GET /debt-claims/debtor/{address}', () => {
   it('sums Pending and Disputed amounts exactly, per currency, and counts every claim', async () => {
     const debtor = randomAddress();
-    const a = await fileClaim(app, { debtorAddress: debtor, amount: '0.1', currency: 'USDC' });
-    const b = await fileClaim(app, { debtorAddress: debtor, amount: '0.2', currency: 'USDC' });
-    await fileClaim(app, { debtorAddress: debtor, amount: '12345678901234567890.123456', currency: 'USDC' });
-    const w = await fileClaim(app, { debtorAddress: debtor, amount: '1000', currency: 'USDC' });
-    const r = await fileClaim(app, { debtorAddress: debtor, amount: '2000', currency: 'USDC' });
-    await post(app, `/debt-claims/${b.claim.id}/dispute`, { debtorAddress: debtor, reason: 'not my loan at all' });
-    await post(app, `/debt-claims/${w.claim.id}/withdraw`, { creditorAddress: w.body.creditorAddress });
-    await post(app, `/debt-claims/${r.claim.id}/resolve`, { resolutionNotes: 'creditor proved the debt' }, admin.auth);
+    const a = await fileClaim(claims.app, { debtorAddress: debtor, amount: '0.1', currency: 'USDC' });
+    const b = await fileClaim(claims.app, { debtorAddress: debtor, amount: '0.2', currency: 'USDC' });
+    await fileClaim(claims.app, { debtorAddress: debtor, amount: '12345678901234567890.123456', currency: 'USDC' });
+    const w = await fileClaim(claims.app, { debtorAddress: debtor, amount: '1000', currency: 'USDC' });
+    const r = await fileClaim(claims.app, { debtorAddress: debtor, amount: '2000', currency: 'USDC' });
+    await post(claims.app, `/debt-claims/${b.claim.id}/dispute`, { debtorAddress: debtor, reason: 'not my loan at all' });
+    await post(claims.app, `/debt-claims/${w.claim.id}/withdraw`, { creditorAddress: w.body.creditorAddress });
+    await post(claims.app, `/debt-claims/${r.claim.id}/resolve`, { resolutionNotes: 'creditor proved the debt' }, claims.admin.auth);
 
-    const res = await app.inject({ url: `/api/v1/debt-claims/debtor/${debtor}` });
+    const res = await claims.app.inject({ url: `/api/v1/debt-claims/debtor/${debtor}` });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.debtorAddress.toLowerCase()).toBe(debtor);
@@ -43,30 +34,30 @@ describe('GET /debt-claims/debtor/{address}', () => {
 
   it('several currencies: totalOutstandingDebt is null and outstandingByCurrency has each', async () => {
     const debtor = randomAddress();
-    await fileClaim(app, { debtorAddress: debtor, amount: 5, currency: 'USDC' });
-    await fileClaim(app, { debtorAddress: debtor, amount: '1.25', currency: 'ETH' });
-    await fileClaim(app, { debtorAddress: debtor, amount: '0.75', currency: 'ETH' });
-    const res = await app.inject({ url: `/api/v1/debt-claims/debtor/${debtor}` });
+    await fileClaim(claims.app, { debtorAddress: debtor, amount: 5, currency: 'USDC' });
+    await fileClaim(claims.app, { debtorAddress: debtor, amount: '1.25', currency: 'ETH' });
+    await fileClaim(claims.app, { debtorAddress: debtor, amount: '0.75', currency: 'ETH' });
+    const res = await claims.app.inject({ url: `/api/v1/debt-claims/debtor/${debtor}` });
     expect(res.json().totalOutstandingDebt).toBeNull();
     expect(res.body).toContain('"outstandingByCurrency":{"ETH":2.00,"USDC":5}');
   });
 
   it('a wallet without claims gets an empty listing with zero outstanding', async () => {
-    const res = await app.inject({ url: `/api/v1/debt-claims/debtor/${randomAddress()}` });
+    const res = await claims.app.inject({ url: `/api/v1/debt-claims/debtor/${randomAddress()}` });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ totalOutstandingDebt: 0, outstandingByCurrency: {}, claimCount: 0, claims: [], nextCursor: null });
-    expect((await app.inject({ url: '/api/v1/debt-claims/debtor/0x123' })).statusCode).toBe(400);
+    expect((await claims.app.inject({ url: '/api/v1/debt-claims/debtor/0x123' })).statusCode).toBe(400);
   });
 
   it('pages with limit and cursor, newest first, without gaps or repeats', async () => {
     const debtor = randomAddress();
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await fileClaim(app, { debtorAddress: debtor })).claim.id);
+    for (let i = 0; i < 5; i++) ids.push((await fileClaim(claims.app, { debtorAddress: debtor })).claim.id);
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: { statusCode: number; json(): { claimCount: number; claims: { id: string }[]; nextCursor: string | null } } = await app.inject({
+      const res: { statusCode: number; json(): { claimCount: number; claims: { id: string }[]; nextCursor: string | null } } = await claims.app.inject({
         url: `/api/v1/debt-claims/debtor/${debtor}?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
       });
       expect(res.statusCode).toBe(200);
@@ -79,7 +70,7 @@ describe('GET /debt-claims/debtor/{address}', () => {
     expect(pages).toBe(3);
     expect(seen).toEqual([...ids].reverse());
     for (const bad of ['limit=0', 'limit=101', 'limit=x', 'cursor=garbage']) {
-      expect((await app.inject({ url: `/api/v1/debt-claims/debtor/${debtor}?${bad}` })).statusCode, bad).toBe(400);
+      expect((await claims.app.inject({ url: `/api/v1/debt-claims/debtor/${debtor}?${bad}` })).statusCode, bad).toBe(400);
     }
   });
 });
@@ -87,15 +78,15 @@ describe('GET /debt-claims/debtor/{address}', () => {
 describe('GET /debt-claims/creditor/{address}', () => {
   it('lists what the creditor filed, paged', async () => {
     const creditor = randomAddress();
-    for (let i = 0; i < 3; i++) await fileClaim(app, { creditorAddress: creditor });
-    const res = await app.inject({ url: `/api/v1/debt-claims/creditor/${creditor}?limit=2` });
+    for (let i = 0; i < 3; i++) await fileClaim(claims.app, { creditorAddress: creditor });
+    const res = await claims.app.inject({ url: `/api/v1/debt-claims/creditor/${creditor}?limit=2` });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.creditorAddress.toLowerCase()).toBe(creditor);
     expect(body.claimCount).toBe(3);
     expect(body.claims).toHaveLength(2);
     expect(Object.keys(body.claims[0]).sort()).toEqual(['amount', 'claimType', 'createdAt', 'currency', 'debtorAddress', 'id', 'protocolName', 'status'].sort());
-    const next = await app.inject({ url: `/api/v1/debt-claims/creditor/${creditor}?limit=2&cursor=${body.nextCursor}` });
+    const next = await claims.app.inject({ url: `/api/v1/debt-claims/creditor/${creditor}?limit=2&cursor=${body.nextCursor}` });
     expect(next.json().claims).toHaveLength(1);
     expect(next.json().nextCursor).toBeNull();
   });
@@ -104,14 +95,14 @@ describe('GET /debt-claims/creditor/{address}', () => {
 describe('ctx.services.debtClaims.signalsFor', () => {
   it('returns every claim with its status, withdrawn and resolved ones included', async () => {
     const debtor = randomAddress();
-    const p = await fileClaim(app, { debtorAddress: debtor, amount: '12345678901234567890.123456' });
-    const w = await fileClaim(app, { debtorAddress: debtor });
-    const d = await fileClaim(app, { debtorAddress: debtor });
-    await post(app, `/debt-claims/${w.claim.id}/withdraw`, { creditorAddress: w.body.creditorAddress });
-    await post(app, `/debt-claims/${d.claim.id}/resolve`, { resolutionNotes: 'the debtor showed a repayment', inFavorOf: 'debtor' }, admin.auth);
+    const p = await fileClaim(claims.app, { debtorAddress: debtor, amount: '12345678901234567890.123456' });
+    const w = await fileClaim(claims.app, { debtorAddress: debtor });
+    const d = await fileClaim(claims.app, { debtorAddress: debtor });
+    await post(claims.app, `/debt-claims/${w.claim.id}/withdraw`, { creditorAddress: w.body.creditorAddress });
+    await post(claims.app, `/debt-claims/${d.claim.id}/resolve`, { resolutionNotes: 'the debtor showed a repayment', inFavorOf: 'debtor' }, claims.admin.auth);
     // Re-filing after a withdrawal adds a claim; the withdrawn one stays visible.
-    await fileClaim(app, { debtorAddress: debtor, creditorAddress: w.body.creditorAddress });
-    const signals = await app.ctx.services.debtClaims!.signalsFor(debtor.toUpperCase().replace('0X', '0x'));
+    await fileClaim(claims.app, { debtorAddress: debtor, creditorAddress: w.body.creditorAddress });
+    const signals = await claims.app.ctx.services.debtClaims!.signalsFor(debtor.toUpperCase().replace('0X', '0x'));
     expect(signals.map((s) => [s.status, s.inFavorOf])).toEqual([
       ['Pending', null],
       ['Withdrawn', null],

@@ -1,7 +1,21 @@
 // Shared test data for the debt-claims tests (imported only by *.test.ts files).
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import type { App } from '../../platform/http/types.js';
-import { randomAddress } from '../../../test/helpers/app.js';
+import { createTestApp, randomAddress, signInAdmin, type SignedIn } from '../../../test/helpers/app.js';
+
+/** A test file's app (claim rate limits out of the way) and admin, made before its tests and closed after. */
+export function claimsTestApp(): { app: App; admin: SignedIn } {
+  const t = {} as { app: App; admin: SignedIn };
+  beforeAll(async () => {
+    t.app = await createTestApp({ config: { claimsPerIpPerMinute: 100_000, claimsPerCreditorPerMinute: 100_000 } });
+    t.admin = await signInAdmin(t.app);
+  });
+  afterAll(async () => {
+    await t.app?.close();
+  });
+  return t;
+}
 
 export const txHash = () => `0x${randomBytes(32).toString('hex')}`;
 

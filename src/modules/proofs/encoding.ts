@@ -3,15 +3,10 @@
 // with b's coordinates in the order Solidity's pairing precompile wants (swapped against snarkjs), so the
 // string goes unchanged into ReputationOracle.verifyProof / CredentialVerifier.verifyAgeProof.
 import { decodeAbiParameters, encodeAbiParameters, keccak256, toBytes } from 'viem';
+import type { Groth16Proof } from 'snarkjs';
 import type { ProofType } from './contracts.js';
 
-export interface Groth16Proof {
-  pi_a: string[];
-  pi_b: string[][];
-  pi_c: string[];
-  protocol: string;
-  curve: string;
-}
+export type { Groth16Proof };
 
 export const PROOF_TYPE_CODE: Record<ProofType, number> = { ScoreAboveThreshold: 1, AgeVerification: 2, KYCVerified: 3 };
 export const PROOF_TYPE_OF_CODE: Record<number, ProofType> = { 1: 'ScoreAboveThreshold', 2: 'AgeVerification', 3: 'KYCVerified' };

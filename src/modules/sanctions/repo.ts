@@ -19,15 +19,7 @@ export interface ListRow {
   recomputedCount: number | null;
 }
 
-export interface NewList {
-  format: ListFormat;
-  publishedAt: Date;
-  entryCount: number;
-  fileSha256: string;
-  fileBytes: number;
-  fileName: string | null;
-  importedBy: string;
-}
+export type NewList = Pick<ListRow, 'format' | 'publishedAt' | 'entryCount' | 'fileSha256' | 'fileBytes' | 'fileName' | 'importedBy'>;
 
 const LIST_COLUMNS = `id, version, source, format, published_at AS "publishedAt", entry_count AS "entryCount",
   file_sha256 AS "fileSha256", file_bytes AS "fileBytes", file_name AS "fileName", imported_by AS "importedBy",
