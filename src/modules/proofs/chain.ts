@@ -19,7 +19,7 @@ import {
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { ROOT } from './artifacts.js';
 import type { OracleService } from './contracts.js';
-import type { ProofsRepo } from './repo.js';
+import type { CommitmentRow, ProofsRepo } from './repo.js';
 
 export interface ContractArtifact {
   contractName: string;
@@ -132,28 +132,26 @@ export function createCommitmentPublisher(opts: {
   let again = false;
   let stopped = true;
 
-  // One batch: read, send, mark, all under the publishing lock, so that instances never send the same batch twice;
-  // marks commit together with the lock's release. 0 when there was nothing to do or another instance is at it.
+  // One batch: claim, send, mark. Claimed rows are skipped by the other instances' publishers, so no batch is sent
+  // twice; a claim outlives any transaction's mining (5 minutes) and lapses if this instance dies meanwhile.
   async function publishOnce(): Promise<number> {
-    const n = await opts.repo.whilePublishing(async (q) => {
-      const rows = await opts.repo.unpublished(opts.batchSize ?? 100, q);
-      const scores = rows.filter((r) => r.kind === 'score');
-      const births = opts.credentialVerifier ? rows.filter((r) => r.kind === 'birth_date') : [];
-      if (scores.length) {
-        const tx = await opts.chain.write(opts.oracle, oracleAbi, 'publishCommitments', [
-          scores.map((r) => r.address as Address),
-          scores.map((r) => r.category_id),
-          scores.map((r) => BigInt(r.commitment)),
-        ]);
-        await opts.repo.markPublished(scores.map((r) => r.id), tx, q);
-      }
-      if (births.length) {
-        const tx = await opts.chain.write(opts.credentialVerifier!, cvAbi, 'publishAgeCommitments', [births.map((r) => r.address as Address), births.map((r) => BigInt(r.commitment))]);
-        await opts.repo.markPublished(births.map((r) => r.id), tx, q);
-      }
-      return scores.length + births.length;
-    });
-    return n ?? 0;
+    const rows = await opts.repo.claimUnpublished(opts.credentialVerifier ? ['score', 'birth_date'] : ['score'], opts.batchSize ?? 100, 300);
+    const scores = rows.filter((r) => r.kind === 'score');
+    const births = rows.filter((r) => r.kind === 'birth_date');
+    const send = async (batch: CommitmentRow[], write: () => Promise<Hex>) => {
+      if (!batch.length) return;
+      const ids = batch.map((r) => r.id);
+      const tx = await write().catch(async (err) => {
+        await opts.repo.releaseClaims(ids);
+        throw err;
+      });
+      await opts.repo.markPublished(ids, tx);
+    };
+    await send(scores, () =>
+      opts.chain.write(opts.oracle, oracleAbi, 'publishCommitments', [scores.map((r) => r.address as Address), scores.map((r) => r.category_id), scores.map((r) => BigInt(r.commitment))]),
+    );
+    await send(births, () => opts.chain.write(opts.credentialVerifier!, cvAbi, 'publishAgeCommitments', [births.map((r) => r.address as Address), births.map((r) => BigInt(r.commitment))]));
+    return rows.length;
   }
 
   const flush = (): Promise<void> => {

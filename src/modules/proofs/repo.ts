@@ -62,28 +62,28 @@ export function createProofsRepo(db: Db) {
     },
 
     /**
-     * Runs `fn` while holding the deployment-wide publishing lock (a transaction-scoped advisory lock), so that of
-     * several instances only one publishes a given batch; `fn` gets the transaction. Returns null when another
-     * instance holds the lock. The embedded database serves one instance, and a transaction there would hold its
-     * only connection while a transaction is mined: no lock is needed, and none is taken.
+     * Claims up to `limit` current, unpublished commitments of the given kinds for `seconds`: concurrent publishers
+     * (other instances) skip claimed rows, and a claim not followed by markPublished lapses.
      */
-    async whilePublishing<T>(fn: (q: Queryable) => Promise<T>): Promise<T | null> {
-      if (db.kind === 'pglite') return fn(db);
-      return db.tx(async (q) => {
-        const [{ got }] = await q.query<{ got: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext('credence:commitment-publisher')) AS got`);
-        return got ? fn(q) : null;
-      });
-    },
-
-    async unpublished(limit: number, q: Queryable = db): Promise<CommitmentRow[]> {
-      return q.query<CommitmentRow>(
-        `SELECT ${COLS} FROM proof_commitments WHERE is_current AND published_at IS NULL ORDER BY created_at LIMIT $1`,
-        [limit],
+    async claimUnpublished(kinds: CommitmentKind[], limit: number, seconds: number): Promise<CommitmentRow[]> {
+      return db.query<CommitmentRow>(
+        `UPDATE proof_commitments SET publish_claimed_until = now() + make_interval(secs => $3)
+          WHERE id IN (SELECT id FROM proof_commitments
+                        WHERE is_current AND published_at IS NULL AND kind = ANY($1::text[])
+                          AND (publish_claimed_until IS NULL OR publish_claimed_until < now())
+                        ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+          RETURNING ${COLS}`,
+        [kinds, limit, seconds],
       );
     },
 
-    async markPublished(ids: string[], txHash: string, q: Queryable = db): Promise<void> {
-      if (ids.length) await q.query(`UPDATE proof_commitments SET published_at = now(), published_tx = $2 WHERE id = ANY($1::uuid[])`, [ids, txHash]);
+    /** Gives claimed rows back at once (their transaction failed), instead of waiting for the claim to lapse. */
+    async releaseClaims(ids: string[]): Promise<void> {
+      if (ids.length) await db.query('UPDATE proof_commitments SET publish_claimed_until = NULL WHERE id = ANY($1::uuid[]) AND published_at IS NULL', [ids]);
+    },
+
+    async markPublished(ids: string[], txHash: string): Promise<void> {
+      if (ids.length) await db.query(`UPDATE proof_commitments SET published_at = now(), published_tx = $2 WHERE id = ANY($1::uuid[])`, [ids, txHash]);
     },
 
     async recordIssuance(r: { proofHash: string; proofType: string; address: string; commitment: string; issuedAt: Date }): Promise<void> {
