@@ -5,7 +5,8 @@
 //  2. verify/s: the service's verify (Groth16 + commitment lookup, on the embedded database) and its bare
 //     Groth16 check (its verifying thread: keys parsed once, single-threaded curve) vs snarkjs.groth16.verify.
 //     Target: within 10%.
-//  3. gas of ReputationOracle.verifyProof on an in-process Hardhat chain.
+//  3. gas of ReputationOracle.verifyProofFor (the holder-bound check, limit 260k) and verifyProof on an in-process
+//     Hardhat chain.
 // Run: node --import tsx bench/proofs.ts   (BENCH_PROOFS=20 proofs per side and round, BENCH_ROUNDS=3)
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,7 +51,7 @@ async function main() {
   const subject = '0x00000000000000000000000000000000000000b1';
   await app.ctx.services.scoring!.applyRevisedScore(subject, 'DEFI_LENDING', 750, 'bench', randomUUID());
   const salt = randomSalt();
-  const input = { threshold: 700, categoryId: 1, subject: BigInt(subject).toString(), commitment: scoreCommitment(subject, 1, 750, salt).toString(), score: 750, salt: salt.toString() };
+  const input = { threshold: 700, categoryId: 1, subject: BigInt(subject).toString(), commitment: scoreCommitment(subject, 1, 750, salt).toString(), validUntil: Math.floor(Date.now() / 1000) + 3600, score: 750, salt: salt.toString() };
 
   // warm-up both sides
   await snarkjs.groth16.fullProve(input, f.wasm, f.zkey);
@@ -93,6 +94,10 @@ async function main() {
   const ok = await signer.publicClient.readContract({ address: dep.oracle, abi, functionName: 'verifyProof', args: [warm.proof, 700n, 1] } as never);
   const gas = await signer.publicClient.estimateContractGas({ address: dep.oracle, abi, functionName: 'verifyProof', args: [warm.proof, 700n, 1] } as never);
   console.log(`on-chain: ReputationOracle.verifyProof = ${ok}, gas ${gas} (estimate of a transaction calling it, incl. the 21,000 base)`);
+  const args = [subject, warm.proof, 700n, 1];
+  const okFor = await signer.publicClient.readContract({ address: dep.oracle, abi, functionName: 'verifyProofFor', args } as never);
+  const gasFor = await signer.publicClient.estimateContractGas({ address: dep.oracle, abi, functionName: 'verifyProofFor', args } as never);
+  console.log(`on-chain: ReputationOracle.verifyProofFor = ${okFor}, gas ${gasFor} (same estimate; limit 260,000)`);
 
   await chain.stop();
   await rt.close();

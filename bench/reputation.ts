@@ -2,7 +2,7 @@
 //  1. cached single-category GET (full stack: API key auth, rate limit, quota, validation, serialization)
 //     vs a bare Fastify route, both over real HTTP driven by autocannon in a separate process;
 //  2. POST /reputation/batch of 100 stored wallets: p50/p99 latency on the embedded database (PGlite);
-//  3. scoring throughput: wallets/s through model v1 from stored (serialized) features.
+//  3. scoring throughput: wallets/s through the model (2.0.0: values, per-category anchors) from stored (serialized) features.
 // Run: node --import tsx bench/reputation.ts   (BENCH_SECONDS=10, BENCH_ROUNDS=3, BENCH_CONNECTIONS=50 by default)
 import { cpus, loadavg } from 'node:os';
 import Fastify from 'fastify';
@@ -33,8 +33,14 @@ function randomFeatures(i: number): WalletFeatures {
   f.distinctCounterparties = r(200);
   f.tokenTransfers = r(1000);
   f.distinctTokens = r(50);
-  f.lending = { supplies: r(20), borrows: r(20), repays: r(20), liquidations: r(3), protocols: r(4) };
-  f.trading = { swaps: r(300), distinctPools: r(40), protocols: r(4), activeDays: r(100) };
+  f.ageDays = r(1500);
+  f.lending = {
+    supplies: r(20), borrows: r(20), repays: r(20), liquidations: r(3), protocols: r(4),
+    suppliedUsd: r(1e6), borrowedUsd: r(5e5), repaidUsd: r(5e5), liquidatedUsd: r(1e4), unvaluedSupplies: r(5), unvaluedBorrows: r(5), unvaluedRepays: r(5), avgDaysToRepay: r(200),
+  };
+  f.trading = { swaps: r(300), distinctPools: r(40), protocols: r(4), activeDays: r(100), volumeUsd: r(2e6), unvaluedSwaps: r(20) };
+  const at = () => new Date(Date.now() - r(400) * 86_400_000);
+  f.evidenceAt = { lending: at(), trading: at(), governance: at(), nft: null, identity: at(), social: at(), developer: null };
   f.governance = { votes: r(30), proposalsVotedOn: r(30), delegationsMade: r(3), delegationsReceived: r(5), governors: r(4) };
   f.nft = { mints: r(20), received: r(40), sent: r(20), collections: r(15) };
   f.developer = { contractsDeployed: r(10), contractsWithCode: r(8) };
@@ -117,6 +123,7 @@ async function main() {
     const f = JSON.parse(s) as WalletFeatures;
     f.firstActivityAt = f.firstActivityAt && new Date(f.firstActivityAt);
     f.lastActivityAt = f.lastActivityAt && new Date(f.lastActivityAt);
+    for (const [k, v] of Object.entries(f.evidenceAt ?? {})) f.evidenceAt![k as keyof NonNullable<WalletFeatures['evidenceAt']>] = v && new Date(v);
     return f;
   };
   for (let i = 0; i < 10_000; i++) scoreWallet({ features: revive(stored[i % N]) });

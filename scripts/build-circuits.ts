@@ -1,17 +1,23 @@
-// Builds the zero-knowledge artifacts: compiles the circom circuits (circom2, --O2), runs the Groth16 phase-2
-// setup (contribution + beacon) on the committed phase-1 ptau, exports verification keys and Solidity
-// verifiers, and writes a sha256 manifest. Everything lands in circuits/build and is committed: a rebuilt zkey
-// would no longer match verifiers already deployed, so an existing setup is kept unless --force is given.
+// Builds the DEVELOPMENT zero-knowledge artifacts: compiles the circom circuits (circom2, --O2) and runs a
+// single-party Groth16 setup on the committed phase-1 ptau, through the same code as `credence ceremony` (init,
+// one contribution, a random beacon, finalize): final zkeys, verification keys, Solidity verifiers, setup.json
+// (kind "dev") and the sha256 manifest, all in circuits/build and committed. Whoever runs it could forge proofs:
+// these keys serve tests and the demo; the service refuses to publish commitments to a public chain with them.
+// Production keys come from `credence ceremony` (see docs/proofs.md). A rebuilt zkey would no longer match
+// verifiers already deployed, so an existing setup is kept unless --force is given.
 //
-//   npm run build:circuits              compile + set up what is missing, then check the manifest
-//   npm run build:circuits -- --force   redo the phase-2 setup (new keys: redeploy the contracts!)
+//   npm run build:circuits              compile + set up what is missing
+//   npm run build:circuits -- --force   redo the setup (new keys: rebuild and redeploy the contracts!)
 //   npm run build:circuits -- --ptau    also remake the phase-1 ptau (single-party dev ceremony)
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as snarkjs from 'snarkjs';
+import { CIRCUIT_NAMES, VERIFIER_NAMES } from '../src/modules/proofs/artifacts.js';
+import { ceremonyBeacon, ceremonyContribute, ceremonyFinalize, ceremonyInit } from '../src/modules/proofs/ceremony.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const circuitsDir = path.join(root, 'circuits');
@@ -20,15 +26,10 @@ const ptauDir = path.join(circuitsDir, 'ptau');
 export const PTAU_POWER = 10;
 const ptauFile = path.join(ptauDir, `pot${PTAU_POWER}_final.ptau`);
 /** circuit file name -> Solidity verifier contract name */
-export const CIRCUITS: Record<string, string> = { score_threshold: 'ScoreThresholdVerifier', age_over: 'AgeOverVerifier' };
-const BEACON = '0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20';
+export const CIRCUITS: Record<string, string> = VERIFIER_NAMES;
 
 const args = new Set(process.argv.slice(2));
 const log = (m: string) => console.log(`[build:circuits] ${m}`);
-
-function sha256(file: string) {
-  return createHash('sha256').update(readFileSync(file)).digest('hex');
-}
 
 async function makePtau() {
   mkdirSync(ptauDir, { recursive: true });
@@ -37,7 +38,7 @@ async function makePtau() {
   const curve = await snarkjs.curves.getCurveFromName('bn128');
   await snarkjs.powersOfTau.newAccumulator(curve, PTAU_POWER, tmp(0));
   await snarkjs.powersOfTau.contribute(tmp(0), tmp(1), 'credence dev contribution', randomBytes(32).toString('hex'));
-  await snarkjs.powersOfTau.beacon(tmp(1), tmp(2), 'credence dev beacon', BEACON, 10);
+  await snarkjs.powersOfTau.beacon(tmp(1), tmp(2), 'credence dev beacon', randomBytes(32).toString('hex'), 10);
   log('phase 1: prepare phase 2');
   await snarkjs.powersOfTau.preparePhase2(tmp(2), ptauFile);
   for (const n of [0, 1, 2]) rmSync(tmp(n), { force: true });
@@ -59,63 +60,37 @@ function compile(name: string) {
   rmSync(path.join(out, `${name}_js`), { recursive: true, force: true });
 }
 
-async function setup(name: string) {
-  const out = path.join(buildDir, name);
-  const r1cs = path.join(out, `${name}.r1cs`);
-  const z0 = path.join(out, `${name}_0000.zkey`);
-  const z1 = path.join(out, `${name}_0001.zkey`);
-  const final = path.join(out, `${name}_final.zkey`);
-  log(`phase 2 ${name}: new zkey`);
-  await snarkjs.zKey.newZKey(r1cs, ptauFile, z0);
-  log(`phase 2 ${name}: contribution`);
-  await snarkjs.zKey.contribute(z0, z1, 'credence contribution', randomBytes(32).toString('hex'));
-  log(`phase 2 ${name}: beacon`);
-  await snarkjs.zKey.beacon(z1, final, 'credence beacon', BEACON, 10);
-  rmSync(z0);
-  rmSync(z1);
-  const vk = await snarkjs.zKey.exportVerificationKey(final);
-  writeFileSync(path.join(out, 'verification_key.json'), JSON.stringify(vk, null, 2) + '\n');
-  const template = readFileSync(path.join(root, 'node_modules/snarkjs/templates/verifier_groth16.sol.ejs'), 'utf8');
-  const sol = await snarkjs.zKey.exportSolidityVerifier(final, { groth16: template });
-  // both exported contracts are called Groth16Verifier: give each its own name so they compile together
-  const named = sol.replace(/contract Groth16Verifier/, `contract ${CIRCUITS[name]}`);
-  mkdirSync(path.join(root, 'contracts/src/verifiers'), { recursive: true });
-  writeFileSync(path.join(root, 'contracts/src/verifiers', `${CIRCUITS[name]}.sol`), named);
-}
-
-/** Files covered by the manifest, relative to the repository root. */
-export function manifestFiles(): string[] {
-  const files = [path.relative(root, ptauFile)];
-  for (const [name, verifier] of Object.entries(CIRCUITS)) {
-    for (const f of [`${name}.r1cs`, `${name}.wasm`, `${name}_final.zkey`, 'verification_key.json']) files.push(`circuits/build/${name}/${f}`);
-    files.push(`contracts/src/verifiers/${verifier}.sol`);
-  }
-  return files;
-}
-
-function writeManifest() {
-  const files: Record<string, string> = {};
-  for (const f of manifestFiles()) files[f] = sha256(path.join(root, f));
-  const manifest = { ptauPower: PTAU_POWER, circuits: Object.keys(CIRCUITS), files };
-  writeFileSync(path.join(buildDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
-  log(`manifest: ${Object.keys(files).length} files`);
-}
-
 async function main() {
   const force = args.has('--force');
   if (args.has('--ptau') || !existsSync(ptauFile)) await makePtau();
-  mkdirSync(buildDir, { recursive: true });
-  for (const name of Object.keys(CIRCUITS)) {
-    const final = path.join(buildDir, name, `${name}_final.zkey`);
-    if (existsSync(final) && !force) {
-      log(`${name}: keys present (use --force to redo the setup)`);
-      continue;
+  const present = CIRCUIT_NAMES.every((n) => existsSync(path.join(buildDir, n, `${n}_final.zkey`)));
+  if (present && !force) {
+    log('keys present (use --force to redo the setup)');
+  } else {
+    for (const name of CIRCUIT_NAMES) {
+      rmSync(path.join(buildDir, name), { recursive: true, force: true });
+      compile(name);
     }
-    rmSync(path.join(buildDir, name), { recursive: true, force: true });
-    compile(name);
-    await setup(name);
+    const dir = mkdtempSync(path.join(tmpdir(), 'credence-dev-setup-'));
+    try {
+      await ceremonyInit({ dir, ptau: ptauFile, minContributions: 1, log });
+      await ceremonyContribute({ dir, name: 'credence dev contribution', log });
+      await ceremonyBeacon({ dir, hash: randomBytes(32).toString('hex'), log });
+      await ceremonyFinalize({
+        dir,
+        ptau: ptauFile,
+        out: buildDir,
+        minContributors: 1,
+        kind: 'dev',
+        label: 'development setup (single party, not for public chains): tests and demo only',
+        verifiersDir: path.join(root, 'contracts/src/verifiers'),
+        log,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    log('done: now npm run build:contracts');
   }
-  writeManifest();
   // the curve's worker threads must be stopped for the process to exit
   await (await snarkjs.curves.getCurveFromName('bn128')).terminate();
 }

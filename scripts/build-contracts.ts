@@ -1,5 +1,6 @@
-// Compiles the Solidity contracts (contracts/src, including the verifiers exported by build:circuits) with
-// solc-js and writes contracts/artifacts/<Contract>.json ({contractName, abi, bytecode}), which are committed.
+// Compiles the Solidity contracts (contracts/src, including the verifiers exported by build:circuits, and the
+// example consumers in contracts/examples) with solc-js and writes contracts/artifacts/<Contract>.json
+// ({contractName, abi, bytecode}), which are committed.
 //   npm run build:contracts
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -12,20 +13,22 @@ const solc = require('solc') as { compile(input: string, opts: { import(p: strin
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const srcDir = path.join(root, 'contracts/src');
+const examplesDir = path.join(root, 'contracts/examples');
 const outDir = path.join(root, 'contracts/artifacts');
 /** The contracts worth an artifact (libraries and interfaces are compiled into them). */
-export const DEPLOYABLE = ['ReputationOracle', 'CredentialVerifier', 'ScoreThresholdVerifier', 'AgeOverVerifier'];
+export const DEPLOYABLE = ['ReputationOracle', 'CredentialVerifier', 'ScoreThresholdVerifier', 'AgeOverVerifier', 'ExampleLender'];
 
 function sources(): Record<string, { content: string }> {
   const out: Record<string, { content: string }> = {};
-  const walk = (dir: string) => {
+  const walk = (base: string, prefix: string, dir = base) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.sol')) out[path.relative(srcDir, p)] = { content: readFileSync(p, 'utf8') };
+      if (e.isDirectory()) walk(base, prefix, p);
+      else if (e.name.endsWith('.sol')) out[prefix + path.relative(base, p)] = { content: readFileSync(p, 'utf8') };
     }
   };
-  walk(srcDir);
+  walk(srcDir, '');
+  walk(examplesDir, 'examples/');
   return out;
 }
 

@@ -7,7 +7,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/platform/config.js';
 import type { IngestionEngine } from '../src/modules/ingestion/service.js';
 import { startLocalChain } from '../test/helpers/local-chain.js';
-import { ROLES, runScenarios } from './scenarios.js';
+import { ROLES, runScenarios, SCENARIO_START_DAYS_AGO } from './scenarios.js';
 
 const DESCRIPTIONS: Record<(typeof ROLES)[number], string> = {
   borrower: 'steady borrower: Aave supply/borrow, repays every loan',
@@ -22,7 +22,7 @@ const DESCRIPTIONS: Record<(typeof ROLES)[number], string> = {
 async function main() {
   const t0 = Date.now();
   console.log('starting the local chain (Hardhat, chain id 1) ...');
-  const chain = await startLocalChain({ initialDate: new Date(Date.now() - 340 * 86_400_000) });
+  const chain = await startLocalChain({ initialDate: new Date(Date.now() - SCENARIO_START_DAYS_AGO * 86_400_000) });
   const sc = await runScenarios(chain.url, chain.accounts);
   console.log(`scenarios: ${sc.transactions} transactions in ${sc.headBlock} blocks (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 

@@ -1,10 +1,20 @@
 // Drives wallets on a local chain through about eleven months of realistic histories, over plain JSON-RPC:
 // a steady borrower who repays, a borrower who gets liquidated, an active trader, a governance voter, an NFT
 // collector, a contract developer and a fresh wallet. Used by the ingestion tests and `npm run demo`.
+// Evidence counts only from the registry's pinned contracts, so the protocol mocks must be pinned:
+//  - on a chain that runs as chain 1 they are placed at the real mainnet addresses the registry pins
+//    (hardhat_setCode + their storage): Aave V3 Pool, cUSDCv3, the Uniswap V2/V3 USDC/WETH pools (the factories'
+//    CREATE2 addresses), Uniswap Governor Bravo and UNI, the ENS controller, EAS, and USDC/WETH themselves (so USDC
+//    amounts are valued at 1 USD with USDC's 6 decimals); the chain is first mined past the registry's deployment
+//    blocks (see MAINNET_LIKE_BLOCK);
+//  - on the local chain id 31337 they stay where they were deployed and are registered as operator entries for
+//    that chain only (useLocalRegistry), so a short chain from block 0 is enough.
+// Contracts anywhere else count for nothing.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { encodeAbiParameters, encodeDeployData, encodeFunctionData, keccak256, parseEther, toHex, type Abi } from 'viem';
+import { encodeAbiParameters, encodeDeployData, encodeFunctionData, keccak256, parseEther, parseUnits, toHex, type Abi } from 'viem';
+import { contractInfo, LOCAL_CHAIN_ID, poolDerives, useLocalRegistry } from '../src/modules/ingestion/registry/index.js';
 
 const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../contracts/mocks/artifacts');
 
@@ -34,7 +44,18 @@ export interface ScenarioResult {
   developerContracts: string[];
   transactions: number;
   headBlock: number;
+  /** the first block of the histories (the blocks before it are empty: see MAINNET_LIKE_BLOCK) */
+  firstBlock: number;
 }
+
+/**
+ * The registry asks eth_getLogs for each pinned contract from its mainnet deployment block (e.g. the Aave V3 Pool
+ * from block 16,000,000), so the histories start past them. Mining the empty blocks is instant, but each takes a
+ * second of chain time (~197 days): start the chain SCENARIO_START_DAYS_AGO days in the past so the histories
+ * still end near today.
+ */
+export const MAINNET_LIKE_BLOCK = 17_000_000;
+export const SCENARIO_START_DAYS_AGO = 540;
 
 type Hex = `0x${string}`;
 
@@ -69,6 +90,15 @@ export function chainClient(url: string) {
       const data = encodeFunctionData({ abi: artifact(name).abi, functionName: fn, args });
       return sendRaw({ from, to, data, ...(value ? { value: toHex(value) } : {}) });
     },
+    /** Places a deployed contract's code and first storage slots at `target` (a registry-pinned address). */
+    async pinAt(deployed: string, target: string, slots = 8): Promise<string> {
+      await rpc('hardhat_setCode', [target, await rpc<string>('eth_getCode', [deployed, 'latest'])]);
+      for (let i = 0; i < slots; i++) {
+        const v = await rpc<string>('eth_getStorageAt', [deployed, toHex(i), 'latest']);
+        if (BigInt(v) !== 0n) await rpc('hardhat_setStorageAt', [target, toHex(i), v]);
+      }
+      return target.toLowerCase();
+    },
     /** Moves chain time forward (the next block carries the new time). */
     async advanceDays(days: number) {
       await rpc('evm_increaseTime', [Math.round(days * 86400)]);
@@ -78,48 +108,104 @@ export function chainClient(url: string) {
 }
 
 const E = (n: number) => parseEther(String(n));
+/** USDC has 6 decimals */
+const U = (n: number) => parseUnits(String(n), 6);
+
+/** The mainnet addresses the mocks take (each must be pinned by the registry: checked below). */
+export const PINNED = {
+  weth: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
+  usdc: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+  gov: '0x1f9840a85d5af5bf1d1762f925bdaddc4201f984', // UNI
+  aave: '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2', // Aave V3 Pool
+  comet: '0xc3d688b66703497daa19211eedff47f25384cdc3', // cUSDCv3
+  pairV2: '0xb4e16d0168e52d35cacd2c6185b44281ec28c9dc', // Uniswap V2 USDC/WETH
+  poolV3: '0x8ad599c3a0ff1de082011efddc58f1908eb6e6d8', // Uniswap V3 USDC/WETH 0.3%
+  governor: '0x408ed6354d4973f66138c91495f2f2fcbd8724c3', // Uniswap Governor Bravo
+  ens: '0x253553366da8546fc250f225fe3d25d0c782303b', // ENS ETHRegistrarController
+  eas: '0xa1207f3bba224e2c9c3c6d5af63d0eb1582ce587',
+} as const;
+
+function checkPinned() {
+  for (const k of ['gov', 'aave', 'comet', 'governor', 'ens', 'eas'] as const) if (!contractInfo(1, PINNED[k])) throw new Error(`${k} ${PINNED[k]} is not in the registry`);
+  if (!poolDerives(1, 'uniswap-v2', PINNED.pairV2, PINNED.usdc, PINNED.weth)) throw new Error('pairV2 does not derive from the factory');
+  if (!poolDerives(1, 'uniswap-v3', PINNED.poolV3, PINNED.usdc, PINNED.weth, 3000)) throw new Error('poolV3 does not derive from the factory');
+}
 const MAX = 2n ** 256n - 1n;
 
 /**
  * Runs every history. `accounts` are unlocked accounts of the node (at least 8): the first is the operator.
- * Start the chain about 340 days in the past so the histories end near today.
+ * Start the chain SCENARIO_START_DAYS_AGO days in the past so the histories end near today.
  */
 export async function runScenarios(url: string, accounts: string[]): Promise<ScenarioResult> {
   const c = chainClient(url);
   const [operator, borrower, liquidated, trader, voter, collector, developer, fresh] = accounts.map((a) => a.toLowerCase());
   const op = operator;
 
-  // Protocols and liquidity.
-  const weth = await c.deploy(op, 'MockERC20', ['Wrapped Ether', 'WETH']);
-  const usdc = await c.deploy(op, 'MockERC20', ['USD Coin', 'USDC']);
-  const gov = await c.deploy(op, 'MockVotesToken', ['Governance', 'GOV']);
-  const aave = await c.deploy(op, 'MockAavePool');
-  const comet = await c.deploy(op, 'MockComet', [usdc]);
-  const pairV2 = await c.deploy(op, 'MockUniswapV2Pair', [weth, usdc]);
-  const poolV3 = await c.deploy(op, 'MockUniswapV3Pool', [weth, usdc]);
-  const governor = await c.deploy(op, 'MockGovernor', [gov]);
+  // Protocols and liquidity, each mock pinned (see the top of this file).
+  const mainnetLike = Number(await c.rpc<string>('eth_chainId')) === 1;
+  if (mainnetLike) {
+    checkPinned();
+    const startBlock = Number(await c.rpc<string>('eth_blockNumber'));
+    if (startBlock < MAINNET_LIKE_BLOCK) await c.rpc('hardhat_mine', [toHex(MAINNET_LIKE_BLOCK - startBlock), '0x1']);
+  }
+  const firstBlock = Number(await c.rpc<string>('eth_blockNumber')) + 1;
+  const pin = async (name: string, args: unknown[], target: string) => {
+    const deployed = await c.deploy(op, name, args);
+    return mainnetLike ? c.pinAt(deployed, target) : deployed;
+  };
+  const weth = await pin('MockERC20', ['Wrapped Ether', 'WETH'], PINNED.weth);
+  const usdc = await pin('MockERC20Six', ['USD Coin', 'USDC'], PINNED.usdc);
+  const gov = await pin('MockVotesToken', ['Uniswap', 'UNI'], PINNED.gov);
+  const aave = await pin('MockAavePool', [], PINNED.aave);
+  const comet = await pin('MockComet', [usdc], PINNED.comet);
+  // the pair's tokens in the factory's order (by address)
+  const [t0, t1] = usdc < weth ? [usdc, weth] : [weth, usdc];
+  const pairV2 = await pin('MockUniswapV2Pair', [t0, t1], PINNED.pairV2);
+  const poolV3 = await pin('MockUniswapV3Pool', [t0, t1], PINNED.poolV3);
+  const governor = await pin('MockGovernor', [gov], PINNED.governor);
   const art = await c.deploy(op, 'MockERC721', ['Credence Art']);
   const punks = await c.deploy(op, 'MockERC721', ['Pixel Punks']);
   const items = await c.deploy(op, 'MockERC1155');
-  const ens = await c.deploy(op, 'MockENSRegistrarController');
-  const eas = await c.deploy(op, 'MockEAS');
+  const ens = await pin('MockENSRegistrarController', [], PINNED.ens);
+  const eas = await pin('MockEAS', [], PINNED.eas);
+  if (!mainnetLike) {
+    const contract = (address: string, protocol: string, role: Parameters<typeof useLocalRegistry>[1]['contracts'][number]['role'], label: string, baseToken?: string) => ({ address, protocol, role, label, fromBlock: 0, baseToken });
+    useLocalRegistry(LOCAL_CHAIN_ID, {
+      contracts: [
+        contract(aave, 'aave-v3', 'lending-pool', 'local Aave V3 Pool'),
+        contract(comet, 'compound-v3', 'comet', 'local Comet', usdc),
+        contract(governor, 'local-dao', 'governor', 'local Governor'),
+        contract(gov, 'local-dao', 'votes-token', 'local UNI'),
+        contract(ens, 'ens', 'ens-controller', 'local ENS controller'),
+        contract(eas, 'eas', 'eas', 'local EAS'),
+      ],
+      tokens: [
+        { address: usdc, symbol: 'USDC', decimals: 6 },
+        { address: weth, symbol: 'WETH', decimals: 18 },
+      ],
+      pools: [
+        { address: pairV2, protocol: 'uniswap-v2', token0: t0, token1: t1 },
+        { address: poolV3, protocol: 'uniswap-v3', token0: t0, token1: t1, fee: 3000 },
+      ],
+    });
+  }
   for (const pool of [aave, comet, pairV2, poolV3]) {
     await c.call(op, weth, 'MockERC20', 'mint', [pool, E(10_000)]);
-    await c.call(op, usdc, 'MockERC20', 'mint', [pool, E(20_000_000)]);
+    await c.call(op, usdc, 'MockERC20', 'mint', [pool, U(20_000_000)]);
   }
   await c.call(op, pairV2, 'MockUniswapV2Pair', 'sync');
   await c.call(op, weth, 'MockERC20', 'mint', [op, E(1_000)]);
-  await c.call(op, usdc, 'MockERC20', 'mint', [op, E(1_000_000)]);
+  await c.call(op, usdc, 'MockERC20', 'mint', [op, U(1_000_000)]);
   for (const t of [weth, usdc]) for (const p of [aave, comet]) await c.call(op, t, 'MockERC20', 'approve', [p, MAX]);
 
   // Each wallet's starting balances and approvals.
   for (const w of [borrower, liquidated]) {
     await c.call(op, weth, 'MockERC20', 'mint', [w, E(50)]);
-    await c.call(op, usdc, 'MockERC20', 'mint', [w, E(20_000)]);
+    await c.call(op, usdc, 'MockERC20', 'mint', [w, U(20_000)]);
     for (const t of [weth, usdc]) for (const p of [aave, comet]) await c.call(w, t, 'MockERC20', 'approve', [p, MAX]);
   }
   await c.call(op, weth, 'MockERC20', 'mint', [trader, E(100)]);
-  await c.call(op, usdc, 'MockERC20', 'mint', [trader, E(200_000)]);
+  await c.call(op, usdc, 'MockERC20', 'mint', [trader, U(200_000)]);
   for (const t of [weth, usdc]) for (const p of [pairV2, poolV3]) await c.call(trader, t, 'MockERC20', 'approve', [p, MAX]);
   await c.call(op, gov, 'MockVotesToken', 'mint', [voter, E(5_000)]);
   await c.call(voter, gov, 'MockVotesToken', 'delegate', [voter]);
@@ -132,18 +218,19 @@ export async function runScenarios(url: string, accounts: string[]): Promise<Sce
     await c.advanceDays(20);
     // Steady borrower: supply collateral, borrow, repay in full a week later.
     await c.call(borrower, aave, 'MockAavePool', 'supply', [weth, E(2), borrower, 0]);
-    await c.call(borrower, aave, 'MockAavePool', 'borrow', [usdc, E(1_500), 2, 0, borrower]);
-    if (month % 3 === 0) await c.call(borrower, comet, 'MockComet', 'supply', [usdc, E(500)]);
+    await c.call(borrower, aave, 'MockAavePool', 'borrow', [usdc, U(1_500), 2, 0, borrower]);
+    if (month % 3 === 0) await c.call(borrower, comet, 'MockComet', 'supply', [usdc, U(500)]);
     // Liquidated borrower: borrows to the limit; liquidated in months 2, 5 and 8; Comet debt absorbed once.
     if (month % 3 === 0) {
       await c.call(liquidated, aave, 'MockAavePool', 'supply', [weth, E(3), liquidated, 0]);
-      await c.call(liquidated, aave, 'MockAavePool', 'borrow', [usdc, E(4_500), 2, 0, liquidated]);
+      await c.call(liquidated, aave, 'MockAavePool', 'borrow', [usdc, U(4_500), 2, 0, liquidated]);
     }
-    if (month === 1) await c.call(liquidated, comet, 'MockComet', 'withdraw', [usdc, E(2_000)]);
+    if (month === 1) await c.call(liquidated, comet, 'MockComet', 'withdraw', [usdc, U(2_000)]);
     // Trader: swaps on several days of the month, both venues, both directions.
     for (let d = 0; d < 3; d++) {
-      await c.call(trader, pairV2, 'MockUniswapV2Pair', 'swapExactIn', [d % 2 ? usdc : weth, d % 2 ? E(3_000) : E(1), trader]);
-      await c.call(trader, poolV3, 'MockUniswapV3Pool', 'swap', [trader, d % 2 === 0, d % 2 === 0 ? E(1) : E(2)]);
+      await c.call(trader, pairV2, 'MockUniswapV2Pair', 'swapExactIn', [d % 2 ? usdc : weth, d % 2 ? U(3_000) : E(1), trader]);
+      // the V3 mock swaps 1:1 in raw units: 2,000 USDC's worth of units either way
+      await c.call(trader, poolV3, 'MockUniswapV3Pool', 'swap', [trader, d % 2 === 0, U(2_000)]);
       await c.advanceDays(1);
     }
     // Governance: a proposal a month; the voter votes on each.
@@ -163,8 +250,8 @@ export async function runScenarios(url: string, accounts: string[]): Promise<Sce
     if (month % 3 === 1) developerContracts.push(await c.deploy(developer, 'MockERC20', [`Dev Token ${month}`, `DEV${month}`]));
     if (month === 7) developerContracts.push(await c.deploy(developer, 'MockEAS'));
     await c.advanceDays(7);
-    await c.call(borrower, aave, 'MockAavePool', 'repay', [usdc, E(1_500), 2, borrower]);
-    if (month % 3 === 2) await c.call(op, aave, 'MockAavePool', 'liquidationCall', [weth, usdc, liquidated, E(4_500), false]);
+    await c.call(borrower, aave, 'MockAavePool', 'repay', [usdc, U(1_500), 2, borrower]);
+    if (month % 3 === 2) await c.call(op, aave, 'MockAavePool', 'liquidationCall', [weth, usdc, liquidated, U(4_500), false]);
     if (month === 3) await c.call(op, comet, 'MockComet', 'absorb', [op, [liquidated]]);
   }
   // Identity: ENS names and attestations. Registrations pay nothing here: a native-value transfer is visible to
@@ -183,6 +270,7 @@ export async function runScenarios(url: string, accounts: string[]): Promise<Sce
     developerContracts,
     transactions: c.transactions,
     headBlock: head,
+    firstBlock,
   };
 }
 

@@ -7,16 +7,23 @@ import type { Config } from './platform/config.js';
 import type { AppContext } from './platform/context.js';
 import { openDatabase, type Db } from './platform/db/index.js';
 import { migrate } from './platform/db/migrate.js';
+import { checkSharedKeys, sharedKeys } from './platform/db/key-checks.js';
 import { createEventBus } from './platform/events/bus.js';
 import { createCacheFactory } from './platform/cache/index.js';
-import { createMemoryLimiter, createRedisLimiter } from './platform/rate-limit/index.js';
-import { createQuotaStore } from './platform/rate-limit/quota.js';
+import { awaitRedis, createLimits } from './platform/rate-limit/shared.js';
 import { createCipher, loadOrCreateSecret } from './platform/secrets.js';
 import { createJwtService } from './platform/auth/jwt.js';
 import { registerAuth } from './platform/auth/plugin.js';
+import { registerIdempotency } from './platform/idempotency/index.js';
 import { registerErrorHandling } from './platform/http/error-handler.js';
 import { registerOpenApi } from './platform/openapi.js';
+import { registerMetrics } from './platform/metrics.js';
+import { registerDomainMetrics } from './platform/metrics-sources.js';
+import { corsOptions } from './platform/http/cors.js';
+import cors from '@fastify/cors';
 import { ajvFormats } from './platform/http/schemas.js';
+import { loggerOptions } from './platform/http/log-redaction.js';
+import { hardenedServerOptions, registerHostileInput } from './platform/http/hostile-input.js';
 import type { App } from './platform/http/types.js';
 import { modules } from './modules/index.js';
 import { Ajv } from 'ajv';
@@ -27,6 +34,8 @@ export interface BuildOptions {
   /** An already-open database (tests start each one from a migrated template). */
   db?: Db;
   logger?: FastifyBaseLogger | boolean;
+  /** Where the logger writes (tests capture it); stdout by default. */
+  logStream?: NodeJS.WritableStream;
   /** Secrets for a data-dir-less run (tests); otherwise generated into the data dir. */
   secrets?: Record<string, string>;
 }
@@ -50,18 +59,27 @@ function makeAjv(coerceTypes: boolean | 'array') {
 const requestIdPrefix = `${randomBytes(6).toString('base64url')}-`;
 let requestCount = 0;
 const nextRequestId = () => requestIdPrefix + (++requestCount).toString(36);
+// No spaces or control characters (log lines), bounded length: what tracing systems send (UUIDs, trace ids).
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@=+/-]{1,128}$/;
+function requestIdOf(req: { headers: Record<string, string | string[] | undefined> }): string {
+  const h = req.headers['x-request-id'];
+  return typeof h === 'string' && SANE_REQUEST_ID.test(h) ? h : nextRequestId();
+}
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<App> {
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel },
+    // keys and tokens are redacted from request logs (query string and headers)
+    logger: opts.logger ?? loggerOptions(config.logLevel, opts.logStream),
     bodyLimit: 1024 * 1024,
     // DIDs (max 200 characters) and proofs travel in path segments.
     routerOptions: { maxParamLength: 1000 },
     trustProxy: config.trustProxy,
-    requestIdHeader: 'x-request-id',
-    // unique across instances and cheap: a random prefix per process and a counter
-    genReqId: nextRequestId,
+    // A sane X-Request-Id from the caller or a load balancer is kept (and echoed), anything else replaced by ours.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     return503OnClosing: true,
+    // router and HTTP-parser errors in the {error, details} body (security area)
+    ...hardenedServerOptions(),
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Bodies are validated strictly (a string is not silently turned into a number or an array);
   // path and query parameters are text on the wire and are coerced to their declared types.
@@ -79,18 +97,36 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const redisConnection = () => {
     if (!config.redisUrl) return null;
     const r = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true, lazyConnect: false });
-    r.on('error', (e) => app.log.warn({ err: e }, 'redis error'));
+    // Each failed reconnect emits an error: debug only, the outage itself is logged once (platform/rate-limit/redis-state.ts).
+    r.on('error', (e) => app.log.debug({ err: e }, 'redis error'));
     closers.push(() => void r.disconnect());
     return r;
   };
   const redis = redisConnection();
+  if (redis && !(await awaitRedis(redis))) app.log.warn('Redis not reachable at start: serving with in-process limits and caches until it is');
+  const { limiter, quota, redisState } = createLimits({ db, redis, prefix: config.redisPrefix, log: app.log });
   const instanceId = randomUUID();
-  const bus = createEventBus({ instanceId, channel: `${config.redisPrefix}events`, redis, subscriber: redisConnection(), onError: (err, topic) => app.log.error({ err, topic }, 'event handler failed') });
+  const bus = createEventBus({
+    instanceId,
+    channel: `${config.redisPrefix}events`,
+    redis,
+    subscriber: redisConnection(),
+    onError: (err, topic) => app.log.error({ err, topic }, 'event handler failed'),
+    redisUp: redisState ? () => redisState.up() : undefined,
+  });
   closers.push(() => bus.close());
 
-  const secret = (name: string, generate = () => randomBytes(32).toString('hex')) =>
-    opts.secrets ? (opts.secrets[name] ??= generate()) : loadOrCreateSecret(config.dataDir, name, generate);
-  const quota = createQuotaStore(db);
+  // Generated secrets in use here, remembered for the start-up key check (src/platform/db/key-checks.ts).
+  const resolvedSecrets = new Map<string, string>();
+  const secret = (name: string, generate = () => randomBytes(32).toString('hex')) => {
+    const v = opts.secrets ? (opts.secrets[name] ??= generate()) : loadOrCreateSecret(config.dataDir, name, generate);
+    resolvedSecrets.set(name, v);
+    return v;
+  };
+
+  const caches = createCacheFactory(bus);
+  // Invalidations published while Redis was away never arrived: drop what this instance cached meanwhile.
+  redisState?.onChange((up) => up && caches.clearLocal());
 
   const ctx: AppContext = {
     config,
@@ -101,9 +137,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     redis,
     redisConnection,
     bus,
-    caches: createCacheFactory(bus),
-    limiter: redis ? createRedisLimiter(redis, `${config.redisPrefix}rl:`) : createMemoryLimiter(),
+    caches,
+    limiter,
     quota,
+    redisState,
     cipher: createCipher(config.encryptionKey ?? secret('encryption-key')),
     jwt: createJwtService(config.jwtSecret ?? secret('jwt-secret')),
     apiKeys: { resolve: async () => null, invalidate: () => undefined },
@@ -115,8 +152,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('ctx', ctx);
 
   registerErrorHandling(app);
+  // NUL / lone surrogates refused, h2c served as HTTP/1.1, per-client connection caps (before any module's hooks)
+  registerHostileInput(app, config);
   await registerOpenApi(app, VERSION);
   registerAuth(app, ctx);
+  // after auth, so a key is scoped to the caller the auth hooks identified
+  registerIdempotency(app, ctx);
   // X-Response-Time on every response, in milliseconds (fastify's own timer only runs with a logger).
   app.decorateRequest('startedAt', 0);
   app.addHook('onRequest', (req, _reply, done) => {
@@ -125,10 +166,23 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('X-Response-Time', (performance.now() - req.startedAt).toFixed(3));
+    reply.header('X-Request-Id', req.id);
     done(null, payload);
   });
 
+  // Browsers on the configured origins (CREDENCE_CORS_ORIGINS) may call the API and read its headers.
+  if (config.corsOrigins.length) await app.register(cors, corsOptions(config.corsOrigins));
+  const metrics = registerMetrics(app, ctx, VERSION);
+
   for (const m of modules) await m.register(app, ctx);
+  registerDomainMetrics(metrics, ctx);
+  // Refuse to start beside instances holding other keys (what they encrypt or sign, this one could not read).
+  try {
+    await checkSharedKeys(db, sharedKeys(config, resolvedSecrets));
+  } catch (e) {
+    await app.close().catch(() => undefined);
+    throw e;
+  }
 
   const runWorkers = config.roles.includes('workers');
   app.addHook('onReady', async () => {

@@ -4,7 +4,8 @@ pragma circom 2.1.0;
 // Dates are integers yyyymmdd. "At least N years old" is birthDate + N * 10000 <= currentDate, i.e. the
 // N-th birthday (same month and day, N years later) has been reached; someone born on 29 February becomes
 // N on 1 March in non-leap years.
-// Public signals, in this order (declaration order): currentDate, minimumAge, subject, commitment.
+// Public signals, in this order (declaration order): currentDate, minimumAge, subject, commitment, validUntil.
+// validUntil (Unix seconds) is the proof's expiry, bound by the proof and checked by every verifier.
 // commitment = Poseidon(subject, birthDate, salt); salt is a random field element.
 include "circomlib/circuits/poseidon.circom";
 include "circomlib/circuits/comparators.circom";
@@ -15,6 +16,7 @@ template AgeOver() {
     signal input minimumAge;  // public, whole years 0..255
     signal input subject;     // public, the wallet address as a 160-bit integer
     signal input commitment;  // public
+    signal input validUntil;  // public, Unix seconds
     signal input birthDate;   // private, yyyymmdd
     signal input salt;        // private, random field element
 
@@ -27,6 +29,8 @@ template AgeOver() {
     ageBits.in <== minimumAge;
     component subjectBits = Num2Bits(160);
     subjectBits.in <== subject;
+    component validUntilBits = Num2Bits(64);
+    validUntilBits.in <== validUntil;
 
     // A real date, not 0: yyyymmdd >= 1000101 (year 100) keeps nonsense birth dates out.
     component plausible = GreaterEqThan(27);
@@ -46,4 +50,4 @@ template AgeOver() {
     commitment === h.out;
 }
 
-component main {public [currentDate, minimumAge, subject, commitment]} = AgeOver();
+component main {public [currentDate, minimumAge, subject, commitment, validUntil]} = AgeOver();

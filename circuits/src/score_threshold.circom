@@ -1,7 +1,9 @@
 pragma circom 2.1.0;
 // Proves: the score Credence committed to for (subject, categoryId) is at least `threshold`,
 // revealing neither the score nor the salt.
-// Public signals, in this order (declaration order): threshold, categoryId, subject, commitment.
+// Public signals, in this order (declaration order): threshold, categoryId, subject, commitment, validUntil.
+// validUntil (Unix seconds) is the proof's expiry: the circuit only binds it (range-checked, part of the statement
+// the proof is about); the API, the oracle contract (block.timestamp) and offline verifiers refuse a proof past it.
 // commitment = Poseidon(subject, categoryId, score, salt); salt is a random field element (a score has only
 // 1,001 values, so without a random salt the commitment would be brute-forced at once).
 include "circomlib/circuits/poseidon.circom";
@@ -13,6 +15,7 @@ template ScoreThreshold() {
     signal input categoryId;  // public, 0..8 (index in the category list)
     signal input subject;     // public, the wallet address as a 160-bit integer
     signal input commitment;  // public
+    signal input validUntil;  // public, Unix seconds
     signal input score;       // private, 0..1000
     signal input salt;        // private, random field element
 
@@ -25,6 +28,8 @@ template ScoreThreshold() {
     categoryBits.in <== categoryId;
     component subjectBits = Num2Bits(160);
     subjectBits.in <== subject;
+    component validUntilBits = Num2Bits(64);
+    validUntilBits.in <== validUntil;
 
     component maxScore = LessEqThan(10);
     maxScore.in[0] <== score;
@@ -44,4 +49,4 @@ template ScoreThreshold() {
     commitment === h.out;
 }
 
-component main {public [threshold, categoryId, subject, commitment]} = ScoreThreshold();
+component main {public [threshold, categoryId, subject, commitment, validUntil]} = ScoreThreshold();

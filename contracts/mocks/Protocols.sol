@@ -80,7 +80,8 @@ contract MockComet {
             int256 p = principal[accounts[i]];
             require(p < 0, "not underwater");
             principal[accounts[i]] = 0;
-            emit AbsorbDebt(absorber, accounts[i], uint256(-p), uint256(-p));
+            // usdValue as Comet reports it: 8 decimals, the 6-decimal base asset at a price of 1
+            emit AbsorbDebt(absorber, accounts[i], uint256(-p), uint256(-p) * 100);
         }
     }
 }
@@ -121,6 +122,8 @@ contract MockUniswapV2Pair {
 }
 
 contract MockUniswapV3Pool {
+    /// the fee tier the demo pins it at (the factory's CREATE2 address depends on it)
+    uint24 public constant fee = 3000;
     address public token0;
     address public token1;
     uint128 public liquidity = 1e21;

@@ -5,7 +5,6 @@ pragma solidity ^0.8.24;
 contract MockERC20 {
     string public name;
     string public symbol;
-    uint8 public constant decimals = 18;
     uint256 public totalSupply;
     mapping(address => uint256) public balanceOf;
     mapping(address => mapping(address => uint256)) public allowance;
@@ -16,6 +15,10 @@ contract MockERC20 {
     constructor(string memory name_, string memory symbol_) {
         name = name_;
         symbol = symbol_;
+    }
+
+    function decimals() public view virtual returns (uint8) {
+        return 18;
     }
 
     /// Open mint: a test token.
@@ -142,5 +145,14 @@ contract MockERC1155 {
             balanceOf[ids[i]][to] += values[i];
         }
         emit TransferBatch(msg.sender, from, to, ids, values);
+    }
+}
+
+/// A USD stablecoin's six decimals (USDC, USDT): the demo pins it at USDC's mainnet address.
+contract MockERC20Six is MockERC20 {
+    constructor(string memory name_, string memory symbol_) MockERC20(name_, symbol_) {}
+
+    function decimals() public pure override returns (uint8) {
+        return 6;
     }
 }

@@ -17,7 +17,19 @@ export interface Config {
   publicUrl: string | null;
   adminAddresses: string[];
   jwtSecret: string | null;
+  /** Primary sign-in domain; unset: the host of CREDENCE_PUBLIC_URL (never the request's Host). */
   siweDomain: string | null;
+  // --- security area (issue 14): sign-in, local providers, hostile input, idempotency ---
+  /** Further domains a Sign-In with Ethereum message may name (dApps signing users in on their own site). */
+  siweDomains: string[];
+  /** Chain ids a sign-in message may name (default: the supported chains). */
+  siweChainIds: number[];
+  /** The built-in payment and KYC providers (development): off behind https or in production unless forced on. */
+  localProviders: boolean;
+  /** Open HTTP connections one client (TCP peer address) may hold; 0: no cap (behind a load balancer with its own). */
+  maxConnectionsPerClient: number;
+  /** WebSocket (hub) connections one client may hold; 0: no cap. */
+  maxWebSocketsPerClient: number;
   strictOwnership: boolean;
   webhookAllowPrivate: boolean;
   webhookRetrySchedule: number[];
@@ -59,9 +71,96 @@ export interface Config {
   /** Debt claims filed per minute, per client IP and per creditor address (abuse limits). */
   claimsPerIpPerMinute: number;
   claimsPerCreditorPerMinute: number;
+  // --- identity area (issues 13 and 15): age privacy, keyless DID resolution, offline sanctions ---
+  /** Distinct minimum ages one API key (and the other keys of its owner) may ask about one wallet per window. */
+  ageCheckMinimums: number;
+  /** Distinct non-legal-age minimums all keys together may ask about one wallet per window (sybil keys); 0: no cap. */
+  ageCheckWalletMinimums: number;
+  ageCheckWindowDays: number;
+  /** Requests per second per client IP at the Universal Resolver driver path /1.0/identifiers/{did}. */
+  didResolverRateLimit: number;
+  /** Load the shipped OFAC SDN snapshot (data/sanctions) at start when no list is loaded. */
+  sanctionsSnapshot: boolean;
+  // --- platform area (issue 14): several instances, outages ---
+  /** HMAC key of the hub's connection tokens; must match on every instance (negotiate on A, connect on B). */
+  hubTokenKey: string | null;
+  /** How long a claimed webhook delivery stays invisible to other workers (an instance that died mid-send). */
+  webhookLeaseSeconds: number;
+  // --- proofs area (issue 13): freshness, trusted setup, contract roles ---
+  /** Seconds a proof stays valid (its validUntil); API, contracts and offline verifiers refuse it afterwards. */
+  proofLifetimeSeconds: number;
+  /** Upper bound on the delay before a superseded published commitment is replaced or cleared on-chain. */
+  commitmentClearSeconds: number;
+  /** Publish commitments to a public chain (1, 10, 137, 8453, 42161) with single-contributor (dev) artifacts. */
+  allowDevSetup: boolean;
+  /** Directory of the circuit artifacts (manifest, setup, zkeys); null: the committed circuits/build. */
+  circuitsDir: string | null;
+  /** `credence contracts deploy`: DEFAULT_ADMIN_ROLE and GOVERNANCE_ROLE holders (a multisig in production). */
+  contractAdmins: string[];
+  contractGovernance: string[];
+  // --- ingest area (issue 12) ---
+  ingest: IngestSettings;
+  // --- api area (issue 15): browsers, operations ---
+  /** Origins a browser page may call the API from (CORS); empty: none. `*` allows any origin. */
+  corsOrigins: string[];
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+  metricsToken: string | null;
 }
 
 export const SUPPORTED_CHAINS = [1, 10, 137, 8453, 42161] as const;
+
+// --- ingest area (issue 12): providers, explorer, finality, scale ---
+export interface IngestSettings {
+  /** Etherscan API V2 base URL and key (both or neither): the explorer backfills every supported chain */
+  explorerApiUrl: string | null;
+  explorerApiKey: string | null;
+  /** calls per second for the explorer key, shared by every chain */
+  explorerRps: number;
+  /** wallets synced at once per instance, and JSON-RPC requests in flight per provider endpoint */
+  ingestConcurrency: number;
+  rpcConcurrency: number;
+  /** per chain: most blocks per eth_getLogs, calls per second (0: unlimited), and finality ('finalized' or N confirmations) */
+  rpcMaxRange: Record<number, number>;
+  rpcRps: Record<number, number>;
+  finality: Record<number, 'finalized' | number>;
+  /** nonces scanned for CREATE deployments (wallets past it: only the explorer lists their deployments) */
+  nonceScanMax: number;
+  /** failed syncs retried after base * 2^(n-1) seconds, at most max */
+  ingestBackoffSeconds: number;
+  ingestBackoffMaxSeconds: number;
+}
+
+function ingestSettings(env: Env): IngestSettings {
+  const explorerApiUrl = url(env, 'CREDENCE_EXPLORER_API_URL', ['http:', 'https:']);
+  const explorerApiKey = str(env, 'CREDENCE_EXPLORER_API_KEY');
+  if (!!explorerApiUrl !== !!explorerApiKey) throw new ConfigError('CREDENCE_EXPLORER_API_URL and CREDENCE_EXPLORER_API_KEY must be set together');
+  const perChain = <T>(name: string, parse: (v: string, n: string) => T): Record<number, T> => {
+    const out: Record<number, T> = {};
+    for (const c of SUPPORTED_CHAINS) {
+      const v = str(env, `${name}_${c}`);
+      if (v !== null) out[c] = parse(v, `${name}_${c}`);
+    }
+    return out;
+  };
+  const posInt = (min: number) => (v: string, n: string) => {
+    if (!/^\d+$/.test(v) || Number(v) < min) throw new ConfigError(`${n} must be an integer >= ${min}, got "${v}"`);
+    return Number(v);
+  };
+  return {
+    explorerApiUrl,
+    explorerApiKey,
+    explorerRps: int(env, 'CREDENCE_EXPLORER_RPS', 5, 1, 10_000),
+    ingestConcurrency: int(env, 'CREDENCE_INGEST_CONCURRENCY', 4, 1, 1000),
+    rpcConcurrency: int(env, 'CREDENCE_RPC_CONCURRENCY', 4, 1, 256),
+    rpcMaxRange: perChain('CREDENCE_RPC_MAX_RANGE', posInt(1)),
+    rpcRps: perChain('CREDENCE_RPC_RPS', posInt(0)),
+    finality: perChain('CREDENCE_FINALITY', (v, n) => (v === 'finalized' ? 'finalized' : posInt(0)(v, n))),
+    nonceScanMax: int(env, 'CREDENCE_NONCE_SCAN_MAX', 10_000, 0, 10_000_000),
+    ingestBackoffSeconds: int(env, 'CREDENCE_INGEST_BACKOFF_SECONDS', 60, 1, 86_400),
+    ingestBackoffMaxSeconds: int(env, 'CREDENCE_INGEST_BACKOFF_MAX_SECONDS', 21_600, 1, 30 * 86_400),
+  };
+}
+// --- end ingest area ---
 
 export class ConfigError extends Error {}
 
@@ -114,6 +213,59 @@ function hexKey(env: Env, name: string): string | null {
   if (v === null) return null;
   if (!/^(0x)?[0-9a-fA-F]{64}$/.test(v)) throw new ConfigError(`${name} must be 32 bytes of hex`);
   return v.startsWith('0x') ? v : `0x${v}`;
+}
+
+// --- security area (issue 14) ---
+// api area (issue 15): each origin is scheme://host[:port] exactly as a browser sends it in the Origin header.
+function corsOrigins(origins: string[]): string[] {
+  for (const o of origins) {
+    if (o === '*') continue;
+    let u: URL;
+    try {
+      u = new URL(o);
+    } catch {
+      throw new ConfigError(`CREDENCE_CORS_ORIGINS: "${o}" is not an origin (scheme://host[:port])`);
+    }
+    if (!['http:', 'https:'].includes(u.protocol) || u.origin !== o.replace(/\/$/, '')) throw new ConfigError(`CREDENCE_CORS_ORIGINS: "${o}" is not an origin (scheme://host[:port], no path)`);
+  }
+  return origins.map((o) => o.replace(/\/$/, ''));
+}
+
+function list(env: Env, name: string): string[] {
+  return (str(env, name) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** An EIP-4361 domain: an RFC 3986 authority (host[:port]), compared lowercase. */
+function domain(v: string | null, name: string): string | null {
+  if (v === null) return null;
+  if (!/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(v)) throw new ConfigError(`${name}: "${v}" is not a host[:port]`);
+  return v.toLowerCase();
+}
+
+function chainIds(env: Env, name: string): number[] {
+  const ids = list(env, name).map((s) => {
+    if (!/^\d{1,15}$/.test(s) || Number(s) < 1) throw new ConfigError(`${name}: "${s}" is not a chain id`);
+    return Number(s);
+  });
+  return ids.length ? ids : [...SUPPORTED_CHAINS];
+}
+/**
+ * The local payment and KYC providers let anyone upgrade a key or approve a KYC for free: fine on a laptop,
+ * never on a public deployment. Unset, they are on unless CREDENCE_PUBLIC_URL is https or NODE_ENV=production
+ * (issue 14 asks for exactly this use of NODE_ENV); CREDENCE_LOCAL_PROVIDERS=true|false decides explicitly.
+ */
+function localProviders(env: Env): boolean {
+  if (str(env, 'CREDENCE_LOCAL_PROVIDERS') !== null) return bool(env, 'CREDENCE_LOCAL_PROVIDERS', true);
+  const publicUrl = str(env, 'CREDENCE_PUBLIC_URL');
+  return !(publicUrl?.toLowerCase().startsWith('https:') || str(env, 'NODE_ENV') === 'production');
+}
+// --- end security area ---
+
+/** A shared secret: at least 32 characters, so a guessable short value is refused at start. */
+function secretSetting(env: Env, name: string): string | null {
+  const v = str(env, name);
+  if (v !== null && v.length < 32) throw new ConfigError(`${name} must be at least 32 characters (e.g. openssl rand -hex 32)`);
+  return v;
 }
 
 export interface KycProviderSettings {
@@ -183,7 +335,13 @@ export function loadConfig(env: Env = process.env): Config {
       .filter(Boolean)
       .map((a) => address(a, 'CREDENCE_ADMIN_ADDRESSES')),
     jwtSecret: str(env, 'CREDENCE_JWT_SECRET'),
-    siweDomain: str(env, 'CREDENCE_SIWE_DOMAIN'),
+    siweDomain: domain(str(env, 'CREDENCE_SIWE_DOMAIN'), 'CREDENCE_SIWE_DOMAIN'),
+    // security area (issue 14)
+    siweDomains: list(env, 'CREDENCE_SIWE_DOMAINS').map((d) => domain(d, 'CREDENCE_SIWE_DOMAINS')!),
+    siweChainIds: chainIds(env, 'CREDENCE_SIWE_CHAIN_IDS'),
+    localProviders: localProviders(env),
+    maxConnectionsPerClient: int(env, 'CREDENCE_MAX_CONNECTIONS_PER_CLIENT', 256, 0, 1_000_000),
+    maxWebSocketsPerClient: int(env, 'CREDENCE_MAX_WEBSOCKETS_PER_CLIENT', 64, 0, 1_000_000),
     strictOwnership: bool(env, 'CREDENCE_STRICT_OWNERSHIP', false),
     webhookAllowPrivate: bool(env, 'CREDENCE_WEBHOOK_ALLOW_PRIVATE', false),
     webhookRetrySchedule: schedule,
@@ -218,5 +376,27 @@ export function loadConfig(env: Env = process.env): Config {
     kycProviders: { default: kycProvider(env, 'DEFAULT'), alt: kycProvider(env, 'ALT') },
     claimsPerIpPerMinute: int(env, 'CREDENCE_CLAIMS_PER_IP_PER_MINUTE', 30, 1, 1_000_000),
     claimsPerCreditorPerMinute: int(env, 'CREDENCE_CLAIMS_PER_CREDITOR_PER_MINUTE', 10, 1, 1_000_000),
+    // identity area (issues 13 and 15)
+    ageCheckMinimums: int(env, 'CREDENCE_AGE_CHECK_MINIMUMS', 3, 1, 150),
+    ageCheckWalletMinimums: int(env, 'CREDENCE_AGE_CHECK_WALLET_MINIMUMS', 8, 0, 150),
+    ageCheckWindowDays: int(env, 'CREDENCE_AGE_CHECK_WINDOW_DAYS', 30, 1, 3650),
+    didResolverRateLimit: int(env, 'CREDENCE_DID_RESOLVER_RATE_LIMIT', 10, 1, 1_000_000),
+    sanctionsSnapshot: bool(env, 'CREDENCE_SANCTIONS_SNAPSHOT', true),
+    // platform area (issue 14)
+    hubTokenKey: secretSetting(env, 'CREDENCE_HUB_TOKEN_KEY'),
+    // above the 10 s send time-out, so a slow send is never handed to a second worker
+    webhookLeaseSeconds: int(env, 'CREDENCE_WEBHOOK_LEASE_SECONDS', 60, 15, 3600),
+    // proofs area (issue 13)
+    proofLifetimeSeconds: int(env, 'CREDENCE_PROOF_LIFETIME_SECONDS', 3600, 60, 30 * 86400),
+    commitmentClearSeconds: int(env, 'CREDENCE_COMMITMENT_CLEAR_SECONDS', 30, 1, 3600),
+    allowDevSetup: bool(env, 'CREDENCE_ALLOW_DEV_SETUP', false),
+    circuitsDir: str(env, 'CREDENCE_CIRCUITS_DIR'),
+    contractAdmins: list(env, 'CREDENCE_CONTRACT_ADMINS').map((a) => address(a, 'CREDENCE_CONTRACT_ADMINS')),
+    contractGovernance: list(env, 'CREDENCE_CONTRACT_GOVERNANCE').map((a) => address(a, 'CREDENCE_CONTRACT_GOVERNANCE')),
+    // ingest area (issue 12)
+    ingest: ingestSettings(env),
+    // api area (issue 15)
+    corsOrigins: corsOrigins(list(env, 'CREDENCE_CORS_ORIGINS')),
+    metricsToken: str(env, 'CREDENCE_METRICS_TOKEN'),
   };
 }

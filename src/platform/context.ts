@@ -8,6 +8,7 @@ import type { EventBus } from './events/bus.js';
 import type { CacheFactory } from './cache/index.js';
 import type { RateLimiter } from './rate-limit/index.js';
 import type { QuotaStore } from './rate-limit/quota.js';
+import type { RedisState } from './rate-limit/redis-state.js';
 import type { Cipher } from './secrets.js';
 import type { JwtService } from './auth/jwt.js';
 import type { ApiKeyResolver } from './auth/api-key.js';
@@ -32,6 +33,8 @@ export interface AppContext {
   redis: Redis | null;
   /** Opens another Redis connection (pub/sub needs its own). */
   redisConnection(): Redis | null;
+  /** Redis reachability (null without REDIS_URL): what Redis backs falls back to in-process forms while it is down. */
+  redisState: RedisState | null;
   bus: EventBus;
   caches: CacheFactory;
   limiter: RateLimiter;

@@ -14,7 +14,10 @@ export type ErrorCode =
   | 'proof_unsatisfiable'
   | 'upstream_unavailable'
   | 'unavailable'
-  | 'internal';
+  | 'internal'
+  // Idempotency-Key (Stripe's semantics): the key was used with another request; the first is still running.
+  | 'idempotency_key_reused'
+  | 'idempotency_key_in_use';
 
 export const STATUS_OF: Record<ErrorCode, number> = {
   validation_failed: 400,
@@ -30,6 +33,8 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   internal: 500,
   upstream_unavailable: 502,
   unavailable: 503,
+  idempotency_key_reused: 422,
+  idempotency_key_in_use: 409,
 };
 
 export interface FieldError {

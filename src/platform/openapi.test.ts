@@ -45,7 +45,8 @@ describe('OpenAPI document', () => {
     const keys = doc.paths['/api/v1/billing/api-keys'].post;
     expect(keys.security).toEqual([{ Bearer: [] }]);
     expect(keys.responses['403']).toBeDefined();
-    expect(keys.responses['400'].content['application/json'].schema.properties.fields).toBeDefined();
+    expect(keys.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ValidationError' });
+    expect(doc.components.schemas.ValidationError.properties.fields).toBeDefined();
     expect(doc.paths['/health'].get.operationId).toBe('health.get');
   });
 

@@ -3,8 +3,10 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { ErrorBody } from './http/schemas.js';
+import { Type } from '@sinclair/typebox';
+import { ErrorBody, FieldErrorSchema } from './http/schemas.js';
 import { defaultAuth, type AuthMode } from './auth/plugin.js';
+import { finishDocument, schemaName } from './openapi-document.js';
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid JSON, or a field violating its rule (`validation_failed`, with `fields`).',
@@ -18,15 +20,41 @@ const DESCRIPTIONS: Record<number, string> = {
   429: 'Per-second rate limit (`rate_limited`) or monthly quota (`quota_exceeded`) exceeded; see `Retry-After`.',
   500: 'Unexpected failure (`internal`).',
   502: 'An upstream provider failed (`upstream_unavailable`).',
-  503: 'A dependency is not ready (`unavailable`).',
+  503: 'A dependency is not ready, or this instance is shutting down (`unavailable`).',
 };
+
+/** The body of a 400: the error plus every offending field. */
+export const ValidationErrorBody = Type.Object(
+  {
+    error: Type.String({ description: 'always `validation_failed`' }),
+    details: Type.String({ description: 'human-readable explanation naming every offending field' }),
+    fields: Type.Optional(Type.Array({ ...FieldErrorSchema, title: 'FieldError' }, { description: 'every offending field, not only the first' })),
+  },
+  { title: 'ValidationError', description: DESCRIPTIONS[400] },
+);
+
+const { $id: _id, ...ErrorWithoutId } = ErrorBody;
 
 /** Error responses for a route schema: `errorResponses(403, 409)`. */
 export function errorResponses(...codes: number[]) {
   const out: Record<number, unknown> = {};
-  for (const c of codes) out[c] = { ...ErrorBody, description: DESCRIPTIONS[c] };
+  for (const c of codes) out[c] = c === 400 ? ValidationErrorBody : { ...ErrorWithoutId, description: DESCRIPTIONS[c] };
   return out;
 }
+
+/** Tag descriptions for the explorer and generated clients; a route may use a tag not listed here. */
+const TAGS = [
+  { name: 'Auth', description: 'Sign-In with Ethereum (EIP-4361): a nonce, then a signed message for a one-hour JWT.' },
+  { name: 'Billing', description: 'API keys, usage, quotas and plan checkout.' },
+  { name: 'Reputation', description: 'Scores in nine categories, single and batch.' },
+  { name: 'Proofs', description: 'Groth16 proofs about a score or an age, and their verification keys.' },
+  { name: 'Identity', description: 'DIDs, DID documents and verifiable credentials.' },
+  { name: 'Compliance', description: 'KYC sessions, age verification and OFAC sanctions screening.' },
+  { name: 'Disputes', description: 'Disputes about a score, with escalation to on-chain governance.' },
+  { name: 'Debt claims', description: 'Debt claims between wallets, which feed the credit-history score.' },
+  { name: 'Webhooks', description: 'Signed, retried `score.updated` deliveries.' },
+  { name: 'Health', description: 'Liveness, readiness and metrics for operators.' },
+];
 
 const SECURITY: Record<AuthMode, Record<string, string[]>[] | undefined> = {
   none: [],
@@ -37,19 +65,13 @@ const SECURITY: Record<AuthMode, Record<string, string[]>[] | undefined> = {
   admin: [{ Bearer: [] }],
 };
 
-const RATE_HEADERS = {
-  'X-RateLimit-Limit': { type: 'integer', description: 'requests allowed per second' },
-  'X-RateLimit-Remaining': { type: 'integer', description: 'requests left in the current window' },
-  'X-RateLimit-Reset': { type: 'integer', description: 'Unix time (seconds) when the window frees up' },
-  'X-Response-Time': { type: 'string', description: 'server time spent on the request, in milliseconds' },
-};
-
 function augment(route: RouteOptions) {
   const schema = (route.schema ??= {}) as Record<string, unknown>;
   if (schema.hide) return;
   const mode = route.config?.auth ?? defaultAuth(route.url);
   const methods = Array.isArray(route.method) ? route.method : [route.method];
-  const codes = new Set<number>([500]);
+  // 500 and 503 (a dependency not ready, or the instance shutting down) can answer any route.
+  const codes = new Set<number>([500, 503]);
   if (schema.body || schema.querystring || schema.params) codes.add(400);
   if (methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH')) {
     codes.add(413);
@@ -59,14 +81,10 @@ function augment(route: RouteOptions) {
   if (mode !== 'none') codes.add(429);
   if (mode === 'apiKey' || mode === 'jwt' || mode === 'admin' || mode === 'optionalJwt') codes.add(401);
   if (mode === 'admin') codes.add(403);
+  // Test keys (cred_test_...) get 403 on counted routes that serve no sandbox data.
+  if (mode === 'apiKey' && route.config?.cost !== undefined && route.config?.cost !== 0 && !route.config?.sandbox) codes.add(403);
   const response = (schema.response ??= {}) as Record<string, unknown>;
   for (const [code, body] of Object.entries(errorResponses(...codes))) if (!(code in response)) response[code] = body;
-  if (mode === 'apiKey') {
-    for (const [code, body] of Object.entries(response)) {
-      // A copy: response schemas are often shared objects (also used as array items elsewhere).
-      if (/^2/.test(code) && body && typeof body === 'object' && !('headers' in body)) response[code] = { ...body, headers: RATE_HEADERS };
-    }
-  }
   if (schema.security === undefined && SECURITY[mode]) schema.security = SECURITY[mode];
 }
 
@@ -84,6 +102,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string) {
           '(plus `fields` on validation errors). Requests with an API key carry `X-RateLimit-*` headers; all responses carry `X-Response-Time`.',
       },
       servers: [{ url: '/' }],
+      tags: TAGS,
       components: {
         securitySchemes: {
           ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Key from POST /api/v1/billing/api-keys (cred_live_...).' },
@@ -91,6 +110,9 @@ export async function registerOpenApi(app: FastifyInstance, version: string) {
         },
       },
     },
+    // Schemas with an $id nested in route schemas become components named after them (not def-0, def-1, ...).
+    refResolver: { buildLocalReference: (json: Record<string, unknown>, _base: unknown, _fragment: string, i: number) => schemaName(json) ?? `Schema${i}` },
+    transformObject: (documentObject) => finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject) as never,
   });
   await app.register(swaggerUi, { routePrefix: '/swagger', uiConfig: { docExpansion: 'list', deepLinking: true } });
   for (const url of ['/swagger/v1/swagger.json', '/swagger/swagger.json']) {

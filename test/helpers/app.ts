@@ -9,6 +9,8 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/platform/config.js';
 import type { App } from '../../src/platform/http/types.js';
 import { testDatabase } from './db.js';
+import { installResponseCheck } from './openapi-check.js';
+import { siweDomainsOf } from '../../src/modules/auth/service.js';
 
 /** An admin wallet known to every test app (listed in CREDENCE_ADMIN_ADDRESSES). */
 export const adminWallet: HDNodeWallet = Wallet.createRandom();
@@ -39,6 +41,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     siweDomain: 'credence.test',
     // most test apps never prove: their threads start on first use
     proverWarmup: false,
+    // tests start with no sanctions list (fail-closed cases); the shipped snapshot's own tests turn it on
+    sanctionsSnapshot: false,
     ...overrides,
   };
 }
@@ -46,6 +50,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 export async function createTestApp(opts: TestAppOptions = {}): Promise<App> {
   const db = opts.db ?? (await testDatabase());
   const app = await buildApp(testConfig(opts.config), { db, logger: false, secrets: opts.secrets ?? {} });
+  // every response of every test is checked against the published OpenAPI document
+  installResponseCheck(app as never);
   await opts.beforeReady?.(app);
   await app.ready();
   return app;
@@ -63,13 +69,15 @@ export async function signIn(app: App, wallet: HDNodeWallet | Wallet = Wallet.cr
   const nonceRes = await app.inject({ method: 'GET', url: '/api/v1/auth/nonce' });
   if (nonceRes.statusCode !== 200) throw new Error(`nonce: ${nonceRes.statusCode} ${nonceRes.body}`);
   const { nonce } = nonceRes.json();
+  // The app's own sign-in domain (CREDENCE_SIWE_DOMAIN, else its public URL's host) and first allowed chain.
+  const domain = siweDomainsOf(app.ctx.config)[0];
   const message = new SiweMessage({
-    domain: app.ctx.config.siweDomain ?? 'localhost',
+    domain,
     address: wallet.address,
     statement: 'Sign in to Credence',
-    uri: `https://${app.ctx.config.siweDomain ?? 'localhost'}`,
+    uri: `https://${domain}`,
     version: '1',
-    chainId: 1,
+    chainId: app.ctx.config.siweChainIds[0] ?? 1,
     nonce,
     issuedAt: new Date().toISOString(),
   }).prepareMessage();

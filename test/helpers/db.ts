@@ -35,6 +35,9 @@ export async function testDatabase(): Promise<Db> {
 
 const urls = new WeakMap<Db, string>();
 
+/** The connection URL of a PostgreSQL test database (for a child-process instance); null on PGlite. */
+export const databaseUrlOf = (db: Db): string | null => urls.get(db) ?? null;
+
 /** A database handle whose close() does nothing, so a test can restart the app on the same data. */
 export function keepOpen(db: Db): Db & { reallyClose(): Promise<void> } {
   return { ...db, kind: db.kind, query: db.query, tx: db.tx, exec: db.exec, close: async () => undefined, reallyClose: () => db.close() };

@@ -1,5 +1,6 @@
 // Sign-In with Ethereum: GET /api/v1/auth/nonce and POST /api/v1/auth/verify (JWT issuance).
 import { apiRoutes, type Module } from '../../platform/http/types.js';
+import { errorResponses } from '../../platform/openapi.js';
 import { NonceResponse, VerifyBody, VerifyResponse } from './schemas.js';
 import { createSiweService } from './service.js';
 
@@ -32,14 +33,22 @@ export const authModule: Module = {
               summary: 'Sign in with Ethereum',
               description:
                 'Verifies a signed EIP-4361 message and returns a JWT valid for 1 hour (claims sub = checksummed address, iat, exp, roles). ' +
-                "The message's domain must be the configured domain (CREDENCE_SIWE_DOMAIN, by default the Host of the request), its nonce one issued by " +
+                "The message's domain must be the configured domain (CREDENCE_SIWE_DOMAIN, else the host of CREDENCE_PUBLIC_URL; never the request's Host) " +
+                'or one listed in CREDENCE_SIWE_DOMAINS, its uri on one of those domains, its chainId a supported chain (or one of CREDENCE_SIWE_CHAIN_IDS), ' +
+                'its issuedAt not in the future (60 s of clock skew allowed), its nonce one issued by ' +
                 'GET /auth/nonce and not yet used; expirationTime and notBefore are honoured. Smart-contract wallets (EIP-1271) verify where an RPC URL for the chain is configured. ' +
-                'Addresses listed in CREDENCE_ADMIN_ADDRESSES get the role admin. A bad signature, domain or nonce gives 401.',
+                'Addresses listed in CREDENCE_ADMIN_ADDRESSES get the role admin (re-checked against the settings on every call). A bad signature, domain, uri, chain, time or nonce gives 401.',
               body: VerifyBody,
-              response: { 200: VerifyResponse },
+              response: { 200: VerifyResponse, ...errorResponses(401) },
             },
           },
-          async (req) => siwe.verify(req.body.message, req.body.signature, req.headers.host),
+          async (req) => {
+            const signedIn = await siwe.verify(req.body.message, req.body.signature);
+            // A signed sign-in proves the wallet controls its key: its DID earns IDENTITY credit from now on. A failure
+            // here only delays that credit to the next sign-in, so it never fails the sign-in itself.
+            await ctx.services.identity?.recordControl?.(signedIn.address, 'siwe').catch((err) => req.log.error({ err }, 'recording proved wallet control failed'));
+            return signedIn;
+          },
         );
     });
   },

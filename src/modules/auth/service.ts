@@ -3,10 +3,23 @@ import { randomBytes } from 'node:crypto';
 import { SiweMessage } from 'siwe';
 import { JsonRpcProvider } from 'ethers';
 import type { AppContext } from '../../platform/context.js';
+import type { Config } from '../../platform/config.js';
 import { unauthorized, badRequest } from '../../platform/errors.js';
 import { toChecksum } from '../../platform/http/address.js';
 
 export const NONCE_TTL_MS = 5 * 60_000;
+/** How far ahead of our clock a wallet's issuedAt may be (clock skew), per EIP-4361's security considerations. */
+export const ISSUED_AT_SKEW_MS = 60_000;
+
+/**
+ * The domains a sign-in message may name, primary first: CREDENCE_SIWE_DOMAIN, else the host of
+ * CREDENCE_PUBLIC_URL (http://localhost:PORT by default), then CREDENCE_SIWE_DOMAINS. Never the request's Host:
+ * a phishing site relaying its victim's message would choose that header itself.
+ */
+export function siweDomainsOf(config: Pick<Config, 'siweDomain' | 'siweDomains' | 'publicUrl' | 'port'>): string[] {
+  const primary = config.siweDomain ?? new URL(config.publicUrl ?? `http://localhost:${config.port}`).host.toLowerCase();
+  return [...new Set([primary, ...config.siweDomains])];
+}
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 function newNonce(): string {
@@ -16,7 +29,28 @@ function newNonce(): string {
   return s;
 }
 
+/** The EIP-4361 fields that bind a message to this service: domain, uri, chain and issue time. */
+function checkBinding(msg: SiweMessage, allowed: string[], chains: number[]): string {
+  const domain = msg.domain.toLowerCase();
+  const list = allowed.join(', ');
+  if (!allowed.includes(domain)) throw unauthorized(`The message's domain must be ${list}.`);
+  let uriHost: string | null = null;
+  try {
+    uriHost = new URL(msg.uri).host.toLowerCase();
+  } catch {
+    uriHost = null;
+  }
+  if (!uriHost || !allowed.includes(uriHost)) throw unauthorized(`The message's uri must be on ${list}.`);
+  if (!chains.includes(msg.chainId)) throw unauthorized(`The message's chain id must be one of ${chains.join(', ')}.`);
+  const issued = Date.parse(msg.issuedAt ?? '');
+  if (!Number.isFinite(issued) || issued > Date.now() + ISSUED_AT_SKEW_MS) {
+    throw unauthorized(`The message's issuedAt must not be in the future (more than ${ISSUED_AT_SKEW_MS / 1000} s ahead).`);
+  }
+  return msg.domain;
+}
+
 export function createSiweService(ctx: Pick<AppContext, 'db' | 'config' | 'jwt'>) {
+  const allowed = siweDomainsOf(ctx.config);
   return {
     async issueNonce(): Promise<{ nonce: string; expiresAt: Date }> {
       const nonce = newNonce();
@@ -27,7 +61,7 @@ export function createSiweService(ctx: Pick<AppContext, 'db' | 'config' | 'jwt'>
       return { nonce, expiresAt };
     },
 
-    async verify(message: string, signature: string, requestHost: string | undefined) {
+    async verify(message: string, signature: string) {
       let msg: SiweMessage;
       try {
         msg = new SiweMessage(message);
@@ -36,8 +70,7 @@ export function createSiweService(ctx: Pick<AppContext, 'db' | 'config' | 'jwt'>
           { field: 'message', message: 'must be an EIP-4361 message' },
         ]);
       }
-      const domain = ctx.config.siweDomain ?? requestHost;
-      if (!domain || msg.domain !== domain) throw unauthorized(`The message's domain must be ${domain ?? 'this service\'s host'}.`);
+      const domain = checkBinding(msg, allowed, ctx.config.siweChainIds);
       const rpc = ctx.config.rpcUrls[msg.chainId];
       try {
         // verify() checks the signature (and EIP-1271 through a provider), nonce, domain, expirationTime and notBefore.

@@ -1,7 +1,8 @@
 // HTML of the built-in local payment provider's checkout page (used when Stripe is not configured).
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function checkoutPage(s: { id: string; tier: string; priceUsd: number | null; status: string; cancelUrl: string | null }): string {
+/** `confirmAction`: where the button posts; it carries the creator's token when the page was opened with it. */
+export function checkoutPage(s: { id: string; tier: string; priceUsd: number | null; status: string; cancelUrl: string | null; confirmAction: string }): string {
   const done = s.status !== 'open';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -14,13 +15,14 @@ button:disabled{background:#999}.muted{color:#666;font-size:.9rem}</style></head
 <p><strong>${s.priceUsd === null ? 'Contact sales' : `$${s.priceUsd} per month`}</strong></p>
 <p class="muted">Local payment provider: no card is charged. Confirming completes the payment exactly as the payment processor would, with a signed <code>checkout.session.completed</code> event.</p>
 <p id="status">${done ? 'This checkout is already completed.' : ''}</p>
-<button id="pay" ${done ? 'disabled' : ''}>Confirm payment</button>
+<form id="pay-form" method="post" action="${esc(s.confirmAction)}"><button id="pay" type="submit" ${done ? 'disabled' : ''}>Confirm payment</button></form>
 ${s.cancelUrl ? `<p><a href="${esc(s.cancelUrl)}">Cancel</a></p>` : ''}
 </div>
 <script>
-document.getElementById('pay').addEventListener('click', async () => {
+document.getElementById('pay-form').addEventListener('submit', async (ev) => {
+  ev.preventDefault();
   const btn = document.getElementById('pay'); btn.disabled = true;
-  const res = await fetch(location.pathname + '/confirm', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const res = await fetch(ev.target.action, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   const body = await res.json().catch(() => ({}));
   if (res.ok) { document.getElementById('status').textContent = 'Payment complete: your key is now ${esc(s.tier)}.'; if (body.redirectTo) location.href = body.redirectTo; }
   else { document.getElementById('status').textContent = body.details || 'Payment failed.'; btn.disabled = false; }

@@ -37,18 +37,19 @@ describe('local payment provider (no Stripe settings)', () => {
     expect(res.statusCode).toBe(200);
     const { sessionId, url, provider } = res.json();
     expect(provider).toBe('local');
-    expect(url).toBe(`http://credence.test/api/v1/billing/checkout/local/${sessionId}`);
+    // the url carries the confirm token that binds the session to its creator
+    expect(url).toMatch(new RegExp(`^http://credence\\.test/api/v1/billing/checkout/local/${sessionId}\\?token=[A-Za-z0-9_-]+$`));
     const page = await app.inject({ method: 'GET', url: new URL(url).pathname });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain('Upgrade to Starter');
     expect(page.body).toContain('Confirm payment');
-    const confirm = await app.inject({ method: 'POST', url: `${new URL(url).pathname}/confirm`, payload: {} });
+    const confirm = await app.inject({ method: 'POST', url: `${new URL(url).pathname}/confirm${new URL(url).search}`, payload: {} });
     expect(confirm.statusCode).toBe(200);
     expect(confirm.json()).toEqual({ completed: true, redirectTo: 'https://dapp.example/thanks' });
     const u = await usage(app, key.headers);
     expect(u).toMatchObject({ tier: 'Starter', rateLimit: 100, monthlyLimit: 10_000, limitHeader: '100' });
-    const again = await app.inject({ method: 'POST', url: `${new URL(url).pathname}/confirm`, payload: {} });
+    const again = await app.inject({ method: 'POST', url: `${new URL(url).pathname}/confirm${new URL(url).search}`, payload: {} });
     expect(again.statusCode).toBe(409);
     const events = await app.ctx.db.query("SELECT * FROM payment_events WHERE type = 'checkout.session.completed' AND api_key_id = $1", [key.id]);
     expect(events).toHaveLength(1);

@@ -1,7 +1,7 @@
-// Billing: API keys (and the resolver the auth hook uses), usage, checkout and payment events.
+// Billing: API keys (and the resolver the auth hook uses), usage, checkout, plans and payment events.
 import type { Module } from '../../platform/http/types.js';
 import { createBillingRepo } from './repo.js';
-import { createKeyService, principalOf } from './keys.js';
+import { createKeyService, createKeyUseRecorder, principalOf } from './keys.js';
 import { createPayments } from './payments.js';
 import { billingRoutes } from './routes.js';
 
@@ -9,10 +9,14 @@ export const billingModule: Module = {
   name: 'billing',
   register(app, ctx) {
     const repo = createBillingRepo(ctx.db);
+    const uses = createKeyUseRecorder(repo, ctx.log);
     ctx.apiKeys.resolve = async (hash) => {
       const row = await repo.keyByHash(hash);
-      return row ? principalOf(row) : null;
+      // found through the previous secret of a rotated key: that secret ends with its grace period
+      return row ? principalOf(row, row.key_hash !== hash) : null;
     };
-    billingRoutes(app, ctx, createKeyService(ctx, repo), createPayments(ctx, repo));
+    ctx.apiKeys.touch = (keyId) => uses.touch(keyId);
+    ctx.onClose(() => uses.close());
+    billingRoutes(app, ctx, repo, createKeyService(ctx, repo), createPayments(ctx, repo));
   },
 };

@@ -1,10 +1,11 @@
 // Checkout and payment events. Stripe (official SDK) when STRIPE_SECRET_KEY is set; otherwise the built-in
 // local provider, whose checkout page emits a correctly signed checkout.session.completed to the same webhook
 // route, so the whole flow works offline. Events are verified with Stripe-Signature and handled once per id.
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import Stripe from 'stripe';
 import type { AppContext } from '../../platform/context.js';
-import { AppError, badRequest, notFound, upstream } from '../../platform/errors.js';
+import { AppError, badRequest, forbidden, notFound, unavailable, upstream } from '../../platform/errors.js';
+import { hashApiKey } from '../../platform/auth/api-key.js';
 import type { ApiKeyPrincipal } from '../../platform/auth/api-key.js';
 import { writeAudit } from '../../platform/audit.js';
 import { PLANS, limitsOf, type PlanId } from './tiers.js';
@@ -28,9 +29,40 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
   });
   const webhookSecret = ctx.config.stripeWebhookSecret ?? ctx.secret('stripe-webhook-secret', () => `whsec_${randomBytes(24).toString('base64')}`);
   const provider = live ? ('stripe' as const) : ('local' as const);
+  // The local provider upgrades keys for free: development only (CREDENCE_LOCAL_PROVIDERS, see config.ts).
+  const localOn = !live && ctx.config.localProviders;
+
+  /** A local session's confirm token: only its creator gets it (in the checkout url), bound to session and key. */
+  const confirmToken = (sessionId: string, keyId: string) =>
+    createHmac('sha256', webhookSecret).update(`local-checkout-confirm\n${sessionId}\n${keyId}`).digest('base64url');
+
+  /** An open local session, if local payments are on (a session made while they were on stays unusable after). */
+  async function localSession(sessionId: string) {
+    const s = localOn ? await repo.checkout(sessionId) : null;
+    return s && s.provider === 'local' ? s : null;
+  }
+
+  /** The confirm button is the payment: only the session's creator may press it (its token, or its API key). */
+  async function authorizeLocal(sessionId: string, proof: { token?: string; apiKey?: string }) {
+    const s = await localSession(sessionId);
+    if (!s) throw notFound('Unknown checkout session.');
+    const want = Buffer.from(confirmToken(s.id, s.api_key_id));
+    const got = Buffer.from(proof.token ?? '');
+    if (got.length === want.length && timingSafeEqual(got, want)) return;
+    if (proof.apiKey && (await ctx.apiKeys.resolve(hashApiKey(proof.apiKey)))?.keyId === s.api_key_id) return;
+    throw forbidden('Only the creator of this checkout can confirm it: use the url returned by POST /billing/checkout (its token), or send the API key that started it.');
+  }
 
   async function createCheckout(key: ApiKeyPrincipal, input: CheckoutInput) {
     const tier = PLANS[input.planId];
+    if (!live && !localOn) {
+      throw unavailable('No payment provider is configured: set STRIPE_SECRET_KEY (the built-in local provider is for development; CREDENCE_LOCAL_PROVIDERS=true enables it).');
+    }
+    const row = await repo.keyById(key.keyId);
+    if (row?.stripe_subscription_id && row.subscription_status !== 'canceled') {
+      throw new AppError('invalid_state', `This key already has a ${row.tier} subscription: change plan with POST /api/v1/billing/plan (one subscription per key), or cancel it with POST /api/v1/billing/cancel.`);
+    }
+    if (key.environment === 'test') throw new AppError('forbidden', 'Test keys cannot be upgraded; create a live key for paid plans.');
     const done = `${ctx.publicUrl()}/api/v1/billing/checkout/done`;
     const successUrl = input.successUrl ?? null;
     const cancelUrl = input.cancelUrl ?? null;
@@ -69,7 +101,7 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
       }
     } else {
       sessionId = `cs_local_${randomBytes(16).toString('hex')}`;
-      url = `${ctx.publicUrl()}/api/v1/billing/checkout/local/${sessionId}`;
+      url = `${ctx.publicUrl()}/api/v1/billing/checkout/local/${sessionId}?token=${confirmToken(sessionId, key.keyId)}`;
     }
     await repo.insertCheckout({ id: sessionId, keyId: key.keyId, tier, provider, wallet: input.walletAddress?.toLowerCase() ?? null, successUrl, cancelUrl });
     return { sessionId, url, provider };
@@ -84,48 +116,65 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
     } catch {
       throw badRequest('The Stripe-Signature does not match the payload.', [{ field: 'Stripe-Signature', message: 'does not verify' }]);
     }
+    // A subscription that a key replaced (a second checkout completed) is cancelled after commit.
+    let replaced: string | null = null;
     const fresh = await ctx.db.tx(async (q) => {
       const obj = event.data.object as unknown as Record<string, unknown> & { metadata?: Record<string, string> };
-      let keyId: string | null = obj.metadata?.apiKeyId ?? (typeof obj.client_reference_id === 'string' ? obj.client_reference_id : null);
-      if (!keyId && event.type.startsWith('customer.subscription.')) keyId = (await repo.keyBySubscription(String(obj.id), q))?.id ?? null;
+      // Subscription events act only on the key whose CURRENT subscription they name: an old subscription's events
+      // (which carry our own apiKeyId metadata too) never change the key.
+      const subscriptionEvent = event.type.startsWith('customer.subscription.');
+      const keyId: string | null = subscriptionEvent
+        ? ((await repo.keyBySubscription(String(obj.id), q))?.id ?? null)
+        : (obj.metadata?.apiKeyId ?? (typeof obj.client_reference_id === 'string' ? obj.client_reference_id : null));
       if (!(await repo.claimEvent({ id: event.id, type: event.type, keyId, payload: event }, q))) return false;
       const key = keyId ? await repo.keyById(keyId, q) : null;
+      if (subscriptionEvent && !key) {
+        ctx.log.info({ eventId: event.id, type: event.type }, 'event for a subscription that is no key\'s current one: ignored');
+        return true;
+      }
       switch (event.type) {
         case 'checkout.session.completed': {
           const tier = obj.metadata?.tier ?? (await repo.checkout(String(obj.id)))?.tier;
-          if (!key || !tier) {
-            ctx.log.warn({ eventId: event.id }, 'checkout completed for an unknown key');
+          const subscription = idOf(obj.subscription);
+          if (!key || !tier || !subscription) {
+            ctx.log.warn({ eventId: event.id }, 'checkout completed for an unknown key or without a subscription');
             return true;
           }
-          const str = (v: unknown) => (typeof v === 'string' ? v : v && typeof v === 'object' && 'id' in v ? String(v.id) : null);
-          await repo.setTier(key.id, tier, { customer: str(obj.customer), subscription: str(obj.subscription) }, q);
+          if (key.stripe_subscription_id && key.stripe_subscription_id !== subscription && key.subscription_status !== 'canceled') replaced = key.stripe_subscription_id;
+          await repo.setSubscription(key.id, { tier, customer: idOf(obj.customer), subscription }, q);
           await repo.completeCheckout(String(obj.id), q);
-          await writeAudit(q, { actor: 'payment-processor', action: 'api_key.upgrade', target: `api_key:${key.id}`, details: { from: key.tier, to: tier, event: event.id } });
+          await writeAudit(q, { actor: 'payment-processor', action: 'api_key.upgrade', target: `api_key:${key.id}`, details: { from: key.tier, to: tier, event: event.id, subscription, replaced } });
           ctx.apiKeys.invalidate(key.key_hash);
           return true;
         }
         case 'customer.subscription.deleted': {
-          if (!key) return true;
-          await repo.setTier(key.id, 'Free', {}, q);
-          await writeAudit(q, { actor: 'payment-processor', action: 'api_key.downgrade', target: `api_key:${key.id}`, details: { from: key.tier, to: 'Free', event: event.id } });
-          ctx.apiKeys.invalidate(key.key_hash);
+          await repo.clearSubscription(key!.id, q);
+          await writeAudit(q, { actor: 'payment-processor', action: 'api_key.downgrade', target: `api_key:${key!.id}`, details: { from: key!.tier, to: 'Free', event: event.id } });
+          ctx.apiKeys.invalidate(key!.key_hash);
           return true;
         }
         case 'customer.subscription.updated':
           ctx.log.info({ eventId: event.id, keyId }, 'subscription updated');
-          await writeAudit(q, { actor: 'payment-processor', action: 'subscription.updated', target: keyId ? `api_key:${keyId}` : `subscription:${String(obj.id)}`, details: { event: event.id, status: obj.status ?? null } });
+          await repo.setSubscriptionState(key!.id, { status: typeof obj.status === 'string' ? obj.status : null, cancelAtPeriodEnd: obj.cancel_at_period_end === true }, q);
+          await writeAudit(q, { actor: 'payment-processor', action: 'subscription.updated', target: `api_key:${keyId}`, details: { event: event.id, status: obj.status ?? null, cancelAtPeriodEnd: obj.cancel_at_period_end ?? null } });
           return true;
         default:
           return true;
       }
     });
+    if (replaced && live) {
+      // Never two subscriptions for one key: the one the new checkout replaced stops billing now.
+      await stripe.subscriptions.cancel(replaced).catch((err: unknown) => ctx.log.error({ err, subscription: replaced }, 'could not cancel a replaced subscription'));
+    }
     return { received: true, duplicate: !fresh };
   }
 
+  const idOf = (v: unknown) => (typeof v === 'string' ? v : v && typeof v === 'object' && 'id' in v ? String(v.id) : null);
+
   /** The local provider's confirm button: builds and signs the event Stripe would send, and delivers it. */
   async function completeLocal(sessionId: string, deliver: (payload: string, signature: string) => Promise<void>) {
-    const s = await repo.checkout(sessionId);
-    if (!s || s.provider !== 'local') throw notFound('Unknown checkout session.');
+    const s = await localSession(sessionId);
+    if (!s) throw notFound('Unknown checkout session.');
     if (s.status !== 'open') throw new AppError('invalid_state', 'This checkout session is already completed.');
     const event = {
       id: `evt_local_${randomBytes(12).toString('hex')}`,
@@ -152,7 +201,7 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
     return { redirectTo: s.success_url ?? `${ctx.publicUrl()}/api/v1/billing/checkout/done?session_id=${s.id}` };
   }
 
-  return { provider, createCheckout, handleEvent, completeLocal, checkout: (id: string) => repo.checkout(id), stripe, webhookSecret };
+  return { provider, createCheckout, handleEvent, completeLocal, authorizeLocal, localSession, confirmToken, checkout: (id: string) => repo.checkout(id), stripe, webhookSecret };
 }
 
 export type Payments = ReturnType<typeof createPayments>;

@@ -11,6 +11,16 @@ export interface ApiKeyRow {
   contact_email: string;
   stripe_customer_id: string | null;
   stripe_subscription_id: string | null;
+  stripe_subscription_item_id: string | null;
+  subscription_status: string | null;
+  cancel_at_period_end: boolean;
+  environment: 'live' | 'test';
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  previous_key_hash: string | null;
+  previous_key_expires_at: Date | null;
+  rotated_at: Date | null;
+  revoked_at: Date | null;
   created_at: Date;
 }
 
@@ -27,17 +37,57 @@ export interface CheckoutRow {
 
 export function createBillingRepo(db: Queryable) {
   return {
-    async insertKey(k: { hash: string; prefix: string; tier: string; owner: string; org: string; email: string }, q: Queryable = db) {
+    async insertKey(
+      k: { hash: string; prefix: string; tier: string; owner: string; org: string; email: string; environment: 'live' | 'test'; expiresAt: Date | null },
+      q: Queryable = db,
+    ) {
       const rows = await q.query<ApiKeyRow>(
-        `INSERT INTO api_keys (key_hash, key_prefix, tier, owner_address, organization_name, contact_email)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
-        [k.hash, k.prefix, k.tier, k.owner, k.org, k.email],
+        `INSERT INTO api_keys (key_hash, key_prefix, tier, owner_address, organization_name, contact_email, environment, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+        [k.hash, k.prefix, k.tier, k.owner, k.org, k.email, k.environment, k.expiresAt],
       );
       return rows[0];
     },
+    /** A usable key by the hash of its current secret, or of its previous one while the rotation grace lasts. */
     async keyByHash(hash: string, q: Queryable = db) {
-      const rows = await q.query<ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL', [hash]);
+      const rows = await q.query<ApiKeyRow>(
+        `SELECT * FROM api_keys
+          WHERE (key_hash = $1 OR (previous_key_hash = $1 AND previous_key_expires_at > now()))
+            AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+        [hash],
+      );
       return rows[0] ?? null;
+    },
+    async keysOf(owner: string, q: Queryable = db) {
+      return q.query<ApiKeyRow>('SELECT * FROM api_keys WHERE owner_address = $1 ORDER BY created_at DESC, id', [owner]);
+    },
+    async revoke(id: string, q: Queryable = db) {
+      const rows = await q.query<ApiKeyRow>(
+        'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()), updated_at = now() WHERE id = $1 RETURNING *',
+        [id],
+      );
+      return rows[0] ?? null;
+    },
+    /** Replaces the key's secret; the old one stays valid until graceUntil. Returns the row as it was before. */
+    async rotate(id: string, next: { hash: string; prefix: string; graceUntil: Date }, q: Queryable) {
+      const before = await q.query<ApiKeyRow>('SELECT * FROM api_keys WHERE id = $1 FOR UPDATE', [id]);
+      if (!before[0]) return null;
+      await q.query(
+        `UPDATE api_keys SET previous_key_hash = key_hash, previous_key_expires_at = $4, key_hash = $2, key_prefix = $3,
+           rotated_at = now(), updated_at = now()
+         WHERE id = $1`,
+        [id, next.hash, next.prefix, next.graceUntil],
+      );
+      return before[0];
+    },
+    /** Write-behind of last use: one statement for every key used since the last flush. */
+    async touch(used: Map<string, Date>, q: Queryable = db) {
+      if (used.size === 0) return;
+      await q.query(
+        `UPDATE api_keys k SET last_used_at = GREATEST(COALESCE(k.last_used_at, u.at), u.at)
+           FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, at) WHERE k.id = u.id`,
+        [[...used.keys()], [...used.values()]],
+      );
     },
     async keyById(id: string, q: Queryable = db) {
       const rows = await q.query<ApiKeyRow>('SELECT * FROM api_keys WHERE id = $1', [id]);
@@ -47,14 +97,33 @@ export function createBillingRepo(db: Queryable) {
       const rows = await q.query<ApiKeyRow>('SELECT * FROM api_keys WHERE stripe_subscription_id = $1', [subscriptionId]);
       return rows[0] ?? null;
     },
-    async setTier(id: string, tier: string, stripe: { customer?: string | null; subscription?: string | null }, q: Queryable = db) {
+    /** The key's one subscription: a new one replaces the previous (which the caller cancels), setting the tier. */
+    async setSubscription(id: string, s: { tier: string; customer: string | null; subscription: string; item?: string | null }, q: Queryable = db) {
       const rows = await q.query<ApiKeyRow>(
-        `UPDATE api_keys SET tier = $2,
-           stripe_customer_id = COALESCE($3, stripe_customer_id),
-           stripe_subscription_id = COALESCE($4, stripe_subscription_id),
+        `UPDATE api_keys SET tier = $2, stripe_customer_id = COALESCE($3, stripe_customer_id), stripe_subscription_id = $4,
+           stripe_subscription_item_id = $5, subscription_status = 'active', cancel_at_period_end = false, updated_at = now()
+         WHERE id = $1 RETURNING *`,
+        [id, s.tier, s.customer, s.subscription, s.item ?? null],
+      );
+      return rows[0] ?? null;
+    },
+    /** The subscription ended: back to Free, no subscription. */
+    async clearSubscription(id: string, q: Queryable = db) {
+      const rows = await q.query<ApiKeyRow>(
+        `UPDATE api_keys SET tier = 'Free', stripe_subscription_id = NULL, stripe_subscription_item_id = NULL,
+           subscription_status = 'canceled', cancel_at_period_end = false, updated_at = now()
+         WHERE id = $1 RETURNING *`,
+        [id],
+      );
+      return rows[0] ?? null;
+    },
+    async setSubscriptionState(id: string, s: { tier?: string; status?: string | null; cancelAtPeriodEnd?: boolean; item?: string | null }, q: Queryable = db) {
+      const rows = await q.query<ApiKeyRow>(
+        `UPDATE api_keys SET tier = COALESCE($2, tier), subscription_status = COALESCE($3, subscription_status),
+           cancel_at_period_end = COALESCE($4, cancel_at_period_end), stripe_subscription_item_id = COALESCE($5, stripe_subscription_item_id),
            updated_at = now()
          WHERE id = $1 RETURNING *`,
-        [id, tier, stripe.customer ?? null, stripe.subscription ?? null],
+        [id, s.tier ?? null, s.status ?? null, s.cancelAtPeriodEnd ?? null, s.item ?? null],
       );
       return rows[0] ?? null;
     },

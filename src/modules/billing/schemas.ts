@@ -8,7 +8,16 @@ export const CreateKeyBody = Type.Object({
   organizationName: Type.String({ minLength: 2, maxLength: 200 }),
   contactEmail: Type.String({ format: 'email', maxLength: 320 }),
   tier: Type.Optional(Type.Union(TIERS.map((t) => Type.Literal(t)), { default: 'Free', description: 'Free unless the caller is an admin' })),
+  environment: Type.Optional(
+    Type.Union([Type.Literal('live'), Type.Literal('test')], {
+      default: 'live',
+      description: 'live (cred_live_...) or test (cred_test_...: deterministic sandbox scores, counts against no quota)',
+    }),
+  ),
+  expiresAt: Type.Optional(Timestamp({ description: 'optional expiry (ISO 8601, in the future); the key stops working then' })),
 });
+
+const Environment = Type.Union([Type.Literal('live'), Type.Literal('test')]);
 
 export const CreateKeyResponse = Type.Object({
   id: Uuid(),
@@ -19,8 +28,74 @@ export const CreateKeyResponse = Type.Object({
   monthlyQueryLimit: Nullable(Type.Integer({ description: 'queries per calendar month (UTC); null = unlimited' })),
   ownerAddress: Type.String({ description: 'wallet that created the key (checksummed)' }),
   organizationName: Type.String(),
+  environment: Environment,
   createdAt: Timestamp(),
+  expiresAt: Nullable(Timestamp()),
   note: Type.String(),
+});
+
+export const SubscriptionInfo = Nullable(
+  Type.Object(
+    {
+      id: Type.String({ description: 'payment processor subscription id' }),
+      status: Nullable(Type.String({ description: 'as the payment processor reports it (active, past_due, ...)' })),
+      cancelAtPeriodEnd: Type.Boolean(),
+    },
+    { description: "the key's one subscription; null for keys without a paid plan" },
+  ),
+);
+
+export const ApiKeyInfo = Type.Object(
+  {
+    id: Uuid(),
+    keyPrefix: Type.String({ description: 'first characters of the current key' }),
+    environment: Environment,
+    tier: TierSchema,
+    rateLimit: Type.Integer({ description: 'requests per second' }),
+    monthlyQueryLimit: Nullable(Type.Integer({ description: 'null = unlimited (Enterprise, test keys)' })),
+    organizationName: Type.String(),
+    status: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')]),
+    createdAt: Timestamp(),
+    lastUsedAt: Nullable(Timestamp({ description: 'last authenticated request (recorded within a few seconds)' })),
+    expiresAt: Nullable(Timestamp()),
+    revokedAt: Nullable(Timestamp()),
+    rotatedAt: Nullable(Timestamp()),
+    previousKeyExpiresAt: Nullable(Timestamp({ description: 'after a rotation: until when the previous key still works' })),
+    subscription: SubscriptionInfo,
+  },
+  { title: 'ApiKey', description: 'An API key as its owner sees it: never the key itself' },
+);
+
+export const ApiKeyList = Type.Object({ count: Type.Integer(), keys: Type.Array(ApiKeyInfo) });
+
+export const KeyIdParams = Type.Object({ id: Uuid({ description: 'API key id' }) });
+
+export const RotateKeyBody = Type.Object({
+  gracePeriodSeconds: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 604_800, default: 86_400, description: 'how long the previous key keeps working (0 to 7 days; default 24 h)' }),
+  ),
+});
+
+export const RotateKeyResponse = Type.Intersect([ApiKeyInfo, Type.Object({ apiKey: Type.String({ description: 'the new key: shown only in this response' }), note: Type.String() })]);
+
+export const PlanBody = Type.Object({
+  planId: Type.Union([Type.Literal('starter'), Type.Literal('growth')], { description: 'the plan to move this key to' }),
+});
+
+export const CancelBody = Type.Object({
+  atPeriodEnd: Type.Optional(
+    Type.Boolean({ default: true, description: 'true: the plan runs to the end of the paid period (Stripe); false: ends now and the key becomes Free' }),
+  ),
+});
+
+export const PlanResponse = Type.Object({
+  id: Uuid({ description: 'API key id' }),
+  changed: Type.Optional(Type.Boolean({ description: 'false when the key was already on that plan' })),
+  tier: TierSchema,
+  rateLimit: Type.Integer(),
+  monthlyQueryLimit: Nullable(Type.Integer()),
+  subscription: SubscriptionInfo,
+  provider: Type.Union([Type.Literal('stripe'), Type.Literal('local')]),
 });
 
 export const UsageResponse = Type.Object({
@@ -29,9 +104,10 @@ export const UsageResponse = Type.Object({
   remaining: Nullable(Type.Integer({ description: 'null for Enterprise (unlimited)' })),
   tier: TierSchema,
   rateLimit: Type.Integer({ description: 'requests per second' }),
+  environment: Environment,
   periodStart: Timestamp({ description: 'start of the current quota month (00:00 UTC on the 1st)' }),
   resetsAt: Timestamp({ description: 'when the quota resets (00:00 UTC on the 1st of next month)' }),
-});
+}, { title: 'Usage', description: "This API key's usage in the current UTC calendar month." });
 
 export const CheckoutBody = Type.Object({
   planId: Type.Union([Type.Literal('starter'), Type.Literal('growth')], { description: 'starter (Starter tier) or growth (Growth tier)' }),

@@ -4,12 +4,15 @@
 import type { Module } from '../../platform/http/types.js';
 import { backgroundRecompute } from '../scoring/background.js';
 import { createAgeService } from './age.js';
+import { createAgeChecks } from './age-checks.js';
+import { createAgeChecksRepo } from './age-checks-repo.js';
 import { createKycRepo } from './repo.js';
 import { createKycService } from './kyc-service.js';
 import { registerComplianceRoutes } from './routes.js';
 import { registerLocalPage } from './local-page.js';
 import { createLocalProvider, type LocalProvider } from './providers/local.js';
 import { createHostedProvider } from './providers/hosted.js';
+import { createDisabledProvider } from './providers/disabled.js';
 import { KYC_PROVIDERS, type KycProvider } from './providers/types.js';
 
 const EXPIRY_SWEEP_MS = 60_000;
@@ -25,6 +28,8 @@ export const complianceModule: Module = {
     KYC_PROVIDERS.forEach((name, i) => {
       const hosted = settings[i];
       if (hosted) return void providers.set(name, createHostedProvider(name, hosted));
+      // The built-in page approves anything: only where local providers are on (development; security area).
+      if (!ctx.config.localProviders) return void providers.set(name, createDisabledProvider(name, `CREDENCE_KYC_${i === 0 ? 'DEFAULT' : 'ALT'}`));
       const p = createLocalProvider(name, secret, () => ctx.publicUrl());
       local.set(name, p);
       providers.set(name, p);
@@ -41,6 +46,15 @@ export const complianceModule: Module = {
       onKycChange: backgroundRecompute(ctx, 'kyc'),
     });
     const age = createAgeService({ kyc, proofs: () => ctx.services.proofs, legalAges: ctx.config.legalAges });
+    const ageChecks = createAgeChecks({
+      db: ctx.db,
+      repo: createAgeChecksRepo(ctx.db),
+      perKey: ctx.config.ageCheckMinimums,
+      perWallet: ctx.config.ageCheckWalletMinimums,
+      windowDays: ctx.config.ageCheckWindowDays,
+      legalAges: [18, 21, ...Object.values(ctx.config.legalAges)],
+    });
+    ctx.services.ageChecks = ageChecks.service;
 
     ctx.services.kyc = { approvedBirthDate: (a) => kyc.approvedBirthDate(a), kycStatus: (a) => kyc.kycStatus(a) };
     ctx.services.compliance = {
@@ -70,7 +84,7 @@ export const complianceModule: Module = {
       },
     });
 
-    registerComplianceRoutes(app, kyc, age);
+    registerComplianceRoutes(app, kyc, age, ageChecks);
     registerLocalPage(app, kyc, local);
   },
 };

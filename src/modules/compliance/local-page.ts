@@ -4,6 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../platform/http/types.js';
+import { notFound } from '../../platform/errors.js';
+import { HtmlPage } from '../../platform/http/schemas.js';
+import { errorResponses } from '../../platform/openapi.js';
 import type { KycService } from './kyc-service.js';
 import { LOCAL_SIGNATURE_HEADER, type LocalCallbackBody, type LocalProvider } from './providers/local.js';
 import { parseBirthDate } from './providers/types.js';
@@ -55,21 +58,28 @@ export function registerLocalPage(app: App, kyc: KycService, providers: Map<stri
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
     const params = Type.Object({ sessionId: Type.String({ format: 'uuid' }) });
-    const schema = (operationId: string, summary: string, description: string) => ({
+    // A person's form errors come back as the page itself (HTML); everything else in the API's error format.
+    const errorOrPage = (code: number, page: string) => {
+      const json = (errorResponses(code) as Record<number, { description?: string }>)[code];
+      return { description: `${json.description} A person's form submission gets ${page} instead (HTML).`, content: { 'application/json': { schema: json }, 'text/html': { schema: { type: 'string' } } } };
+    };
+    const schema = (operationId: string, summary: string, description: string, post = false) => ({
       operationId,
       tags: ['Compliance'],
       summary,
       description,
       params,
-      produces: ['text/html'],
-      response: { 200: { description: 'HTML page', type: 'string' } },
+      response: post
+        ? { 200: HtmlPage(), 400: errorOrPage(400, 'the form with the error'), 409: errorOrPage(409, 'the result page'), 502: errorOrPage(502, 'the result page') }
+        : { 200: HtmlPage() },
     });
 
     async function liveSession(id: string) {
       const session = await kyc.session(id);
       return session && providers.has(session.provider) ? session : null;
     }
-    const notFoundPage = layout('Not found', '<h1>Verification session not found</h1>');
+    // Unknown sessions answer in the API's error format (JSON), like every other 404.
+    const sessionNotFound = () => notFound('No verification session with this id on the built-in provider.');
 
     s.get<{ Params: { sessionId: string } }>(
       '/compliance/kyc/local/:sessionId',
@@ -78,9 +88,9 @@ export function registerLocalPage(app: App, kyc: KycService, providers: Map<stri
         schema: schema('compliance.localKycPage', 'Built-in KYC verification page', 'The `redirectUrl` of a session with the built-in provider: an HTML form to approve or reject with a birth date.'),
       },
       async (req, reply) => {
-        reply.type('text/html; charset=utf-8');
         const session = await liveSession(req.params.sessionId);
-        if (!session) return reply.code(404).send(notFoundPage);
+        if (!session) throw sessionNotFound();
+        reply.type('text/html; charset=utf-8');
         if (session.status !== 'pending' || session.expires_at.getTime() <= Date.now()) {
           const st = session.status === 'pending' ? 'expired' : session.status;
           return resultPage(session, st, `This verification session is ${st}.`);
@@ -97,12 +107,13 @@ export function registerLocalPage(app: App, kyc: KycService, providers: Map<stri
           'compliance.submitLocalKyc',
           'Submit the built-in KYC page',
           'Form post (application/x-www-form-urlencoded: decision=approve|reject, birthDate=yyyy-mm-dd, level=basic|full). The page signs the result and delivers it to the callback route, as a provider would.',
+          true,
         ),
       },
       async (req, reply) => {
-        reply.type('text/html; charset=utf-8');
         const session = await liveSession(req.params.sessionId);
-        if (!session) return reply.code(404).send(notFoundPage);
+        if (!session) throw sessionNotFound();
+        reply.type('text/html; charset=utf-8');
         const form = (req.body ?? {}) as Record<string, string>;
         const decision = form.decision;
         const level = form.level === 'full' ? 'full' : 'basic';

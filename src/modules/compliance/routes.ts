@@ -1,11 +1,16 @@
 // Compliance routes: KYC initiate, status and provider callbacks; age verification.
+import { Type } from '@sinclair/typebox';
 import type { App } from '../../platform/http/types.js';
 import { errorResponses } from '../../platform/openapi.js';
 import { toChecksum } from '../../platform/http/address.js';
-import type { AgeService } from './age.js';
+import type { FastifyRequest } from 'fastify';
+import type { AgeAnswer, AgeService } from './age.js';
+import type { AgeChecks } from './age-checks.js';
 import type { KycService } from './kyc-service.js';
 import { KYC_PROVIDERS } from './providers/types.js';
 import {
+  AgeCheck,
+  AgeChecksQuery,
   AgeVerifyBody,
   AgeVerifyResponse,
   CallbackParams,
@@ -26,13 +31,24 @@ declare module 'fastify' {
   }
 }
 
-export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeService) {
+/** The asker of an age question: the request's API key and the wallet that owns it. */
+const askerOf = (req: FastifyRequest) => ({ keyId: req.apiKey!.keyId, keyOwner: req.apiKey!.ownerAddress });
+const answerOf = (r: AgeAnswer) => ({ verified: r.verified, reason: r.reason });
+
+const AGE_PRIVACY =
+  ' Age privacy: one API key (together with the other keys of the wallet that owns it) may ask about one wallet for at most ' +
+  'CREDENCE_AGE_CHECK_MINIMUMS (default 3) different minimum ages per CREDENCE_AGE_CHECK_WINDOW_DAYS (default 30) days, and all keys ' +
+  'together for at most CREDENCE_AGE_CHECK_WALLET_MINIMUMS (default 8) different minimums other than the legal ages (18, 21 and ' +
+  'CREDENCE_LEGAL_AGES); a further different minimum gets 403 `forbidden` saying so, so successive minimums cannot reveal an exact ' +
+  'age. Asking again about a minimum already asked is always allowed. The wallet owner sees every question at GET /compliance/age-checks.';
+
+export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeService, ageChecks: AgeChecks) {
   app.register(
     async (s) => {
       s.post<{ Body: InitiateBody }>(
         '/compliance/kyc/initiate',
         {
-          config: { auth: 'jwt' },
+          config: { auth: 'jwt', idempotent: true },
           schema: {
             operationId: 'compliance.initiateKyc',
             tags,
@@ -91,12 +107,32 @@ export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeServ
                 'A missing or bad signature gets 401 and changes nothing. Replaying a result already recorded is answered 200 with ' +
                 '`duplicate: true`; a different result for a finished session, or any result for an expired or superseded session, is 409.',
               params: CallbackParams,
-              response: { 200: CallbackResponse, ...errorResponses(409) },
+              response: { 200: CallbackResponse, ...errorResponses(401, 409) },
             },
           },
           async (req) => kyc.callback(req.params.provider, req.rawBody ?? '', req.body, req.headers),
         );
       });
+
+      s.get<{ Querystring: AgeChecksQuery }>(
+        '/compliance/age-checks',
+        {
+          config: { auth: 'jwt' },
+          schema: {
+            operationId: 'compliance.listAgeChecks',
+            tags,
+            summary: 'Who asked about my age',
+            description:
+              'For the signed-in wallet (the JWT subject): every age question asked about it (verify-age, age-verify, and age proofs from ' +
+              '/reputation/prove), newest first: the API key id and the wallet that owns the key, the minimum age, the route, when, and the ' +
+              'answer (`verified`; null while a proof is being made). Questions refused by the age-privacy allowance are not listed: they ' +
+              'were never answered.',
+            querystring: AgeChecksQuery,
+            response: { 200: Type.Array(AgeCheck) },
+          },
+        },
+        async (req) => ageChecks.listFor(req.user!.address, req.query.limit ?? 100),
+      );
 
       s.post<{ Body: VerifyAgeBody }>(
         '/compliance/verify-age',
@@ -109,13 +145,14 @@ export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeServ
             description:
               'A Groth16 proof over the salted commitment of the KYC-approved birth date. Without an approved KYC, or when the person is ' +
               'younger than minimumAge, the answer is 200 with `verified: false` and `proof: null` (`reason` says which) rather than 422, ' +
-              'so a compliance check reads one shape. 503 when the proof service is not ready. Counts 1 query.',
+              'so a compliance check reads one shape. 503 when the proof service is not ready. Counts 1 query.' + AGE_PRIVACY,
             body: VerifyAgeBody,
-            response: { 200: VerifyAgeResponse, ...errorResponses(503) },
+            response: { 200: VerifyAgeResponse, ...errorResponses(403, 503) },
           },
         },
         async (req) => {
-          const r = await age.verify(req.body.walletAddress, req.body.minimumAge);
+          const { walletAddress, minimumAge } = req.body;
+          const r = await ageChecks.service.guard(askerOf(req), walletAddress, minimumAge, 'verify-age', () => age.verify(walletAddress, minimumAge), answerOf);
           return { proof: r.proof, minimumAge: req.body.minimumAge, verified: r.verified, publicInputs: r.publicInputs, reason: r.reason };
         },
       );
@@ -130,15 +167,15 @@ export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeServ
             summary: 'Age check against a jurisdiction',
             description:
               'Like verify-age; without `minimumAge` the legal age of `jurisdictionCode` (ISO 3166-2 country-region, e.g. US-CA) applies: ' +
-              '21 in US states, 18 elsewhere, unless CREDENCE_LEGAL_AGES configures the region or country. Counts 1 query.',
+              '21 in US states, 18 elsewhere, unless CREDENCE_LEGAL_AGES configures the region or country. Counts 1 query.' + AGE_PRIVACY,
             body: AgeVerifyBody,
-            response: { 200: AgeVerifyResponse, ...errorResponses(503) },
+            response: { 200: AgeVerifyResponse, ...errorResponses(403, 503) },
           },
         },
         async (req) => {
           const jurisdictionCode = req.body.jurisdictionCode.toUpperCase();
           const minimumAge = req.body.minimumAge ?? age.legalAge(jurisdictionCode);
-          const r = await age.verify(req.body.walletAddress, minimumAge);
+          const r = await ageChecks.service.guard(askerOf(req), req.body.walletAddress, minimumAge, 'age-verify', () => age.verify(req.body.walletAddress, minimumAge), answerOf);
           return { walletAddress: toChecksum(req.body.walletAddress), jurisdictionCode, minimumAge, verified: r.verified, proof: r.proof, publicInputs: r.publicInputs, reason: r.reason };
         },
       );

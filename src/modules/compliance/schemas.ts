@@ -83,3 +83,24 @@ export const AgeVerifyResponse = Type.Object({
   publicInputs: PublicInputs,
   reason: Nullable(Type.String()),
 });
+
+export const AgeChecksQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'most recent questions to list (default 100)' })),
+});
+export type AgeChecksQuery = Static<typeof AgeChecksQuery>;
+
+export const AgeCheck = Type.Object(
+  {
+    id: Uuid(),
+    apiKeyId: Uuid({ description: 'the API key that asked' }),
+    keyOwner: Type.String({ description: 'the wallet that owns that key (EIP-55)' }),
+    minimumAge: Type.Integer(),
+    route: Type.Union([Type.Literal('verify-age'), Type.Literal('age-verify'), Type.Literal('prove')], {
+      description: 'POST /compliance/verify-age, POST /compliance/age-verify, or an age proof from POST /reputation/prove',
+    }),
+    verified: Nullable(Type.Boolean({ description: 'the answer given; null while the proof was being made' })),
+    reason: Nullable(Type.String({ description: 'why not verified: no_approved_kyc, under_minimum_age, proof_unsatisfiable' })),
+    askedAt: Timestamp(),
+  },
+  { $id: 'AgeCheck', title: 'Age check' },
+);

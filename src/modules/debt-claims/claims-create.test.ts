@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, randomAddress } from '../../../test/helpers/app.js';
+import { createTestApp, eventually, randomAddress } from '../../../test/helpers/app.js';
 import type { App } from '../../platform/http/types.js';
 import { claimBody, post } from './test-helpers.js';
 
@@ -40,9 +40,25 @@ describe('POST /debt-claims', () => {
     expect(c.creditorAddress.toLowerCase()).toBe(body.creditorAddress.toLowerCase());
     expect(c.creditorAddress).not.toBe(c.creditorAddress.toLowerCase()); // EIP-55 form
     expect(new Date(c.createdAt).toISOString()).toBe(c.createdAt);
-    const got = await app.inject({ url: `/api/v1/debt-claims/${c.id}` });
+    expect(c.amountExact).toBe('1500.25');
+    // answered once stored: the evidence check runs after commit
+    expect(c.verification).toMatchObject({ creditorSignedIn: false, evidenceStatus: 'pending', evidenceFound: null, verified: false, weight: 0.25 });
+    // no RPC is configured for chain 1 here: the evidence is unverifiable, the claim unverified
+    const got = await eventually(async () => {
+      const r = await app.inject({ url: `/api/v1/debt-claims/${c.id}` });
+      return r.json().verification.evidenceStatus !== 'pending' ? r : null;
+    });
     expect(got.statusCode).toBe(200);
-    expect(got.json()).toEqual(c);
+    expect(got.json().verification).toMatchObject({ evidenceStatus: 'unverifiable', evidenceFound: null, verified: false, weight: 0.25 });
+    expect({ ...got.json(), verification: null }).toEqual({ ...c, verification: null });
+  });
+
+  it('refuses an evidence hash that names no transaction (0x000...0) with 400', async () => {
+    for (const h of [`0x${'0'.repeat(64)}`, `0x${'f'.repeat(64)}`]) {
+      const res = await create({ evidenceTransactionHash: h });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'validation_failed', fields: [{ field: 'evidenceTransactionHash' }] });
+    }
   });
 
   it('keeps amounts exact: JSON numbers and numeric strings round-trip digit for digit', async () => {
@@ -180,9 +196,21 @@ describe('OpenAPI', () => {
     expect(ops['debtClaims.createClaim'].description).toMatch(/per minute per client IP/);
     for (const id of ['debtClaims.disputeClaim', 'debtClaims.withdrawClaim']) expect(Object.keys(ops[id].responses)).toEqual(expect.arrayContaining(['200', '403', '404', '409']));
     expect(Object.keys(ops['debtClaims.resolveClaim'].responses)).toEqual(expect.arrayContaining(['401', '403', '404', '409']));
-    const claim = (ops['debtClaims.getClaim'].responses['200'] as { content: Record<string, { schema: { properties: Record<string, { type: string }> } }> }).content[
-      'application/json'
-    ].schema;
+    // response schemas may be named components ($ref): resolve them
+    type Schema = { $ref?: string; properties: Record<string, { type?: string; enum?: unknown[]; nullable?: boolean }> };
+    const schemaOf = (id: string, status: string): Schema => {
+      const sch = (ops[id].responses[status] as { content: Record<string, { schema: Schema }> }).content['application/json'].schema;
+      return sch.$ref ? doc.components.schemas[sch.$ref.replace('#/components/schemas/', '')] : sch;
+    };
+    const claim = schemaOf('debtClaims.getClaim', '200');
     expect(claim.properties.amount.type).toBe('number');
+    expect(claim.properties.amountExact.type).toBe('string');
+    // the create answer carries inFavorOf: null, which the published enum admits
+    const created = schemaOf('debtClaims.createClaim', '201');
+    expect(created.properties.inFavorOf.enum).toContain(null);
+    expect(created.properties.verification).toBeDefined();
+    expect(Object.keys(ops['debtClaims.createClaim'].responses)).toEqual(expect.arrayContaining(['201', '400', '403', '429']));
+    const d = ops['debtClaims.createClaim'].description;
+    for (const rule of [/signed in/, /evidenceTransactionHash/, /history/, /at most 20 points/, /compounding/, /revisedScore/, /0x000\.\.\.0\) is refused with 400/]) expect(d).toMatch(rule);
   });
 });

@@ -26,7 +26,11 @@ describe('GET /debt-claims/debtor/{address}', () => {
     // 0.1 + 0.2 + big, exactly (a float would say 0.30000000000000004 and lose the big one's digits)
     expect(res.body).toContain('"totalOutstandingDebt":12345678901234567890.423456,');
     expect(res.body).toContain('"outstandingByCurrency":{"USDC":12345678901234567890.423456}');
-    expect(Object.keys(body.claims[0]).sort()).toEqual(['amount', 'claimType', 'createdAt', 'creditorAddress', 'currency', 'id', 'protocolName', 'status'].sort());
+    // JSON.parse rounds those numbers; the exact strings beside them do not
+    expect(body.totalOutstandingDebtExact).toBe('12345678901234567890.423456');
+    expect(body.outstandingByCurrencyExact).toEqual({ USDC: '12345678901234567890.423456' });
+    expect(body.claims.find((c: { id: string }) => c.id === a.claim.id).amountExact).toBe('0.1');
+    expect(Object.keys(body.claims[0]).sort()).toEqual(['amount', 'amountExact', 'claimType', 'createdAt', 'creditorAddress', 'currency', 'id', 'protocolName', 'status', 'verified'].sort());
     // newest first
     expect(body.claims.map((c: { id: string }) => c.id)[4]).toBe(a.claim.id);
     expect(body.claims.map((c: { status: string }) => c.status)).toEqual(['Resolved', 'Withdrawn', 'Pending', 'Disputed', 'Pending']);
@@ -85,7 +89,7 @@ describe('GET /debt-claims/creditor/{address}', () => {
     expect(body.creditorAddress.toLowerCase()).toBe(creditor);
     expect(body.claimCount).toBe(3);
     expect(body.claims).toHaveLength(2);
-    expect(Object.keys(body.claims[0]).sort()).toEqual(['amount', 'claimType', 'createdAt', 'currency', 'debtorAddress', 'id', 'protocolName', 'status'].sort());
+    expect(Object.keys(body.claims[0]).sort()).toEqual(['amount', 'amountExact', 'claimType', 'createdAt', 'currency', 'debtorAddress', 'id', 'protocolName', 'status', 'verified'].sort());
     const next = await claims.app.inject({ url: `/api/v1/debt-claims/creditor/${creditor}?limit=2&cursor=${body.nextCursor}` });
     expect(next.json().claims).toHaveLength(1);
     expect(next.json().nextCursor).toBeNull();
@@ -116,7 +120,7 @@ describe('ctx.services.debtClaims.signalsFor', () => {
 });
 
 describe('abuse limits', () => {
-  it('limits claims per creditor and, without sign-in, per client IP (429 with Retry-After)', async () => {
+  it('limits claims per creditor and per client IP, signed in or not (429 with Retry-After)', async () => {
     const limited = await createTestApp({ config: { claimsPerIpPerMinute: 4, claimsPerCreditorPerMinute: 2 } });
     try {
       const creditor = randomAddress();
@@ -133,9 +137,9 @@ describe('abuse limits', () => {
       const ip = await file({});
       expect(ip.statusCode).toBe(429);
       expect(ip.json().details).toMatch(/client address/);
-      // A signed-in creditor is not held to the per-IP limit, only to its own per-creditor one.
+      // Signing in earns no extra claims: the per-IP limit holds for JWT callers too (claims-attacks.test.ts).
       const me = await signIn(limited);
-      expect((await file({ creditorAddress: me.address }, me.auth)).statusCode).toBe(201);
+      expect((await file({ creditorAddress: me.address }, me.auth)).statusCode).toBe(429);
     } finally {
       await limited.close();
     }

@@ -1,19 +1,36 @@
-// Wires the debt-claims module: its routes, and the claim signals the scoring model reads (ctx.services.debtClaims).
+// Wires the debt-claims module: its routes, the claim signals the scoring model reads (ctx.services.debtClaims),
+// the evidence checker (chain RPCs from settings) and the claims worker that finishes every claim's job.
 import type { Module } from '../../platform/http/types.js';
+import { createEvidenceChecker } from './evidence.js';
+import { createClaimJobs } from './jobs.js';
 import { createClaimsRepo } from './repo.js';
 import { registerClaimRoutes } from './routes.js';
 import { createDebtClaimsService } from './service.js';
 
+/** How often the claims worker looks for jobs a dead instance left behind or a retry made due. */
+const SWEEP_INTERVAL_MS = 2_000;
+
 export const debtClaimsModule: Module = {
   name: 'debt-claims',
   register(app, ctx) {
+    const repo = createClaimsRepo(ctx.db);
+    const scoring = () => ctx.services.scoring;
+    const checker = createEvidenceChecker({ rpcUrls: ctx.config.rpcUrls, ingestion: () => ctx.services.ingestion });
+    const jobs = createClaimJobs({ repo, checker, scoring, log: ctx.log, sweepIntervalMs: SWEEP_INTERVAL_MS });
+    ctx.workers.push(jobs.worker);
+    // Jobs kicked by requests finish before the database closes (hooks run in reverse order of registration).
+    ctx.onClose(async () => {
+      await jobs.drain();
+      await checker.close();
+    });
     const svc = createDebtClaimsService({
       db: ctx.db,
-      repo: createClaimsRepo(ctx.db),
+      repo,
       limiter: ctx.limiter,
       limits: { perIpPerMinute: ctx.config.claimsPerIpPerMinute, perCreditorPerMinute: ctx.config.claimsPerCreditorPerMinute },
       strictOwnership: ctx.config.strictOwnership,
-      scoring: () => ctx.services.scoring,
+      scoring,
+      jobs,
       log: ctx.log,
     });
     ctx.services.debtClaims = svc.signals;

@@ -21,6 +21,17 @@ export interface ClaimRow {
   created_at: Date;
   updated_at: Date;
   resolved_at: Date | null;
+  creditor_signed_in: boolean;
+  evidence_status: 'pending' | 'found' | 'not_found' | 'unverifiable';
+  creditor_has_history: boolean | null;
+  verified_at: Date | null;
+}
+
+/** A claim leased for its background work (evidence check, debtor recompute). */
+export interface JobRow extends ClaimRow {
+  /** job_due_at as exact text: the job is finished only if no later change set it again */
+  job_due_key: string;
+  job_attempts: number;
 }
 
 export interface NewClaim {
@@ -35,6 +46,7 @@ export interface NewClaim {
   protocolName: string;
   createdBy: string | null;
   createdIp: string;
+  creditorSignedIn: boolean;
 }
 
 export interface PageCursor {
@@ -44,16 +56,17 @@ export interface PageCursor {
 
 // amount::text keeps the exact digits on both drivers (pg and PGlite both return NUMERIC as text anyway).
 const COLS = `id, creditor_address, debtor_address, claim_type, status, amount::text AS amount, currency, description,
-  evidence_transaction_hash, chain_id, protocol_name, resolution_notes, in_favor_of, created_at, updated_at, resolved_at`;
+  evidence_transaction_hash, chain_id, protocol_name, resolution_notes, in_favor_of, created_at, updated_at, resolved_at,
+  creditor_signed_in, evidence_status, creditor_has_history, verified_at`;
 
 export function createClaimsRepo(db: Queryable) {
   return {
     async insert(c: NewClaim, q: Queryable = db): Promise<ClaimRow> {
       const [row] = await q.query<ClaimRow>(
         `INSERT INTO debt_claims (creditor_address, debtor_address, claim_type, amount, currency, description,
-           evidence_transaction_hash, chain_id, protocol_name, created_by, created_ip)
-         VALUES ($1, $2, $3, $4::numeric, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLS}`,
-        [c.creditorAddress, c.debtorAddress, c.claimType, c.amount, c.currency, c.description, c.evidenceTransactionHash, c.chainId, c.protocolName, c.createdBy, c.createdIp],
+           evidence_transaction_hash, chain_id, protocol_name, created_by, created_ip, creditor_signed_in, job_due_at)
+         VALUES ($1, $2, $3, $4::numeric, $5, $6, $7, $8, $9, $10, $11, $12, clock_timestamp()) RETURNING ${COLS}`,
+        [c.creditorAddress, c.debtorAddress, c.claimType, c.amount, c.currency, c.description, c.evidenceTransactionHash, c.chainId, c.protocolName, c.createdBy, c.createdIp, c.creditorSignedIn],
       );
       return row;
     },
@@ -70,15 +83,15 @@ export function createClaimsRepo(db: Queryable) {
       to: ClaimStatus,
       set: { resolutionNotes?: string; disputeReason?: string; inFavorOf?: InFavorOf; resolved?: boolean },
       q: Queryable = db,
-    ): Promise<ClaimRow | null> {
-      const rows = await q.query<ClaimRow>(
+    ): Promise<(ClaimRow & { job_due_key: string }) | null> {
+      const rows = await q.query<ClaimRow & { job_due_key: string }>(
         `UPDATE debt_claims SET status = $3,
            resolution_notes = COALESCE($4, resolution_notes),
            dispute_reason = COALESCE($5, dispute_reason),
            in_favor_of = COALESCE($6, in_favor_of),
            resolved_at = CASE WHEN $7 THEN clock_timestamp() ELSE resolved_at END,
-           updated_at = clock_timestamp()
-         WHERE id = $1 AND status = ANY($2::text[]) RETURNING ${COLS}`,
+           updated_at = clock_timestamp(), job_due_at = clock_timestamp()
+         WHERE id = $1 AND status = ANY($2::text[]) RETURNING ${COLS}, job_due_at::text AS job_due_key`,
         [id, from, to, set.resolutionNotes ?? null, set.disputeReason ?? null, set.inFavorOf ?? null, set.resolved ?? false],
       );
       return rows[0] ?? null;
@@ -124,6 +137,48 @@ export function createClaimsRepo(db: Queryable) {
          WHERE debtor_address = $1 AND status IN ('Pending', 'Disputed') GROUP BY currency ORDER BY currency`,
         [debtor],
       );
+    },
+
+    /**
+     * Leases due jobs (one claim when `id` is given): a lease lapses after leaseMs, so a worker that died mid-job
+     * leaves it to the next. `graceMs` keeps sweeps off jobs the request's own instance is about to run.
+     */
+    async leaseJobs(opts: { id?: string; limit: number; leaseMs: number; graceMs: number }, q: Queryable = db): Promise<JobRow[]> {
+      const params: unknown[] = [opts.limit, opts.leaseMs, opts.graceMs];
+      let where = `job_due_at <= clock_timestamp() - $3 * interval '1 millisecond' AND (job_lease_until IS NULL OR job_lease_until < clock_timestamp())`;
+      if (opts.id) {
+        params.push(opts.id);
+        where += ' AND id = $4';
+      }
+      return q.query<JobRow>(
+        `UPDATE debt_claims SET job_lease_until = clock_timestamp() + $2 * interval '1 millisecond', job_attempts = job_attempts + 1
+         WHERE id IN (SELECT id FROM debt_claims WHERE ${where} ORDER BY job_due_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING ${COLS}, job_due_at::text AS job_due_key, job_attempts`,
+        params,
+      );
+    },
+
+    async saveVerification(id: string, v: { evidenceStatus: ClaimRow['evidence_status']; creditorHasHistory: boolean | null }, q: Queryable = db) {
+      await q.query(`UPDATE debt_claims SET evidence_status = $2, creditor_has_history = $3, verified_at = clock_timestamp() WHERE id = $1`, [
+        id,
+        v.evidenceStatus,
+        v.creditorHasHistory,
+      ]);
+    },
+
+    /** Done: cleared unless a later change made the claim due again meanwhile (then only the lease is released). */
+    async finishJob(id: string, dueKey: string, q: Queryable = db) {
+      await q.query(
+        `UPDATE debt_claims SET job_lease_until = NULL,
+           job_due_at = CASE WHEN job_due_at = $2::timestamptz AND evidence_status <> 'pending' THEN NULL ELSE job_due_at END,
+           job_attempts = CASE WHEN job_due_at = $2::timestamptz AND evidence_status <> 'pending' THEN 0 ELSE job_attempts END
+         WHERE id = $1`,
+        [id, dueKey],
+      );
+    },
+
+    async retryJob(id: string, delayMs: number, q: Queryable = db) {
+      await q.query(`UPDATE debt_claims SET job_lease_until = NULL, job_due_at = clock_timestamp() + $2 * interval '1 millisecond' WHERE id = $1`, [id, delayMs]);
     },
 
     /** Every claim against a debtor, all statuses, oldest first (the scoring model's input). */

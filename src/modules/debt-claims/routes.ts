@@ -8,7 +8,8 @@ import { badRequest, type FieldError } from '../../platform/errors.js';
 import { toChecksum } from '../../platform/http/address.js';
 import { ExactDecimal, parseJsonKeepingDecimals, stringifyExact } from './decimal.js';
 import type { ClaimRow } from './repo.js';
-import { createBodyProblems, type DebtClaimsService } from './service.js';
+import { createBodyProblems, verificationOf, type DebtClaimsService } from './service.js';
+import { PENDING_CAP, PENDING_PER_CREDITOR, UNVERIFIED_CAP, UNVERIFIED_PER_CREDITOR } from '../scoring/model/debt-claims.js';
 import {
   AddressParams,
   Claim,
@@ -35,6 +36,7 @@ export function toClaim(r: ClaimRow) {
     claimType: r.claim_type,
     status: r.status,
     amount: new ExactDecimal(r.amount),
+    amountExact: r.amount,
     currency: r.currency,
     description: r.description,
     evidenceTransactionHash: r.evidence_transaction_hash,
@@ -45,6 +47,7 @@ export function toClaim(r: ClaimRow) {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     resolvedAt: r.resolved_at,
+    verification: verificationOf(r),
   };
 }
 
@@ -53,8 +56,10 @@ const summary = (r: ClaimRow) => ({
   claimType: r.claim_type,
   status: r.status,
   amount: new ExactDecimal(r.amount),
+  amountExact: r.amount,
   currency: r.currency,
   protocolName: r.protocol_name,
+  verified: verificationOf(r).verified,
   createdAt: r.created_at,
 });
 
@@ -105,19 +110,29 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
         '/debt-claims',
         {
           attachValidation: true,
-          config: { auth: 'optionalJwt' },
+          config: { auth: 'optionalJwt', idempotent: true },
           schema: {
             operationId: 'debtClaims.createClaim',
             tags: TAGS,
             summary: 'File a debt claim',
             description:
-              'Files a claim that `debtorAddress` owes `creditorAddress`. Every field is required. The new claim is Pending, which is a minor negative signal ' +
-              "on the debtor's DEFI_LENDING score (and through it OVERALL); the score is recomputed at once. " +
+              'Files a claim that `debtorAddress` owes `creditorAddress`. Every field is required. The new claim is Pending, a minor negative signal ' +
+              "on the debtor's DEFI_LENDING score (and through it OVERALL) whose weight follows what is verified (docs/debt-claims.md):\n" +
+              '- **Verified** = the creditor signed in (a JWT whose subject is creditorAddress) AND `evidenceTransactionHash` exists on `chainId` and involves both ' +
+              'parties (sent by one to the other, or carrying an ERC-20/721 Transfer log between them), checked over CREDENCE_RPC_URL_<chainId> AND the creditor ' +
+              'has on-chain history of its own (it sent transactions before that evidence). Verified Pending claims follow the spec\'s table: ' +
+              `${PENDING_PER_CREDITOR} points for one creditor, compounding across distinct verified creditors (40, 120, 240, ...), at most ${PENDING_CAP}.\n` +
+              `- **Unverified** (anything less, or no RPC configured for the chain: "unverifiable"): ${UNVERIFIED_PER_CREDITOR} points per distinct creditor, ` +
+              `non-compounding, and at most ${UNVERIFIED_CAP} points for all unverified claims together, however many are filed.\n` +
+              "- An admin's dispute `revisedScore` is never erased by a claim: the revision stays, shifted only by the claim's own points, and withdrawing the claim restores it exactly.\n" +
+              'An evidence hash of one repeated digit (0x000...0) is refused with 400. The answer comes once the claim is stored: `verification.evidenceStatus` is ' +
+              '`pending` until the check, which runs after commit together with the debtor\'s score recompute (a durable job on the claim row: a crash loses neither). ' +
               `${OWNERSHIP} Here the acting wallet is the creditor. ` +
-              'Abuse limits: without a JWT, at most CREDENCE_CLAIMS_PER_IP_PER_MINUTE (default 30) claims per minute per client IP; and at most ' +
-              'CREDENCE_CLAIMS_PER_CREDITOR_PER_MINUTE (default 10) per minute per creditor address; over either limit gives 429 with Retry-After.',
+              'Abuse limits, signed in or not: at most CREDENCE_CLAIMS_PER_IP_PER_MINUTE (default 30) claims per minute per client IP, and at most ' +
+              'CREDENCE_CLAIMS_PER_CREDITOR_PER_MINUTE (default 10) per minute per creditor address; over either limit gives 429 with Retry-After. ' +
+              '`amount` is answered as a JSON number and, exactly, as the string `amountExact`.',
             body: CreateClaimBody,
-            response: { 201: Claim, ...errorResponses(403) },
+            response: { 201: Claim, ...errorResponses(403, 429) },
           },
         },
         async (req, reply) => {
@@ -163,12 +178,18 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
         async (req) => {
           const r = await svc.list('debtor', req.params.address, req.query.limit ?? 50, req.query.cursor);
           const byCurrency: Record<string, ExactDecimal> = {};
-          for (const o of r.outstanding) byCurrency[o.currency] = new ExactDecimal(o.total);
-          const total = r.outstanding.length === 0 ? new ExactDecimal('0') : r.outstanding.length === 1 ? new ExactDecimal(r.outstanding[0].total) : null;
+          const byCurrencyExact: Record<string, string> = {};
+          for (const o of r.outstanding) {
+            byCurrency[o.currency] = new ExactDecimal(o.total);
+            byCurrencyExact[o.currency] = o.total;
+          }
+          const total = r.outstanding.length === 0 ? '0' : r.outstanding.length === 1 ? r.outstanding[0].total : null;
           return {
             debtorAddress: toChecksum(r.address),
-            totalOutstandingDebt: total,
+            totalOutstandingDebt: total === null ? null : new ExactDecimal(total),
+            totalOutstandingDebtExact: total,
             outstandingByCurrency: byCurrency,
+            outstandingByCurrencyExact: byCurrencyExact,
             claimCount: r.count,
             claims: r.rows.map((row) => ({ ...summary(row), creditorAddress: toChecksum(row.creditor_address) })),
             nextCursor: r.nextCursor,

@@ -1,5 +1,6 @@
 // TypeBox schemas of the debt-claim routes. Amounts are exact decimals: accepted as a JSON number or a numeric
-// string, always answered as a JSON number with exactly the stored digits.
+// string, answered as a JSON number with exactly the stored digits (the spec's type) and, beside it, as an exact
+// decimal string (`amountExact`), since JSON.parse rounds long numbers to a float.
 import { Type, type Static } from '@sinclair/typebox';
 import { EthAddress, Nullable, Timestamp, TxHash, Uuid } from '../../platform/http/schemas.js';
 import { SUPPORTED_CHAINS } from '../../platform/config.js';
@@ -24,6 +25,36 @@ const AmountIn = Type.Unsafe<string>({
   examples: [1500.25],
 });
 const AmountOut = (description: string) => Type.Unsafe<number>({ type: 'number', description });
+const ExactOut = (description: string) =>
+  Type.String({ pattern: '^\\d+(\\.\\d+)?$', description: `${description}; the exact decimal as a string (JSON.parse rounds long numbers)`, examples: ['1500.25'] });
+
+/**
+ * OpenAPI 3.0: `nullable: true` does not admit null past an `enum` that lacks it, so null is listed in the enum
+ * too (generated clients and validators then accept the `inFavorOf: null` every unresolved claim carries).
+ */
+const NullableEnum = <T extends string>(values: readonly T[], description: string) =>
+  Type.Unsafe<T | null>({ type: 'string', enum: [...values, null], nullable: true, description });
+
+export const Verification = Type.Object(
+  {
+    creditorSignedIn: Type.Boolean({ description: 'the claim was filed with a JWT whose subject is creditorAddress' }),
+    evidenceStatus: StringEnum(['pending', 'found', 'not_found', 'unverifiable'] as const, 'pending: not checked yet; found / not_found: checked over the RPC configured for chainId; unverifiable: no RPC for that chain, or it kept failing'),
+    evidenceFound: Type.Unsafe<boolean | null>({
+      type: 'boolean',
+      nullable: true,
+      description: 'evidenceTransactionHash exists on chainId and moves value or calls between the two parties; null while pending or when unverifiable',
+    }),
+    creditorHasHistory: Type.Unsafe<boolean | null>({
+      type: 'boolean',
+      nullable: true,
+      description: 'the creditor sent transactions of its own before the evidence (its nonce); null when nothing could tell',
+    }),
+    verified: Type.Boolean({ description: 'all three above: the claim carries the full weight of the spec\'s impact table' }),
+    weight: Type.Number({ description: 'weight of its Pending impact: 1 when verified, 0.25 otherwise (unverified claims are capped together; see the operation description)' }),
+    checkedAt: Nullable(Timestamp({ description: 'when the evidence was checked' })),
+  },
+  { title: 'DebtClaimVerification' },
+);
 
 export const CreateClaimBody = Type.Object({
   creditorAddress: EthAddress({ description: 'the wallet owed the debt (the filer)' }),
@@ -46,16 +77,18 @@ export const Claim = Type.Object(
     claimType: StringEnum(CLAIM_TYPES),
     status: StringEnum(CLAIM_STATUSES),
     amount: AmountOut('exact decimal, with exactly the digits stored'),
+    amountExact: ExactOut('the same amount'),
     currency: Type.String(),
     description: Type.String(),
     evidenceTransactionHash: Type.String(),
     chainId: Type.Integer(),
     protocolName: Type.String(),
     resolutionNotes: Nullable(Type.String({ description: "the debtor's reason once Disputed; the admin's notes once Resolved" })),
-    inFavorOf: Nullable(StringEnum(['creditor', 'debtor'] as const, 'for Resolved claims: whom the resolution favours')),
+    inFavorOf: NullableEnum(['creditor', 'debtor'] as const, 'for Resolved claims: whom the resolution favours; null otherwise'),
     createdAt: Timestamp(),
     updatedAt: Timestamp(),
     resolvedAt: Nullable(Timestamp()),
+    verification: Verification,
   },
   { title: 'DebtClaim' },
 );
@@ -65,8 +98,10 @@ const Summary = {
   claimType: StringEnum(CLAIM_TYPES),
   status: StringEnum(CLAIM_STATUSES),
   amount: AmountOut('exact decimal'),
+  amountExact: ExactOut('the same amount'),
   currency: Type.String(),
   protocolName: Type.String(),
+  verified: Type.Boolean({ description: 'creditor signed in, evidence found between the parties, creditor has history (see DebtClaim.verification)' }),
   createdAt: Timestamp(),
 };
 
@@ -77,8 +112,12 @@ export const DebtorListing = Type.Object({
   totalOutstandingDebt: Nullable(
     AmountOut('sum of Pending and Disputed amounts when they share one currency (0 when there are none); null when they span several currencies (see outstandingByCurrency)'),
   ),
+  totalOutstandingDebtExact: Nullable(ExactOut('totalOutstandingDebt')),
   outstandingByCurrency: Type.Record(Type.String(), AmountOut('sum of Pending and Disputed amounts in this currency'), {
     description: 'currency -> outstanding amount (Pending + Disputed); empty when nothing is outstanding',
+  }),
+  outstandingByCurrencyExact: Type.Record(Type.String(), ExactOut('outstandingByCurrency[currency]'), {
+    description: 'outstandingByCurrency with exact decimal strings',
   }),
   claimCount: Type.Integer({ description: 'all claims against this debtor, every status' }),
   claims: Type.Array(Type.Object({ ...Summary, creditorAddress: EthAddress() })),

@@ -1,5 +1,7 @@
 // Debt claims between wallets: filing, the debtor's dispute, the admin's resolution, the creditor's withdrawal,
-// and the signals the scoring model reads. Every status change recomputes the debtor's scores after commit.
+// and the signals the scoring model reads. Filing answers once the claim is stored: its evidence check and the
+// debtor's recompute run after commit as the claim's job (jobs.ts). Status changes recompute before answering, and
+// leave the same job behind in case the process dies first.
 import type { Db } from '../../platform/db/types.js';
 import type { JwtUser } from '../../platform/auth/jwt.js';
 import type { RateLimiter } from '../../platform/rate-limit/index.js';
@@ -7,6 +9,8 @@ import type { FieldError } from '../../platform/errors.js';
 import { AppError, fieldError, forbidden, invalidState, notFound, unauthorized } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import type { DebtClaimSignal, DebtClaimsSignals, ScoringService } from '../scoring/contracts.js';
+import { UNVERIFIED_WEIGHT } from '../scoring/model/debt-claims.js';
+import type { ClaimJobs } from './jobs.js';
 import { amountProblem, plainDecimal } from './decimal.js';
 import type { ClaimRow, ClaimsRepo, PageCursor } from './repo.js';
 import type { ClaimStatus, CreateClaimBody, InFavorOf } from './schemas.js';
@@ -25,7 +29,25 @@ export interface DebtClaimsDeps {
   strictOwnership: boolean;
   /** Looked up at call time: the scoring module may register after this one. */
   scoring: () => Pick<ScoringService, 'recompute'> | undefined;
+  jobs: Pick<ClaimJobs, 'kick'>;
   log: { error(obj: unknown, msg: string): void };
+}
+
+/** An evidence hash of one repeated digit (0x000...0, 0xfff...f) names no transaction: refused outright. */
+export const BOGUS_HASH = /^0x([0-9a-f])\1{63}$/i;
+
+/** What is verified about a claim, and the weight that gives its Pending impact (1 = the spec's full weight). */
+export function verificationOf(r: Pick<ClaimRow, 'creditor_signed_in' | 'evidence_status' | 'creditor_has_history' | 'verified_at'>) {
+  const verified = r.creditor_signed_in && r.evidence_status === 'found' && r.creditor_has_history === true;
+  return {
+    creditorSignedIn: r.creditor_signed_in,
+    evidenceStatus: r.evidence_status,
+    evidenceFound: r.evidence_status === 'pending' || r.evidence_status === 'unverifiable' ? null : r.evidence_status === 'found',
+    creditorHasHistory: r.creditor_has_history,
+    verified,
+    weight: verified ? 1 : UNVERIFIED_WEIGHT,
+    checkedAt: r.verified_at,
+  };
 }
 
 /** Field problems a JSON schema cannot express: the exact amount, and two different parties. */
@@ -34,6 +56,9 @@ export function createBodyProblems(body: Partial<Record<keyof CreateClaimBody, u
   if (body.amount !== undefined) {
     const p = amountProblem(body.amount);
     if (p) out.push({ field: 'amount', message: p });
+  }
+  if (typeof body.evidenceTransactionHash === 'string' && BOGUS_HASH.test(body.evidenceTransactionHash)) {
+    out.push({ field: 'evidenceTransactionHash', message: 'must name a real transaction, not a placeholder such as 0x000...0' });
   }
   const { creditorAddress: c, debtorAddress: d } = body;
   if (typeof c === 'string' && typeof d === 'string' && c.toLowerCase() === d.toLowerCase()) {
@@ -72,14 +97,16 @@ export function createDebtClaimsService(deps: DebtClaimsDeps) {
 
   const actorOf = (c: Caller) => (c.user ? `wallet:${c.user.address}` : `anonymous:${c.ip}`);
 
-  async function afterChange(debtor: string) {
+  /** After a committed status change: recompute now; the claim's job is then done (else the worker retries it). */
+  async function afterChange(row: ClaimRow & { job_due_key: string }) {
     const scoring = deps.scoring();
     if (!scoring) return;
     try {
-      await scoring.recompute(debtor, 'debt_claim');
+      await scoring.recompute(row.debtor_address, 'debt_claim');
+      await repo.finishJob(row.id, row.job_due_key);
     } catch (err) {
-      // The claim change is committed; the score catches up on the next recompute.
-      deps.log.error({ err, debtor }, 'score recompute after a debt claim change failed');
+      // The claim change is committed and its job is still due: the claims worker recomputes later.
+      deps.log.error({ err, debtor: row.debtor_address }, 'score recompute after a debt claim change failed');
     }
   }
 
@@ -119,7 +146,7 @@ export function createDebtClaimsService(deps: DebtClaimsDeps) {
       const now = (await repo.get(claim.id))?.status ?? claim.status;
       throw invalidState(`The claim is ${now}; this action needs it to be ${from.join(' or ')}.`);
     }
-    await afterChange(row.debtor_address);
+    await afterChange(row);
     return row;
   }
 
@@ -128,7 +155,8 @@ export function createDebtClaimsService(deps: DebtClaimsDeps) {
       const creditor = body.creditorAddress.toLowerCase();
       const debtor = body.debtorAddress.toLowerCase();
       checkActor(caller.user, creditor, 'creditor');
-      if (!caller.user) await limit(`claims:ip:${caller.ip}`, deps.limits.perIpPerMinute, 'from one client address without sign-in');
+      // Per IP whether signed in or not: a fresh wallet per request costs nothing, so a JWT earns no extra claims.
+      await limit(`claims:ip:${caller.ip}`, deps.limits.perIpPerMinute, 'from one client address');
       await limit(`claims:creditor:${creditor}`, deps.limits.perCreditorPerMinute, 'per creditor');
       const row = await deps.db.tx(async (q) => {
         const r = await repo.insert(
@@ -144,13 +172,14 @@ export function createDebtClaimsService(deps: DebtClaimsDeps) {
             protocolName: body.protocolName,
             createdBy: caller.user?.address ?? null,
             createdIp: caller.ip,
+            creditorSignedIn: caller.user?.address === creditor,
           },
           q,
         );
         await repo.recordEvent({ claimId: r.id, from: null, to: 'Pending', actor: actorOf(caller) }, q);
         return r;
       });
-      await afterChange(debtor);
+      deps.jobs.kick(row.id);
       return row;
     },
 
@@ -214,6 +243,7 @@ export function createDebtClaimsService(deps: DebtClaimsDeps) {
           createdAt: r.created_at,
           updatedAt: r.updated_at,
           resolvedAt: r.resolved_at,
+          verified: verificationOf(r).verified,
         }));
       },
     } satisfies DebtClaimsSignals,

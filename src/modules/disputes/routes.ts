@@ -60,7 +60,7 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
       s.post(
         '/dispute',
         {
-          config: { auth: 'apiKey' },
+          config: { auth: 'apiKey', idempotent: true },
           schema: {
             operationId: 'disputes.createDispute',
             tags: TAGS,

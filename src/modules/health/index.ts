@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { Module } from '../../platform/http/types.js';
 import { Nullable, Timestamp } from '../../platform/http/schemas.js';
 import { VERSION } from '../../version.js';
+import { registerReadiness } from './ready.js';
 
 const Dependency = Type.Object({ reachable: Type.Boolean(), latencyMs: Nullable(Type.Number()) });
 
@@ -13,6 +14,19 @@ const HealthBody = Type.Object({
   uptimeSeconds: Type.Number(),
   database: Type.Object({ kind: Type.String(), reachable: Type.Boolean(), latencyMs: Nullable(Type.Number()) }),
   redis: Nullable(Dependency),
+  // proofs area: who took part in the trusted setup of the proof keys, and whether commitments are published
+  proofSetup: Type.Optional(
+    Type.Object({
+      kind: Type.Union([Type.Literal('dev'), Type.Literal('ceremony')]),
+      label: Type.String(),
+      phase1Contributors: Type.Integer(),
+      phase2Contributors: Type.Integer(),
+      contributors: Type.Array(Type.String()),
+      beacon: Type.Boolean(),
+      publishing: Type.Union([Type.Literal('off'), Type.Literal('connecting'), Type.Literal('on'), Type.Literal('refused')]),
+      refusal: Nullable(Type.String()),
+    }),
+  ),
 });
 
 async function timed(fn: () => Promise<unknown>): Promise<{ reachable: boolean; latencyMs: number | null }> {
@@ -28,6 +42,7 @@ async function timed(fn: () => Promise<unknown>): Promise<{ reachable: boolean; 
 export const healthModule: Module = {
   name: 'health',
   register(app, ctx) {
+    registerReadiness(app, ctx);
     app.get(
       '/health',
       {
@@ -54,6 +69,7 @@ export const healthModule: Module = {
           uptimeSeconds: Math.round(process.uptime()),
           database: { kind: ctx.db.kind, ...database },
           redis,
+          proofSetup: ctx.services.proofsSetup?.(),
         } as const;
       },
     );

@@ -15,7 +15,8 @@ export const hubModule: Module = {
       clientTimeoutMs: ctx.config.hubClientTimeoutSeconds * 1000,
       log: ctx.log,
     });
-    const tokens = createTokenSigner(ctx.secret('hub-token-key'));
+    // One key on every instance (CREDENCE_HUB_TOKEN_KEY), checked at start: negotiate on A, connect on B.
+    const tokens = createTokenSigner(ctx.config.hubTokenKey ?? ctx.secret('hub-token-key'));
     registerHubRoutes(app, ctx, hub, tokens);
     const off = ctx.bus.subscribe<ScoreChange>(SCORE_UPDATED, (c) => void hub.publish(c));
     ctx.onClose(off);

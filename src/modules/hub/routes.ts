@@ -105,10 +105,12 @@ export function registerHubRoutes(app: App, ctx: AppContext, hub: Hub, tokens: T
   };
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Not a WebSocket (h2c, ...): the platform serves it as plain HTTP; already answered (a connection cap): done.
+    if (!/^websocket$/i.test(req.headers.upgrade ?? '') || socket.writableEnded) return;
     const url = new URL(req.url ?? '/', 'http://hub.invalid');
     if (url.pathname !== HUB_PATH && url.pathname !== `${HUB_PATH}/`) {
-      // Another module may own this path; when nobody does, answer rather than leave the socket hanging.
-      if (app.server.listenerCount('upgrade') === 1) reject(socket, 404, 'Not Found', `No WebSocket endpoint at ${url.pathname}.`);
+      // The hub is the only WebSocket endpoint: answer rather than leave the socket hanging.
+      reject(socket, 404, 'Not Found', `No WebSocket endpoint at ${url.pathname}.`);
       return;
     }
     socket.on('error', () => socket.destroy());

@@ -10,6 +10,7 @@ import { decodeJwt, recoverSigners, signJwt } from './es256k.js';
 import { cidOf, type Pinner } from './ipfs.js';
 import type { CredentialRow, IdentityRepo } from './repo.js';
 import type { DidService } from './service.js';
+import type { StatusLists } from './status-list.js';
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 const CLOCK_SKEW_S = 60;
@@ -21,13 +22,15 @@ export interface CredentialServiceDeps {
   pinner: Pinner | null;
   onIdentityChange(address: string): void;
   log: { warn(obj: unknown, msg: string): void };
+  /** W3C Bitstring Status List entries for issued credentials */
+  statusLists: Pick<StatusLists, 'allocate'>;
 }
 
 export function issuerDidOf(key: SigningKey) {
   return didFor(1, computeAddress(key.publicKey));
 }
 
-export function createCredentialService({ repo, dids, issuerKey, pinner, onIdentityChange, log }: CredentialServiceDeps) {
+export function createCredentialService({ repo, dids, issuerKey, pinner, onIdentityChange, log, statusLists }: CredentialServiceDeps) {
   const issuerAddress = computeAddress(issuerKey.publicKey).toLowerCase();
   const issuerDid = didFor(1, issuerAddress);
 
@@ -71,44 +74,55 @@ export function createCredentialService({ repo, dids, issuerKey, pinner, onIdent
       const issuedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
       const expiration = new Date(Math.floor((expiresAt ?? new Date(issuedAt.getTime() + YEAR_MS)).getTime() / 1000) * 1000);
       const types = credentialType === 'VerifiableCredential' ? ['VerifiableCredential'] : ['VerifiableCredential', credentialType];
-      const jwt = signJwt(
-        issuerKey,
-        { kid: controllerKeyId(issuerDid) },
-        {
-          vc: { '@context': ['https://www.w3.org/2018/credentials/v1'], type: types, credentialSubject: claims },
-          sub: row.did,
-          iss: issuerDid,
-          jti: `urn:uuid:${id}`,
-          nbf: issuedAt.getTime() / 1000,
-          iat: issuedAt.getTime() / 1000,
-          exp: expiration.getTime() / 1000,
-        },
-      );
-      const bytes = new TextEncoder().encode(jwt);
-      const ipfsHash = await cidOf(bytes);
-      let pinned = false;
-      if (pinner) {
-        const got = await pinner.pin(bytes, `${id}.jwt`);
-        if (got !== ipfsHash) log.warn({ expected: ipfsHash, got }, 'IPFS node reported a different CID for a pinned credential');
-        pinned = true;
+      // Two concurrent issues may draw the same status index: the unique index refuses the second, which draws again.
+      for (let attempt = 1; ; attempt++) {
+        const status = await statusLists.allocate();
+        const jwt = signJwt(
+          issuerKey,
+          { kid: controllerKeyId(issuerDid) },
+          {
+            vc: { '@context': ['https://www.w3.org/2018/credentials/v1'], type: types, credentialSubject: claims, credentialStatus: status.credentialStatus },
+            sub: row.did,
+            iss: issuerDid,
+            jti: `urn:uuid:${id}`,
+            nbf: issuedAt.getTime() / 1000,
+            iat: issuedAt.getTime() / 1000,
+            exp: expiration.getTime() / 1000,
+          },
+        );
+        const bytes = new TextEncoder().encode(jwt);
+        const ipfsHash = await cidOf(bytes);
+        let pinned = false;
+        if (pinner) {
+          const got = await pinner.pin(bytes, `${id}.jwt`);
+          if (got !== ipfsHash) log.warn({ expected: ipfsHash, got }, 'IPFS node reported a different CID for a pinned credential');
+          pinned = true;
+        }
+        const rec: Omit<CredentialRow, 'revoked_at' | 'revoked_by'> = {
+          id,
+          did_id: row.id,
+          subject_did: row.did,
+          wallet_address: row.wallet_address,
+          credential_type: credentialType,
+          issuer_did: issuerDid,
+          jwt,
+          ipfs_hash: ipfsHash,
+          pinned,
+          issued_by: user.address,
+          issuance_date: issuedAt,
+          expiration_date: expiration,
+          status_list_id: status.listId,
+          status_index: status.index,
+        };
+        try {
+          await repo.insertCredential(rec);
+        } catch (e) {
+          if ((e as { code?: string }).code === '23505' && attempt < 5) continue;
+          throw e;
+        }
+        onIdentityChange(row.wallet_address);
+        return toCredential({ ...rec, revoked_at: null, revoked_by: null });
       }
-      const rec: Omit<CredentialRow, 'revoked_at' | 'revoked_by'> = {
-        id,
-        did_id: row.id,
-        subject_did: row.did,
-        wallet_address: row.wallet_address,
-        credential_type: credentialType,
-        issuer_did: issuerDid,
-        jwt,
-        ipfs_hash: ipfsHash,
-        pinned,
-        issued_by: user.address,
-        issuance_date: issuedAt,
-        expiration_date: expiration,
-      };
-      await repo.insertCredential(rec);
-      onIdentityChange(row.wallet_address);
-      return toCredential({ ...rec, revoked_at: null, revoked_by: null });
     },
 
     async list(didInput: string, user: JwtUser) {

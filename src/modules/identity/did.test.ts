@@ -204,7 +204,7 @@ describe('DELETE /identity/{did}', () => {
 describe('identity signals', () => {
   it('reports the DID and credentials for the scoring module', async () => {
     const address = randomAddress();
-    expect(await app.ctx.services.identity!.signalFor(address)).toEqual({ did: null, hasDid: false, didCreatedAt: null, activeCredentials: 0 });
+    expect(await app.ctx.services.identity!.signalFor(address)).toEqual({ did: null, hasDid: false, didCreatedAt: null, activeCredentials: 0, controlProved: false });
     await register({ walletAddress: address, chainId: 10 });
     await register({ walletAddress: address });
     const s = await app.ctx.services.identity!.signalFor(address);

@@ -6,18 +6,23 @@ import type { Module } from '../../platform/http/types.js';
 import { backgroundRecompute } from '../scoring/background.js';
 import { createIdentityRepo, type DidRow } from './repo.js';
 import { createDidService } from './service.js';
-import { createCredentialService } from './credentials.js';
+import { createControlRepo } from './control.js';
+import { createCredentialService, issuerDidOf } from './credentials.js';
+import { createStatusLists } from './status-list.js';
+import { registerStatusListRoutes } from './status-list-routes.js';
 import { createIpfsPinner } from './ipfs.js';
 import { registerIdentityRoutes } from './routes.js';
+import { registerResolverRoutes } from './resolver-routes.js';
 
 export const identityModule: Module = {
   name: 'identity',
   async register(app, ctx) {
     const repo = createIdentityRepo(ctx.db);
     const onIdentityChange = backgroundRecompute(ctx, 'identity');
-    const dids = createDidService({ repo, cache: ctx.caches.create<DidRow | null>('identity.dids', { ttlMs: 5 * 60_000 }), onIdentityChange });
+    const dids = createDidService({ repo, cache: ctx.caches.create<DidRow | null>('identity.dids', { ttlMs: 5 * 60_000 }), onIdentityChange, control: createControlRepo(ctx.db) });
     const issuerHex = ctx.config.issuerKey ?? `0x${ctx.secret('issuer-key', () => randomBytes(32).toString('hex')).replace(/^0x/, '')}`;
     const issuerKey = new SigningKey(issuerHex);
+    const statusLists = createStatusLists({ repo, issuerKey, issuerDid: issuerDidOf(issuerKey), publicUrl: () => ctx.publicUrl() });
     const creds = createCredentialService({
       repo,
       dids,
@@ -25,17 +30,21 @@ export const identityModule: Module = {
       pinner: ctx.config.ipfsApi ? createIpfsPinner(ctx.config.ipfsApi) : null,
       onIdentityChange,
       log: ctx.log,
+      statusLists,
     });
     // The issuer's own DID, so verifiers can resolve it like any other.
     await dids.register(creds.issuerAddress, 1);
     ctx.log.info({ issuerDid: creds.issuerDid }, 'verifiable credential issuer');
     ctx.services.identity = {
       signalFor: (address) => dids.signalFor(address),
+      recordControl: (address, method) => dids.recordControl(address, method),
       resolveDid: async (did) => {
         const row = await dids.resolve(did);
         return row && { did: row.did, walletAddress: row.wallet_address, chainId: Number(row.chain_id), isActive: row.is_active };
       },
     };
     registerIdentityRoutes(app, dids, creds);
+    registerResolverRoutes(app, ctx, dids);
+    registerStatusListRoutes(app, statusLists);
   },
 };

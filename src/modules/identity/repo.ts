@@ -28,6 +28,16 @@ export interface CredentialRow {
   expiration_date: Date;
   revoked_at: Date | null;
   revoked_by: string | null;
+  /** W3C Bitstring Status List entry (null for credentials issued before status lists existed) */
+  status_list_id: number | null;
+  status_index: number | null;
+}
+
+export interface StatusListRow {
+  id: number;
+  status_purpose: string;
+  size: number;
+  created_at: Date;
 }
 
 const DID_COLS = 'id, did, wallet_address, chain_id, did_document, is_active, created_at, updated_at';
@@ -62,9 +72,35 @@ export function createIdentityRepo(db: Queryable) {
     },
     async insertCredential(c: Omit<CredentialRow, 'revoked_at' | 'revoked_by'>, q: Queryable = db): Promise<void> {
       await q.query(
-        `INSERT INTO credentials (id, did_id, subject_did, wallet_address, credential_type, issuer_did, jwt, ipfs_hash, pinned, issued_by, issuance_date, expiration_date)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-        [c.id, c.did_id, c.subject_did, c.wallet_address, c.credential_type, c.issuer_did, c.jwt, c.ipfs_hash, c.pinned, c.issued_by, c.issuance_date, c.expiration_date],
+        `INSERT INTO credentials (id, did_id, subject_did, wallet_address, credential_type, issuer_did, jwt, ipfs_hash, pinned, issued_by, issuance_date, expiration_date,
+           status_list_id, status_index)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+        [c.id, c.did_id, c.subject_did, c.wallet_address, c.credential_type, c.issuer_did, c.jwt, c.ipfs_hash, c.pinned, c.issued_by, c.issuance_date, c.expiration_date,
+          c.status_list_id, c.status_index],
+      );
+    },
+    /** The newest status list (the one new credentials go to). */
+    latestStatusList(q: Queryable = db) {
+      return maybeOne<StatusListRow>(q, 'SELECT * FROM credential_status_lists ORDER BY id DESC LIMIT 1');
+    },
+    statusList(id: number, q: Queryable = db) {
+      return maybeOne<StatusListRow>(q, 'SELECT * FROM credential_status_lists WHERE id = $1', [id]);
+    },
+    async createStatusList(id: number, size: number, q: Queryable = db): Promise<void> {
+      await q.query('INSERT INTO credential_status_lists (id, size) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [id, size]);
+    },
+    async statusEntriesUsed(listId: number, q: Queryable = db): Promise<number> {
+      const row = await maybeOne<{ n: string | number }>(q, 'SELECT count(*) AS n FROM credentials WHERE status_list_id = $1', [listId]);
+      return Number(row?.n ?? 0);
+    },
+    async statusIndexTaken(listId: number, index: number, q: Queryable = db): Promise<boolean> {
+      return (await q.query('SELECT 1 FROM credentials WHERE status_list_id = $1 AND status_index = $2', [listId, index])).length > 0;
+    },
+    /** The revoked entries of a list, and when the list last changed. */
+    revokedEntries(listId: number, q: Queryable = db) {
+      return q.query<{ status_index: number; revoked_at: Date }>(
+        'SELECT status_index, revoked_at FROM credentials WHERE status_list_id = $1 AND revoked_at IS NOT NULL',
+        [listId],
       );
     },
     credentialsOf(didId: string, q: Queryable = db) {

@@ -27,7 +27,7 @@ export function registerIdentityRoutes(app: App, dids: DidService, creds: Creden
       s.post<{ Body: RegisterBody }>(
         '/identity/register',
         {
-          config: { auth: 'public' },
+          config: { auth: 'public', idempotent: true },
           schema: {
             operationId: 'identity.registerDid',
             tags,
@@ -135,7 +135,7 @@ export function registerIdentityRoutes(app: App, dids: DidService, creds: Creden
       s.post<{ Params: { did: string }; Body: { credentialType: string; subject: string } }>(
         '/identity/:did/credentials',
         {
-          config: { auth: 'jwt' },
+          config: { auth: 'jwt', idempotent: true },
           schema: {
             operationId: 'identity.issueCredential',
             tags,

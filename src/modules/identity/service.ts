@@ -6,6 +6,7 @@ import { toChecksum } from '../../platform/http/address.js';
 import type { IdentitySignal } from '../scoring/contracts.js';
 import { buildDidDocument, didFor, parseDid } from './did.js';
 import type { DidRow, IdentityRepo } from './repo.js';
+import type { ControlMethod, ControlRepo } from './control.js';
 import { MAX_DID_DOCUMENT } from './schemas.js';
 
 export const DID_CACHE_TTL_MS = 5 * 60_000;
@@ -17,9 +18,11 @@ export interface DidServiceDeps {
   cache: Cache<DidRow | null>;
   /** Called after anything that changes a wallet's identity signal (fire and forget). */
   onIdentityChange(address: string): void;
+  /** Wallets that proved control of their key (no DID credit without it); absent: no wallet ever has. */
+  control?: Pick<ControlRepo, 'record' | 'proved'>;
 }
 
-export function createDidService({ repo, cache, onIdentityChange }: DidServiceDeps) {
+export function createDidService({ repo, cache, onIdentityChange, control }: DidServiceDeps) {
   async function resolve(input: string): Promise<DidRow | null> {
     const parsed = parseDid(input);
     if (!parsed) return null;
@@ -81,6 +84,16 @@ export function createDidService({ repo, cache, onIdentityChange }: DidServiceDe
       if (!parsedId || parsedId.did !== row.did) throw fieldError('didDocument', `must have "id" equal to the DID (${row.did})`);
       await repo.updateDocument(row.did, document);
       cache.invalidate(row.did);
+      // The caller's JWT is the wallet's own signature, so a document update proves control too.
+      await this.recordControl(row.wallet_address, 'did_update');
+    },
+
+    /** A wallet proved control of its key; its DIDs earn IDENTITY credit from now on (recomputed if it has one). */
+    async recordControl(address: string, method: ControlMethod): Promise<void> {
+      if (!control) return;
+      const a = address.toLowerCase();
+      if (!(await control.record(a, method))) return;
+      if ((await repo.byWallet(a)).some((d) => d.is_active)) onIdentityChange(a);
     },
 
     /** Deactivation is permanent: the record stays resolvable with isActive false; nothing can be issued to it. */
@@ -94,7 +107,11 @@ export function createDidService({ repo, cache, onIdentityChange }: DidServiceDe
 
     async signalFor(address: string): Promise<IdentitySignal> {
       const a = address.toLowerCase();
-      const [dids, activeCredentials] = await Promise.all([repo.byWallet(a), repo.activeCredentialCount(a)]);
+      const [dids, activeCredentials, controlProved] = await Promise.all([
+        repo.byWallet(a),
+        repo.activeCredentialCount(a),
+        control ? control.proved(a) : Promise.resolve(false),
+      ]);
       const active = dids.filter((d) => d.is_active);
       // Ethereum's DID first when there is one; else the oldest.
       const primary = active.find((d) => d.chain_id === 1) ?? active[0] ?? null;
@@ -103,6 +120,8 @@ export function createDidService({ repo, cache, onIdentityChange }: DidServiceDe
         hasDid: active.length > 0,
         didCreatedAt: active.length ? active[0].created_at : null,
         activeCredentials,
+        // registration is public: only a wallet that signed (SIWE or a DID update) earns DID credit
+        controlProved: controlProved && active.length > 0,
       };
     },
   };

@@ -40,12 +40,21 @@ export async function runIngestCommand(args: string[], config: Config, opts: { d
     const ctx = app.ctx;
     if (values.wallet?.length) {
       const engine = ctx.services.ingestion as IngestionEngine;
-      if (!Object.keys(ctx.config.rpcUrls).length) throw new Error('no chain configured: set CREDENCE_RPC_URL_<chainId>');
+      if (!engine.chains.length) throw new Error('no chain source configured: set CREDENCE_RPC_URL_<chainId> or CREDENCE_EXPLORER_API_URL and _KEY');
+      let incomplete = 0;
       for (const w of values.wallet) {
         const results = await engine.syncWallet(w);
-        for (const r of results) console.log(`${w} chain ${r.chainId}: ${r.newRecords} new records, synced to block ${r.head}`);
+        for (const r of results) {
+          if (!r.complete) incomplete++;
+          console.log(`${w} chain ${r.chainId}: ${r.newRecords} new records, synced to block ${r.head}${r.complete ? '' : ' (incomplete)'}`);
+        }
+        // a chain whose sync failed has no result (its error is logged and kept in wallet_sync.last_error)
+        const failed = engine.chains.filter((c) => !results.some((r) => r.chainId === c));
+        for (const c of failed) console.log(`${w} chain ${c}: failed (see wallet_sync.last_error); the next sync resumes from the cursor`);
+        if (failed.length) return 1;
       }
-      return 0;
+      // a chain that failed outright throws (exit 1); one stopped short (shutdown) is reported and exits 3
+      return incomplete ? 3 : 0;
     }
     // progress bars on a terminal; plain lines when output goes to a file or a pipe
     const tty = process.stdout.isTTY === true;
@@ -81,6 +90,8 @@ export async function runIngestCommand(args: string[], config: Config, opts: { d
     bars.stop();
     for (const f of result.files) console.log(`${f.kind.padEnd(15)} ${f.file}: ${f.skipped ? 'already imported' : `${f.rows} rows${f.resumedAt ? ` (resumed at ${f.resumedAt})` : ''}`}`);
     console.log(`${result.records} new activity records for ${result.wallets.size} wallets in ${((Date.now() - started) / 1000).toFixed(1)} s` + (result.recordsWithoutTime ? ` (${result.recordsWithoutTime} without a block time)` : ''));
+    const d = result.dropped;
+    if (d.unpinned + d.unverifiedPool + d.unlistedPool) console.log(`not evidence (left out, never scored): ${d.unpinned} logs from contracts outside the registry, ${d.unverifiedPool} swaps in pools not derived from a Uniswap factory, ${d.unlistedPool} swaps in pools of tokens outside the allowlist`);
     return 0;
   } finally {
     await app.close();

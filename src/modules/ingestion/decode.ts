@@ -1,8 +1,13 @@
-// Decodes one log (from eth_getLogs or an ethereum-etl export) into normalized activity records, one per wallet
-// the log concerns. Wallets come only from indexed topics, so a wallet's records are the same whether the log was
-// found by a topic filter over JSON-RPC or read from a full export.
+// Decodes one log (from eth_getLogs, an ethereum-etl export or an explorer) into normalized activity records, one
+// per wallet the log concerns. Wallets come only from indexed topics, so a wallet's records are the same whether
+// the log was found by a topic filter over JSON-RPC or read from a full export.
+// Every source goes through here, so this is where the registry is enforced: a protocol event whose emitter is not
+// pinned (or a swap in a pool that does not derive from the factory) yields nothing and is counted in ctx.dropped;
+// registry contracts and verified pools are never wallets; amounts are valued in USD where a price is known.
 import { decodeEventLog } from 'viem';
 import { EVENTS_BY_TOPIC, ZERO_ADDRESS, type ActivityKind } from './events.js';
+import { contractInfo, easTrust } from './registry/index.js';
+import { gate, usdValue, type DropCounter, type PoolInfo } from './registry/gate.js';
 
 export interface ActivityRecord {
   chainId: number;
@@ -24,6 +29,8 @@ export interface ActivityRecord {
   protocol: string | null;
   /** proposal id, ENS label hash, attestation uid, or 'code' for a deployed contract that has code */
   ref: string | null;
+  /** USD value at ingestion (stablecoins at 1); null when no price is known */
+  valueUsd?: number | null;
 }
 
 export interface RawLog {
@@ -40,6 +47,10 @@ export interface DecodeContext {
   chainId: number;
   /** The transaction's sender when known (bulk import): credited with the swaps its transaction made. */
   txFrom?: string | null;
+  /** Swap emitters checked against the factory derivation (registry/pools.ts); a swap from any other is dropped. */
+  pools?: ReadonlyMap<string, PoolInfo | null>;
+  /** Where dropped logs are counted (diagnostics only). */
+  dropped?: DropCounter;
 }
 
 const topicAddress = (t: string | undefined): string | null => (t && t.length === 66 ? `0x${t.slice(26)}`.toLowerCase() : null);
@@ -51,8 +62,15 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
   if (!def) return [];
   const out: ActivityRecord[] = [];
   const contract = log.address.toLowerCase();
+  const pass = gate(def.name, ctx.chainId, contract, ctx.pools);
+  if (!pass.ok) {
+    if (ctx.dropped) ctx.dropped[pass.reason]++;
+    return [];
+  }
   const add = (wallet: string | null, kind: ActivityKind, f: Partial<ActivityRecord> = {}) => {
     if (!wallet || wallet === ZERO_ADDRESS) return;
+    // protocol contracts (routers, pools, the registry's own) are not people: they get no records
+    if (contractInfo(ctx.chainId, wallet) || ctx.pools?.get(wallet)) return;
     if (out.some((r) => r.wallet === wallet && r.kind === kind)) return;
     out.push({
       chainId: ctx.chainId,
@@ -69,9 +87,11 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       direction: null,
       protocol: null,
       ref: null,
+      valueUsd: null,
       ...f,
     });
   };
+  const usd = (token: string | null, raw: string | null) => usdValue(ctx.chainId, token, raw);
 
   // ERC-721 Transfer shares ERC-20's selector but indexes tokenId: told apart by the topic count.
   if (def.name === 'Transfer' && log.topics.length === 4) {
@@ -96,8 +116,9 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
     case 'Transfer': {
       const from = a('from');
       const to = a('to');
-      add(from, 'transfer_erc20', { direction: 'out', counterparty: to, amount: n('value') });
-      add(to, 'transfer_erc20', { direction: 'in', counterparty: from, amount: n('value') });
+      const valueUsd = usd(contract, n('value'));
+      add(from, 'transfer_erc20', { direction: 'out', counterparty: to, amount: n('value'), valueUsd });
+      add(to, 'transfer_erc20', { direction: 'in', counterparty: from, amount: n('value'), valueUsd });
       break;
     }
     case 'TransferSingle':
@@ -111,46 +132,57 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       break;
     }
     case 'AaveSupply':
-      add(a('onBehalfOf'), 'lending_supply', { protocol: 'aave-v3', counterparty: a('reserve'), amount: n('amount') });
+    case 'AaveV2Deposit':
+      add(a('onBehalfOf'), 'lending_supply', { protocol: pass.protocol, counterparty: a('reserve'), amount: n('amount'), valueUsd: usd(a('reserve'), n('amount')) });
       break;
     case 'AaveBorrow':
-      add(a('onBehalfOf'), 'lending_borrow', { protocol: 'aave-v3', counterparty: a('reserve'), amount: n('amount') });
+    case 'AaveV2Borrow':
+      add(a('onBehalfOf'), 'lending_borrow', { protocol: pass.protocol, counterparty: a('reserve'), amount: n('amount'), valueUsd: usd(a('reserve'), n('amount')) });
       break;
     case 'AaveRepay':
-      add(a('user'), 'lending_repay', { protocol: 'aave-v3', counterparty: a('reserve'), amount: n('amount') });
+    case 'AaveV2Repay':
+      add(a('user'), 'lending_repay', { protocol: pass.protocol, counterparty: a('reserve'), amount: n('amount'), valueUsd: usd(a('reserve'), n('amount')) });
       break;
     case 'AaveLiquidationCall':
-      add(a('user'), 'lending_liquidation', { protocol: 'aave-v3', counterparty: a('debtAsset'), amount: n('debtToCover') });
+      add(a('user'), 'lending_liquidation', { protocol: pass.protocol, counterparty: a('debtAsset'), amount: n('debtToCover'), valueUsd: usd(a('debtAsset'), n('debtToCover')) });
       break;
-    case 'CometSupply':
-      add(a('dst'), 'lending_supply', { protocol: 'compound-v3', counterparty: a('from'), amount: n('amount') });
+    case 'CometSupply': {
+      const base = contractInfo(ctx.chainId, contract)?.baseToken ?? null;
+      add(a('dst'), 'lending_supply', { protocol: 'compound-v3', counterparty: a('from'), amount: n('amount'), valueUsd: usd(base, n('amount')) });
       break;
-    case 'CometWithdraw':
+    }
+    case 'CometWithdraw': {
       // Comet lends its base asset out through Withdraw, but a supplier redeeming emits the same event; telling
       // them apart needs account state, so it is kept as a withdrawal (not counted as a borrow).
-      add(a('src'), 'lending_withdraw', { protocol: 'compound-v3', direction: 'out', counterparty: a('to'), amount: n('amount') });
+      const base = contractInfo(ctx.chainId, contract)?.baseToken ?? null;
+      add(a('src'), 'lending_withdraw', { protocol: 'compound-v3', direction: 'out', counterparty: a('to'), amount: n('amount'), valueUsd: usd(base, n('amount')) });
       break;
-    case 'CometAbsorbDebt':
-      add(a('borrower'), 'lending_liquidation', { protocol: 'compound-v3', counterparty: a('absorber'), amount: n('basePaidOut') });
+    }
+    case 'CometAbsorbDebt': {
+      // usdValue is Comet's own oracle valuation of the absorbed debt (8 decimals)
+      const v = args.usdValue as bigint;
+      add(a('borrower'), 'lending_liquidation', { protocol: 'compound-v3', counterparty: a('absorber'), amount: n('basePaidOut'), valueUsd: Number(v / 10n ** 8n) + Number(v % 10n ** 8n) / 1e8 });
       break;
+    }
     case 'UniswapV2Swap':
     case 'UniswapV3Swap': {
       const protocol = def.name === 'UniswapV2Swap' ? 'uniswap-v2' : 'uniswap-v3';
       const recipient = a(def.name === 'UniswapV2Swap' ? 'to' : 'recipient');
-      add(a('sender'), 'swap', { protocol, counterparty: recipient });
-      add(recipient, 'swap', { protocol, counterparty: a('sender') });
-      if (ctx.txFrom) add(ctx.txFrom.toLowerCase(), 'swap', { protocol, counterparty: recipient });
+      const valueUsd = swapValue(ctx.chainId, ctx.pools!.get(contract)!, args, def.name === 'UniswapV2Swap');
+      add(a('sender'), 'swap', { protocol, counterparty: recipient, valueUsd });
+      add(recipient, 'swap', { protocol, counterparty: a('sender'), valueUsd });
+      if (ctx.txFrom) add(ctx.txFrom.toLowerCase(), 'swap', { protocol, counterparty: recipient, valueUsd });
       break;
     }
     case 'VoteCast':
     case 'VoteCastWithParams':
-      add(a('voter'), 'gov_vote', { ref: n('proposalId'), amount: n('weight'), protocol: 'oz-governor' });
+      add(a('voter'), 'gov_vote', { ref: n('proposalId'), amount: n('weight'), protocol: pass.protocol });
       break;
     case 'DelegateChanged': {
       const delegator = a('delegator');
       const to = a('toDelegate');
-      add(delegator, 'gov_delegate', { counterparty: to, protocol: 'erc20-votes' });
-      if (to !== delegator) add(to, 'gov_delegated_to', { counterparty: delegator, protocol: 'erc20-votes' });
+      add(delegator, 'gov_delegate', { counterparty: to, protocol: pass.protocol });
+      if (to !== delegator) add(to, 'gov_delegated_to', { counterparty: delegator, protocol: pass.protocol });
       break;
     }
     case 'EnsNameRegisteredV1':
@@ -163,12 +195,23 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       break;
     case 'Attested': {
       const uid = n('uid');
-      add(a('recipient'), 'attestation_received', { counterparty: a('attester'), ref: uid, protocol: 'eas' });
-      add(a('attester'), 'attestation_made', { counterparty: a('recipient'), ref: uid, protocol: 'eas' });
+      // Anyone may attest anything on EAS: only a trusted attester or schema (data/registry) marks it 'eas-trusted'
+      const protocol = easTrust(ctx.chainId, a('attester') ?? '', log.topics[3] ?? '') ? 'eas-trusted' : 'eas';
+      add(a('recipient'), 'attestation_received', { counterparty: a('attester'), ref: uid, protocol });
+      add(a('attester'), 'attestation_made', { counterparty: a('recipient'), ref: uid, protocol });
       break;
     }
   }
   return out;
+}
+
+/** USD volume of a swap: the stablecoin side's amount (in or out), or null when neither side is a stablecoin. */
+function swapValue(chainId: number, pool: PoolInfo, args: Record<string, unknown>, v2: boolean): number | null {
+  const big = (k: string) => (args[k] as bigint | undefined) ?? 0n;
+  const abs = (x: bigint) => (x < 0n ? -x : x);
+  const amt0 = v2 ? big('amount0In') + big('amount0Out') : abs(big('amount0'));
+  const amt1 = v2 ? big('amount1In') + big('amount1Out') : abs(big('amount1'));
+  return usdValue(chainId, pool.token0, amt0) ?? usdValue(chainId, pool.token1, amt1);
 }
 
 type Add = (wallet: string | null, kind: ActivityKind, f?: Partial<ActivityRecord>) => void;

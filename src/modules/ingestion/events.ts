@@ -13,6 +13,10 @@ export const EVENT_ABI = parseAbi([
   'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
   'event Repay(address indexed reserve, address indexed user, address indexed repayer, uint256 amount, bool useATokens)',
   'event LiquidationCall(address indexed collateralAsset, address indexed debtAsset, address indexed user, uint256 debtToCover, uint256 liquidatedCollateralAmount, address liquidator, bool receiveAToken)',
+  // Aave V2 LendingPool (LiquidationCall is the same event as V3's)
+  'event Deposit(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint16 indexed referral)',
+  'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint256 borrowRateMode, uint256 borrowRate, uint16 indexed referral)',
+  'event Repay(address indexed reserve, address indexed user, address indexed repayer, uint256 amount)',
   // Compound V3 Comet
   'event Supply(address indexed from, address indexed dst, uint256 amount)',
   'event Withdraw(address indexed src, address indexed to, uint256 amount)',
@@ -40,6 +44,9 @@ type Name =
   | 'AaveBorrow'
   | 'AaveRepay'
   | 'AaveLiquidationCall'
+  | 'AaveV2Deposit'
+  | 'AaveV2Borrow'
+  | 'AaveV2Repay'
   | 'CometSupply'
   | 'CometWithdraw'
   | 'CometAbsorbDebt'
@@ -61,6 +68,9 @@ const NAMES: Name[] = [
   'AaveBorrow',
   'AaveRepay',
   'AaveLiquidationCall',
+  'AaveV2Deposit',
+  'AaveV2Borrow',
+  'AaveV2Repay',
   'CometSupply',
   'CometWithdraw',
   'CometAbsorbDebt',
@@ -74,6 +84,8 @@ const NAMES: Name[] = [
   'EnsBaseNameRegistered',
   'Attested',
 ];
+
+export type EventName = Name;
 
 export interface EventDef {
   name: Name;
@@ -92,6 +104,9 @@ const WALLET_TOPICS: Record<Name, number[]> = {
   AaveBorrow: [2],
   AaveRepay: [2],
   AaveLiquidationCall: [3],
+  AaveV2Deposit: [2],
+  AaveV2Borrow: [2],
+  AaveV2Repay: [2],
   CometSupply: [2],
   CometWithdraw: [1],
   CometAbsorbDebt: [2],

@@ -9,17 +9,20 @@ import { createKey, createTestApp, eventually, randomAddress, testConfig } from 
 import { testDatabase } from '../../../test/helpers/db.js';
 import { startLocalChain, type LocalChain } from '../../../test/helpers/local-chain.js';
 import { ROLES, runScenarios, type ScenarioResult } from '../../../scripts/scenarios.js';
+import { LOCAL_CHAIN_ID } from './registry/index.js';
 import { exportEthereumEtl } from '../../../scripts/export-ethereum-etl.js';
 import type { App } from '../../platform/http/types.js';
 import type { Db } from '../../platform/db/types.js';
 import type { WalletFeatures } from '../scoring/contracts.js';
 import { createIngestionRepo } from './repo.js';
 import { createRpcSource, type ChainSource } from './rpc-source.js';
+import { RpcError } from './rpc-errors.js';
 import { createIngestionService, type IngestionEngine } from './service.js';
 import { createRefreshWorker } from './worker.js';
 import { importEthereumEtl } from './etl/import.js';
 import { runIngestCommand } from './cli.js';
 
+const CHAIN = LOCAL_CHAIN_ID;
 let chain: LocalChain;
 let sc: ScenarioResult;
 let app: App;
@@ -28,9 +31,11 @@ const extraDbs: Db[] = [];
 const everyone = () => [...Object.values(sc.wallets), sc.operator];
 
 beforeAll(async () => {
-  chain = await startLocalChain({ initialDate: new Date(Date.now() - 340 * 86_400_000) });
+  // the local chain id: the scenario registers its mocks as operator registry entries for it (chain 1 is
+  // reserved to the reviewed registry; forged-evidence.test.ts runs the mainnet-address variant)
+  chain = await startLocalChain({ chainId: CHAIN, initialDate: new Date(Date.now() - 340 * 86_400_000) });
   sc = await runScenarios(chain.url, chain.accounts);
-  app = await createTestApp({ config: { rpcUrls: { 1: chain.url }, ingestConfirmations: 0 } });
+  app = await createTestApp({ config: { rpcUrls: { [CHAIN]: chain.url }, ingestConfirmations: 0 } });
   engine = app.ctx.services.ingestion as IngestionEngine;
 });
 
@@ -91,12 +96,14 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
     const f = await featuresIn(app.ctx.db, Object.values(sc.wallets));
     const { borrower, liquidated, trader, voter, collector, developer, fresh } = sc.wallets;
 
-    expect(f[borrower].lending).toEqual({ supplies: 15, borrows: 11, repays: 11, liquidations: 0, protocols: 2 });
+    // model 2 (evidence registry): USDC amounts valued at 1 USD, WETH supplies unvalued
+    expect(f[borrower].lending).toMatchObject({ supplies: 15, borrows: 11, repays: 11, liquidations: 0, protocols: 2, borrowedUsd: 16_500, repaidUsd: 16_500, suppliedUsd: 2_000, unvaluedSupplies: 11 });
     expect(f[liquidated].lending).toMatchObject({ borrows: 4, repays: 0, liquidations: 4, protocols: 2 });
     expect(f[trader].trading).toMatchObject({ swaps: 66, distinctPools: 2, protocols: 2 });
     expect(f[trader].trading.activeDays).toBeGreaterThanOrEqual(30);
-    expect(f[voter].governance).toEqual({ votes: 11, proposalsVotedOn: 11, delegationsMade: 1, delegationsReceived: 1, governors: 1 });
-    expect(f[voter].identity).toEqual({ ensNames: 1, attestationsReceived: 1, attestationsMade: 0 });
+    // self-delegation earns nothing, nor does an attestation from an attester the registry does not trust
+    expect(f[voter].governance).toEqual({ votes: 11, proposalsVotedOn: 11, delegationsMade: 0, delegationsReceived: 1, governors: 1 });
+    expect(f[voter].identity).toEqual({ ensNames: 1, attestationsReceived: 0, attestationsMade: 0 });
     expect(f[collector].nft).toEqual({ mints: 12, received: 6, sent: 1, collections: 3 });
     expect(f[developer].developer).toEqual({ contractsDeployed: sc.developerContracts.length, contractsWithCode: sc.developerContracts.length });
     expect(f[fresh]).toMatchObject({ evidenceCount: 0, txCount: 0, chains: [], firstActivityAt: null });
@@ -108,7 +115,7 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
     // about eleven months of history, ending within the last weeks
     expect(f[borrower].activeMonths).toBeGreaterThanOrEqual(10);
     expect(Date.now() - f[borrower].lastActivityAt!.getTime()).toBeLessThan(40 * 86_400_000);
-    const [cursor] = await app.ctx.db.query<{ last_block: number }>('SELECT last_block FROM wallet_sync WHERE wallet = $1 AND chain_id = 1', [borrower]);
+    const [cursor] = await app.ctx.db.query<{ last_block: number }>('SELECT last_block FROM wallet_sync WHERE wallet = $1 AND chain_id = $2', [borrower, CHAIN]);
     expect(Number(cursor.last_block)).toBe(sc.headBlock);
   });
 
@@ -130,22 +137,26 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
   it('an RPC error keeps the cursor at the last complete range; "range too large" halves the range', async () => {
     const db = await freshDb();
     const repo = createIngestionRepo(db);
-    const real = createRpcSource(1, chain.url, { attempts: 2, baseDelayMs: 5 });
+    const real = createRpcSource(CHAIN, chain.url, { attempts: 2, baseDelayMs: 5, maxRange: 1000 });
     const failAt = Math.floor(sc.headBlock / 2);
     let failing = true;
     let rangeErrors = 0;
     const flaky: ChainSource = {
       ...real,
-      async logs(sel, pos, wallet, from, to) {
-        if (to - from + 1 > 40) {
-          rangeErrors++;
-          throw new (await import('./rpc-source.js')).RangeTooLargeError('query returned more than 10000 results');
-        }
-        if (failing && from <= failAt && failAt <= to) throw new Error('upstream connect error');
-        return real.logs(sel, pos, wallet, from, to);
+      async getLogs(queries) {
+        const out = await real.getLogs(queries);
+        return out.map((o, i) => {
+          const q = queries[i];
+          if (q.toBlock - q.fromBlock + 1 > 40) {
+            rangeErrors++;
+            return { ok: false, error: new RpcError('query returned more than 10000 results', -32005) };
+          }
+          if (failing && q.fromBlock <= failAt && failAt <= q.toBlock) return { ok: false, error: new RpcError('upstream connect error', -32601) };
+          return o;
+        });
       },
     };
-    const eng = createIngestionService({ db, repo, sources: [flaky], scoring: () => undefined, log: app.log, concurrency: 2, ingestOnRead: true, sync: { maxBlockRange: 1000 } });
+    const eng = createIngestionService({ db, repo, sources: [flaky], scoring: () => undefined, log: app.log, concurrency: 2, ingestOnRead: true });
     const trader = sc.wallets.trader;
     await expect(eng.syncWallet(trader)).rejects.toThrow(/upstream/);
     const [c1] = await db.query<{ last_block: number | null; last_error: string }>('SELECT last_block, last_error FROM wallet_sync WHERE wallet = $1', [trader]);
@@ -164,7 +175,7 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
   it('stays the configured number of confirmations behind the head', async () => {
     const db = await freshDb();
     const repo = createIngestionRepo(db);
-    const eng = createIngestionService({ db, repo, sources: [createRpcSource(1, chain.url)], scoring: () => undefined, log: app.log, concurrency: 1, ingestOnRead: true, sync: { confirmations: 10 } });
+    const eng = createIngestionService({ db, repo, sources: [createRpcSource(CHAIN, chain.url)], scoring: () => undefined, log: app.log, concurrency: 1, ingestOnRead: true, sync: { confirmations: 10 } });
     const voter = sc.wallets.voter;
     await eng.syncWallet(voter);
     expect(await repo.syncStates(voter)).toMatchObject([{ lastBlock: sc.headBlock - 10 }]);
@@ -175,7 +186,7 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
   });
 
   it('reads the chain over WebSocket as well (CREDENCE_RPC_URL_<id> may be ws://) and closes the socket', async () => {
-    const src = createRpcSource(1, chain.url.replace(/^http/, 'ws'));
+    const src = createRpcSource(CHAIN, chain.url.replace(/^http/, 'ws'));
     expect(await src.head()).toBe(sc.headBlock);
     const t = await src.blockTimes([1]);
     expect(t.get(1)!.getTime()).toBeLessThan(Date.now());
@@ -187,11 +198,11 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
     const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
     try {
       const db = await testDatabase();
-      const code = await runIngestCommand(['--wallet', sc.wallets.voter, '--wallet', sc.wallets.fresh], testConfig({ rpcUrls: { 1: chain.url }, ingestConfirmations: 0 }), { db });
+      const code = await runIngestCommand(['--wallet', sc.wallets.voter, '--wallet', sc.wallets.fresh], testConfig({ rpcUrls: { [CHAIN]: chain.url }, ingestConfirmations: 0 }), { db });
       expect(code).toBe(0);
       expect(out).toEqual([
-        `${sc.wallets.voter} chain 1: 16 new records, synced to block ${sc.headBlock}`,
-        `${sc.wallets.fresh} chain 1: 0 new records, synced to block ${sc.headBlock}`,
+        `${sc.wallets.voter} chain ${CHAIN}: 16 new records, synced to block ${sc.headBlock}`,
+        `${sc.wallets.fresh} chain ${CHAIN}: 0 new records, synced to block ${sc.headBlock}`,
       ]);
     } finally {
       log.mockRestore();
@@ -203,7 +214,7 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
     await app.ctx.db.query('INSERT INTO tracked_wallets (wallet) VALUES ($1) ON CONFLICT DO NOTHING', [voter]);
     await app.ctx.db.query("UPDATE tracked_wallets SET last_synced_at = now() - interval '2 days' WHERE wallet = $1", [voter]);
     const repo = createIngestionRepo(app.ctx.db);
-    const eng = createIngestionService({ db: app.ctx.db, repo, sources: [createRpcSource(1, chain.url)], scoring: () => undefined, log: app.log, concurrency: 2, ingestOnRead: true });
+    const eng = createIngestionService({ db: app.ctx.db, repo, sources: [createRpcSource(CHAIN, chain.url)], scoring: () => undefined, log: app.log, concurrency: 2, ingestOnRead: true });
     const worker = createRefreshWorker(eng, repo, { refreshIntervalSeconds: 3600, tickMs: 20, batch: 10, leaseSeconds: 600, onError: (e) => app.log.error(e) });
     await worker.start();
     await eventually(async () => {
@@ -224,20 +235,21 @@ describe('bulk import of an ethereum-etl export of the same chain', () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'credence-etl-'));
     // mixed formats, as exports come: CSV transactions and token transfers, JSON-lines logs and blocks
-    await exportEthereumEtl(chain.url, dir, { formats: { transactions: 'csv', token_transfers: 'csv', logs: 'json', blocks: 'json' } });
+    // the blocks before the histories are empty (mined to pass the registry's deployment blocks)
+    await exportEthereumEtl(chain.url, dir, { fromBlock: sc.firstBlock, formats: { transactions: 'csv', token_transfers: 'csv', logs: 'json', blocks: 'json' } });
   });
 
   it('imports to the same features as JSON-RPC ingestion, and re-importing changes nothing', async () => {
     const db = await freshDb();
     const repo = createIngestionRepo(db);
-    const r = await importEthereumEtl({ db, repo }, dir, { chainId: 1 });
+    const r = await importEthereumEtl({ db, repo }, dir, { chainId: CHAIN });
     expect(r.records).toBeGreaterThan(300);
     expect(r.recordsWithoutTime).toBe(0);
     const wallets = everyone();
     const rpc = await featuresIn(app.ctx.db, wallets);
     expect(await featuresIn(db, wallets)).toEqual(rpc);
 
-    const again = await importEthereumEtl({ db, repo }, dir, { chainId: 1 });
+    const again = await importEthereumEtl({ db, repo }, dir, { chainId: CHAIN });
     expect(again.records).toBe(0);
     expect(again.files.every((f) => f.skipped)).toBe(true);
   });
@@ -247,11 +259,11 @@ describe('bulk import of an ethereum-etl export of the same chain', () => {
     const repo = createIngestionRepo(db);
     let updates = 0;
     const crashing = { start() {}, stop() {}, update() { if (++updates === 3) throw new Error('killed'); } };
-    await expect(importEthereumEtl({ db, repo }, dir, { chainId: 1, batchSize: 50, progress: crashing })).rejects.toThrow('killed');
-    const progress = [...(await repo.importProgress(`ethereum-etl:1:${dir}`)).values()];
+    await expect(importEthereumEtl({ db, repo }, dir, { chainId: CHAIN, batchSize: 50, progress: crashing })).rejects.toThrow('killed');
+    const progress = [...(await repo.importProgress(`ethereum-etl:${CHAIN}:${dir}`)).values()];
     expect(progress.some((p) => p.linesDone > 0 && !p.completed)).toBe(true);
 
-    const resumed = await importEthereumEtl({ db, repo }, dir, { chainId: 1, batchSize: 50 });
+    const resumed = await importEthereumEtl({ db, repo }, dir, { chainId: CHAIN, batchSize: 50 });
     expect(resumed.files.some((f) => f.resumedAt > 0)).toBe(true);
     const wallets = everyone();
     expect(await featuresIn(db, wallets)).toEqual(await featuresIn(app.ctx.db, wallets));

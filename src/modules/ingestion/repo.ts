@@ -3,6 +3,8 @@
 import type { Queryable } from '../../platform/db/types.js';
 import type { WalletFeatures } from '../scoring/contracts.js';
 import type { ActivityRecord } from './decode.js';
+import { DUST_USD } from './registry/gate.js';
+import { protocolContract } from './registry/index.js';
 
 const BATCH = 2000;
 
@@ -24,14 +26,15 @@ export function createIngestionRepo(db: Queryable) {
         const col = <T>(f: (r: ActivityRecord) => T) => chunk.map(f);
         const rows = await q.query<{ wallet: string }>(
           `INSERT INTO wallet_activity (chain_id, tx_hash, log_index, wallet, kind, block_number, occurred_at, contract,
-             counterparty, token_id, amount, direction, protocol, ref)
+             counterparty, token_id, amount, direction, protocol, ref, value_usd)
            SELECT * FROM unnest($1::int[], $2::text[], $3::int[], $4::text[], $5::text[], $6::bigint[], $7::timestamptz[],
-             $8::text[], $9::text[], $10::numeric[], $11::numeric[], $12::text[], $13::text[], $14::text[])
+             $8::text[], $9::text[], $10::numeric[], $11::numeric[], $12::text[], $13::text[], $14::text[], $15::numeric[])
            ON CONFLICT DO NOTHING RETURNING wallet`,
           [
             col((r) => r.chainId), col((r) => r.txHash), col((r) => r.logIndex), col((r) => r.wallet), col((r) => r.kind),
             col((r) => r.blockNumber), col((r) => r.occurredAt), col((r) => r.contract), col((r) => r.counterparty),
             col((r) => r.tokenId), col((r) => r.amount), col((r) => r.direction), col((r) => r.protocol), col((r) => r.ref),
+            col((r) => (r.valueUsd === null || r.valueUsd === undefined ? null : String(r.valueUsd))),
           ],
         );
         for (const r of rows) changed.add(r.wallet);
@@ -130,6 +133,7 @@ export function createIngestionRepo(db: Queryable) {
            SELECT wallet FROM tracked_wallets
            WHERE (last_synced_at IS NULL OR last_synced_at < now() - make_interval(secs => $1))
              AND (claimed_until IS NULL OR claimed_until < now())
+             AND (retry_at IS NULL OR retry_at < now())
            ORDER BY last_synced_at NULLS FIRST LIMIT $2
            FOR UPDATE SKIP LOCKED)
          RETURNING wallet`,
@@ -162,8 +166,20 @@ export function createIngestionRepo(db: Queryable) {
 
 export type IngestionRepo = ReturnType<typeof createIngestionRepo>;
 
+// Features by value, from pinned evidence only (decode stored nothing else). Self-dealing is removed here:
+// transfers with, and tokens/NFTs of, contracts the wallet deployed; valued lending and swaps below the dust floor;
+// zero-weight votes; self-delegation; attestations other than trusted ones ('eas-trusted') and self-attestations.
 const FEATURES_SQL = `
-WITH a AS (SELECT * FROM wallet_activity WHERE wallet = $1),
+WITH own AS (SELECT contract FROM wallet_activity WHERE wallet = $1 AND kind = 'contract_deploy' AND contract IS NOT NULL),
+a AS (
+  SELECT * FROM wallet_activity w WHERE wallet = $1
+    AND NOT COALESCE(kind IN ('transfer_native', 'transfer_erc20', 'transfer_erc721', 'transfer_erc1155') AND counterparty IN (SELECT contract FROM own), false)
+    AND NOT COALESCE(kind IN ('transfer_erc20', 'transfer_erc721', 'transfer_erc1155', 'nft_mint') AND contract IN (SELECT contract FROM own), false)
+    AND NOT COALESCE(kind IN ('lending_supply', 'lending_borrow', 'lending_repay', 'lending_withdraw', 'swap') AND value_usd < $2, false)
+    AND NOT COALESCE(kind = 'gov_vote' AND COALESCE(amount, 0) = 0, false)
+    AND NOT COALESCE(kind = 'gov_delegate' AND counterparty = $1, false)
+    AND NOT COALESCE(kind IN ('attestation_received', 'attestation_made') AND (protocol IS DISTINCT FROM 'eas-trusted' OR counterparty = $1), false)
+),
 s AS (SELECT COALESCE(sum(nonce), 0) AS tx_count, array_agg(chain_id) FILTER (WHERE nonce > 0) AS chains
       FROM wallet_sync WHERE wallet = $1)
 SELECT
@@ -174,15 +190,27 @@ SELECT
   max(occurred_at) AS last_at,
   count(DISTINCT (occurred_at AT TIME ZONE 'UTC')::date) AS active_days,
   count(DISTINCT date_trunc('month', occurred_at AT TIME ZONE 'UTC')) AS active_months,
-  count(DISTINCT counterparty) FILTER (WHERE counterparty IS NOT NULL) AS counterparties,
-  count(*) FILTER (WHERE kind IN ('transfer_erc20', 'transfer_erc721', 'transfer_erc1155')) AS token_transfers,
+  count(DISTINCT counterparty) FILTER (WHERE counterparty IS NOT NULL AND direction = 'out') AS counterparties,
+  count(*) FILTER (WHERE kind IN ('transfer_erc20', 'transfer_erc721', 'transfer_erc1155') AND direction = 'out') AS token_transfers,
   count(DISTINCT contract) FILTER (WHERE kind IN ('transfer_erc20', 'transfer_erc721', 'transfer_erc1155', 'nft_mint')) AS distinct_tokens,
   count(*) FILTER (WHERE kind = 'lending_supply') AS supplies,
   count(*) FILTER (WHERE kind = 'lending_borrow') AS borrows,
   count(*) FILTER (WHERE kind = 'lending_repay') AS repays,
   count(*) FILTER (WHERE kind = 'lending_liquidation') AS liquidations,
   count(DISTINCT protocol) FILTER (WHERE kind LIKE 'lending\\_%') AS lending_protocols,
+  COALESCE(sum(value_usd) FILTER (WHERE kind = 'lending_supply'), 0) AS supplied_usd,
+  COALESCE(sum(value_usd) FILTER (WHERE kind = 'lending_borrow'), 0) AS borrowed_usd,
+  COALESCE(sum(value_usd) FILTER (WHERE kind = 'lending_repay'), 0) AS repaid_usd,
+  COALESCE(sum(value_usd) FILTER (WHERE kind = 'lending_liquidation'), 0) AS liquidated_usd,
+  count(*) FILTER (WHERE kind = 'lending_supply' AND value_usd IS NULL) AS unvalued_supplies,
+  count(*) FILTER (WHERE kind = 'lending_borrow' AND value_usd IS NULL) AS unvalued_borrows,
+  count(*) FILTER (WHERE kind = 'lending_repay' AND value_usd IS NULL) AS unvalued_repays,
+  (SELECT avg(EXTRACT(EPOCH FROM r.occurred_at - b.t) / 86400) FROM a r
+     CROSS JOIN LATERAL (SELECT max(x.occurred_at) AS t FROM a x WHERE x.kind = 'lending_borrow' AND x.occurred_at <= r.occurred_at) b
+     WHERE r.kind = 'lending_repay' AND b.t IS NOT NULL) AS avg_days_to_repay,
   count(*) FILTER (WHERE kind = 'swap') AS swaps,
+  COALESCE(sum(value_usd) FILTER (WHERE kind = 'swap'), 0) AS volume_usd,
+  count(*) FILTER (WHERE kind = 'swap' AND value_usd IS NULL) AS unvalued_swaps,
   count(DISTINCT contract) FILTER (WHERE kind = 'swap') AS pools,
   count(DISTINCT protocol) FILTER (WHERE kind = 'swap') AS swap_protocols,
   count(DISTINCT (occurred_at AT TIME ZONE 'UTC')::date) FILTER (WHERE kind = 'swap') AS swap_days,
@@ -200,27 +228,54 @@ SELECT
   count(DISTINCT ref) FILTER (WHERE kind = 'ens_register') AS ens_names,
   count(*) FILTER (WHERE kind = 'attestation_received') AS att_received,
   count(*) FILTER (WHERE kind = 'attestation_made') AS att_made,
-  count(*) AS evidence
+  count(*) AS evidence,
+  max(occurred_at) FILTER (WHERE kind LIKE 'lending\\_%') AS lending_at,
+  max(occurred_at) FILTER (WHERE kind = 'swap') AS trading_at,
+  max(occurred_at) FILTER (WHERE kind IN ('gov_vote', 'gov_delegate', 'gov_delegated_to')) AS governance_at,
+  max(occurred_at) FILTER (WHERE kind = 'nft_mint' OR (kind IN ('transfer_erc721', 'transfer_erc1155') AND direction = 'out')) AS nft_at,
+  max(occurred_at) FILTER (WHERE kind IN ('ens_register', 'attestation_received')) AS identity_at,
+  max(occurred_at) FILTER (WHERE direction = 'out' OR kind = 'attestation_made') AS social_at,
+  max(occurred_at) FILTER (WHERE kind = 'contract_deploy') AS developer_at
 FROM a`;
 
 async function featuresFor(q: Queryable, wallet: string): Promise<WalletFeatures> {
-  const [r] = await q.query<Record<string, unknown>>(FEATURES_SQL, [wallet]);
+  const [r] = await q.query<Record<string, unknown>>(FEATURES_SQL, [wallet, DUST_USD]);
   const n = (k: string) => Number(r[k] ?? 0);
   const chains = new Set<number>([...((r.chains as number[] | null) ?? []), ...((r.sync_chains as number[] | null) ?? [])].map(Number));
   const date = (v: unknown) => (v ? new Date(v as string | Date) : null);
+  const first = date(r.first_at);
+  const last = date(r.last_at);
+  const known = protocolContract(wallet);
   return {
     address: wallet,
+    accountType: known ? 'contract' : 'wallet',
+    contractLabel: known?.label ?? null,
     chains: [...chains].sort((x, y) => x - y),
-    firstActivityAt: date(r.first_at),
-    lastActivityAt: date(r.last_at),
+    firstActivityAt: first,
+    lastActivityAt: last,
+    ageDays: first && last ? Math.floor((last.getTime() - first.getTime()) / 86_400_000) : 0,
     txCount: n('tx_count'),
     activeDays: n('active_days'),
     activeMonths: n('active_months'),
     distinctCounterparties: n('counterparties'),
     tokenTransfers: n('token_transfers'),
     distinctTokens: n('distinct_tokens'),
-    lending: { supplies: n('supplies'), borrows: n('borrows'), repays: n('repays'), liquidations: n('liquidations'), protocols: n('lending_protocols') },
-    trading: { swaps: n('swaps'), distinctPools: n('pools'), protocols: n('swap_protocols'), activeDays: n('swap_days') },
+    lending: {
+      supplies: n('supplies'),
+      borrows: n('borrows'),
+      repays: n('repays'),
+      liquidations: n('liquidations'),
+      protocols: n('lending_protocols'),
+      suppliedUsd: n('supplied_usd'),
+      borrowedUsd: n('borrowed_usd'),
+      repaidUsd: n('repaid_usd'),
+      liquidatedUsd: n('liquidated_usd'),
+      unvaluedSupplies: n('unvalued_supplies'),
+      unvaluedBorrows: n('unvalued_borrows'),
+      unvaluedRepays: n('unvalued_repays'),
+      avgDaysToRepay: r.avg_days_to_repay === null || r.avg_days_to_repay === undefined ? null : Math.round(Number(r.avg_days_to_repay) * 10) / 10,
+    },
+    trading: { swaps: n('swaps'), distinctPools: n('pools'), protocols: n('swap_protocols'), activeDays: n('swap_days'), volumeUsd: n('volume_usd'), unvaluedSwaps: n('unvalued_swaps') },
     governance: {
       votes: n('votes'),
       proposalsVotedOn: n('proposals'),
@@ -232,5 +287,14 @@ async function featuresFor(q: Queryable, wallet: string): Promise<WalletFeatures
     developer: { contractsDeployed: n('deployed'), contractsWithCode: n('with_code') },
     identity: { ensNames: n('ens_names'), attestationsReceived: n('att_received'), attestationsMade: n('att_made') },
     evidenceCount: n('evidence'),
+    evidenceAt: {
+      lending: date(r.lending_at),
+      trading: date(r.trading_at),
+      governance: date(r.governance_at),
+      nft: date(r.nft_at),
+      identity: date(r.identity_at),
+      social: date(r.social_at),
+      developer: date(r.developer_at),
+    },
   };
 }

@@ -1,93 +1,118 @@
-// One JSON-RPC client per configured chain (viem over HTTP, batched). Transient errors are retried with
-// exponential backoff; "range too large" answers surface as RangeTooLargeError so the caller can split the range.
-import { createPublicClient, getContractAddress, http, webSocket, type PublicClient } from 'viem';
+// One JSON-RPC source per configured chain. Logs are asked in batches of block ranges (each range within what
+// the endpoint was seen to accept, see rpc-limits.ts); block times come from batched eth_getBlockByNumber calls
+// (cached, one call per block, never per log); the head and the `finalized` block come in one round trip.
+import { getContractAddress } from 'viem';
 import type { RawLog } from './decode.js';
+import type { RpcError } from './rpc-errors.js';
+import { limitsFor, type RangeLimits } from './rpc-limits.js';
+import { createTransport, type Outcome, type TransportOptions } from './rpc-transport.js';
 
-export class RangeTooLargeError extends Error {}
+export type ChainLog = Omit<RawLog, 'timestamp'>;
 
-/** Messages providers use when a getLogs range or its result set is too big (Alchemy, Infura, QuickNode, geth...). */
-const RANGE_ERROR =
-  /block range|range (is )?too (large|big|wide)|too many (results|logs|blocks)|more than \d+ (results|logs)|returned more than|response size|max(imum)? results|query timeout|timed? ?out|took too long|exceeds? (the )?(max|maximum|range|block)/i;
+export interface LogQuery {
+  /** emitting contracts (null: any emitter) */
+  address: string[] | null;
+  topics: (string | string[] | null)[];
+  fromBlock: number;
+  toBlock: number;
+}
 
-export interface ChainSource {
+/** Where a chain's evidence comes from: JSON-RPC (`rpc`) or an explorer API (`explorer`, see explorer/). */
+export interface SourceBase {
   chainId: number;
-  head(): Promise<number>;
-  account(wallet: string, block: number): Promise<{ nonce: number; balance: string }>;
-  /** Logs whose topic at `position` is the wallet, for any of the selectors. */
-  logs(selectors: string[], position: number, wallet: string, fromBlock: number, toBlock: number): Promise<Omit<RawLog, 'timestamp'>[]>;
-  blockTimes(blocks: number[]): Promise<Map<number, Date>>;
-  hasCode(address: string, block: number): Promise<boolean>;
-  createAddress(deployer: string, nonce: number): string;
-  /** Closes a WebSocket connection (HTTP holds none). */
+  kind: 'rpc' | 'explorer';
+  /** the head, and the newest block the chain calls final (null when the node does not know the tag) */
+  tip(): Promise<{ head: number; finalized: number | null }>;
+  /** calls made per method (batch items one by one) */
+  readonly calls: Map<string, number>;
   close(): Promise<void>;
 }
 
-export interface RetryOptions {
-  attempts: number;
-  baseDelayMs: number;
+export interface ChainSource extends SourceBase {
+  kind: 'rpc';
+  /** what this endpoint accepts (shared by every source of the same URL) */
+  limits: RangeLimits;
+  head(): Promise<number>;
+  account(wallet: string, block: number): Promise<{ nonce: number; balance: string }>;
+  nonceAt(wallet: string, block: number): Promise<number>;
+  /** Many eth_getLogs at once; each answered or refused on its own. */
+  getLogs(queries: LogQuery[]): Promise<Outcome<ChainLog[]>[]>;
+  blockTimes(blocks: number[]): Promise<Map<number, Date>>;
+  hasCode(address: string, block: number): Promise<boolean>;
+  /** eth_getCode of many addresses in one round trip */
+  hasCodes(addresses: string[], block: number): Promise<boolean[]>;
+  createAddress(deployer: string, nonce: number): string;
+  /** logs of many transactions' receipts in one round trip (the explorer's router swaps, when both are configured) */
+  receiptLogs(hashes: string[]): Promise<Map<string, ChainLog[]>>;
+  /** eth_call (registry checks, price reads) */
+  call(to: string, data: string, block?: number | 'latest'): Promise<string>;
 }
 
-export async function withRetry<T>(fn: () => Promise<T>, opts: RetryOptions, isRange = false): Promise<T> {
-  let last: unknown;
-  for (let i = 0; i < opts.attempts; i++) {
-    try {
-      return await fn();
-    } catch (e) {
-      const msg = errorText(e);
-      if (isRange && RANGE_ERROR.test(msg)) throw new RangeTooLargeError(msg);
-      last = e;
-      if (i < opts.attempts - 1) await new Promise((r) => setTimeout(r, opts.baseDelayMs * 2 ** i));
-    }
-  }
-  throw last;
-}
-
-function errorText(e: unknown): string {
-  const err = e as { details?: string; shortMessage?: string; message?: string; cause?: { message?: string } };
-  return [err?.details, err?.shortMessage, err?.message, err?.cause?.message].filter(Boolean).join(' | ');
+export interface RpcSourceOptions extends Partial<TransportOptions> {
+  /** most blocks asked of eth_getLogs at once, whatever the endpoint accepts */
+  maxRange?: number;
 }
 
 const hex = (n: number) => `0x${n.toString(16)}`;
 
-export function createRpcSource(chainId: number, url: string, retry: RetryOptions = { attempts: 4, baseDelayMs: 250 }): ChainSource {
-  const ws = url.startsWith('ws');
-  const transport = ws ? webSocket(url, { retryCount: 0 }) : http(url, { batch: { batchSize: 50, wait: 0 }, retryCount: 0, timeout: 30_000 });
-  const client: PublicClient = createPublicClient({ transport });
-  let used = false;
+type WireLog = { address: string; topics: string[]; data: string; transactionHash: string; logIndex: string; blockNumber: string; removed?: boolean };
+
+export function createRpcSource(chainId: number, url: string, options: RpcSourceOptions = {}): ChainSource {
+  const transport = createTransport(url, options);
+  const limits = limitsFor(url, options.maxRange);
   const times = new Map<number, Date>();
-  const rpc = <T>(method: string, params: unknown[], isRange = false) =>
-    withRetry(() => (used = true) && client.request({ method: method as 'eth_chainId', params: params as never }) as Promise<T>, retry, isRange);
+  const rpc = <T>(method: string, params: unknown[]) => transport.request<T>(method, params);
+  let finalizedTag: boolean | null = null;
 
   return {
     chainId,
+    kind: 'rpc',
+    limits,
+    calls: transport.calls,
     async head() {
       return Number(await rpc<string>('eth_blockNumber', []));
     },
-    async account(wallet, block) {
-      const [nonce, balance] = await Promise.all([
-        rpc<string>('eth_getTransactionCount', [wallet, hex(block)]),
-        rpc<string>('eth_getBalance', [wallet, hex(block)]),
+    async tip() {
+      if (finalizedTag === false) return { head: Number(await rpc<string>('eth_blockNumber', [])), finalized: null };
+      const [h, f] = await transport.batch<unknown>([
+        { method: 'eth_blockNumber', params: [] },
+        { method: 'eth_getBlockByNumber', params: ['finalized', false] },
       ]);
-      return { nonce: Number(nonce), balance: BigInt(balance).toString() };
+      if (!h.ok) throw h.error;
+      const block = f.ok ? (f.value as { number?: string } | null) : null;
+      // nodes without the tag answer an error ("unknown block", "invalid block tag") or null: remember, ask no more
+      finalizedTag = !!block?.number;
+      return { head: Number(h.value), finalized: block?.number ? Number(block.number) : null };
     },
-    async logs(selectors, position, wallet, fromBlock, toBlock) {
-      const topics: (string | string[] | null)[] = [selectors, null, null, null].slice(0, position + 1);
-      topics[position] = `0x${wallet.slice(2).toLowerCase().padStart(64, '0')}`;
-      const logs = await rpc<{ address: string; topics: string[]; data: string; transactionHash: string; logIndex: string; blockNumber: string; removed?: boolean }[]>(
-        'eth_getLogs',
-        [{ fromBlock: hex(fromBlock), toBlock: hex(toBlock), topics }],
-        true,
+    async account(wallet, block) {
+      const [nonce, balance] = await transport.batch<string>([
+        { method: 'eth_getTransactionCount', params: [wallet, hex(block)] },
+        { method: 'eth_getBalance', params: [wallet, hex(block)] },
+      ]);
+      if (!nonce.ok) throw nonce.error;
+      if (!balance.ok) throw balance.error;
+      return { nonce: Number(nonce.value), balance: BigInt(balance.value).toString() };
+    },
+    async nonceAt(wallet, block) {
+      return Number(await rpc<string>('eth_getTransactionCount', [wallet, hex(block)]));
+    },
+    async getLogs(queries) {
+      const out = await transport.batch<WireLog[]>(
+        queries.map((q) => ({
+          method: 'eth_getLogs',
+          params: [{ ...(q.address ? { address: q.address.length === 1 ? q.address[0] : q.address } : {}), fromBlock: hex(q.fromBlock), toBlock: hex(q.toBlock), topics: q.topics }],
+        })),
       );
-      return logs
-        .filter((l) => !l.removed)
-        .map((l) => ({
-          address: l.address,
-          topics: l.topics,
-          data: l.data,
-          transactionHash: l.transactionHash,
-          logIndex: Number(l.logIndex),
-          blockNumber: Number(l.blockNumber),
-        }));
+      return out.map((o): Outcome<ChainLog[]> =>
+        !o.ok
+          ? (o as { ok: false; error: RpcError })
+          : {
+              ok: true,
+              value: (o.value ?? [])
+                .filter((l) => !l.removed)
+                .map((l) => ({ address: l.address, topics: l.topics, data: l.data, transactionHash: l.transactionHash, logIndex: Number(l.logIndex), blockNumber: Number(l.blockNumber) })),
+            },
+      );
     },
     async blockTimes(blocks) {
       const out = new Map<number, Date>();
@@ -96,12 +121,14 @@ export function createRpcSource(chainId: number, url: string, retry: RetryOption
         if (t) out.set(b, t);
         return !t;
       });
-      const fetched = await Promise.all(missing.map((b) => rpc<{ timestamp: string } | null>('eth_getBlockByNumber', [hex(b), false])));
+      if (!missing.length) return out;
+      const fetched = await transport.batch<{ timestamp: string } | null>(missing.map((b) => ({ method: 'eth_getBlockByNumber', params: [hex(b), false] })));
       missing.forEach((b, i) => {
-        const blk = fetched[i];
-        if (!blk) throw new Error(`block ${b} not found`);
-        const t = new Date(Number(blk.timestamp) * 1000);
-        if (times.size > 20_000) times.clear();
+        const r = fetched[i];
+        if (!r.ok) throw r.error;
+        if (!r.value) throw new Error(`block ${b} not found`);
+        const t = new Date(Number(r.value.timestamp) * 1000);
+        if (times.size > 50_000) times.clear();
         times.set(b, t);
         out.set(b, t);
       });
@@ -111,13 +138,28 @@ export function createRpcSource(chainId: number, url: string, retry: RetryOption
       const code = await rpc<string>('eth_getCode', [address, hex(block)]);
       return !!code && code !== '0x';
     },
+    async hasCodes(addresses, block) {
+      const out = await transport.batch<string>(addresses.map((a) => ({ method: 'eth_getCode', params: [a, hex(block)] })));
+      return out.map((o) => {
+        if (!o.ok) throw o.error;
+        return !!o.value && o.value !== '0x';
+      });
+    },
     createAddress(deployer, nonce) {
       return getContractAddress({ from: deployer as `0x${string}`, nonce: BigInt(nonce) }).toLowerCase();
     },
-    async close() {
-      if (!ws || !used) return;
-      const socket = await (client.transport as unknown as { getRpcClient(): Promise<{ close(): void }> }).getRpcClient();
-      socket.close();
+    async receiptLogs(hashes) {
+      const out = await transport.batch<{ logs: WireLog[] } | null>(hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })));
+      const map = new Map<string, ChainLog[]>();
+      out.forEach((o, i) => {
+        if (!o.ok) throw o.error;
+        map.set(hashes[i].toLowerCase(), (o.value?.logs ?? []).map((l) => ({ address: l.address, topics: l.topics, data: l.data, transactionHash: l.transactionHash, logIndex: Number(l.logIndex), blockNumber: Number(l.blockNumber) })));
+      });
+      return map;
     },
+    async call(to, data, block = 'latest') {
+      return rpc<string>('eth_call', [{ to, data }, typeof block === 'number' ? hex(block) : block]);
+    },
+    close: () => transport.close(),
   };
 }

@@ -1,9 +1,16 @@
-// The ingestion service (ctx.services.ingestion): features from stored activity, and a bounded queue that syncs
-// wallets from every configured chain. First-seen wallets are queued at once; the refresh worker queues stale
-// ones. After a sync that stored something new, the scoring service recomputes the wallet.
+// The ingestion service (ctx.services.ingestion): features and coverage from stored activity, and a bounded
+// queue that syncs wallets on every configured chain. Per chain an explorer API backfills the history and JSON-RPC
+// follows the head (either alone does everything). Chains are synced side by side; as each chain finishes, the
+// wallet is rescored, so `score.updated` follows every chain instead of waiting for the slowest. A failed sync
+// backs the wallet off exponentially (stored, shared by every instance).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db/types.js';
-import type { IngestionService, ScoringService, WalletFeatures } from '../scoring/contracts.js';
+import type { Coverage, IngestionService, ScoringService, WalletFeatures } from '../scoring/contracts.js';
+import { coverageOf } from './coverage.js';
+import { createCoverageRepo } from './coverage-repo.js';
+import type { ExplorerSource } from './explorer/source.js';
+import { syncWalletFromExplorer } from './explorer/sync.js';
+import type { Pinned } from './log-plan.js';
 import type { IngestionRepo } from './repo.js';
 import type { ChainSource } from './rpc-source.js';
 import { syncWalletOnChain, type SyncOptions, type SyncResult } from './sync.js';
@@ -11,13 +18,23 @@ import { syncWalletOnChain, type SyncOptions, type SyncResult } from './sync.js'
 export interface IngestionDeps {
   db: Db;
   repo: IngestionRepo;
+  /** JSON-RPC sources, one per chain */
   sources: ChainSource[];
+  /** explorer sources, one per chain */
+  explorers?: ExplorerSource[];
   scoring: () => ScoringService | undefined;
   log: Pick<FastifyBaseLogger, 'warn' | 'error' | 'debug'>;
+  /** wallets synced at once by this instance */
   concurrency: number;
   /** false: requests only mark wallets for the refresh worker (CREDENCE_INGEST_ON_READ). */
   ingestOnRead: boolean;
-  sync?: Partial<Omit<SyncOptions, 'signal'>>;
+  sync?: Partial<Omit<SyncOptions, 'signal' | 'pinned'>>;
+  /** per-chain sync options (finality, confirmations) over `sync` */
+  chainSync?: Record<number, Partial<Omit<SyncOptions, 'signal' | 'pinned'>>>;
+  /** the registry's contracts of a chain (null: no registry for it) */
+  pinned?: (chainId: number) => Pinned[] | null;
+  /** failed syncs: retried after base * 2^(failures-1) s, at most max s */
+  backoff?: { baseSeconds: number; maxSeconds: number };
 }
 
 export interface IngestionEngine extends IngestionService {
@@ -27,13 +44,19 @@ export interface IngestionEngine extends IngestionService {
   enqueue(address: string): Promise<void>;
   /** Stops taking work and waits for running syncs to stop at their next chunk boundary. */
   stop(): Promise<void>;
+  coverageFor(addresses: string[]): Promise<Map<string, Coverage>>;
+  /** chains with a configured source */
+  readonly chains: number[];
   readonly queued: number;
   readonly running: number;
 }
 
 export function createIngestionService(deps: IngestionDeps): IngestionEngine {
   const { db, repo, sources, log } = deps;
-  const opts = { maxBlockRange: 1_000_000_000, maxNoncesPerRun: 2_000, confirmations: 0, ...deps.sync };
+  const explorers = deps.explorers ?? [];
+  const coverageRepo = createCoverageRepo(db);
+  const chains = [...new Set([...sources.map((s) => s.chainId), ...explorers.map((e) => e.chainId)])].sort((a, b) => a - b);
+  const backoff = deps.backoff ?? { baseSeconds: 60, maxSeconds: 6 * 3600 };
   const abort = new AbortController();
   const inflight = new Map<string, Promise<SyncResult[]>>();
   const waiting: string[] = [];
@@ -42,27 +65,56 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
   let running = 0;
   let stopped = false;
 
+  const optsFor = (chainId: number) => ({ ...deps.sync, ...deps.chainSync?.[chainId], pinned: deps.pinned?.(chainId) ?? null, signal: abort.signal });
+
+  /** One chain: the explorer backfills what JSON-RPC has not read; JSON-RPC follows the head. */
+  async function syncChain(wallet: string, chainId: number): Promise<SyncResult> {
+    const explorer = explorers.find((e) => e.chainId === chainId);
+    const rpc = sources.find((s) => s.chainId === chainId);
+    let result: SyncResult | null = null;
+    if (explorer) {
+      const state = (await repo.syncStates(wallet)).find((s) => s.chainId === chainId);
+      // with a JSON-RPC source as well, the explorer only backfills (first sync, or a cursor far behind)
+      if (!rpc || state?.lastBlock == null) result = await syncWalletFromExplorer(db, repo, explorer, wallet, optsFor(chainId), rpc ? (h) => rpc.receiptLogs(h) : undefined);
+    }
+    if (rpc) {
+      const r = await syncWalletOnChain(db, repo, rpc, wallet, optsFor(chainId));
+      result = result ? { ...r, newRecords: r.newRecords + result.newRecords, nonceChanged: r.nonceChanged || result.nonceChanged } : r;
+      if (explorer) await coverageRepo.recordChainState(wallet, chainId, { source: 'explorer+rpc', finalizedBlock: r.head, complete: r.complete });
+    }
+    return result!;
+  }
+
+  async function rescore(wallet: string) {
+    // the activity is stored either way; a failed rescoring is retried by the next change or read
+    await deps.scoring()?.recompute(wallet, 'ingestion').catch((err) => log.error({ err, wallet }, 'rescoring after ingestion failed'));
+  }
+
   async function doSync(wallet: string): Promise<SyncResult[]> {
     const results: SyncResult[] = [];
     const errors: unknown[] = [];
     await Promise.all(
-      sources.map(async (s) => {
+      chains.map(async (chainId) => {
         try {
-          results.push(await syncWalletOnChain(db, repo, s, wallet, { ...opts, signal: abort.signal }));
+          const r = await syncChain(wallet, chainId);
+          results.push(r);
+          // each chain that finishes rescoring the wallet (coverage changes even when no record is new)
+          if (!abort.signal.aborted) await rescore(wallet);
         } catch (err) {
           errors.push(err);
-          log.warn({ err, wallet, chainId: s.chainId }, 'ingestion failed; cursor kept');
-          await repo.recordError(wallet, s.chainId, String((err as Error)?.message ?? err)).catch(() => undefined);
+          log.warn({ err, wallet, chainId }, 'ingestion failed; cursor kept');
+          await repo.recordError(wallet, chainId, String((err as Error)?.message ?? err)).catch(() => undefined);
         }
       }),
     );
-    if (!errors.length && !abort.signal.aborted) await repo.markSynced(wallet);
-    if (results.some((r) => r.newRecords > 0 || r.nonceChanged)) {
-      // the activity is stored either way; a failed rescoring is retried by the next change or read
-      await deps.scoring()?.recompute(wallet, 'ingestion').catch((err) => log.error({ err, wallet }, 'rescoring after ingestion failed'));
+    if (!errors.length && !abort.signal.aborted) {
+      await repo.markSynced(wallet);
+      await coverageRepo.clearFailures(wallet);
+    } else if (errors.length) {
+      await coverageRepo.recordFailure(wallet, backoff.baseSeconds, backoff.maxSeconds).catch(() => undefined);
     }
     if (errors.length && !results.length) throw errors[0];
-    return results;
+    return results.sort((a, b) => a.chainId - b.chainId);
   }
 
   function syncWallet(address: string): Promise<SyncResult[]> {
@@ -95,7 +147,7 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
     const wallet = address.toLowerCase();
     const existing = waiters.get(wallet);
     if (existing) return existing;
-    if (stopped || !sources.length) return Promise.resolve();
+    if (stopped || !chains.length) return Promise.resolve();
     const p = new Promise<void>((resolve) => resolvers.set(wallet, resolve));
     waiters.set(wallet, p);
     waiting.push(wallet);
@@ -104,12 +156,19 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
   }
 
   return {
+    chains,
     async featuresFor(address: string): Promise<WalletFeatures> {
       return repo.features(address.toLowerCase());
     },
+    async coverageFor(addresses: string[]): Promise<Map<string, Coverage>> {
+      const wallets = [...new Set(addresses.map((a) => a.toLowerCase()))];
+      const rows = chains.length ? await coverageRepo.chains(wallets) : new Map();
+      const at = new Date();
+      return new Map(wallets.map((w) => [w, coverageOf(chains, rows.get(w) ?? [], at, explorers.length > 0, sources.map((s) => s.chainId))]));
+    },
     async ensureFresh(address: string, maxWaitMs: number): Promise<void> {
       const wallet = address.toLowerCase();
-      if (!sources.length) return;
+      if (!chains.length) return;
       const isNew = await repo.track(wallet);
       if (!deps.ingestOnRead) return;
       // a wallet already synced once is served from the store; the refresh worker keeps it current
@@ -127,7 +186,7 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
       waiting.length = 0;
       for (const r of resolvers.values()) r();
       await Promise.allSettled([...inflight.values()]);
-      await Promise.allSettled(sources.map((s) => s.close()));
+      await Promise.allSettled([...sources.map((s) => s.close()), ...explorers.map((e) => e.close())]);
     },
     get queued() {
       return waiting.length;

@@ -1,99 +1,210 @@
-// Incremental sync of one wallet on one chain: account state, the logs where the wallet is an indexed topic
-// (block ranges chunked, halved on "range too large", grown back after successes), and contracts it deployed.
-// Each chunk's records and the cursor move in one transaction, so an RPC error never loses or skips blocks.
+// Incremental sync of one wallet on one chain over JSON-RPC, up to the chain's final block. Logs are asked per
+// window of blocks (log-plan.ts), many windows per round trip (one JSON-RPC batch); a window is as large as the
+// endpoint accepts (rpc-limits.ts). Each round's complete windows are stored with the cursor in one transaction,
+// so an error never loses or skips blocks. Contracts the wallet deployed are looked for afterwards, in bounded
+// batches with their own cursor, so a busy sender's nonces never hold back its other evidence.
 import type { Db } from '../../platform/db/types.js';
 import { decodeLog, deploymentRecord, type ActivityRecord } from './decode.js';
-import { selectorsByWalletTopic } from './events.js';
+import { poolsForLogs } from './registry/pools.js';
+import { buildPlan, DELEGATE_CHANGED, DELEGATE_VOTES_CHANGED, walletTopic, type LogPlan, type Pinned } from './log-plan.js';
 import type { IngestionRepo } from './repo.js';
-import { RangeTooLargeError, type ChainSource } from './rpc-source.js';
+import { createCoverageRepo } from './coverage-repo.js';
+import { classify } from './rpc-errors.js';
+import type { ChainLog, ChainSource, LogQuery } from './rpc-source.js';
 
 export interface SyncOptions {
-  /** Largest block span asked of eth_getLogs at once (providers that refuse it make the range shrink). */
-  maxBlockRange: number;
-  /** CREATE addresses checked per run (a wallet with a huge nonce is covered over several runs). */
-  maxNoncesPerRun: number;
-  /** Blocks behind the head to stay: everything (logs, nonce, code) is read as of head - confirmations. */
+  /** blocks behind the head read when the chain's `finalized` tag is not used or not known */
   confirmations: number;
+  /** read up to the `finalized` block where the node knows the tag */
+  useFinalized: boolean;
+  /** CREATE addresses checked per run */
+  maxNoncesPerRun: number;
+  /** nonces past this are not scanned for CREATE deployments (see docs/ingestion.md, "Deployments") */
+  maxNonceScan: number;
+  /** windows asked per round trip */
+  windowsPerRound: number;
+  /** the registry's contracts for this chain; null: no registry (every known event, any emitter) */
+  pinned: Pinned[] | null;
   signal?: AbortSignal;
 }
+
+export const DEFAULT_SYNC: Omit<SyncOptions, 'pinned'> = { confirmations: 12, useFinalized: false, maxNoncesPerRun: 10_000, maxNonceScan: 10_000, windowsPerRound: 64 };
 
 export interface SyncResult {
   chainId: number;
   newRecords: number;
   nonceChanged: boolean;
+  /** the block read up to (final) */
   head: number;
+  /** logs and deployments fully read up to `head` */
+  complete: boolean;
 }
 
-const POSITIONS = [...selectorsByWalletTopic()];
+type Window = { from: number; to: number; queries: LogQuery[] };
 
-export async function syncWalletOnChain(db: Db, repo: IngestionRepo, source: ChainSource, wallet: string, opts: SyncOptions): Promise<SyncResult> {
+export async function safeBlock(source: Pick<ChainSource, 'tip'>, opts: Pick<SyncOptions, 'confirmations' | 'useFinalized'>): Promise<number> {
+  const tip = await source.tip();
+  if (opts.useFinalized && tip.finalized !== null) return Math.min(tip.head, tip.finalized);
+  return Math.max(0, tip.head - opts.confirmations);
+}
+
+export async function syncWalletOnChain(db: Db, repo: IngestionRepo, source: ChainSource, wallet: string, options: Partial<SyncOptions> & Pick<SyncOptions, 'pinned'>): Promise<SyncResult> {
+  const opts = { ...DEFAULT_SYNC, ...options };
   const chainId = source.chainId;
   const state = (await repo.syncStates(wallet)).find((s) => s.chainId === chainId);
-  // Read as of a block deep enough not to be reorganized, so stored activity never has to be taken back.
-  const head = Math.max(0, (await source.head()) - opts.confirmations);
+  const head = await safeBlock(source, opts);
   const account = await source.account(wallet, head);
+  const plan = buildPlan(opts.pinned);
   let newRecords = 0;
 
-  let from = (state?.lastBlock ?? -1) + 1;
-  let span = opts.maxBlockRange;
+  const opened: { lending_borrow?: number } = {};
+  const coverage = createCoverageRepo(db);
+  const firstBorrow = await coverage.firstBlockOf(wallet, chainId, 'lending_borrow');
+  if (firstBorrow !== null) opened.lending_borrow = firstBorrow;
+
+  let from = Math.max((state?.lastBlock ?? -1) + 1, plan.start);
+  // a refusal for the size of the result set teaches this run a span not to exceed
+  let softMax = Number.MAX_SAFE_INTEGER;
+  let span = Math.min(source.limits.span(), softMax);
   while (from <= head && !opts.signal?.aborted) {
-    const to = Math.min(head, from + span - 1);
-    let logs: Awaited<ReturnType<ChainSource['logs']>>;
-    try {
-      logs = (await Promise.all(POSITIONS.map(([pos, sels]) => source.logs(sels, pos, wallet, from, to)))).flat();
-    } catch (e) {
-      if (e instanceof RangeTooLargeError && to > from) {
-        span = Math.max(1, Math.floor((to - from + 1) / 2));
-        continue;
+    const windows: Window[] = [];
+    // a span the endpoint has not answered yet is tried with one window first: a refusal then costs one round of
+    // queries, not a whole batch of refused windows
+    const known = source.limits.snapshot();
+    const probing = !(known.statedCap !== null && span <= known.statedCap) && span > (known.okMax ?? 0);
+    const perRound = probing ? 1 : opts.windowsPerRound;
+    for (let a = from; a <= head && windows.length < perRound; ) {
+      const b = Math.min(head, a + span - 1);
+      windows.push({ from: a, to: b, queries: plan.queries(wallet, a, b, opened) });
+      a = b + 1;
+    }
+    const flat = windows.flatMap((w) => w.queries);
+    const answers = await source.getLogs(flat);
+    let k = 0;
+    const done: { window: Window; logs: ChainLog[] }[] = [];
+    let failure: { error: unknown; window: Window; span: number } | null = null;
+    for (const w of windows) {
+      const mine = answers.slice(k, k + w.queries.length);
+      k += w.queries.length;
+      const bad = mine.find((o) => !o.ok);
+      if (bad && !bad.ok) {
+        failure = { error: bad.error, window: w, span: w.to - w.from + 1 };
+        break;
       }
-      throw e;
+      done.push({ window: w, logs: mine.flatMap((o) => (o.ok ? o.value : [])) });
+      source.limits.accepted(w.to - w.from + 1);
     }
-    const times = await source.blockTimes(logs.map((l) => l.blockNumber));
-    const seen = new Set<string>();
-    const records: ActivityRecord[] = [];
-    for (const l of logs) {
-      const key = `${l.transactionHash}:${l.logIndex}`;
-      if (seen.has(key)) continue; // a log can match at two positions (a transfer to oneself)
-      seen.add(key);
-      for (const r of decodeLog({ ...l, timestamp: times.get(l.blockNumber)! }, { chainId })) if (r.wallet === wallet) records.push(r);
+    // a first borrow found in a window opens the liquidation query from there on: windows after it in this round
+    // were asked without it, so they are asked again
+    const gate = await commitRound(db, repo, source, wallet, plan, done, opened);
+    newRecords += gate.records;
+    from = gate.nextFrom ?? from;
+    if (gate.reopened) continue;
+    if (failure) {
+      const c = classify(failure.error);
+      if (c.kind !== 'range' || failure.span <= 1) throw failure.error;
+      if (c.blockCap !== null || !/result|response size|logs/i.test(c.message)) {
+        source.limits.refused(failure.span, c.blockCap);
+        span = Math.min(source.limits.span(), softMax, failure.span - 1);
+      } else {
+        softMax = Math.min(softMax, failure.span - 1);
+        const suggested = c.suggested && c.suggested.from === failure.window.from ? c.suggested.to - c.suggested.from + 1 : 0;
+        span = Math.max(1, suggested > 0 && suggested < failure.span ? suggested : Math.floor(failure.span / 2));
+      }
+      continue;
     }
-    const end = to;
-    newRecords += await db.tx(async (q) => {
-      const changed = await repo.insertActivity(records, q);
-      await repo.advanceCursor(wallet, chainId, end, q);
-      return changed.size ? records.length : 0;
-    });
-    from = to + 1;
-    span = Math.min(opts.maxBlockRange, span * 2);
+    // never grow past a size refused in this run, nor past what the endpoint accepts
+    span = Math.min(span * 2, softMax, source.limits.span());
   }
 
-  // Contracts it deployed: the CREATE address of each nonce not checked yet, confirmed by eth_getCode.
-  const checked = state?.deployNonceChecked ?? 0;
-  const upto = Math.min(account.nonce, checked + opts.maxNoncesPerRun);
-  const deployments: ActivityRecord[] = [];
-  let lo = 0;
-  for (let nonce = checked; nonce < upto && !opts.signal?.aborted; nonce++) {
-    const address = source.createAddress(wallet, nonce);
-    if (!(await source.hasCode(address, head))) continue;
-    const block = await creationBlock(source, address, lo, head);
-    lo = block;
-    const t = (await source.blockTimes([block])).get(block)!;
-    deployments.push(deploymentRecord(chainId, wallet, address, block, t, true));
-  }
+  const dep = await scanDeployments(db, repo, source, wallet, head, account, state?.deployNonceChecked ?? 0, opts);
   const nonceChanged = account.nonce !== (state?.nonce ?? 0);
-  const deployed = await db.tx(async (q) => {
+  const complete = !opts.signal?.aborted && from > head && dep.complete;
+  await coverage.recordChainState(wallet, chainId, { source: 'rpc', finalizedBlock: head, complete });
+  return { chainId, newRecords: newRecords + dep.records, nonceChanged, head, complete };
+}
+
+async function commitRound(db: Db, repo: IngestionRepo, source: ChainSource, wallet: string, plan: LogPlan, done: { window: { from: number; to: number }; logs: ChainLog[] }[], opened: { lending_borrow?: number }) {
+  if (!done.length) return { records: 0, nextFrom: null as number | null, reopened: false };
+  const chainId = source.chainId;
+  const kept = done.map((d) => ({ ...d, logs: d.logs.filter((l) => plan.keep(l)) }));
+  // delegations to the wallet: DelegateVotesChanged(delegate = wallet) marks the blocks to ask DelegateChanged for
+  const votes = kept.flatMap((d) => d.logs.filter((l) => l.topics[0]?.toLowerCase() === DELEGATE_VOTES_CHANGED));
+  if (votes.length) {
+    const seen = new Set<string>();
+    const point = votes
+      .filter((l) => !seen.has(`${l.address}:${l.blockNumber}`) && seen.add(`${l.address}:${l.blockNumber}`))
+      .map((l): LogQuery => ({ address: [l.address], topics: [DELEGATE_CHANGED, null, null, walletTopic(wallet)], fromBlock: l.blockNumber, toBlock: l.blockNumber }));
+    const answers = await source.getLogs(point);
+    for (const a of answers) if (!a.ok) throw a.error;
+    const extra = answers.flatMap((a) => (a.ok ? a.value : []));
+    for (const l of extra) kept.find((d) => d.window.from <= l.blockNumber && l.blockNumber <= d.window.to)?.logs.push(l);
+  }
+  const all = kept.flatMap((d) => d.logs);
+  const times = await source.blockTimes(all.map((l) => l.blockNumber));
+  // evidence registry: a swap counts only from a pool that derives from the Uniswap factory (token0/token1/fee read over RPC)
+  const pools = await poolsForLogs(chainId, all, (to, data) => source.call(to, data));
+  const seen = new Set<string>();
+  let records: ActivityRecord[] = [];
+  for (const l of all) {
+    const key = `${l.transactionHash}:${l.logIndex}`;
+    if (seen.has(key)) continue; // a log can match at two positions (a transfer to oneself)
+    seen.add(key);
+    for (const r of decodeLog({ ...l, timestamp: times.get(l.blockNumber)! }, { chainId, pools })) if (r.wallet === wallet) records.push(r);
+  }
+  let end = done[done.length - 1].window.to;
+  let reopened = false;
+  if (opened.lending_borrow === undefined) {
+    const borrow = records.filter((r) => r.kind === 'lending_borrow').sort((a, b) => a.blockNumber - b.blockNumber)[0];
+    if (borrow) {
+      opened.lending_borrow = borrow.blockNumber;
+      // keep what is known complete: everything before the borrow; the rest is asked again with the gate open
+      end = borrow.blockNumber - 1;
+      records = records.filter((r) => r.blockNumber <= end);
+      reopened = true;
+    }
+  }
+  const stored = await db.tx(async (q) => {
+    const changed = await repo.insertActivity(records, q);
+    if (end >= 0) await repo.advanceCursor(wallet, chainId, end, q);
+    return changed.size ? records.length : 0;
+  });
+  return { records: stored, nextFrom: end + 1, reopened };
+}
+
+/** CREATE addresses of the wallet's nonces not checked yet, eth_getCode in batches; up to maxNonceScan nonces. */
+async function scanDeployments(db: Db, repo: IngestionRepo, source: ChainSource, wallet: string, head: number, account: { nonce: number; balance: string }, checked: number, opts: SyncOptions) {
+  const nonce = account.nonce;
+  const target = Math.min(nonce, opts.maxNonceScan);
+  const upto = Math.min(target, checked + opts.maxNoncesPerRun);
+  const deployments: ActivityRecord[] = [];
+  const BATCH = 500;
+  let reached = checked;
+  for (let n = checked; n < upto && !opts.signal?.aborted; n += BATCH) {
+    const nonces = [...Array(Math.min(BATCH, upto - n)).keys()].map((i) => n + i);
+    const addresses = nonces.map((i) => source.createAddress(wallet, i));
+    const codes = await source.hasCodes(addresses, head);
+    for (let i = 0; i < addresses.length; i++) {
+      if (!codes[i]) continue;
+      const block = await creationBlock(source, addresses[i], head);
+      const t = (await source.blockTimes([block])).get(block)!;
+      deployments.push(deploymentRecord(source.chainId, wallet, addresses[i], block, t, true));
+    }
+    reached = n + nonces.length;
+  }
+  const records = await db.tx(async (q) => {
     const changed = await repo.insertActivity(deployments, q);
-    await repo.recordAccount(wallet, chainId, { nonce: account.nonce, balance: account.balance, deployNonceChecked: opts.signal?.aborted ? checked : upto }, q);
+    await repo.recordAccount(wallet, source.chainId, { nonce, balance: account.balance, deployNonceChecked: reached }, q);
     return changed.size ? deployments.length : 0;
   });
-  return { chainId, newRecords: newRecords + deployed, nonceChanged, head };
+  return { records, complete: reached >= target };
 }
 
 /** First block at which the address has code (binary search; needs historical state). Falls back to the head
  * block on nodes that keep no history, so the deployment is still counted. */
-async function creationBlock(source: ChainSource, address: string, lo: number, head: number): Promise<number> {
+async function creationBlock(source: ChainSource, address: string, head: number): Promise<number> {
   try {
-    let a = lo;
+    let a = 0;
     let b = head;
     if (await source.hasCode(address, a)) return a;
     while (b - a > 1) {

@@ -19,7 +19,6 @@ import {
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { ROOT } from './artifacts.js';
 import type { OracleService } from './contracts.js';
-import type { CommitmentRow, ProofsRepo } from './repo.js';
 
 export interface ContractArtifact {
   contractName: string;
@@ -73,11 +72,25 @@ export interface Deployment {
   credentialVerifier: Address;
 }
 
-/** Deploys both verifiers, the oracle and the credential verifier; grants the oracle and issuer roles to
- *  `operators` (the service's signer) and the governance role to `governors`. The signer is the admin. */
-export async function deployContracts(chain: Chain, opts: { operators?: Address[]; governors?: Address[]; log?: (m: string) => void } = {}): Promise<Deployment> {
+export const DEFAULT_ADMIN_ROLE: Hex = `0x${'0'.repeat(64)}`;
+
+/**
+ * Deploys both verifiers, the oracle and the credential verifier. `operators` (default: the deployer, i.e. the
+ * service's hot key) get ORACLE_ROLE and ISSUER_ROLE only; `governors` get GOVERNANCE_ROLE; `admins` get
+ * DEFAULT_ADMIN_ROLE on both contracts, after which the deployer renounces it, so no key the service holds can
+ * grant roles (e.g. GOVERNANCE_ROLE to itself, to review its own escalations). Without `admins` the deployer stays
+ * admin: development chains only (`credence contracts deploy` always names admins).
+ */
+export async function deployContracts(
+  chain: Chain,
+  opts: { operators?: Address[]; governors?: Address[]; admins?: Address[]; log?: (m: string) => void } = {},
+): Promise<Deployment> {
   const log = opts.log ?? (() => undefined);
-  const admin = chain.account.address;
+  const deployer = chain.account.address;
+  const operators = opts.operators ?? [deployer];
+  const lower = (a: string) => a.toLowerCase();
+  const hot = opts.admins?.find((a) => operators.some((o) => lower(o) === lower(a)));
+  if (hot) throw new Error(`${hot} holds the service's roles and must not also be an admin`);
   const deploy = async (name: string, args: unknown[] = []): Promise<Address> => {
     const a = loadArtifact(name);
     const hash = await chain.walletClient.deployContract({ abi: a.abi, bytecode: a.bytecode, args, account: chain.account, chain: chain.walletClient.chain } as never);
@@ -88,15 +101,26 @@ export async function deployContracts(chain: Chain, opts: { operators?: Address[
   };
   const scoreVerifier = await deploy('ScoreThresholdVerifier');
   const ageVerifier = await deploy('AgeOverVerifier');
-  const oracle = await deploy('ReputationOracle', [admin, scoreVerifier]);
-  const credentialVerifier = await deploy('CredentialVerifier', [admin, ageVerifier]);
+  const oracle = await deploy('ReputationOracle', [deployer, scoreVerifier]);
+  const credentialVerifier = await deploy('CredentialVerifier', [deployer, ageVerifier]);
   const oracleAbi = loadArtifact('ReputationOracle').abi;
   const cvAbi = loadArtifact('CredentialVerifier').abi;
-  for (const op of opts.operators ?? [admin]) {
+  for (const op of operators) {
     await chain.write(oracle, oracleAbi, 'grantRole', [ORACLE_ROLE, op]);
     await chain.write(credentialVerifier, cvAbi, 'grantRole', [ISSUER_ROLE, op]);
   }
   for (const g of opts.governors ?? []) await chain.write(oracle, oracleAbi, 'grantRole', [GOVERNANCE_ROLE, g]);
+  if (opts.admins?.length) {
+    for (const a of opts.admins) {
+      await chain.write(oracle, oracleAbi, 'grantRole', [DEFAULT_ADMIN_ROLE, a]);
+      await chain.write(credentialVerifier, cvAbi, 'grantRole', [DEFAULT_ADMIN_ROLE, a]);
+    }
+    if (!opts.admins.some((a) => lower(a) === lower(deployer))) {
+      await chain.write(oracle, oracleAbi, 'renounceRole', [DEFAULT_ADMIN_ROLE, deployer]);
+      await chain.write(credentialVerifier, cvAbi, 'renounceRole', [DEFAULT_ADMIN_ROLE, deployer]);
+      log(`the deployer ${deployer} renounced DEFAULT_ADMIN_ROLE`);
+    }
+  }
   return { scoreVerifier, ageVerifier, oracle, credentialVerifier };
 }
 
@@ -113,95 +137,4 @@ export function createOracleService(chain: Chain, oracle: Address): OracleServic
   };
 }
 
-/** Publishes current, not yet published commitments in batches: scores to the oracle, birth dates to the
- *  credential verifier (when its address is set). Runs as a worker; `flush` publishes at once. */
-export function createCommitmentPublisher(opts: {
-  chain: Chain;
-  repo: ProofsRepo;
-  oracle: Address;
-  credentialVerifier: Address | null;
-  intervalMs?: number;
-  batchSize?: number;
-  onError(err: unknown): void;
-}) {
-  const oracleAbi = loadArtifact('ReputationOracle').abi;
-  const cvAbi = loadArtifact('CredentialVerifier').abi;
-  let timer: NodeJS.Timeout | null = null;
-  let nudgeTimer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = true;
-
-  // One batch: claim, send, mark. Claimed rows are skipped by the other instances' publishers, so no batch is sent
-  // twice; a claim outlives any transaction's mining (5 minutes) and lapses if this instance dies meanwhile.
-  async function publishOnce(): Promise<number> {
-    const rows = await opts.repo.claimUnpublished(opts.credentialVerifier ? ['score', 'birth_date'] : ['score'], opts.batchSize ?? 100, 300);
-    const scores = rows.filter((r) => r.kind === 'score');
-    const births = rows.filter((r) => r.kind === 'birth_date');
-    const send = async (batch: CommitmentRow[], write: () => Promise<Hex>) => {
-      if (!batch.length) return;
-      const ids = batch.map((r) => r.id);
-      const tx = await write().catch(async (err) => {
-        await opts.repo.releaseClaims(ids);
-        throw err;
-      });
-      await opts.repo.markPublished(ids, tx);
-    };
-    await send(scores, () =>
-      opts.chain.write(opts.oracle, oracleAbi, 'publishCommitments', [scores.map((r) => r.address as Address), scores.map((r) => r.category_id), scores.map((r) => BigInt(r.commitment))]),
-    );
-    await send(births, () => opts.chain.write(opts.credentialVerifier!, cvAbi, 'publishAgeCommitments', [births.map((r) => r.address as Address), births.map((r) => BigInt(r.commitment))]));
-    return rows.length;
-  }
-
-  const flush = (): Promise<void> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          while ((await publishOnce()) === (opts.batchSize ?? 100));
-        } while (again && !stopped);
-      } catch (err) {
-        opts.onError(err);
-      } finally {
-        running = null;
-      }
-    })();
-    return running;
-  };
-
-  return {
-    flush,
-    /** A new commitment exists: publish soon (batches whatever arrives meanwhile). */
-    nudge() {
-      if (stopped || nudgeTimer) return;
-      nudgeTimer = setTimeout(() => {
-        nudgeTimer = null;
-        void flush();
-      }, 200);
-    },
-    worker: {
-      name: 'proofs-commitment-publisher',
-      start() {
-        stopped = false;
-        const tick = () => {
-          if (stopped) return;
-          void flush().finally(() => {
-            if (!stopped) timer = setTimeout(tick, opts.intervalMs ?? 5000);
-          });
-        };
-        tick();
-      },
-      async stop() {
-        stopped = true;
-        for (const t of [timer, nudgeTimer]) if (t) clearTimeout(t);
-        timer = nudgeTimer = null;
-        await running;
-      },
-    },
-  };
-}
+export { createCommitmentPublisher } from './publisher.js';

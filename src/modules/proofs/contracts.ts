@@ -4,18 +4,23 @@
 export type ProofType = 'ScoreAboveThreshold' | 'AgeVerification' | 'KYCVerified';
 
 export interface ProofResult {
-  /** 0x hex: ABI encoding of proof type, Groth16 a, b (Solidity order), c and the public signals */
+  /** 0x hex: ABI encoding of proof type, Groth16 a, b (Solidity order), c and the five public signals */
   proof: string;
   proofType: ProofType;
   publicInputs: {
     threshold?: number;
     minimumAge?: number;
-    /** score proofs: the category name (its id is the circuit's categoryId) */
+    /** score proofs: the category name */
     category?: string;
+    /** score proofs: the integer the circuit and ReputationOracle take (OVERALL = 0 ... COMPLIANCE = 8) */
+    categoryId?: number;
+    /** score proofs: keccak256 of the category name; informational, used by neither circuit nor contract */
     categoryHash?: string;
     /** age proofs: the date (yyyymmdd, UTC) the age holds on */
     currentDate?: number;
     timestamp: number;
+    /** Unix seconds after which no verifier (API, contracts, offline) accepts the proof */
+    validUntil: number;
     subject: string;
     commitment: string;
   };
@@ -46,9 +51,23 @@ export interface OracleService {
   submitEscalation(input: { disputeId: string; address: string; category: number; reason: string }): Promise<{ txHash: string }>;
 }
 
+/** What /health shows about the trusted setup of the circuit keys and the commitment publisher on this instance. */
+export interface ProofsSetupStatus {
+  kind: 'dev' | 'ceremony';
+  label: string;
+  phase1Contributors: number;
+  phase2Contributors: number;
+  contributors: string[];
+  beacon: boolean;
+  /** off: no chain configured or no worker here; refused: dev keys on a public chain (see refusal) */
+  publishing: 'off' | 'connecting' | 'on' | 'refused';
+  refusal: string | null;
+}
+
 declare module '../../platform/context.js' {
   interface Services {
     proofs?: ProofsService;
+    proofsSetup?: () => ProofsSetupStatus | undefined;
     kyc?: KycRecords;
     oracle?: OracleService;
   }

@@ -1,7 +1,8 @@
 // The wire format of a Credence proof: one 0x hex string, the ABI encoding of
-//   (uint8 proofType, uint256[2] a, uint256[2][2] b, uint256[2] c, uint256[4] publicSignals)
+//   (uint8 proofType, uint256[2] a, uint256[2][2] b, uint256[2] c, uint256[5] publicSignals)
 // with b's coordinates in the order Solidity's pairing precompile wants (swapped against snarkjs), so the
-// string goes unchanged into ReputationOracle.verifyProof / CredentialVerifier.verifyAgeProof.
+// string goes unchanged into ReputationOracle.verifyProofFor / CredentialVerifier.verifyAgeProof. In both circuits
+// publicSignals[2] is the subject and publicSignals[4] the expiry validUntil (Unix seconds).
 import { decodeAbiParameters, encodeAbiParameters, keccak256, toBytes } from 'viem';
 import type { Groth16Proof } from 'snarkjs';
 import type { ProofType } from './contracts.js';
@@ -16,10 +17,13 @@ const ABI = [
   { type: 'uint256[2]', name: 'a' },
   { type: 'uint256[2][2]', name: 'b' },
   { type: 'uint256[2]', name: 'c' },
-  { type: 'uint256[4]', name: 'publicSignals' },
+  { type: 'uint256[5]', name: 'publicSignals' },
 ] as const;
-/** 13 words of 32 bytes, as hex with the 0x prefix */
-export const PROOF_HEX_LENGTH = 2 + 13 * 64;
+/** 14 words of 32 bytes, as hex with the 0x prefix */
+export const PROOF_HEX_LENGTH = 2 + 14 * 64;
+/** Index of the public signals every circuit shares. */
+export const SUBJECT_SIGNAL = 2;
+export const VALID_UNTIL_SIGNAL = 4;
 /** The bn128 base field: proof coordinates must be below it (the EVM precompiles refuse others). */
 export const FIELD_Q = 21888242871839275222246405745257275088696311157297823662689037894645226208583n;
 /** The bn128 scalar field: public signals must be below it. */
@@ -41,7 +45,7 @@ export function encodeProof(type: ProofType, proof: Groth16Proof, publicSignals:
       [n(proof.pi_b[1][1]), n(proof.pi_b[1][0])],
     ],
     [n(proof.pi_c[0]), n(proof.pi_c[1])],
-    [n(publicSignals[0]), n(publicSignals[1]), n(publicSignals[2]), n(publicSignals[3])],
+    [n(publicSignals[0]), n(publicSignals[1]), n(publicSignals[2]), n(publicSignals[3]), n(publicSignals[4])],
   ]);
 }
 
@@ -76,7 +80,9 @@ export function decodeProof(hex: string): DecodedProof | null {
   };
 }
 
-/** keccak256 of the category name, as the publicInputs.categoryHash of score proofs. */
+/** keccak256 of the category name: publicInputs.categoryHash of score proofs. Informational only (a stable
+ *  identifier of the category for consumers that key by hash); neither the circuit nor the contracts use it, they
+ *  take the integer categoryId. Accepted as a claim at verify time. */
 export const categoryHash = (category: string): `0x${string}` => {
   let h = categoryHashes.get(category);
   if (!h) categoryHashes.set(category, (h = keccak256(toBytes(category))));

@@ -22,7 +22,7 @@ describe('shutdown', () => {
       });
     });
     expect(code, out).toBe(0);
-    expect(out).toContain('proved 834 chars');
+    expect(out).toContain('proved 898 chars');
     expect(out).toContain('closed');
   });
 });

@@ -2,9 +2,13 @@
 // and, when a chain is configured, the commitment publisher (a worker) and the oracle service.
 import type { Address, Hex } from 'viem';
 import type { Module } from '../../platform/http/types.js';
+import type { Worker } from '../../platform/context.js';
 import { SCORE_UPDATED, categoryId, type ScoreChange } from '../scoring/contracts.js';
-import { connectChain, createCommitmentPublisher, createOracleService, type Chain } from './chain.js';
+import { SUPPORTED_CHAINS } from '../../platform/config.js';
+import { BUILD_DIR, multiParty, setupSummary, type SetupSummary } from './artifacts.js';
+import { connectChain, createOracleService, type Chain } from './chain.js';
 import type { OracleService } from './contracts.js';
+import { createCommitmentPublisher, type PublisherState } from './publisher.js';
 import { createProofsRepo } from './repo.js';
 import { proofsRoutes } from './routes.js';
 import { startRuntime, verificationKeysDocument, type ProofRuntime } from './runtime.js';
@@ -15,6 +19,9 @@ export const proofsModule: Module = {
   register(app, ctx) {
     const repo = createProofsRepo(ctx.db);
     const { config } = ctx;
+    const artifactsDir = config.circuitsDir ?? BUILD_DIR;
+    let setup: SetupSummary | null = null;
+    const getSetup = () => (setup ??= setupSummary(artifactsDir));
 
     let chain: Promise<Chain> | null = null;
     const getChain = () => {
@@ -23,13 +30,23 @@ export const proofsModule: Module = {
       return chain;
     };
     const chainConfigured = Boolean(config.chainRpcUrl && config.signerKey);
-    let publisher: ReturnType<typeof createCommitmentPublisher> | null = null;
+    let publisher: { flush(): Promise<void>; clear(): Promise<void>; nudge(): void; state(): PublisherState | 'connecting' | 'off'; worker: Worker } | null = null;
     if (chainConfigured && config.oracleAddress) {
       let started: Promise<void> | null = null;
       const inner: { p: ReturnType<typeof createCommitmentPublisher> | null } = { p: null };
+      // Keys from a single-party setup let whoever kept its entropy forge proofs: never publish commitments such
+      // proofs would verify against on a public chain, unless the operator explicitly allows it.
+      const gate = async (c: Chain): Promise<string | null> => {
+        const chainId = await c.publicClient.getChainId();
+        const s = getSetup();
+        if (!(SUPPORTED_CHAINS as readonly number[]).includes(chainId) || multiParty(s) || config.allowDevSetup) return null;
+        return `chain ${chainId} is public and the circuit keys come from a single-contributor setup (phase 1: ${s.phase1Contributors}, phase 2: ${s.phase2Contributors} contributors); run a ceremony (credence ceremony) or set CREDENCE_ALLOW_DEV_SETUP=true`;
+      };
       // the publisher needs a connected chain; connect when the worker starts, not at boot
-      publisher = {
+      const p = {
         flush: async () => inner.p?.flush(),
+        clear: async () => inner.p?.clear(),
+        state: (): PublisherState | 'connecting' | 'off' => (started ? (inner.p?.state() ?? 'connecting') : 'off'),
         nudge: () => inner.p?.nudge(),
         worker: {
           name: 'proofs-commitment-publisher',
@@ -40,9 +57,11 @@ export const proofsModule: Module = {
                 repo,
                 oracle: config.oracleAddress as Address,
                 credentialVerifier: config.credentialVerifierAddress as Address | null,
+                clearIntervalMs: config.commitmentClearSeconds * 1000,
+                gate: () => gate(c),
                 onError: (err) => ctx.log.error({ err }, 'publishing commitments failed'),
               });
-              inner.p.worker.start();
+              return inner.p.worker.start();
             });
             started.catch((err) => ctx.log.error({ err }, 'connecting to the chain failed; commitments are not published'));
           },
@@ -52,7 +71,8 @@ export const proofsModule: Module = {
           },
         },
       };
-      ctx.workers.push(publisher.worker);
+      publisher = p;
+      ctx.workers.push(p.worker);
       const oracle: OracleService = {
         async submitEscalation(input) {
           return createOracleService(await getChain(), config.oracleAddress as Address).submitEscalation(input);
@@ -85,8 +105,16 @@ export const proofsModule: Module = {
     let service: FullProofsService | null = null;
     const getService = async () => {
       if (!service) {
-        runtime = startRuntime({ provers: config.proverConcurrency, verifiers: config.verifierThreads });
-        service = createProofsService({ repo, cipher: ctx.cipher, services: ctx.services, runtime, log: ctx.log, onCommitment: () => publisher?.nudge() });
+        runtime = startRuntime({ provers: config.proverConcurrency, verifiers: config.verifierThreads, dir: artifactsDir });
+        service = createProofsService({
+          repo,
+          cipher: ctx.cipher,
+          services: ctx.services,
+          runtime,
+          log: ctx.log,
+          proofLifetimeSeconds: config.proofLifetimeSeconds,
+          onCommitment: () => publisher?.nudge(),
+        });
       }
       return service;
     };
@@ -113,7 +141,24 @@ export const proofsModule: Module = {
       else await repo.supersede('score', change.address.toLowerCase(), categoryId(change.category), change.newScore);
     });
 
+    // occupancy of the proving and verifying threads, for /metrics (null until they start)
+    ctx.services.proofQueue = () => runtime?.stats() ?? null;
+
+    // what /health reports about the trusted setup behind the proofs, and whether commitments are being published
+    ctx.services.proofsSetup = () => {
+      let summary: SetupSummary;
+      try {
+        summary = getSetup();
+      } catch (err) {
+        ctx.log.error({ err }, 'reading the circuit keys failed');
+        return undefined;
+      }
+      const st = publisher?.state();
+      const publishing = !st || st === 'off' ? 'off' : typeof st === 'object' ? 'refused' : st === 'publishing' ? 'on' : 'connecting';
+      return { ...summary, publishing, refusal: typeof st === 'object' ? st.refused : null } as const;
+    };
+
     let keysDoc: ReturnType<typeof verificationKeysDocument> | null = null;
-    proofsRoutes(app, getService, () => (keysDoc ??= verificationKeysDocument()));
+    proofsRoutes(app, getService, () => (keysDoc ??= verificationKeysDocument(artifactsDir)));
   },
 };

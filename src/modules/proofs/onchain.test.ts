@@ -95,7 +95,7 @@ describe('ReputationOracle', () => {
     const other = randomAddress();
     const commitment = poseidon4([BigInt(other), 3n, 900n, 7n]).toString();
     const { proof: p, publicSignals } = await snarkjs.groth16.fullProve(
-      { threshold: 800, categoryId: 3, subject: BigInt(other).toString(), commitment, score: 900, salt: 7 },
+      { threshold: 800, categoryId: 3, subject: BigInt(other).toString(), commitment, validUntil: Math.floor(Date.now() / 1000) + 3600, score: 900, salt: 7 },
       'circuits/build/score_threshold/score_threshold.wasm',
       'circuits/build/score_threshold/score_threshold_final.zkey',
     );
@@ -218,7 +218,7 @@ describe('credence contracts deploy', () => {
     const out = await new Promise<string>((resolve, reject) =>
       execFile(
         process.execPath,
-        ['bin/credence.mjs', 'contracts', 'deploy', '--governance', gov],
+        ['bin/credence.mjs', 'contracts', 'deploy', '--admin', '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65', '--governance', gov],
         // Hardhat development account #2
         { env: { ...process.env, CREDENCE_CHAIN_RPC_URL: chain.url, CREDENCE_SIGNER_KEY: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a' }, timeout: 60_000 },
         (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
@@ -229,5 +229,5 @@ describe('credence contracts deploy', () => {
     expect(out).toMatch(/CREDENCE_CREDENTIAL_VERIFIER_ADDRESS=0x[0-9a-fA-F]{40}/);
     expect(await read<boolean>(oracle, oracleAbi, 'hasRole', [keccak256(toBytes('GOVERNANCE_ROLE')), gov])).toBe(true);
     expect(await read<boolean>(oracle, oracleAbi, 'hasRole', [keccak256(toBytes('ORACLE_ROLE')), '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'])).toBe(true);
-  });
+  }, 300_000);
 });

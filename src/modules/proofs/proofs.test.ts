@@ -50,18 +50,22 @@ describe('ScoreAboveThreshold', () => {
   });
 
   it('returns one ABI-encoded hex proof and its public inputs', () => {
-    expect(proof).toMatch(/^0x[0-9a-f]{832}$/);
-    expect(publicInputs).toMatchObject({ threshold: 700, category: 'DEFI_LENDING', categoryHash: categoryHash('DEFI_LENDING'), subject: toChecksum(subject) });
+    expect(proof).toMatch(/^0x[0-9a-f]{896}$/);
+    expect(publicInputs).toMatchObject({ threshold: 700, category: 'DEFI_LENDING', categoryId: 1, categoryHash: categoryHash('DEFI_LENDING'), subject: toChecksum(subject) });
     expect(publicInputs.commitment).toMatch(/^\d+$/);
     expect(Math.abs((publicInputs.timestamp as number) - Date.now() / 1000)).toBeLessThan(60);
+    // the default lifetime: one hour from the issue time
+    expect(publicInputs.validUntil).toBe((publicInputs.timestamp as number) + 3600);
     const d = decodeProof(proof)!;
     expect(d.proofType).toBe('ScoreAboveThreshold');
-    expect(d.publicSignals.map(String)).toEqual(['700', '1', BigInt(subject).toString(), publicInputs.commitment]);
+    expect(d.publicSignals.map(String)).toEqual(['700', '1', BigInt(subject).toString(), publicInputs.commitment, String(publicInputs.validUntil)]);
   });
 
   it('verifies in the API, with and without matching publicInputs', async () => {
-    expect((await verify({ proof })).json()).toEqual({ valid: true });
-    expect((await verify({ proof, publicInputs })).json()).toEqual({ valid: true });
+    const about = { valid: true, subject: toChecksum(subject), validUntil: publicInputs.validUntil };
+    expect((await verify({ proof })).json()).toEqual(about);
+    expect((await verify({ proof, publicInputs })).json()).toEqual(about);
+    expect((await verify({ proof, publicInputs: { categoryId: 1, validUntil: publicInputs.validUntil } })).json()).toEqual(about);
     expect((await verify({ proof, publicInputs: { threshold: 700, categoryHash: categoryHash('DEFI_LENDING').toUpperCase().replace('0X', '0x') } })).json().valid).toBe(true);
   });
 
@@ -70,8 +74,9 @@ describe('ScoreAboveThreshold', () => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     const entry = doc.circuits.find((c: { circuit: string }) => c.circuit === 'score_threshold');
-    expect(entry.publicSignals).toEqual(['threshold', 'categoryId', 'subject', 'commitment']);
+    expect(entry.publicSignals).toEqual(['threshold', 'categoryId', 'subject', 'commitment', 'validUntil']);
     expect(doc.ptauPower).toBe(10);
+    expect(doc.setup).toMatchObject({ kind: 'dev', phase2Contributors: 1, beacon: true });
     const d = decodeProof(proof)!;
     expect(await snarkjs.groth16.verify(entry.verificationKey, d.publicSignals.map(String), d.proof)).toBe(true);
     const bad = decodeProof(tamper(proof));
@@ -79,6 +84,10 @@ describe('ScoreAboveThreshold', () => {
     const wrongThreshold = [...d.publicSignals.map(String)];
     wrongThreshold[0] = '600';
     expect(await snarkjs.groth16.verify(entry.verificationKey, wrongThreshold, d.proof)).toBe(false);
+    // the expiry is bound by the proof: an offline verifier cannot be fooled into a later validUntil
+    const later = [...d.publicSignals.map(String)];
+    later[4] = String(Number(later[4]) + 86_400);
+    expect(await snarkjs.groth16.verify(entry.verificationKey, later, d.proof)).toBe(false);
   });
 
   it('is invalid when tampered, malformed or re-labelled', async () => {
@@ -98,6 +107,8 @@ describe('ScoreAboveThreshold', () => {
     for (const pi of [
       { threshold: 699 },
       { category: 'OVERALL' },
+      { categoryId: 0 },
+      { validUntil: (publicInputs.validUntil as number) + 1 },
       { categoryHash: categoryHash('OVERALL') },
       { subject: randomAddress() },
       { commitment: '12345' },
@@ -135,7 +146,7 @@ describe('ScoreAboveThreshold', () => {
     await setScore(app, wallet, 'SOCIAL', 650);
     const second = await proveAt();
     expect(second.publicInputs.commitment).not.toBe(first.publicInputs.commitment);
-    expect((await verify({ proof: second.proof })).json()).toEqual({ valid: true });
+    expect((await verify({ proof: second.proof })).json()).toMatchObject({ valid: true });
     expect((await verify({ proof: first.proof })).json()).toMatchObject({ valid: false });
   });
 
@@ -154,7 +165,7 @@ describe('ScoreAboveThreshold', () => {
     expect(await repo.pruneIssuances(1)).toBeGreaterThanOrEqual(1);
     expect(await issued(old.proof)).toBe(0);
     expect(await issued(fresh.proof)).toBe(1);
-    expect((await verify({ proof: fresh.proof, publicInputs: { timestamp: fresh.publicInputs.timestamp } })).json()).toEqual({ valid: true });
+    expect((await verify({ proof: fresh.proof, publicInputs: { timestamp: fresh.publicInputs.timestamp } })).json()).toMatchObject({ valid: true });
   });
 
   it('refuses a false statement with 422 and no proof', async () => {
@@ -170,6 +181,42 @@ describe('ScoreAboveThreshold', () => {
   });
 });
 
+describe("whose proof it is (issue 13: a proof works for whoever presents it)", () => {
+  it("tells the verifier the proof's subject, so an attacker's copy of a victim's proof is recognisable", async () => {
+    const victim = randomAddress();
+    const attacker = randomAddress();
+    await setScore(app, victim, 'DEFI_LENDING', 883);
+    // any API key can obtain any wallet's proof: the attacker asks for the victim's
+    const stolen = (await prove({ subject: victim, proofType: 'ScoreAboveThreshold', category: 'DEFI_LENDING', threshold: 800 })).json();
+    const res = (await verify({ proof: stolen.proof })).json();
+    expect(res.valid).toBe(true);
+    expect(res.subject).toBe(toChecksum(victim));
+    expect(res.subject).not.toBe(toChecksum(attacker));
+    // a dApp that states whom it expects gets valid: false for the attacker
+    expect((await verify({ proof: stolen.proof, publicInputs: { subject: attacker } })).json()).toMatchObject({ valid: false, reason: 'publicInputs.subject disagrees with the proof' });
+  });
+});
+
+describe('expiry (validUntil)', () => {
+  it('refuses a proof once its validUntil has passed', async () => {
+    const short = await createTestApp({ config: { proofLifetimeSeconds: 1 } });
+    try {
+      const k = await createKey(short, 'Growth');
+      const wallet = randomAddress();
+      await setScore(short, wallet, 'GOVERNANCE', 640);
+      const res = await short.inject({ method: 'POST', url: '/api/v1/reputation/prove', headers: k.headers, payload: { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'GOVERNANCE', threshold: 600 } });
+      expect(res.statusCode, res.body).toBe(200);
+      const { proof: p, publicInputs: pi } = res.json();
+      expect(pi.validUntil).toBe(pi.timestamp + 1);
+      const check = async () => (await short.inject({ method: 'POST', url: '/api/v1/reputation/verify', headers: k.headers, payload: { proof: p } })).json();
+      await eventually(async () => (await check()).valid === false, { timeoutMs: 30_000 });
+      expect(await check()).toEqual({ valid: false, reason: 'expired (validUntil has passed)' });
+    } finally {
+      await short.close();
+    }
+  });
+});
+
 describe('unknown commitments', () => {
   it('is invalid for a correct proof against a commitment Credence never made', async () => {
     // a genuine Groth16 proof for a made-up commitment: valid for snarkjs, unknown to Credence
@@ -177,7 +224,7 @@ describe('unknown commitments', () => {
     const subject = randomAddress();
     const commitment = poseidon4([BigInt(subject), 1n, 900n, 42n]).toString();
     const { proof, publicSignals } = await snarkjs.groth16.fullProve(
-      { threshold: 100, categoryId: 1, subject: BigInt(subject).toString(), commitment, score: 900, salt: 42 },
+      { threshold: 100, categoryId: 1, subject: BigInt(subject).toString(), commitment, validUntil: Math.floor(Date.now() / 1000) + 600, score: 900, salt: 42 },
       'circuits/build/score_threshold/score_threshold.wasm',
       'circuits/build/score_threshold/score_threshold_final.zkey',
     );
@@ -206,6 +253,8 @@ describe('age and KYC proofs', () => {
     const body = res.json();
     expect(body.proofType).toBe('AgeVerification');
     expect(body.publicInputs).toMatchObject({ minimumAge: 25, currentDate: yyyymmdd(new Date()), subject: toChecksum(adult) });
+    expect(body.publicInputs.validUntil).toBeGreaterThan(Date.now() / 1000);
+    expect(body.publicInputs.categoryId).toBeUndefined();
     expect((await verify({ proof: body.proof, publicInputs: { minimumAge: 25 } })).json().valid).toBe(true);
     expect((await verify({ proof: body.proof, publicInputs: { minimumAge: 26 } })).json().valid).toBe(false);
     expect((await verify({ proof: tamper(body.proof) })).json().valid).toBe(false);
@@ -326,7 +375,7 @@ describe.skipIf(!redisUrl() || !usingPostgres())('two instances on one Redis and
       await eventually(async () => (await verifyOn(a, first.proof)).valid === false, { timeoutMs: 5000 });
       const second = await proveOn(a);
       expect(second.publicInputs.commitment).not.toBe(first.publicInputs.commitment);
-      expect(await verifyOn(b, second.proof)).toEqual({ valid: true });
+      expect(await verifyOn(b, second.proof)).toMatchObject({ valid: true, subject: toChecksum(wallet) });
     } finally {
       await a.close();
       await b.close();

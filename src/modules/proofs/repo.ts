@@ -77,6 +77,30 @@ export function createProofsRepo(db: Db) {
       );
     },
 
+    /**
+     * Claims up to `limit` superseded commitments that were published and not yet cleared on-chain, for `seconds`
+     * (as claimUnpublished): the publisher compare-and-clears them.
+     */
+    async claimToClear(kinds: CommitmentKind[], limit: number, seconds: number): Promise<CommitmentRow[]> {
+      return db.query<CommitmentRow>(
+        `UPDATE proof_commitments SET clear_claimed_until = now() + make_interval(secs => $3)
+          WHERE id IN (SELECT id FROM proof_commitments
+                        WHERE NOT is_current AND published_at IS NOT NULL AND cleared_at IS NULL AND kind = ANY($1::text[])
+                          AND (clear_claimed_until IS NULL OR clear_claimed_until < now())
+                        ORDER BY superseded_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+          RETURNING ${COLS}`,
+        [kinds, limit, seconds],
+      );
+    },
+
+    async markCleared(ids: string[]): Promise<void> {
+      if (ids.length) await db.query('UPDATE proof_commitments SET cleared_at = now() WHERE id = ANY($1::uuid[])', [ids]);
+    },
+
+    async releaseClearClaims(ids: string[]): Promise<void> {
+      if (ids.length) await db.query('UPDATE proof_commitments SET clear_claimed_until = NULL WHERE id = ANY($1::uuid[]) AND cleared_at IS NULL', [ids]);
+    },
+
     /** Gives claimed rows back at once (their transaction failed), instead of waiting for the claim to lapse. */
     async releaseClaims(ids: string[]): Promise<void> {
       if (ids.length) await db.query('UPDATE proof_commitments SET publish_claimed_until = NULL WHERE id = ANY($1::uuid[]) AND published_at IS NULL', [ids]);

@@ -3,14 +3,14 @@ import { apiRoutes, type App } from '../../platform/http/types.js';
 import { errorResponses } from '../../platform/openapi.js';
 import type { Static } from '@sinclair/typebox';
 import { MAX_PROOF_CHARS, ProveBody, ProveResponse, VerificationKeysResponse, VerifyBody, VerifyResponse } from './schemas.js';
-import type { FullProofsService } from './service.js';
+import { DEFAULT_MINIMUM_AGE, type FullProofsService } from './service.js';
 
 export function proofsRoutes(app: App, getService: () => Promise<FullProofsService>, verificationKeys: () => Static<typeof VerificationKeysResponse>) {
   apiRoutes(app, (s) => {
     s.post(
       '/reputation/prove',
       {
-        config: { auth: 'apiKey', cost: 1 },
+        config: { auth: 'apiKey', cost: 1, idempotent: true },
         schema: {
           operationId: 'proofs.createProof',
           tags: ['Proofs'],
@@ -20,15 +20,23 @@ export function proofsRoutes(app: App, getService: () => Promise<FullProofsServi
             'Credence committed to for the wallet and category is at least the threshold. AgeVerification (alias AgeAboveMinimum; `minimumAge` ' +
             'default 21): the birth date of the wallet\'s approved KYC makes the person at least that old today (UTC). KYCVerified: the wallet ' +
             'has an approved KYC. A false statement, or no approved KYC for an age/KYC proof, gives 422 `proof_unsatisfiable` and no proof. ' +
-            '`proof` is the ABI encoding the on-chain ReputationOracle.verifyProof(proof, threshold, category) and ' +
-            'CredentialVerifier.verifyAgeProof(proof, minimumAge) take. Counts 1 query.',
+            '`proof` is the ABI encoding the on-chain ReputationOracle.verifyProofFor(holder, proof, threshold, categoryId) and ' +
+            'CredentialVerifier.verifyAgeProofFor(holder, proof, minimumAge) take; a consumer passes msg.sender as holder, because any API key ' +
+            "can obtain any wallet's proof (verifyProof alone is not bound to its presenter). Every proof expires at `publicInputs.validUntil` " +
+            '(Unix seconds, a public input of the proof): verifiers, offline ones included, must refuse it afterwards. Counts 1 query. Age proofs count against the age-privacy allowance of ' +
+            'POST /compliance/verify-age (a few different minimum ages per key and wallet per window; a further one gets 403).',
           body: ProveBody,
-          response: { 200: ProveResponse, ...errorResponses(422, 503) },
+          response: { 200: ProveResponse, ...errorResponses(403, 422, 503) },
         },
       },
       async (req) => {
         const service = await getService();
-        const result = await service.prove(req.body);
+        const prove = () => service.prove(req.body);
+        // An age proof is an age question: it goes under the compliance module's age-privacy allowance (403 beyond it).
+        const ageChecks = req.server.ctx.services.ageChecks;
+        const isAge = req.body.proofType === 'AgeVerification' || req.body.proofType === 'AgeAboveMinimum';
+        const asker = { keyId: req.apiKey!.keyId, keyOwner: req.apiKey!.ownerAddress };
+        const result = isAge && ageChecks ? await ageChecks.guard(asker, req.body.subject, req.body.minimumAge ?? DEFAULT_MINIMUM_AGE, 'prove', prove) : await prove();
         // the alias is answered under the name asked for; the proof itself carries the canonical type
         return req.body.proofType === 'AgeAboveMinimum' ? { ...result, proofType: 'AgeAboveMinimum' } : result;
       },
@@ -44,9 +52,11 @@ export function proofsRoutes(app: App, getService: () => Promise<FullProofsServi
           summary: 'Verify a proof',
           description:
             `Checks a proof from /reputation/prove: a valid Groth16 proof, against the commitment Credence currently holds for the wallet ` +
-            `(a proof against a superseded commitment, for example after the score changed, is no longer valid), and, when \`publicInputs\` is sent, ` +
+            `(a proof against a superseded commitment, for example after the score changed, is no longer valid), not expired (\`validUntil\`), ` +
+            `and, when \`publicInputs\` is sent, ` +
             `every field given agrees with the proof. Anything else, including a string that is not a proof at all, gives \`valid: false\`; ` +
-            `400 only for a missing proof or one over ${MAX_PROOF_CHARS.toLocaleString('en-US')} characters. Counts 0 queries.`,
+            `400 only for a missing proof or one over ${MAX_PROOF_CHARS.toLocaleString('en-US')} characters. A valid answer names \`subject\`, the ` +
+            `wallet the proof is about: check it is the party you act for (or send \`publicInputs.subject\`). Counts 0 queries.`,
           body: VerifyBody,
           response: { 200: VerifyResponse },
         },

@@ -1,9 +1,8 @@
 // The proving runtime, made on first use (most instances of the app never prove): a pool of proving threads and
 // a pool of verifying threads. Nothing of it runs on the request thread: the threads read the committed artifacts
 // (checked against the manifest), build their curves and witness calculators, and answer jobs.
-import path from 'node:path';
 import { AppError } from '../../platform/errors.js';
-import { CIRCUIT_NAMES, ROOT, circuitFiles, loadManifest, loadVerificationKey, type CircuitName } from './artifacts.js';
+import { BUILD_DIR, CIRCUIT_NAMES, circuitFiles, loadManifest, loadVerificationKey, manifestSum, setupSummary, type CircuitName } from './artifacts.js';
 import type { Groth16Proof } from './encoding.js';
 import { createThreadPool, JobError } from './thread-pool.js';
 
@@ -17,24 +16,24 @@ export interface ProofRuntime {
 }
 
 export const CIRCUIT_INFO: Record<CircuitName, { proofTypes: string[]; publicSignals: string[] }> = {
-  score_threshold: { proofTypes: ['ScoreAboveThreshold'], publicSignals: ['threshold', 'categoryId', 'subject', 'commitment'] },
-  age_over: { proofTypes: ['AgeVerification', 'AgeAboveMinimum', 'KYCVerified'], publicSignals: ['currentDate', 'minimumAge', 'subject', 'commitment'] },
+  score_threshold: { proofTypes: ['ScoreAboveThreshold'], publicSignals: ['threshold', 'categoryId', 'subject', 'commitment', 'validUntil'] },
+  age_over: { proofTypes: ['AgeVerification', 'AgeAboveMinimum', 'KYCVerified'], publicSignals: ['currentDate', 'minimumAge', 'subject', 'commitment', 'validUntil'] },
 };
 
 /** Each circuit's files with the sha256 the manifest names: the threads refuse anything else. */
-function artifacts() {
-  const manifest = loadManifest();
-  const sum = (file: string) => manifest.files[path.relative(ROOT, file)] ?? 'not in the manifest';
+function artifacts(dir: string) {
+  const manifest = loadManifest(dir);
+  const sum = (file: string) => manifestSum(manifest, dir, file);
   return Object.fromEntries(
     CIRCUIT_NAMES.map((n) => {
-      const f = circuitFiles(n);
+      const f = circuitFiles(n, dir);
       return [n, { wasm: f.wasm, wasmSha256: sum(f.wasm), zkey: f.zkey, zkeySha256: sum(f.zkey), vkey: f.vkey, vkeySha256: sum(f.vkey) }];
     }),
   );
 }
 
-export function startRuntime(opts: { provers: number; verifiers: number }): ProofRuntime {
-  const circuits = artifacts();
+export function startRuntime(opts: { provers: number; verifiers: number; dir?: string | null }): ProofRuntime {
+  const circuits = artifacts(opts.dir ?? BUILD_DIR);
   const provers = createThreadPool<{ circuit: CircuitName; input: Record<string, string> }, { proof: Groth16Proof; publicSignals: string[] }>({
     script: new URL('./prover-worker.mjs', import.meta.url),
     size: opts.provers,
@@ -61,15 +60,16 @@ export function startRuntime(opts: { provers: number; verifiers: number }): Proo
   };
 }
 
-export function verificationKeysDocument() {
-  const manifest = loadManifest();
+export function verificationKeysDocument(dir: string = BUILD_DIR) {
+  const manifest = loadManifest(dir);
   return {
     ptauPower: manifest.ptauPower,
+    setup: setupSummary(dir),
     circuits: CIRCUIT_NAMES.map((n) => ({
       circuit: n,
       ...CIRCUIT_INFO[n],
-      zkeySha256: manifest.files[path.relative(ROOT, circuitFiles(n).zkey)],
-      verificationKey: loadVerificationKey(n),
+      zkeySha256: manifestSum(manifest, dir, circuitFiles(n, dir).zkey),
+      verificationKey: loadVerificationKey(n, dir),
     })),
   };
 }

@@ -21,17 +21,26 @@ export type ProveBody = Static<typeof ProveBody>;
 const PublicInputsOut = Type.Object({
   threshold: Type.Optional(Type.Integer({ description: 'score proofs: the threshold proven' })),
   category: Type.Optional(Type.String({ description: 'score proofs: the category' })),
-  categoryHash: Type.Optional(Type.String({ description: 'score proofs: keccak256 of the category name, 0x hex' })),
+  categoryId: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 8, description: 'score proofs: the integer the circuit and ReputationOracle take (OVERALL = 0 ... COMPLIANCE = 8)' }),
+  ),
+  categoryHash: Type.Optional(
+    Type.String({ description: 'score proofs: keccak256 of the category name, 0x hex. Informational: neither the circuit nor the contracts use it (they take categoryId)' }),
+  ),
   minimumAge: Type.Optional(Type.Integer({ description: 'age proofs: the minimum age proven (0 for KYCVerified)' })),
   currentDate: Type.Optional(Type.Integer({ description: 'age proofs: the UTC date (yyyymmdd) the age holds on' })),
   timestamp: Type.Integer({ description: 'Unix seconds when the proof was made' }),
-  subject: Type.String({ description: 'the wallet (EIP-55)' }),
+  validUntil: Type.Integer({
+    description: 'Unix seconds: the proof expires after this (a public input of the proof; the API, the contracts and offline verifiers refuse it afterwards)',
+  }),
+  subject: Type.String({ description: 'the wallet the proof is about (EIP-55): only that wallet should be able to use it' }),
   commitment: Type.String({ description: 'decimal Poseidon commitment the proof is against' }),
 });
 
 export const ProveResponse = Type.Object({
   proof: Type.String({
-    description: '0x hex: abi.encode(uint8 proofType, uint256[2] a, uint256[2][2] b, uint256[2] c, uint256[4] publicSignals), ready for ReputationOracle.verifyProof',
+    description:
+      '0x hex: abi.encode(uint8 proofType, uint256[2] a, uint256[2][2] b, uint256[2] c, uint256[5] publicSignals), ready for ReputationOracle.verifyProofFor(holder, proof, threshold, categoryId)',
   }),
   proofType: Type.String(),
   publicInputs: PublicInputsOut,
@@ -44,10 +53,12 @@ export const VerifyBody = Type.Object({
       {
         threshold: Type.Optional(Type.Integer()),
         category: Type.Optional(Type.String()),
+        categoryId: Type.Optional(Type.Integer()),
         categoryHash: Type.Optional(Type.String()),
         minimumAge: Type.Optional(Type.Integer()),
         currentDate: Type.Optional(Type.Integer()),
         timestamp: Type.Optional(Type.Integer()),
+        validUntil: Type.Optional(Type.Integer()),
         subject: Type.Optional(Type.String()),
         commitment: Type.Optional(Type.String()),
       },
@@ -60,10 +71,27 @@ export type VerifyBody = Static<typeof VerifyBody>;
 export const VerifyResponse = Type.Object({
   valid: Type.Boolean(),
   reason: Type.Optional(Type.String({ description: 'why the proof is not valid (absent when valid)' })),
+  subject: Type.Optional(
+    Type.String({ description: 'when valid: the wallet the proof is about (EIP-55). A valid proof about someone else proves nothing about the presenter' }),
+  ),
+  validUntil: Type.Optional(Type.Integer({ description: 'when valid: Unix seconds until which the proof stays valid' })),
 });
+
+export const SetupSummary = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('dev'), Type.Literal('ceremony')], { description: 'dev: single-party development setup; ceremony: multi-party' }),
+    label: Type.String(),
+    phase1Contributors: Type.Integer({ description: 'independent contributions to the powers of tau (phase 1)' }),
+    phase2Contributors: Type.Integer({ description: 'independent contributions to the circuit keys (phase 2), read from the zkeys' }),
+    contributors: Type.Array(Type.String(), { description: 'phase-2 contributor names, in order' }),
+    beacon: Type.Boolean({ description: 'a public random beacon was applied last' }),
+  },
+  { description: 'who took part in the trusted setup of the circuit keys' },
+);
 
 export const VerificationKeysResponse = Type.Object({
   ptauPower: Type.Integer({ description: 'power of the phase-1 powers of tau the keys were made from' }),
+  setup: SetupSummary,
   circuits: Type.Array(
     Type.Object({
       circuit: Type.String(),

@@ -29,8 +29,10 @@ export interface ClaimedInputs {
   threshold?: number;
   minimumAge?: number;
   category?: string;
+  categoryId?: number;
   categoryHash?: string;
   timestamp?: number;
+  validUntil?: number;
   subject?: string;
   commitment?: string;
   currentDate?: number;
@@ -38,7 +40,8 @@ export interface ClaimedInputs {
 
 export interface FullProofsService extends ProofsService {
   prove(req: ProveRequest): Promise<ProofResult>;
-  verify(proof: string, claimed?: ClaimedInputs): Promise<{ valid: boolean; reason?: string }>;
+  /** subject/validUntil: what the proof says about whom, and until when (absent when the string is not a proof). */
+  verify(proof: string, claimed?: ClaimedInputs): Promise<{ valid: boolean; reason?: string; subject?: string; validUntil?: number }>;
   /** Marks a wallet's score commitment superseded when its score changed. */
   onScoreChanged(address: string, category: Category, newScore: number): Promise<void>;
 }
@@ -53,10 +56,16 @@ export function createProofsService(deps: {
   services: Services;
   runtime: ProofRuntime;
   log: FastifyBaseLogger;
+  /** Lifetime of a proof (its validUntil is this far after it is made); default one hour. */
+  proofLifetimeSeconds?: number;
+  /** Clock (ms), for tests of expiry. */
+  now?: () => number;
   /** Called after a new commitment is recorded (the chain publisher batches them). */
   onCommitment?: () => void;
 }): FullProofsService {
   const { repo, cipher, services, runtime } = deps;
+  const lifetime = deps.proofLifetimeSeconds ?? 3600;
+  const nowMs = deps.now ?? Date.now;
 
   async function recordCommitment(r: Parameters<ProofsRepo['replaceCurrent']>[0]): Promise<CommitmentRow> {
     let row: CommitmentRow;
@@ -106,13 +115,24 @@ export function createProofsService(deps: {
     return remember(row, row.commitment === commitment ? salt : BigInt(cipher.decrypt(row.salt_enc!)));
   }
 
-  async function finish(type: ProofType, circuit: CircuitName, input: Record<string, string>, publicInputs: Omit<ProofResult['publicInputs'], 'timestamp'>): Promise<ProofResult> {
-    const { proof, publicSignals } = await runtime.prove(circuit, input);
+  async function finish(
+    type: ProofType,
+    circuit: CircuitName,
+    input: Record<string, string>,
+    publicInputs: Omit<ProofResult['publicInputs'], 'timestamp' | 'validUntil'>,
+    issuedAt: Date,
+    validUntil: number,
+  ): Promise<ProofResult> {
+    const { proof, publicSignals } = await runtime.prove(circuit, { ...input, validUntil: String(validUntil) });
     const hex = encodeProof(type, proof, publicSignals);
-    const issuedAt = new Date();
-    issuedAt.setMilliseconds(0);
     await repo.recordIssuance({ proofHash: sha256(hex), proofType: type, address: input.subject ? fieldToAddress(BigInt(input.subject)) : '', commitment: input.commitment, issuedAt });
-    return { proof: hex, proofType: type, publicInputs: { ...publicInputs, timestamp: issuedAt.getTime() / 1000 } };
+    return { proof: hex, proofType: type, publicInputs: { ...publicInputs, timestamp: issuedAt.getTime() / 1000, validUntil } };
+  }
+
+  /** The issue time (whole seconds) and the expiry of a proof made now. */
+  function issueWindow(): { issuedAt: Date; validUntil: number } {
+    const issuedAt = new Date(Math.floor(nowMs() / 1000) * 1000);
+    return { issuedAt, validUntil: issuedAt.getTime() / 1000 + lifetime };
   }
 
   async function proveScore(address: string, category: Category, threshold: number): Promise<ProofResult> {
@@ -130,13 +150,15 @@ export function createProofsService(deps: {
       score: String(entry.score),
       salt: salt.toString(),
     };
-    return finish('ScoreAboveThreshold', 'score_threshold', input, {
-      threshold,
-      category,
-      categoryHash: categoryHash(category),
-      subject: toChecksum(address),
-      commitment: row.commitment,
-    });
+    const { issuedAt, validUntil } = issueWindow();
+    return finish(
+      'ScoreAboveThreshold',
+      'score_threshold',
+      input,
+      { threshold, category, categoryId: catId, categoryHash: categoryHash(category), subject: toChecksum(address), commitment: row.commitment },
+      issuedAt,
+      validUntil,
+    );
   }
 
   async function ensureBirthDateCommitment(address: string, commitment: string): Promise<void> {
@@ -149,7 +171,11 @@ export function createProofsService(deps: {
     const address = input.address.toLowerCase();
     if (!isCalendarDate(input.birthDate)) throw fieldError('birthDate', 'must be a calendar date written yyyymmdd');
     if (!Number.isInteger(input.minimumAge) || input.minimumAge < 0 || input.minimumAge > 255) throw fieldError('minimumAge', 'must be an integer from 0 to 255');
-    const currentDate = yyyymmdd(input.now ?? new Date());
+    const { issuedAt, validUntil: wanted } = issueWindow();
+    const today = input.now ?? issuedAt;
+    const currentDate = yyyymmdd(today);
+    // the contract accepts an age proof on its date and the day after: it cannot be valid longer than that
+    const validUntil = Math.min(wanted, Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + 2) / 1000 - 1);
     const salt = BigInt(input.salt);
     const commitment = birthDateCommitment(address, input.birthDate, salt).toString();
     if (input.birthDate + input.minimumAge * 10000 > currentDate) {
@@ -161,6 +187,8 @@ export function createProofsService(deps: {
       'age_over',
       { currentDate: String(currentDate), minimumAge: String(input.minimumAge), subject: BigInt(address).toString(), commitment, birthDate: String(input.birthDate), salt: salt.toString() },
       { minimumAge: input.minimumAge, currentDate, subject: toChecksum(address), commitment },
+      issuedAt,
+      validUntil,
     );
   }
 
@@ -197,7 +225,8 @@ export function createProofsService(deps: {
   }
 
   function claimsDisagree(d: DecodedProof, claimed: ClaimedInputs, issuedAt: Date | null): string | null {
-    const [p0, p1, p2, p3] = d.publicSignals;
+    const [p0, p1, p2, p3, p4] = d.publicSignals;
+    if (claimed.validUntil !== undefined && BigInt(claimed.validUntil) !== p4) return 'validUntil';
     const isScore = d.proofType === 'ScoreAboveThreshold';
     if (claimed.subject !== undefined && claimed.subject.toLowerCase() !== fieldToAddress(p2)) return 'subject';
     if (claimed.commitment !== undefined) {
@@ -211,13 +240,14 @@ export function createProofsService(deps: {
     if (isScore) {
       if (claimed.threshold !== undefined && BigInt(claimed.threshold) !== p0) return 'threshold';
       if (claimed.category !== undefined && claimed.category !== CATEGORIES[Number(p1)]) return 'category';
+      if (claimed.categoryId !== undefined && BigInt(claimed.categoryId) !== p1) return 'categoryId';
       if (claimed.categoryHash !== undefined && claimed.categoryHash.toLowerCase() !== categoryHash(CATEGORIES[Number(p1)])) return 'categoryHash';
       if (claimed.minimumAge !== undefined || claimed.currentDate !== undefined) return 'minimumAge';
     } else {
       const age = claimed.minimumAge ?? claimed.threshold;
       if (age !== undefined && BigInt(age) !== p1) return 'minimumAge';
       if (claimed.currentDate !== undefined && BigInt(claimed.currentDate) !== p0) return 'currentDate';
-      if (claimed.category !== undefined || claimed.categoryHash !== undefined) return 'category';
+      if (claimed.category !== undefined || claimed.categoryHash !== undefined || claimed.categoryId !== undefined) return 'category';
     }
     return null;
   }
@@ -251,23 +281,26 @@ export function createProofsService(deps: {
       const d = decodeProof(proofHex);
       if (!d) return { valid: false, reason: 'malformed proof' };
       const isScore = d.proofType === 'ScoreAboveThreshold';
-      const [, p1, p2] = d.publicSignals;
-      if (isScore && p1 >= BigInt(CATEGORIES.length)) return { valid: false, reason: 'unknown category' };
-      if (d.proofType === 'KYCVerified' && p1 !== 0n) return { valid: false, reason: 'a KYCVerified proof has minimum age 0' };
+      const [, p1, p2, , p4] = d.publicSignals;
       if (p2 >> 160n !== 0n) return { valid: false, reason: 'the subject is not an address' };
+      const invalid = (reason: string) => ({ valid: false, reason });
+      if (isScore && p1 >= BigInt(CATEGORIES.length)) return invalid('unknown category');
+      if (d.proofType === 'KYCVerified' && p1 !== 0n) return invalid('a KYCVerified proof has minimum age 0');
+      if (p4 < BigInt(Math.floor(nowMs() / 1000))) return invalid('expired (validUntil has passed)');
       // the pairing check and the commitment lookups overlap (with a PostgreSQL server the lookups wait on the network)
       const [sound, stale] = await Promise.all([
         runtime.verify(isScore ? 'score_threshold' : 'age_over', d.publicSignals, d.proof),
         checkCommitment(d, fieldToAddress(p2), isScore ? Number(p1) : BIRTH_DATE_CATEGORY),
       ]);
-      if (!sound) return { valid: false, reason: 'invalid Groth16 proof' };
-      if (stale) return { valid: false, reason: stale };
+      if (!sound) return invalid('invalid Groth16 proof');
+      if (stale) return invalid(stale);
       if (claimed && Object.values(claimed).some((v) => v !== undefined)) {
         const issuedAt = claimed.timestamp !== undefined ? await repo.issuedAt(sha256(proofHex)) : null;
         const field = claimsDisagree(d, claimed, issuedAt);
-        if (field) return { valid: false, reason: `publicInputs.${field} disagrees with the proof` };
+        if (field) return invalid(`publicInputs.${field} disagrees with the proof`);
       }
-      return { valid: true };
+      // whose proof this is, and until when, so a caller never takes a valid proof about someone else for its own
+      return { valid: true, subject: toChecksum(fieldToAddress(p2)), validUntil: Number(p4) };
     },
 
     async commitBirthDate(address, birthDate): Promise<BirthDateCommitment> {

@@ -6,7 +6,10 @@ import { toChecksum } from '../../platform/http/address.js';
 import { unavailable } from '../../platform/errors.js';
 import type { ScoreEntry as ScoreEntryType, ScoringService } from '../scoring/contracts.js';
 import { withoutFactors } from '../scoring/service.js';
+import { sandboxScoring } from '../scoring/sandbox.js';
+import type { FastifyRequest } from 'fastify';
 import { AddressParams, BatchBody, BatchResponse, CategoryParams, ExplainQuery, ScoreEntry, WalletScores } from './schemas.js';
+import { protocolContract } from '../ingestion/registry/index.js';
 
 const tags = ['Reputation'];
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -23,7 +26,9 @@ const FIRST_READ =
   'changes are pushed as `score.updated`) and scored from whatever evidence is in by then.';
 
 export function registerReputationRoutes(app: App, ctx: AppContext) {
-  const scoring = (): ScoringService => {
+  // Test keys (cred_test_...) read deterministic sandbox scores; live keys the real ones.
+  const scoring = (req: FastifyRequest): Pick<ScoringService, 'getScores' | 'getScore' | 'getBatch' | 'peekScore'> => {
+    if (req.apiKey?.environment === 'test') return sandboxScoring;
     const s = ctx.services.scoring;
     if (!s) throw unavailable('The scoring service is not running.');
     return s;
@@ -35,7 +40,7 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
       s.get(
         '/reputation/:address',
         {
-          config: { auth: 'apiKey', cost: 1 },
+          config: { auth: 'apiKey', cost: 1, sandbox: true },
           schema: {
             operationId: 'reputation.getWalletScores',
             tags,
@@ -52,17 +57,19 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
         async (req) => {
           const { address } = req.params;
           const [scores, identity] = await Promise.all([
-            scoring().getScores(address, { explain: req.query.explain }),
+            scoring(req).getScores(address, { explain: req.query.explain }),
             ctx.services.identity ? ctx.services.identity.signalFor(address.toLowerCase()) : null,
           ]);
-          return { address: toChecksum(address), did: identity?.did ?? null, scores };
+          // the evidence registry (reviewed data) labels protocol contracts, which the model does not score as users
+          const known = protocolContract(address);
+          return { address: toChecksum(address), did: identity?.did ?? null, accountType: known ? ('contract' as const) : ('wallet' as const), contractLabel: known?.label ?? null, scores, coverage: scores[0]?.coverage };
         },
       );
 
       s.get(
         '/reputation/:address/:category',
         {
-          config: { auth: 'apiKey', cost: 1 },
+          config: { auth: 'apiKey', cost: 1, sandbox: true },
           schema: {
             operationId: 'reputation.getCategoryScore',
             tags,
@@ -81,7 +88,7 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
           const explain = req.query.explain;
           // The body is sent pre-serialized (a JSON string skips the response serializer; same fields as the schema).
           const send = (e: ScoreEntryType) => void reply.type(JSON_TYPE).send(serialized(e, explain) as never);
-          const s = scoring();
+          const s = scoring(req);
           // Cache hit: answered synchronously from memory.
           const hit = s.peekScore?.(address, category);
           if (hit) send(hit);
@@ -92,7 +99,7 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
       s.post(
         '/reputation/batch',
         {
-          config: { auth: 'apiKey', cost: (req) => (req.body as BatchBody).addresses.length },
+          config: { auth: 'apiKey', cost: (req) => (req.body as BatchBody).addresses.length, sandbox: true },
           schema: {
             operationId: 'reputation.getBatchScores',
             tags,
@@ -109,7 +116,7 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
         },
         async (req) => {
           const { addresses, category } = req.body;
-          const entries = await scoring().getBatch(addresses, category, { explain: req.query.explain });
+          const entries = await scoring(req).getBatch(addresses, category, { explain: req.query.explain });
           return {
             category,
             count: entries.length,
@@ -121,6 +128,7 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
               calculatedAt: e.calculatedAt,
               modelVersion: e.modelVersion,
               factors: e.factors,
+              coverage: e.coverage,
             })),
           };
         },

@@ -18,6 +18,32 @@ export const Factor = Type.Object(
   { title: 'Factor' },
 );
 
+export const Coverage = Type.Object(
+  {
+    status: Type.Union([Type.Literal('complete'), Type.Literal('partial'), Type.Literal('none')], {
+      description:
+        '`complete`: every configured chain was read up to its final block; `partial`: some chain is still being read (the score may ' +
+        'change, and `score.updated` fires as each chain completes); `none`: no chain has a source configured, nothing on-chain was read ' +
+        '(reason `NO_CHAIN_SOURCE`): the score says nothing about on-chain activity.',
+    }),
+    asOf: Timestamp({ description: 'when this coverage was read' }),
+    reason: Nullable(Type.String({ description: '`NO_CHAIN_SOURCE` when status is `none`, else null', examples: ['NO_CHAIN_SOURCE'] })),
+    chains: Type.Array(
+      Type.Object(
+        {
+          chainId: Type.Integer({ description: 'a configured chain (1, 10, 137, 8453, 42161)' }),
+          syncedToBlock: Nullable(Type.Integer({ description: 'the wallet\'s history is stored up to this block; null: not read yet' })),
+          finalizedBlock: Nullable(Type.Integer({ description: 'the final block the last sync read up to (finalized tag or confirmations)' })),
+          complete: Type.Boolean({ description: 'the last sync read everything up to finalizedBlock' }),
+          source: Type.String({ description: '`rpc`, `explorer` or `explorer+rpc` (the explorer backfilled, JSON-RPC follows the head)' }),
+        },
+        { title: 'ChainCoverage' },
+      ),
+    ),
+  },
+  { title: 'Coverage', description: "How much of the wallet's on-chain history the evidence behind this score covers." },
+);
+
 const entryFields = {
   score: Type.Integer({ minimum: 0, maximum: 1000 }),
   confidence: Type.Number({ minimum: 0, maximum: 1, description: 'decayed at read time: x 0.95^(days since the last new evidence / 30)' }),
@@ -25,6 +51,7 @@ const entryFields = {
   calculatedAt: Timestamp(),
   modelVersion: Type.String({ description: 'scoring model version (semantic version)', examples: ['1.0.0'] }),
   factors: Type.Optional(Type.Array(Factor, { description: 'the top signals that raised or lowered the score (at most 6, largest first)' })),
+  coverage: Type.Optional(Coverage),
 };
 
 export const ScoreEntry = Type.Object({ category: CategorySchema, ...entryFields }, { title: 'ScoreEntry' });
@@ -33,7 +60,14 @@ export const WalletScores = Type.Object(
   {
     address: EthAddress({ description: 'EIP-55 checksummed' }),
     did: Nullable(Type.String({ description: "the wallet's DID, null when none is registered" })),
+    accountType: Type.Optional(
+      Type.Union([Type.Literal('wallet'), Type.Literal('contract')], {
+        description: '"contract" for a known protocol contract of the evidence registry (a lending pool, a router such as the Uniswap Universal Router, a governor): it is not scored as a user, every category is 0 with the factor PROTOCOL_CONTRACT. Smart-contract wallets (Safe, ERC-4337) are "wallet".',
+      }),
+    ),
+    contractLabel: Type.Optional(Nullable(Type.String({ description: "the registry's name for a protocol contract, null for a wallet" }))),
     scores: Type.Array(ScoreEntry, { minItems: 9, maxItems: 9, description: 'all nine categories, OVERALL first' }),
+    coverage: Type.Optional(Coverage),
   },
   { title: 'WalletScores' },
 );

@@ -5,6 +5,7 @@ import { createRecomputeWorker } from './recompute.js';
 import { createRefreshWorker } from './refresh.js';
 import { registerSanctionsRoutes } from './routes.js';
 import { createSanctionsScreening } from './service.js';
+import { loadSnapshotIfEmpty } from './snapshot.js';
 
 /** How often every instance checks for a list imported elsewhere (the CLI, or an instance without Redis). */
 const POLL_MS = 30_000;
@@ -14,6 +15,10 @@ export const sanctionsModule: Module = {
   async register(app, ctx) {
     const screening = createSanctionsScreening({ db: ctx.db, bus: ctx.bus, log: ctx.log });
     ctx.services.sanctions = screening.service;
+    if (ctx.config.sanctionsSnapshot) {
+      const loaded = await loadSnapshotIfEmpty(ctx.db, screening.repo);
+      if (loaded) ctx.log.info({ version: loaded.version, entries: loaded.entryCount, publishedAt: loaded.publishedAt }, 'no sanctions list yet: loaded the shipped OFAC SDN snapshot');
+    }
     await screening.reload();
     ctx.onClose(screening.startSync(POLL_MS));
 

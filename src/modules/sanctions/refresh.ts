@@ -118,10 +118,10 @@ export function createRefreshWorker(o: RefreshOptions) {
     name: 'sanctions-refresh',
     async start() {
       stopped = false;
-      // Due now when there is no list or the newest import is older than the interval.
+      // Due now when there is no list, only the shipped snapshot, or the newest import is older than the interval.
       try {
         const latest = await o.screening.repo.latest();
-        schedule(Math.max(0, latest ? latest.importedAt.getTime() + intervalMs - Date.now() : 0));
+        schedule(Math.max(0, latest && latest.format !== 'snapshot' ? latest.importedAt.getTime() + intervalMs - Date.now() : 0));
       } catch (err) {
         o.log.error({ err }, 'sanctions refresh could not read the list in force; trying again later');
         schedule(Math.min(RETRY_MS, intervalMs));

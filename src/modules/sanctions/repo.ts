@@ -7,7 +7,8 @@ export interface ListRow {
   id: string;
   version: number;
   source: string;
-  format: ListFormat;
+  /** snapshot: the file shipped in data/sanctions, loaded when no list was imported */
+  format: ListFormat | 'snapshot';
   publishedAt: Date;
   entryCount: number;
   fileSha256: string;

@@ -16,19 +16,24 @@ const SCREENING_RULES =
   'Screens the address against the OFAC SDN list in force: the EVM addresses published as "Digital Currency Address - ETH" ' +
   '(and the other tickers with 0x addresses: ETC, ARB, BSC, USDC, USDT), matched case-insensitively. ' +
   '`sanctioned` is true when the address is on the list, with `entityName` naming the SDN entry; `listPublishedAt` is the ' +
-  "list's publication date. Counts 1 query. When no list has been imported yet the answer is 503 `unavailable`: " +
-  'screening fails closed and never answers "not sanctioned" without a list. A mixed-case address that fails its EIP-55 checksum gets 400.';
+  "list's publication date, `listVersion` and `listSource` say which list answered (`snapshot`: the OFAC SDN snapshot of 2024-09-27 " +
+  'shipped with the service and loaded at first start, without entity names; `import`: an official file imported or refreshed, which ' +
+  'replaces the snapshot). Counts 1 query. With no list at all (the snapshot disabled with CREDENCE_SANCTIONS_SNAPSHOT=false and ' +
+  'nothing imported) the answer is 503 `unavailable`: screening fails closed and never answers "not sanctioned" without a list. ' +
+  'A mixed-case address that fails its EIP-55 checksum gets 400.';
 
 export function registerSanctionsRoutes(app: App, screening: SanctionsScreening) {
   const check = (address: string): SanctionsResultT => {
     const r = screening.screen(address);
-    if (!r) throw unavailable('No sanctions list is loaded yet, so no address can be screened; an operator must import the OFAC SDN list.');
+    if (!r) throw unavailable('No sanctions list is loaded, so no address can be screened; an operator must import the OFAC SDN list (or enable the shipped snapshot).');
     const out: SanctionsResultT = {
       walletAddress: toChecksum(address),
       sanctioned: r.sanctioned,
       checkedAt: new Date() as unknown as string,
       source: SOURCE,
       listPublishedAt: r.listPublishedAt as unknown as string,
+      listVersion: r.listVersion,
+      listSource: r.listSource,
     };
     if (r.sanctioned && r.entityName) out.entityName = r.entityName;
     return out;

@@ -125,6 +125,8 @@ describe('sanctions screening', () => {
         checkedAt: expect.any(String),
         source: 'OFAC SDN List',
         listPublishedAt: '2024-09-27T00:00:00.000Z',
+        listVersion: 1,
+        listSource: 'import',
         entityName: 'TORNADO CASH',
       });
       expect(Date.parse(out.checkedAt)).toBeGreaterThanOrEqual(before - 1000);
@@ -139,7 +141,15 @@ describe('sanctions screening', () => {
     const viaGet = (await getStatus(app, key, clean.toLowerCase())).json();
     const viaPost = (await postCheck(app, key, clean)).json();
     for (const out of [viaGet, viaPost]) {
-      expect(out).toEqual({ walletAddress: clean, sanctioned: false, checkedAt: expect.any(String), source: 'OFAC SDN List', listPublishedAt: '2024-09-27T00:00:00.000Z' });
+      expect(out).toEqual({
+        walletAddress: clean,
+        sanctioned: false,
+        checkedAt: expect.any(String),
+        source: 'OFAC SDN List',
+        listPublishedAt: '2024-09-27T00:00:00.000Z',
+        listVersion: 1,
+        listSource: 'import',
+      });
     }
     expect(app.ctx.services.sanctions!.status(tornado[0])).toEqual({ sanctioned: true, entityName: 'TORNADO CASH', listPublishedAt: new Date('2024-09-27T00:00:00Z') });
     expect(app.ctx.services.sanctions!.status(clean)).toMatchObject({ sanctioned: false, entityName: null });

@@ -17,6 +17,10 @@ export const SanctionsResult = Type.Object(
     checkedAt: Timestamp({ description: 'when this check was made' }),
     source: Type.String({ description: 'the list screened against', examples: ['OFAC SDN List'] }),
     listPublishedAt: Timestamp({ description: "publication date of the list in force (OFAC's date of issue)" }),
+    listVersion: Type.Integer({ description: 'version of the list in force (imports are numbered 1, 2, 3, ...)', examples: [1] }),
+    listSource: Type.Union([Type.Literal('snapshot'), Type.Literal('import')], {
+      description: 'snapshot: the OFAC SDN snapshot shipped with the service (data/sanctions, 2024-09-27), loaded at first start; import: an official file imported or refreshed',
+    }),
     entityName: Type.Optional(Type.String({ description: 'the SDN entry listing the address (only when sanctioned)', examples: ['TORNADO CASH'] })),
   },
   { title: 'SanctionsResult' },
@@ -28,7 +32,9 @@ export const SanctionsList = Type.Object(
     id: Uuid(),
     version: Type.Integer({ description: 'import order; the highest version is in force' }),
     source: Type.String({ examples: ['OFAC SDN List'] }),
-    format: Type.Union([Type.Literal('sdn_advanced_xml'), Type.Literal('sdn_csv')]),
+    format: Type.Union([Type.Literal('sdn_advanced_xml'), Type.Literal('sdn_csv'), Type.Literal('snapshot')], {
+      description: 'snapshot: the file shipped in data/sanctions, loaded at first start when no list was imported',
+    }),
     publishedAt: Timestamp({ description: "OFAC's publication date (advanced XML DateOfIssue; for sdn.csv as given at import)" }),
     entryCount: Type.Integer({ description: 'distinct EVM addresses on the list' }),
     fileSha256: Type.String({ description: 'sha256 of the imported file' }),

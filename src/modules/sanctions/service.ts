@@ -39,10 +39,14 @@ export interface ImportResult {
 /** A list that would replace a newer one (without force). */
 export class SanctionsImportRefused extends Error {}
 
+/** snapshot: the file shipped with the code (data/sanctions); import: an official file imported or refreshed. */
+export type ListSource = 'snapshot' | 'import';
+
 interface Loaded {
   listId: string;
   version: number;
   publishedAt: Date;
+  source: ListSource;
   names: Map<string, string>;
 }
 
@@ -52,6 +56,7 @@ export interface Screening {
   entityName: string | null;
   listPublishedAt: Date;
   listVersion: number;
+  listSource: ListSource;
 }
 
 export function createSanctionsScreening(deps: { db: Db; bus: EventBus; log: Log; repo?: SanctionsRepo }) {
@@ -68,7 +73,7 @@ export function createSanctionsScreening(deps: { db: Db; bus: EventBus; log: Log
     for (const r of rows) names.set(r.address, r.entityName);
     // A slower concurrent load of an older version must not replace a newer map.
     if (current && current.version >= latest.version) return;
-    current = { listId: latest.id, version: latest.version, publishedAt: latest.publishedAt, names };
+    current = { listId: latest.id, version: latest.version, publishedAt: latest.publishedAt, source: latest.format === 'snapshot' ? 'snapshot' : 'import', names };
     deps.log.info({ version: latest.version, entries: names.size, publishedAt: latest.publishedAt }, 'sanctions list loaded');
     for (const l of listeners) l(latest.version);
   }
@@ -93,7 +98,8 @@ export function createSanctionsScreening(deps: { db: Db; bus: EventBus; log: Log
       await repo.lockImports(q);
       const latest = await repo.latest(q);
       if (latest && latest.fileSha256 === parsed.sha256) return { status: 'unchanged', list: latest };
-      if (latest && publishedAt < latest.publishedAt && !input.force) {
+      // The shipped snapshot is a stopgap: any official file replaces it, whatever its date.
+      if (latest && latest.format !== 'snapshot' && publishedAt < latest.publishedAt && !input.force) {
         throw new SanctionsImportRefused(
           `this list was published ${publishedAt.toISOString().slice(0, 10)}, before the list in force (version ${latest.version}, published ${latest.publishedAt.toISOString().slice(0, 10)}); use force to import it anyway`,
         );
@@ -123,7 +129,7 @@ export function createSanctionsScreening(deps: { db: Db; bus: EventBus; log: Log
       const c = current;
       if (!c) return { sanctioned: null, entityName: null, listPublishedAt: null };
       const name = c.names.get(address.toLowerCase());
-      return { sanctioned: name !== undefined, entityName: name ?? null, listPublishedAt: c.publishedAt };
+      return { sanctioned: name !== undefined, entityName: name || null, listPublishedAt: c.publishedAt };
     },
   };
 
@@ -137,11 +143,11 @@ export function createSanctionsScreening(deps: { db: Db; bus: EventBus; log: Log
       const c = current;
       if (!c) return null;
       const name = c.names.get(address.toLowerCase());
-      return { walletAddress: address, sanctioned: name !== undefined, entityName: name ?? null, listPublishedAt: c.publishedAt, listVersion: c.version };
+      return { walletAddress: address, sanctioned: name !== undefined, entityName: name || null, listPublishedAt: c.publishedAt, listVersion: c.version, listSource: c.source };
     },
-    current(): { listId: string; version: number; publishedAt: Date; entries: number } | null {
+    current(): { listId: string; version: number; publishedAt: Date; source: ListSource; entries: number } | null {
       const c = current;
-      return c ? { listId: c.listId, version: c.version, publishedAt: c.publishedAt, entries: c.names.size } : null;
+      return c ? { listId: c.listId, version: c.version, publishedAt: c.publishedAt, source: c.source, entries: c.names.size } : null;
     },
     /** Called with the version each time a newer list is loaded into memory. */
     onLoaded(fn: (version: number) => void) {

@@ -23,6 +23,17 @@ export interface ScoreEntry {
   calculatedAt: Date;
   modelVersion: string;
   factors?: Factor[];
+  /** how much on-chain history the evidence covers (ingestion area) */
+  coverage?: Coverage;
+}
+
+/** Coverage of a wallet's on-chain history by ingestion, per configured chain (see docs/ingestion.md). */
+export interface Coverage {
+  status: 'complete' | 'partial' | 'none';
+  asOf: Date;
+  /** NO_CHAIN_SOURCE when no chain has a source (status none); otherwise null */
+  reason: string | null;
+  chains: { chainId: number; syncedToBlock: number | null; finalizedBlock: number | null; complete: boolean; source: string }[];
 }
 
 /** One stored score change (history row and the `score.updated` event payload). Addresses lowercase. */
@@ -37,34 +48,61 @@ export interface ScoreChange {
   modelVersion: string;
   /** what caused it: ingestion, debt_claim, dispute_revision, kyc, sanctions, ... */
   cause: string;
+  /** the wallet's coverage when the change was computed (webhook payloads carry it) */
+  coverage?: Coverage;
 }
 
 /** Topic on ctx.bus, published after commit once per change. */
 export const SCORE_UPDATED = 'score.updated';
 
-/** Normalized on-chain evidence for one wallet across all supported chains (from the ingestion module). */
+/** Normalized on-chain evidence for one wallet across all supported chains (from the ingestion module). Only
+ *  events from the registry's pinned contracts count; values are USD (stablecoins at 1), dust excluded. */
 export interface WalletFeatures {
   address: string;
+  /** 'contract' for a known protocol contract (router, pool, registry entry): labelled, never scored as a user */
+  accountType?: 'wallet' | 'contract';
+  /** the registry's label for a protocol contract */
+  contractLabel?: string | null;
   chains: number[];
   firstActivityAt: Date | null;
   lastActivityAt: Date | null;
+  /** days from the first to the latest activity: the wallet's age as of its latest evidence (no clock in the model) */
+  ageDays?: number;
   /** outgoing transactions (sum of nonces) */
   txCount: number;
   activeDays: number;
   activeMonths: number;
+  /** distinct addresses the wallet sent to (not its own contracts) */
   distinctCounterparties: number;
   tokenTransfers: number;
   distinctTokens: number;
-  lending: { supplies: number; borrows: number; repays: number; liquidations: number; protocols: number };
-  trading: { swaps: number; distinctPools: number; protocols: number; activeDays: number };
+  lending: {
+    supplies: number;
+    borrows: number;
+    repays: number;
+    liquidations: number;
+    protocols: number;
+    suppliedUsd?: number;
+    borrowedUsd?: number;
+    repaidUsd?: number;
+    liquidatedUsd?: number;
+    /** events with no known price (counted at the documented lower weight) */
+    unvaluedBorrows?: number;
+    unvaluedRepays?: number;
+    unvaluedSupplies?: number;
+    /** mean days from a borrow to the repayment that followed it; null without repayments */
+    avgDaysToRepay?: number | null;
+  };
+  trading: { swaps: number; distinctPools: number; protocols: number; activeDays: number; volumeUsd?: number; unvaluedSwaps?: number };
   governance: { votes: number; proposalsVotedOn: number; delegationsMade: number; delegationsReceived: number; governors: number };
   nft: { mints: number; received: number; sent: number; collections: number };
   developer: { contractsDeployed: number; contractsWithCode: number };
   identity: { ensNames: number; attestationsReceived: number; attestationsMade: number };
   /** number of activity records behind these features */
   evidenceCount: number;
+  /** per category, the time of its latest own evidence (the decay anchor); null: none, nothing decays */
+  evidenceAt?: Partial<Record<'lending' | 'trading' | 'governance' | 'nft' | 'identity' | 'social' | 'developer', Date | null>>;
 }
-
 export interface DebtClaimSignal {
   id: string;
   creditorAddress: string;
@@ -78,6 +116,8 @@ export interface DebtClaimSignal {
   updatedAt?: Date;
   /** when it was Resolved or Withdrawn */
   resolvedAt?: Date | null;
+  /** creditor signed in, evidence transaction found between the parties, creditor has history of its own (debt-claims) */
+  verified?: boolean;
 }
 
 export interface ComplianceSignal {
@@ -93,6 +133,8 @@ export interface IdentitySignal {
   hasDid: boolean;
   didCreatedAt: Date | null;
   activeCredentials: number;
+  /** the wallet proved control of its key (SIWE sign-in or a signed DID update): only then does a DID earn credit */
+  controlProved?: boolean;
 }
 
 export interface ScoringService {
@@ -117,6 +159,8 @@ export interface IngestionService {
   featuresFor(address: string): Promise<WalletFeatures>;
   /** Starts background ingestion for a wallet not seen before, waiting at most maxWaitMs for it. */
   ensureFresh(address: string, maxWaitMs: number): Promise<void>;
+  /** Coverage of each wallet's history (lowercase addresses in, keys lowercase). */
+  coverageFor?(addresses: string[]): Promise<Map<string, Coverage>>;
 }
 export interface DebtClaimsSignals {
   signalsFor(debtorAddress: string): Promise<DebtClaimSignal[]>;
@@ -128,6 +172,8 @@ export interface IdentitySignals {
   signalFor(address: string): Promise<IdentitySignal>;
   /** A registered DID in canonical form (any accepted spelling in), or null; used by compliance (KYC ownership). */
   resolveDid?(did: string): Promise<{ did: string; walletAddress: string; chainId: number; isActive: boolean } | null>;
+  /** Records that a wallet proved control of its key (auth calls it after a successful SIWE sign-in). */
+  recordControl?(address: string, method: 'siwe' | 'did_update'): Promise<void>;
 }
 /** The sanctions module's in-memory screening (O(1)); `sanctioned` is null when no list is loaded. */
 export interface SanctionsService {

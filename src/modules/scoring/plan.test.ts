@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DebtClaimSignal, WalletFeatures } from './contracts.js';
 import { emptyFeatures, scoreCategories } from './model/index.js';
 import { planWallet } from './plan.js';
+import { claimPoints, UNVERIFIED_CAP } from './model/debt-claims.js';
 import type { ScoreRow } from './repo.js';
 
 const A = '0x00000000000000000000000000000000000000bb';
@@ -33,7 +34,8 @@ describe('planWallet', () => {
     const first = plan(features(t0), [claim], [], t1);
     // the claim is off-chain evidence first seen at t1, later than the last on-chain activity
     expect(row(first.rows, 'DEFI_LENDING').decay_anchor).toEqual(t1);
-    expect(row(first.rows, 'DEFI_TRADING').decay_anchor).toEqual(t0);
+    // model 2: a category's anchor is its own evidence; no swaps, no trading evidence: no anchor, no decay
+    expect(row(first.rows, 'DEFI_TRADING').decay_anchor).toBeNull();
     expect(row(first.rows, 'OVERALL').decay_anchor).toEqual(t1);
     // recomputed later with the same claim: the anchor stays where the evidence last changed
     const again = plan(features(t0), [claim], first.rows, t2);
@@ -61,10 +63,69 @@ describe('planWallet', () => {
     expect(traded.changes.find((c) => c.category === 'DEFI_TRADING')).toMatchObject({ oldScore: 500, newScore: trading.model_score });
   });
 
-  it('drops an override set under another model version', () => {
+  it('carries an override set under another model version over as it stands', () => {
     const base = plan(features(t0), [], [], t1);
     const revised = plan(features(t0), [], base.rows, t1, { category: 'DEFI_TRADING', score: 500, disputeId: 'd1' });
-    const old = revised.rows.map((r) => ({ ...r, model_version: '0.9.0' }));
-    expect(row(plan(features(t0), [], old, t2).rows, 'DEFI_TRADING').score).toBe(0);
+    const old = revised.rows.map((r) => ({ ...r, model_version: '0.9.0', override_claim_points: null }));
+    const upgraded = plan(features(t0), [], old, t2);
+    expect(row(upgraded.rows, 'DEFI_TRADING').score).toBe(500);
+    // and is then dropped by the category's own new evidence as usual
+    expect(row(plan(features(t2, 3), [], upgraded.rows, t2).rows, 'DEFI_TRADING').override_score).toBeNull();
+  });
+});
+
+describe('planWallet: debt claims never erase a revision', () => {
+  const lendingOverride = (score: number) => ({ category: 'DEFI_LENDING' as const, score, disputeId: 'd2' });
+  function planL(f: WalletFeatures, claims: DebtClaimSignal[], stored: ScoreRow[], now: Date, override?: ReturnType<typeof lendingOverride>) {
+    return planWallet(
+      { address: A, results: scoreCategories({ features: f, claims }), sanctioned: false, lastActivityAt: f.lastActivityAt, stored, override, claimPoints: claimPoints(claims) },
+      'test',
+      now,
+    );
+  }
+  const unverified = (id: string, creditor: string): DebtClaimSignal => ({ ...claim, id, creditorAddress: creditor, verified: false });
+  const verified = (id: string, creditor: string): DebtClaimSignal => ({ ...claim, id, creditorAddress: creditor, verified: true });
+
+  it('a claim shifts the revision by its own points only, and withdrawing it restores the revision exactly', () => {
+    const base = planL(features(t0), [], [], t1);
+    const revised = planL(features(t0), [], base.rows, t1, lendingOverride(800));
+    expect(row(revised.rows, 'DEFI_LENDING').score).toBe(800);
+    const overallRevised = row(revised.rows, 'OVERALL').score;
+
+    const claims = ['1', '2', '3', '4'].map((n) => unverified(`u${n}`, `0x${n.repeat(40)}`));
+    const attacked = planL(features(t0), claims, revised.rows, t2);
+    const l = row(attacked.rows, 'DEFI_LENDING');
+    expect(l.override_score).toBe(800);
+    expect(l.score).toBe(800 - UNVERIFIED_CAP);
+    expect(overallRevised - row(attacked.rows, 'OVERALL').score).toBeLessThanOrEqual(Math.ceil(UNVERIFIED_CAP * 0.22));
+
+    const withdrawn = planL(features(t0), claims.map((c) => ({ ...c, status: 'Withdrawn' as const })), attacked.rows, t2);
+    expect(row(withdrawn.rows, 'DEFI_LENDING').score).toBe(800);
+    expect(row(withdrawn.rows, 'OVERALL').score).toBe(overallRevised);
+  });
+
+  it('verified claims shift it by the full table; the on-chain evidence of the category still clears it', () => {
+    const base = planL(features(t0), [], [], t1);
+    const revised = planL(features(t0), [], base.rows, t1, lendingOverride(800));
+    const two = planL(features(t0), [verified('v1', `0x${'1'.repeat(40)}`), verified('v2', `0x${'2'.repeat(40)}`)], revised.rows, t2);
+    expect(row(two.rows, 'DEFI_LENDING').score).toBe(800 - 120);
+    const f = features(t2);
+    f.lending.borrows = 2;
+    f.lending.repays = 2;
+    const lent = planL(f, [], two.rows, t2);
+    expect(row(lent.rows, 'DEFI_LENDING').override_score).toBeNull();
+  });
+
+  it('a revision of OVERALL survives a claim too', () => {
+    const base = planL(features(t0), [], [], t1);
+    const revised = planWallet(
+      { address: A, results: scoreCategories({ features: features(t0), claims: [] }), sanctioned: false, lastActivityAt: t0, stored: base.rows, override: { category: 'OVERALL' as never, score: 700, disputeId: 'd3' }, claimPoints: 0 },
+      'test',
+      t1,
+    );
+    expect(row(revised.rows, 'OVERALL').score).toBe(700);
+    const attacked = planL(features(t0), [unverified('u1', `0x${'1'.repeat(40)}`)], revised.rows, t2);
+    expect(row(attacked.rows, 'OVERALL').override_score).toBe(700);
+    expect(700 - row(attacked.rows, 'OVERALL').score).toBeLessThanOrEqual(UNVERIFIED_CAP);
   });
 });

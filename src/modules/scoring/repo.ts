@@ -1,6 +1,7 @@
 // SQL for stored scores and their change history. Every method takes an optional transaction handle.
 import type { Queryable } from '../../platform/db/types.js';
 import type { Category, Factor, ScoreChange } from './contracts.js';
+import { SCORE_FEED_LOCK } from './changes-repo.js';
 
 export interface ScoreRow {
   address: string;
@@ -17,13 +18,15 @@ export interface ScoreRow {
   override_score: number | null;
   override_inputs_key: string | null;
   override_dispute_id: string | null;
+  /** claim points in force when the override was set (plan.ts shifts the override by later claim changes) */
+  override_claim_points: number | null;
   model_version: string;
   calculated_at: Date;
 }
 
 const COLUMNS =
   'address, category, score, model_score, confidence, decay_anchor, factors, inputs_key, offchain_key, offchain_at, ' +
-  'last_activity_at, override_score, override_inputs_key, override_dispute_id, model_version, calculated_at';
+  'last_activity_at, override_score, override_inputs_key, override_dispute_id, model_version, calculated_at, override_claim_points';
 
 /** Only what a read needs (the hot batch path). */
 const READ_COLUMNS = 'address, category, score, confidence, decay_anchor, factors, model_version, calculated_at';
@@ -63,16 +66,18 @@ export function createScoresRepo(db: Queryable) {
       const dates = (k: 'decay_anchor' | 'offchain_at' | 'last_activity_at' | 'calculated_at') => rows.map((r) => iso(r[k]));
       await q.query(
         `INSERT INTO scores (${COLUMNS})
-         SELECT a, c, s, ms, conf, da, f::jsonb, ik, ok, oa, la, os, oik, odi, mv, ca
+         SELECT a, c, s, ms, conf, da, f::jsonb, ik, ok, oa, la, os, oik, odi, mv, ca, ocp
          FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::float8[], $6::timestamptz[], $7::text[], $8::text[],
-                     $9::text[], $10::timestamptz[], $11::timestamptz[], $12::int[], $13::text[], $14::text[], $15::text[], $16::timestamptz[])
-           AS t(a, c, s, ms, conf, da, f, ik, ok, oa, la, os, oik, odi, mv, ca)
+                     $9::text[], $10::timestamptz[], $11::timestamptz[], $12::int[], $13::text[], $14::text[], $15::text[], $16::timestamptz[],
+                     $17::float8[])
+           AS t(a, c, s, ms, conf, da, f, ik, ok, oa, la, os, oik, odi, mv, ca, ocp)
          ON CONFLICT (address, category) DO UPDATE SET
            score = excluded.score, model_score = excluded.model_score, confidence = excluded.confidence,
            decay_anchor = excluded.decay_anchor, factors = excluded.factors, inputs_key = excluded.inputs_key,
            offchain_key = excluded.offchain_key, offchain_at = excluded.offchain_at, last_activity_at = excluded.last_activity_at,
            override_score = excluded.override_score, override_inputs_key = excluded.override_inputs_key,
-           override_dispute_id = excluded.override_dispute_id, model_version = excluded.model_version, calculated_at = excluded.calculated_at`,
+           override_dispute_id = excluded.override_dispute_id, model_version = excluded.model_version, calculated_at = excluded.calculated_at,
+           override_claim_points = excluded.override_claim_points`,
         [
           col('address'),
           col('category'),
@@ -90,12 +95,16 @@ export function createScoresRepo(db: Queryable) {
           col('override_dispute_id'),
           col('model_version'),
           dates('calculated_at'),
+          col('override_claim_points'),
         ],
       );
     },
 
     async insertChanges(q: Queryable, changes: ScoreChange[]): Promise<void> {
       if (changes.length === 0) return;
+      // Held to commit: history ids are then handed out in commit order, so a poller of the change feed reading
+      // `id > cursor` never skips a change that commits late (see changes-repo.ts).
+      await q.query(`SELECT pg_advisory_xact_lock(${SCORE_FEED_LOCK})`);
       await q.query(
         `INSERT INTO score_changes (address, category, old_score, new_score, confidence, tier, cause, model_version, calculated_at)
          SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::float8[], $6::text[], $7::text[], $8::text[], $9::timestamptz[])`,

@@ -6,7 +6,8 @@ import { createEventBus } from '../../platform/events/bus.js';
 import { createCacheFactory } from '../../platform/cache/index.js';
 import { SCORE_UPDATED, type ScoreChange } from './contracts.js';
 import { createScoringService, type ScoringServiceImpl } from './service.js';
-import { WEIGHTS } from './model/index.js';
+import { MODEL_VERSION, WEIGHTS } from './model/index.js';
+import { UNVERIFIED_PER_CREDITOR } from './model/debt-claims.js';
 
 let app: App;
 let scoring: ScoringServiceImpl;
@@ -71,7 +72,7 @@ describe('changes', () => {
     const changes = await scoring.applyRevisedScore(a, 'DEFI_TRADING', 700, 'wallet:0xadmin', 'dispute-42');
     expect(changes).toHaveLength(2);
     const trading = changes.find((c) => c.category === 'DEFI_TRADING')!;
-    expect(trading).toMatchObject({ address: a, oldScore: 0, newScore: 700, tier: 'High', cause: 'dispute_revision', modelVersion: '1.0.0' });
+    expect(trading).toMatchObject({ address: a, oldScore: 0, newScore: 700, tier: 'High', cause: 'dispute_revision', modelVersion: MODEL_VERSION });
     const overall = changes.find((c) => c.category === 'OVERALL')!;
     expect(overall.oldScore).toBe(overallBefore);
     expect(overall.newScore).toBe(overallBefore + Math.round(WEIGHTS.DEFI_TRADING * 700));
@@ -101,21 +102,21 @@ describe('changes', () => {
     expect(await scoreOf(a, 'OVERALL')).toBe(555);
   });
 
-  it('a revision lasts until the category evidence changes', async () => {
+  it('a revision lasts until the category evidence changes; a debt claim only shifts it by its own points', async () => {
     const a = randomAddress();
     await scoring.applyRevisedScore(a, 'DEFI_LENDING', 640, 'wallet:0xadmin', 'dispute-9');
     expect(await scoreOf(a, 'DEFI_LENDING')).toBe(640);
     // new evidence elsewhere (or none) keeps it
     expect(await scoring.recompute(a, 'ingestion')).toEqual([]);
     expect(await scoreOf(a, 'DEFI_LENDING')).toBe(640);
-    // a debt claim is new DEFI_LENDING evidence: the model score applies again
+    // an (unverified) debt claim never erases an admin's revision: it shifts it by the claim's own points
     await fileClaim(a);
-    await eventually(async () => (await scoreOf(a, 'DEFI_LENDING')) === 0);
+    await eventually(async () => (await scoreOf(a, 'DEFI_LENDING')) === 640 - UNVERIFIED_PER_CREDITOR);
     const last = (await scoring.history(a)).filter((c) => c.category === 'DEFI_LENDING').at(-1)!;
-    expect(last).toMatchObject({ oldScore: 640, newScore: 0, cause: 'debt_claim' });
+    expect(last).toMatchObject({ oldScore: 640, newScore: 640 - UNVERIFIED_PER_CREDITOR, cause: 'debt_claim' });
     const entry = await scoring.getScore(a, 'DEFI_LENDING');
-    expect(entry.factors?.map((f) => f.code)).toContain('DEBT_CLAIM_PENDING');
-    expect(entry.factors?.map((f) => f.code)).not.toContain('DISPUTE_REVISION');
+    expect(entry.factors?.map((f) => f.code)).toContain('DEBT_CLAIM_PENDING_UNVERIFIED');
+    expect(entry.factors?.map((f) => f.code)).toContain('DISPUTE_REVISION');
   });
 
   it('refuses a revised score outside 0-1000', async () => {

@@ -5,9 +5,10 @@ import type { EventBus } from '../../platform/events/bus.js';
 import type { CacheFactory } from '../../platform/cache/index.js';
 import type { Services } from '../../platform/context.js';
 import { writeAudit } from '../../platform/audit.js';
-import { CATEGORIES, SCORE_UPDATED, type Category, type ScoreChange, type ScoreEntry, type ScoringService } from './contracts.js';
+import { CATEGORIES, SCORE_UPDATED, type Category, type Coverage, type ScoreChange, type ScoreEntry, type ScoringService } from './contracts.js';
 import { decayConfidence, emptyFeatures, MODEL_VERSION, NO_COMPLIANCE, NO_IDENTITY, scoreCategories, tierFor, type ModelInput } from './model/index.js';
 import { planWallet, type Override } from './plan.js';
+import { claimPoints } from './model/debt-claims.js';
 import { createScoresRepo, type ReadRow, type ScoreRow } from './repo.js';
 
 export const CACHE_TTL_MS = 60_000;
@@ -43,7 +44,24 @@ export const withoutFactors = (e: ScoreEntry): ScoreEntry => ({
   tier: e.tier,
   calculatedAt: e.calculatedAt,
   modelVersion: e.modelVersion,
+  coverage: e.coverage,
 });
+
+// --- coverage (ingest area, issue 12) ---
+export const NO_CHAIN_SOURCE = 'NO_CHAIN_SOURCE';
+const NO_SOURCE_FACTOR = {
+  code: NO_CHAIN_SOURCE,
+  description: 'no chain source is configured: on-chain activity was not read, so no activity found here is not a finding',
+  impact: 0,
+};
+
+/** An entry with its wallet's coverage. With no chain source, "no ... activity found" factors would state as fact
+ *  something nobody looked at: they give way to NO_CHAIN_SOURCE. */
+export function withCoverage(e: ScoreEntry, coverage: Coverage): ScoreEntry {
+  if (coverage.status !== 'none' || !e.factors) return { ...e, coverage };
+  return { ...e, coverage, factors: [NO_SOURCE_FACTOR, ...e.factors.filter((f) => !/^NO_/.test(f.code))] };
+}
+// --- end coverage ---
 
 export type ScoringServiceImpl = ScoringService & {
   /** The cached entry (with factors) when there is one: the synchronous hot path, no database. */
@@ -62,6 +80,14 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
   const cache = deps.caches.create<WalletEntries>('scores', { ttlMs: CACHE_TTL_MS, maxEntries: 200_000 });
   const firstReads = new Map<string, Promise<void>>();
 
+  /** Coverage per wallet (lowercase); without an ingestion module nothing is read: status none. */
+  async function coverageFor(addresses: string[]): Promise<Map<string, Coverage>> {
+    const ing = services.ingestion;
+    if (ing?.coverageFor) return ing.coverageFor(addresses);
+    const at = now();
+    return new Map(addresses.map((a) => [a, { status: 'none' as const, asOf: at, reason: NO_CHAIN_SOURCE, chains: [] }]));
+  }
+
   async function gather(address: string): Promise<ModelInput> {
     const s = services;
     const [features, claims, compliance, identity] = await Promise.all([
@@ -79,7 +105,7 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
 
   /** Scores these wallets from current evidence and writes everything in one transaction. */
   async function persist(addresses: string[], cause: string, override?: { address: string } & Override, actor?: string) {
-    const inputs = await Promise.all(addresses.map(gather));
+    const [inputs, coverage] = await Promise.all([Promise.all(addresses.map(gather)), coverageFor(addresses)]);
     const results = inputs.map(scoreCategories);
     const at = now();
     const { rows, changes, hadRows } = await db.tx(async (q) => {
@@ -101,6 +127,7 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
             lastActivityAt: inputs[i].features.lastActivityAt,
             stored: byAddress.get(address) ?? [],
             override: override?.address === address ? override : undefined,
+            claimPoints: claimPoints(inputs[i].claims ?? []),
           },
           cause,
           at,
@@ -108,6 +135,7 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
         rows.push(...plan.rows);
         changes.push(...plan.changes);
       });
+      for (const c of changes) c.coverage = coverage.get(c.address);
       await repo.upsert(q, rows);
       await repo.insertChanges(q, changes);
       if (override && actor) {
@@ -164,7 +192,8 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
     }
     const at = now();
     const entries = {} as WalletEntries;
-    for (const r of rows) entries[r.category] = toEntry(r, at);
+    const coverage = (await coverageFor([address])).get(address)!;
+    for (const r of rows) entries[r.category] = withCoverage(toEntry(r, at), coverage);
     cache.set(address, entries);
     return entries;
   }
@@ -196,17 +225,20 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
       }
       if (toRead.length > 0) {
         const at = now();
-        const rows = await repo.readCategory(toRead, category, !!opts.explain);
+        const [rows, coverage] = await Promise.all([repo.readCategory(toRead, category, !!opts.explain), coverageFor(toRead)]);
+        const entry = (r: Parameters<typeof toEntry>[0], t: Date) => withCoverage(toEntry(r, t), coverage.get(r.address)!);
         const stale: string[] = [];
         for (const r of rows) {
           if (r.model_version !== MODEL_VERSION) stale.push(r.address);
-          else found.set(r.address, shape(toEntry(r, at)));
+          else found.set(r.address, shape(entry(r, at)));
         }
         const missing = toRead.filter((a) => !found.has(a) && !stale.includes(a));
         if (missing.length > 0) await firstRead(missing);
         if (stale.length > 0) await persist(stale, 'model_upgrade');
         if (missing.length > 0 || stale.length > 0) {
-          for (const r of await repo.readCategory([...missing, ...stale], category, !!opts.explain)) found.set(r.address, shape(toEntry(r, now())));
+          // first reads ingested meanwhile: their coverage is read again
+          for (const [k, v] of await coverageFor(missing)) coverage.set(k, v);
+          for (const r of await repo.readCategory([...missing, ...stale], category, !!opts.explain)) found.set(r.address, shape(entry(r, now())));
         }
       }
       return lower.map((a) => found.get(a)!);

@@ -7,7 +7,7 @@ import { createOutboxRepo } from './outbox-repo.js';
 import { createOutbox } from './outbox.js';
 import { createSender } from './sender.js';
 import { createWebhookService } from './service.js';
-import { createDeliveryWorker } from './worker.js';
+import { WEBHOOKS_DUE, createDeliveryWorker } from './worker.js';
 import { registerWebhookRoutes } from './routes.js';
 
 export const webhooksModule: Module = {
@@ -15,7 +15,12 @@ export const webhooksModule: Module = {
   register(app, ctx) {
     const outboxRepo = createOutboxRepo(ctx.db);
     ctx.services.webhooks = createOutbox(outboxRepo);
-    const service = createWebhookService({ repo: createSubscriptionRepo(ctx.db), cipher: ctx.cipher, allowPrivate: ctx.config.webhookAllowPrivate });
+    const service = createWebhookService({
+      repo: createSubscriptionRepo(ctx.db),
+      cipher: ctx.cipher,
+      allowPrivate: ctx.config.webhookAllowPrivate,
+      wake: () => ctx.bus.publish(WEBHOOKS_DUE, {}),
+    });
     registerWebhookRoutes(app, service);
     ctx.workers.push(
       createDeliveryWorker({
@@ -24,7 +29,11 @@ export const webhooksModule: Module = {
         cipher: ctx.cipher,
         log: ctx.log,
         retrySchedule: ctx.config.webhookRetrySchedule,
-        onHint: (wake) => ctx.bus.subscribe(SCORE_UPDATED, wake),
+        leaseSeconds: ctx.config.webhookLeaseSeconds,
+        onHint: (wake) => {
+          const offs = [ctx.bus.subscribe(SCORE_UPDATED, wake), ctx.bus.subscribe(WEBHOOKS_DUE, wake)];
+          return () => offs.forEach((off) => off());
+        },
       }),
     );
   },

@@ -18,6 +18,8 @@ export interface ClaimedDelivery {
   claim_token: string;
   url: string;
   secret_encrypted: string;
+  /** the single probe of a failing endpoint (its outcome decides whether the endpoint's other rows go) */
+  probe: boolean;
 }
 
 export interface AttemptOutcome {
@@ -43,12 +45,48 @@ export function createOutboxRepo(db: Db) {
       return rows.length;
     },
 
+    /**
+     * Claims due rows. A healthy endpoint's rows go in parallel; a failing endpoint (probe_at set) gets one
+     * probe at a time, when its retry time has come: the subscription row is locked, its oldest due delivery
+     * claimed, and probe_at moved to the lease expiry so no other worker probes it meanwhile.
+     */
     async claim(limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
-      return db.query<ClaimedDelivery>(
+      const probes = await db.tx(async (q) => {
+        const subs = await q.query<{ id: string }>(
+          `SELECT s.id FROM webhook_subscriptions s
+           WHERE s.is_active AND s.probe_at <= now()
+             AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'pending' AND d.next_attempt_at <= now())
+           ORDER BY s.probe_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+          [limit],
+        );
+        if (subs.length === 0) return [];
+        const rows = await q.query<ClaimedDelivery>(
+          `WITH pick AS (
+             SELECT DISTINCT ON (d.subscription_id) d.id FROM webhook_deliveries d
+             WHERE d.subscription_id IN (SELECT value::uuid FROM jsonb_array_elements_text($1::jsonb))
+               AND d.status = 'pending' AND d.next_attempt_at <= now()
+             ORDER BY d.subscription_id, d.created_at, d.id
+           )
+           UPDATE webhook_deliveries d
+           SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2), claim_token = gen_random_uuid()
+           FROM pick, webhook_subscriptions s
+           WHERE d.id = pick.id AND s.id = d.subscription_id
+           RETURNING d.id, d.subscription_id, d.body, d.attempts, d.claim_token, s.url, s.secret_encrypted, true AS probe`,
+          [JSON.stringify(subs.map((x) => x.id)), leaseSeconds],
+        );
+        await q.query(
+          `UPDATE webhook_subscriptions SET probe_at = now() + make_interval(secs => $2)
+           WHERE id IN (SELECT value::uuid FROM jsonb_array_elements_text($1::jsonb))`,
+          [JSON.stringify(rows.map((r) => r.subscription_id)), leaseSeconds],
+        );
+        return rows;
+      });
+      if (probes.length >= limit) return probes;
+      const healthy = await db.query<ClaimedDelivery>(
         `WITH due AS (
            SELECT d.id FROM webhook_deliveries d
            JOIN webhook_subscriptions s ON s.id = d.subscription_id
-           WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND s.is_active
+           WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND s.is_active AND s.probe_at IS NULL
            ORDER BY d.next_attempt_at
            LIMIT $1
            FOR UPDATE OF d SKIP LOCKED
@@ -59,9 +97,10 @@ export function createOutboxRepo(db: Db) {
              claim_token = gen_random_uuid()
          FROM due, webhook_subscriptions s
          WHERE d.id = due.id AND s.id = d.subscription_id
-         RETURNING d.id, d.subscription_id, d.body, d.attempts, d.claim_token, s.url, s.secret_encrypted`,
-        [limit, leaseSeconds],
+         RETURNING d.id, d.subscription_id, d.body, d.attempts, d.claim_token, s.url, s.secret_encrypted, false AS probe`,
+        [limit - probes.length, leaseSeconds],
       );
+      return [...probes, ...healthy];
     },
 
     /**
@@ -79,7 +118,7 @@ export function createOutboxRepo(db: Db) {
            FROM m WHERE w.id = m.id AND w.claim_token = m.token
            RETURNING w.id, w.subscription_id
          ), s AS (
-           UPDATE webhook_subscriptions x SET consecutive_failures = 0, last_delivery_at = now()
+           UPDATE webhook_subscriptions x SET consecutive_failures = 0, probe_at = NULL, last_delivery_at = now()
            WHERE x.id IN (SELECT subscription_id FROM d) RETURNING x.id
          ), a AS (
            INSERT INTO webhook_attempts (delivery_id, attempt, status_code, duration_ms, error, succeeded)
@@ -94,11 +133,19 @@ export function createOutboxRepo(db: Db) {
     },
 
     /**
-     * Records a failed attempt: the row is due again after `retryInSeconds`, or `failed` when the schedule
-     * is exhausted (null). The subscription's consecutive failures grow; at `maxFailures` it turns inactive
-     * and its pending rows stay in place unsent.
+     * Records a failed attempt: the row is due again after `retryInSeconds`, or `failed` when its schedule is
+     * exhausted (null). The endpoint's failures are counted in order: the first failure of a healthy endpoint
+     * and each failed probe count one and set the next probe time (`probeDelay(failures)`); failures of
+     * deliveries that were already in flight when the endpoint started failing are the same outage seen in
+     * parallel and count nothing. At `maxFailures` the subscription turns inactive and keeps its pending rows.
      */
-    async recordFailure(d: ClaimedDelivery, o: AttemptOutcome, retryInSeconds: number | null, maxFailures: number) {
+    async recordFailure(
+      d: ClaimedDelivery,
+      o: AttemptOutcome,
+      retryInSeconds: number | null,
+      maxFailures: number,
+      probeDelay: (failures: number) => number,
+    ) {
       return db.tx(async (q) => {
         await insertAttempt(q, d, o, false);
         const won = await q.query(
@@ -110,31 +157,41 @@ export function createOutboxRepo(db: Db) {
           [d.id, d.claim_token, retryInSeconds, o.statusCode, o.error],
         );
         if (won.length === 0) return null;
+        const [cur] = await q.query<{ is_active: boolean; consecutive_failures: number; failing: boolean }>(
+          'SELECT is_active, consecutive_failures, probe_at IS NOT NULL AS failing FROM webhook_subscriptions WHERE id = $1 FOR UPDATE',
+          [d.subscription_id],
+        );
+        if (!cur) return null;
+        if (cur.failing && !d.probe) return { ...cur, counted: false };
+        const failures = cur.consecutive_failures + 1;
         const [sub] = await q.query<{ is_active: boolean; consecutive_failures: number }>(
           `UPDATE webhook_subscriptions
-           SET consecutive_failures = consecutive_failures + 1,
-               is_active = is_active AND consecutive_failures + 1 < $2,
-               deactivated_at = CASE WHEN is_active AND consecutive_failures + 1 >= $2 THEN now() ELSE deactivated_at END
+           SET consecutive_failures = $2::int,
+               probe_at = now() + make_interval(secs => $4::float8),
+               is_active = is_active AND $2::int < $3::int,
+               deactivated_at = CASE WHEN is_active AND $2::int >= $3::int THEN now() ELSE deactivated_at END
            WHERE id = $1 RETURNING is_active, consecutive_failures`,
-          [d.subscription_id, maxFailures],
+          [d.subscription_id, failures, maxFailures, probeDelay(failures)],
         );
-        return sub ?? null;
+        return sub ? { ...sub, counted: true } : null;
       });
     },
 
     /** Gives a claimed row back untouched (shutdown mid-delivery): due at once, attempt not counted. */
     async release(d: ClaimedDelivery): Promise<void> {
-      await db.query(
+      const rows = await db.query(
         `UPDATE webhook_deliveries SET claim_token = NULL, attempts = greatest(attempts - 1, 0), next_attempt_at = now()
-         WHERE id = $1 AND claim_token = $2`,
+         WHERE id = $1 AND claim_token = $2 RETURNING id`,
         [d.id, d.claim_token],
       );
+      // A probe handed back: the endpoint may be probed again at once (by the next instance).
+      if (d.probe && rows.length > 0) await db.query('UPDATE webhook_subscriptions SET probe_at = now() WHERE id = $1 AND probe_at IS NOT NULL', [d.subscription_id]);
     },
 
     /** Seconds until the next pending row of an active subscription is due (null: none). */
     async secondsUntilNextDue(): Promise<number | null> {
       const [r] = await db.query<{ s: number | null }>(
-        `SELECT extract(epoch FROM (min(d.next_attempt_at) - now()))::float8 AS s
+        `SELECT extract(epoch FROM (min(greatest(d.next_attempt_at, coalesce(s.probe_at, d.next_attempt_at))) - now()))::float8 AS s
          FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
          WHERE d.status = 'pending' AND s.is_active`,
       );

@@ -16,8 +16,9 @@ export interface SubscriptionRow {
 export interface DeliveryRow {
   id: string;
   event_type: string;
-  wallet_address: string;
-  category: string;
+  /** null for test events */
+  wallet_address: string | null;
+  category: string | null;
   status: string;
   attempts: number;
   next_attempt_at: Date;
@@ -71,10 +72,51 @@ export function createSubscriptionRepo(db: Queryable & { tx<T>(fn: (q: Queryable
       return rows[0] ?? null;
     },
 
-    /** Deletes the subscription with its pending deliveries and history; false when it is not the key's. */
+    /**
+     * Deletes the subscription with its undelivered deliveries and history (a deleted endpoint has no one to
+     * deliver to); false when it is not the key's. An inactive webhook keeps its queue: enable it instead.
+     */
     async deleteForKey(id: string, apiKeyId: string, q: Queryable = db): Promise<boolean> {
       const rows = await q.query('DELETE FROM webhook_subscriptions WHERE id = $1 AND api_key_id = $2 RETURNING id', [id, apiKeyId]);
       return rows.length === 1;
+    },
+
+    /** Active again with a clean slate; its kept pending deliveries become due at once. Null when not the key's. */
+    async enable(id: string, apiKeyId: string): Promise<SubscriptionRow | null> {
+      return db.tx(async (q) => {
+        const [row] = await q.query<SubscriptionRow>(
+          `UPDATE webhook_subscriptions SET is_active = true, consecutive_failures = 0, probe_at = NULL, deactivated_at = NULL
+           WHERE id = $1 AND api_key_id = $2 RETURNING ${COLS}`,
+          [id, apiKeyId],
+        );
+        if (row) await q.query(`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE subscription_id = $1 AND status = 'pending' AND claim_token IS NULL`, [id]);
+        return row ?? null;
+      });
+    },
+
+    /**
+     * Sends again every delivery created since `since` that did not get through: failed ones start a fresh
+     * retry schedule, pending ones become due now. Delivered ones are not repeated. Returns how many.
+     */
+    async replay(subscriptionId: string, since: Date, q: Queryable = db): Promise<number> {
+      const rows = await q.query(
+        `UPDATE webhook_deliveries
+         SET status = 'pending', attempts = CASE WHEN status = 'failed' THEN 0 ELSE attempts END, next_attempt_at = now()
+         WHERE subscription_id = $1 AND created_at >= $2 AND (status = 'failed' OR (status = 'pending' AND claim_token IS NULL))
+         RETURNING id`,
+        [subscriptionId, since],
+      );
+      return rows.length;
+    },
+
+    /** A `webhook.test` delivery, queued like any other (signed, retried, listed). */
+    async enqueueTest(subscriptionId: string, body: string, q: Queryable = db): Promise<DeliveryRow> {
+      const [row] = await q.query<DeliveryRow>(
+        `INSERT INTO webhook_deliveries (subscription_id, event_type, body) VALUES ($1, 'webhook.test', $2)
+         RETURNING id, event_type, wallet_address, category, status, attempts, next_attempt_at, last_status_code, last_error, created_at, delivered_at`,
+        [subscriptionId, body],
+      );
+      return row;
     },
 
     async recentDeliveries(subscriptionId: string, limit: number, q: Queryable = db): Promise<DeliveryRow[]> {

@@ -6,12 +6,13 @@ import { errorResponses } from '../../platform/openapi.js';
 import { toChecksum } from '../../platform/http/address.js';
 import type { SubscriptionRow } from './repo.js';
 import type { WebhookService, Caller } from './service.js';
+import { registerRecoveryRoutes } from './recovery-routes.js';
 import { CreateWebhookBody, DeliveriesQuery, DeliveryList, Webhook, WebhookCreated, WebhookIdParams, WebhookList } from './schemas.js';
 
 const tags = ['Webhooks'];
 const caller = (req: FastifyRequest): Caller => ({ keyId: req.apiKey!.keyId, tier: req.apiKey!.tier });
 
-const view = (r: SubscriptionRow) => ({
+export const view = (r: SubscriptionRow) => ({
   id: r.id,
   url: r.url,
   walletAddressFilter: r.wallet_address_filter ? toChecksum(r.wallet_address_filter) : null,
@@ -25,6 +26,7 @@ export function registerWebhookRoutes(app: App, service: WebhookService) {
   app.register(
     async (scope) => {
       const s = scope.withTypeProvider<TypeBoxTypeProvider>();
+      registerRecoveryRoutes(s as unknown as App, service, view);
       s.post(
         '/webhooks',
         {
@@ -39,11 +41,12 @@ export function registerWebhookRoutes(app: App, service: WebhookService) {
               '(checked now and again at each delivery after DNS resolution). The signing `secret` is returned only here. ' +
               'Each delivery is a POST of `{event, timestamp, data}` signed with `X-Credence-Signature: sha256=<hex HMAC-SHA256 of the body keyed by the secret>` ' +
               'and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. Delivery is at least once; failures are retried ' +
-              'with backoff, and 10 consecutive failures make the webhook inactive (delete and re-create it to resume).',
+              'with backoff; while an endpoint fails it gets one attempt at a time along the schedule, and 10 failures in a row make the webhook inactive ' +
+              '(its undelivered events are kept; POST /webhooks/{id}/enable resumes it, /replay sends failed ones again, /test sends a test event).',
             body: CreateWebhookBody,
             response: { 201: WebhookCreated, ...errorResponses(403) },
           },
-          config: { auth: 'apiKey' },
+          config: { auth: 'apiKey', idempotent: true },
         },
         async (req, reply) => {
           const { row, secret } = await service.create(caller(req), req.body);
@@ -93,7 +96,9 @@ export function registerWebhookRoutes(app: App, service: WebhookService) {
             operationId: 'webhooks.deleteWebhook',
             tags,
             summary: 'Delete a webhook',
-            description: 'Deletes the webhook with its pending deliveries and history. Re-creating a webhook is how an inactive one is resumed.',
+            description:
+              'Deletes the webhook with its undelivered deliveries and history (nothing is sent to it afterwards). To resume an inactive webhook ' +
+              'without losing its queued events, use POST /webhooks/{id}/enable instead.',
             params: WebhookIdParams,
             response: { 204: { type: 'null', description: 'Deleted.' } },
           },
@@ -129,7 +134,7 @@ export function registerWebhookRoutes(app: App, service: WebhookService) {
             deliveries: items.map(({ row, attempts }) => ({
               id: row.id,
               event: row.event_type,
-              walletAddress: toChecksum(row.wallet_address),
+              walletAddress: row.wallet_address ? toChecksum(row.wallet_address) : null,
               category: row.category,
               status: row.status as 'pending' | 'delivered' | 'failed',
               attemptCount: row.attempts,

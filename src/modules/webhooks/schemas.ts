@@ -21,11 +21,15 @@ export const Webhook = Type.Object({
   id: Uuid(),
   url: Type.String(),
   walletAddressFilter: Nullable(EthAddress()),
-  isActive: Type.Boolean({ description: 'false after 10 consecutive failed deliveries; delete and re-create to resume' }),
-  consecutiveFailures: Type.Integer(),
+  isActive: Type.Boolean({
+    description: 'false after 10 consecutive failed deliveries along the retry schedule; its undelivered events are kept: POST /webhooks/{id}/enable resumes it',
+  }),
+  consecutiveFailures: Type.Integer({
+    description: 'failed attempts in a row; while it is above 0 the endpoint gets one attempt at a time, along the retry schedule, until one succeeds',
+  }),
   lastDeliveryAt: Nullable(Timestamp()),
   createdAt: Timestamp(),
-});
+}, { title: 'Webhook', description: 'A webhook subscription (never its secret).' });
 
 export const WebhookList = Type.Object({ count: Type.Integer(), webhooks: Type.Array(Webhook) });
 
@@ -46,9 +50,9 @@ export const Attempt = Type.Object({
 
 export const Delivery = Type.Object({
   id: Uuid({ description: 'also sent as the webhook-id header' }),
-  event: Type.String({ examples: ['score.updated'] }),
-  walletAddress: EthAddress(),
-  category: Type.String(),
+  event: Type.String({ examples: ['score.updated', 'webhook.test'] }),
+  walletAddress: Nullable(EthAddress({ description: 'null for webhook.test events' })),
+  category: Nullable(Type.String({ description: 'null for webhook.test events' })),
   status: Type.Unsafe<'pending' | 'delivered' | 'failed'>({
     type: 'string',
     enum: ['pending', 'delivered', 'failed'],
@@ -62,3 +66,19 @@ export const Delivery = Type.Object({
 });
 
 export const DeliveryList = Type.Object({ count: Type.Integer(), deliveries: Type.Array(Delivery) });
+
+export const ReplayBody = Type.Object({
+  since: Type.String({ format: 'date-time', description: 'deliveries created at or after this time (ISO 8601) that did not get through are sent again' }),
+});
+
+export const ReplayResult = Type.Object({
+  requeued: Type.Integer({ description: 'deliveries queued again (failed ones with a fresh retry schedule, pending ones due now)' }),
+  since: Timestamp(),
+});
+
+export const TestDelivery = Type.Object({
+  deliveryId: Uuid({ description: 'the queued webhook.test delivery (also its webhook-id header); follow it in GET /webhooks/{id}/deliveries' }),
+  event: Type.Literal('webhook.test'),
+  status: Type.Literal('pending'),
+  createdAt: Timestamp(),
+});

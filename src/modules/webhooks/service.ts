@@ -19,7 +19,13 @@ export interface DeliveryView {
   attempts: AttemptRow[];
 }
 
-export function createWebhookService(deps: { repo: SubscriptionRepo; cipher: Cipher; allowPrivate: boolean }) {
+export function createWebhookService(deps: {
+  repo: SubscriptionRepo;
+  cipher: Cipher;
+  allowPrivate: boolean;
+  /** hints the delivery workers (every instance) that rows are due now */
+  wake: () => void;
+}) {
   const { repo, cipher } = deps;
 
   async function validateTarget(raw: string): Promise<string> {
@@ -75,6 +81,31 @@ export function createWebhookService(deps: { repo: SubscriptionRepo; cipher: Cip
 
     async remove(caller: Caller, id: string) {
       if (!(await repo.deleteForKey(id, caller.keyId))) throw notFound(`No webhook ${id} for this API key.`);
+    },
+
+    /** Re-activates an inactive webhook; its kept deliveries go out at once (in order, probing first if it fails again). */
+    async enable(caller: Caller, id: string): Promise<SubscriptionRow> {
+      const row = await repo.enable(id, caller.keyId);
+      if (!row) throw notFound(`No webhook ${id} for this API key.`);
+      deps.wake();
+      return row;
+    },
+
+    async replay(caller: Caller, id: string, since: Date): Promise<{ requeued: number; since: Date }> {
+      const sub = await owned(caller, id);
+      if (since.getTime() > Date.now()) throw fieldError('since', 'must not be in the future');
+      const requeued = await repo.replay(sub.id, since);
+      if (requeued > 0) deps.wake();
+      return { requeued, since };
+    },
+
+    /** Queues a signed `webhook.test` event to the webhook (also to an inactive one: it is sent once it is enabled). */
+    async test(caller: Caller, id: string): Promise<DeliveryRow> {
+      const sub = await owned(caller, id);
+      const body = JSON.stringify({ event: 'webhook.test', timestamp: new Date().toISOString(), data: { webhookId: sub.id, url: sub.url } });
+      const row = await repo.enqueueTest(sub.id, body);
+      deps.wake();
+      return row;
     },
 
     async deliveries(caller: Caller, id: string, limit: number): Promise<DeliveryView[]> {

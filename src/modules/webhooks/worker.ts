@@ -1,5 +1,7 @@
 // The delivery worker: claims due outbox rows, signs and POSTs them, records each attempt, schedules retries
-// (schedule with jitter, honouring Retry-After) and counts failures. It is woken at once by `score.updated`
+// (schedule with jitter, honouring Retry-After) and counts failures. While an endpoint fails, the claim hands
+// out one probe at a time along its retry schedule (outbox-repo.ts), so a burst during an outage counts as
+// one failure per probe, not one per queued event. It is woken at once by `score.updated`
 // on the event bus (published after commit, on any instance), and also polls, so rows written while no event
 // arrived (another instance without Redis, retries coming due) are found within a second.
 import type { FastifyBaseLogger } from 'fastify';
@@ -10,6 +12,8 @@ import type { Sender } from './sender.js';
 import { signedHeaders } from './signing.js';
 
 export const MAX_CONSECUTIVE_FAILURES = 10;
+/** Bus topic: deliveries were made due outside a score change (enable, replay, test). */
+export const WEBHOOKS_DUE = 'webhooks.due';
 
 export interface DeliveryWorkerOptions {
   repo: OutboxRepo;
@@ -88,6 +92,21 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): Worker & { wake(
     return s;
   };
 
+  // The outcome of a send that happened must be recorded: a failed write (database busy or briefly away) is
+  // tried again rather than left to the lease, which would re-send the row only after `lease` seconds (the
+  // cause of the two-instance test's lateness under load: sent rows sat claimed past its deadline).
+  async function persist<T>(fn: () => Promise<T>): Promise<T> {
+    for (let wait = 100; ; wait *= 2) {
+      try {
+        return await fn();
+      } catch (err) {
+        if (!running || wait > 6_400) throw err;
+        o.log.warn({ err }, `webhook outcome not recorded; retrying in ${wait} ms`);
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+  }
+
   async function deliver(d: ClaimedDelivery, abort: AbortController) {
     const headers = signedHeaders(secretOf(d), d.id, d.body);
     const r = await o.sender.send(d.url, headers, d.body, abort.signal);
@@ -97,12 +116,15 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): Worker & { wake(
     }
     const outcome = { statusCode: r.statusCode, durationMs: r.durationMs, error: r.error };
     if (r.ok) {
-      await recordSuccess(d, outcome);
+      await persist(() => recordSuccess(d, outcome));
       return;
     }
     const delay = retryDelay(o.retrySchedule, d.attempts, r.retryAfter, o.random);
-    const sub = await o.repo.recordFailure(d, outcome, delay, MAX_CONSECUTIVE_FAILURES);
-    if (sub && !sub.is_active) o.log.warn({ subscriptionId: d.subscription_id }, `webhook deactivated after ${sub.consecutive_failures} consecutive failures`);
+    // The endpoint's next probe follows the schedule by its failures in a row (the last step repeats).
+    const probeDelay = (failures: number) =>
+      retryDelay(o.retrySchedule, Math.min(failures, o.retrySchedule.length), r.retryAfter, o.random) ?? (r.retryAfter ?? 60);
+    const sub = await persist(() => o.repo.recordFailure(d, outcome, delay, MAX_CONSECUTIVE_FAILURES, probeDelay));
+    if (sub?.counted && !sub.is_active) o.log.warn({ subscriptionId: d.subscription_id }, `webhook deactivated after ${sub.consecutive_failures} consecutive failures`);
   }
 
   function start(d: ClaimedDelivery) {

@@ -3,9 +3,11 @@
 import { hash, randomBytes } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'cred_live_';
+/** Test keys answer deterministic sandbox data and count against no quota. */
+export const TEST_KEY_PREFIX = 'cred_test_';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-export function generateApiKey(length = 40): string {
+export function generateApiKey(length = 40, environment: 'live' | 'test' = 'live'): string {
   let out = '';
   while (out.length < length) {
     for (const b of randomBytes(length)) {
@@ -13,7 +15,7 @@ export function generateApiKey(length = 40): string {
       if (b < 248 && out.length < length) out += BASE62[b % 62];
     }
   }
-  return API_KEY_PREFIX + out;
+  return (environment === 'test' ? TEST_KEY_PREFIX : API_KEY_PREFIX) + out;
 }
 
 export function hashApiKey(key: string): string {
@@ -29,9 +31,15 @@ export interface ApiKeyPrincipal {
   tier: string;
   rateLimit: number;
   monthlyLimit: number | null;
+  /** 'test' keys (cred_test_...) read sandbox data and count against no quota */
+  environment?: 'live' | 'test';
+  /** epoch ms after which this secret stops working (key expiry, or the end of a rotation's grace period); null = never */
+  expiresAt?: number | null;
 }
 
 /** Provided by the billing module: finds an active key by its hash. */
 export interface ApiKeyResolver {
   resolve(hash: string): Promise<ApiKeyPrincipal | null>;
+  /** Records that a key was used (written behind by the billing module; never a database call per request). */
+  touch?(keyId: string): void;
 }

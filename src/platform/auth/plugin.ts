@@ -20,6 +20,8 @@ declare module 'fastify' {
     auth?: AuthMode;
     /** Queries this call counts against the monthly quota (the spec's "What counts as a query"). */
     cost?: number | ((req: FastifyRequest) => number);
+    /** The route answers sandbox data to test keys (cred_test_...); counted routes without it refuse test keys. */
+    sandbox?: boolean;
   }
   interface FastifyRequest {
     apiKey?: ApiKeyPrincipal;
@@ -58,6 +60,8 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     invalidate: (hash) => keyCache.invalidate(hash),
   };
 
+  const admins = new Set(ctx.config.adminAddresses);
+
   async function limitIp(req: FastifyRequest, reply: FastifyReply) {
     const r = await ctx.limiter.hit(`ip:${req.ip}`, ctx.config.ipRateLimit);
     setLimitHeaders(reply, r);
@@ -72,6 +76,10 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     }
     const user = token ? await ctx.jwt.verify(token) : null;
     if (!user) throw unauthorized('The bearer token is invalid or expired; sign in again with POST /api/v1/auth/verify.');
+    // The admin role is whatever the settings say now, not what the token said when issued: an address
+    // removed from CREDENCE_ADMIN_ADDRESSES loses admin at once, even with an unexpired token.
+    const isAdmin = admins.has(user.address);
+    if (isAdmin !== user.roles.includes('admin')) user.roles = isAdmin ? [...user.roles, 'admin'] : user.roles.filter((r) => r !== 'admin');
     req.user = user;
   }
 
@@ -122,7 +130,10 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
   // Named steps, made once per app rather than as closures per request: the hot path allocates as little as it can.
   function admitKey(req: FastifyRequest, reply: FastifyReply, done: HookDone, p: ApiKeyPrincipal | null) {
     if (!p) return done(unauthorized('The API key is not valid.'));
+    // A cached principal outlives neither its key's expiry nor a rotated secret's grace period.
+    if (p.expiresAt != null && p.expiresAt <= Date.now()) return done(unauthorized('The API key has expired.'));
     req.apiKey = p;
+    ctx.apiKeys.touch?.(p.keyId);
     const r = ctx.limiter.hit(`key:${p.keyId}`, p.rateLimit);
     if (r instanceof Promise) r.then((l) => finishLimit(reply, done, l), done);
     else finishLimit(reply, done, r);
@@ -139,10 +150,14 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     const cost = req.routeOptions.config.cost;
     const n = typeof cost === 'function' ? cost(req) : (cost ?? 0);
     if (n <= 0) return done();
+    // Test keys count against no quota, so they may only reach routes that answer sandbox data.
+    if (key.environment === 'test') return done(req.routeOptions.config.sandbox ? undefined : testKeyRefused());
     const fast = ctx.quota.consumeCached(key.keyId, key.monthlyLimit, n);
     if (fast) return decideQuota(req, reply, done, n, fast);
     ctx.quota.consume(key.keyId, key.monthlyLimit, n).then((q) => decideQuota(req, reply, done, n, q), done);
   };
+
+  const testKeyRefused = () => forbidden('Test keys (cred_test_...) read sandbox scores only; this operation needs a live key (cred_live_...).');
 
   function decideQuota(req: FastifyRequest, reply: FastifyReply, done: HookDone, n: number, q: QuotaResult) {
     if (q.allowed) {

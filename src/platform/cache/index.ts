@@ -13,6 +13,11 @@ export interface Cache<T> {
 
 export interface CacheFactory {
   create<T>(name: string, opts: { ttlMs: number; maxEntries?: number }): Cache<T>;
+  /**
+   * Empties every cache of this instance only. Called when Redis comes back after an outage: invalidations
+   * other instances published meanwhile never arrived, so nothing cached here can be trusted.
+   */
+  clearLocal(): void;
 }
 
 const INVALIDATE = 'cache.invalidate';
@@ -26,6 +31,9 @@ export function createCacheFactory(bus: EventBus): CacheFactory {
     else c.delete(key);
   });
   return {
+    clearLocal() {
+      for (const c of caches.values()) c.clear();
+    },
     create<T>(name: string, { ttlMs, maxEntries = 100_000 }: { ttlMs: number; maxEntries?: number }): Cache<T> {
       const map = new Map<string, { v: T; exp: number }>();
       caches.set(name, map as Map<string, unknown>);

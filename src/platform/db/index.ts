@@ -4,6 +4,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import type { Db, Queryable } from './types.js';
+import { AppError } from '../errors.js';
+import { isConnectionError, mapConnectionError } from './unavailable.js';
 
 export * from './types.js';
 
@@ -11,7 +13,9 @@ export * from './types.js';
 pg.types.setTypeParser(20, (v) => Number(v));
 
 export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // No connectionTimeoutMillis: it also bounds the wait for a free pooled client, which turns load into errors.
+  // An unreachable server fails fast on its own (connection refused or reset).
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, keepAlive: true });
   pool.on('error', () => {
     /* idle client errors surface on the next query */
   });
@@ -19,7 +23,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
   client.release();
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
-      const r = await c.query(sql, params as unknown[]);
+      const r = await c.query(sql, params as unknown[]).catch(mapConnectionError);
       return r.rows as T[];
     },
   });
@@ -27,17 +31,20 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
     kind: 'postgres',
     ...wrap(pool),
     async tx<T>(fn: (q: Queryable) => Promise<T>) {
-      const c = await pool.connect();
+      const c = await pool.connect().catch(mapConnectionError);
+      let broken = false;
       try {
         await c.query('BEGIN');
         const out = await fn(wrap(c));
         await c.query('COMMIT');
         return out;
       } catch (e) {
-        await c.query('ROLLBACK').catch(() => undefined);
-        throw e;
+        broken = isConnectionError(e) || (e instanceof AppError && e.code === 'unavailable');
+        if (!broken) await c.query('ROLLBACK').catch(() => undefined);
+        mapConnectionError(e);
       } finally {
-        c.release();
+        // A client whose connection broke is destroyed rather than returned to the pool.
+        c.release(broken || undefined);
       }
     },
     async exec(sql: string) {

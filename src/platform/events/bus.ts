@@ -18,6 +18,8 @@ export function createEventBus(opts: {
   redis?: Redis | null;
   subscriber?: Redis | null;
   onError?: (err: unknown, topic: string) => void;
+  /** false while Redis is down: messages then stay local (best-effort by design; the outbox carries webhooks) */
+  redisUp?: () => boolean;
 }): EventBus {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
@@ -45,7 +47,7 @@ export function createEventBus(opts: {
   return {
     publish(topic, payload) {
       dispatch(topic, payload);
-      if (opts.redis) {
+      if (opts.redis && (opts.redisUp?.() ?? true)) {
         opts.redis.publish(opts.channel, JSON.stringify({ from: opts.instanceId, topic, payload })).catch((e) => opts.onError?.(e, topic));
       }
     },

@@ -30,3 +30,9 @@ export const ErrorBody = Type.Object(
 export const ajvFormats: Record<string, (v: string) => boolean> = {
   'eth-address': isAddress,
 };
+
+/**
+ * A 200 that is an HTML page. Declared per response (not with route-level `produces`), so the route's error
+ * responses stay application/json in the OpenAPI document, as they are on the wire.
+ */
+export const HtmlPage = (description = 'HTML page') => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });

@@ -19,6 +19,8 @@ export interface QuotaStore {
   consumeCached(keyId: string, limit: number | null, cost: number): QuotaResult | null;
   refund(keyId: string, cost: number): void;
   used(keyId: string): Promise<number>;
+  /** Counts admitted here and not yet written to PostgreSQL. */
+  pendingOf(keyId: string): Promise<number>;
   flush(): Promise<void>;
   close(): Promise<void>;
 }
@@ -144,6 +146,10 @@ export function createQuotaStore(db: Db, opts: { flushMs?: number; now?: () => D
     async used(keyId) {
       const c = await counter(keyId);
       return c.base + c.pending;
+    },
+    async pendingOf(keyId) {
+      const c = counters.get(keyId);
+      return c && c.month === currentMonth() ? c.pending : 0;
     },
     flush,
     async close() {

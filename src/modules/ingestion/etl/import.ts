@@ -8,6 +8,8 @@ import type { Db } from '../../../platform/db/types.js';
 import { decodeLog, deploymentRecord, type ActivityRecord } from '../decode.js';
 import { EVENTS, ZERO_ADDRESS } from '../events.js';
 import type { IngestionRepo } from '../repo.js';
+import { newDropCounter, type DropCounter, type PoolInfo } from '../registry/gate.js';
+import { derivePool, SWAP_TOPICS } from '../registry/pools.js';
 import { countRows, num, readRows, str, topicsOf, type Row } from './reader.js';
 
 const KINDS = ['blocks', 'transactions', 'logs', 'token_transfers'] as const;
@@ -32,6 +34,8 @@ export interface EtlImportResult {
   /** wallets that gained activity (their scores need recomputing) */
   wallets: Set<string>;
   recordsWithoutTime: number;
+  /** logs left out because their emitter is not in the registry (diagnostic only, never scored) */
+  dropped: DropCounter;
 }
 
 /** Export files under dir, by kind (ethereum-etl names them transactions.csv, logs.json, or partitions them). */
@@ -60,7 +64,7 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
   const files = findExportFiles(root);
   if (!files.some((f) => f.kind !== 'blocks')) throw new Error(`no ethereum-etl transactions, logs or token_transfers files in ${dir}`);
   const done = await repo.importProgress(source);
-  const result: EtlImportResult = { files: [], records: 0, wallets: new Set(), recordsWithoutTime: 0 };
+  const result: EtlImportResult = { files: [], records: 0, wallets: new Set(), recordsWithoutTime: 0, dropped: newDropCounter() };
 
   // Block times and transaction senders, needed to date logs and to credit swaps to the account that sent them.
   const times = new Map<number, Date>();
@@ -75,6 +79,8 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
       }
     }
   }
+  const pools = await swapPools(files, chainId);
+
   const timeOf = (r: Row) => {
     const ts = num(r.block_timestamp);
     return ts !== null ? new Date(ts * 1000) : (times.get(Number(r.block_number)) ?? null);
@@ -96,7 +102,7 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
       let records: ActivityRecord[] = [];
       const nonces = new Map<string, number>();
       if (f.kind === 'transactions') records = transactionRecords(rows, chainId, timeOf, nonces);
-      else if (f.kind === 'logs') records = rows.flatMap((r) => logRecords(r, chainId, timeOf, senders));
+      else if (f.kind === 'logs') records = rows.flatMap((r) => logRecords(r, { chainId, pools, dropped: result.dropped }, timeOf, senders));
       else records = await newTokenTransfers(db, chainId, rows.flatMap((r) => tokenTransferRecords(r, chainId, timeOf)));
       offset += consumed;
       const end = offset;
@@ -148,14 +154,73 @@ function transactionRecords(rows: Row[], chainId: number, timeOf: (r: Row) => Da
   return out;
 }
 
-function logRecords(r: Row, chainId: number, timeOf: (r: Row) => Date | null, senders: Map<string, string>): ActivityRecord[] {
+type LogCtx = { chainId: number; pools: Map<string, PoolInfo | null>; dropped: DropCounter };
+
+function logRecords(r: Row, ctx: LogCtx, timeOf: (r: Row) => Date | null, senders: Map<string, string>): ActivityRecord[] {
   const txHash = str(r.transaction_hash);
   const address = str(r.address);
   if (!txHash || !address) return [];
   return decodeLog(
     { address, topics: topicsOf(r.topics), data: str(r.data) ?? '0x', transactionHash: txHash, logIndex: Number(r.log_index), blockNumber: Number(r.block_number), timestamp: timeOf(r) },
-    { chainId, txFrom: senders.get(txHash.toLowerCase()) ?? null },
+    { ...ctx, txFrom: senders.get(txHash.toLowerCase()) ?? null },
   );
+}
+
+/**
+ * The export's swap emitters that are real Uniswap pools. A pool's pair is not in its Swap event: it is inferred
+ * from the same transaction's token transfers into or out of the pool, and the pool counts only if the factory's
+ * CREATE2 address for that pair (and a V3 fee tier) is the pool's own address. Two passes over the logs (and
+ * token_transfers) keep memory to the transactions that swapped.
+ */
+async function swapPools(files: { file: string; kind: FileKind }[], chainId: number): Promise<Map<string, PoolInfo | null>> {
+  const protocolOf = new Map<string, 'uniswap-v2' | 'uniswap-v3'>();
+  const poolsInTx = new Map<string, Set<string>>();
+  const logFiles = files.filter((f) => f.kind === 'logs');
+  for (const f of logFiles) {
+    for await (const { rows } of readRows(f.file, 0, 5000)) {
+      for (const r of rows) {
+        const t0 = topicsOf(r.topics)[0]?.toLowerCase();
+        const protocol = t0 ? SWAP_TOPICS.get(t0) : undefined;
+        const tx = str(r.transaction_hash)?.toLowerCase();
+        const pool = str(r.address)?.toLowerCase();
+        if (!protocol || !tx || !pool) continue;
+        protocolOf.set(pool, protocol);
+        const set = poolsInTx.get(tx) ?? new Set<string>();
+        set.add(pool);
+        poolsInTx.set(tx, set);
+      }
+    }
+  }
+  const candidates = new Map<string, Set<string>>();
+  const note = (tx: string | undefined, token: string | null, from: string | null, to: string | null) => {
+    const inTx = tx ? poolsInTx.get(tx) : undefined;
+    if (!inTx || !token) return;
+    for (const pool of inTx) {
+      if (pool !== from && pool !== to) continue;
+      const set = candidates.get(pool) ?? new Set<string>();
+      set.add(token);
+      candidates.set(pool, set);
+    }
+  };
+  if (poolsInTx.size) {
+    for (const f of files.filter((x) => x.kind === 'logs' || x.kind === 'token_transfers')) {
+      for await (const { rows } of readRows(f.file, 0, 5000)) {
+        for (const r of rows) {
+          const tx = str(r.transaction_hash)?.toLowerCase();
+          if (f.kind === 'token_transfers') {
+            note(tx, str(r.token_address)?.toLowerCase() ?? null, str(r.from_address)?.toLowerCase() ?? null, str(r.to_address)?.toLowerCase() ?? null);
+            continue;
+          }
+          const topics = topicsOf(r.topics);
+          if (topics.length !== 3 || topics[0]?.toLowerCase() !== TRANSFER_TOPIC) continue;
+          note(tx, str(r.address)?.toLowerCase() ?? null, `0x${topics[1].slice(26)}`.toLowerCase(), `0x${topics[2].slice(26)}`.toLowerCase());
+        }
+      }
+    }
+  }
+  const out = new Map<string, PoolInfo | null>();
+  for (const [pool, protocol] of protocolOf) out.set(pool, derivePool(chainId, protocol, pool, candidates.get(pool) ?? []));
+  return out;
 }
 
 /** A token_transfers row is the decoded form of an ERC-20 Transfer log: re-encoded and decoded like any log. */

@@ -1,10 +1,19 @@
-// The eight independent categories of model v1. Each is a sum of bounded, monotone terms
-// (max points x 1 - e^(-feature/k)); the maxima of a category's positive terms add up to 1000.
-// docs/scoring-model.md explains every term, its constants and why.
+// The eight independent categories of model v2. Each is a sum of bounded, monotone terms (saturating counts,
+// logarithmic USD values); the maxima of a category's positive terms add up to 1000. Features come only from the
+// registry's pinned contracts, by value, with self-dealing removed (ingestion). docs/scoring-model.md explains
+// every term, its constants and why.
 import type { ComplianceSignal, IdentitySignal, WalletFeatures } from '../contracts.js';
 import { claimsKey, claimTerms, type ClaimSummary } from './debt-claims.js';
 import { confidenceOf, sumPoints, toScore, topFactors, type CategoryResult, type Term } from './terms.js';
-import { clamp, fingerprint, sat } from './transforms.js';
+import { clamp, fingerprint, logCap, sat } from './transforms.js';
+
+/** An event with no known price counts as one worth this many USD: a documented, lower weight than a valued one. */
+export const UNVALUED_EVENT_USD = 100;
+type EvidenceKey = keyof NonNullable<WalletFeatures['evidenceAt']>;
+/** The category's decay anchor: its own latest pinned evidence (undefined: the features carry none, legacy). */
+const anchor = (f: WalletFeatures, k: EvidenceKey) => (f.evidenceAt ? (f.evidenceAt[k] ?? null) : undefined);
+const usd = (n: number) => `$${n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : n.toFixed(0)}`;
+const r0 = (n: number) => Math.round(n);
 
 export interface ModelSignals {
   claims: ClaimSummary;
@@ -22,6 +31,7 @@ function result(
   inputs: string,
   offchain: string,
   empty: { code: string; description: string },
+  evidenceAt?: Date | null,
 ): CategoryResult {
   const offchainKey = offchain === '' ? '' : fingerprint(offchain);
   return {
@@ -31,66 +41,85 @@ function result(
     factors: topFactors(terms, empty),
     inputsKey: fingerprint(inputs) + offchainKey,
     offchainKey,
+    ...(evidenceAt !== undefined ? { evidenceAt } : {}),
   };
 }
 
 export function lending(f: WalletFeatures, s: ModelSignals): CategoryResult {
   const l = f.lending;
   const events = l.supplies + l.borrows + l.repays + l.liquidations;
+  // value, not rows: USD (stablecoins at 1) plus unvalued events at UNVALUED_EVENT_USD each; dust never got here
+  // (features without values at all count every event as unvalued)
+  const value = (v: number | undefined, unvalued: number | undefined, count: number) => (v ?? 0) + UNVALUED_EVENT_USD * (unvalued ?? (v === undefined ? count : 0));
+  const supplied = value(l.suppliedUsd, l.unvaluedSupplies, l.supplies);
+  const borrowed = value(l.borrowedUsd, l.unvaluedBorrows, l.borrows);
+  const repaid = value(l.repaidUsd, l.unvaluedRepays, l.repays);
   const terms: Term[] = [];
-  if (l.repays > 0) terms.push({ code: 'LOAN_REPAYMENTS', description: `${plural(l.repays, 'loan repayment')}`, points: 300 * sat(l.repays, 5) });
+  if (l.repays > 0) terms.push({ code: 'LOAN_REPAYMENTS', description: `${plural(l.repays, 'loan repayment')} worth ${usd(repaid)}`, points: 300 * logCap(repaid, 1_000_000) });
   if (l.borrows > 0) {
-    const ratio = clamp(l.repays / l.borrows, 0, 1);
-    terms.push({ code: 'REPAYMENT_RATIO', description: `${Math.round(ratio * 100)}% of ${plural(l.borrows, 'borrow')} matched by repayments`, points: 200 * ratio });
+    const ratio = borrowed > 0 ? clamp(repaid / borrowed, 0, 1) : 0;
+    terms.push({ code: 'REPAYMENT_RATIO', description: `${Math.round(ratio * 100)}% of ${usd(borrowed)} borrowed repaid`, points: 200 * ratio * logCap(borrowed, 1_000_000) });
+    if (l.liquidations === 0 && s.claims.upheld === 0) {
+      // only a wallet that borrowed has a credit record to be clean
+      terms.push({ code: 'CLEAN_CREDIT_RECORD', description: 'borrowed with no liquidations and no upheld debt claims', points: 150 * logCap(borrowed, 1_000_000) });
+    }
   }
-  if (l.supplies > 0) terms.push({ code: 'COLLATERAL_SUPPLIED', description: `${plural(l.supplies, 'supply', 'supplies')} to lending pools`, points: 150 * sat(l.supplies, 5) });
-  if (l.protocols > 0) terms.push({ code: 'LENDING_PROTOCOLS', description: `used ${plural(l.protocols, 'lending protocol')}`, points: 100 * sat(l.protocols, 2) });
+  if (l.repays > 0 && l.avgDaysToRepay !== undefined && l.avgDaysToRepay !== null) {
+    const speed = l.avgDaysToRepay <= 90 ? 1 : 90 / l.avgDaysToRepay;
+    terms.push({ code: 'TIME_TO_REPAY', description: `repaid on average ${Math.round(l.avgDaysToRepay)} days after borrowing`, points: 50 * speed * logCap(repaid, 1_000_000) });
+  }
+  if (l.supplies > 0) terms.push({ code: 'COLLATERAL_SUPPLIED', description: `${plural(l.supplies, 'supply', 'supplies')} worth ${usd(supplied)} to lending pools`, points: 100 * logCap(supplied, 1_000_000) });
+  if (l.protocols > 0) terms.push({ code: 'LENDING_PROTOCOLS', description: `used ${plural(l.protocols, 'lending protocol')}`, points: 100 * sat(l.protocols, 2) * logCap(supplied + borrowed, 1_000_000) });
   if (events > 0) {
-    terms.push({ code: 'ACCOUNT_TENURE', description: `active in ${plural(f.activeMonths, 'month')}`, points: 100 * sat(f.activeMonths, 12) });
-    if (l.liquidations === 0 && s.claims.upheld === 0) terms.push({ code: 'CLEAN_CREDIT_RECORD', description: 'no liquidations and no upheld debt claims', points: 150 });
+    const age = f.ageDays ?? f.activeMonths * 30;
+    terms.push({ code: 'WALLET_AGE', description: `history of ${plural(age, 'day')}`, points: 100 * sat(age, 365) });
   }
-  if (l.liquidations > 0) terms.push({ code: 'LIQUIDATIONS', description: `${plural(l.liquidations, 'liquidation')} of borrowed positions`, points: -350 * sat(l.liquidations, 1.5) });
+  if (l.liquidations > 0) {
+    const lost = l.liquidatedUsd ?? 0;
+    terms.push({ code: 'LIQUIDATIONS', description: `${plural(l.liquidations, 'liquidation')} of borrowed positions${lost ? ` (${usd(lost)} of debt)` : ''}`, points: -(150 * sat(l.liquidations, 1.5) + 250 * logCap(lost, 100_000)) });
+  }
   terms.push(...claimTerms(s.claims));
   const c = s.claims;
-  const claimEvidence = c.pending + c.disputed + c.upheld + c.dismissed;
+  const claimEvidence = c.pending - c.pendingUnverified + c.disputed + c.upheld + c.dismissed;
   const conf = confidenceOf(events + claimEvidence, 10, [l.supplies > 0, l.borrows > 0, l.repays > 0, l.liquidations > 0, l.protocols >= 2, claimEvidence > 0], f.chains.length);
-  return result('DEFI_LENDING', terms, conf, `${l.supplies},${l.borrows},${l.repays},${l.liquidations},${l.protocols},${f.activeMonths}`, s.claimsKey, {
-    code: 'NO_LENDING_HISTORY',
-    description: 'no lending activity found on supported chains',
-  });
+  const inputs = `${l.supplies},${l.borrows},${l.repays},${l.liquidations},${l.protocols},${r0(supplied)},${r0(borrowed)},${r0(repaid)},${r0(l.liquidatedUsd ?? 0)},${l.avgDaysToRepay ?? ''},${events > 0 ? (f.ageDays ?? f.activeMonths) : 0}`;
+  return result('DEFI_LENDING', terms, conf, inputs, s.claimsKey, { code: 'NO_LENDING_HISTORY', description: 'no lending activity found on supported chains' }, anchor(f, 'lending'));
 }
 
 export function trading(f: WalletFeatures): CategoryResult {
   const t = f.trading;
+  // volume on verified, allowlisted pools only; unvalued swaps at UNVALUED_EVENT_USD; dust never got here
+  const volume = (t.volumeUsd ?? 0) + UNVALUED_EVENT_USD * (t.unvaluedSwaps ?? (t.volumeUsd === undefined ? t.swaps : 0));
   const terms: Term[] = [];
   if (t.swaps > 0) {
-    terms.push({ code: 'SWAP_VOLUME', description: plural(t.swaps, 'swap'), points: 400 * sat(t.swaps, 20) });
+    terms.push({ code: 'SWAP_VOLUME', description: `${plural(t.swaps, 'swap')} worth ${usd(volume)}`, points: 450 * logCap(volume, 1_000_000) });
     terms.push({ code: 'TRADING_DAYS', description: `swapped on ${plural(t.activeDays, 'distinct day')}`, points: 200 * sat(t.activeDays, 10) });
-    terms.push({ code: 'POOL_DIVERSITY', description: `traded in ${plural(t.distinctPools, 'pool')}`, points: 200 * sat(t.distinctPools, 5) });
+    terms.push({ code: 'POOL_DIVERSITY', description: `traded in ${plural(t.distinctPools, 'pool')}`, points: 150 * sat(t.distinctPools, 5) });
     terms.push({ code: 'DEX_PROTOCOLS', description: `used ${plural(t.protocols, 'exchange protocol')}`, points: 100 * sat(t.protocols, 2) });
+    if (f.distinctTokens > 0) terms.push({ code: 'TOKEN_DIVERSITY', description: `held or moved ${plural(f.distinctTokens, 'token')}`, points: 100 * sat(f.distinctTokens, 10) });
   }
-  if (f.distinctTokens > 0) terms.push({ code: 'TOKEN_DIVERSITY', description: `held or moved ${plural(f.distinctTokens, 'token')}`, points: 100 * sat(f.distinctTokens, 10) });
   const conf = confidenceOf(t.swaps, 20, [t.swaps > 0, t.distinctPools >= 2, t.protocols >= 2, t.activeDays >= 2, f.distinctTokens >= 2], f.chains.length);
-  return result('DEFI_TRADING', terms, conf, `${t.swaps},${t.distinctPools},${t.protocols},${t.activeDays},${f.distinctTokens}`, '', {
+  return result('DEFI_TRADING', terms, conf, `${t.swaps},${t.distinctPools},${t.protocols},${t.activeDays},${t.swaps > 0 ? f.distinctTokens : 0},${r0(volume)}`, '', {
     code: 'NO_TRADING_HISTORY',
     description: 'no swaps found on supported chains',
-  });
+  }, anchor(f, 'trading'));
 }
 
 export function governance(f: WalletFeatures): CategoryResult {
   const g = f.governance;
   const terms: Term[] = [];
-  if (g.votes > 0) terms.push({ code: 'GOVERNANCE_VOTES', description: `cast ${plural(g.votes, 'vote')}`, points: 350 * sat(g.votes, 10) });
+  // votes with weight on pinned DAO governors; delegations on their votes tokens, never to oneself
+  if (g.votes > 0) terms.push({ code: 'GOVERNANCE_VOTES', description: `cast ${plural(g.votes, 'vote')} with voting weight`, points: 400 * sat(g.votes, 10) });
   if (g.proposalsVotedOn > 0) terms.push({ code: 'PROPOSALS_VOTED', description: `voted on ${plural(g.proposalsVotedOn, 'proposal')}`, points: 200 * sat(g.proposalsVotedOn, 10) });
-  if (g.governors > 0) terms.push({ code: 'DAOS_PARTICIPATED', description: `took part in ${plural(g.governors, 'governor')}`, points: 150 * sat(g.governors, 2) });
-  if (g.delegationsMade > 0) terms.push({ code: 'DELEGATED_VOTES', description: `made ${plural(g.delegationsMade, 'delegation')}`, points: 100 * sat(g.delegationsMade, 2) });
-  if (g.delegationsReceived > 0) terms.push({ code: 'DELEGATE_TRUST', description: `received ${plural(g.delegationsReceived, 'delegation')}`, points: 200 * sat(g.delegationsReceived, 3) });
+  if (g.governors > 0) terms.push({ code: 'DAOS_PARTICIPATED', description: `took part in ${plural(g.governors, 'DAO governor')}`, points: 200 * sat(g.governors, 2) });
+  if (g.delegationsMade > 0) terms.push({ code: 'DELEGATED_VOTES', description: `delegated to others ${plural(g.delegationsMade, 'time')}`, points: 100 * sat(g.delegationsMade, 2) });
+  if (g.delegationsReceived > 0) terms.push({ code: 'DELEGATE_TRUST', description: `received ${plural(g.delegationsReceived, 'delegation')}`, points: 100 * sat(g.delegationsReceived, 3) });
   const ev = g.votes + g.delegationsMade + g.delegationsReceived;
   const conf = confidenceOf(ev, 8, [g.votes > 0, g.governors >= 2, g.delegationsMade > 0, g.delegationsReceived > 0], f.chains.length);
   return result('GOVERNANCE', terms, conf, `${g.votes},${g.proposalsVotedOn},${g.governors},${g.delegationsMade},${g.delegationsReceived}`, '', {
     code: 'NO_GOVERNANCE_ACTIVITY',
     description: 'no governance votes or delegations found',
-  });
+  }, anchor(f, 'governance'));
 }
 
 export function nft(f: WalletFeatures): CategoryResult {
@@ -105,7 +134,7 @@ export function nft(f: WalletFeatures): CategoryResult {
     terms.push({ code: 'NFT_RETENTION', description: `kept ${Math.round(kept * 100)}% of acquired NFTs`, points: 200 * kept });
   }
   const conf = confidenceOf(acquired + n.sent, 10, [n.mints > 0, n.received > 0, n.collections >= 2, n.sent > 0], f.chains.length);
-  return result('NFT', terms, conf, `${n.mints},${n.received},${n.sent},${n.collections}`, '', { code: 'NO_NFT_ACTIVITY', description: 'no NFT transfers or mints found' });
+  return result('NFT', terms, conf, `${n.mints},${n.received},${n.sent},${n.collections}`, '', { code: 'NO_NFT_ACTIVITY', description: 'no NFT transfers or mints found' }, anchor(f, 'nft'));
 }
 
 export function identity(f: WalletFeatures, s: ModelSignals): CategoryResult {
@@ -113,7 +142,10 @@ export function identity(f: WalletFeatures, s: ModelSignals): CategoryResult {
   const kyc = s.compliance;
   const i = f.identity;
   const terms: Term[] = [];
-  if (id.hasDid) terms.push({ code: 'DID_REGISTERED', description: `registered DID ${id.did ?? ''}`.trim(), points: 250 });
+  // DID registration is public: credit only once the wallet proved control of its key (SIWE sign-in or a signed update).
+  const didCredit = id.hasDid && id.controlProved === true;
+  if (didCredit) terms.push({ code: 'DID_REGISTERED', description: `registered DID ${id.did ?? ''}`.trim(), points: 250 });
+  else if (id.hasDid) terms.push({ code: 'DID_CONTROL_UNPROVEN', description: `DID ${id.did ?? ''} registered, but its wallet has not signed in or signed a DID update: no credit yet`, points: 0, pinned: true });
   if (id.activeCredentials > 0) terms.push({ code: 'VERIFIABLE_CREDENTIALS', description: `${plural(id.activeCredentials, 'active credential')}`, points: 200 * sat(id.activeCredentials, 2) });
   if (kyc.kycStatus === 'approved') {
     terms.push({ code: 'KYC_VERIFIED', description: `identity verified (KYC level ${kyc.kycLevel === 'full' ? 'full' : 'basic'})`, points: kyc.kycLevel === 'full' ? 300 : 200 });
@@ -123,13 +155,13 @@ export function identity(f: WalletFeatures, s: ModelSignals): CategoryResult {
   if (i.ensNames > 0) terms.push({ code: 'ENS_NAME', description: `${plural(i.ensNames, 'ENS name')} registered`, points: 150 * sat(i.ensNames, 1) });
   if (i.attestationsReceived > 0) terms.push({ code: 'ATTESTATIONS_RECEIVED', description: `${plural(i.attestationsReceived, 'attestation')} about this wallet`, points: 100 * sat(i.attestationsReceived, 3) });
   const kycDecided = kyc.kycStatus === 'approved' || kyc.kycStatus === 'rejected';
-  const ev = (id.hasDid ? 1 : 0) + id.activeCredentials + (kycDecided ? 1 : 0) + i.ensNames + i.attestationsReceived;
-  const conf = confidenceOf(ev, 3, [id.hasDid, id.activeCredentials > 0, kycDecided, i.ensNames > 0, i.attestationsReceived > 0], f.chains.length);
-  const offchain = `${id.hasDid ? id.did : ''},${id.activeCredentials},${kyc.kycStatus},${kyc.kycLevel}`;
+  const ev = (didCredit ? 1 : 0) + id.activeCredentials + (kycDecided ? 1 : 0) + i.ensNames + i.attestationsReceived;
+  const conf = confidenceOf(ev, 3, [didCredit, id.activeCredentials > 0, kycDecided, i.ensNames > 0, i.attestationsReceived > 0], f.chains.length);
+  const offchain = `${id.hasDid ? id.did : ''}${didCredit ? ':proved' : ''},${id.activeCredentials},${kyc.kycStatus},${kyc.kycLevel}`;
   return result('IDENTITY', terms, conf, `${i.ensNames},${i.attestationsReceived}`, offchain, {
     code: 'NO_IDENTITY_EVIDENCE',
     description: 'no DID, credentials, KYC, ENS name or attestations',
-  });
+  }, anchor(f, 'identity'));
 }
 
 export function social(f: WalletFeatures): CategoryResult {
@@ -144,7 +176,7 @@ export function social(f: WalletFeatures): CategoryResult {
   return result('SOCIAL', terms, conf, `${f.distinctCounterparties},${f.tokenTransfers},${f.activeMonths},${f.identity.attestationsMade},${f.governance.delegationsReceived}`, '', {
     code: 'NO_SOCIAL_GRAPH',
     description: 'no counterparties or attestations found',
-  });
+  }, anchor(f, 'social'));
 }
 
 export function developer(f: WalletFeatures): CategoryResult {
@@ -157,7 +189,7 @@ export function developer(f: WalletFeatures): CategoryResult {
   return result('DEVELOPER', terms, conf, `${d.contractsDeployed},${d.contractsWithCode},${f.txCount}`, '', {
     code: 'NO_CONTRACTS_DEPLOYED',
     description: 'no contract deployments found',
-  });
+  }, anchor(f, 'developer'));
 }
 
 /**
@@ -165,10 +197,19 @@ export function developer(f: WalletFeatures): CategoryResult {
  * 500 (Medium: nothing against it, but nothing for it either); unscreened (no list loaded) starts at 300.
  * KYC and an established on-chain history raise it; a rejected KYC lowers it.
  */
+const SANCTIONS_CLEAR_POINTS = 500;
+
+function latestEvidence(f: WalletFeatures): Date | null | undefined {
+  if (!f.evidenceAt) return undefined;
+  let best: Date | null = null;
+  for (const d of Object.values(f.evidenceAt)) if (d && (!best || d > best)) best = d;
+  return best;
+}
+
 export function compliance(f: WalletFeatures, s: ModelSignals): CategoryResult {
   const c = s.compliance;
   const terms: Term[] = [];
-  if (c.sanctioned === false) terms.push({ code: 'SANCTIONS_CLEAR', description: 'not on the OFAC SDN list', points: 500 });
+  if (c.sanctioned === false) terms.push({ code: 'SANCTIONS_CLEAR', description: 'not on the OFAC SDN list', points: SANCTIONS_CLEAR_POINTS });
   else if (c.sanctioned === null) terms.push({ code: 'SANCTIONS_UNSCREENED', description: 'no sanctions list loaded: screening not possible yet', points: 300 });
   if (c.kycStatus === 'approved') terms.push({ code: 'KYC_APPROVED', description: `KYC approved (level ${c.kycLevel === 'full' ? 'full' : 'basic'})`, points: c.kycLevel === 'full' ? 350 : 250 });
   else if (c.kycStatus === 'pending') terms.push({ code: 'KYC_PENDING', description: 'KYC session started, not yet decided', points: 50 });
@@ -179,13 +220,15 @@ export function compliance(f: WalletFeatures, s: ModelSignals): CategoryResult {
   let conf = confidenceOf((screened ? 1 : 0) + (kycDecided ? 1 : 0) + (f.activeMonths > 0 ? 1 : 0), 2, [screened, kycDecided, f.activeMonths > 0], f.chains.length);
   const offchain = `${c.sanctioned},${c.kycStatus},${c.kycLevel}`;
   if (c.sanctioned === true) {
-    const wouldBe = toScore(sumPoints(terms));
+    // What the hit cost: the score this wallet would have if screened clean (the SANCTIONS_CLEAR baseline included)
+    const wouldBe = toScore(sumPoints(terms) + SANCTIONS_CLEAR_POINTS);
     // A match on the list is decisive evidence on its own.
     conf = 0.95;
-    const factors = [{ code: 'SANCTIONED', description: 'address is on the OFAC SDN list', impact: -wouldBe }];
-    return { category: 'COMPLIANCE', score: 0, confidence: conf, factors, inputsKey: fingerprint(`${f.activeMonths}`) + fingerprint(offchain), offchainKey: fingerprint(offchain) };
+    const factors = [{ code: 'SANCTIONED', description: `address is on the OFAC SDN list (${wouldBe} points below the clean baseline)`, impact: -wouldBe }];
+    const at = latestEvidence(f);
+    return { category: 'COMPLIANCE', score: 0, confidence: conf, factors, ...(at !== undefined ? { evidenceAt: at } : {}), inputsKey: fingerprint(`${f.activeMonths}`) + fingerprint(offchain), offchainKey: fingerprint(offchain) };
   }
-  return result('COMPLIANCE', terms, conf, `${f.activeMonths}`, offchain, { code: 'NO_COMPLIANCE_EVIDENCE', description: 'no compliance evidence' });
+  return result('COMPLIANCE', terms, conf, `${f.activeMonths}`, offchain, { code: 'NO_COMPLIANCE_EVIDENCE', description: 'no compliance evidence' }, latestEvidence(f));
 }
 
 export { claimsKey };

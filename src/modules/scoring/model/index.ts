@@ -1,4 +1,4 @@
-// Scoring model v1.0.0: pure functions from a wallet's features and signals to nine scores with reason codes.
+// Scoring model v2.0.0: pure functions from a wallet's features and signals to nine scores with reason codes.
 // Nothing here reads a clock, a database or the network, so the same inputs always give the same scores.
 import type { Category, ComplianceSignal, DebtClaimSignal, Factor, IdentitySignal, WalletFeatures } from '../contracts.js';
 import { claimsKey, compliance, developer, governance, identity, lending, nft, social, trading, type ModelSignals } from './categories.js';
@@ -9,7 +9,9 @@ import { clamp, fingerprint, round3 } from './transforms.js';
 export { tierFor, decayConfidence, TIERS } from './transforms.js';
 export type { CategoryResult } from './terms.js';
 
-export const MODEL_VERSION = '1.0.0';
+/** 2.0.0: evidence only from the registry's pinned contracts, by USD value, self-dealing removed, per-category
+ *  decay anchors, protocol contracts not scored. Scores stored under 1.0.0 are recomputed on read. */
+export const MODEL_VERSION = '2.0.0';
 
 /** OVERALL = sum of weight x category score. The one weights table; it sums to 1. */
 export const WEIGHTS: Readonly<Record<Exclude<Category, 'OVERALL'>, number>> = {
@@ -39,6 +41,8 @@ export const NO_IDENTITY: IdentitySignal = { did: null, hasDid: false, didCreate
 export function emptyFeatures(address: string): WalletFeatures {
   return {
     address: address.toLowerCase(),
+    accountType: 'wallet',
+    contractLabel: null,
     chains: [],
     firstActivityAt: null,
     lastActivityAt: null,
@@ -48,13 +52,18 @@ export function emptyFeatures(address: string): WalletFeatures {
     distinctCounterparties: 0,
     tokenTransfers: 0,
     distinctTokens: 0,
-    lending: { supplies: 0, borrows: 0, repays: 0, liquidations: 0, protocols: 0 },
-    trading: { swaps: 0, distinctPools: 0, protocols: 0, activeDays: 0 },
+    ageDays: 0,
+    lending: {
+      supplies: 0, borrows: 0, repays: 0, liquidations: 0, protocols: 0,
+      suppliedUsd: 0, borrowedUsd: 0, repaidUsd: 0, liquidatedUsd: 0, unvaluedSupplies: 0, unvaluedBorrows: 0, unvaluedRepays: 0, avgDaysToRepay: null,
+    },
+    trading: { swaps: 0, distinctPools: 0, protocols: 0, activeDays: 0, volumeUsd: 0, unvaluedSwaps: 0 },
     governance: { votes: 0, proposalsVotedOn: 0, delegationsMade: 0, delegationsReceived: 0, governors: 0 },
     nft: { mints: 0, received: 0, sent: 0, collections: 0 },
     developer: { contractsDeployed: 0, contractsWithCode: 0 },
     identity: { ensNames: 0, attestationsReceived: 0, attestationsMade: 0 },
     evidenceCount: 0,
+    evidenceAt: {},
   };
 }
 
@@ -68,7 +77,22 @@ export function scoreCategories(input: ModelInput): CategoryResult[] {
     identity: input.identity ?? NO_IDENTITY,
   };
   const f = input.features;
+  if (f.accountType === 'contract') return protocolContract(f);
   return [lending(f, s), trading(f), governance(f), nft(f), identity(f, s), social(f), developer(f), compliance(f, s)];
+}
+
+/** A known protocol contract (router, pool, registry entry) is not a user: every category 0, with the reason. */
+function protocolContract(f: WalletFeatures): CategoryResult[] {
+  const factor = { code: 'PROTOCOL_CONTRACT', description: `${f.contractLabel ?? 'a protocol contract'}: a known protocol contract, not scored as a user`, impact: 0 };
+  return (['DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE', 'NFT', 'IDENTITY', 'SOCIAL', 'DEVELOPER', 'COMPLIANCE'] as const).map((category) => ({
+    category,
+    score: 0,
+    confidence: 0.95,
+    factors: [factor],
+    inputsKey: fingerprint(`contract:${f.contractLabel ?? ''}`),
+    offchainKey: '',
+    evidenceAt: null,
+  }));
 }
 
 export interface CompositeInput {

@@ -13,13 +13,16 @@ function borrower(): WalletFeatures {
   f.chains = [1, 10];
   f.activeMonths = 8;
   f.lastActivityAt = new Date('2026-01-01T00:00:00Z');
-  f.lending = { supplies: 4, borrows: 5, repays: 5, liquidations: 0, protocols: 2 };
+  f.ageDays = 240;
+  // model 2 scores value: a $40k borrower who repaid everything within two weeks
+  f.lending = { supplies: 4, borrows: 5, repays: 5, liquidations: 0, protocols: 2, suppliedUsd: 64_000, borrowedUsd: 40_000, repaidUsd: 40_000, liquidatedUsd: 0, unvaluedSupplies: 0, unvaluedBorrows: 0, unvaluedRepays: 0, avgDaysToRepay: 14 };
   return f;
 }
 
 let claimSeq = 0;
 function claim(status: DebtClaimSignal['status'], creditor = `0x${'c'.repeat(39)}1`, inFavorOf: DebtClaimSignal['inFavorOf'] = null): DebtClaimSignal {
-  return { id: `claim-${++claimSeq}`, creditorAddress: creditor, status, inFavorOf, amount: '100', currency: 'USDC', createdAt: new Date('2026-01-02T00:00:00Z') };
+  // verified: the spec's impact table applies in full (unverified claims: model/debt-claims.test.ts)
+  return { id: `claim-${++claimSeq}`, creditorAddress: creditor, status, inFavorOf, amount: '100', currency: 'USDC', createdAt: new Date('2026-01-02T00:00:00Z'), verified: true };
 }
 const creditor = (i: number) => `0x${i.toString(16).padStart(40, '0')}`;
 const lendingScore = (claims: DebtClaimSignal[], f = borrower()) => byCat({ features: f, claims }).DEFI_LENDING;
@@ -191,7 +194,7 @@ describe('categories', () => {
   });
   it('DID, credentials and ENS raise IDENTITY', () => {
     const f = emptyFeatures(ADDR);
-    const did = { did: `did:credence:1:${ADDR}`, hasDid: true, didCreatedAt: new Date(), activeCredentials: 0 };
+    const did = { did: `did:credence:1:${ADDR}`, hasDid: true, didCreatedAt: new Date(), activeCredentials: 0, controlProved: true };
     const a = byCat({ features: f }).IDENTITY.score;
     const b = byCat({ features: f, identity: did }).IDENTITY.score;
     const c = byCat({ features: f, identity: { ...did, activeCredentials: 2 } }).IDENTITY.score;
@@ -200,6 +203,10 @@ describe('categories', () => {
     expect(a).toBeLessThan(b);
     expect(b).toBeLessThan(c);
     expect(c).toBeLessThan(d);
+    // registration is public: a DID whose wallet never proved control earns nothing
+    const unproven = byCat({ features: emptyFeatures(ADDR), identity: { ...did, controlProved: false } }).IDENTITY;
+    expect(unproven.score).toBe(a);
+    expect(unproven.factors.map((x) => x.code)).toContain('DID_CONTROL_UNPROVEN');
   });
   it('liquidations lower DEFI_LENDING below a repaying borrower', () => {
     const good = borrower();
@@ -231,8 +238,9 @@ describe('categories', () => {
     big.nft = { mints: 1e6, received: 1e6, sent: 0, collections: 1e6 };
     big.developer = { contractsDeployed: 1e6, contractsWithCode: 1e6 };
     big.identity = { ensNames: 1e6, attestationsReceived: 1e6, attestationsMade: 1e6 };
-    big.lending = { supplies: 1e6, borrows: 1e6, repays: 1e6, liquidations: 0, protocols: 1e6 };
-    const full = { did: `did:credence:1:${ADDR}`, hasDid: true, didCreatedAt: null, activeCredentials: 1e6 };
+    big.lending = { supplies: 1e6, borrows: 1e6, repays: 1e6, liquidations: 0, protocols: 1e6, avgDaysToRepay: 1 };
+    big.ageDays = 1e4;
+    const full = { did: `did:credence:1:${ADDR}`, hasDid: true, didCreatedAt: null, activeCredentials: 1e6, controlProved: true };
     const s = byCat({ features: small });
     const b = byCat({ features: big, identity: full, compliance: { sanctioned: false, kycStatus: 'approved', kycLevel: 'full' } });
     for (const c of CATEGORIES) {
@@ -261,5 +269,54 @@ describe('categories', () => {
     const c = byCat({ features: f, claims: [claim('Pending')] });
     expect(c.DEFI_LENDING.inputsKey).not.toBe(a.DEFI_LENDING.inputsKey);
     expect(c.DEFI_LENDING.offchainKey).not.toBe(a.DEFI_LENDING.offchainKey);
+  });
+});
+
+describe('model 2.0.0: value, self-dealing, anchors', () => {
+  it('SANCTIONED shows what the hit cost against the clean baseline', () => {
+    const r = byCat({ features: emptyFeatures(ADDR), compliance: { sanctioned: true, kycStatus: 'none', kycLevel: 'none' } });
+    expect(r.COMPLIANCE.score).toBe(0);
+    expect(r.COMPLIANCE.factors[0]).toMatchObject({ code: 'SANCTIONED', impact: -500 });
+  });
+
+  it('CLEAN_CREDIT_RECORD needs borrowing history; supplies alone do not earn it', () => {
+    const f = emptyFeatures(ADDR);
+    f.lending = { ...f.lending, supplies: 3, protocols: 1, suppliedUsd: 50_000 };
+    expect(byCat({ features: f }).DEFI_LENDING.factors.map((x) => x.code)).not.toContain('CLEAN_CREDIT_RECORD');
+    expect(lendingScore([]).factors.map((x) => x.code)).toContain('CLEAN_CREDIT_RECORD');
+  });
+
+  it('value, not rows: forty $20 loops score far below one $1M loan; wallet age counts', () => {
+    const loops = emptyFeatures(ADDR);
+    loops.lending = { ...loops.lending, supplies: 40, borrows: 40, repays: 40, protocols: 1, suppliedUsd: 800, borrowedUsd: 800, repaidUsd: 800, avgDaysToRepay: 0 };
+    const loan = emptyFeatures(ADDR);
+    loan.lending = { ...loan.lending, supplies: 1, borrows: 1, repays: 1, protocols: 1, suppliedUsd: 2e6, borrowedUsd: 1e6, repaidUsd: 1e6, avgDaysToRepay: 30 };
+    const a = byCat({ features: loops }).DEFI_LENDING.score;
+    const b = byCat({ features: loan }).DEFI_LENDING.score;
+    expect(b - a).toBeGreaterThan(300);
+    const older = JSON.parse(JSON.stringify(loan)) as WalletFeatures;
+    older.ageDays = 700;
+    expect(byCat({ features: older }).DEFI_LENDING.score).toBeGreaterThan(b);
+  });
+
+  it("each category's decay anchor is its own latest evidence; none, no anchor", () => {
+    const f = emptyFeatures(ADDR);
+    f.lending = { ...f.lending, borrows: 1, borrowedUsd: 1000 };
+    const at = new Date('2025-01-01T00:00:00Z');
+    f.evidenceAt = { lending: at, trading: null };
+    const r = byCat({ features: f });
+    expect(r.DEFI_LENDING.evidenceAt).toEqual(at);
+    expect(r.DEFI_TRADING.evidenceAt).toBeNull();
+    expect(r.GOVERNANCE.evidenceAt).toBeNull();
+  });
+
+  it('a protocol contract is not scored as a user', () => {
+    const f = borrower();
+    f.accountType = 'contract';
+    f.contractLabel = 'Uniswap Universal Router';
+    const r = byCat({ features: f });
+    for (const c of CATEGORIES) expect(r[c].score, c).toBe(0);
+    expect(r.DEFI_LENDING.factors[0].code).toBe('PROTOCOL_CONTRACT');
+    expect(MODEL_VERSION).toBe('2.0.0');
   });
 });

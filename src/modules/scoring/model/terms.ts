@@ -22,6 +22,8 @@ export interface CategoryResult {
   inputsKey: string;
   /** fingerprint of the off-chain inputs (claims, KYC, DID, sanctions); '' when none. A change is new evidence. */
   offchainKey: string;
+  /** the category's latest own on-chain evidence (its decay anchor with the off-chain changes); null: none */
+  evidenceAt?: Date | null;
 }
 
 /** How many reason codes an entry carries. */

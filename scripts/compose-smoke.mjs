@@ -1,0 +1,164 @@
+#!/usr/bin/env node
+// Runs compose.yaml's Credence services without Docker (CI machines have none): the same commands and
+// environment, with the compose file's postgres and redis replaced by the ones on 127.0.0.1. Checks that every
+// instance becomes healthy (and ready), that the two API instances act as one deployment (a nonce from one is
+// redeemed on the other, a key made on one works on the other), scrapes /metrics, then stops everything with
+// SIGTERM and expects clean exits.
+// Settings: CREDENCE_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), CREDENCE_TEST_REDIS_URL.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import YAML from 'yaml';
+import { Wallet } from 'ethers';
+import { SiweMessage } from 'siwe';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const pgUrl = process.env.CREDENCE_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const redisUrl = process.env.CREDENCE_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+const DEADLINE_MS = Number(process.env.COMPOSE_SMOKE_DEADLINE_MS || 240_000);
+const hex = (n) => randomBytes(n).toString('hex');
+const log = (...a) => console.log('[compose-smoke]', ...a);
+
+/** Compose's ${VAR}, ${VAR:-default}, ${VAR:?message} against `vars`. */
+function interpolate(value, vars) {
+  return String(value).replace(/\$\{(\w+)(?::?([-?])([^}]*))?\}/g, (_m, name, op, arg) => {
+    const v = vars[name];
+    if (v !== undefined && v !== '') return v;
+    if (op === '?') throw new Error(`compose.yaml needs ${name}: ${arg}`);
+    return op === '-' ? arg : '';
+  });
+}
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+
+async function until(what, fn) {
+  const end = Date.now() + DEADLINE_MS;
+  let last;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > end) throw new Error(`${what}: not within ${DEADLINE_MS} ms${last ? ` (${last.message})` : ''}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const compose = YAML.parse(readFileSync(path.join(root, 'compose.yaml'), 'utf8'), { merge: true });
+const ours = Object.entries(compose.services).filter(([, s]) => s.build !== undefined);
+if (!ours.some(([, s]) => /api/.test(s.environment?.CREDENCE_ROLES ?? '')) || !ours.some(([, s]) => s.environment?.CREDENCE_ROLES === 'workers')) {
+  throw new Error('compose.yaml should run API instances and a workers instance');
+}
+for (const dep of ['postgres', 'redis']) if (!compose.services[dep]) throw new Error(`compose.yaml has no ${dep} service`);
+
+// The deployment's shared secrets, as an operator's .env would hold them.
+const admin = Wallet.createRandom();
+const vars = {
+  CREDENCE_JWT_SECRET: hex(32),
+  CREDENCE_ENCRYPTION_KEY: hex(32),
+  CREDENCE_HUB_TOKEN_KEY: hex(32),
+  STRIPE_WEBHOOK_SECRET: `whsec_${hex(24)}`,
+  CREDENCE_KYC_CALLBACK_SECRET: hex(32),
+  CREDENCE_ISSUER_KEY: `0x${hex(32)}`,
+  CREDENCE_ADMIN_ADDRESSES: admin.address,
+  CREDENCE_METRICS_TOKEN: hex(16),
+};
+
+const dbName = `credence_compose_${hex(5)}`;
+const adminDb = new pg.Client({ connectionString: pgUrl });
+await adminDb.connect();
+await adminDb.query(`CREATE DATABASE ${dbName}`);
+const dbUrl = new URL(pgUrl);
+dbUrl.pathname = `/${dbName}`;
+const prefix = `credence-compose:${hex(4)}:`;
+
+const children = [];
+const dirs = [];
+let failed = false;
+try {
+  const instances = [];
+  for (const [name, svc] of ours) {
+    const env = Object.fromEntries(Object.entries(svc.environment ?? {}).map(([k, v]) => [k, interpolate(v, vars)]));
+    // compose's service hostnames become the services on 127.0.0.1
+    if (/@postgres[:/]/.test(env.DATABASE_URL ?? '')) env.DATABASE_URL = dbUrl.toString();
+    if (/\/\/redis[:/]/.test(env.REDIS_URL ?? '')) env.REDIS_URL = redisUrl;
+    const port = await freePort();
+    const dataDir = mkdtempSync(path.join(tmpdir(), `credence-${name}-`));
+    dirs.push(dataDir);
+    const [cmd, ...args] = svc.command;
+    const child = spawn(cmd === 'node' ? process.execPath : cmd, args, {
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, HOST: '127.0.0.1', PORT: String(port), CREDENCE_DATA_DIR: dataDir, CREDENCE_REDIS_PREFIX: prefix, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    children.push({ name, child });
+    instances.push({ name, roles: env.CREDENCE_ROLES, base: `http://127.0.0.1:${port}` });
+    log(`${name}: ${svc.command.join(' ')} (roles ${env.CREDENCE_ROLES}) on port ${port}`);
+  }
+  for (const { name, child } of children) child.on('exit', (code, sig) => code !== 0 && !child.stopping && (log(`${name} exited early (${code ?? sig})`), (failed = true)));
+
+  for (const i of instances) {
+    await until(`${i.name} /health`, async () => !failed && (await fetch(`${i.base}/health`)).status === 200);
+    const ready = await fetch(`${i.base}/health/ready`);
+    if (ready.status !== 404 && ready.status !== 200) throw new Error(`${i.name} /health/ready answered ${ready.status}`);
+    const metrics = await fetch(`${i.base}/metrics`, { headers: { authorization: `Bearer ${vars.CREDENCE_METRICS_TOKEN}` } });
+    if (metrics.status !== 200 || !(await metrics.text()).includes('credence_http_requests_total')) throw new Error(`${i.name} /metrics failed`);
+    log(`${i.name}: healthy${ready.status === 200 ? ' and ready' : ''}, metrics scraped`);
+  }
+
+  // One deployment: a nonce issued by api-1 is redeemed on api-2, a key created on api-1 works on api-2.
+  const [a, b] = instances.filter((i) => i.roles.includes('api'));
+  const { nonce } = await (await fetch(`${a.base}/api/v1/auth/nonce`)).json();
+  const publicUrl = new URL(interpolate(compose.services[a.name].environment.CREDENCE_PUBLIC_URL, vars));
+  const wallet = Wallet.createRandom();
+  const message = new SiweMessage({ domain: publicUrl.host, address: wallet.address, uri: publicUrl.origin, version: '1', chainId: 1, nonce, issuedAt: new Date().toISOString() }).prepareMessage();
+  const verify = await fetch(`${b.base}/api/v1/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message, signature: await wallet.signMessage(message) }) });
+  if (verify.status !== 200) throw new Error(`sign-in across instances: ${verify.status} ${await verify.text()}`);
+  const { token } = await verify.json();
+  const created = await fetch(`${a.base}/api/v1/billing/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ organizationName: 'Compose smoke', contactEmail: 'ops@example.com' }) });
+  if (created.status !== 201) throw new Error(`key creation: ${created.status} ${await created.text()}`);
+  const { apiKey } = await created.json();
+  const usage = await fetch(`${b.base}/api/v1/billing/usage`, { headers: { 'x-api-key': apiKey } });
+  if (usage.status !== 200) throw new Error(`key from ${a.name} on ${b.name}: ${usage.status} ${await usage.text()}`);
+  log(`${a.name} and ${b.name} share sign-in and keys`);
+} catch (e) {
+  failed = true;
+  console.error('[compose-smoke] FAILED:', e.message);
+} finally {
+  // SIGTERM, as `docker compose down` sends: every instance must finish cleanly.
+  await Promise.all(
+    children.map(
+      ({ name, child }) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.stopping = true;
+          const force = setTimeout(() => (log(`${name} did not stop within 30 s`), (failed = true), child.kill('SIGKILL')), 30_000);
+          child.on('exit', (code) => {
+            clearTimeout(force);
+            if (code !== 0) (failed = true), log(`${name} exited with ${code}`);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+  await adminDb.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+  await adminDb.end();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+}
+log(failed ? 'FAILED' : 'OK: every service of compose.yaml started, served, and stopped cleanly');
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,68 @@
+// SQL behind coverage and backoff: per wallet and chain, the source, the final block its last sync read up to and
+// whether that sync read everything; per tracked wallet, consecutive failures and the time of the next try.
+import type { Queryable } from '../../platform/db/types.js';
+
+export interface ChainCoverageRow {
+  chainId: number;
+  syncedToBlock: number | null;
+  finalizedBlock: number | null;
+  complete: boolean;
+  source: string | null;
+  syncedAt: Date | null;
+}
+
+export function createCoverageRepo(db: Queryable) {
+  return {
+    async recordChainState(wallet: string, chainId: number, s: { source: string; finalizedBlock: number; complete: boolean }, q: Queryable = db) {
+      await q.query(
+        `INSERT INTO wallet_sync (wallet, chain_id, source, finalized_block, complete, last_synced_at) VALUES ($1, $2, $3, $4, $5, now())
+         ON CONFLICT (wallet, chain_id) DO UPDATE
+           SET source = EXCLUDED.source, finalized_block = GREATEST(COALESCE(wallet_sync.finalized_block, 0), EXCLUDED.finalized_block),
+               complete = EXCLUDED.complete, last_synced_at = now(), last_error = CASE WHEN EXCLUDED.complete THEN NULL ELSE wallet_sync.last_error END`,
+        [wallet, chainId, s.source, s.finalizedBlock, s.complete],
+      );
+    },
+
+    /** The block of the wallet's first record of a kind on a chain (null: none). */
+    async firstBlockOf(wallet: string, chainId: number, kind: string, q: Queryable = db): Promise<number | null> {
+      const [r] = await q.query<{ b: string | number | null }>('SELECT min(block_number) AS b FROM wallet_activity WHERE wallet = $1 AND chain_id = $2 AND kind = $3', [wallet, chainId, kind]);
+      return r?.b === null || r?.b === undefined ? null : Number(r.b);
+    },
+
+    async chains(wallets: string[], q: Queryable = db): Promise<Map<string, ChainCoverageRow[]>> {
+      const rows = await q.query<{ wallet: string; chain_id: number; last_block: string | null; finalized_block: string | null; complete: boolean; source: string | null; last_synced_at: Date | null }>(
+        'SELECT wallet, chain_id, last_block, finalized_block, complete, source, last_synced_at FROM wallet_sync WHERE wallet = ANY($1::text[])',
+        [wallets],
+      );
+      const out = new Map<string, ChainCoverageRow[]>();
+      for (const r of rows) {
+        const list = out.get(r.wallet) ?? out.set(r.wallet, []).get(r.wallet)!;
+        list.push({
+          chainId: Number(r.chain_id),
+          syncedToBlock: r.last_block === null ? null : Number(r.last_block),
+          finalizedBlock: r.finalized_block === null ? null : Number(r.finalized_block),
+          complete: !!r.complete,
+          source: r.source,
+          syncedAt: r.last_synced_at ? new Date(r.last_synced_at) : null,
+        });
+      }
+      return out;
+    },
+
+    /** A failed sync: the wallet is retried after base * 2^(failures-1) seconds, at most maxSeconds. */
+    async recordFailure(wallet: string, baseSeconds: number, maxSeconds: number, q: Queryable = db): Promise<void> {
+      await q.query(
+        `UPDATE tracked_wallets SET failures = failures + 1, claimed_until = NULL,
+           retry_at = now() + make_interval(secs => LEAST($3::float8, $2::float8 * power(2, LEAST(failures, 30))))
+         WHERE wallet = $1`,
+        [wallet, baseSeconds, maxSeconds],
+      );
+    },
+
+    async clearFailures(wallet: string, q: Queryable = db): Promise<void> {
+      await q.query('UPDATE tracked_wallets SET failures = 0, retry_at = NULL WHERE wallet = $1 AND (failures > 0 OR retry_at IS NOT NULL)', [wallet]);
+    },
+  };
+}
+
+export type CoverageRepo = ReturnType<typeof createCoverageRepo>;

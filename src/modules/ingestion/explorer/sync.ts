@@ -1,0 +1,160 @@
+// A wallet's whole history on one chain from the explorer API, in a handful of calls: the five account lists
+// and the logs naming the wallet at each topic position, all decoded by the same decoder as JSON-RPC logs. What
+// JSON-RPC cannot see comes from the lists: native transfers (txlist, txlistinternal), contract deployments
+// (txlist rows that create a contract), and swaps routed through a router, credited to the transaction's sender
+// (the receipts of the wallet's own transactions that moved one asset out and another in).
+import { encodeAbiParameters, pad, toHex } from 'viem';
+import type { Db } from '../../../platform/db/types.js';
+import { decodeLog, deploymentRecord, type ActivityRecord, type RawLog } from '../decode.js';
+import { EVENTS } from '../events.js';
+import { walletTopic } from '../log-plan.js';
+import { createCoverageRepo } from '../coverage-repo.js';
+import { derivePool, poolsForLogs, SWAP_TOPICS } from '../registry/pools.js';
+import type { PoolInfo } from '../registry/gate.js';
+import type { IngestionRepo } from '../repo.js';
+import type { SyncOptions, SyncResult } from '../sync.js';
+import type { ExplorerSource, Row } from './source.js';
+
+const topic = (name: string) => EVENTS.find((e) => e.name === name)!.topic0;
+const TRANSFER = topic('Transfer');
+const TRANSFER_SINGLE = topic('TransferSingle');
+const ok = (r: Row) => r.isError !== '1' && r.txreceipt_status !== '0';
+const lc = (s: string | undefined) => (s ?? '').toLowerCase();
+const time = (r: Row) => (r.timeStamp ? new Date(Number(r.timeStamp === '0x' ? 0 : r.timeStamp) * 1000) : null);
+/** Etherscan writes zero as "0x" in log rows */
+const n = (v: string | undefined) => (v === '0x' ? 0 : Number(v));
+const idx = (v: string | undefined, fallback: number) => (v === undefined || v === '' ? fallback : n(v));
+
+/** Receipts over JSON-RPC (batched) when a JSON-RPC source is configured too: one round trip, not one call each. */
+export type ReceiptReader = (hashes: string[]) => Promise<Map<string, { address: string; topics: string[]; data: string; transactionHash: string; logIndex: number; blockNumber: number }[]>>;
+
+export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: ExplorerSource, wallet: string, opts: Partial<SyncOptions>, receipts?: ReceiptReader): Promise<SyncResult> {
+  const chainId = src.chainId;
+  const state = (await repo.syncStates(wallet)).find((s) => s.chainId === chainId);
+  const tip = await src.tip();
+  // the explorer indexes canonical blocks but the newest can still be reorganized: stay behind the head
+  const head = Math.max(0, tip.head - (opts.confirmations ?? 12));
+  const from = (state?.lastBlock ?? -1) + 1;
+  if (from > head) return { chainId, newRecords: 0, nonceChanged: false, head, complete: true };
+
+  const [txs, internal, erc20, erc721, erc1155, ...byTopic] = await Promise.all([
+    src.list('txlist', wallet, from, head),
+    src.list('txlistinternal', wallet, from, head),
+    src.list('tokentx', wallet, from, head),
+    src.list('tokennfttx', wallet, from, head),
+    src.list('token1155tx', wallet, from, head),
+    ...([1, 2, 3] as const).map((p) => src.logs({ topics: { [p]: walletTopic(wallet) }, fromBlock: from, toBlock: head })),
+  ]);
+
+  const records: ActivityRecord[] = [];
+  let nonce = state?.nonce ?? 0;
+  for (const t of txs) {
+    const f = lc(t.from);
+    const to = lc(t.to);
+    if (f === wallet && t.nonce !== undefined) nonce = Math.max(nonce, Number(t.nonce) + 1);
+    if (!ok(t)) continue;
+    const block = Number(t.blockNumber);
+    if (!to && t.contractAddress && f === wallet) {
+      records.push(deploymentRecord(chainId, wallet, t.contractAddress, block, time(t), true));
+      continue;
+    }
+    if (!t.value || /^0+$/.test(t.value)) continue;
+    records.push(native(chainId, t, -1, f === wallet ? 'out' : 'in', f === wallet ? to : f, wallet));
+  }
+  for (const t of internal) {
+    if (!ok(t) || !t.value || /^0+$/.test(t.value)) continue;
+    const f = lc(t.from);
+    // internal transfers have no log index: -2 keeps them apart from the transaction's own value transfer
+    records.push(native(chainId, t, -2, f === wallet ? 'out' : 'in', f === wallet ? lc(t.to) : f, wallet));
+  }
+
+  // token lists are the decoded form of Transfer / TransferSingle logs: re-encoded and decoded like any log
+  const logs: RawLog[] = [];
+  erc20.forEach((r, i) => logs.push(raw(r, [TRANSFER, pad(r.from as `0x${string}`), pad(r.to as `0x${string}`)], pad(toHex(BigInt(r.value || '0'))), i)));
+  erc721.forEach((r, i) => logs.push(raw(r, [TRANSFER, pad(r.from as `0x${string}`), pad(r.to as `0x${string}`), pad(toHex(BigInt(r.tokenID || '0')))], '0x', i)));
+  erc1155.forEach((r, i) =>
+    logs.push(
+      raw(r, [TRANSFER_SINGLE, pad((r.operator || r.from) as `0x${string}`), pad(r.from as `0x${string}`), pad(r.to as `0x${string}`)], encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [BigInt(r.tokenID || '0'), BigInt(r.tokenValue || '1')]), i),
+    ),
+  );
+  for (const r of byTopic.flat()) logs.push(raw(r, (r.topics as unknown as string[]) ?? [r.topic0, r.topic1, r.topic2, r.topic3].filter(Boolean), r.data, 0));
+
+  // router swaps: receipts of the wallet's own transactions that sent one asset and received another
+  const swapTxs = new Set(logs.filter((l) => SWAP_TOPICS.has(l.topics[0]?.toLowerCase())).map((l) => l.transactionHash.toLowerCase()));
+  const receiptLogs: RawLog[] = [];
+  const candidates = candidateSwaps(wallet, txs, internal, erc20).filter((h) => !swapTxs.has(h));
+  const at = (hash: string) => time(txs.find((t) => lc(t.hash) === hash)!);
+  if (receipts && candidates.length) {
+    for (const [hash, ls] of await receipts(candidates)) for (const l of ls) receiptLogs.push({ ...l, timestamp: at(hash) });
+  } else {
+    for (const hash of candidates) {
+      const rc = await src.receipt(hash);
+      for (const l of rc?.logs ?? []) receiptLogs.push({ address: l.address, topics: l.topics, data: l.data, transactionHash: l.transactionHash, logIndex: Number(l.logIndex), blockNumber: Number(l.blockNumber), timestamp: at(hash) });
+    }
+  }
+
+  const pools = await poolsFor(chainId, [...logs, ...receiptLogs], erc20, src);
+  const seen = new Set<string>();
+  for (const l of logs) {
+    const key = `${lc(l.transactionHash)}:${l.logIndex}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    for (const r of decodeLog(l, { chainId, pools })) if (r.wallet === wallet) records.push(r);
+  }
+  for (const l of receiptLogs) {
+    if (!SWAP_TOPICS.has(l.topics[0]?.toLowerCase())) continue;
+    for (const r of decodeLog(l, { chainId, pools, txFrom: wallet })) if (r.wallet === wallet) records.push(r);
+  }
+
+  const coverage = createCoverageRepo(db);
+  const stored = await db.tx(async (q) => {
+    const changed = await repo.insertActivity(records, q);
+    await repo.advanceCursor(wallet, chainId, head, q);
+    await repo.recordAccount(wallet, chainId, { nonce }, q);
+    await coverage.recordChainState(wallet, chainId, { source: 'explorer', finalizedBlock: head, complete: true }, q);
+    return changed.size ? records.length : 0;
+  });
+  return { chainId, newRecords: stored, nonceChanged: nonce !== (state?.nonce ?? 0), head, complete: true };
+}
+
+function native(chainId: number, t: Row, logIndex: number, direction: 'in' | 'out', counterparty: string, wallet: string): ActivityRecord {
+  return { chainId, txHash: lc(t.hash), logIndex, wallet, kind: 'transfer_native', blockNumber: Number(t.blockNumber), occurredAt: time(t), contract: null, counterparty: counterparty || null, tokenId: null, amount: t.value, direction, protocol: null, ref: null };
+}
+
+function raw(r: Row, topics: string[], data: string, i: number): RawLog {
+  return { address: r.contractAddress || r.address, topics, data: data || '0x', transactionHash: r.hash || r.transactionHash, logIndex: idx(r.logIndex, -1000 - i), blockNumber: n(r.blockNumber), timestamp: time(r) };
+}
+
+/** The wallet's own successful transactions that sent an asset and received a different one. */
+function candidateSwaps(wallet: string, txs: Row[], internal: Row[], erc20: Row[]): string[] {
+  const out: string[] = [];
+  for (const t of txs) {
+    if (lc(t.from) !== wallet || !ok(t)) continue;
+    const hash = lc(t.hash);
+    const moves = erc20.filter((r) => lc(r.hash) === hash);
+    const sent = new Set(moves.filter((r) => lc(r.from) === wallet).map((r) => lc(r.contractAddress)));
+    const got = new Set(moves.filter((r) => lc(r.to) === wallet).map((r) => lc(r.contractAddress)));
+    if (t.value && !/^0+$/.test(t.value)) sent.add('native');
+    if (internal.some((r) => lc(r.hash) === hash && lc(r.to) === wallet)) got.add('native');
+    if ([...got].some((g) => [...sent].some((s) => s !== g))) out.push(hash);
+  }
+  return out;
+}
+
+/** Which swap emitters are factory pools: derived from the tokens moved in the same transaction, else read. */
+async function poolsFor(chainId: number, logs: RawLog[], erc20: Row[], src: ExplorerSource): Promise<Map<string, PoolInfo | null>> {
+  const out = new Map<string, PoolInfo | null>();
+  const unknown: RawLog[] = [];
+  for (const l of logs) {
+    const protocol = SWAP_TOPICS.get(l.topics[0]?.toLowerCase());
+    const pool = l.address.toLowerCase();
+    if (!protocol || out.has(pool)) continue;
+    const hash = lc(l.transactionHash);
+    const candidates = [...erc20.filter((r) => lc(r.hash) === hash).map((r) => r.contractAddress), ...logs.filter((x) => lc(x.transactionHash) === hash && x.topics[0] === TRANSFER).map((x) => x.address)];
+    const info = derivePool(chainId, protocol, pool, candidates);
+    if (info) out.set(pool, info);
+    else unknown.push(l);
+  }
+  if (unknown.length) for (const [k, v] of await poolsForLogs(chainId, unknown, (to, data) => src.call(to, data))) out.set(k, v);
+  return out;
+}

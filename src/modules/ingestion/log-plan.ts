@@ -1,0 +1,121 @@
+// Which eth_getLogs a wallet's sync asks, per block window: one query per topic position where the wallet can
+// appear, over the registry's pinned contracts active in that window (address filter, from each contract's
+// deployment block). Uniswap pools cannot be listed (millions, created by anyone), so swaps are asked by topic
+// from any emitter, from the factory's deployment block; such a position's query then carries no address filter
+// and asks only the selectors of the events it wants, and every log is kept only if its emitter is pinned or it
+// is a swap (decode keeps a swap only when the registry derives the pool from the factory).
+// Two positions need no scan of their own: a liquidation (position 3) can only follow a borrow, so it is asked
+// from the wallet's first borrow on; a delegation to the wallet (DelegateChanged position 3) moves votes, which the
+// token announces as DelegateVotesChanged(delegate) at position 1, so the delegation is fetched for those blocks
+// only (a delegation that moves no votes earns no credit).
+import { toEventSelector } from 'viem';
+import { EVENTS, type EventDef } from './events.js';
+import type { LogQuery } from './rpc-source.js';
+
+export interface Pinned {
+  address: string;
+  protocol: string;
+  role: string;
+  fromBlock: number;
+}
+
+type Position = 1 | 2 | 3;
+
+export interface Stream {
+  position: Position;
+  /** null: any emitter (swaps) */
+  address: string | null;
+  selectors: string[];
+  fromBlock: number;
+  /** asked only from the wallet's first record of this kind on the chain */
+  after?: 'lending_borrow';
+}
+
+export const DELEGATE_VOTES_CHANGED = toEventSelector('event DelegateVotesChanged(address indexed delegate, uint256 previousBalance, uint256 newBalance)');
+const sel = (...names: EventDef['name'][]) => EVENTS.filter((e) => names.includes(e.name)).map((e) => e.topic0 as string);
+export const SWAP_SELECTORS = sel('UniswapV2Swap', 'UniswapV3Swap');
+export const DELEGATE_CHANGED = sel('DelegateChanged')[0];
+
+/** The events each registry role emits that can name a wallet (positions from events.ts). */
+const ROLE_EVENTS: Record<string, EventDef['name'][]> = {
+  'lending-pool': ['AaveSupply', 'AaveBorrow', 'AaveRepay', 'AaveV2Deposit', 'AaveV2Borrow', 'AaveV2Repay', 'AaveLiquidationCall'],
+  comet: ['CometSupply', 'CometWithdraw', 'CometAbsorbDebt'],
+  governor: ['VoteCast', 'VoteCastWithParams'],
+  // a governance token's own transfers are asked too: the same positions are asked anyway, so they cost no window
+  'votes-token': ['DelegateChanged', 'Transfer'],
+  'ens-controller': ['EnsNameRegisteredV1', 'EnsNameRegisteredV2'],
+  'ens-base-registrar': ['EnsBaseNameRegistered'],
+  eas: ['Attested'],
+};
+
+function streamsOf(c: Pinned): Stream[] {
+  if (c.role === 'dex-factory') {
+    const selectors = c.protocol.endsWith('v2') ? sel('UniswapV2Swap') : sel('UniswapV3Swap');
+    return [1, 2].map((p) => ({ position: p as Position, address: null, selectors, fromBlock: c.fromBlock }));
+  }
+  const by = new Map<Position, Set<string>>();
+  const gated = new Set<string>();
+  for (const e of EVENTS.filter((x) => ROLE_EVENTS[c.role]?.includes(x.name))) {
+    for (const p of e.walletTopics as Position[]) {
+      // delegations to the wallet are found through DelegateVotesChanged (position 1), see above
+      if (e.name === 'DelegateChanged' && p === 3) continue;
+      if (e.name === 'AaveLiquidationCall') gated.add(e.topic0);
+      (by.get(p) ?? by.set(p, new Set()).get(p)!).add(e.topic0);
+    }
+  }
+  if (c.role === 'votes-token') (by.get(1) ?? by.set(1, new Set()).get(1)!).add(DELEGATE_VOTES_CHANGED);
+  const out: Stream[] = [];
+  for (const [position, set] of by) {
+    const open = [...set].filter((t) => !gated.has(t));
+    const closed = [...set].filter((t) => gated.has(t));
+    if (open.length) out.push({ position, address: c.address, selectors: open, fromBlock: c.fromBlock });
+    if (closed.length) out.push({ position, address: c.address, selectors: closed, fromBlock: c.fromBlock, after: 'lending_borrow' });
+  }
+  return out; // routers and anything else: labelled, never evidence
+}
+
+/** Without a registry for the chain: every known event at every position, any emitter, from genesis. */
+function unpinnedStreams(): Stream[] {
+  const by = new Map<number, Set<string>>();
+  for (const e of EVENTS) for (const p of e.walletTopics) (by.get(p) ?? by.set(p, new Set()).get(p)!).add(e.topic0);
+  return [...by].map(([p, s]) => ({ position: p as Position, address: null, selectors: [...s], fromBlock: 0 }));
+}
+
+export interface LogPlan {
+  streams: Stream[];
+  /** first block any stream needs */
+  start: number;
+  /** Whether a log found by this plan may be evidence (its emitter pinned, or a swap). */
+  keep(log: { address: string; topics: string[] }): boolean;
+  /** Queries for one window; `opened`: first block of each gated kind (or absent). */
+  queries(wallet: string, from: number, to: number, opened: Partial<Record<'lending_borrow', number>>): LogQuery[];
+}
+
+export const walletTopic = (wallet: string) => `0x${wallet.slice(2).toLowerCase().padStart(64, '0')}`;
+
+export function buildPlan(pinned: Pinned[] | null): LogPlan {
+  const streams = pinned ? pinned.flatMap(streamsOf) : unpinnedStreams();
+  const addresses = new Set((pinned ?? []).map((c) => c.address.toLowerCase()));
+  return {
+    streams,
+    start: streams.length ? Math.min(...streams.map((s) => s.fromBlock)) : Number.MAX_SAFE_INTEGER,
+    keep(log) {
+      if (!pinned) return true;
+      return addresses.has(log.address.toLowerCase()) || SWAP_SELECTORS.includes(log.topics[0]?.toLowerCase());
+    },
+    queries(wallet, from, to, opened) {
+      const out: LogQuery[] = [];
+      for (const position of [1, 2, 3] as const) {
+        const active = streams.filter((s) => s.position === position && s.fromBlock <= to && (!s.after || (opened[s.after] ?? Infinity) <= to));
+        if (!active.length) continue;
+        const start = Math.max(from, Math.min(...active.map((s) => Math.max(s.fromBlock, s.after ? opened[s.after]! : 0))));
+        const anyEmitter = active.some((s) => s.address === null);
+        const selectors = [...new Set(active.flatMap((s) => s.selectors))];
+        const topics: (string | string[] | null)[] = [selectors, null, null, null].slice(0, position + 1);
+        topics[position] = walletTopic(wallet);
+        out.push({ address: anyEmitter ? null : [...new Set(active.map((s) => s.address!))], topics, fromBlock: start, toBlock: to });
+      }
+      return out;
+    },
+  };
+}

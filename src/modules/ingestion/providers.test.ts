@@ -1,0 +1,121 @@
+// Ingestion over JSON-RPC against provider simulators shaped like the hosted ones (test/fakes/rpc-provider.ts),
+// over a simulated 20,000,000-block chain with one wallet holding ~2,000 evidence logs at the registry's contracts.
+// Every profile must complete through `credence ingest --wallet` (exit 0, records stored); the call counts show the
+// cost: at a 10,000-block cap a first sync needs at most a fifth of the 12,321 eth_getLogs the issue measured.
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { randomAddress, testConfig } from '../../../test/helpers/app.js';
+import { keepOpen, testDatabase } from '../../../test/helpers/db.js';
+import { simulateChain, type SimChain } from '../../../test/fakes/rpc-provider-chain.js';
+import { startFakeProvider, type FakeProvider, type ProviderProfile } from '../../../test/fakes/rpc-provider.js';
+import type { Db } from '../../platform/db/types.js';
+import { runIngestCommand } from './cli.js';
+import { createIngestionRepo } from './repo.js';
+import { createRpcSource } from './rpc-source.js';
+import { createIngestionService } from './service.js';
+import { pinnedContracts } from './registry/index.js';
+
+const dbs: Db[] = [];
+const providers: FakeProvider[] = [];
+afterAll(async () => {
+  for (const p of providers) await p.close();
+  for (const d of dbs) await d.close();
+});
+
+async function ingest(chain: SimChain, profile: ProviderProfile, opts: Parameters<typeof startFakeProvider>[2] = {}) {
+  const provider = await startFakeProvider(chain, profile, opts);
+  providers.push(provider);
+  const db = keepOpen(await testDatabase());
+  dbs.push({ ...db, close: db.reallyClose });
+  const out: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+  let code: number;
+  try {
+    code = await runIngestCommand(['--wallet', chain.wallet], testConfig({ rpcUrls: { 1: provider.url } }), { db });
+  } finally {
+    log.mockRestore();
+  }
+  const kinds = Object.fromEntries(
+    (await db.query<{ kind: string; n: number }>('SELECT kind, count(*)::int AS n FROM wallet_activity WHERE wallet = $1 GROUP BY kind', [chain.wallet])).map((r) => [r.kind, r.n]),
+  );
+  const [state] = await db.query<{ last_block: string; complete: boolean; source: string }>('SELECT last_block, complete, source FROM wallet_sync WHERE wallet = $1 AND chain_id = 1', [chain.wallet]);
+  return { code, out, kinds, state, provider };
+}
+
+/** What the wallet's simulated history holds, in records per kind. */
+function expectAll(kinds: Record<string, number>, chain: SimChain) {
+  for (const [kind, n] of Object.entries(chain.expected)) expect(kinds[kind] ?? 0, kind).toBe(n);
+}
+
+describe('JSON-RPC ingestion completes on every provider profile (simulated 20,000,000-block chain)', () => {
+  const chain = simulateChain({ wallet: randomAddress(), events: 2000 });
+
+  for (const profile of ['infura', 'quicknode', 'cap10k', 'ankr', 'results', 'ratelimit'] as const) {
+    it(`${profile}: exit 0, every record stored, the cursor at the final block`, async () => {
+      const r = await ingest(chain, profile);
+      expect(r.code).toBe(0);
+      expectAll(r.kinds, chain);
+      expect(Number(r.state.last_block)).toBe(chain.head - 64);
+      expect(r.state.complete).toBe(true);
+      expect(r.out.join('\n')).toMatch(/chain 1: \d+ new records, synced to block 19999936/);
+      if (profile === 'ratelimit') expect(r.provider.refusals).toBeGreaterThan(0);
+    }, 120_000);
+  }
+
+  it('at a 10,000-block cap (Infura-like) a first sync needs at most a fifth of the 12,321 eth_getLogs measured before, one refusal to learn the cap', async () => {
+    const r = await ingest(chain, 'infura');
+    expect(r.code).toBe(0);
+    const getLogs = r.provider.calls.get('eth_getLogs') ?? 0;
+    console.info('infura-like calls', Object.fromEntries(r.provider.calls), 'requests', r.provider.requests);
+    expect(getLogs).toBeLessThanOrEqual(Math.floor(12_321 / 5));
+    // the cap was learned from the message by the earlier Infura-like test on another URL: here it is learned once more
+    expect(r.provider.refusals).toBeLessThanOrEqual(2);
+    // block times: one eth_getBlockByNumber per distinct block (plus the finalized tag), never one per log
+    const blocks = new Set(chain.logs.map((l) => l.blockNumber)).size;
+    expect(r.provider.calls.get('eth_getBlockByNumber') ?? 0).toBeLessThanOrEqual(blocks + 2 + 64);
+  }, 120_000);
+
+  it('a result-size refusal (10,000-result cap, here 300) takes the suggested range and never asks past a refused size again', async () => {
+    const r = await ingest(chain, 'results', { resultCap: 300 });
+    expect(r.code).toBe(0);
+    expectAll(r.kinds, chain);
+    expect(r.provider.refusals).toBeGreaterThan(0);
+    expect(r.provider.refusals).toBeLessThan(40);
+  }, 120_000);
+});
+
+describe('the 500-block cap of free tiers', () => {
+  it('completes from the contracts deployment blocks on (a shorter chain keeps the test quick)', async () => {
+    // same history shape on a chain whose pinned contracts start close to its head
+    const head = Math.max(...pinnedContracts(1).map((c) => c.fromBlock)) + 300_000;
+    const chain = simulateChain({ wallet: randomAddress(), events: 300, head, firstBorrowBlock: head - 200_000 });
+    const r = await ingest(chain, 'cap500');
+    expect(r.code).toBe(0);
+    expectAll(r.kinds, chain);
+    // one refused window (its queries, one per topic position) teaches the cap for good
+    expect(r.provider.refusals).toBeLessThanOrEqual(3);
+  }, 300_000);
+});
+
+describe('deployments: a nonce scan never holds back the other evidence', () => {
+  it('a bot with nonce 323,847 is synced in one run: CREATE addresses scanned up to the bound, logs stored', async () => {
+    const chain = simulateChain({ wallet: randomAddress(), events: 50, nonce: 323_847 });
+    const provider = await startFakeProvider(chain, 'open');
+    providers.push(provider);
+    const db = await testDatabase();
+    dbs.push(db);
+    const repo = createIngestionRepo(db);
+    const source = createRpcSource(1, provider.url);
+    const eng = createIngestionService({ db, repo, sources: [source], scoring: () => undefined, log: console as never, concurrency: 1, ingestOnRead: true, sync: { useFinalized: true, maxNonceScan: 5_000 }, pinned: (id) => pinnedContracts(id) });
+    const [res] = await eng.syncWallet(chain.wallet);
+    expect(res.complete).toBe(true);
+    const [s] = await db.query<{ nonce: string; deploy_nonce_checked: string }>('SELECT nonce, deploy_nonce_checked FROM wallet_sync WHERE wallet = $1', [chain.wallet]);
+    expect(Number(s.nonce)).toBe(323_847);
+    expect(Number(s.deploy_nonce_checked)).toBe(5_000);
+    const kinds = await db.query<{ kind: string }>('SELECT kind FROM wallet_activity WHERE wallet = $1', [chain.wallet]);
+    expect(kinds.filter((k) => k.kind === 'contract_deploy')).toHaveLength(1);
+    // eth_getCode in batches: at most 5,000 address checks plus a binary search, in a handful of round trips
+    expect(provider.calls.get('eth_getCode') ?? 0).toBeLessThan(5_100);
+    expect(provider.requests).toBeLessThan(200);
+    await eng.stop();
+  }, 120_000);
+});

@@ -1,0 +1,76 @@
+// Which emitter an event must come from to be evidence, and what an amount is worth. Used by decode for every
+// source, so a self-deployed contract emitting Aave, Uniswap, Governor, ENS or EAS events produces nothing.
+import type { EventName } from '../events.js';
+import { contractInfo, PRICING, tokenInfo, type Role } from './index.js';
+
+/** A Uniswap pool whose address was checked to derive from the factory (see pools.ts). */
+export interface PoolInfo {
+  protocol: 'uniswap-v2' | 'uniswap-v3';
+  token0: string;
+  token1: string;
+  fee?: number;
+}
+
+/** Logs decode dropped and why: reported by imports and syncs, never scored. */
+export interface DropCounter {
+  /** emitter not in the registry for this event */
+  unpinned: number;
+  /** swap in a pool that does not derive from the factory, or whose pair could not be established */
+  unverifiedPool: number;
+  /** swap in a derived pool with a token outside the allowlist */
+  unlistedPool: number;
+}
+
+export const newDropCounter = (): DropCounter => ({ unpinned: 0, unverifiedPool: 0, unlistedPool: 0 });
+
+/** The role and protocol an event's emitter must have; undefined: any emitter (token transfers). */
+const REQUIRED: Partial<Record<EventName, { role: Role; protocols?: string[] }>> = {
+  AaveSupply: { role: 'lending-pool', protocols: ['aave-v3'] },
+  AaveBorrow: { role: 'lending-pool', protocols: ['aave-v3'] },
+  AaveRepay: { role: 'lending-pool', protocols: ['aave-v3'] },
+  AaveLiquidationCall: { role: 'lending-pool' },
+  AaveV2Deposit: { role: 'lending-pool', protocols: ['aave-v2'] },
+  AaveV2Borrow: { role: 'lending-pool', protocols: ['aave-v2'] },
+  AaveV2Repay: { role: 'lending-pool', protocols: ['aave-v2'] },
+  CometSupply: { role: 'comet' },
+  CometWithdraw: { role: 'comet' },
+  CometAbsorbDebt: { role: 'comet' },
+  VoteCast: { role: 'governor' },
+  VoteCastWithParams: { role: 'governor' },
+  DelegateChanged: { role: 'votes-token' },
+  EnsNameRegisteredV1: { role: 'ens-controller' },
+  EnsNameRegisteredV2: { role: 'ens-controller' },
+  EnsBaseNameRegistered: { role: 'ens-base-registrar' },
+  Attested: { role: 'eas' },
+};
+
+export type Gate = { ok: true; protocol?: string } | { ok: false; reason: keyof DropCounter };
+
+export function gate(name: EventName, chainId: number, emitter: string, pools?: ReadonlyMap<string, PoolInfo | null>): Gate {
+  if (name === 'UniswapV2Swap' || name === 'UniswapV3Swap') {
+    const p = pools?.get(emitter);
+    const protocol = name === 'UniswapV2Swap' ? 'uniswap-v2' : 'uniswap-v3';
+    if (!p || p.protocol !== protocol) return { ok: false, reason: 'unverifiedPool' };
+    if (!tokenInfo(chainId, p.token0) || !tokenInfo(chainId, p.token1)) return { ok: false, reason: 'unlistedPool' };
+    return { ok: true, protocol };
+  }
+  const need = REQUIRED[name];
+  if (!need) return { ok: true };
+  const c = contractInfo(chainId, emitter);
+  if (!c || c.role !== need.role || (need.protocols && !need.protocols.includes(c.protocol))) return { ok: false, reason: 'unpinned' };
+  return { ok: true, protocol: c.protocol };
+}
+
+/** USD value of a raw amount of `token`: stablecoins at 1 per unit; anything else unvalued (null). */
+export function usdValue(chainId: number, token: string | null | undefined, raw: bigint | string | null | undefined): number | null {
+  if (!token || raw === null || raw === undefined) return null;
+  const t = tokenInfo(chainId, token);
+  if (!t || !t.stable) return null;
+  const v = typeof raw === 'bigint' ? raw : BigInt(raw);
+  const abs = v < 0n ? -v : v;
+  // integer part exactly, then the fraction: no float overflow for 18-decimal amounts
+  const scale = 10n ** BigInt(t.decimals);
+  return Number(abs / scale) + Number(abs % scale) / Number(scale);
+}
+
+export const DUST_USD = PRICING.dustUsd;

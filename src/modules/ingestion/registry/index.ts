@@ -1,0 +1,229 @@
+// The registry of contracts evidence may come from, per supported chain. It combines the installed packages that
+// hold these facts (Aave address book, Uniswap SDKs and default token list, EAS deployments) with the reviewed
+// data files under data/registry/ (one per chain, every entry with its source). Decode consults it for every
+// log, whatever the source (JSON-RPC, ethereum-etl import, explorer): a log from an emitter it does not pin is
+// never scored. API for the sources:
+//   pinnedContracts(chainId)  the fixed emitters to ask eth_getLogs for (address lowercase, fromBlock);
+//                             Uniswap pools are not listed (there are millions): swap logs are asked by topic and
+//                             kept only when poolDerives() says the pool is the factory's CREATE2 address.
+//   isPinned(chainId, address) / contractInfo(chainId, address)
+//   poolDerives(chainId, protocol, pool, token0, token1, fee?)
+//   tokenInfo(chainId, address)  allowlisted token with decimals and whether it counts at 1 USD.
+import * as aave from '@bgd-labs/aave-address-book';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Token, V2_FACTORY_ADDRESSES, V3_CORE_FACTORY_ADDRESSES, GOVERNANCE_BRAVO_ADDRESSES, UNI_ADDRESSES, V2_ROUTER_ADDRESSES, SWAP_ROUTER_02_ADDRESSES } from '@uniswap/sdk-core';
+import { computePairAddress } from '@uniswap/v2-sdk';
+import { computePoolAddress } from '@uniswap/v3-sdk';
+
+const require = createRequire(import.meta.url);
+const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../data/registry');
+
+export const REGISTRY_CHAINS = [1, 10, 137, 8453, 42161] as const;
+/** The local Hardhat chain id: the only chain an operator-provided entry may pin (demo and tests). */
+export const LOCAL_CHAIN_ID = 31337;
+
+export type Role = 'lending-pool' | 'comet' | 'dex-factory' | 'router' | 'governor' | 'votes-token' | 'ens-controller' | 'ens-base-registrar' | 'eas';
+
+export interface PinnedContract {
+  /** lowercase */
+  address: string;
+  protocol: string;
+  role: Role;
+  /** a block at or before deployment: eth_getLogs from here misses nothing */
+  fromBlock: number;
+  label: string;
+  /** Comet: its base asset (lowercase), the unit of Supply/Withdraw/AbsorbDebt amounts */
+  baseToken?: string;
+  source: string;
+}
+
+export interface TokenInfo {
+  address: string;
+  symbol: string;
+  decimals: number;
+  /** counted at 1 USD per unit (data/registry/pricing.json) */
+  stable: boolean;
+}
+
+interface ChainFile {
+  chainId: number;
+  contracts: { address: string; protocol: string; role: Role; label: string; fromBlock: number; baseToken?: string; source: string }[];
+  fromBlocks?: Record<string, { fromBlock: number; source: string } | string>;
+  eas?: { trustedSchemas: { uid: string }[]; trustedAttesters: { address: string }[] };
+}
+
+export const PRICING = JSON.parse(readFileSync(path.join(DATA, 'pricing.json'), 'utf8')) as { stablecoinSymbols: string[]; dustUsd: number };
+const STABLE = new Set(PRICING.stablecoinSymbols.map((s) => s.toUpperCase()));
+/** V3 fee tiers the factory has enabled (the ones a pool can have): tried in turn when a swap's fee is unknown. */
+export const V3_FEE_TIERS = [100, 500, 3000, 10000] as const;
+
+interface ChainRegistry {
+  contracts: Map<string, PinnedContract>;
+  tokens: Map<string, TokenInfo>;
+  v2Factory: string | null;
+  v3Factory: string | null;
+  trustedSchemas: Set<string>;
+  trustedAttesters: Set<string>;
+  /** local chain only: pools declared by the operator (no factory deployed them) */
+  localPools?: Map<string, { token0: string; token1: string; fee?: number; protocol: string }>;
+}
+
+const registries = new Map<number, ChainRegistry>();
+const lc = (a: string) => a.toLowerCase();
+
+function build(chainId: number): ChainRegistry {
+  const file = JSON.parse(readFileSync(path.join(DATA, `${chainId}.json`), 'utf8')) as ChainFile;
+  const blocks = new Map(Object.entries(file.fromBlocks ?? {}).filter(([k]) => k.startsWith('0x')).map(([k, v]) => [lc(k), typeof v === 'string' ? 0 : v.fromBlock]));
+  const contracts = new Map<string, PinnedContract>();
+  const add = (c: Omit<PinnedContract, 'address' | 'fromBlock'> & { address: string; fromBlock?: number }) => {
+    const address = lc(c.address);
+    if (!contracts.has(address)) contracts.set(address, { ...c, address, fromBlock: c.fromBlock ?? blocks.get(address) ?? 0, baseToken: c.baseToken ? lc(c.baseToken) : undefined });
+  };
+  const tokens = new Map<string, TokenInfo>();
+  const addToken = (address: string, symbol: string, decimals: number) => {
+    const a = lc(address);
+    if (!tokens.has(a)) tokens.set(a, { address: a, symbol, decimals, stable: STABLE.has(symbol.toUpperCase()) });
+  };
+
+  // Aave V2/V3 pools (every market of the address book on this chain) and their reserves' decimals.
+  for (const [name, market] of Object.entries(aave as Record<string, unknown>)) {
+    const m = market as { CHAIN_ID?: number; POOL?: string; ASSETS?: Record<string, { UNDERLYING: string; decimals: number }> };
+    const v = /^AaveV([23])[A-Z]/.exec(name)?.[1];
+    if (!v || m?.CHAIN_ID !== chainId || !m.POOL) continue;
+    add({ address: m.POOL, protocol: `aave-v${v}`, role: 'lending-pool', label: `${name} Pool`, source: `@bgd-labs/aave-address-book ${name}.POOL` });
+    for (const [sym, asset] of Object.entries(m.ASSETS ?? {})) addToken(asset.UNDERLYING, sym, asset.decimals);
+  }
+  // Uniswap: factories (pools derive from them), routers (labelled, never scored), UNI and its governor.
+  const v2Factory = V2_FACTORY_ADDRESSES[chainId] ? lc(V2_FACTORY_ADDRESSES[chainId]) : null;
+  const v3Factory = V3_CORE_FACTORY_ADDRESSES[chainId] ? lc(V3_CORE_FACTORY_ADDRESSES[chainId]) : null;
+  if (v2Factory) add({ address: v2Factory, protocol: 'uniswap-v2', role: 'dex-factory', label: 'Uniswap V2 Factory', source: '@uniswap/sdk-core V2_FACTORY_ADDRESSES' });
+  if (v3Factory) add({ address: v3Factory, protocol: 'uniswap-v3', role: 'dex-factory', label: 'Uniswap V3 Factory', source: '@uniswap/sdk-core V3_CORE_FACTORY_ADDRESSES' });
+  if (V2_ROUTER_ADDRESSES[chainId]) add({ address: V2_ROUTER_ADDRESSES[chainId], protocol: 'uniswap-v2', role: 'router', label: 'Uniswap V2 Router02', source: '@uniswap/sdk-core V2_ROUTER_ADDRESSES' });
+  try {
+    add({ address: SWAP_ROUTER_02_ADDRESSES(chainId), protocol: 'uniswap-v3', role: 'router', label: 'Uniswap SwapRouter02', source: '@uniswap/sdk-core SWAP_ROUTER_02_ADDRESSES' });
+  } catch {
+    // no SwapRouter02 on this chain
+  }
+  if (GOVERNANCE_BRAVO_ADDRESSES[chainId]) add({ address: GOVERNANCE_BRAVO_ADDRESSES[chainId], protocol: 'uniswap-governance', role: 'governor', label: 'Uniswap Governor Bravo', source: '@uniswap/sdk-core GOVERNANCE_BRAVO_ADDRESSES' });
+  if (chainId === 1 && UNI_ADDRESSES[chainId]) add({ address: UNI_ADDRESSES[chainId], protocol: 'uniswap-governance', role: 'votes-token', label: 'UNI', source: '@uniswap/sdk-core UNI_ADDRESSES' });
+  // EAS
+  const easDir = { 1: 'mainnet', 10: 'optimism', 137: 'polygon', 8453: 'base', 42161: 'arbitrum-one' }[chainId as 1];
+  if (easDir) {
+    const d = require(`@ethereum-attestation-service/eas-contracts/deployments/${easDir}/EAS.json`) as { address: string; receipt?: { blockNumber?: number } };
+    add({ address: d.address, protocol: 'eas', role: 'eas', label: 'EAS', fromBlock: d.receipt?.blockNumber ?? 0, source: `@ethereum-attestation-service/eas-contracts deployments/${easDir}/EAS.json` });
+  }
+  // The reviewed data file: what no package holds.
+  for (const c of file.contracts) add(c);
+  // The trading allowlist: the Uniswap default token list.
+  const list = require('@uniswap/default-token-list') as { tokens: { chainId: number; address: string; symbol: string; decimals: number }[] };
+  for (const t of list.tokens) if (t.chainId === chainId) addToken(t.address, t.symbol, t.decimals);
+
+  return {
+    contracts,
+    tokens,
+    v2Factory,
+    v3Factory,
+    trustedSchemas: new Set((file.eas?.trustedSchemas ?? []).map((s) => lc(s.uid))),
+    trustedAttesters: new Set((file.eas?.trustedAttesters ?? []).map((s) => lc(s.address))),
+  };
+}
+
+function registry(chainId: number): ChainRegistry | undefined {
+  let r = registries.get(chainId);
+  if (!r && (REGISTRY_CHAINS as readonly number[]).includes(chainId)) {
+    r = build(chainId);
+    registries.set(chainId, r);
+  }
+  return r;
+}
+
+/** The fixed emitters of a chain (no Uniswap pools: see poolDerives), for eth_getLogs by address. */
+export function pinnedContracts(chainId: number): Array<{ address: string; protocol: string; role: string; fromBlock: number }> {
+  return [...(registry(chainId)?.contracts.values() ?? [])].map(({ address, protocol, role, fromBlock }) => ({ address, protocol, role, fromBlock }));
+}
+
+export function contractInfo(chainId: number, address: string): PinnedContract | undefined {
+  return registry(chainId)?.contracts.get(lc(address));
+}
+
+export function isPinned(chainId: number, address: string): boolean {
+  return registry(chainId)?.contracts.has(lc(address)) ?? false;
+}
+
+/** A registry contract on any supported chain (routers, pools, governors...): labelled `contract`, never scored. */
+export function protocolContract(address: string): PinnedContract | undefined {
+  for (const id of [...REGISTRY_CHAINS, LOCAL_CHAIN_ID]) {
+    const c = registry(id)?.contracts.get(lc(address));
+    if (c) return c;
+  }
+  return undefined;
+}
+
+export function tokenInfo(chainId: number, address: string): TokenInfo | undefined {
+  return registry(chainId)?.tokens.get(lc(address));
+}
+
+export function easTrust(chainId: number, attester: string, schema: string): boolean {
+  const r = registry(chainId);
+  return !!r && (r.trustedAttesters.has(lc(attester)) || r.trustedSchemas.has(lc(schema)));
+}
+
+/** Whether `pool` is the address the chain's Uniswap factory deploys for this pair (and fee, for V3). */
+export function poolDerives(chainId: number, protocol: string, pool: string, token0: string, token1: string, fee?: number): boolean {
+  const r = registry(chainId);
+  if (!r || lc(token0) === lc(token1)) return false;
+  if (r.localPools) {
+    const p = r.localPools.get(lc(pool));
+    const pair = [lc(token0), lc(token1)].sort();
+    return !!p && p.protocol === protocol && p.token0 === pair[0] && p.token1 === pair[1] && (protocol === 'uniswap-v2' || p.fee === fee);
+  }
+  const a = new Token(chainId, token0, 18);
+  const b = new Token(chainId, token1, 18);
+  try {
+    if (protocol === 'uniswap-v2' && r.v2Factory) return lc(computePairAddress({ factoryAddress: r.v2Factory, tokenA: a, tokenB: b })) === lc(pool);
+    if (protocol === 'uniswap-v3' && r.v3Factory && fee !== undefined) return lc(computePoolAddress({ factoryAddress: r.v3Factory, tokenA: a, tokenB: b, fee })) === lc(pool);
+  } catch {
+    return false; // malformed token address
+  }
+  return false;
+}
+
+/**
+ * Operator-provided entries for the local Hardhat chain (31337) only, so a local demo can pin its own mocks.
+ * Refused for every real chain: those are pinned by the reviewed files alone.
+ */
+export function useLocalRegistry(
+  chainId: number,
+  entries: {
+    contracts: Omit<PinnedContract, 'source'>[];
+    tokens?: Omit<TokenInfo, 'stable'>[];
+    pools?: { address: string; protocol: 'uniswap-v2' | 'uniswap-v3'; token0: string; token1: string; fee?: number }[];
+  },
+): void {
+  if (chainId !== LOCAL_CHAIN_ID) throw new Error(`operator registry entries are accepted for the local chain ${LOCAL_CHAIN_ID} only, not chain ${chainId}`);
+  const tokens = new Map((entries.tokens ?? []).map((t) => [lc(t.address), { ...t, address: lc(t.address), stable: STABLE.has(t.symbol.toUpperCase()) }]));
+  const contracts = new Map<string, PinnedContract>(entries.contracts.map((c) => [lc(c.address), { ...c, address: lc(c.address), baseToken: c.baseToken && lc(c.baseToken), source: 'operator (local chain)' }]));
+  // No factory deployed the declared pools: one 'dex-factory' entry per protocol (at its first pool) tells the
+  // JSON-RPC plan to ask for that protocol's swaps; poolDerives checks the declared list.
+  for (const protocol of ['uniswap-v2', 'uniswap-v3'] as const) {
+    const first = entries.pools?.find((p) => p.protocol === protocol);
+    if (first) contracts.set(lc(first.address), { address: lc(first.address), protocol, role: 'dex-factory', label: `local ${protocol} pools (declared)`, fromBlock: 0, source: 'operator (local chain)' });
+  }
+  registries.set(chainId, {
+    contracts,
+    tokens,
+    v2Factory: null,
+    v3Factory: null,
+    trustedSchemas: new Set(),
+    trustedAttesters: new Set(),
+    localPools: new Map(
+      (entries.pools ?? []).map((p) => {
+        const [token0, token1] = [lc(p.token0), lc(p.token1)].sort();
+        return [lc(p.address), { protocol: p.protocol, token0, token1, fee: p.fee }];
+      }),
+    ),
+  });
+}

@@ -1,0 +1,105 @@
+// Coverage on every route that returns a score entry (single, profile, batch, webhook data), through HTTP:
+// a default install (no chain source) answers status "none" with NO_CHAIN_SOURCE instead of "no activity found";
+// with sources, the first read answers "partial" while a chain is still being read, and `score.updated` fires as
+// each chain completes, carrying the coverage of that moment.
+import { afterAll, describe, expect, it } from 'vitest';
+import { createKey, createTestApp, eventually, randomAddress } from '../../../test/helpers/app.js';
+import { startReceiver, type Receiver } from '../../../test/helpers/receiver.js';
+import { simulateChain } from '../../../test/fakes/rpc-provider-chain.js';
+import { startFakeProvider, type FakeProvider } from '../../../test/fakes/rpc-provider.js';
+import type { App } from '../../platform/http/types.js';
+
+const apps: App[] = [];
+const providers: FakeProvider[] = [];
+const receivers: Receiver[] = [];
+afterAll(async () => {
+  for (const p of providers) p.resume();
+  for (const a of apps) await a.close();
+  for (const p of providers) await p.close();
+  for (const r of receivers) await r.close();
+});
+
+describe('a default install (no chain source)', () => {
+  it('answers coverage status "none" with NO_CHAIN_SOURCE on single, profile and batch reads, never "no activity found"', async () => {
+    const app = await createTestApp();
+    apps.push(app);
+    const key = await createKey(app, 'Starter');
+    const addr = randomAddress();
+
+    const profile = await app.inject({ method: 'GET', url: `/api/v1/reputation/${addr}?explain=true`, headers: key.headers });
+    expect(profile.statusCode).toBe(200);
+    const p = profile.json();
+    expect(p.coverage).toMatchObject({ status: 'none', reason: 'NO_CHAIN_SOURCE', chains: [] });
+    for (const e of p.scores) {
+      expect(e.coverage).toMatchObject({ status: 'none', reason: 'NO_CHAIN_SOURCE' });
+      expect(e.factors.map((f: { code: string }) => f.code)).toContain('NO_CHAIN_SOURCE');
+      expect(JSON.stringify(e.factors)).not.toMatch(/no lending activity found|NO_LENDING_HISTORY/);
+    }
+
+    const single = await app.inject({ method: 'GET', url: `/api/v1/reputation/${addr}/DEFI_LENDING`, headers: key.headers });
+    expect(single.statusCode).toBe(200);
+    expect(single.json().coverage.status).toBe('none');
+    expect(single.json().factors[0].code).toBe('NO_CHAIN_SOURCE');
+    const bare = await app.inject({ method: 'GET', url: `/api/v1/reputation/${addr}/DEFI_LENDING?explain=false`, headers: key.headers });
+    expect(bare.json().coverage).toMatchObject({ status: 'none', reason: 'NO_CHAIN_SOURCE' });
+
+    const other = randomAddress();
+    const batch = await app.inject({ method: 'POST', url: '/api/v1/reputation/batch', headers: key.headers, payload: { addresses: [addr, other], category: 'DEFI_LENDING' } });
+    expect(batch.statusCode).toBe(200);
+    for (const r of batch.json().results) expect(r.coverage).toMatchObject({ status: 'none', reason: 'NO_CHAIN_SOURCE' });
+  }, 60_000);
+
+  it('documents coverage in the OpenAPI document (entries, profile, batch results)', async () => {
+    const app = apps[0];
+    const doc = (await app.inject({ method: 'GET', url: '/swagger/v1/swagger.json' })).json();
+    const text = JSON.stringify(doc);
+    expect(text).toContain('NO_CHAIN_SOURCE');
+    const schemas = doc.components?.schemas ?? {};
+    const found = Object.values(schemas).some((s) => (s as { title?: string }).title === 'Coverage') || text.includes('"title":"Coverage"');
+    expect(found).toBe(true);
+  });
+});
+
+describe('with chain sources', () => {
+  it('the first read answers "partial" while a chain is read; score.updated fires as each chain completes, with its coverage', async () => {
+    const wallet = randomAddress();
+    const busy = simulateChain({ wallet, events: 300 });
+    const quiet = simulateChain({ wallet, events: 0, chainId: 1 });
+    const a = await startFakeProvider(busy, 'open');
+    const b = await startFakeProvider(quiet, 'open');
+    providers.push(a, b);
+    b.pause(); // chain 10 answers nothing until the test says so
+    const rx = await startReceiver();
+    receivers.push(rx);
+    const app = await createTestApp({ config: { rpcUrls: { 1: a.url, 10: b.url }, webhookRetrySchedule: [0.05] } });
+    apps.push(app);
+    const key = await createKey(app, 'Starter');
+    const hook = await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: key.headers, payload: { url: rx.url, walletAddress: wallet } });
+    expect(hook.statusCode).toBe(201);
+
+    const first = await app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}/DEFI_LENDING`, headers: key.headers });
+    expect(first.statusCode).toBe(200);
+    expect(first.json().coverage.status).toBe('partial');
+
+    // chain 1 completes while chain 10 is still held: a score.updated arrives whose coverage says so
+    const early = await eventually(() => rx.received.map((r) => JSON.parse(r.body)).find((b) => b.data.coverage?.chains.find((c: { chainId: number }) => c.chainId === 1)?.complete), { timeoutMs: 90_000 });
+    expect(early.data.coverage.status).toBe('partial');
+    expect(early.data.coverage.chains.find((c: { chainId: number }) => c.chainId === 10).complete).toBe(false);
+
+    b.resume();
+    await eventually(
+      async () => {
+        const res = await app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}`, headers: key.headers });
+        return res.json().coverage?.status === 'complete';
+      },
+      { timeoutMs: 90_000, intervalMs: 200 },
+    );
+    const done = (await app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}`, headers: key.headers })).json();
+    expect(done.coverage.chains).toEqual([
+      { chainId: 1, syncedToBlock: busy.head - 64, finalizedBlock: busy.head - 64, complete: true, source: 'rpc' },
+      { chainId: 10, syncedToBlock: quiet.head - 64, finalizedBlock: quiet.head - 64, complete: true, source: 'rpc' },
+    ]);
+    const batch = await app.inject({ method: 'POST', url: '/api/v1/reputation/batch', headers: key.headers, payload: { addresses: [wallet], category: 'DEFI_LENDING' } });
+    expect(batch.json().results[0].coverage.status).toBe('complete');
+  }, 180_000);
+});

@@ -1,0 +1,195 @@
+// Score history, the change feed for pollers, and asynchronous bulk scoring (jobs of up to 100,000 addresses
+// whose result is downloaded as JSON lines or CSV).
+import { Readable } from 'node:stream';
+import type { App } from '../../platform/http/types.js';
+import type { AppContext } from '../../platform/context.js';
+import { toChecksum } from '../../platform/http/address.js';
+import { errorResponses } from '../../platform/openapi.js';
+import { forbidden, invalidState, notFound, unavailable } from '../../platform/errors.js';
+import type { ChangeRow, ScoreChangeLog } from '../scoring/changes-repo.js';
+import { BatchJob, BatchJobBody, FeedQuery, FeedResponse, HistoryQuery, HistoryResponse, JobParams, MAX_JOB_ADDRESSES, ResultQuery } from './feed-schemas.js';
+import { CategoryParams } from './schemas.js';
+import type { BatchJobRepo, JobRow } from './batch-jobs/repo.js';
+
+const tags = ['Reputation'];
+const CSV_HEADER = 'address,category,score,confidence,tier,calculatedAt,modelVersion';
+
+const change = ({ id, ...c }: ChangeRow) => ({ cursor: id, ...c, address: toChecksum(c.address) });
+
+export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo, wakeJobs: () => void) {
+  const log = (): ScoreChangeLog => {
+    const l = ctx.services.scoreChanges;
+    if (!l) throw unavailable('The scoring service is not running.');
+    return l;
+  };
+  const view = (j: Omit<JobRow, 'addresses'>) => ({
+    id: j.id,
+    status: j.status,
+    category: j.category,
+    total: j.total,
+    processed: j.processed,
+    error: j.error,
+    createdAt: j.created_at,
+    startedAt: j.started_at,
+    completedAt: j.completed_at,
+    expiresAt: j.expires_at,
+    statusUrl: `${ctx.publicUrl()}/api/v1/reputation/batch-jobs/${j.id}`,
+    resultUrl: `${ctx.publicUrl()}/api/v1/reputation/batch-jobs/${j.id}/results`,
+  });
+
+  app.register(
+    async (s) => {
+      s.get(
+        '/reputation/:address/:category/history',
+        {
+          config: { auth: 'apiKey', cost: 1 },
+          schema: {
+            operationId: 'reputation.getScoreHistory',
+            tags,
+            summary: "A wallet's score changes in one category, with their causes",
+            description:
+              'Every stored change of the category score, newest first, with what caused it (ingestion, debt_claim, dispute_revision, kyc, sanctions, ...). ' +
+              'Paged with `limit` and `before` (the `nextCursor` of the previous page). Counts 1 query.',
+            params: CategoryParams,
+            querystring: HistoryQuery,
+            response: { 200: HistoryResponse },
+          },
+        },
+        async (req) => {
+          const { address, category } = req.params as { address: string; category: ChangeRow['category'] };
+          const { limit, before } = req.query as { limit: number; before?: string };
+          const page = await log().history(address, category, { limit, before });
+          const changes = page.changes.map(change);
+          return { address: toChecksum(address), category, count: changes.length, changes, nextCursor: page.more ? (changes.at(-1)?.cursor ?? null) : null };
+        },
+      );
+
+      s.get(
+        '/reputation/changes',
+        {
+          config: { auth: 'apiKey', cost: 1 },
+          schema: {
+            operationId: 'reputation.listScoreChanges',
+            tags,
+            summary: 'Feed of score changes, for polling',
+            description:
+              'Score changes oldest first after the cursor `after` (the `nextCursor` of your previous call; omit it to start from the beginning). ' +
+              'Poll with the last `nextCursor`: no change is skipped, even one whose transaction commits late (changes are numbered in commit order). ' +
+              '`hasMore: true` means call again at once. Filter by `category` and/or `address`. Without `address` the feed covers every wallet, ' +
+              'like an unfiltered webhook, and needs a Starter or higher key (403 for Free keys). Counts 1 query per call.',
+            querystring: FeedQuery,
+            response: { 200: FeedResponse, ...errorResponses(403) },
+          },
+        },
+        async (req) => {
+          const q = req.query as { after?: string; limit: number; category?: ChangeRow['category']; address?: string };
+          if (!q.address && req.apiKey?.tier === 'Free') {
+            throw forbidden('The feed of every wallet needs a Starter or higher key (as webhooks do); Free keys can follow one wallet with `address`.');
+          }
+          const page = await log().feed({ after: q.after ?? null, limit: q.limit, category: q.category, address: q.address });
+          const changes = page.changes.map(change);
+          return { count: changes.length, changes, nextCursor: changes.at(-1)?.cursor ?? q.after ?? null, hasMore: page.more };
+        },
+      );
+
+      s.post(
+        '/reputation/batch-jobs',
+        {
+          bodyLimit: 8 * 1024 * 1024,
+          config: { auth: 'apiKey', cost: (req) => (req.body as { addresses: string[] }).addresses.length },
+          schema: {
+            operationId: 'reputation.createBatchJob',
+            tags,
+            summary: 'Score up to 100,000 wallets asynchronously',
+            description:
+              `Queues a job that scores up to ${MAX_JOB_ADDRESSES.toLocaleString('en-US')} addresses in one category, off the request thread, and answers 202 at once. ` +
+              'Follow `statusUrl` for progress; when `status` is `completed`, download `resultUrl` (JSON lines, or CSV with `?format=csv`), one line ' +
+              'per address in request order. Counts 1 query per address, reserved when the job is accepted; a job larger than the remaining ' +
+              'monthly quota is refused whole (429 quota_exceeded). Only the key that created a job can read it; jobs are kept 7 days. Body up to 8 MB.',
+            body: BatchJobBody,
+            response: { 202: BatchJob },
+          },
+        },
+        async (req, reply) => {
+          const { addresses, category } = req.body as { addresses: string[]; category: string };
+          const job = await jobs.create(req.apiKey!.keyId, category, addresses.map((a) => a.toLowerCase()));
+          wakeJobs();
+          reply.code(202);
+          return view(job);
+        },
+      );
+
+      s.get(
+        '/reputation/batch-jobs/:id',
+        {
+          config: { auth: 'apiKey', cost: 0 },
+          schema: {
+            operationId: 'reputation.getBatchJob',
+            tags,
+            summary: 'Progress of a bulk scoring job',
+            description: 'Status and progress of a job this key created (404 for any other). Counts 0 queries.',
+            params: JobParams,
+            response: { 200: BatchJob },
+          },
+        },
+        async (req) => {
+          const job = await jobs.status((req.params as { id: string }).id, req.apiKey!.keyId);
+          if (!job) throw notFound('No batch job with this id belongs to this API key.');
+          return view(job);
+        },
+      );
+
+      s.get(
+        '/reputation/batch-jobs/:id/results',
+        {
+          config: { auth: 'apiKey', cost: 0 },
+          schema: {
+            operationId: 'reputation.getBatchJobResults',
+            tags,
+            summary: 'Result of a completed bulk scoring job (JSON lines or CSV)',
+            description:
+              'One line per address in request order: `{address, category, score, confidence, tier, calculatedAt, modelVersion}` as JSON lines ' +
+              `(application/x-ndjson), or CSV (text/csv, header \`${CSV_HEADER}\`) with ?format=csv. 409 while the job is not completed. Counts 0 queries.`,
+            params: JobParams,
+            querystring: ResultQuery,
+            produces: ['application/x-ndjson', 'text/csv'],
+            response: { 200: { description: 'the results, streamed', type: 'string' }, ...errorResponses(409) },
+          },
+        },
+        async (req, reply) => {
+          const { id } = req.params as { id: string };
+          const job = await jobs.status(id, req.apiKey!.keyId);
+          if (!job) throw notFound('No batch job with this id belongs to this API key.');
+          if (job.status !== 'completed') throw invalidState(`The job is ${job.status} (${job.processed} of ${job.total} scored); results are ready when it is completed.`);
+          const csv = (req.query as { format: string }).format === 'csv';
+          reply.type(csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
+          reply.header('content-disposition', `attachment; filename="credence-batch-${id}.${csv ? 'csv' : 'jsonl'}"`);
+          return reply.send(Readable.from(results(id, csv)));
+        },
+      );
+    },
+    { prefix: '/api/v1' },
+  );
+
+  async function* results(id: string, csv: boolean): AsyncGenerator<string> {
+    if (csv) yield `${CSV_HEADER}\n`;
+    for (let next = 0; ; ) {
+      const rows = await jobs.chunks(id, next, 20);
+      if (rows.length === 0) return;
+      for (const r of rows) {
+        yield `${csv ? toCsv(r.lines) : r.lines}\n`;
+        next = r.chunk + 1;
+      }
+    }
+  }
+}
+
+function toCsv(lines: string): string {
+  return lines
+    .split('\n')
+    .map((l) => {
+      const r = JSON.parse(l) as Record<string, string | number>;
+      return [r.address, r.category, r.score, r.confidence, r.tier, r.calculatedAt, r.modelVersion].join(',');
+    })
+    .join('\n');
+}

@@ -1,0 +1,89 @@
+// TypeBox schemas of score history, the change feed and bulk scoring jobs.
+import { Type } from '@sinclair/typebox';
+import { EthAddress, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
+import { CategorySchema } from './schemas.js';
+
+const Cursor = (description: string) => Type.String({ pattern: '^[0-9]{1,19}$', description });
+
+export const ScoreChange = Type.Object(
+  {
+    cursor: Type.String({ description: 'opaque position of this change (pass as `after` or `before`)', examples: ['1042'] }),
+    address: EthAddress({ description: 'EIP-55 checksummed' }),
+    category: CategorySchema,
+    oldScore: Nullable(Type.Integer({ minimum: 0, maximum: 1000, description: 'null for the first score of the wallet' })),
+    newScore: Type.Integer({ minimum: 0, maximum: 1000 }),
+    confidence: Type.Number({ minimum: 0, maximum: 1, description: 'confidence when the change was made (not decayed)' }),
+    tier: Type.String({ examples: ['High'] }),
+    cause: Type.String({
+      description: 'what changed the score: first_read, ingestion, debt_claim, dispute_revision, kyc, sanctions, identity, model_upgrade, ...',
+      examples: ['ingestion'],
+    }),
+    modelVersion: Type.String({ examples: ['2.0.0'] }),
+    calculatedAt: Timestamp(),
+    recordedAt: Timestamp({ description: 'when the change was stored' }),
+  },
+  { title: 'ScoreChange' },
+);
+
+export const HistoryQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'changes per page (1-500)' }),
+  before: Type.Optional(Cursor('the `nextCursor` of the previous page: older changes')),
+});
+
+export const HistoryResponse = Type.Object(
+  {
+    address: EthAddress({ description: 'EIP-55 checksummed' }),
+    category: CategorySchema,
+    count: Type.Integer(),
+    changes: Type.Array(ScoreChange, { description: 'newest first' }),
+    nextCursor: Nullable(Type.String({ description: 'pass as `before` for older changes; null when there are none' })),
+  },
+  { title: 'ScoreHistory' },
+);
+
+export const FeedQuery = Type.Object({
+  after: Type.Optional(Cursor('the `nextCursor` of your previous call; omit to start from the oldest change')),
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'changes per call (1-1000)' }),
+  category: Type.Optional(CategorySchema),
+  address: Type.Optional(EthAddress({ description: 'only this wallet' })),
+});
+
+export const FeedResponse = Type.Object(
+  {
+    count: Type.Integer(),
+    changes: Type.Array(ScoreChange, { description: 'oldest first' }),
+    nextCursor: Nullable(Type.String({ description: 'pass as `after` next time (null: nothing new; poll again with the same `after`)' })),
+    hasMore: Type.Boolean({ description: 'true when more changes are waiting: call again at once' }),
+  },
+  { title: 'ScoreChangeFeed' },
+);
+
+export const MAX_JOB_ADDRESSES = 100_000;
+
+export const BatchJobBody = Type.Object({
+  addresses: Type.Array(EthAddress(), { minItems: 1, maxItems: MAX_JOB_ADDRESSES, description: `1-${MAX_JOB_ADDRESSES} addresses, answered in request order` }),
+  category: CategorySchema,
+});
+
+export const BatchJob = Type.Object(
+  {
+    id: Uuid(),
+    status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
+    category: CategorySchema,
+    total: Type.Integer({ description: 'addresses in the job' }),
+    processed: Type.Integer({ description: 'addresses scored so far' }),
+    error: Nullable(Type.String()),
+    createdAt: Timestamp(),
+    startedAt: Nullable(Timestamp()),
+    completedAt: Nullable(Timestamp()),
+    expiresAt: Timestamp({ description: 'the job and its result are deleted then (7 days after creation)' }),
+    statusUrl: Type.String(),
+    resultUrl: Type.String({ description: 'GET it once `status` is completed: JSON lines, or CSV with ?format=csv' }),
+  },
+  { title: 'BatchJob' },
+);
+
+export const JobParams = Type.Object({ id: Uuid({ description: 'batch job id' }) });
+export const ResultQuery = Type.Object({
+  format: Type.Union([Type.Literal('jsonl'), Type.Literal('csv')], { default: 'jsonl', description: 'jsonl (application/x-ndjson) or csv (text/csv)' }),
+});

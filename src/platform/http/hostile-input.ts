@@ -1,0 +1,174 @@
+// Hostile input that gets past the schemas or never reaches them (issue 14):
+// - text PostgreSQL cannot store (NUL) or UTF-8 cannot encode (lone surrogates), anywhere in a body, query or
+//   path parameter, object keys included: 400 validation_failed naming the field, never a 500 from the driver;
+// - errors raised before routing: bad percent-encoding (framework errors) and whatever the HTTP parser refuses
+//   (malformed requests, over-long URLs, over-large headers): answered in the {error, details} body;
+// - `Upgrade:` requests that are not WebSockets (h2c, ...): served as the plain HTTP/1.1 requests they also are;
+// - per-client caps on open HTTP connections and on WebSockets (CREDENCE_MAX_CONNECTIONS_PER_CLIENT,
+//   CREDENCE_MAX_WEBSOCKETS_PER_CLIENT), counted per TCP peer address.
+import http, { type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { badRequest, type FieldError } from '../errors.js';
+
+// eslint-disable-next-line no-control-regex
+const BAD_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const MAX_DEPTH = 64;
+
+/** Every field whose text (or key) holds a NUL or a lone surrogate, as `a.b[2].c`. */
+export function badTextFields(v: unknown, path = '', out: FieldError[] = [], depth = 0): FieldError[] {
+  if (out.length >= 20 || depth > MAX_DEPTH) return out;
+  if (typeof v === 'string') {
+    if (BAD_TEXT.test(v)) out.push({ field: path || 'body', message: 'must not contain NUL characters or unpaired UTF-16 surrogates' });
+  } else if (Array.isArray(v)) {
+    v.forEach((x, i) => badTextFields(x, `${path}[${i}]`, out, depth + 1));
+  } else if (v && typeof v === 'object' && !Buffer.isBuffer(v)) {
+    for (const [k, x] of Object.entries(v)) {
+      const p = path ? `${path}.${k}` : k;
+      if (BAD_TEXT.test(k)) out.push({ field: p.replace(BAD_TEXT, '?'), message: 'field names must not contain NUL characters or unpaired UTF-16 surrogates' });
+      else badTextFields(x, p, out, depth + 1);
+    }
+  }
+  return out;
+}
+
+function json(status: number, reason: string, error: string, details: string, extra = ''): string {
+  const body = JSON.stringify({ error, details });
+  return `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
+}
+
+/** Fastify constructor options: the parser's and the router's errors in the documented body. */
+export function hardenedServerOptions() {
+  return {
+    // Bad percent-encoding in the path (`/%ZZ`) and similar router failures.
+    frameworkErrors: (err: FastifyError, _req: FastifyRequest, reply: FastifyReply) => {
+      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+      reply.code(status).send({ error: 'validation_failed', details: `The request URL is not valid: ${err.message}` });
+    },
+    // What Node's HTTP parser refuses never reaches Fastify's handlers: answer it here, in the same format.
+    clientErrorHandler: (err: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Socket) => {
+      if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+      let msg: string;
+      if (err.code === 'HPE_HEADER_OVERFLOW') msg = json(431, 'Request Header Fields Too Large', 'validation_failed', 'The request line or headers are too large.');
+      else if (err.code === 'HPE_URI_TOO_LONG') msg = json(414, 'URI Too Long', 'validation_failed', 'The request URL is too long.');
+      else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT') msg = json(408, 'Request Timeout', 'validation_failed', 'The request was not received in time.');
+      else msg = json(400, 'Bad Request', 'validation_failed', `Malformed HTTP request (${err.code ?? 'parse error'}).`);
+      socket.end(msg);
+    },
+  };
+}
+
+export interface ConnectionCaps {
+  maxConnectionsPerClient: number;
+  maxWebSocketsPerClient: number;
+}
+
+const isWebSocket = (req: IncomingMessage) => /^websocket$/i.test(req.headers.upgrade ?? '');
+
+export function registerHostileInput(app: FastifyInstance, caps: ConnectionCaps) {
+  app.addHook('preValidation', (req, _reply, done) => {
+    const fields = [
+      ...badTextFields(req.params as unknown),
+      ...badTextFields(req.query as unknown),
+      ...(typeof req.body === 'object' ? badTextFields(req.body) : typeof req.body === 'string' ? badTextFields(req.body, 'body') : []),
+    ];
+    if (!fields.length) return done();
+    done(badRequest(`Invalid request: ${fields.map((f) => `${f.field} ${f.message}`).join('; ')}.`, fields));
+  });
+
+  const server = app.server;
+  const open = new Map<string, number>();
+  const sockets = new Map<string, number>();
+  const bump = (m: Map<string, number>, k: string, d: number) => {
+    const n = (m.get(k) ?? 0) + d;
+    if (n <= 0) m.delete(k);
+    else m.set(k, n);
+    return n;
+  };
+
+  // Connections past the cap get a 429 and are closed; their slot is counted until they close.
+  const onConnection = (socket: Socket) => {
+    const ip = socket.remoteAddress ?? '?';
+    const n = bump(open, ip, 1);
+    socket.once('close', () => bump(open, ip, -1));
+    if (caps.maxConnectionsPerClient > 0 && n > caps.maxConnectionsPerClient) {
+      socket.on('error', () => socket.destroy());
+      socket.end(json(429, 'Too Many Requests', 'rate_limited', `Too many open connections from this client (at most ${caps.maxConnectionsPerClient}); close idle ones.`, 'Retry-After: 1\r\n'));
+    }
+  };
+  server.on('connection', onConnection);
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (isWebSocket(req)) {
+      const ip = (socket as Socket).remoteAddress ?? '?';
+      const n = bump(sockets, ip, 1);
+      socket.once('close', () => bump(sockets, ip, -1));
+      if (caps.maxWebSocketsPerClient > 0 && n > caps.maxWebSocketsPerClient) {
+        // The WebSocket owner (the hub) sees an ended socket and lets it go.
+        socket.on('error', () => socket.destroy());
+        socket.end(json(429, 'Too Many Requests', 'rate_limited', `Too many WebSocket connections from this client (at most ${caps.maxWebSocketsPerClient}).`, 'Retry-After: 1\r\n'));
+      }
+      return;
+    }
+    serveAsHttp(server, req, socket as Socket, head);
+  };
+  // Registered before any module's listener, so a refused WebSocket is ended before its owner looks at it.
+  server.prependListener('upgrade', onUpgrade);
+  app.addHook('onClose', async () => {
+    server.off('connection', onConnection);
+    server.off('upgrade', onUpgrade);
+  });
+}
+
+/**
+ * Node hands every request with an `Upgrade` header to the upgrade listeners, body unread. One that is not a
+ * WebSocket (h2c, ...) is an ordinary HTTP/1.1 request the server may answer as such (RFC 9110, 7.8): rebuild it
+ * as a fresh request, feed it its body, and let the app answer it on the same socket.
+ */
+function serveAsHttp(server: http.Server, orig: IncomingMessage, socket: Socket, head: Buffer) {
+  socket.on('error', () => socket.destroy());
+  if (orig.headers['transfer-encoding']) {
+    socket.end(json(400, 'Bad Request', 'validation_failed', 'Upgrade requests with a chunked body are not supported; send the request without Upgrade.'));
+    return;
+  }
+  const req = new http.IncomingMessage(socket);
+  Object.assign(req, {
+    method: orig.method,
+    url: orig.url,
+    headers: { ...orig.headers, connection: 'close' },
+    rawHeaders: orig.rawHeaders,
+    httpVersion: orig.httpVersion,
+    httpVersionMajor: orig.httpVersionMajor,
+    httpVersionMinor: orig.httpVersionMinor,
+  });
+  delete req.headers.upgrade;
+  const res = new http.ServerResponse(req);
+  res.assignSocket(socket);
+  res.shouldKeepAlive = false;
+  res.on('finish', () => {
+    res.detachSocket(socket);
+    socket.end();
+  });
+  const length = Number(orig.headers['content-length'] ?? 0);
+  let got = 0;
+  const feed = (d: Buffer) => {
+    const part = d.subarray(0, length - got);
+    got += part.length;
+    req.push(part);
+    if (got >= length) {
+      socket.off('data', feed);
+      // complete: an ended request that is not complete counts as aborted and takes the socket down with it
+      req.complete = true;
+      req.push(null);
+    }
+  };
+  if (Number.isFinite(length) && length > 0) {
+    if (head.length) feed(head);
+    if (got < length) socket.on('data', feed);
+  } else {
+    req.complete = true;
+    req.push(null);
+  }
+  server.emit('request', req, res);
+}

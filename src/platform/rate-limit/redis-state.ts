@@ -1,0 +1,38 @@
+// Whether Redis is usable right now, and one warning per outage. Everything Redis backs (limits, quota
+// counters, cache invalidation, hub fan-out) asks `up()` first and falls back to its in-process form while
+// Redis is away, so an outage degrades sharing between instances instead of failing requests.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+
+export interface RedisState {
+  /** true while the command connection is ready */
+  up(): boolean;
+  /** A Redis call failed: note the outage (warning logged once) until the connection is ready again. */
+  failed(err: unknown): void;
+  /** Called with true when Redis comes back after an outage, false when it goes away. */
+  onChange(fn: (up: boolean) => void): void;
+}
+
+export function createRedisState(redis: Redis, log: Pick<FastifyBaseLogger, 'warn' | 'info'>): RedisState {
+  let down = false;
+  const listeners: ((up: boolean) => void)[] = [];
+  const goDown = (err?: unknown) => {
+    if (down) return;
+    down = true;
+    log.warn({ err }, 'Redis unreachable: rate limits, quota counters and caches are per instance until it is back (readiness: degraded)');
+    for (const l of listeners) l(false);
+  };
+  redis.on('close', () => goDown());
+  redis.on('end', () => goDown());
+  redis.on('ready', () => {
+    if (!down) return;
+    down = false;
+    log.info('Redis reachable again: limits, quota counters and caches are shared again');
+    for (const l of listeners) l(true);
+  });
+  return {
+    up: () => !down && redis.status === 'ready',
+    failed: (err) => goDown(err),
+    onChange: (fn) => void listeners.push(fn),
+  };
+}

@@ -1,0 +1,65 @@
+// A killable TCP proxy on 127.0.0.1 in front of a real Redis or PostgreSQL, for fault tests: the app connects
+// through it; `down()` drops every open connection and refuses new ones (the dependency is gone), `up()`
+// forwards again (it is back), without restarting anything on either side.
+import net from 'node:net';
+
+export interface TcpProxy {
+  port: number;
+  /** e.g. redis://127.0.0.1:<port> or postgres://...@127.0.0.1:<port>/db */
+  url(target: string): string;
+  down(): Promise<void>;
+  up(): Promise<void>;
+  readonly open: number;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
+  const sockets = new Set<net.Socket>();
+  let refusing = false;
+  const server = net.createServer((client) => {
+    if (refusing) return client.destroy();
+    const upstream = net.connect(targetPort, targetHost);
+    sockets.add(client);
+    sockets.add(upstream);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    port,
+    url(target) {
+      const u = new URL(target);
+      u.hostname = '127.0.0.1';
+      u.port = String(port);
+      return u.toString();
+    },
+    async down() {
+      refusing = true;
+      // Stop listening too, so a new connection gets ECONNREFUSED (not accept-then-close).
+      await new Promise<void>((r) => server.close(() => r()));
+      for (const s of sockets) s.destroy();
+      sockets.clear();
+    },
+    async up() {
+      refusing = false;
+      if (!server.listening) await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+    },
+    get open() {
+      return sockets.size / 2;
+    },
+    async close() {
+      refusing = true;
+      for (const s of sockets) s.destroy();
+      if (server.listening) await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

@@ -1,0 +1,99 @@
+// The SDK against the running app: its generated types match the live document, the natural first calls run
+// through openapi-fetch over a real socket, webhook signatures and proofs check offline, and the package
+// type-checks under --strict, builds and packs.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Wallet } from 'ethers';
+import { createKey, createTestApp } from '../helpers/app.js';
+import type { App } from '../../src/platform/http/types.js';
+import { signedHeaders } from '../../src/modules/webhooks/signing.js';
+import { generateTypes } from '../../sdk/scripts/generate.js';
+import { createCredenceClient, verifyProofOffline, verifyWebhook } from '../../sdk/src/index.js';
+import { firstCalls } from '../../sdk/examples/first-calls.js';
+
+const sdkDir = path.resolve(import.meta.dirname, '../../sdk');
+let app: App;
+let baseUrl: string;
+beforeAll(async () => {
+  app = await createTestApp();
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await app.close();
+  const snarkjs = (await import('snarkjs')) as unknown as { curves: { getCurveFromName(n: string): Promise<{ terminate(): Promise<void> }> } };
+  await (await snarkjs.curves.getCurveFromName('bn128')).terminate();
+});
+
+describe('@credence/sdk', () => {
+  it('is generated from the live document (run `npm run sdk:generate` when this fails)', async () => {
+    const live = (await app.inject({ method: 'GET', url: '/swagger/v1/swagger.json' })).json();
+    expect(live).toEqual(JSON.parse(readFileSync(path.join(sdkDir, 'openapi.json'), 'utf8')));
+    expect(await generateTypes(live)).toBe(readFileSync(path.join(sdkDir, 'src/schema.ts'), 'utf8'));
+  });
+
+  it('runs the natural first calls through openapi-fetch: nonce, sign-in, key, score without options, batch, usage', async () => {
+    const out = await firstCalls(baseUrl, app.ctx.config.siweDomain!);
+    expect(out.apiKey).toMatch(/^cred_live_/);
+    expect(out.entry.category).toBe('DEFI_LENDING');
+    expect(out.entry.factors).toBeDefined(); // explain defaults to true on this route
+    expect(out.batch.count).toBe(2);
+    expect(out.usage.queriesThisMonth).toBe(3);
+    expect(out.rateLimitRemaining).toMatch(/^\d+$/);
+  });
+
+  it('surfaces typed errors', async () => {
+    const credence = createCredenceClient({ baseUrl, apiKey: 'cred_live_not_a_key' });
+    const res = await credence.GET('/api/v1/billing/usage');
+    expect(res.data).toBeUndefined();
+    expect(res.response.status).toBe(401);
+    expect(res.error?.error).toBe('unauthorized');
+  });
+
+  it('checks both webhook signature schemes, and refuses a tampered body or a stale timestamp', () => {
+    const secret = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
+    const body = JSON.stringify({ event: 'score.updated', timestamp: new Date().toISOString(), data: { address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', newScore: 640 } });
+    const headers = signedHeaders(secret, 'msg_1', body);
+    expect(verifyWebhook(body, headers, secret)).toEqual({ valid: true, schemes: ['credence', 'standard-webhooks'] });
+    expect(verifyWebhook(body.replace('640', '990'), headers, secret).valid).toBe(false);
+    expect(verifyWebhook(body, headers, 'whsec_other').valid).toBe(false);
+    const old = signedHeaders(secret, 'msg_2', body, new Date(Date.now() - 3600_000));
+    expect(verifyWebhook(body, old, secret)).toMatchObject({ valid: false, reason: expect.stringContaining('timestamp') });
+    expect(verifyWebhook(body, { 'x-credence-signature': headers['x-credence-signature'] }, secret)).toEqual({ valid: true, schemes: ['credence'] });
+  });
+
+  it('verifies a proof offline with the published verification keys', async () => {
+    const key = await createKey(app, 'Starter');
+    const credence = createCredenceClient({ baseUrl, apiKey: key.apiKey });
+    const subject = Wallet.createRandom().address;
+    const proved = await credence.POST('/api/v1/reputation/prove', { body: { subject, proofType: 'ScoreAboveThreshold', category: 'OVERALL', threshold: 0 } });
+    expect(proved.error, JSON.stringify(proved.error)).toBeUndefined();
+    const keys = await credence.GET('/api/v1/proofs/verification-keys');
+    expect(keys.data).toBeDefined();
+    const offline = await verifyProofOffline(proved.data!.proof, keys.data!);
+    expect(offline).toMatchObject({ valid: true, proofType: 'ScoreAboveThreshold', subject });
+    // one flipped digit in the proof's `a` point: refused offline as by the service
+    const p = proved.data!.proof;
+    const at = 2 + 64 + 10;
+    const tampered = p.slice(0, at) + (p[at] === '0' ? '1' : '0') + p.slice(at + 1);
+    expect((await verifyProofOffline(tampered, keys.data!)).valid).toBe(false);
+    expect(await verifyProofOffline(p, keys.data!, { now: (offline.validUntil! + 1) * 1000 })).toMatchObject({ valid: false, reason: expect.stringContaining('expired') });
+  });
+
+  it('type-checks the natural calls under tsc --strict, builds, and packs', () => {
+    const tsc = (project: string) => spawnSync(process.execPath, [path.resolve(sdkDir, '../node_modules/typescript/bin/tsc'), '-p', project], { cwd: sdkDir, encoding: 'utf8' });
+    const check = tsc('tsconfig.examples.json');
+    expect(check.status, check.stdout + check.stderr).toBe(0);
+    const build = tsc('tsconfig.json');
+    expect(build.status, build.stdout + build.stderr).toBe(0);
+    const pack = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: sdkDir, encoding: 'utf8' });
+    expect(pack.status, pack.stderr).toBe(0);
+    const [info] = JSON.parse(pack.stdout);
+    expect(info.name).toBe('@credence/sdk');
+    const files = info.files.map((f: { path: string }) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/schema.d.ts', 'dist/webhooks.js', 'openapi.json', 'package.json']));
+  });
+});
