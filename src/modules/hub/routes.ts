@@ -9,6 +9,7 @@ import type { App } from '../../platform/http/types.js';
 import type { AppContext } from '../../platform/context.js';
 import { hashApiKey } from '../../platform/auth/api-key.js';
 import { unauthorized } from '../../platform/errors.js';
+import { errorResponses } from '../../platform/openapi.js';
 import type { Hub } from './hub.js';
 import type { TokenSigner } from './token.js';
 
@@ -78,7 +79,7 @@ export function registerHubRoutes(app: App, ctx: AppContext, hub: Hub, tokens: T
             'and closes a connection silent for 30 s. No credentials are needed unless CREDENCE_HUB_REQUIRE_KEY=true: then send the API key as ' +
             '`access_token` query parameter, X-API-Key, or Authorization: Bearer (401 otherwise).',
           querystring: Type.Object({ negotiateVersion: Type.Optional(Type.Integer({ minimum: 0 })), access_token: Type.Optional(Type.String()) }),
-          response: { 200: NegotiateResponse },
+          response: { 200: NegotiateResponse, ...errorResponses(401) },
         },
         config: { auth: 'none' },
       },

@@ -93,15 +93,26 @@ export interface LogPlan {
 
 export const walletTopic = (wallet: string) => `0x${wallet.slice(2).toLowerCase().padStart(64, '0')}`;
 
+/** Token and NFT transfers are the wallet's own movements (any token, see registry/gate.ts): asked by topic from
+ *  any emitter, from the first block any pinned contract needs, at positions 1 and 2 only, which the evidence scan
+ *  asks anyway, so they cost no query of their own. ERC-20/721 `Transfer(from, to)` is found both ways. ERC-1155
+ *  names the wallet at 1 (operator: its own mints and moves) and 2 (from); a third position for ERC-1155 sent to
+ *  the wallet by others would cost a third of all calls: those, and transfers older than the first pinned
+ *  contract, come from the explorer source or a bulk import (docs/ingestion.md). */
+export const TRANSFER_SELECTORS = sel('Transfer', 'TransferSingle', 'TransferBatch');
+const transferStreams = (fromBlock: number): Stream[] => [1, 2].map((p) => ({ position: p as Position, address: null, selectors: TRANSFER_SELECTORS, fromBlock }));
+
 export function buildPlan(pinned: Pinned[] | null): LogPlan {
-  const streams = pinned ? pinned.flatMap(streamsOf) : unpinnedStreams();
+  const evidence = pinned ? pinned.flatMap(streamsOf) : unpinnedStreams();
+  const streams = pinned && evidence.length ? [...evidence, ...transferStreams(Math.min(...evidence.map((s) => s.fromBlock)))] : evidence;
   const addresses = new Set((pinned ?? []).map((c) => c.address.toLowerCase()));
   return {
     streams,
     start: streams.length ? Math.min(...streams.map((s) => s.fromBlock)) : Number.MAX_SAFE_INTEGER,
     keep(log) {
       if (!pinned) return true;
-      return addresses.has(log.address.toLowerCase()) || SWAP_SELECTORS.includes(log.topics[0]?.toLowerCase());
+      const topic0 = log.topics[0]?.toLowerCase();
+      return addresses.has(log.address.toLowerCase()) || SWAP_SELECTORS.includes(topic0) || TRANSFER_SELECTORS.includes(topic0);
     },
     queries(wallet, from, to, opened) {
       const out: LogQuery[] = [];

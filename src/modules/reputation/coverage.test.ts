@@ -68,7 +68,10 @@ describe('with chain sources', () => {
     const a = await startFakeProvider(busy, 'open');
     const b = await startFakeProvider(quiet, 'open');
     providers.push(a, b);
-    b.pause(); // chain 10 answers nothing until the test says so
+    // both chains answer nothing until the test says so: the first read answers from what is stored (nothing yet),
+    // then chain 1 is let through while chain 10 is still held
+    a.pause();
+    b.pause();
     const rx = await startReceiver();
     receivers.push(rx);
     const app = await createTestApp({ config: { rpcUrls: { 1: a.url, 10: b.url }, webhookRetrySchedule: [0.05] } });
@@ -80,6 +83,7 @@ describe('with chain sources', () => {
     const first = await app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}/DEFI_LENDING`, headers: key.headers });
     expect(first.statusCode).toBe(200);
     expect(first.json().coverage.status).toBe('partial');
+    a.resume();
 
     // chain 1 completes while chain 10 is still held: a score.updated arrives whose coverage says so
     const early = await eventually(() => rx.received.map((r) => JSON.parse(r.body)).find((b) => b.data.coverage?.chains.find((c: { chainId: number }) => c.chainId === 1)?.complete), { timeoutMs: 90_000 });

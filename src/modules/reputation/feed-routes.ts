@@ -152,8 +152,13 @@ export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo
               `(application/x-ndjson), or CSV (text/csv, header \`${CSV_HEADER}\`) with ?format=csv. 409 while the job is not completed. Counts 0 queries.`,
             params: JobParams,
             querystring: ResultQuery,
-            produces: ['application/x-ndjson', 'text/csv'],
-            response: { 200: { description: 'the results, streamed', type: 'string' }, ...errorResponses(409) },
+            response: {
+              200: {
+                description: 'the results, streamed',
+                content: { 'application/x-ndjson': { schema: { type: 'string' } }, 'text/csv': { schema: { type: 'string' } } },
+              },
+              ...errorResponses(409),
+            },
           },
         },
         async (req, reply) => {

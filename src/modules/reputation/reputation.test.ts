@@ -38,7 +38,7 @@ function expectEntry(e: Record<string, unknown>) {
   expect(e.confidence as number).toBeLessThanOrEqual(1);
   expect(['Very Low', 'Low', 'Medium', 'High', 'Very High']).toContain(e.tier);
   expect(new Date(e.calculatedAt as string).toISOString()).toBe(e.calculatedAt);
-  expect(e.modelVersion).toBe('1.0.0');
+  expect(e.modelVersion).toBe('2.0.0');
 }
 
 describe('auth', () => {
@@ -79,7 +79,9 @@ describe('GET /reputation/{address}', () => {
     const lending = scores.find((s) => s.category === 'DEFI_LENDING')!;
     expect(lending.score).toBe(0);
     expect(lending.confidence).toBeLessThan(0.5);
-    expect(lending.factors[0].code).toBe('NO_LENDING_HISTORY');
+    // No chain source in a default install: nothing was read, so "no lending history" is not stated as a fact.
+    expect(lending.factors.map((f) => f.code)).toEqual(['NO_CHAIN_SOURCE']);
+    expect(scores.find((s) => s.category === 'IDENTITY')!.factors.map((f) => f.code)).toContain('NO_IDENTITY_EVIDENCE');
     expect(scores.find((s) => s.category === 'COMPLIANCE')!.score).toBeGreaterThan(0);
   });
   it('accepts any case, refuses a bad checksum or a malformed address', async () => {
@@ -172,7 +174,7 @@ describe('POST /reputation/batch', () => {
     expect(body.results.map((r: { score: number }) => r.score)).toEqual([0, 420, 0, 0]);
     for (const r of body.results) {
       expectEntry(r);
-      expect(Object.keys(r).sort()).toEqual(['address', 'calculatedAt', 'confidence', 'modelVersion', 'score', 'tier']);
+      expect(Object.keys(r).sort()).toEqual(['address', 'calculatedAt', 'confidence', 'coverage', 'modelVersion', 'score', 'tier']);
     }
     const explained = (await batch({ addresses: [b], category: 'GOVERNANCE' }, key.headers, '?explain=true')).json();
     expect(explained.results[0].factors[0].code).toBe('DISPUTE_REVISION');

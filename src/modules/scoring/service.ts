@@ -59,8 +59,16 @@ const NO_SOURCE_FACTOR = {
  *  something nobody looked at: they give way to NO_CHAIN_SOURCE. */
 export function withCoverage(e: ScoreEntry, coverage: Coverage): ScoreEntry {
   if (coverage.status !== 'none' || !e.factors) return { ...e, coverage };
-  return { ...e, coverage, factors: [NO_SOURCE_FACTOR, ...e.factors.filter((f) => !/^NO_/.test(f.code))] };
+  // Off-chain evidence (DIDs, KYC, sanctions) was looked at: its "none found" factors stay true.
+  const rest = e.factors.filter((f) => !ON_CHAIN_ABSENCE.has(f.code));
+  // The factor that moved the score most stays first (e.g. an admin's revision); then what was not read.
+  const at = rest.findIndex((f) => f.impact === 0);
+  const factors = at < 0 ? [...rest, NO_SOURCE_FACTOR] : [...rest.slice(0, at), NO_SOURCE_FACTOR, ...rest.slice(at)];
+  return { ...e, coverage, factors };
 }
+const ON_CHAIN_ABSENCE = new Set([
+  'NO_LENDING_HISTORY', 'NO_TRADING_HISTORY', 'NO_GOVERNANCE_ACTIVITY', 'NO_NFT_ACTIVITY', 'NO_SOCIAL_GRAPH', 'NO_CONTRACTS_DEPLOYED',
+]);
 // --- end coverage ---
 
 export type ScoringServiceImpl = ScoringService & {

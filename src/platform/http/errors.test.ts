@@ -12,9 +12,10 @@ beforeAll(async () => {
         s.get('/test/boom', { config: { auth: 'public' } }, async () => {
           throw new Error('secret connection string postgres://u:p@db');
         });
+        const Echo = Type.Object({ address: EthAddress(), n: Type.Integer({ minimum: 1, maximum: 5 }), s: Type.String({ maxLength: 3 }) });
         s.post(
           '/test/echo',
-          { config: { auth: 'public' }, schema: { body: Type.Object({ address: EthAddress(), n: Type.Integer({ minimum: 1, maximum: 5 }), s: Type.String({ maxLength: 3 }) }) } },
+          { config: { auth: 'public' }, schema: { body: Echo, response: { 200: Echo } } },
           async (req) => req.body,
         );
       }),

@@ -3,21 +3,23 @@ import { Type } from '@sinclair/typebox';
 import { createKey, createTestApp } from '../../../test/helpers/app.js';
 import { keepOpen, testDatabase } from '../../../test/helpers/db.js';
 import { apiRoutes, type App } from '../http/types.js';
+import { errorResponses } from '../openapi.js';
 import { createQuotaStore, monthOf, secondsToNextMonth } from './quota.js';
 
 // A costed route stands in for the query-counting routes of the feature modules.
 function costedRoutes(app: App) {
   apiRoutes(app, (s) => {
-    s.get('/test/query', { config: { auth: 'apiKey', cost: 1 } }, async () => ({ ok: true }));
+    const ok = { 200: Type.Object({ ok: Type.Boolean() }) };
+    s.get('/test/query', { config: { auth: 'apiKey', cost: 1 }, schema: { response: ok } }, async () => ({ ok: true }));
     s.post(
       '/test/batch',
       {
         config: { auth: 'apiKey', cost: (req) => (req.body as { items: unknown[] }).items.length },
-        schema: { body: Type.Object({ items: Type.Array(Type.String(), { maxItems: 100 }) }) },
+        schema: { body: Type.Object({ items: Type.Array(Type.String(), { maxItems: 100 }) }), response: ok },
       },
       async () => ({ ok: true }),
     );
-    s.get('/test/fails', { config: { auth: 'apiKey', cost: 1 } }, async (_req, reply) => reply.code(404).send({ error: 'not_found', details: 'nothing here' }));
+    s.get('/test/fails', { config: { auth: 'apiKey', cost: 1 }, schema: { response: errorResponses(404) } }, async (_req, reply) => reply.code(404).send({ error: 'not_found', details: 'nothing here' }));
   });
 }
 
