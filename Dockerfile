@@ -1,15 +1,15 @@
+# syntax=docker/dockerfile:1
 # Credence API image: multi-stage (install and type-check, then a runtime with production dependencies only),
 # running as the unprivileged `node` user, with a HEALTHCHECK on /health. Data (embedded database, generated
 # secrets) lives in the /var/lib/credence volume; with DATABASE_URL set it holds only generated secrets.
-# syntax=docker/dockerfile:1
-
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-# the image is only built from sources that type-check
-RUN npx tsc --noEmit && npm prune --omit=dev --no-audit --no-fund
+# the image is only built from sources that type-check (tsconfig.build.json: src without its tests, which the
+# image does not carry)
+RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim AS runtime
 WORKDIR /app

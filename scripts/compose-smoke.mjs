@@ -114,10 +114,10 @@ try {
   for (const i of instances) {
     await until(`${i.name} /health`, async () => !failed && (await fetch(`${i.base}/health`)).status === 200);
     const ready = await fetch(`${i.base}/health/ready`);
-    if (ready.status !== 404 && ready.status !== 200) throw new Error(`${i.name} /health/ready answered ${ready.status}`);
+    if (ready.status !== 200) throw new Error(`${i.name} /health/ready answered ${ready.status}: ${await ready.text()}`);
     const metrics = await fetch(`${i.base}/metrics`, { headers: { authorization: `Bearer ${vars.CREDENCE_METRICS_TOKEN}` } });
     if (metrics.status !== 200 || !(await metrics.text()).includes('credence_http_requests_total')) throw new Error(`${i.name} /metrics failed`);
-    log(`${i.name}: healthy${ready.status === 200 ? ' and ready' : ''}, metrics scraped`);
+    log(`${i.name}: healthy, ${(await ready.json()).status}, metrics scraped`);
   }
 
   // One deployment: a nonce issued by api-1 is redeemed on api-2, a key created on api-1 works on api-2.

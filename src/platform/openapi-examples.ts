@@ -10,6 +10,7 @@ const FORMAT_SAMPLES: Record<string, string> = {
   date: '1990-04-01',
   uuid: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
   'eth-address': '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+  'eth-address-or-ens': '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
   uri: 'https://app.example.com/credence',
   url: 'https://app.example.com/credence',
   email: 'ops@example.com',

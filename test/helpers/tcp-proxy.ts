@@ -1,6 +1,8 @@
 // A killable TCP proxy on 127.0.0.1 in front of a real Redis or PostgreSQL, for fault tests: the app connects
 // through it; `down()` drops every open connection and refuses new ones (the dependency is gone), `up()`
-// forwards again (it is back), without restarting anything on either side.
+// forwards again (it is back), without restarting anything on either side. `stall()` is the unresponsive kind of
+// outage (a hung server, a network that drops packets): open connections are dropped and new ones are accepted
+// but never answered, so only the app's own timeouts get it out.
 import net from 'node:net';
 
 export interface TcpProxy {
@@ -8,6 +10,8 @@ export interface TcpProxy {
   /** e.g. redis://127.0.0.1:<port> or postgres://...@127.0.0.1:<port>/db */
   url(target: string): string;
   down(): Promise<void>;
+  /** Accept new connections but never answer them (and drop the open ones). */
+  stall(): Promise<void>;
   up(): Promise<void>;
   readonly open: number;
   close(): Promise<void>;
@@ -15,9 +19,18 @@ export interface TcpProxy {
 
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
+  const stalled = new Set<net.Socket>();
   let refusing = false;
+  let stalling = false;
   const server = net.createServer((client) => {
     if (refusing) return client.destroy();
+    if (stalling) {
+      // Read and drop whatever the client sends; answer nothing.
+      stalled.add(client);
+      client.on('error', () => undefined).on('close', () => stalled.delete(client));
+      client.resume();
+      return;
+    }
     const upstream = net.connect(targetPort, targetHost);
     sockets.add(client);
     sockets.add(upstream);
@@ -49,8 +62,18 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       for (const s of sockets) s.destroy();
       sockets.clear();
     },
+    async stall() {
+      stalling = true;
+      refusing = false;
+      if (!server.listening) await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+      for (const s of sockets) s.destroy();
+      sockets.clear();
+    },
     async up() {
       refusing = false;
+      stalling = false;
+      for (const s of stalled) s.destroy();
+      stalled.clear();
       if (!server.listening) await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
     },
     get open() {
@@ -58,7 +81,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     },
     async close() {
       refusing = true;
-      for (const s of sockets) s.destroy();
+      for (const s of [...sockets, ...stalled]) s.destroy();
       if (server.listening) await new Promise<void>((r) => server.close(() => r()));
     },
   };

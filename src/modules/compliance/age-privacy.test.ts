@@ -37,7 +37,7 @@ async function approvedHolder(app: App, age: number): Promise<SignedIn> {
 
 /** A Free key may send 10 requests per second: a fast machine reaches that here, so a 429 waits its Retry-After
  *  and asks again (the per-second limit is another test's subject). */
-async function within(send: () => ReturnType<App['inject']>) {
+async function within(send: () => Promise<Awaited<ReturnType<App['inject']>>>) {
   for (;;) {
     const res = await send();
     if (res.statusCode !== 429 || res.json().error !== 'rate_limited') return res;

@@ -1,6 +1,6 @@
 // TypeBox schemas of the compliance routes (KYC sessions and status, age verification).
 import { Type, type Static } from '@sinclair/typebox';
-import { EthAddress, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
+import { AddressOrEns, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
 import { KYC_PROVIDERS } from './providers/types.js';
 
 // Same grammar as the identity module's DIDs (did:credence:[<chainId>:]0x<40 hex>).
@@ -58,7 +58,7 @@ const MinimumAge = (def?: number) =>
 
 const PublicInputs = Nullable(Type.Object({}, { additionalProperties: true, description: 'public signals of the proof (minimumAge, timestamp, subject, commitment)' }));
 
-export const VerifyAgeBody = Type.Object({ walletAddress: EthAddress(), minimumAge: MinimumAge(21) });
+export const VerifyAgeBody = Type.Object({ walletAddress: AddressOrEns({ description: 'the wallet whose age is checked' }), minimumAge: MinimumAge(21) });
 export type VerifyAgeBody = Static<typeof VerifyAgeBody>;
 export const VerifyAgeResponse = Type.Object({
   proof: Nullable(Type.String({ description: '0x hex Groth16 proof; null when not verified' })),
@@ -69,7 +69,7 @@ export const VerifyAgeResponse = Type.Object({
 });
 
 export const AgeVerifyBody = Type.Object({
-  walletAddress: EthAddress(),
+  walletAddress: AddressOrEns({ description: 'the wallet whose age is checked' }),
   minimumAge: Type.Optional(MinimumAge()),
   jurisdictionCode: Type.String({ pattern: '^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$', description: 'ISO 3166-2 country-region, e.g. US-CA', examples: ['US-CA'] }),
 });

@@ -2,7 +2,7 @@
 // string, answered as a JSON number with exactly the stored digits (the spec's type) and, beside it, as an exact
 // decimal string (`amountExact`), since JSON.parse rounds long numbers to a float.
 import { Type, type Static } from '@sinclair/typebox';
-import { EthAddress, Nullable, Timestamp, TxHash, Uuid } from '../../platform/http/schemas.js';
+import { AddressOrEns, EthAddress, Nullable, Timestamp, TxHash, Uuid } from '../../platform/http/schemas.js';
 import { SUPPORTED_CHAINS } from '../../platform/config.js';
 
 export const CLAIM_TYPES = ['DefaultedLoan', 'LiquidationShortfall', 'UnpaidInvoice', 'BrokenRepaymentPlan', 'Other'] as const;
@@ -58,7 +58,7 @@ export const Verification = Type.Object(
 
 export const CreateClaimBody = Type.Object({
   creditorAddress: EthAddress({ description: 'the wallet owed the debt (the filer)' }),
-  debtorAddress: EthAddress({ description: 'the wallet that owes; must differ from creditorAddress' }),
+  debtorAddress: AddressOrEns({ description: 'the wallet that owes; must differ from creditorAddress' }),
   claimType: StringEnum(CLAIM_TYPES),
   amount: AmountIn,
   currency: Type.String({ pattern: '^[A-Z]{3,5}$', description: '3-5 uppercase letters, e.g. USDC' }),
@@ -138,7 +138,7 @@ export const ListQuery = Type.Object({
 export type ListQuery = Static<typeof ListQuery>;
 
 export const IdParams = Type.Object({ id: Uuid() });
-export const AddressParams = Type.Object({ address: EthAddress() });
+export const AddressParams = Type.Object({ address: AddressOrEns({ description: 'the wallet: a 0x address or an ENS name' }) });
 
 export const DisputeClaimBody = Type.Object({
   debtorAddress: EthAddress({ description: "must be the claim's debtor" }),

@@ -1,6 +1,6 @@
 // TypeBox schemas of the dispute routes.
 import { Type, type Static } from '@sinclair/typebox';
-import { EthAddress, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
+import { AddressOrEns, EthAddress, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
 import { CATEGORIES } from '../scoring/contracts.js';
 
 export const DISPUTE_REASONS = ['InaccurateScore', 'MissingActivity', 'IncorrectCategory', 'DataOutdated', 'WrongWallet', 'FraudulentData', 'ComplianceError', 'Other'] as const;
@@ -16,7 +16,7 @@ export const NOT_ESCALATABLE: DisputeStatus[] = ['Withdrawn', 'Escalated'];
 const StringEnum = <T extends string>(values: readonly T[], description?: string) => Type.Unsafe<T>({ type: 'string', enum: [...values], description });
 
 export const CreateDisputeBody = Type.Object({
-  walletAddress: EthAddress({ description: 'the wallet whose score is disputed; it is the original submitter (the only one who may withdraw)' }),
+  walletAddress: AddressOrEns({ description: 'the wallet whose score is disputed; it is the original submitter (the only one who may withdraw)' }),
   category: StringEnum(CATEGORIES, 'the disputed score category, one of the nine exact upper-case names'),
   reason: StringEnum(DISPUTE_REASONS, 'one of the eight DisputeReason values (IncorrectData is not one of them)'),
   description: Type.String({ minLength: 10, maxLength: 2000 }),
@@ -85,4 +85,4 @@ export const WalletDisputes = Type.Object({
 });
 
 export const IdParams = Type.Object({ id: Uuid() });
-export const AddressParams = Type.Object({ address: EthAddress() });
+export const AddressParams = Type.Object({ address: AddressOrEns({ description: 'the wallet: a 0x address or an ENS name' }) });

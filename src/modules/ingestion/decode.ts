@@ -7,7 +7,7 @@
 import { decodeEventLog } from 'viem';
 import { EVENTS_BY_TOPIC, ZERO_ADDRESS, type ActivityKind } from './events.js';
 import { contractInfo, easTrust } from './registry/index.js';
-import { gate, usdValue, type DropCounter, type PoolInfo } from './registry/gate.js';
+import { evidenceValue, gate, usdValue, type DropCounter, type PoolInfo } from './registry/gate.js';
 
 export interface ActivityRecord {
   chainId: number;
@@ -91,7 +91,7 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       ...f,
     });
   };
-  const usd = (token: string | null, raw: string | null) => usdValue(ctx.chainId, token, raw);
+  const usd = (token: string | null, raw: string | null) => evidenceValue(ctx.chainId, token, raw);
 
   // ERC-721 Transfer shares ERC-20's selector but indexes tokenId: told apart by the topic count.
   if (def.name === 'Transfer' && log.topics.length === 4) {
@@ -211,7 +211,10 @@ function swapValue(chainId: number, pool: PoolInfo, args: Record<string, unknown
   const abs = (x: bigint) => (x < 0n ? -x : x);
   const amt0 = v2 ? big('amount0In') + big('amount0Out') : abs(big('amount0'));
   const amt1 = v2 ? big('amount1In') + big('amount1Out') : abs(big('amount1'));
-  return usdValue(chainId, pool.token0, amt0) ?? usdValue(chainId, pool.token1, amt1);
+  const priced = usdValue(chainId, pool.token0, amt0) ?? usdValue(chainId, pool.token1, amt1);
+  if (priced !== null) return priced;
+  // neither side priced: crumbs of both tokens are dust, anything more is an unvalued swap
+  return evidenceValue(chainId, pool.token0, amt0) === 0 && evidenceValue(chainId, pool.token1, amt1) === 0 ? 0 : null;
 }
 
 type Add = (wallet: string | null, kind: ActivityKind, f?: Partial<ActivityRecord>) => void;

@@ -14,6 +14,7 @@ import { runIngestCommand } from './cli.js';
 
 const AAVE_V3_POOL = '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2';
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
 const SIG = {
   supply: 'event Supply(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint16 indexed referralCode)',
   borrow: 'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
@@ -31,7 +32,7 @@ function encode(signature: string, args: Record<string, unknown>) {
  * An export in ethereum-etl's JSON-lines layout: blocks, transactions and logs of `loops` supply/borrow/repay
  * cycles of `usdc` USDC each by `wallet`, emitted by `emitter`, a week apart from 2024-01-01.
  */
-function writeExport(wallet: string, emitter: string, usdc: bigint, loops: number): string {
+function writeExport(wallet: string, emitter: string, usdc: bigint, loops: number, reserve = USDC): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'credence-etl-aave-'));
   const blocks: string[] = [];
   const txs: string[] = [];
@@ -47,10 +48,10 @@ function writeExport(wallet: string, emitter: string, usdc: bigint, loops: numbe
       const amount = kind === 'supply' ? usdc * 2n : usdc;
       const args =
         kind === 'supply'
-          ? { reserve: USDC, user: wallet, onBehalfOf: wallet, amount, referralCode: 0 }
+          ? { reserve, user: wallet, onBehalfOf: wallet, amount, referralCode: 0 }
           : kind === 'borrow'
-            ? { reserve: USDC, user: wallet, onBehalfOf: wallet, amount, interestRateMode: 2, borrowRate: 10n ** 25n, referralCode: 0 }
-            : { reserve: USDC, user: wallet, repayer: wallet, amount, useATokens: false };
+            ? { reserve, user: wallet, onBehalfOf: wallet, amount, interestRateMode: 2, borrowRate: 10n ** 25n, referralCode: 0 }
+            : { reserve, user: wallet, repayer: wallet, amount, useATokens: false };
       const { topics, data } = encode(SIG[kind], args);
       blocks.push(JSON.stringify({ type: 'block', number: block, hash: keccak256(toHex(block)), timestamp: ts, transaction_count: 1 }));
       txs.push(
@@ -129,5 +130,18 @@ describe('ethereum-etl import through the evidence registry', () => {
     const loan = await lending(whale);
     expect(loop.score).toBe(0); // every event is below the dust floor
     expect(loan.score).toBeGreaterThan(600);
+  });
+
+  it('an unpriced asset: a loop of crumbs (1 wei of WETH) is dust, and real but unpriced loops are bounded', async () => {
+    const crumbs = randomAddress();
+    await ingest(writeExport(crumbs, AAVE_V3_POOL, 1n, 40, WETH));
+    expect((await lending(crumbs)).score).toBe(0);
+    // 40 loops of 1 WETH (no price source yet: each counts $100, at most 10 per kind) stay below one real $1M loan
+    const unpriced = randomAddress();
+    await ingest(writeExport(unpriced, AAVE_V3_POOL, 10n ** 18n, 40, WETH));
+    const bounded = (await lending(unpriced)).score;
+    await ingest(writeExport(whale, AAVE_V3_POOL, 1_000_000n * 10n ** 6n, 1));
+    expect(bounded).toBeGreaterThan(0);
+    expect(bounded).toBeLessThan((await lending(whale)).score - 200);
   });
 });

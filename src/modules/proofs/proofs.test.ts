@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as snarkjs from 'snarkjs';
 import { createKey, createTestApp, eventually, randomAddress, redisUrl, type TestKey } from '../../../test/helpers/app.js';
 import { secondConnection, testDatabase, usingPostgres } from '../../../test/helpers/db.js';
+import { deploymentSettings } from '../../../test/helpers/deployment.js';
 import type { App } from '../../platform/http/types.js';
 import { toChecksum } from '../../platform/http/address.js';
 import { categoryHash, decodeProof, encodeProof, yyyymmdd } from './encoding.js';
@@ -357,10 +358,11 @@ describe('validation and auth', () => {
 
 describe.skipIf(!redisUrl() || !usingPostgres())('two instances on one Redis and one database', () => {
   it("a score change on one instance ends the other's use of the old commitment", async () => {
-    const prefix = `credence-test:proofs-${Date.now()}:`;
+    // two instances of one deployment: the must-match settings shared (README, "Several instances")
+    const { config } = deploymentSettings();
     const db = await testDatabase();
-    const a = await createTestApp({ db, secrets: {}, config: { redisPrefix: prefix } });
-    const b = await createTestApp({ db: await secondConnection(db), secrets: {}, config: { redisPrefix: prefix } });
+    const a = await createTestApp({ db, config });
+    const b = await createTestApp({ db: await secondConnection(db), config });
     try {
       const k = await createKey(a, 'Enterprise');
       const wallet = randomAddress();

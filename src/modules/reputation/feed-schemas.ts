@@ -1,6 +1,6 @@
 // TypeBox schemas of score history, the change feed and bulk scoring jobs.
 import { Type } from '@sinclair/typebox';
-import { EthAddress, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
+import { AddressOrEns, EthAddress, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
 import { CategorySchema } from './schemas.js';
 
 const Cursor = (description: string) => Type.String({ pattern: '^[0-9]{1,19}$', description });
@@ -33,6 +33,7 @@ export const HistoryQuery = Type.Object({
 export const HistoryResponse = Type.Object(
   {
     address: EthAddress({ description: 'EIP-55 checksummed' }),
+    ensName: Type.Optional(Type.String({ description: 'the ENS name the request used, normalized (only when it used one)', examples: ['vitalik.eth'] })),
     category: CategorySchema,
     count: Type.Integer(),
     changes: Type.Array(ScoreChange, { description: 'newest first' }),
@@ -45,7 +46,7 @@ export const FeedQuery = Type.Object({
   after: Type.Optional(Cursor('the `nextCursor` of your previous call; omit to start from the oldest change')),
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'changes per call (1-1000)' }),
   category: Type.Optional(CategorySchema),
-  address: Type.Optional(EthAddress({ description: 'only this wallet' })),
+  address: Type.Optional(AddressOrEns({ description: 'only this wallet (a 0x address or an ENS name)' })),
 });
 
 export const FeedResponse = Type.Object(
@@ -61,7 +62,11 @@ export const FeedResponse = Type.Object(
 export const MAX_JOB_ADDRESSES = 100_000;
 
 export const BatchJobBody = Type.Object({
-  addresses: Type.Array(EthAddress(), { minItems: 1, maxItems: MAX_JOB_ADDRESSES, description: `1-${MAX_JOB_ADDRESSES} addresses, answered in request order` }),
+  addresses: Type.Array(EthAddress(), {
+    minItems: 1,
+    maxItems: MAX_JOB_ADDRESSES,
+    description: `1-${MAX_JOB_ADDRESSES} addresses, answered in request order (0x addresses only: resolve ENS names first, or use POST /reputation/batch)`,
+  }),
   category: CategorySchema,
 });
 

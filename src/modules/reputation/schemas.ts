@@ -1,7 +1,7 @@
 // TypeBox schemas of the reputation routes: the score entry, the wallet's nine scores, the batch.
 import { Type, type Static } from '@sinclair/typebox';
 import { CATEGORIES, type Category } from '../scoring/contracts.js';
-import { EthAddress, Nullable, Timestamp } from '../../platform/http/schemas.js';
+import { AddressOrEns, EthAddress, Nullable, Timestamp } from '../../platform/http/schemas.js';
 
 export const CategorySchema = Type.Unsafe<Category>({
   type: 'string',
@@ -59,6 +59,7 @@ export const ScoreEntry = Type.Object({ category: CategorySchema, ...entryFields
 export const WalletScores = Type.Object(
   {
     address: EthAddress({ description: 'EIP-55 checksummed' }),
+    ensName: Type.Optional(Type.String({ description: 'the ENS name the request used, normalized (only when it used one)', examples: ['vitalik.eth'] })),
     did: Nullable(Type.String({ description: "the wallet's DID, null when none is registered" })),
     accountType: Type.Optional(
       Type.Union([Type.Literal('wallet'), Type.Literal('contract')], {
@@ -72,8 +73,9 @@ export const WalletScores = Type.Object(
   { title: 'WalletScores' },
 );
 
-export const AddressParams = Type.Object({ address: EthAddress() });
-export const CategoryParams = Type.Object({ address: EthAddress(), category: CategorySchema });
+const WalletParam = () => AddressOrEns({ description: 'the wallet: a 0x address or an ENS name' });
+export const AddressParams = Type.Object({ address: WalletParam() });
+export const CategoryParams = Type.Object({ address: WalletParam(), category: CategorySchema });
 export const ExplainQuery = (defaultValue: boolean) =>
   Type.Object({
     explain: Type.Boolean({
@@ -85,12 +87,23 @@ export const ExplainQuery = (defaultValue: boolean) =>
 export const MAX_BATCH = 100;
 
 export const BatchBody = Type.Object({
-  addresses: Type.Array(EthAddress(), { minItems: 1, maxItems: MAX_BATCH, description: `1-${MAX_BATCH} addresses; duplicates are answered (and counted) once per occurrence` }),
+  addresses: Type.Array(AddressOrEns({ description: 'a 0x address or an ENS name' }), {
+    minItems: 1,
+    maxItems: MAX_BATCH,
+    description: `1-${MAX_BATCH} addresses or ENS names; duplicates are answered (and counted) once per occurrence`,
+  }),
   category: CategorySchema,
 });
 export type BatchBody = Static<typeof BatchBody>;
 
-export const BatchResult = Type.Object({ address: EthAddress({ description: 'EIP-55 checksummed' }), ...entryFields }, { title: 'BatchResult' });
+export const BatchResult = Type.Object(
+  {
+    address: EthAddress({ description: 'EIP-55 checksummed (the resolved address when the request gave an ENS name)' }),
+    ensName: Type.Optional(Type.String({ description: 'the ENS name given at this position, normalized (only when one was given)', examples: ['vitalik.eth'] })),
+    ...entryFields,
+  },
+  { title: 'BatchResult' },
+);
 
 export const BatchResponse = Type.Object(
   {

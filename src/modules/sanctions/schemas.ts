@@ -1,13 +1,13 @@
 // TypeBox schemas of the sanctions routes.
 import { Type, type Static } from '@sinclair/typebox';
-import { EthAddress, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
+import { AddressOrEns, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
 
 export const SanctionsCheckBody = Type.Object({
-  walletAddress: EthAddress({ description: 'address to screen; any case, a mixed-case address must pass its EIP-55 checksum' }),
+  walletAddress: AddressOrEns({ description: 'address to screen; any case, a mixed-case address must pass its EIP-55 checksum' }),
 });
 
 export const SanctionsAddressParams = Type.Object({
-  address: EthAddress({ description: 'address to screen; any case, a mixed-case address must pass its EIP-55 checksum' }),
+  address: AddressOrEns({ description: 'address to screen; any case, a mixed-case address must pass its EIP-55 checksum' }),
 });
 
 export const SanctionsResult = Type.Object(

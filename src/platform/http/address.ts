@@ -24,3 +24,10 @@ export function toChecksum(v: string): string {
 }
 
 export const normalizeAddress = (v: string) => v.toLowerCase();
+
+/**
+ * Shape of an ENS name (labels separated by dots, a top-level label starting with a letter, no spaces or URL
+ * punctuation). Full ENSIP-15 normalization happens when the name is resolved (src/platform/ens.ts).
+ */
+const ENS_SHAPE = /^(?:[^\s./\\?#%:@]+\.)+[A-Za-z][A-Za-z0-9-]*$/u;
+export const looksLikeEnsName = (v: string): boolean => v.length <= 255 && !HEX40.test(v) && ENS_SHAPE.test(v);

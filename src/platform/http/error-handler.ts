@@ -2,7 +2,7 @@
 // Unknown errors become 500 `internal` with nothing internal in the body; they are logged with the request id.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, type ErrorCode, type FieldError } from '../errors.js';
-import { ADDRESS_MESSAGE } from './schemas.js';
+import { ADDRESS_MESSAGE, ADDRESS_OR_ENS_MESSAGE } from './schemas.js';
 
 interface AjvError {
   instancePath: string;
@@ -50,6 +50,7 @@ function message(e: AjvError): string {
       return `must be ${p.type === 'integer' ? 'an integer' : `of type ${p.type}`}`;
     case 'format':
       if (p.format === 'eth-address') return ADDRESS_MESSAGE;
+      if (p.format === 'eth-address-or-ens') return ADDRESS_OR_ENS_MESSAGE;
       if (p.format === 'uuid') return 'must be a GUID';
       if (p.format === 'email') return 'must be a valid email address';
       if (p.format === 'uri') return 'must be a valid URL';

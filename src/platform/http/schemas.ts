@@ -1,11 +1,31 @@
 // Shared TypeBox building blocks. Formats are registered with Ajv in app.ts (see `ajvFormats`).
 import { Type, type TSchema, type Static } from '@sinclair/typebox';
-import { isAddress } from './address.js';
+import { isAddress, looksLikeEnsName } from './address.js';
 
 export const ADDRESS_MESSAGE = 'must be an Ethereum address: 0x followed by 40 hex characters (mixed case must pass its EIP-55 checksum)';
 
 export const EthAddress = (opts: { description?: string } = {}) =>
   Type.String({ format: 'eth-address', examples: ['0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045'], ...opts });
+
+export const ADDRESS_OR_ENS_MESSAGE =
+  'must be an Ethereum address (0x followed by 40 hex characters; mixed case must pass its EIP-55 checksum) or an ENS name such as vitalik.eth';
+/** What every field that takes a name says about it in the OpenAPI document. */
+export const ENS_NOTE =
+  'An ENS name (e.g. `vitalik.eth`) is accepted too and resolved over the mainnet JSON-RPC (CREDENCE_RPC_URL_1) before the call: ' +
+  'without that setting a name gets 400 `validation_failed`; a name with no resolver or no address record gets 404 `not_found`; ' +
+  'a failing RPC gets 502 `upstream_unavailable`. Responses carry the resolved address, checksummed.';
+/**
+ * An address, or an ENS name resolved to one before the handler runs (src/platform/ens.ts): handlers always see
+ * a 0x address. For inputs that name a wallet; responses keep EthAddress.
+ */
+export const AddressOrEns = (opts: { description?: string } = {}) =>
+  Type.String({
+    format: 'eth-address-or-ens',
+    maxLength: 255,
+    examples: ['0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', 'vitalik.eth'],
+    ...opts,
+    description: opts.description ? `${opts.description}. ${ENS_NOTE}` : ENS_NOTE,
+  });
 export const Uuid = (opts: { description?: string } = {}) => Type.String({ format: 'uuid', ...opts });
 /** ISO 8601 UTC on the wire; handlers may return Date objects (the serializer formats them). */
 export const Timestamp = (opts: { description?: string } = {}) =>
@@ -29,6 +49,7 @@ export const ErrorBody = Type.Object(
 
 export const ajvFormats: Record<string, (v: string) => boolean> = {
   'eth-address': isAddress,
+  'eth-address-or-ens': (v) => isAddress(v) || looksLikeEnsName(v),
 };
 
 /**

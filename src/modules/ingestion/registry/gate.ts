@@ -74,3 +74,17 @@ export function usdValue(chainId: number, token: string | null | undefined, raw:
 }
 
 export const DUST_USD = PRICING.dustUsd;
+
+/**
+ * What an amount of `token` counts for: its USD value where a price is known (usdValue); otherwise null
+ * (unvalued, a lower fixed weight in the model), except that an unpriced amount below one whole unit of a known
+ * asset (1 wei of WETH, 0.001 WBTC...) is dust: 0, below the floor, so a loop of crumbs counts for nothing.
+ */
+export function evidenceValue(chainId: number, token: string | null | undefined, raw: bigint | string | null | undefined): number | null {
+  const usd = usdValue(chainId, token, raw);
+  if (usd !== null || !token || raw === null || raw === undefined) return usd;
+  const t = tokenInfo(chainId, token);
+  if (!t) return null;
+  const v = typeof raw === 'bigint' ? raw : BigInt(raw);
+  return (v < 0n ? -v : v) < 10n ** BigInt(t.decimals) ? 0 : null;
+}

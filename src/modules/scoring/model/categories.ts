@@ -9,6 +9,9 @@ import { clamp, fingerprint, logCap, sat } from './transforms.js';
 
 /** An event with no known price counts as one worth this many USD: a documented, lower weight than a valued one. */
 export const UNVALUED_EVENT_USD = 100;
+/** At most this many unvalued events of one kind count (a loop of priced-unknown assets is bounded at $1,000). */
+export const UNVALUED_MAX_EVENTS = 10;
+const unvaluedUsd = (n: number) => UNVALUED_EVENT_USD * Math.min(n, UNVALUED_MAX_EVENTS);
 type EvidenceKey = keyof NonNullable<WalletFeatures['evidenceAt']>;
 /** The category's decay anchor: its own latest pinned evidence (undefined: the features carry none, legacy). */
 const anchor = (f: WalletFeatures, k: EvidenceKey) => (f.evidenceAt ? (f.evidenceAt[k] ?? null) : undefined);
@@ -50,7 +53,7 @@ export function lending(f: WalletFeatures, s: ModelSignals): CategoryResult {
   const events = l.supplies + l.borrows + l.repays + l.liquidations;
   // value, not rows: USD (stablecoins at 1) plus unvalued events at UNVALUED_EVENT_USD each; dust never got here
   // (features without values at all count every event as unvalued)
-  const value = (v: number | undefined, unvalued: number | undefined, count: number) => (v ?? 0) + UNVALUED_EVENT_USD * (unvalued ?? (v === undefined ? count : 0));
+  const value = (v: number | undefined, unvalued: number | undefined, count: number) => (v ?? 0) + unvaluedUsd(unvalued ?? (v === undefined ? count : 0));
   const supplied = value(l.suppliedUsd, l.unvaluedSupplies, l.supplies);
   const borrowed = value(l.borrowedUsd, l.unvaluedBorrows, l.borrows);
   const repaid = value(l.repaidUsd, l.unvaluedRepays, l.repays);
@@ -89,7 +92,7 @@ export function lending(f: WalletFeatures, s: ModelSignals): CategoryResult {
 export function trading(f: WalletFeatures): CategoryResult {
   const t = f.trading;
   // volume on verified, allowlisted pools only; unvalued swaps at UNVALUED_EVENT_USD; dust never got here
-  const volume = (t.volumeUsd ?? 0) + UNVALUED_EVENT_USD * (t.unvaluedSwaps ?? (t.volumeUsd === undefined ? t.swaps : 0));
+  const volume = (t.volumeUsd ?? 0) + unvaluedUsd(t.unvaluedSwaps ?? (t.volumeUsd === undefined ? t.swaps : 0));
   const terms: Term[] = [];
   if (t.swaps > 0) {
     terms.push({ code: 'SWAP_VOLUME', description: `${plural(t.swaps, 'swap')} worth ${usd(volume)}`, points: 450 * logCap(volume, 1_000_000) });

@@ -233,12 +233,13 @@ describe('categories', () => {
     big.distinctCounterparties = 1e6;
     big.tokenTransfers = 1e6;
     big.distinctTokens = 1e6;
-    big.trading = { swaps: 1e6, distinctPools: 1e6, protocols: 1e6, activeDays: 1e6 };
+    big.trading = { swaps: 1e6, distinctPools: 1e6, protocols: 1e6, activeDays: 1e6, volumeUsd: 1e9, unvaluedSwaps: 0 };
     big.governance = { votes: 1e6, proposalsVotedOn: 1e6, delegationsMade: 1e6, delegationsReceived: 1e6, governors: 1e6 };
     big.nft = { mints: 1e6, received: 1e6, sent: 0, collections: 1e6 };
     big.developer = { contractsDeployed: 1e6, contractsWithCode: 1e6 };
     big.identity = { ensNames: 1e6, attestationsReceived: 1e6, attestationsMade: 1e6 };
-    big.lending = { supplies: 1e6, borrows: 1e6, repays: 1e6, liquidations: 0, protocols: 1e6, avgDaysToRepay: 1 };
+    // valued evidence (unvalued events are capped, see UNVALUED_MAX_EVENTS)
+    big.lending = { supplies: 1e6, borrows: 1e6, repays: 1e6, liquidations: 0, protocols: 1e6, avgDaysToRepay: 1, suppliedUsd: 1e9, borrowedUsd: 1e9, repaidUsd: 1e9, liquidatedUsd: 0, unvaluedSupplies: 0, unvaluedBorrows: 0, unvaluedRepays: 0 };
     big.ageDays = 1e4;
     const full = { did: `did:credence:1:${ADDR}`, hasDid: true, didCreatedAt: null, activeCredentials: 1e6, controlProved: true };
     const s = byCat({ features: small });
