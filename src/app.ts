@@ -15,6 +15,7 @@ import { createCipher, loadOrCreateSecret } from './platform/secrets.js';
 import { createJwtService } from './platform/auth/jwt.js';
 import { registerAuth } from './platform/auth/plugin.js';
 import { registerIdempotency } from './platform/idempotency/index.js';
+import { registerEns } from './platform/ens.js';
 import { registerErrorHandling } from './platform/http/error-handler.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { registerMetrics } from './platform/metrics.js';
@@ -158,6 +159,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerAuth(app, ctx);
   // after auth, so a key is scoped to the caller the auth hooks identified
   registerIdempotency(app, ctx);
+  // ENS names in fields that take them resolved to addresses before the handler (after the key and quota checks)
+  registerEns(app, ctx);
   // X-Response-Time on every response, in milliseconds (fastify's own timer only runs with a logger).
   app.decorateRequest('startedAt', 0);
   app.addHook('onRequest', (req, _reply, done) => {

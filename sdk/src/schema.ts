@@ -351,7 +351,7 @@ export interface paths {
         };
         /**
          * A wallet's scores in all nine categories
-         * @description Returns the checksummed address, its DID (null when none is registered) and nine score entries, OVERALL first. OVERALL is the weighted composite of the other eight. `?explain=true` adds `factors` (reason codes) to each entry. Counts 1 query. A wallet never scored before is ingested first (waiting at most ~2 s; ingestion continues in the background and later changes are pushed as `score.updated`) and scored from whatever evidence is in by then.
+         * @description Returns the checksummed address (and `ensName` when the path gave an ENS name), its DID (null when none is registered) and nine score entries, OVERALL first. OVERALL is the weighted composite of the other eight. `?explain=true` adds `factors` (reason codes) to each entry. Counts 1 query. A wallet never scored before is ingested first (waiting at most ~2 s; ingestion continues in the background and later changes are pushed as `score.updated`) and scored from whatever evidence is in by then.
          */
         get: operations["reputation.getWalletScores"];
         put?: never;
@@ -371,7 +371,7 @@ export interface paths {
         };
         /**
          * One category score of a wallet
-         * @description The score entry of one category, with `factors` (the top signals that raised or lowered it) unless `explain=false`. Served from a 60-second cache per address and category, evicted on every instance as soon as the score changes. The category must be exactly one of the nine upper-case names (400 otherwise). Counts 1 query. A wallet never scored before is ingested first (waiting at most ~2 s; ingestion continues in the background and later changes are pushed as `score.updated`) and scored from whatever evidence is in by then.
+         * @description The score entry of one category, with `factors` (the top signals that raised or lowered it) unless `explain=false`. Served from a 60-second cache per address and category, evicted on every instance as soon as the score changes. The category must be exactly one of the nine upper-case names (400 otherwise). `address` may be an ENS name (see the parameter). Counts 1 query. A wallet never scored before is ingested first (waiting at most ~2 s; ingestion continues in the background and later changes are pushed as `score.updated`) and scored from whatever evidence is in by then.
          */
         get: operations["reputation.getCategoryScore"];
         put?: never;
@@ -393,7 +393,7 @@ export interface paths {
         put?: never;
         /**
          * One category for up to 100 wallets
-         * @description Answers `{category, count, results}` with one result per requested address, in request order (duplicates included), read in one database round trip. Counts 1 query per address; a batch larger than the remaining monthly quota is refused whole with 429 `quota_exceeded` and counts nothing. `?explain=true` adds `factors`. More than 100 addresses, an invalid address or an unknown category give 400. A wallet never scored before is ingested first (waiting at most ~2 s; ingestion continues in the background and later changes are pushed as `score.updated`) and scored from whatever evidence is in by then.
+         * @description Answers `{category, count, results}` with one result per requested address, in request order (duplicates included), read in one database round trip. Counts 1 query per address; a batch larger than the remaining monthly quota is refused whole with 429 `quota_exceeded` and counts nothing. `?explain=true` adds `factors`. Addresses may be ENS names, resolved before scoring (a name that does not resolve gives 404 for the whole batch). More than 100 addresses, an invalid address or an unknown category give 400. A wallet never scored before is ingested first (waiting at most ~2 s; ingestion continues in the background and later changes are pushed as `score.updated`) and scored from whatever evidence is in by then.
          */
         post: operations["reputation.getBatchScores"];
         delete?: never;
@@ -1834,6 +1834,11 @@ export interface components {
              * @example 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045
              */
             address: string;
+            /**
+             * @description the ENS name the request used, normalized (only when it used one)
+             * @example vitalik.eth
+             */
+            ensName?: string;
             /** @description the wallet's DID, null when none is registered */
             did: string | null;
             /** @description "contract" for a known protocol contract of the evidence registry (a lending pool, a router such as the Uniswap Universal Router, a governor): it is not scored as a user, every category is 0 with the factor PROTOCOL_CONTRACT. Smart-contract wallets (Safe, ERC-4337) are "wallet". */
@@ -1846,7 +1851,7 @@ export interface components {
         };
         /** GetBatchScoresRequest */
         GetBatchScoresRequest: {
-            /** @description 1-100 addresses; duplicates are answered (and counted) once per occurrence */
+            /** @description 1-100 addresses or ENS names; duplicates are answered (and counted) once per occurrence */
             addresses: string[];
             /**
              * @description One of the nine score categories, exactly as written (upper case).
@@ -1858,10 +1863,15 @@ export interface components {
         BatchResult: {
             /**
              * Format: eth-address
-             * @description EIP-55 checksummed
+             * @description EIP-55 checksummed (the resolved address when the request gave an ENS name)
              * @example 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045
              */
             address: string;
+            /**
+             * @description the ENS name given at this position, normalized (only when one was given)
+             * @example vitalik.eth
+             */
+            ensName?: string;
             score: number;
             /** @description decayed at read time: x 0.95^(days since the last new evidence / 30) */
             confidence: number;
@@ -1942,6 +1952,11 @@ export interface components {
              */
             address: string;
             /**
+             * @description the ENS name the request used, normalized (only when it used one)
+             * @example vitalik.eth
+             */
+            ensName?: string;
+            /**
              * @description One of the nine score categories, exactly as written (upper case).
              * @enum {string}
              */
@@ -1964,7 +1979,7 @@ export interface components {
         };
         /** CreateBatchJobRequest */
         CreateBatchJobRequest: {
-            /** @description 1-100000 addresses, answered in request order */
+            /** @description 1-100000 addresses, answered in request order (0x addresses only: resolve ENS names first, or use POST /reputation/batch) */
             addresses: string[];
             /**
              * @description One of the nine score categories, exactly as written (upper case).
@@ -2231,7 +2246,8 @@ export interface components {
         /** VerifyAgeRequest */
         VerifyAgeRequest: {
             /**
-             * Format: eth-address
+             * Format: eth-address-or-ens
+             * @description the wallet whose age is checked. An ENS name (e.g. `vitalik.eth`) is accepted too and resolved over the mainnet JSON-RPC (CREDENCE_RPC_URL_1) before the call: without that setting a name gets 400 `validation_failed`; a name with no resolver or no address record gets 404 `not_found`; a failing RPC gets 502 `upstream_unavailable`. Responses carry the resolved address, checksummed.
              * @example 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045
              */
             walletAddress: string;
@@ -2257,7 +2273,8 @@ export interface components {
         /** AgeVerifyForJurisdictionRequest */
         AgeVerifyForJurisdictionRequest: {
             /**
-             * Format: eth-address
+             * Format: eth-address-or-ens
+             * @description the wallet whose age is checked. An ENS name (e.g. `vitalik.eth`) is accepted too and resolved over the mainnet JSON-RPC (CREDENCE_RPC_URL_1) before the call: without that setting a name gets 400 `validation_failed`; a name with no resolver or no address record gets 404 `not_found`; a failing RPC gets 502 `upstream_unavailable`. Responses carry the resolved address, checksummed.
              * @example 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045
              */
             walletAddress: string;
@@ -2294,8 +2311,8 @@ export interface components {
         /** CheckSanctionsRequest */
         CheckSanctionsRequest: {
             /**
-             * Format: eth-address
-             * @description address to screen; any case, a mixed-case address must pass its EIP-55 checksum
+             * Format: eth-address-or-ens
+             * @description address to screen; any case, a mixed-case address must pass its EIP-55 checksum. An ENS name (e.g. `vitalik.eth`) is accepted too and resolved over the mainnet JSON-RPC (CREDENCE_RPC_URL_1) before the call: without that setting a name gets 400 `validation_failed`; a name with no resolver or no address record gets 404 `not_found`; a failing RPC gets 502 `upstream_unavailable`. Responses carry the resolved address, checksummed.
              * @example 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045
              */
             walletAddress: string;
@@ -2381,8 +2398,8 @@ export interface components {
         /** CreateDisputeRequest */
         CreateDisputeRequest: {
             /**
-             * Format: eth-address
-             * @description the wallet whose score is disputed; it is the original submitter (the only one who may withdraw)
+             * Format: eth-address-or-ens
+             * @description the wallet whose score is disputed; it is the original submitter (the only one who may withdraw). An ENS name (e.g. `vitalik.eth`) is accepted too and resolved over the mainnet JSON-RPC (CREDENCE_RPC_URL_1) before the call: without that setting a name gets 400 `validation_failed`; a name with no resolver or no address record gets 404 `not_found`; a failing RPC gets 502 `upstream_unavailable`. Responses carry the resolved address, checksummed.
              * @example 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045
              */
             walletAddress: string;
@@ -2531,8 +2548,8 @@ export interface components {
              */
             creditorAddress: string;
             /**
-             * Format: eth-address
-             * @description the wallet that owes; must differ from creditorAddress
+             * Format: eth-address-or-ens
+             * @description the wallet that owes; must differ from creditorAddress. An ENS name (e.g. `vitalik.eth`) is accepted too and resolved over the mainnet JSON-RPC (CREDENCE_RPC_URL_1) before the call: without that setting a name gets 400 `validation_failed`; a name with no resolver or no address record gets 404 `not_found`; a failing RPC gets 502 `upstream_unavailable`. Responses carry the resolved address, checksummed.
              * @example 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045
              */
             debtorAddress: string;
@@ -5681,7 +5698,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045 */
+                /** @description the wallet: a 0x address or an ENS name. An ENS name (e.g. `vitalik.eth`) is accepted too and resolved over the mainnet JSON-RPC (CREDENCE_RPC_URL_1) before the call: without that setting a name gets 400 `validation_failed`; a name with no resolver or no address record gets 404 `not_found`; a failing RPC gets 502 `upstream_unavailable`. Responses carry the resolved address, checksummed. */
                 address: string;
             };
             cookie?: never;
@@ -5702,6 +5719,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "address": "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+                     *       "ensName": "vitalik.eth",
                      *       "did": "example",
                      *       "accountType": "wallet",
                      *       "contractLabel": "example",
@@ -6077,6 +6095,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An upstream provider failed (`upstream_unavailable`). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_unavailable",
+                     *       "details": "The chain RPC provider did not answer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A dependency is not ready, or this instance is shutting down (`unavailable`). */
             503: {
                 headers: {
@@ -6104,7 +6139,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045 */
+                /** @description the wallet: a 0x address or an ENS name. An ENS name (e.g. `vitalik.eth`) is accepted too and resolved over the mainnet JSON-RPC (CREDENCE_RPC_URL_1) before the call: without that setting a name gets 400 `validation_failed`; a name with no resolver or no address record gets 404 `not_found`; a failing RPC gets 502 `upstream_unavailable`. Responses carry the resolved address, checksummed. */
                 address: string;
                 /** @description One of the nine score categories, exactly as written (upper case). */
                 category: "OVERALL" | "DEFI_LENDING" | "DEFI_TRADING" | "GOVERNANCE" | "NFT" | "IDENTITY" | "SOCIAL" | "DEVELOPER" | "COMPLIANCE";
@@ -6248,6 +6283,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An upstream provider failed (`upstream_unavailable`). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_unavailable",
+                     *       "details": "The chain RPC provider did not answer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A dependency is not ready, or this instance is shutting down (`unavailable`). */
             503: {
                 headers: {
@@ -6309,6 +6361,7 @@ export interface operations {
                      *       "results": [
                      *         {
                      *           "address": "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+                     *           "ensName": "vitalik.eth",
                      *           "score": 500,
                      *           "confidence": 0.5,
                      *           "tier": "High",
@@ -6382,6 +6435,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unknown record or route (`not_found`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "details": "No record with this id."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large (`payload_too_large`). */
             413: {
                 headers: {
@@ -6449,6 +6519,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An upstream provider failed (`upstream_unavailable`). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_unavailable",
+                     *       "details": "The chain RPC provider did not answer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A dependency is not ready, or this instance is shutting down (`unavailable`). */
             503: {
                 headers: {
@@ -6478,7 +6565,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045 */
+                /** @description the wallet: a 0x address or an ENS name. An ENS name (e.g. `vitalik.eth`) is accepted too and resolved over the mainnet JSON-RPC (CREDENCE_RPC_URL_1) before the call: without that setting a name gets 400 `validation_failed`; a name with no resolver or no address record gets 404 `not_found`; a failing RPC gets 502 `upstream_unavailable`. Responses carry the resolved address, checksummed. */
                 address: string;
                 /** @description One of the nine score categories, exactly as written (upper case). */
                 category: "OVERALL" | "DEFI_LENDING" | "DEFI_TRADING" | "GOVERNANCE" | "NFT" | "IDENTITY" | "SOCIAL" | "DEVELOPER" | "COMPLIANCE";
@@ -6501,6 +6588,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "address": "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+                     *       "ensName": "vitalik.eth",
                      *       "category": "OVERALL",
                      *       "count": 1,
                      *       "changes": [
@@ -6631,6 +6719,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An upstream provider failed (`upstream_unavailable`). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_unavailable",
+                     *       "details": "The chain RPC provider did not answer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A dependency is not ready, or this instance is shutting down (`unavailable`). */
             503: {
                 headers: {
@@ -6659,10 +6764,7 @@ export interface operations {
                 limit?: number;
                 /** @description One of the nine score categories, exactly as written (upper case). */
                 category?: "OVERALL" | "DEFI_LENDING" | "DEFI_TRADING" | "GOVERNANCE" | "NFT" | "IDENTITY" | "SOCIAL" | "DEVELOPER" | "COMPLIANCE";
-                /**
-                 * @description only this wallet
-                 * @example 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045
-                 */
+                /** @description only this wallet (a 0x address or an ENS name). An ENS name (e.g. `vitalik.eth`) is accepted too and resolved over the mainnet JSON-RPC (CREDENCE_RPC_URL_1) before the call: without that setting a name gets 400 `validation_failed`; a name with no resolver or no address record gets 404 `not_found`; a failing RPC gets 502 `upstream_unavailable`. Responses carry the resolved address, checksummed. */
                 address?: string;
             };
             header?: never;
@@ -6764,6 +6866,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unknown record or route (`not_found`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "details": "No record with this id."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Per-second rate limit (`rate_limited`) or monthly quota (`quota_exceeded`) exceeded; see `Retry-After`. */
             429: {
                 headers: {
@@ -6792,6 +6911,23 @@ export interface operations {
                      * @example {
                      *       "error": "internal",
                      *       "details": "An internal error occurred (request 4fQ2kA-1x)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream provider failed (`upstream_unavailable`). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_unavailable",
+                     *       "details": "The chain RPC provider did not answer."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7213,20 +7349,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/x-ndjson": components["schemas"]["ValidationError"];
-                    /**
-                     * @example {
-                     *       "error": "validation_failed",
-                     *       "details": "Invalid request: address must be an Ethereum address: 0x followed by 40 hex characters.",
-                     *       "fields": [
-                     *         {
-                     *           "field": "address",
-                     *           "message": "must be an Ethereum address: 0x followed by 40 hex characters"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "text/csv": components["schemas"]["ValidationError"];
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description Missing or bad credentials (`unauthorized`). */
@@ -7243,14 +7366,7 @@ export interface operations {
                      *       "details": "The API key is not valid."
                      *     }
                      */
-                    "application/x-ndjson": components["schemas"]["Error"];
-                    /**
-                     * @example {
-                     *       "error": "unauthorized",
-                     *       "details": "The API key is not valid."
-                     *     }
-                     */
-                    "text/csv": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown record or route (`not_found`). */
@@ -7267,14 +7383,7 @@ export interface operations {
                      *       "details": "No record with this id."
                      *     }
                      */
-                    "application/x-ndjson": components["schemas"]["Error"];
-                    /**
-                     * @example {
-                     *       "error": "not_found",
-                     *       "details": "No record with this id."
-                     *     }
-                     */
-                    "text/csv": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A transition the state machine forbids (`invalid_state`). */
@@ -7285,8 +7394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": components["schemas"]["Error"];
-                    "text/csv": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Per-second rate limit (`rate_limited`) or monthly quota (`quota_exceeded`) exceeded; see `Retry-After`. */
@@ -7302,8 +7410,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": components["schemas"]["Error"];
-                    "text/csv": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unexpected failure (`internal`). */
@@ -7320,14 +7427,7 @@ export interface operations {
                      *       "details": "An internal error occurred (request 4fQ2kA-1x)."
                      *     }
                      */
-                    "application/x-ndjson": components["schemas"]["Error"];
-                    /**
-                     * @example {
-                     *       "error": "internal",
-                     *       "details": "An internal error occurred (request 4fQ2kA-1x)."
-                     *     }
-                     */
-                    "text/csv": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A dependency is not ready, or this instance is shutting down (`unavailable`). */
@@ -7344,14 +7444,7 @@ export interface operations {
                      *       "details": "No sanctions list is loaded yet."
                      *     }
                      */
-                    "application/x-ndjson": components["schemas"]["Error"];
-                    /**
-                     * @example {
-                     *       "error": "unavailable",
-                     *       "details": "No sanctions list is loaded yet."
-                     *     }
-                     */
-                    "text/csv": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10076,6 +10169,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unknown record or route (`not_found`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "details": "No record with this id."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large (`payload_too_large`). */
             413: {
                 headers: {
@@ -10138,6 +10248,23 @@ export interface operations {
                      * @example {
                      *       "error": "internal",
                      *       "details": "An internal error occurred (request 4fQ2kA-1x)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream provider failed (`upstream_unavailable`). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_unavailable",
+                     *       "details": "The chain RPC provider did not answer."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -10264,6 +10391,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unknown record or route (`not_found`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "details": "No record with this id."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large (`payload_too_large`). */
             413: {
                 headers: {
@@ -10326,6 +10470,23 @@ export interface operations {
                      * @example {
                      *       "error": "internal",
                      *       "details": "An internal error occurred (request 4fQ2kA-1x)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream provider failed (`upstream_unavailable`). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_unavailable",
+                     *       "details": "The chain RPC provider did not answer."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -10933,6 +11094,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unknown record or route (`not_found`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "details": "No record with this id."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large (`payload_too_large`). */
             413: {
                 headers: {
@@ -11000,6 +11178,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An upstream provider failed (`upstream_unavailable`). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_unavailable",
+                     *       "details": "The chain RPC provider did not answer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A dependency is not ready, or this instance is shutting down (`unavailable`). */
             503: {
                 headers: {
@@ -11024,10 +11219,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description address to screen; any case, a mixed-case address must pass its EIP-55 checksum
-                 * @example 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045
-                 */
+                /** @description address to screen; any case, a mixed-case address must pass its EIP-55 checksum. An ENS name (e.g. `vitalik.eth`) is accepted too and resolved over the mainnet JSON-RPC (CREDENCE_RPC_URL_1) before the call: without that setting a name gets 400 `validation_failed`; a name with no resolver or no address record gets 404 `not_found`; a failing RPC gets 502 `upstream_unavailable`. Responses carry the resolved address, checksummed. */
                 address: string;
             };
             cookie?: never;
@@ -11162,6 +11354,23 @@ export interface operations {
                      * @example {
                      *       "error": "internal",
                      *       "details": "An internal error occurred (request 4fQ2kA-1x)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream provider failed (`upstream_unavailable`). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_unavailable",
+                     *       "details": "The chain RPC provider did not answer."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -11663,6 +11872,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unknown record or route (`not_found`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "details": "No record with this id."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still being processed (`idempotency_key_in_use`). */
             409: {
                 headers: {
@@ -11747,6 +11973,23 @@ export interface operations {
                      * @example {
                      *       "error": "internal",
                      *       "details": "An internal error occurred (request 4fQ2kA-1x)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream provider failed (`upstream_unavailable`). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_unavailable",
+                     *       "details": "The chain RPC provider did not answer."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -11941,7 +12184,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045 */
+                /** @description the wallet: a 0x address or an ENS name. An ENS name (e.g. `vitalik.eth`) is accepted too and resolved over the mainnet JSON-RPC (CREDENCE_RPC_URL_1) before the call: without that setting a name gets 400 `validation_failed`; a name with no resolver or no address record gets 404 `not_found`; a failing RPC gets 502 `upstream_unavailable`. Responses carry the resolved address, checksummed. */
                 address: string;
             };
             cookie?: never;
@@ -12075,6 +12318,23 @@ export interface operations {
                      * @example {
                      *       "error": "internal",
                      *       "details": "An internal error occurred (request 4fQ2kA-1x)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream provider failed (`upstream_unavailable`). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_unavailable",
+                     *       "details": "The chain RPC provider did not answer."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -12864,6 +13124,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unknown record or route (`not_found`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "details": "No record with this id."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still being processed (`idempotency_key_in_use`). */
             409: {
                 headers: {
@@ -12948,6 +13225,23 @@ export interface operations {
                      * @example {
                      *       "error": "internal",
                      *       "details": "An internal error occurred (request 4fQ2kA-1x)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream provider failed (`upstream_unavailable`). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_unavailable",
+                     *       "details": "The chain RPC provider did not answer."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -13126,7 +13420,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045 */
+                /** @description the wallet: a 0x address or an ENS name. An ENS name (e.g. `vitalik.eth`) is accepted too and resolved over the mainnet JSON-RPC (CREDENCE_RPC_URL_1) before the call: without that setting a name gets 400 `validation_failed`; a name with no resolver or no address record gets 404 `not_found`; a failing RPC gets 502 `upstream_unavailable`. Responses carry the resolved address, checksummed. */
                 address: string;
             };
             cookie?: never;
@@ -13242,6 +13536,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An upstream provider failed (`upstream_unavailable`). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_unavailable",
+                     *       "details": "The chain RPC provider did not answer."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A dependency is not ready, or this instance is shutting down (`unavailable`). */
             503: {
                 headers: {
@@ -13271,7 +13582,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045 */
+                /** @description the wallet: a 0x address or an ENS name. An ENS name (e.g. `vitalik.eth`) is accepted too and resolved over the mainnet JSON-RPC (CREDENCE_RPC_URL_1) before the call: without that setting a name gets 400 `validation_failed`; a name with no resolver or no address record gets 404 `not_found`; a failing RPC gets 502 `upstream_unavailable`. Responses carry the resolved address, checksummed. */
                 address: string;
             };
             cookie?: never;
@@ -13378,6 +13689,23 @@ export interface operations {
                      * @example {
                      *       "error": "internal",
                      *       "details": "An internal error occurred (request 4fQ2kA-1x)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream provider failed (`upstream_unavailable`). */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_unavailable",
+                     *       "details": "The chain RPC provider did not answer."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -15394,6 +15722,23 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Missing or bad credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (`payload_too_large`). */

@@ -4,6 +4,7 @@ import { encodeAbiParameters, encodeEventTopics, keccak256, pad, parseAbiItem, t
 import { randomAddress } from '../../../test/helpers/app.js';
 import { decodeLog, type RawLog } from './decode.js';
 import { EVENTS, selectorsByWalletTopic, ZERO_ADDRESS } from './events.js';
+import { easTrust } from './registry/index.js';
 import { newDropCounter, type PoolInfo } from './registry/gate.js';
 
 // Pinned mainnet emitters (data/registry and the packages): only these make protocol events evidence.
@@ -168,5 +169,16 @@ describe('decodeLog', () => {
       sender: router, recipient: a, amount0: -2_000_000_000n, amount1: 10n ** 18n, sqrtPriceX96: 1n, liquidity: 1n, tick: -5,
     }, at_(POOL));
     expect(decodeLog(v3, { chainId: 1, pools }).map((r) => [r.wallet, r.valueUsd])).toEqual([[a, 2000]]);
+  });
+});
+
+describe('EAS trust (Base, Coinbase Verifications)', () => {
+  const COINBASE_ATTESTER = '0x357458739F90461b99789350868CD7CF330Dd7EE';
+  const VERIFIED_ACCOUNT = '0xf8b05c79f090979bf4a80270aba232dff11a10d9ca55c4f88de95317970f0de9';
+  it("needs Coinbase's attester: anyone can attest under the public schema UID, and that earns nothing", () => {
+    expect(easTrust(8453, COINBASE_ATTESTER, VERIFIED_ACCOUNT)).toBe(true);
+    expect(easTrust(8453, randomAddress(), VERIFIED_ACCOUNT)).toBe(false);
+    expect(easTrust(8453, COINBASE_ATTESTER, pad('0x02'))).toBe(false);
+    expect(easTrust(1, COINBASE_ATTESTER, VERIFIED_ACCOUNT)).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, randomAddress, testConfig } from '../../../test/helpers/app.js';
+import { createKey, createTestApp, randomAddress, testConfig } from '../../../test/helpers/app.js';
 import { testDatabase } from '../../../test/helpers/db.js';
 import { runIngestCommand } from './cli.js';
 import type { App } from '../../platform/http/types.js';
@@ -75,6 +75,20 @@ describe('ethereum-etl import of real mainnet blocks', () => {
       const none = await scoring.getScore(randomAddress(), 'DEFI_TRADING');
       expect(mine.score).toBeGreaterThan(none.score);
     }
+  });
+
+  it('labels a verified Uniswap pool a protocol contract: scored as no user', async () => {
+    const [{ contract }] = await app.ctx.db.query<{ contract: string }>("SELECT contract FROM wallet_activity WHERE kind = 'swap' LIMIT 1");
+    const f = await app.ctx.services.ingestion!.featuresFor(contract);
+    expect(f).toMatchObject({ accountType: 'contract', contractLabel: expect.stringMatching(/^Uniswap V[23] pool/) });
+    const scoring = app.ctx.services.scoring!;
+    await scoring.recompute(contract, 'ingestion');
+    const entry = await scoring.getScore(contract, 'DEFI_TRADING');
+    expect(entry.score).toBe(0);
+    expect(entry.factors?.[0].code).toBe('PROTOCOL_CONTRACT');
+    const key = await createKey(app, 'Starter');
+    const profile = await app.inject({ method: 'GET', url: `/api/v1/reputation/${contract}`, headers: key.headers });
+    expect(profile.json()).toMatchObject({ accountType: 'contract', contractLabel: expect.stringMatching(/^Uniswap V[23] pool/) });
   });
 
   it('keeps big integers exact and takes transaction counts from nonces', async () => {

@@ -238,6 +238,12 @@ SELECT
   max(occurred_at) FILTER (WHERE kind = 'contract_deploy') AS developer_at
 FROM a`;
 
+/** A Uniswap pool the registry verified (it emitted swaps stored as evidence): a protocol contract, not a user. */
+export async function verifiedPool(q: Queryable, address: string): Promise<{ label: string } | undefined> {
+  const [p] = await q.query<{ protocol: string }>("SELECT protocol FROM wallet_activity WHERE contract = $1 AND kind = 'swap' LIMIT 1", [address.toLowerCase()]);
+  return p ? { label: `${p.protocol === 'uniswap-v2' ? 'Uniswap V2' : 'Uniswap V3'} pool (factory-derived)` } : undefined;
+}
+
 async function featuresFor(q: Queryable, wallet: string): Promise<WalletFeatures> {
   const [r] = await q.query<Record<string, unknown>>(FEATURES_SQL, [wallet, DUST_USD]);
   const n = (k: string) => Number(r[k] ?? 0);
@@ -245,7 +251,7 @@ async function featuresFor(q: Queryable, wallet: string): Promise<WalletFeatures
   const date = (v: unknown) => (v ? new Date(v as string | Date) : null);
   const first = date(r.first_at);
   const last = date(r.last_at);
-  const known = protocolContract(wallet);
+  const known = protocolContract(wallet) ?? (await verifiedPool(q, wallet));
   return {
     address: wallet,
     accountType: known ? 'contract' : 'wallet',

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { App } from '../../platform/http/types.js';
 import type { AppContext } from '../../platform/context.js';
 import { toChecksum } from '../../platform/http/address.js';
+import { ensNameOf } from '../../platform/ens.js';
 import { errorResponses } from '../../platform/openapi.js';
 import { forbidden, invalidState, notFound, unavailable } from '../../platform/errors.js';
 import type { ChangeRow, ScoreChangeLog } from '../scoring/changes-repo.js';
@@ -60,7 +61,8 @@ export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo
           const { limit, before } = req.query as { limit: number; before?: string };
           const page = await log().history(address, category, { limit, before });
           const changes = page.changes.map(change);
-          return { address: toChecksum(address), category, count: changes.length, changes, nextCursor: page.more ? (changes.at(-1)?.cursor ?? null) : null };
+          const ensName = ensNameOf(req, 'address');
+          return { address: toChecksum(address), ...(ensName ? { ensName } : {}), category, count: changes.length, changes, nextCursor: page.more ? (changes.at(-1)?.cursor ?? null) : null };
         },
       );
 

@@ -10,6 +10,8 @@ import { sandboxScoring } from '../scoring/sandbox.js';
 import type { FastifyRequest } from 'fastify';
 import { AddressParams, BatchBody, BatchResponse, CategoryParams, ExplainQuery, ScoreEntry, WalletScores } from './schemas.js';
 import { protocolContract } from '../ingestion/registry/index.js';
+import { verifiedPool } from '../ingestion/repo.js';
+import { ensNameOf } from '../../platform/ens.js';
 
 const tags = ['Reputation'];
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -46,7 +48,7 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
             tags,
             summary: "A wallet's scores in all nine categories",
             description:
-              'Returns the checksummed address, its DID (null when none is registered) and nine score entries, OVERALL first. ' +
+              'Returns the checksummed address (and `ensName` when the path gave an ENS name), its DID (null when none is registered) and nine score entries, OVERALL first. ' +
               'OVERALL is the weighted composite of the other eight. `?explain=true` adds `factors` (reason codes) to each entry. ' +
               `Counts 1 query. ${FIRST_READ}`,
             params: AddressParams,
@@ -61,8 +63,9 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
             ctx.services.identity ? ctx.services.identity.signalFor(address.toLowerCase()) : null,
           ]);
           // the evidence registry (reviewed data) labels protocol contracts, which the model does not score as users
-          const known = protocolContract(address);
-          return { address: toChecksum(address), did: identity?.did ?? null, accountType: known ? ('contract' as const) : ('wallet' as const), contractLabel: known?.label ?? null, scores, coverage: scores[0]?.coverage };
+          const known = protocolContract(address) ?? (await verifiedPool(ctx.db, address));
+          const ensName = ensNameOf(req, 'address');
+          return { address: toChecksum(address), ...(ensName ? { ensName } : {}), did: identity?.did ?? null, accountType: known ? ('contract' as const) : ('wallet' as const), contractLabel: known?.label ?? null, scores, coverage: scores[0]?.coverage };
         },
       );
 
@@ -77,7 +80,8 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
             description:
               'The score entry of one category, with `factors` (the top signals that raised or lowered it) unless `explain=false`. ' +
               'Served from a 60-second cache per address and category, evicted on every instance as soon as the score changes. ' +
-              `The category must be exactly one of the nine upper-case names (400 otherwise). Counts 1 query. ${FIRST_READ}`,
+              'The category must be exactly one of the nine upper-case names (400 otherwise). `address` may be an ENS name (see the parameter). ' +
+              `Counts 1 query. ${FIRST_READ}`,
             params: CategoryParams,
             querystring: ExplainQuery(true),
             response: { 200: ScoreEntry },
@@ -108,6 +112,7 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
               'Answers `{category, count, results}` with one result per requested address, in request order (duplicates included), ' +
               'read in one database round trip. Counts 1 query per address; a batch larger than the remaining monthly quota is ' +
               'refused whole with 429 `quota_exceeded` and counts nothing. `?explain=true` adds `factors`. ' +
+              'Addresses may be ENS names, resolved before scoring (a name that does not resolve gives 404 for the whole batch). ' +
               `More than 100 addresses, an invalid address or an unknown category give 400. ${FIRST_READ}`,
             body: BatchBody,
             querystring: ExplainQuery(false),
@@ -122,6 +127,7 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
             count: entries.length,
             results: entries.map((e, i) => ({
               address: toChecksum(addresses[i]),
+              ensName: ensNameOf(req, `addresses[${i}]`),
               score: e.score,
               confidence: e.confidence,
               tier: e.tier,

@@ -10,6 +10,7 @@ const t0 = new Date('2026-03-01T00:00:00Z');
 const t1 = new Date('2026-04-01T00:00:00Z');
 const t2 = new Date('2026-05-01T00:00:00Z');
 const claim: DebtClaimSignal = { id: 'c1', creditorAddress: `0x${'c'.repeat(40)}`, status: 'Pending', inFavorOf: null, amount: '1', currency: 'USDC', createdAt: t0 };
+const verifiedClaim: DebtClaimSignal = { ...claim, verified: true };
 
 function features(lastActivityAt: Date | null, swaps = 0): WalletFeatures {
   const f = emptyFeatures(A);
@@ -30,7 +31,17 @@ describe('planWallet', () => {
     expect(p.changes).toEqual([]);
   });
 
-  it('anchors decay at the later of on-chain activity and the last off-chain evidence change', () => {
+  it('an unverified claim (anyone can file one) moves no decay anchor', () => {
+    const before = plan(features(t0), [], [], t1);
+    const after = plan(features(t0), [claim], before.rows, t2);
+    expect(row(after.rows, 'DEFI_LENDING').decay_anchor).toEqual(row(before.rows, 'DEFI_LENDING').decay_anchor);
+    expect(row(after.rows, 'OVERALL').decay_anchor).toEqual(row(before.rows, 'OVERALL').decay_anchor);
+    // its capped points still apply
+    expect(row(after.rows, 'DEFI_LENDING').score).toBeLessThanOrEqual(row(before.rows, 'DEFI_LENDING').score);
+  });
+
+  it('anchors decay at the later of on-chain activity and the last verified off-chain evidence change', () => {
+    const claim = { ...verifiedClaim };
     const first = plan(features(t0), [claim], [], t1);
     // the claim is off-chain evidence first seen at t1, later than the last on-chain activity
     expect(row(first.rows, 'DEFI_LENDING').decay_anchor).toEqual(t1);

@@ -6,6 +6,7 @@ import { createEventBus } from '../../platform/events/bus.js';
 import { createCacheFactory } from '../../platform/cache/index.js';
 import { SCORE_UPDATED, type ScoreChange } from './contracts.js';
 import { createScoringService, type ScoringServiceImpl } from './service.js';
+import { createIngestionRepo } from '../ingestion/repo.js';
 import { MODEL_VERSION, WEIGHTS } from './model/index.js';
 import { UNVERIFIED_PER_CREDITOR } from './model/debt-claims.js';
 
@@ -126,9 +127,17 @@ describe('changes', () => {
 
 describe('decay at read time', () => {
   it('lowers confidence by 5% per 30 days since the last new evidence', async () => {
+    // lending evidence a month old (an unverified claim is no evidence: it moves no anchor)
     const a = randomAddress();
-    await fileClaim(a);
-    await eventually(async () => (await app.ctx.db.query('SELECT 1 FROM scores WHERE address = $1', [a])).length === 9);
+    const at = new Date(Date.now() - 30 * 86_400_000);
+    await createIngestionRepo(app.ctx.db).insertActivity(
+      (['lending_supply', 'lending_borrow', 'lending_repay'] as const).map((kind, i) => ({
+        chainId: 1, txHash: `0x${randomBytes(32).toString('hex')}`, logIndex: i, wallet: a, kind, blockNumber: 18_000_000 + i, occurredAt: at,
+        contract: '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2', counterparty: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', tokenId: null,
+        amount: '1000000000', direction: null, protocol: 'aave-v3', ref: null, valueUsd: 1000,
+      })) as never,
+    );
+    await app.ctx.services.scoring!.recompute(a, 'ingestion');
     const [row] = await app.ctx.db.query<{ confidence: number; decay_anchor: Date }>(
       "SELECT confidence, decay_anchor FROM scores WHERE address = $1 AND category = 'DEFI_LENDING'",
       [a],

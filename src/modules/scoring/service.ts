@@ -61,10 +61,8 @@ export function withCoverage(e: ScoreEntry, coverage: Coverage): ScoreEntry {
   if (coverage.status !== 'none' || !e.factors) return { ...e, coverage };
   // Off-chain evidence (DIDs, KYC, sanctions) was looked at: its "none found" factors stay true.
   const rest = e.factors.filter((f) => !ON_CHAIN_ABSENCE.has(f.code));
-  // The factor that moved the score most stays first (e.g. an admin's revision); then what was not read.
-  const at = rest.findIndex((f) => f.impact === 0);
-  const factors = at < 0 ? [...rest, NO_SOURCE_FACTOR] : [...rest.slice(0, at), NO_SOURCE_FACTOR, ...rest.slice(at)];
-  return { ...e, coverage, factors };
+  // what the model found stays first (an admin's revision, a protocol contract's label); then what was not read
+  return { ...e, coverage, factors: [...rest, NO_SOURCE_FACTOR] };
 }
 const ON_CHAIN_ABSENCE = new Set([
   'NO_LENDING_HISTORY', 'NO_TRADING_HISTORY', 'NO_GOVERNANCE_ACTIVITY', 'NO_NFT_ACTIVITY', 'NO_SOCIAL_GRAPH', 'NO_CONTRACTS_DEPLOYED',

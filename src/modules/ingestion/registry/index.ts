@@ -166,9 +166,12 @@ export function tokenInfo(chainId: number, address: string): TokenInfo | undefin
   return registry(chainId)?.tokens.get(lc(address));
 }
 
+/** An attestation earns credit only from a trusted attester, under one of the trusted schemas where the chain
+ *  lists any: a schema UID is public, so anyone could attest under Coinbase's schema; only Coinbase's attester
+ *  attests for Coinbase. */
 export function easTrust(chainId: number, attester: string, schema: string): boolean {
   const r = registry(chainId);
-  return !!r && (r.trustedAttesters.has(lc(attester)) || r.trustedSchemas.has(lc(schema)));
+  return !!r && r.trustedAttesters.has(lc(attester)) && (r.trustedSchemas.size === 0 || r.trustedSchemas.has(lc(schema)));
 }
 
 /** Whether `pool` is the address the chain's Uniswap factory deploys for this pair (and fee, for V3). */

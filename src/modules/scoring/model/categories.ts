@@ -160,7 +160,9 @@ export function identity(f: WalletFeatures, s: ModelSignals): CategoryResult {
   const kycDecided = kyc.kycStatus === 'approved' || kyc.kycStatus === 'rejected';
   const ev = (didCredit ? 1 : 0) + id.activeCredentials + (kycDecided ? 1 : 0) + i.ensNames + i.attestationsReceived;
   const conf = confidenceOf(ev, 3, [didCredit, id.activeCredentials > 0, kycDecided, i.ensNames > 0, i.attestationsReceived > 0], f.chains.length);
-  const offchain = `${id.hasDid ? id.did : ''}${didCredit ? ':proved' : ''},${id.activeCredentials},${kyc.kycStatus},${kyc.kycLevel}`;
+  // a DID counts as off-chain evidence only once its wallet proved control: registration is public, so a stranger
+  // registering a victim's DID must neither reset the decay anchor nor clear an admin's IDENTITY revision
+  const offchain = `${didCredit ? `${id.did}:proved` : ''},${id.activeCredentials},${kyc.kycStatus},${kyc.kycLevel}`;
   return result('IDENTITY', terms, conf, `${i.ensNames},${i.attestationsReceived}`, offchain, {
     code: 'NO_IDENTITY_EVIDENCE',
     description: 'no DID, credentials, KYC, ENS name or attestations',

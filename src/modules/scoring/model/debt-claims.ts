@@ -147,7 +147,10 @@ export function claimPoints(claims: readonly DebtClaimSignal[]): number {
 export function claimsKey(claims: readonly DebtClaimSignal[]): string {
   if (claims.length === 0) return '';
   return claims
-    .filter((c) => c.status !== 'Withdrawn')
+    // Anyone can file an unverified claim for free: it shifts the score by its capped points (claimTerms), but it is
+    // no evidence about the wallet, so it neither moves the decay anchor (a free claim would otherwise restore a
+    // dormant wallet's confidence) nor counts as the category's off-chain inputs.
+    .filter((c) => c.status !== 'Withdrawn' && !(c.status === 'Pending' && c.verified !== true))
     .map((c) => `${c.id}:${c.status}:${c.inFavorOf ?? ''}:${c.verified === true ? 'v' : ''}`)
     .sort()
     .join(',');

@@ -207,6 +207,11 @@ describe('categories', () => {
     const unproven = byCat({ features: emptyFeatures(ADDR), identity: { ...did, controlProved: false } }).IDENTITY;
     expect(unproven.score).toBe(a);
     expect(unproven.factors.map((x) => x.code)).toContain('DID_CONTROL_UNPROVEN');
+    // nor is it evidence: a stranger registering the wallet's DID changes no input an admin's revision is kept
+    // against, and moves no decay anchor
+    const none = byCat({ features: emptyFeatures(ADDR) }).IDENTITY;
+    expect(unproven.inputsKey).toBe(none.inputsKey);
+    expect(unproven.offchainKey).toBe(none.offchainKey);
   });
   it('liquidations lower DEFI_LENDING below a repaying borrower', () => {
     const good = borrower();
