@@ -181,9 +181,7 @@ export function registerEns(app: FastifyInstance, ctx: AppContext, opts: EnsReso
   const resolver = rpcUrl ? createEnsResolver(rpcUrl, opts) : null;
   if (resolver) ctx.onClose(() => resolver.close());
 
-  async function resolveAll(req: FastifyRequest, slots: Slot[]): Promise<void> {
-    const found = namesIn(req, slots);
-    if (!found.length) return;
+  async function resolveAll(req: FastifyRequest, found: ReturnType<typeof namesIn>): Promise<void> {
     if (!resolver) throw badRequest(`Invalid request: ${found.map((f) => `${f.field} ${NO_MAINNET_RPC}`).join('; ')}.`, found.map((f) => ({ field: f.field, message: NO_MAINNET_RPC })));
     const invalid: FieldError[] = [];
     const normalized = found.map((f) => {
@@ -242,13 +240,14 @@ export function registerEns(app: FastifyInstance, ctx: AppContext, opts: EnsReso
     // 404 (a name that does not resolve) and 502 (the RPC failing) can answer any route that takes names.
     const response = (schema.response ??= {}) as Record<string, unknown>;
     for (const [code, body] of Object.entries(errorResponses(404, 502))) if (!(code in response)) response[code] = body;
-    const hook = async (req: FastifyRequest, _reply: FastifyReply) => {
-      try {
-        await resolveAll(req, slots);
-      } catch (e) {
-        if (e instanceof AppError) throw e;
-        throw upstream('ENS names could not be resolved.');
-      }
+    // callback style: a request without names (nearly all) costs one scan and no promise on the hot path
+    const hook = (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
+      const found = namesIn(req, slots);
+      if (!found.length) return done();
+      resolveAll(req, found).then(
+        () => done(),
+        (e) => done(e instanceof AppError ? e : upstream('ENS names could not be resolved.')),
+      );
     };
     route.preHandler = [...(route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler]), hook];
   });
