@@ -21,10 +21,16 @@ const num = (v: unknown) => (v === null || v === undefined ? NaN : Number(v));
 
 export function registerDomainMetrics(metrics: Metrics, ctx: AppContext) {
   const db = ctx.db;
-  const updates = metrics.counter('credence_score_updates_total', 'Score changes computed and published (score.updated), by category.', ['category']);
-  ctx.bus.subscribe<{ category?: string }>('score.updated', (c) => {
-    updates.inc({ category: c.category ?? 'unknown' });
-  });
+  // counted where they were computed: with Redis every instance also hears the others' events, and a sum over the
+  // instances must not count one change several times
+  const updates = metrics.counter('credence_score_updates_total', 'Score changes computed on this instance and published (score.updated), by category.', ['category']);
+  ctx.bus.subscribe<{ category?: string }>(
+    'score.updated',
+    (c) => {
+      updates.inc({ category: c.category ?? 'unknown' });
+    },
+    { localOnly: true },
+  );
 
   metrics.gauge(
     'credence_ingestion_lag_seconds',

@@ -1,4 +1,5 @@
 // /metrics scraped like Prometheus does, the request id echoed, and CORS headers only for the configured origins.
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/helpers/app.js';
 import type { App } from './http/types.js';
@@ -50,6 +51,16 @@ describe('GET /metrics', () => {
       expect(text, name).toContain(`# HELP ${name}`);
     }
     expect(sample(text, 'credence_build_info')).toBe(1);
+  });
+
+  it('counts the score changes this instance computed, by category', async () => {
+    const scrape = async () => (await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body;
+    const before = sample(await scrape(), 'credence_score_updates_total', { category: 'NFT' }) ?? 0;
+    const wallet = `0x${randomBytes(20).toString('hex')}`;
+    const scoring = app.ctx.services.scoring!;
+    await scoring.getScore(wallet, 'NFT'); // first scores: no change
+    await scoring.applyRevisedScore(wallet, 'NFT', 640, 'metrics test', randomUUID());
+    expect(sample(await scrape(), 'credence_score_updates_total', { category: 'NFT' })).toBe(before + 1);
   });
 });
 

@@ -8,7 +8,8 @@ export type Handler<T = unknown> = (payload: T) => void | Promise<void>;
 export interface EventBus {
   /** Dispatches locally at once and to every other instance through Redis. */
   publish<T>(topic: string, payload: T): void;
-  subscribe<T>(topic: string, handler: Handler<T>): () => void;
+  /** `localOnly`: only what this instance published (counting work done here, e.g. metrics). */
+  subscribe<T>(topic: string, handler: Handler<T>, opts?: { localOnly?: boolean }): () => void;
   close(): Promise<void>;
 }
 
@@ -23,8 +24,9 @@ export function createEventBus(opts: {
 }): EventBus {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
-  const dispatch = (topic: string, payload: unknown) => {
-    for (const h of emitter.listeners(topic) as Handler[]) {
+  const dispatch = (topic: string, payload: unknown, local = false) => {
+    const handlers = local ? [...emitter.listeners(topic), ...emitter.listeners(`local:${topic}`)] : emitter.listeners(topic);
+    for (const h of handlers as Handler[]) {
       try {
         const r = h(payload);
         if (r && typeof (r as Promise<void>).catch === 'function') (r as Promise<void>).catch((e) => opts.onError?.(e, topic));
@@ -46,14 +48,15 @@ export function createEventBus(opts: {
   }
   return {
     publish(topic, payload) {
-      dispatch(topic, payload);
+      dispatch(topic, payload, true);
       if (opts.redis && (opts.redisUp?.() ?? true)) {
         opts.redis.publish(opts.channel, JSON.stringify({ from: opts.instanceId, topic, payload })).catch((e) => opts.onError?.(e, topic));
       }
     },
-    subscribe(topic, handler) {
-      emitter.on(topic, handler as Handler);
-      return () => emitter.off(topic, handler as Handler);
+    subscribe(topic, handler, o) {
+      const name = o?.localOnly ? `local:${topic}` : topic;
+      emitter.on(name, handler as Handler);
+      return () => emitter.off(name, handler as Handler);
     },
     async close() {
       emitter.removeAllListeners();
