@@ -5,8 +5,8 @@ import { TIERS } from './tiers.js';
 export const TierSchema = Type.Union(TIERS.map((t) => Type.Literal(t)), { description: 'API key tier' });
 
 export const CreateKeyBody = Type.Object({
-  organizationName: Type.String({ minLength: 2, maxLength: 200 }),
-  contactEmail: Type.String({ format: 'email', maxLength: 320 }),
+  organizationName: Type.String({ minLength: 2, maxLength: 200, examples: ['Acme Lending'] }),
+  contactEmail: Type.String({ format: 'email', maxLength: 320, examples: ['ops@acme.example'] }),
   tier: Type.Optional(Type.Union(TIERS.map((t) => Type.Literal(t)), { default: 'Free', description: 'Free unless the caller is an admin' })),
   environment: Type.Optional(
     Type.Union([Type.Literal('live'), Type.Literal('test')], {
@@ -14,7 +14,7 @@ export const CreateKeyBody = Type.Object({
       description: 'live (cred_live_...) or test (cred_test_...: deterministic sandbox scores, counts against no quota)',
     }),
   ),
-  expiresAt: Type.Optional(Timestamp({ description: 'optional expiry (ISO 8601, in the future); the key stops working then' })),
+  expiresAt: Type.Optional(Timestamp({ description: 'optional expiry (ISO 8601, in the future); the key stops working then', examples: ['2030-01-01T00:00:00.000Z'] })),
 });
 
 const Environment = Type.Union([Type.Literal('live'), Type.Literal('test')]);

@@ -28,7 +28,7 @@ export const AddressOrEns = (opts: { description?: string } = {}) =>
   });
 export const Uuid = (opts: { description?: string } = {}) => Type.String({ format: 'uuid', ...opts });
 /** ISO 8601 UTC on the wire; handlers may return Date objects (the serializer formats them). */
-export const Timestamp = (opts: { description?: string } = {}) =>
+export const Timestamp = (opts: { description?: string; examples?: string[] } = {}) =>
   Type.Unsafe<Date | string>({ type: 'string', format: 'date-time', ...opts });
 export const TxHash = () => Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: '0x followed by 64 hex characters' });
 
