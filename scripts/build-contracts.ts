@@ -2,14 +2,13 @@
 // example consumers in contracts/examples) with solc-js and writes contracts/artifacts/<Contract>.json
 // ({contractName, abi, bytecode}), which are committed.
 //   npm run build:contracts
-import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+// With `-- --circuits <dir>` it compiles instead the verifiers of that circuits directory (the output of a
+// `credence ceremony finalize --out <dir>`, which normally does it itself) into <dir>/verifiers/<Verifier>.json,
+// the files `credence contracts deploy --circuits <dir>` deploys.
+import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-
-const require = createRequire(import.meta.url);
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const solc = require('solc') as { compile(input: string, opts: { import(p: string): { contents: string } | { error: string } }): string; version(): string };
+import { compileSolidity, compileVerifiers } from '../src/modules/proofs/solidity.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const srcDir = path.join(root, 'contracts/src');
@@ -32,39 +31,26 @@ function sources(): Record<string, { content: string }> {
   return out;
 }
 
-function findImport(p: string) {
-  for (const base of [srcDir, path.join(root, 'node_modules')]) {
-    const f = path.join(base, p);
-    if (existsSync(f)) return { contents: readFileSync(f, 'utf8') };
+async function main() {
+  const args = process.argv.slice(2);
+  const i = args.indexOf('--circuits');
+  if (i >= 0) {
+    if (!args[i + 1]) throw new Error('--circuits needs a directory');
+    for (const f of await compileVerifiers(path.resolve(args[i + 1]))) console.log(`[build:contracts] ${f}`);
+    return;
   }
-  return { error: `not found: ${p}` };
+  const compiled = compileSolidity(sources(), { importRoots: [srcDir, path.join(root, 'node_modules')], only: DEPLOYABLE, onWarning: (m) => console.warn(m) });
+  mkdirSync(outDir, { recursive: true });
+  for (const [name, artifact] of Object.entries(compiled)) {
+    writeFileSync(path.join(outDir, `${name}.json`), JSON.stringify(artifact, null, 2) + '\n');
+    console.log(`[build:contracts] ${name}: ${(artifact.bytecode.length - 2) / 2} bytes`);
+  }
 }
 
-const input = {
-  language: 'Solidity',
-  sources: sources(),
-  settings: {
-    optimizer: { enabled: true, runs: 200 },
-    evmVersion: 'cancun',
-    outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error((e as Error).message);
+    process.exit(1);
   },
-};
-const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport })) as {
-  errors?: { severity: string; formattedMessage: string }[];
-  contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
-};
-const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-for (const e of output.errors ?? []) if (e.severity !== 'error') console.warn(e.formattedMessage);
-if (errors.length) {
-  for (const e of errors) console.error(e.formattedMessage);
-  process.exit(1);
-}
-mkdirSync(outDir, { recursive: true });
-for (const file of Object.values(output.contracts)) {
-  for (const [name, c] of Object.entries(file)) {
-    if (!DEPLOYABLE.includes(name)) continue;
-    const artifact = { contractName: name, compiler: `solc ${solc.version()}`, abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
-    writeFileSync(path.join(outDir, `${name}.json`), JSON.stringify(artifact, null, 2) + '\n');
-    console.log(`[build:contracts] ${name}: ${c.evm.bytecode.object.length / 2} bytes`);
-  }
-}
+);

@@ -54,7 +54,7 @@ export async function runCeremonyCommand(args: string[]): Promise<void> {
         const verifiersDir = out === BUILD_DIR ? path.resolve(BUILD_DIR, '../../contracts/src/verifiers') : undefined;
         const rec = await ceremonyFinalize({ dir: dir(), ptau: opt(args, '--ptau')!, out, minContributors: int(args, '--min-contributors', 2), verifiersDir, log });
         log(`${rec.label}: artifacts in ${out}`);
-        log(out === BUILD_DIR ? 'next: npm run build:contracts, then credence contracts deploy' : `serve them with CREDENCE_CIRCUITS_DIR=${out}; compile ${path.join(out, 'verifiers')} to deploy`);
+        log(out === BUILD_DIR ? 'next: npm run build:contracts, then credence contracts deploy' : `next: credence contracts deploy --circuits ${out} (deploys ${path.join(out, 'verifiers')}), then serve with CREDENCE_CIRCUITS_DIR=${out}`);
         break;
       }
       default:

@@ -3,7 +3,8 @@
 //   contribute one party adds its secret randomness (needs only the ceremony directory: run it anywhere)
 //   beacon     public randomness applied last (e.g. a future block hash announced in advance)
 //   verify     every zkey against the r1cs and the ptau (snarkjs zkey verify), and the transcript's hashes
-//   finalize   the verified keys, verification keys, Solidity verifiers, setup.json and manifest.json
+//   finalize   the verified keys, verification keys, Solidity verifiers (compiled too, for `credence contracts
+//              deploy --circuits <out>`), setup.json and manifest.json
 // One party honest (its randomness destroyed) in each phase is enough for nobody to be able to forge proofs.
 // The ceremony directory holds transcript.json (every step, with the sha256 of each zkey it produced and the
 // contribution hash the contributor saw), each circuit's r1cs and wasm, and its latest zkey.
@@ -11,8 +12,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import * as snarkjs from 'snarkjs';
-import { BUILD_DIR, CIRCUIT_NAMES, ROOT, VERIFIER_NAMES, circuitFiles, type CircuitName, type SetupRecord } from './artifacts.js';
+import { BUILD_DIR, CIRCUIT_NAMES, VERIFIER_NAMES, circuitFiles, type CircuitName, type SetupRecord } from './artifacts.js';
 import { ptauContributions, zkeyContributions, type Contribution } from './setup-info.js';
+import { compileVerifiers, exportVerifierSource, loadSolc } from './solidity.js';
 
 export interface TranscriptStep {
   index: number;
@@ -183,6 +185,10 @@ export async function ceremonyVerify(opts: { dir: string; ptau: string; log?: Lo
  * Verifies, then writes the artifacts the service uses into `out`: per circuit r1cs, wasm, <c>_final.zkey and
  * verification_key.json; the Solidity verifiers (into `verifiersDir`, default `out/verifiers`); setup.json (kind,
  * label, the ptau record and the whole transcript) and manifest.json (sha256 of every file, relative to `out`).
+ * Into the default `out/verifiers` it also writes the verifiers compiled with solc-js (<Verifier>.json, the
+ * settings of npm run build:contracts), which `credence contracts deploy --circuits <out>` deploys without a
+ * compiler; where solc (a devDependency) is not installed it says how to compile them later. (With `verifiersDir`
+ * given, e.g. contracts/src/verifiers for the committed build, npm run build:contracts compiles them.)
  */
 export async function ceremonyFinalize(opts: {
   dir: string;
@@ -203,7 +209,6 @@ export async function ceremonyFinalize(opts: {
   const zkeys = latest(opts.dir, t);
   const verifiersDir = opts.verifiersDir ?? path.join(opts.out, 'verifiers');
   mkdirSync(verifiersDir, { recursive: true });
-  const template = readFileSync(path.join(ROOT, 'node_modules/snarkjs/templates/verifier_groth16.sol.ejs'), 'utf8');
   const files: string[] = [];
   for (const c of Object.keys(t.circuits) as CircuitName[]) {
     const f = circuitFiles(c, opts.out);
@@ -215,11 +220,21 @@ export async function ceremonyFinalize(opts: {
     copyFileSync(zkeys[c], f.zkey);
     const vk = await snarkjs.zKey.exportVerificationKey(f.zkey);
     writeFileSync(f.vkey, JSON.stringify(vk, null, 2) + '\n');
-    const sol = (await snarkjs.zKey.exportSolidityVerifier(f.zkey, { groth16: template })).replace(/contract Groth16Verifier/, `contract ${VERIFIER_NAMES[c]}`);
+    const sol = await exportVerifierSource(f.zkey, VERIFIER_NAMES[c]);
     const solFile = path.join(verifiersDir, `${VERIFIER_NAMES[c]}.sol`);
     writeFileSync(solFile, sol);
     files.push(f.r1cs, f.wasm, f.zkey, f.vkey, solFile);
     log(`${c}: final zkey, verification key, ${VERIFIER_NAMES[c]}.sol`);
+  }
+  if (!opts.verifiersDir) {
+    // stale compiled verifiers of earlier keys must never be deployed with these
+    for (const name of Object.values(VERIFIER_NAMES)) rmSync(path.join(verifiersDir, `${name}.json`), { force: true });
+    if (loadSolc()) {
+      files.push(...(await compileVerifiers(opts.out, verifiersDir)));
+      log(`verifiers compiled into ${verifiersDir} (for credence contracts deploy --circuits ${opts.out})`);
+    } else {
+      log(`solc is not installed here: compile the verifiers in a source checkout (npm run build:contracts -- --circuits ${opts.out}) before credence contracts deploy`);
+    }
   }
   files.push(path.resolve(opts.ptau));
   const record: SetupRecord = {

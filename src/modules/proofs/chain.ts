@@ -1,6 +1,6 @@
 // The on-chain side, through viem: deploying the contracts, publishing commitments in batches (a worker),
 // and recording dispute escalations in the oracle. Active only when an RPC URL and a signer key are set.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   createPublicClient,
@@ -17,17 +17,31 @@ import {
   type WalletClient,
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { ROOT } from './artifacts.js';
+import { BUILD_DIR, CIRCUIT_NAMES, ROOT, VERIFIER_NAMES, circuitFiles, type CircuitName } from './artifacts.js';
 import type { OracleService } from './contracts.js';
+import { SolcMissingError, compileSolidity, exportVerifierSource, loadSolc, verifierFiles, type ContractArtifact } from './solidity.js';
+import { checkVerifier, proveWithDir } from './verifier-check.js';
 
-export interface ContractArtifact {
-  contractName: string;
-  abi: Abi;
-  bytecode: Hex;
-}
+export type { ContractArtifact };
 
 export const loadArtifact = (name: string): ContractArtifact =>
   JSON.parse(readFileSync(path.join(ROOT, 'contracts/artifacts', `${name}.json`), 'utf8'));
+
+/**
+ * The compiled Groth16 verifier of a circuit for the keys of a circuits directory: for the committed build,
+ * contracts/artifacts (compiled by npm run build:contracts from contracts/src/verifiers); for another directory
+ * (a ceremony's output), <dir>/verifiers/<Verifier>.json as `credence ceremony finalize` writes it, or, where solc
+ * is installed, compiled now from <dir>/verifiers/<Verifier>.sol (exported from the zkey when missing).
+ */
+export async function verifierArtifact(circuit: CircuitName, circuitsDir: string = BUILD_DIR): Promise<ContractArtifact> {
+  const name = VERIFIER_NAMES[circuit];
+  if (path.resolve(circuitsDir) === path.resolve(BUILD_DIR)) return loadArtifact(name);
+  const f = verifierFiles(name, path.join(circuitsDir, 'verifiers'));
+  if (existsSync(f.json)) return JSON.parse(readFileSync(f.json, 'utf8'));
+  if (!loadSolc()) throw new SolcMissingError(`${f.json} is missing; compiling it (npm run build:contracts -- --circuits ${circuitsDir})`);
+  const content = existsSync(f.sol) ? readFileSync(f.sol, 'utf8') : await exportVerifierSource(circuitFiles(circuit, circuitsDir).zkey, name);
+  return compileSolidity({ [`verifiers/${name}.sol`]: { content } }, { only: [name] })[name];
+}
 
 export const ORACLE_ROLE = keccak256(toBytes('ORACLE_ROLE'));
 export const GOVERNANCE_ROLE = keccak256(toBytes('GOVERNANCE_ROLE'));
@@ -75,7 +89,8 @@ export interface Deployment {
 export const DEFAULT_ADMIN_ROLE: Hex = `0x${'0'.repeat(64)}`;
 
 /**
- * Deploys both verifiers, the oracle and the credential verifier. `operators` (default: the deployer, i.e. the
+ * Deploys both verifiers (those of the keys in `circuitsDir`, see verifierArtifact; with `checkVerifiers`, each must
+ * accept a proof made with those keys before anything else is deployed), the oracle and the credential verifier. `operators` (default: the deployer, i.e. the
  * service's hot key) get ORACLE_ROLE and ISSUER_ROLE only; `governors` get GOVERNANCE_ROLE; `admins` get
  * DEFAULT_ADMIN_ROLE on both contracts, after which the deployer renounces it, so no key the service holds can
  * grant roles (e.g. GOVERNANCE_ROLE to itself, to review its own escalations). Without `admins` the deployer stays
@@ -83,7 +98,16 @@ export const DEFAULT_ADMIN_ROLE: Hex = `0x${'0'.repeat(64)}`;
  */
 export async function deployContracts(
   chain: Chain,
-  opts: { operators?: Address[]; governors?: Address[]; admins?: Address[]; log?: (m: string) => void } = {},
+  opts: {
+    operators?: Address[];
+    governors?: Address[];
+    admins?: Address[];
+    /** whose keys the verifiers are for (default the committed circuits/build): see verifierArtifact */
+    circuitsDir?: string;
+    /** before the oracle is deployed, prove with the directory's keys and check each verifier accepts (checkVerifier) */
+    checkVerifiers?: boolean;
+    log?: (m: string) => void;
+  } = {},
 ): Promise<Deployment> {
   const log = opts.log ?? (() => undefined);
   const deployer = chain.account.address;
@@ -91,8 +115,10 @@ export async function deployContracts(
   const lower = (a: string) => a.toLowerCase();
   const hot = opts.admins?.find((a) => operators.some((o) => lower(o) === lower(a)));
   if (hot) throw new Error(`${hot} holds the service's roles and must not also be an admin`);
+  const circuitsDir = opts.circuitsDir ?? BUILD_DIR;
+  const verifiers = Object.fromEntries(await Promise.all(CIRCUIT_NAMES.map(async (c) => [VERIFIER_NAMES[c], await verifierArtifact(c, circuitsDir)] as const)));
   const deploy = async (name: string, args: unknown[] = []): Promise<Address> => {
-    const a = loadArtifact(name);
+    const a = verifiers[name] ?? loadArtifact(name);
     const hash = await chain.walletClient.deployContract({ abi: a.abi, bytecode: a.bytecode, args, account: chain.account, chain: chain.walletClient.chain } as never);
     const receipt = await chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 250 });
     if (!receipt.contractAddress || receipt.status !== 'success') throw new Error(`deploying ${name} failed in ${hash}`);
@@ -101,6 +127,14 @@ export async function deployContracts(
   };
   const scoreVerifier = await deploy('ScoreThresholdVerifier');
   const ageVerifier = await deploy('AgeOverVerifier');
+  if (opts.checkVerifiers) {
+    const prove = proveWithDir(circuitsDir);
+    for (const [c, address] of [['score_threshold', scoreVerifier], ['age_over', ageVerifier]] as const) {
+      const problem = await checkVerifier(chain.publicClient, address, c, prove);
+      if (problem) throw new Error(`${problem} (keys: ${path.resolve(circuitsDir)}); nothing else was deployed`);
+      log(`${VERIFIER_NAMES[c]} accepts a proof made with the keys in ${circuitsDir}`);
+    }
+  }
   const oracle = await deploy('ReputationOracle', [deployer, scoreVerifier]);
   const credentialVerifier = await deploy('CredentialVerifier', [deployer, ageVerifier]);
   const oracleAbi = loadArtifact('ReputationOracle').abi;

@@ -59,7 +59,8 @@ export interface ProofsSetupStatus {
   phase2Contributors: number;
   contributors: string[];
   beacon: boolean;
-  /** off: no chain configured or no worker here; refused: dev keys on a public chain (see refusal) */
+  /** off: no chain configured or no worker here; refused: dev keys on a public chain, or the contracts' verifier
+   *  does not accept the service's proofs (deployed for other keys); `refusal` says which */
   publishing: 'off' | 'connecting' | 'on' | 'refused';
   refusal: string | null;
 }

@@ -13,6 +13,7 @@ import { createProofsRepo } from './repo.js';
 import { proofsRoutes } from './routes.js';
 import { startRuntime, verificationKeysDocument, type ProofRuntime } from './runtime.js';
 import { createProofsService, type FullProofsService } from './service.js';
+import { checkDeployedVerifiers } from './verifier-check.js';
 
 export const proofsModule: Module = {
   name: 'proofs',
@@ -39,8 +40,23 @@ export const proofsModule: Module = {
       const gate = async (c: Chain): Promise<string | null> => {
         const chainId = await c.publicClient.getChainId();
         const s = getSetup();
-        if (!(SUPPORTED_CHAINS as readonly number[]).includes(chainId) || multiParty(s) || config.allowDevSetup) return null;
-        return `chain ${chainId} is public and the circuit keys come from a single-contributor setup (phase 1: ${s.phase1Contributors}, phase 2: ${s.phase2Contributors} contributors); run a ceremony (credence ceremony) or set CREDENCE_ALLOW_DEV_SETUP=true`;
+        if ((SUPPORTED_CHAINS as readonly number[]).includes(chainId) && !multiParty(s) && !config.allowDevSetup) {
+          return `chain ${chainId} is public and the circuit keys come from a single-contributor setup (phase 1: ${s.phase1Contributors}, phase 2: ${s.phase2Contributors} contributors); run a ceremony (credence ceremony) or set CREDENCE_ALLOW_DEV_SETUP=true`;
+        }
+        // The setup gate above is about the service's keys; what dApps trust is the verifier the oracle calls. A proof
+        // made here must verify there (and not altered), else the contracts were deployed for other keys (e.g. the dev
+        // keys while this instance proves with a ceremony's): publishing commitments for them would be useless at best.
+        await getService();
+        const rt = runtime!;
+        const mismatch = await checkDeployedVerifiers(
+          c.publicClient,
+          { oracle: config.oracleAddress as Address, credentialVerifier: config.credentialVerifierAddress as Address | null },
+          (circuit, input) => rt.prove(circuit, input),
+          artifactsDir,
+        );
+        if (mismatch) return mismatch;
+        ctx.log.info({ oracle: config.oracleAddress, keys: s.label }, 'the verifiers on-chain accept proofs made with this instance\'s circuit keys');
+        return null;
       };
       // the publisher needs a connected chain; connect when the worker starts, not at boot
       const p = {

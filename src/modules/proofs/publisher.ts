@@ -17,7 +17,8 @@ export function createCommitmentPublisher(opts: {
   /** Clearing sweep period (CREDENCE_COMMITMENT_CLEAR_SECONDS); default 30 s. */
   clearIntervalMs?: number;
   batchSize?: number;
-  /** Checked when the worker starts: a reason refuses all publishing (e.g. dev artifacts on a public chain). */
+  /** Checked when the worker starts: a reason refuses all publishing (dev artifacts on a public chain, or contracts
+   *  whose verifier refuses a proof made with the service's keys: see verifier-check.ts). */
   gate?: () => Promise<string | null>;
   onError(err: unknown): void;
 }) {
