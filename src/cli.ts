@@ -35,7 +35,7 @@ const commands: Record<string, Command> = {
     },
   },
   contracts: {
-    summary: 'deploy the on-chain contracts: deploy --admin <addr,...> [--governance <addr,...>] [--operator <addr,...>] (CREDENCE_CHAIN_RPC_URL, CREDENCE_SIGNER_KEY)',
+    summary: 'deploy the on-chain contracts: deploy --admin <addr,...> [--governance <addr,...>] [--operator <addr,...>] [--circuits <dir>] (CREDENCE_CHAIN_RPC_URL, CREDENCE_SIGNER_KEY; verifiers of the keys in --circuits, else CREDENCE_CIRCUITS_DIR, else the committed build)',
     async run(args, config) {
       const { runContractsCommand } = await import('./modules/proofs/cli.js');
       await runContractsCommand(args, config);
