@@ -378,7 +378,7 @@ export function loadConfig(env: Env = process.env): Config {
     claimsPerCreditorPerMinute: int(env, 'CREDENCE_CLAIMS_PER_CREDITOR_PER_MINUTE', 10, 1, 1_000_000),
     // identity area (issues 13 and 15)
     ageCheckMinimums: int(env, 'CREDENCE_AGE_CHECK_MINIMUMS', 3, 1, 150),
-    ageCheckWalletMinimums: int(env, 'CREDENCE_AGE_CHECK_WALLET_MINIMUMS', 8, 0, 150),
+    ageCheckWalletMinimums: int(env, 'CREDENCE_AGE_CHECK_WALLET_MINIMUMS', 4, 0, 150),
     ageCheckWindowDays: int(env, 'CREDENCE_AGE_CHECK_WINDOW_DAYS', 30, 1, 3650),
     didResolverRateLimit: int(env, 'CREDENCE_DID_RESOLVER_RATE_LIMIT', 10, 1, 1_000_000),
     sanctionsSnapshot: bool(env, 'CREDENCE_SANCTIONS_SNAPSHOT', true),
