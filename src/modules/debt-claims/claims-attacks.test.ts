@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { HDNodeWallet, Mnemonic } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, createTestApp, randomAddress, signIn, signInAdmin, type SignedIn, type TestKey } from '../../../test/helpers/app.js';
+import { createKey, createTestApp, eventually, randomAddress, signIn, signInAdmin, type SignedIn, type TestKey } from '../../../test/helpers/app.js';
 import { startLocalChain, type LocalChain } from '../../../test/helpers/local-chain.js';
 import type { App } from '../../platform/http/types.js';
 import { createIngestionRepo } from '../ingestion/repo.js';
@@ -185,6 +185,35 @@ describe('claims that cannot be weaponized', () => {
 });
 
 describe('POST /debt-claims answers before the recompute, and a crash after commit loses nothing', () => {
+  it('answers 201 while the score recompute cannot finish; the score follows once it can', async () => {
+    const debtor = await goodBorrower();
+    const base = await score(debtor, 'DEFI_LENDING');
+    const scoring = app.ctx.services.scoring!;
+    const real = scoring.recompute.bind(scoring);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let waiting = 0;
+    scoring.recompute = async (...args: Parameters<typeof real>) => {
+      waiting++;
+      await gate; // a recompute stuck behind a slow database or a busy instance
+      return real(...args);
+    };
+    try {
+      const { claim } = await fileClaim(app, { debtorAddress: debtor }, {}, { settle: false });
+      // the response came back with the recompute still held: the claim is stored, its job pending
+      expect(claim.status).toBe('Pending');
+      await eventually(async () => waiting > 0);
+      const [row] = await app.ctx.db.query<{ job_due_at: Date | null }>('SELECT job_due_at FROM debt_claims WHERE id = $1', [claim.id]);
+      expect(row.job_due_at).not.toBeNull();
+      release();
+      await claimSettled(app, claim.id);
+      expect(await score(debtor, 'DEFI_LENDING')).toBeLessThan(base);
+    } finally {
+      release();
+      scoring.recompute = real;
+    }
+  });
+
   it('a claim committed by an instance that died before its job ran is checked and scored by the claims worker', async () => {
     const debtor = await goodBorrower();
     const base = await score(debtor, 'DEFI_LENDING');
