@@ -45,6 +45,11 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     client.pipe(upstream);
     upstream.pipe(client);
   });
+  const dropAll = () => {
+    for (const s of [...sockets, ...stalled]) s.destroy();
+    sockets.clear();
+    stalled.clear();
+  };
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as net.AddressInfo).port;
   return {
@@ -57,17 +62,18 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     },
     async down() {
       refusing = true;
-      // Stop listening too, so a new connection gets ECONNREFUSED (not accept-then-close).
-      await new Promise<void>((r) => server.close(() => r()));
-      for (const s of sockets) s.destroy();
-      sockets.clear();
+      stalling = false;
+      // Stop listening too, so a new connection gets ECONNREFUSED (not accept-then-close). server.close() calls
+      // back only once every accepted connection has ended, so they are destroyed before waiting for it.
+      const closed = server.listening ? new Promise<void>((r) => server.close(() => r())) : Promise.resolve();
+      dropAll();
+      await closed;
     },
     async stall() {
       stalling = true;
       refusing = false;
+      dropAll();
       if (!server.listening) await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-      for (const s of sockets) s.destroy();
-      sockets.clear();
     },
     async up() {
       refusing = false;
@@ -81,8 +87,9 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     },
     async close() {
       refusing = true;
-      for (const s of [...sockets, ...stalled]) s.destroy();
-      if (server.listening) await new Promise<void>((r) => server.close(() => r()));
+      const closed = server.listening ? new Promise<void>((r) => server.close(() => r())) : Promise.resolve();
+      dropAll();
+      await closed;
     },
   };
 }

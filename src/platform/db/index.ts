@@ -12,10 +12,21 @@ export * from './types.js';
 // int8 (counts, sums of integers) as a JS number on both backends; NUMERIC stays a string (exact decimals).
 pg.types.setTypeParser(20, (v) => Number(v));
 
-export async function openPostgres(url: string, poolSize = 10): Promise<Db> {
-  // No connectionTimeoutMillis: it also bounds the wait for a free pooled client, which turns load into errors.
-  // An unreachable server fails fast on its own (connection refused or reset).
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, keepAlive: true });
+/** How long opening one connection may take before it counts as an outage (503 `unavailable`). */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+export async function openPostgres(url: string, poolSize = 10, opts: { connectTimeoutMs?: number } = {}): Promise<Db> {
+  // A refused or reset connection fails fast on its own, but a server that accepts and never answers (hung, or a
+  // network dropping packets) would leave every request waiting for ever: each new connection gets a bounded time
+  // to open. Set on the client, not the pool: the pool's connectionTimeoutMillis also bounds the wait for a free
+  // pooled client, which would turn load into errors.
+  const connectTimeoutMs = opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+  class TimedClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: connectTimeoutMs });
+    }
+  }
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, keepAlive: true, Client: TimedClient });
   pool.on('error', () => {
     /* idle client errors surface on the next query */
   });

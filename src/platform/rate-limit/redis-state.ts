@@ -24,15 +24,41 @@ export function createRedisState(redis: Redis, log: Pick<FastifyBaseLogger, 'war
   };
   redis.on('close', () => goDown());
   redis.on('end', () => goDown());
-  redis.on('ready', () => {
+  const comeBack = () => {
     if (!down) return;
     down = false;
     log.info('Redis reachable again: limits, quota counters and caches are shared again');
     for (const l of listeners) l(true);
-  });
+  };
+  redis.on('ready', comeBack);
+  // A call that failed while the connection stayed up (a timeout, a server busy loading its data) brings no new
+  // 'ready' event: ask Redis every second until it answers, rather than staying degraded until a reconnect.
+  let probing = false;
+  const probe = () => {
+    if (probing) return;
+    probing = true;
+    const tick = () => {
+      if (!down || redis.status !== 'ready') {
+        // back already, or reconnecting: its 'ready' event ends the outage
+        probing = false;
+        return;
+      }
+      redis.ping().then(
+        () => {
+          probing = false;
+          comeBack();
+        },
+        () => void setTimeout(tick, 1000).unref(),
+      );
+    };
+    setTimeout(tick, 1000).unref();
+  };
   return {
     up: () => !down && redis.status === 'ready',
-    failed: (err) => goDown(err),
+    failed: (err) => {
+      goDown(err);
+      probe();
+    },
     onChange: (fn) => void listeners.push(fn),
   };
 }
