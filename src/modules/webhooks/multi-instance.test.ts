@@ -102,6 +102,7 @@ describe.skipIf(!enabled)('two instances configured as the README says (PostgreS
     const rx = await flakyReceiver(100);
     const url = databaseUrlOf(dbA)!;
     let child: ChildProcess | null = null;
+    let paused = false;
     try {
       // Instance B as a real process started like `npm start` (workers only), with the README's settings.
       child = spawn(process.execPath, ['bin/credence.mjs', 'serve'], {
@@ -129,7 +130,10 @@ describe.skipIf(!enabled)('two instances configured as the README says (PostgreS
       await eventually(() => /listening/i.test(out) || child!.exitCode !== null, { timeoutMs: 120_000 });
       expect(child.exitCode, out).toBeNull();
 
-      // Only B delivers at first: A here runs the API without workers.
+      // Only B delivers at first: A here runs the API without workers, and the suite's two in-process instances
+      // stop theirs for this test (restarted below), so what B claimed can only come back through its lease.
+      for (const w of [...a.ctx.workers, ...b.ctx.workers]) await w.stop();
+      paused = true;
       const api = await createTestApp({ db: await secondConnection(dbA), config: { ...deployment.config, roles: ['api'] } });
       extra.push(api);
       const hooks = await hooksOn(api, rx.url, 5);
@@ -139,6 +143,13 @@ describe.skipIf(!enabled)('two instances configured as the README says (PostgreS
       await eventually(() => child!.exitCode !== null || child!.signalCode !== null);
       const atKill = rx.received.length;
       expect(atKill).toBeLessThan(200);
+      // rows B had claimed (lease running) and not finished when it died: the survivor must deliver these
+      const held = await api.ctx.db.query<{ id: string }>(
+        `SELECT id FROM webhook_deliveries WHERE status = 'pending' AND claim_token IS NOT NULL AND next_attempt_at > now()
+           AND subscription_id IN (SELECT value::uuid FROM jsonb_array_elements_text($1::jsonb))`,
+        [JSON.stringify(hooks)],
+      );
+      expect(held.length).toBeGreaterThan(0);
 
       // The surviving instance's workers take over: rows B held come back when their lease (15 s) runs out.
       const survivor = await createTestApp({
@@ -155,11 +166,17 @@ describe.skipIf(!enabled)('two instances configured as the README says (PostgreS
         [JSON.stringify(hooks)],
       );
       expect(delivered).toBe(200);
+      const [{ n: heldDelivered }] = await api.ctx.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered' AND id IN (SELECT value::uuid FROM jsonb_array_elements_text($1::jsonb))`,
+        [JSON.stringify(held.map((r) => r.id))],
+      );
+      expect(heldDelivered).toBe(held.length);
       const repeats = [...ok.values()].filter((v) => v > 1);
       expect(repeats.every((v) => v === 2)).toBe(true);
       expect(repeats.length).toBeLessThanOrEqual(32); // B's worker concurrency
     } finally {
       if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (paused) for (const w of [...a.ctx.workers, ...b.ctx.workers]) await w.start();
       await rx.close();
     }
   }, 600_000);
