@@ -14,11 +14,15 @@
 //   ankr       -32062 "block range is too wide" (no cap stated), at 3,000 blocks
 //   ratelimit  no block cap; HTTP 429 {"code":-32005,"message":"project ID request rate exceeded"} with
 //              Retry-After: 0 for every third HTTP request
+//   timeout    no block cap, but an eth_getLogs over more than 50,000 blocks answers -32000 "query timeout
+//              exceeded" (geth/Erigon wording: the node gives up, whatever the result size)
+//   down       every request answered HTTP 401 {"code":-32002,"message":"rejected due to project ID settings"}
+//              (a revoked key: the provider always errors, nothing is worth a retry)
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SimChain, SimLog } from './rpc-provider-chain.js';
 
-export type ProviderProfile = 'infura' | 'quicknode' | 'cap10k' | 'cap500' | 'results' | 'ankr' | 'ratelimit' | 'open';
+export type ProviderProfile = 'infura' | 'quicknode' | 'cap10k' | 'cap500' | 'results' | 'ankr' | 'ratelimit' | 'timeout' | 'down' | 'open';
 
 export interface FakeProvider {
   url: string;
@@ -90,6 +94,7 @@ export async function startFakeProvider(chain: SimChain, profile: ProviderProfil
     if (profile === 'cap500' && span > 500)
       return refuse(-32600, `Under the Free tier plan, you can make eth_getLogs requests with up to a 500 block range. Based on your parameters, this block range should work: [${hex(from)}, ${hex(from + 499)}]`);
     if (profile === 'ankr' && span > 3000) return refuse(-32062, 'block range is too wide');
+    if (profile === 'timeout' && span > 50_000) return refuse(-32000, 'query timeout exceeded');
     const out: SimLog[] = [];
     for (let i = lowerBound(from); i < chain.logs.length && chain.logs[i].blockNumber <= to; i++) if (match(chain.logs[i], f)) out.push(chain.logs[i]);
     if (out.length > resultCap) {
@@ -146,6 +151,12 @@ export async function startFakeProvider(chain: SimChain, profile: ProviderProfil
     req.on('end', () => {
       fake.requests++;
       const reply = () => {
+        if (profile === 'down') {
+          fake.refusals++;
+          res.writeHead(401, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32002, message: 'rejected due to project ID settings' } }));
+          return;
+        }
         if (profile === 'ratelimit' && fake.requests % 3 === 0) {
           fake.refusals++;
           res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });

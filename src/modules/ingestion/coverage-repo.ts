@@ -59,6 +59,15 @@ export function createCoverageRepo(db: Queryable) {
       );
     },
 
+    /** Whether a tracked wallet was ever synced, and whether its last failure still backs it off (retry_at ahead). */
+    async readiness(wallet: string, q: Queryable = db): Promise<{ synced: boolean; backingOff: boolean }> {
+      const [r] = await q.query<{ synced: boolean; backing_off: boolean }>(
+        'SELECT last_synced_at IS NOT NULL AS synced, (retry_at IS NOT NULL AND retry_at > now()) AS backing_off FROM tracked_wallets WHERE wallet = $1',
+        [wallet],
+      );
+      return { synced: !!r?.synced, backingOff: !!r?.backing_off };
+    },
+
     async clearFailures(wallet: string, q: Queryable = db): Promise<void> {
       await q.query('UPDATE tracked_wallets SET failures = 0, retry_at = NULL WHERE wallet = $1 AND (failures > 0 OR retry_at IS NOT NULL)', [wallet]);
     },

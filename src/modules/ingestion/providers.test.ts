@@ -96,6 +96,29 @@ describe('the 500-block cap of free tiers', () => {
   }, 300_000);
 });
 
+describe('timeouts', () => {
+  it('a node that times out on wide ranges: the run shrinks its span and completes, the endpoint learns no cap', async () => {
+    const chain = simulateChain({ wallet: randomAddress(), events: 200 });
+    const provider = await startFakeProvider(chain, 'timeout');
+    providers.push(provider);
+    const db = await testDatabase();
+    dbs.push(db);
+    const source = createRpcSource(1, provider.url);
+    const eng = createIngestionService({ db, repo: createIngestionRepo(db), sources: [source], scoring: () => undefined, log: console as never, concurrency: 1, ingestOnRead: true, sync: { useFinalized: true }, pinned: (id) => pinnedContracts(id) });
+    const [res] = await eng.syncWallet(chain.wallet);
+    expect(res.complete).toBe(true);
+    const kinds = Object.fromEntries(
+      (await db.query<{ kind: string; n: number }>('SELECT kind, count(*)::int AS n FROM wallet_activity WHERE wallet = $1 GROUP BY kind', [chain.wallet])).map((r) => [r.kind, r.n]),
+    );
+    expectAll(kinds, chain);
+    expect(provider.refusals).toBeGreaterThan(0);
+    // what a timeout taught stayed in that run: no stated cap, no refused size for the endpoint
+    expect(source.limits.snapshot()).toMatchObject({ statedCap: null, refusedMin: null });
+    expect(source.limits.span()).toBeGreaterThan(50_000);
+    await eng.stop();
+  }, 120_000);
+});
+
 describe('deployments: a nonce scan never holds back the other evidence', () => {
   it('a bot with nonce 323,847 is synced in one run: CREATE addresses scanned up to the bound, logs stored', async () => {
     const chain = simulateChain({ wallet: randomAddress(), events: 50, nonce: 323_847 });
@@ -107,7 +130,9 @@ describe('deployments: a nonce scan never holds back the other evidence', () => 
     const source = createRpcSource(1, provider.url);
     const eng = createIngestionService({ db, repo, sources: [source], scoring: () => undefined, log: console as never, concurrency: 1, ingestOnRead: true, sync: { useFinalized: true, maxNonceScan: 5_000 }, pinned: (id) => pinnedContracts(id) });
     const [res] = await eng.syncWallet(chain.wallet);
+    // nonces past the bound are not looked for by design: the chain is complete, and the result says the scan was capped
     expect(res.complete).toBe(true);
+    expect(res.nonceScanCapped).toBe(true);
     const [s] = await db.query<{ nonce: string; deploy_nonce_checked: string }>('SELECT nonce, deploy_nonce_checked FROM wallet_sync WHERE wallet = $1', [chain.wallet]);
     expect(Number(s.nonce)).toBe(323_847);
     expect(Number(s.deploy_nonce_checked)).toBe(5_000);

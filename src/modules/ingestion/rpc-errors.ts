@@ -3,6 +3,10 @@
 // some tell the block cap ("query exceeds limit of 10000 blocks") or a range that will work
 // ("this block range should work: [0x.., 0x..]", Infura's error.data {from, to}). Each message below is one a
 // real provider sends (docs/ingestion.md lists them with their providers).
+// A range refusal says why (`cause`): `span` (the block span itself is over the endpoint's limit: learned for the
+// endpoint, see rpc-limits.ts), `results` (too many logs in this span: depends on how busy the blocks are) or
+// `timeout` (the node gave up on the query: depends on its load as much as on the span). Only `span` teaches a
+// cap; the other two shrink the span for the current sync only.
 
 export class RpcError extends Error {
   constructor(
@@ -16,17 +20,26 @@ export class RpcError extends Error {
   }
 }
 
+export type RangeCause = 'span' | 'results' | 'timeout';
+
 export type Refusal =
-  /** the range (or its result set) is too large; `blockCap`: the provider's stated maximum span in blocks;
-   * `suggested`: a range the provider says will work, starting at the asked `from` */
-  | { kind: 'range'; blockCap: number | null; suggested: { from: number; to: number } | null; message: string }
+  /** the range (or its result set) is too large, or took too long; `cause`: why (see above); `blockCap`: the
+   * provider's stated maximum span in blocks (only for `span`); `suggested`: a range the provider says will work,
+   * starting at the asked `from` */
+  | { kind: 'range'; cause: RangeCause; blockCap: number | null; suggested: { from: number; to: number } | null; message: string }
   | { kind: 'rate'; retryAfterMs: number | null; message: string }
   | { kind: 'transient'; message: string }
   | { kind: 'fatal'; message: string };
 
 /** Messages that mean "the span or the result set is too big" (any code). */
 const RANGE =
-  /block range|blocks range|range (is )?too (large|big|wide)|too (large|wide) (block )?range|exceeds? (the )?(max(imum)?|limit|range)|limited to|more than [\d,]+ (results|logs)|returned more than|response size|max(imum)? (block )?range|log response size|too many (results|logs|blocks)|query timeout|timed? ?out|took too long|range over|ranges over|range limit|range should work|block range of/i;
+  /block range|blocks range|range (is )?too (large|big|wide)|too (large|wide) (block )?range|exceeds? (the )?(max(imum)?|limit|range)|limited to|more than [\d,]+ (results|logs)|returned more than|response size|max(imum)? (block )?range|log response size|too many (results|logs|blocks)|range over|ranges over|range limit|range should work|block range of/i;
+
+/** The node (or a gateway, or our own request timer) gave up on the query: geth/Erigon -32000 "query timeout
+ * exceeded", "request timed out", "context deadline exceeded", HTTP 504 "Gateway Timeout", fetch's "The operation
+ * was aborted due to timeout". A heavy eth_getLogs is worth asking again over a smaller span; it says nothing
+ * lasting about the endpoint's limit. */
+const TIMEOUT = /time[ds]?[ -]?out|took too long|deadline exceeded|execution aborted \(timeout/i;
 
 /** Rate limiting (Infura -32005 "request rate exceeded", QuickNode -32007 "x/second request limit reached",
  * Alchemy 429 "exceeded its compute units per second capacity", Ankr "Too many requests"). */
@@ -87,16 +100,18 @@ export function suggestedRange(message: string, data: unknown): { from: number; 
 export function classify(e: unknown): Refusal {
   if (e instanceof RpcError) {
     const message = e.message;
-    if (e.httpStatus === 429 || e.code === 429 || e.code === -32007 || e.code === -32016 || e.code === -32090 || (RATE.test(message) && !RANGE.test(message))) {
+    if (e.httpStatus === 429 || e.code === 429 || e.code === -32007 || e.code === -32016 || e.code === -32090 || (RATE.test(message) && !RANGE.test(message) && !TIMEOUT.test(message))) {
       return { kind: 'rate', retryAfterMs: e.retryAfterMs, message };
     }
-    if (RANGE.test(message)) return rangeRefusal(message, e.data);
+    if (RANGE.test(message) || TIMEOUT.test(message)) return rangeRefusal(message, e.data);
+    // a gateway that gave up waiting for the node (504), whatever its page says
+    if (e.httpStatus === 504) return { kind: 'range', cause: 'timeout', blockCap: null, suggested: null, message };
     if (e.httpStatus !== null && e.httpStatus >= 500) return { kind: 'transient', message };
     if (e.code === -32603 || e.code === -32000 || e.code === -32005 || e.code === null) return { kind: 'transient', message };
     return { kind: 'fatal', message };
   }
   const message = String((e as Error)?.message ?? e);
-  if (RANGE.test(message)) return rangeRefusal(message, undefined);
+  if (RANGE.test(message) || TIMEOUT.test(message)) return rangeRefusal(message, undefined);
   // network errors, aborted requests, bad JSON: worth another try
   return { kind: 'transient', message };
 }
@@ -107,5 +122,10 @@ export function classify(e: unknown): Refusal {
 const RESULT_SIZE = /response size|results|logs in the response|too many logs/i;
 
 function rangeRefusal(message: string, data: unknown): Refusal {
-  return { kind: 'range', blockCap: RESULT_SIZE.test(message) ? null : statedBlockCap(message), suggested: suggestedRange(message, data), message };
+  const suggested = suggestedRange(message, data);
+  const cap = statedBlockCap(message);
+  // "query timeout exceeded, consider reducing your block range" is a timeout; only a stated block limit beats it
+  if (TIMEOUT.test(message) && cap === null) return { kind: 'range', cause: 'timeout', blockCap: null, suggested, message };
+  if (RESULT_SIZE.test(message)) return { kind: 'range', cause: 'results', blockCap: null, suggested, message };
+  return { kind: 'range', cause: 'span', blockCap: cap, suggested, message };
 }

@@ -2,8 +2,10 @@
 // the same URL shares it): the cap it states ("limit of 10000 blocks"), else the largest span it answered and the
 // smallest it refused for the span's size. The next span never goes past a refused size: with a stated cap it is
 // the cap; without one it is a binary search between the two bounds that settles after a few refusals.
-// Refusals for the size of the result set ("more than 10000 results") depend on how busy a range is, so they are
-// handled per sync (sync.ts), not learned here.
+// Refusals for the size of the result set ("more than 10000 results") depend on how busy a range is, and timeouts
+// ("query timeout exceeded", a 504) on the node's load as well: both are handled per sync (sync.ts), never learned
+// here, so a slow moment does not cap the endpoint for the life of the process. Only `cause: 'span'` refusals
+// (rpc-errors.ts) reach `refused`.
 
 export interface RangeLimitsSnapshot {
   statedCap: number | null;

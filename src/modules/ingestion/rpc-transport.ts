@@ -1,7 +1,7 @@
 // JSON-RPC over HTTP with what every hosted provider needs: batches (one round trip, each item billed and
 // answered on its own), a per-endpoint request rate and concurrency, waiting out rate limits (HTTP 429 with
 // Retry-After, -32005/-32007 "rate exceeded") for the whole endpoint, and retries of transient failures.
-// Range refusals are returned to the caller, which shrinks the range (see rpc-limits.ts).
+// Range refusals (and timeouts of eth_getLogs) are returned to the caller, which shrinks the range (see rpc-limits.ts).
 import { createPublicClient, webSocket } from 'viem';
 import { classify, RpcError } from './rpc-errors.js';
 
@@ -140,7 +140,10 @@ export function createTransport(url: string, options: Partial<TransportOptions> 
             out[i] = r;
             if (r.ok) return;
             const c = classify(r.error);
-            if (c.kind === 'rate' || c.kind === 'transient') {
+            // a timed-out eth_getLogs goes back to the sync, which asks a smaller span; any other call that timed
+            // out (a block, a balance) cannot be made smaller, so it is tried again like a transient failure
+            const retriable = c.kind === 'rate' || c.kind === 'transient' || (c.kind === 'range' && c.cause === 'timeout' && all[i].method !== 'eth_getLogs');
+            if (retriable) {
               retry.push(i);
               if (c.kind === 'rate') wait = Math.max(wait, c.retryAfterMs ?? opts.baseDelayMs * 2 ** Math.min(attempt, 6));
             }

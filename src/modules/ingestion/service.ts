@@ -2,7 +2,8 @@
 // queue that syncs wallets on every configured chain. Per chain an explorer API backfills the history and JSON-RPC
 // follows the head (either alone does everything). Chains are synced side by side; as each chain finishes, the
 // wallet is rescored, so `score.updated` follows every chain instead of waiting for the slowest. A failed sync
-// backs the wallet off exponentially (stored, shared by every instance).
+// backs the wallet off exponentially (stored, shared by every instance): neither the refresh worker nor a read
+// starts another sync of it before its retry_at.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db/types.js';
 import type { Coverage, IngestionService, ScoringService, WalletFeatures } from '../scoring/contracts.js';
@@ -98,6 +99,7 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
         try {
           const r = await syncChain(wallet, chainId);
           results.push(r);
+          if (r.nonceScanCapped) log.debug({ wallet, chainId }, 'nonce past CREDENCE_NONCE_SCAN_MAX: later CREATE deployments not looked for');
           // each chain that finishes rescoring the wallet (coverage changes even when no record is new)
           if (!abort.signal.aborted) await rescore(wallet);
         } catch (err) {
@@ -171,8 +173,14 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
       if (!chains.length) return;
       const isNew = await repo.track(wallet);
       if (!deps.ingestOnRead) return;
-      // a wallet already synced once is served from the store; the refresh worker keeps it current
-      if (!isNew && !waiters.has(wallet) && (await repo.isSynced(wallet))) return;
+      if (!isNew && !waiters.has(wallet)) {
+        const { synced, backingOff } = await coverageRepo.readiness(wallet);
+        // a wallet already synced once is served from the store; the refresh worker keeps it current
+        if (synced) return;
+        // a wallet whose syncs keep failing is served from the store (coverage `partial`) until its retry_at: the
+        // refresh worker tries it again then, so reads never turn a failing provider into a sync per request
+        if (backingOff) return;
+      }
       const done = enqueue(wallet);
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([done, new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, maxWaitMs))))]);

@@ -19,7 +19,8 @@ export interface SyncOptions {
   useFinalized: boolean;
   /** CREATE addresses checked per run */
   maxNoncesPerRun: number;
-  /** nonces past this are not scanned for CREATE deployments (see docs/ingestion.md, "Deployments") */
+  /** nonces past this are not scanned for CREATE deployments; the chain still counts as complete (see
+   * docs/ingestion.md, "Deployments") */
   maxNonceScan: number;
   /** windows asked per round trip */
   windowsPerRound: number;
@@ -36,8 +37,11 @@ export interface SyncResult {
   nonceChanged: boolean;
   /** the block read up to (final) */
   head: number;
-  /** logs and deployments fully read up to `head` */
+  /** logs and deployments fully read up to `head` (deployments: up to the nonce bound, see `nonceScanCapped`) */
   complete: boolean;
+  /** the wallet's nonce is past `maxNonceScan`: CREATE addresses of the nonces beyond it are never looked for, and
+   * the chain still counts as complete (docs/ingestion.md, "Deployments") */
+  nonceScanCapped?: boolean;
 }
 
 type Window = { from: number; to: number; queries: LogQuery[] };
@@ -63,7 +67,7 @@ export async function syncWalletOnChain(db: Db, repo: IngestionRepo, source: Cha
   if (firstBorrow !== null) opened.lending_borrow = firstBorrow;
 
   let from = Math.max((state?.lastBlock ?? -1) + 1, plan.start);
-  // a refusal for the size of the result set teaches this run a span not to exceed
+  // a refusal for the size of the result set (or a timeout) teaches this run a span not to exceed
   let softMax = Number.MAX_SAFE_INTEGER;
   let span = Math.min(source.limits.span(), softMax);
   while (from <= head && !opts.signal?.aborted) {
@@ -103,10 +107,12 @@ export async function syncWalletOnChain(db: Db, repo: IngestionRepo, source: Cha
     if (failure) {
       const c = classify(failure.error);
       if (c.kind !== 'range' || failure.span <= 1) throw failure.error;
-      if (c.blockCap !== null || !/result|response size|logs/i.test(c.message)) {
+      if (c.cause === 'span') {
         source.limits.refused(failure.span, c.blockCap);
         span = Math.min(source.limits.span(), softMax, failure.span - 1);
       } else {
+        // too many results here, or the node timed out: a smaller span for the rest of this run, nothing learned
+        // for the endpoint (the next run, or a quieter stretch of the chain, may take the full span again)
         softMax = Math.min(softMax, failure.span - 1);
         const suggested = c.suggested && c.suggested.from === failure.window.from ? c.suggested.to - c.suggested.from + 1 : 0;
         span = Math.max(1, suggested > 0 && suggested < failure.span ? suggested : Math.floor(failure.span / 2));
@@ -121,7 +127,7 @@ export async function syncWalletOnChain(db: Db, repo: IngestionRepo, source: Cha
   const nonceChanged = account.nonce !== (state?.nonce ?? 0);
   const complete = !opts.signal?.aborted && from > head && dep.complete;
   await coverage.recordChainState(wallet, chainId, { source: 'rpc', finalizedBlock: head, complete });
-  return { chainId, newRecords: newRecords + dep.records, nonceChanged, head, complete };
+  return { chainId, newRecords: newRecords + dep.records, nonceChanged, head, complete, nonceScanCapped: dep.capped };
 }
 
 async function commitRound(db: Db, repo: IngestionRepo, source: ChainSource, wallet: string, plan: LogPlan, done: { window: { from: number; to: number }; logs: ChainLog[] }[], opened: { lending_borrow?: number }) {
@@ -172,7 +178,9 @@ async function commitRound(db: Db, repo: IngestionRepo, source: ChainSource, wal
   return { records: stored, nextFrom: end + 1, reopened };
 }
 
-/** CREATE addresses of the wallet's nonces not checked yet, eth_getCode in batches; up to maxNonceScan nonces. */
+/** CREATE addresses of the wallet's nonces not checked yet, eth_getCode in batches; up to maxNonceScan nonces.
+ * `complete` once every nonce up to the bound is checked, even when the wallet's nonce is past it (`capped`): the
+ * nonces beyond the bound are deliberately not scanned, not pending (docs/ingestion.md, "Deployments"). */
 async function scanDeployments(db: Db, repo: IngestionRepo, source: ChainSource, wallet: string, head: number, account: { nonce: number; balance: string }, checked: number, opts: SyncOptions) {
   const nonce = account.nonce;
   const target = Math.min(nonce, opts.maxNonceScan);
@@ -197,7 +205,7 @@ async function scanDeployments(db: Db, repo: IngestionRepo, source: ChainSource,
     await repo.recordAccount(wallet, source.chainId, { nonce, balance: account.balance, deployNonceChecked: reached }, q);
     return changed.size ? deployments.length : 0;
   });
-  return { records, complete: reached >= target };
+  return { records, complete: reached >= target, capped: nonce > opts.maxNonceScan };
 }
 
 /** First block at which the address has code (binary search; needs historical state). Falls back to the head

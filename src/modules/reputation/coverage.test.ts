@@ -3,7 +3,11 @@
 // with sources, the first read answers "partial" while a chain is still being read, and `score.updated` fires as
 // each chain completes, carrying the coverage of that moment.
 import { afterAll, describe, expect, it } from 'vitest';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { createKey, createTestApp, eventually, randomAddress } from '../../../test/helpers/app.js';
+import { toJsonSchema } from '../../../test/helpers/openapi-check.js';
+import { ajvFormats } from '../../platform/http/schemas.js';
 import { startReceiver, type Receiver } from '../../../test/helpers/receiver.js';
 import { simulateChain } from '../../../test/fakes/rpc-provider-chain.js';
 import { startFakeProvider, type FakeProvider } from '../../../test/fakes/rpc-provider.js';
@@ -57,6 +61,13 @@ describe('a default install (no chain source)', () => {
     const schemas = doc.components?.schemas ?? {};
     const found = Object.values(schemas).some((s) => (s as { title?: string }).title === 'Coverage') || text.includes('"title":"Coverage"');
     expect(found).toBe(true);
+    // the score.updated delivery: described on POST /webhooks and declared as its callback, coverage included
+    const hook = doc.paths['/api/v1/webhooks'].post;
+    expect(hook.description).toContain('coverage');
+    const event = hook.callbacks['score.updated']['{$request.body#/url}'].post.requestBody.content['application/json'].schema;
+    expect(event.properties.data.properties.coverage.properties.status).toBeDefined();
+    // and the results of asynchronous bulk scoring
+    expect(doc.paths['/api/v1/reputation/batch-jobs/{id}/results'].get.description).toContain('coverage');
   });
 });
 
@@ -105,5 +116,41 @@ describe('with chain sources', () => {
     ]);
     const batch = await app.inject({ method: 'POST', url: '/api/v1/reputation/batch', headers: key.headers, payload: { addresses: [wallet], category: 'DEFI_LENDING' } });
     expect(batch.json().results[0].coverage.status).toBe('complete');
+
+    // every delivered score.updated carries the coverage of its moment, in the shape the OpenAPI document declares
+    // (the score.updated callback of POST /webhooks)
+    const doc = (await app.inject({ method: 'GET', url: '/swagger/v1/swagger.json' })).json();
+    const declared = doc.paths['/api/v1/webhooks'].post.callbacks['score.updated']['{$request.body#/url}'].post.requestBody.content['application/json'].schema;
+    expect(declared.properties.data.properties.coverage).toBeDefined();
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats.default(ajv);
+    for (const [n, v] of Object.entries(ajvFormats)) ajv.addFormat(n, { type: 'string', validate: v });
+    const check = ajv.compile(toJsonSchema(declared) as object);
+    const events = await eventually(
+      () => {
+        const all = rx.received.map((r) => JSON.parse(r.body)).filter((b) => b.event === 'score.updated');
+        return all.some((b) => b.data.coverage?.status === 'complete') ? all : null;
+      },
+      { timeoutMs: 60_000 },
+    );
+    for (const e of events) {
+      expect(check(e), JSON.stringify(check.errors)).toBe(true);
+      expect(e.data.coverage, JSON.stringify(e.data)).toMatchObject({ status: expect.stringMatching(/^(partial|complete)$/), reason: null });
+      expect(e.data.coverage.chains.map((c: { chainId: number }) => c.chainId)).toEqual([1, 10]);
+    }
+
+    // the asynchronous bulk scoring gives the same coverage as the synchronous batch
+    const job = await app.inject({ method: 'POST', url: '/api/v1/reputation/batch-jobs', headers: key.headers, payload: { addresses: [wallet], category: 'DEFI_LENDING' } });
+    expect(job.statusCode, job.body).toBe(202);
+    await eventually(async () => (await app.inject({ method: 'GET', url: `/api/v1/reputation/batch-jobs/${job.json().id}`, headers: key.headers })).json().status === 'completed', {
+      timeoutMs: 60_000,
+      intervalMs: 200,
+    });
+    const lines = await app.inject({ method: 'GET', url: `/api/v1/reputation/batch-jobs/${job.json().id}/results`, headers: key.headers });
+    const line = JSON.parse(lines.body.trim());
+    expect(line.coverage).toMatchObject({ status: 'complete', reason: null });
+    expect(line.coverage.chains).toEqual(done.coverage.chains);
+    const csv = await app.inject({ method: 'GET', url: `/api/v1/reputation/batch-jobs/${job.json().id}/results?format=csv`, headers: key.headers });
+    expect(csv.body.trim().split('\n')[1].split(',').at(-1)).toBe('complete');
   }, 180_000);
 });

@@ -13,7 +13,8 @@ import { CategoryParams } from './schemas.js';
 import type { BatchJobRepo, JobRow } from './batch-jobs/repo.js';
 
 const tags = ['Reputation'];
-const CSV_HEADER = 'address,category,score,confidence,tier,calculatedAt,modelVersion';
+/** `coverage` is the entry's coverage status (complete, partial or none; empty for jobs stored before it existed). */
+const CSV_HEADER = 'address,category,score,confidence,tier,calculatedAt,modelVersion,coverage';
 
 const change = ({ id, ...c }: ChangeRow) => ({ cursor: id, ...c, address: toChecksum(c.address) });
 
@@ -106,7 +107,7 @@ export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo
             description:
               `Queues a job that scores up to ${MAX_JOB_ADDRESSES.toLocaleString('en-US')} addresses in one category, off the request thread, and answers 202 at once. ` +
               'Follow `statusUrl` for progress; when `status` is `completed`, download `resultUrl` (JSON lines, or CSV with `?format=csv`), one line ' +
-              'per address in request order. Counts 1 query per address, reserved when the job is accepted; a job larger than the remaining ' +
+              'per address in request order, each with its `coverage` as in POST /reputation/batch. Counts 1 query per address, reserved when the job is accepted; a job larger than the remaining ' +
               'monthly quota is refused whole (429 quota_exceeded). Only the key that created a job can read it; jobs are kept 7 days. Body up to 8 MB.',
             body: BatchJobBody,
             response: { 202: BatchJob },
@@ -150,8 +151,11 @@ export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo
             tags,
             summary: 'Result of a completed bulk scoring job (JSON lines or CSV)',
             description:
-              'One line per address in request order: `{address, category, score, confidence, tier, calculatedAt, modelVersion}` as JSON lines ' +
-              `(application/x-ndjson), or CSV (text/csv, header \`${CSV_HEADER}\`) with ?format=csv. 409 while the job is not completed. Counts 0 queries.`,
+              'One line per address in request order: `{address, category, score, confidence, tier, calculatedAt, modelVersion, coverage}` as JSON lines ' +
+              '(application/x-ndjson), where `coverage` is the `Coverage` object of the synchronous batch (`{status, asOf, reason, chains}`: how much of ' +
+              "the wallet's on-chain history the score read when the job scored it; `status: none` with `NO_CHAIN_SOURCE` when no chain source is configured); " +
+              `or CSV (text/csv, header \`${CSV_HEADER}\`, where \`coverage\` is the coverage status: complete, partial or none) with ?format=csv. ` +
+              '409 while the job is not completed. Counts 0 queries.',
             params: JobParams,
             querystring: ResultQuery,
             response: {
@@ -195,8 +199,8 @@ function toCsv(lines: string): string {
   return lines
     .split('\n')
     .map((l) => {
-      const r = JSON.parse(l) as Record<string, string | number>;
-      return [r.address, r.category, r.score, r.confidence, r.tier, r.calculatedAt, r.modelVersion].join(',');
+      const r = JSON.parse(l) as Record<string, string | number> & { coverage?: { status?: string } };
+      return [r.address, r.category, r.score, r.confidence, r.tier, r.calculatedAt, r.modelVersion, r.coverage?.status ?? ''].join(',');
     })
     .join('\n');
 }

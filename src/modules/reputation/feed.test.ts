@@ -164,13 +164,43 @@ describe('POST /reputation/batch-jobs', () => {
     expect(lines).toHaveLength(231);
     expect(lines.map((l) => l.address.toLowerCase())).toEqual(addresses);
     expect(lines[0]).toMatchObject({ category: 'OVERALL', tier: expect.any(String), modelVersion: expect.any(String) });
-    expect(lines[230]).toEqual(lines[0]);
+    // each line carries its coverage like the synchronous batch: this app has no chain source, so "none"
+    for (const l of lines) expect(l.coverage).toMatchObject({ status: 'none', reason: 'NO_CHAIN_SOURCE', chains: [], asOf: expect.any(String) });
+    const sync = await app.inject({ method: 'POST', url: '/api/v1/reputation/batch', headers: key.headers, payload: { addresses: addresses.slice(0, 2), category: 'OVERALL' } });
+    expect(Object.keys(lines[0]).sort()).toEqual(expect.arrayContaining(Object.keys(sync.json().results[0]).filter((k) => k !== 'ensName' && k !== 'factors')));
+    // a duplicate is the same entry (its coverage read when its own chunk was scored)
+    const { coverage: c0, ...first } = lines[0];
+    const { coverage: c230, ...dup } = lines[230];
+    expect(dup).toEqual(first);
+    expect(c230.status).toBe(c0.status);
     const csv = await app.inject({ method: 'GET', url: `/api/v1/reputation/batch-jobs/${job.id}/results?format=csv`, headers: key.headers });
     expect(csv.headers['content-type']).toContain('text/csv');
     const rows = csv.body.trim().split('\n');
-    expect(rows[0]).toBe('address,category,score,confidence,tier,calculatedAt,modelVersion');
+    expect(rows[0]).toBe('address,category,score,confidence,tier,calculatedAt,modelVersion,coverage');
     expect(rows).toHaveLength(232);
     expect(rows[1].split(',')[2]).toBe(String(lines[0].score));
+    expect(rows.slice(1).every((r) => r.split(',')[7] === 'none')).toBe(true);
+    // the header is documented in the OpenAPI description of the results route
+    const doc = (await app.inject({ method: 'GET', url: '/swagger/v1/swagger.json' })).json();
+    const results = doc.paths['/api/v1/reputation/batch-jobs/{id}/results'].get.description;
+    expect(results).toContain('address,category,score,confidence,tier,calculatedAt,modelVersion,coverage');
+    expect(results).toContain('`coverage`');
+  });
+
+  it('results stored before coverage existed still download (empty coverage column)', async () => {
+    const key = await createKey(app, 'Starter');
+    const address = toChecksum(randomAddress());
+    const [row] = await app.ctx.db.query<{ id: string }>(
+      `INSERT INTO batch_jobs (api_key_id, category, addresses, total, processed, status, completed_at) VALUES ($1, 'NFT', $2, 1, 1, 'completed', now()) RETURNING id`,
+      [key.id, [address.toLowerCase()]],
+    );
+    const old = JSON.stringify({ address, category: 'NFT', score: 300, confidence: 0.5, tier: 'Low', calculatedAt: new Date().toISOString(), modelVersion: '2.0.0' });
+    await app.ctx.db.query('INSERT INTO batch_job_results (job_id, chunk, lines) VALUES ($1, 0, $2)', [row.id, old]);
+    const csv = await app.inject({ method: 'GET', url: `/api/v1/reputation/batch-jobs/${row.id}/results?format=csv`, headers: key.headers });
+    expect(csv.statusCode).toBe(200);
+    const rows = csv.body.trim().split('\n');
+    expect(rows[1].split(',')).toHaveLength(8);
+    expect(rows[1].endsWith(',')).toBe(true);
   });
 
   it("only the creating key sees a job; a job larger than the quota is refused whole; limits are enforced", async () => {

@@ -7,9 +7,39 @@ import { toChecksum } from '../../platform/http/address.js';
 import type { SubscriptionRow } from './repo.js';
 import type { WebhookService, Caller } from './service.js';
 import { registerRecoveryRoutes } from './recovery-routes.js';
-import { CreateWebhookBody, DeliveriesQuery, DeliveryList, Webhook, WebhookCreated, WebhookIdParams, WebhookList } from './schemas.js';
+import { CreateWebhookBody, DeliveriesQuery, DeliveryList, ScoreUpdatedEvent, Webhook, WebhookCreated, WebhookIdParams, WebhookList } from './schemas.js';
 
 const tags = ['Webhooks'];
+
+/** A schema as OpenAPI 3.0 takes it: one `example`, not JSON Schema's `examples` (route schemas get this from
+ * openapi-document.ts; callbacks are not walked there). */
+function openapi30(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(openapi30);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === 'examples' && Array.isArray(v)) {
+      if (v.length && !('example' in node)) out.example = v[0];
+    } else out[k] = openapi30(v);
+  }
+  return out;
+}
+
+/** OpenAPI 3.0 callbacks of POST /webhooks: the `score.updated` delivery to the registered URL, with its body. */
+const deliveries = {
+  callbacks: {
+    'score.updated': {
+      '{$request.body#/url}': {
+        post: {
+          requestBody: { required: true, content: { 'application/json': { schema: openapi30(ScoreUpdatedEvent) } } },
+          responses: {
+            '2XX': { description: 'Any 2xx acknowledges the delivery; anything else, or no answer within 10 s, is retried along the schedule.' },
+          },
+        },
+      },
+    },
+  },
+};
 const caller = (req: FastifyRequest): Caller => ({ keyId: req.apiKey!.keyId, tier: req.apiKey!.tier });
 
 export const view = (r: SubscriptionRow) => ({
@@ -39,12 +69,16 @@ export function registerWebhookRoutes(app: App, service: WebhookService) {
               'Available from the Starter tier (Free: 403); at most 3 (Starter), 10 (Growth) or 50 (Enterprise) webhooks per key (more: 403 `forbidden`). ' +
               'The URL must be http(s), at most 2,000 characters, and must not point at a private, loopback, link-local or otherwise reserved address ' +
               '(checked now and again at each delivery after DNS resolution). The signing `secret` is returned only here. ' +
-              'Each delivery is a POST of `{event, timestamp, data}` signed with `X-Credence-Signature: sha256=<hex HMAC-SHA256 of the body keyed by the secret>` ' +
+              'Each delivery is a POST of `{event, timestamp, data}` (the `score.updated` callback below: `data` is `{walletAddress, address, category, ' +
+              'oldScore, previousScore, newScore, confidence, tier, coverage}`, where `coverage` is the `Coverage` of score entries, how much of the ' +
+              "wallet's on-chain history the new score covers: `partial` while chains are still read, `complete`, or `none` with `NO_CHAIN_SOURCE`) " +
+              'signed with `X-Credence-Signature: sha256=<hex HMAC-SHA256 of the body keyed by the secret>` ' +
               'and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. Delivery is at least once; failures are retried ' +
               'with backoff; while an endpoint fails it gets one attempt at a time along the schedule, and 10 failures in a row make the webhook inactive ' +
               '(its undelivered events are kept; POST /webhooks/{id}/enable resumes it, /replay sends failed ones again, /test sends a test event).',
             body: CreateWebhookBody,
             response: { 201: WebhookCreated, ...errorResponses(403) },
+            ...deliveries,
           },
           config: { auth: 'apiKey', idempotent: true },
         },

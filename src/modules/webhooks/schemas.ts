@@ -1,6 +1,8 @@
-// TypeBox schemas of the webhook routes.
+// TypeBox schemas of the webhook routes, and of the `score.updated` event they deliver (documented as the
+// callback of POST /webhooks).
 import { Type, type Static } from '@sinclair/typebox';
 import { EthAddress, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
+import { CategorySchema, Coverage } from '../reputation/schemas.js';
 
 export const CreateWebhookBody = Type.Object({
   url: Type.String({ minLength: 1, maxLength: 2000, description: 'http(s) URL the deliveries are POSTed to; private, loopback and link-local targets are refused' }),
@@ -82,3 +84,33 @@ export const TestDelivery = Type.Object({
   status: Type.Literal('pending'),
   createdAt: Timestamp(),
 });
+
+/** The body of a `score.updated` delivery (outbox.ts webhookBody); `data` carries both key sets the spec shows. */
+export const ScoreUpdatedEvent = Type.Object(
+  {
+    event: Type.Literal('score.updated'),
+    timestamp: Timestamp({ description: 'when the new score was calculated' }),
+    data: Type.Object(
+      {
+        walletAddress: EthAddress({ description: 'EIP-55 checksummed (same as `address`)' }),
+        address: EthAddress({ description: 'EIP-55 checksummed (same as `walletAddress`)' }),
+        category: CategorySchema,
+        oldScore: Nullable(Type.Integer({ minimum: 0, maximum: 1000, description: "null for the wallet's first score (same as `previousScore`)" })),
+        previousScore: Nullable(Type.Integer({ minimum: 0, maximum: 1000, description: 'same as `oldScore`' })),
+        newScore: Type.Integer({ minimum: 0, maximum: 1000 }),
+        confidence: Type.Number({ minimum: 0, maximum: 1, description: 'confidence of the new score when it was calculated (not decayed)' }),
+        tier: Type.String({ examples: ['High'] }),
+        coverage: Type.Optional({
+          ...Coverage,
+          description:
+            "How much of the wallet's on-chain history the new score covers, read when the change was computed (every change carries it; " +
+            'only deliveries queued before coverage existed lack it). With chain sources, `score.updated` fires as each chain ' +
+            'completes: `status` is `partial` until every configured chain is read to its final block, then `complete`; with no chain source ' +
+            'it is `none` with reason `NO_CHAIN_SOURCE`.',
+        }),
+      },
+      { title: 'ScoreUpdatedData' },
+    ),
+  },
+  { title: 'ScoreUpdatedEvent', description: 'The JSON body POSTed to a webhook URL for each score change.' },
+);

@@ -22,7 +22,10 @@ export function createBatchJobWorker(o: { db: Db; repo: BatchJobRepo; scoring: (
       const slice = job.addresses.slice(start, start + CHUNK);
       const entries = await scoring.getBatch(slice, job.category as Category);
       const lines = entries
-        .map((e, i) => JSON.stringify({ address: toChecksum(slice[i]), category: e.category, score: e.score, confidence: e.confidence, tier: e.tier, calculatedAt: e.calculatedAt, modelVersion: e.modelVersion }))
+        // coverage as the synchronous batch gives it: how much of the wallet's on-chain history this score read
+        .map((e, i) =>
+          JSON.stringify({ address: toChecksum(slice[i]), category: e.category, score: e.score, confidence: e.confidence, tier: e.tier, calculatedAt: e.calculatedAt, modelVersion: e.modelVersion, coverage: e.coverage }),
+        )
         .join('\n');
       await o.db.tx((q) => o.repo.saveChunk(q, job.id, start / CHUNK, lines, Math.min(job.total, start + CHUNK), LEASE_SECONDS));
     }
