@@ -99,7 +99,7 @@ export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo
         '/reputation/batch-jobs',
         {
           bodyLimit: 8 * 1024 * 1024,
-          config: { auth: 'apiKey', cost: (req) => (req.body as { addresses: string[] }).addresses.length },
+          config: { auth: 'apiKey', cost: (req) => (req.body as { addresses: string[] }).addresses.length, idempotent: true },
           schema: {
             operationId: 'reputation.createBatchJob',
             tags,

@@ -126,6 +126,29 @@ describe('Idempotency-Key on other creating POSTs', () => {
     expect(b.json().id).toBe(a.json().id);
   });
 
+  it('POST /reputation/batch-jobs and POST /webhooks/{id}/test: a retry makes no second job or test event', async () => {
+    const k = await createKey(app, 'Growth');
+    const key = randomUUID();
+    const body = { addresses: [`0x${randomUUID().replace(/-/g, '').padEnd(40, '0')}`], category: 'OVERALL' };
+    const job = () => app.inject({ method: 'POST', url: '/api/v1/reputation/batch-jobs', headers: { ...k.headers, 'idempotency-key': key }, payload: body });
+    const j1 = await job();
+    const j2 = await job();
+    expect(j1.statusCode).toBe(202);
+    expect(j2.headers['idempotent-replayed']).toBe('true');
+    expect(j2.json().id).toBe(j1.json().id);
+    const other = await app.inject({ method: 'POST', url: '/api/v1/reputation/batch-jobs', headers: { ...k.headers, 'idempotency-key': key }, payload: { ...body, category: 'NFT' } });
+    expect(other.statusCode).toBe(422);
+
+    const hook = (await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: k.headers, payload: { url: 'http://127.0.0.1:9/hook' } })).json();
+    const tkey = randomUUID();
+    const t1 = await app.inject({ method: 'POST', url: `/api/v1/webhooks/${hook.id}/test`, headers: { ...k.headers, 'idempotency-key': tkey } });
+    const t2 = await app.inject({ method: 'POST', url: `/api/v1/webhooks/${hook.id}/test`, headers: { ...k.headers, 'idempotency-key': tkey } });
+    expect(t1.statusCode).toBe(202);
+    expect(t2.json().deliveryId).toBe(t1.json().deliveryId);
+    const [{ n }] = await app.ctx.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND body::text LIKE '%webhook.test%'", [hook.id]);
+    expect(n).toBe(1);
+  });
+
   it('the OpenAPI document lists the header and its errors on every idempotent operation', async () => {
     const doc = (await app.inject({ method: 'GET', url: '/swagger/v1/swagger.json' })).json();
     const expected = [
@@ -138,6 +161,9 @@ describe('Idempotency-Key on other creating POSTs', () => {
       ['/api/v1/compliance/kyc/initiate', 'post'],
       ['/api/v1/identity/{did}/credentials', 'post'],
       ['/api/v1/reputation/prove', 'post'],
+      ['/api/v1/reputation/batch-jobs', 'post'],
+      ['/api/v1/webhooks/{id}/replay', 'post'],
+      ['/api/v1/webhooks/{id}/test', 'post'],
     ];
     for (const [path, method] of expected) {
       const op = doc.paths[path]?.[method];
