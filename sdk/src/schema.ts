@@ -50,7 +50,7 @@ export interface paths {
         };
         /**
          * Service health
-         * @description Liveness and dependency reachability. 200 when the database answers, 503 otherwise. Counts no queries and needs no credentials.
+         * @description Liveness: 200 while the process serves HTTP, with the reachability of its database and Redis in the body (`status: degraded` when one does not answer within 2 s). Restarting the process would not bring a dependency back, so this never fails for one: route traffic by `GET /health/ready` (readiness), which answers 503 while the database is down. Counts no queries and needs no credentials.
          */
         get: operations["health.get"];
         put?: never;
@@ -453,7 +453,7 @@ export interface paths {
         put?: never;
         /**
          * Score up to 100,000 wallets asynchronously
-         * @description Queues a job that scores up to 100,000 addresses in one category, off the request thread, and answers 202 at once. Follow `statusUrl` for progress; when `status` is `completed`, download `resultUrl` (JSON lines, or CSV with `?format=csv`), one line per address in request order. Counts 1 query per address, reserved when the job is accepted; a job larger than the remaining monthly quota is refused whole (429 quota_exceeded). Only the key that created a job can read it; jobs are kept 7 days. Body up to 8 MB.
+         * @description Queues a job that scores up to 100,000 addresses in one category, off the request thread, and answers 202 at once. Follow `statusUrl` for progress; when `status` is `completed`, download `resultUrl` (JSON lines, or CSV with `?format=csv`), one line per address in request order, each with its `coverage` as in POST /reputation/batch. Counts 1 query per address, reserved when the job is accepted; a job larger than the remaining monthly quota is refused whole (429 quota_exceeded). Only the key that created a job can read it; jobs are kept 7 days. Body up to 8 MB.
          */
         post: operations["reputation.createBatchJob"];
         delete?: never;
@@ -491,7 +491,7 @@ export interface paths {
         };
         /**
          * Result of a completed bulk scoring job (JSON lines or CSV)
-         * @description One line per address in request order: `{address, category, score, confidence, tier, calculatedAt, modelVersion}` as JSON lines (application/x-ndjson), or CSV (text/csv, header `address,category,score,confidence,tier,calculatedAt,modelVersion`) with ?format=csv. 409 while the job is not completed. Counts 0 queries.
+         * @description One line per address in request order: `{address, category, score, confidence, tier, calculatedAt, modelVersion, coverage}` as JSON lines (application/x-ndjson), where `coverage` is the `Coverage` object of the synchronous batch (`{status, asOf, reason, chains}`: how much of the wallet's on-chain history the score read when the job scored it; `status: none` with `NO_CHAIN_SOURCE` when no chain source is configured); or CSV (text/csv, header `address,category,score,confidence,tier,calculatedAt,modelVersion,coverage`, where `coverage` is the coverage status: complete, partial or none) with ?format=csv. 409 while the job is not completed. Counts 0 queries.
          */
         get: operations["reputation.getBatchJobResults"];
         put?: never;
@@ -1257,7 +1257,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook for score changes
-         * @description Subscribes `url` to `score.updated` events of every wallet, or of one wallet (`walletAddress` or its alias `walletAddressFilter`). Available from the Starter tier (Free: 403); at most 3 (Starter), 10 (Growth) or 50 (Enterprise) webhooks per key (more: 403 `forbidden`). The URL must be http(s), at most 2,000 characters, and must not point at a private, loopback, link-local or otherwise reserved address (checked now and again at each delivery after DNS resolution). The signing `secret` is returned only here. Each delivery is a POST of `{event, timestamp, data}` signed with `X-Credence-Signature: sha256=<hex HMAC-SHA256 of the body keyed by the secret>` and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. Delivery is at least once; failures are retried with backoff; while an endpoint fails it gets one attempt at a time along the schedule, and 10 failures in a row make the webhook inactive (its undelivered events are kept; POST /webhooks/{id}/enable resumes it, /replay sends failed ones again, /test sends a test event).
+         * @description Subscribes `url` to `score.updated` events of every wallet, or of one wallet (`walletAddress` or its alias `walletAddressFilter`). Available from the Starter tier (Free: 403); at most 3 (Starter), 10 (Growth) or 50 (Enterprise) webhooks per key (more: 403 `forbidden`). The URL must be http(s), at most 2,000 characters, and must not point at a private, loopback, link-local or otherwise reserved address (checked now and again at each delivery after DNS resolution). The signing `secret` is returned only here. Each delivery is a POST of `{event, timestamp, data}` (the `score.updated` callback below: `data` is `{walletAddress, address, category, oldScore, previousScore, newScore, confidence, tier, coverage}`, where `coverage` is the `Coverage` of score entries, how much of the wallet's on-chain history the new score covers: `partial` while chains are still read, `complete`, or `none` with `NO_CHAIN_SOURCE`) signed with `X-Credence-Signature: sha256=<hex HMAC-SHA256 of the body keyed by the secret>` and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. Delivery is at least once; failures are retried with backoff; while an endpoint fails it gets one attempt at a time along the schedule, and 10 failures in a row make the webhook inactive (its undelivered events are kept; POST /webhooks/{id}/enable resumes it, /replay sends failed ones again, /test sends a test event).
          */
         post: operations["webhooks.createWebhook"];
         delete?: never;
@@ -1538,8 +1538,12 @@ export interface components {
         };
         /** CreateApiKeyRequest */
         CreateApiKeyRequest: {
+            /** @example Acme Lending */
             organizationName: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @example ops@acme.example
+             */
             contactEmail: string;
             /**
              * @description Free unless the caller is an admin
@@ -1554,6 +1558,7 @@ export interface components {
             /**
              * Format: date-time
              * @description optional expiry (ISO 8601, in the future); the key stops working then
+             * @example 2030-01-01T00:00:00.000Z
              */
             expiresAt?: string;
         };
@@ -3191,7 +3196,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Status 503: service health. */
+            /** @description A dependency is not ready, or this instance is shutting down (`unavailable`). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3201,34 +3206,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "status": "ok",
-                     *       "version": "example",
-                     *       "time": "2026-01-15T09:30:00.000Z",
-                     *       "uptimeSeconds": 0.5,
-                     *       "database": {
-                     *         "kind": "example",
-                     *         "reachable": true,
-                     *         "latencyMs": 0.5
-                     *       },
-                     *       "redis": {
-                     *         "reachable": true,
-                     *         "latencyMs": 0.5
-                     *       },
-                     *       "proofSetup": {
-                     *         "kind": "dev",
-                     *         "label": "example",
-                     *         "phase1Contributors": 1,
-                     *         "phase2Contributors": 1,
-                     *         "contributors": [
-                     *           "example"
-                     *         ],
-                     *         "beacon": true,
-                     *         "publishing": "off",
-                     *         "refusal": "example"
-                     *       }
+                     *       "error": "unavailable",
+                     *       "details": "No sanctions list is loaded yet."
                      *     }
                      */
-                    "application/json": components["schemas"]["HealthGetResponse"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3872,11 +3854,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "organizationName": "example",
-                 *       "contactEmail": "ops@example.com",
+                 *       "organizationName": "Acme Lending",
+                 *       "contactEmail": "ops@acme.example",
                  *       "tier": "Free",
                  *       "environment": "live",
-                 *       "expiresAt": "2026-01-15T09:30:00.000Z"
+                 *       "expiresAt": "2030-01-01T00:00:00.000Z"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateApiKeyRequest"];
@@ -6955,7 +6937,10 @@ export interface operations {
     "reputation.createBatchJob": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (Stripe's semantics): the same key with the same request replays the first successful answer (header Idempotent-Replayed: true) instead of creating again; with another request it gets 422 idempotency_key_reused; while the first is running a duplicate waits, then 409 idempotency_key_in_use. Keys are scoped to the caller (API key, JWT subject, or client IP) and kept 24 hours. An error answer releases the key. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7060,6 +7045,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being processed (`idempotency_key_in_use`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large (`payload_too_large`). */
             413: {
                 headers: {
@@ -7091,6 +7087,17 @@ export interface operations {
                      *       "details": "The request body must be JSON (Content-Type: application/json)."
                      *     }
                      */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -14546,7 +14553,10 @@ export interface operations {
     "webhooks.replayWebhook": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (Stripe's semantics): the same key with the same request replays the first successful answer (header Idempotent-Replayed: true) instead of creating again; with another request it gets 422 idempotency_key_reused; while the first is running a duplicate waits, then 409 idempotency_key_in_use. Keys are scoped to the caller (API key, JWT subject, or client IP) and kept 24 hours. An error answer releases the key. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -14640,6 +14650,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being processed (`idempotency_key_in_use`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large (`payload_too_large`). */
             413: {
                 headers: {
@@ -14671,6 +14692,17 @@ export interface operations {
                      *       "details": "The request body must be JSON (Content-Type: application/json)."
                      *     }
                      */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -14729,7 +14761,10 @@ export interface operations {
     "webhooks.testWebhook": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (Stripe's semantics): the same key with the same request replays the first successful answer (header Idempotent-Replayed: true) instead of creating again; with another request it gets 422 idempotency_key_reused; while the first is running a duplicate waits, then 409 idempotency_key_in_use. Keys are scoped to the caller (API key, JWT subject, or client IP) and kept 24 hours. An error answer releases the key. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -14816,6 +14851,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still being processed (`idempotency_key_in_use`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large (`payload_too_large`). */
             413: {
                 headers: {
@@ -14847,6 +14893,17 @@ export interface operations {
                      *       "details": "The request body must be JSON (Content-Type: application/json)."
                      *     }
                      */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was already used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
