@@ -1,6 +1,6 @@
 // Maps every failure to the one error body: AppErrors, schema validation, body parsing, unknown routes.
 // Unknown errors become 500 `internal` with nothing internal in the body; they are logged with the request id.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode, type FieldError } from '../errors.js';
 import { ADDRESS_MESSAGE, ADDRESS_OR_ENS_MESSAGE } from './schemas.js';
 
@@ -87,6 +87,45 @@ const BY_STATUS: Record<number, ErrorCode> = {
   503: 'unavailable',
 };
 
+/** What the server reads and throws away of an oversized body before answering 413 (bytes, and time). */
+const DRAIN_BYTES = 16 * 1024 * 1024;
+const DRAIN_MS = 5_000;
+
+/**
+ * 413 only once the client has finished sending (up to a bound): answering while it is still writing makes the
+ * socket close under it, and the client sees a connection reset instead of the 413. Past the bound the
+ * connection is closed after the answer.
+ */
+function tooLarge(req: FastifyRequest, reply: FastifyReply) {
+  const raw = req.raw;
+  let sent = false;
+  const send = () => {
+    if (sent) return;
+    sent = true;
+    clearTimeout(timer);
+    raw.removeListener('data', onData);
+    raw.removeListener('end', send);
+    raw.removeListener('error', send);
+    reply.code(413).header('connection', 'close').send({ error: 'payload_too_large', details: 'The request body is too large.' });
+  };
+  let seen = 0;
+  const onData = (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > DRAIN_BYTES) send();
+  };
+  const timer = setTimeout(send, DRAIN_MS);
+  timer.unref();
+  if (raw.readableEnded || raw.complete) {
+    send();
+    return reply;
+  }
+  raw.on('data', onData);
+  raw.once('end', send);
+  raw.once('error', send);
+  raw.resume();
+  return reply;
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { validationContext?: string }, req, reply) => {
     if (err instanceof AppError) {
@@ -103,7 +142,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return reply.code(415).send({ error: 'unsupported_media_type', details: 'The request body must be JSON (Content-Type: application/json).' });
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return reply.code(413).send({ error: 'payload_too_large', details: 'The request body is too large.' });
+        return tooLarge(req, reply);
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return reply.code(400).send({ error: 'validation_failed', details: 'The JSON body is empty.', fields: [{ field: 'body', message: 'is required' }] });
     }

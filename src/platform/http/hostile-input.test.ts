@@ -48,7 +48,17 @@ function raw(request: string | Buffer, opts: { slowTail?: Buffer } = {}): Promis
       if (!done()) reject(new Error(`connection closed without a response: ${JSON.stringify(buf.toString('latin1'))}`));
     });
     s.write(request);
-    if (opts.slowTail) s.write(opts.slowTail);
+    if (opts.slowTail) {
+      // the body in 64 KiB pieces, one per tick, as a real client on a network sends it (the server answers
+      // 413 from the headers long before the last piece)
+      const tail = opts.slowTail;
+      let at = 0;
+      const next = () => {
+        if (at >= tail.length || s.destroyed) return;
+        s.write(tail.subarray(at, (at += 65_536)), () => setTimeout(next, 1));
+      };
+      next();
+    }
   });
 }
 
