@@ -25,6 +25,29 @@ describe('ingestion repo', () => {
     expect(f.firstActivityAt?.toISOString()).toBe('2024-01-02T03:04:05.000Z');
   });
 
+  it('gives no trading credit for swaps in a pair whose liquidity tokens the wallet holds (trading against itself)', async () => {
+    const w = randomAddress();
+    const own = randomAddress(); // a V2 pair the wallet provided liquidity to (a pair is its own LP token)
+    const other = randomAddress();
+    const at = new Date('2024-03-01T00:00:00Z');
+    const base = { chainId: 1, wallet: w, blockNumber: 100, occurredAt: at, counterparty: null, tokenId: null, amount: null, direction: null, protocol: 'uniswap-v2', ref: null };
+    const swap = (pool: string, i: number) => ({ ...base, txHash: `0x${String(i).padStart(64, '0')}`, logIndex: i, kind: 'swap' as const, contract: pool, valueUsd: 5_000 });
+    await repo.insertActivity([
+      ...[1, 2, 3].map((i) => swap(own, i)),
+      swap(other, 4),
+      { ...base, txHash: `0x${'9'.repeat(64)}`, logIndex: 0, kind: 'transfer_erc20', contract: own, direction: 'in', counterparty: '0x0000000000000000000000000000000000000000', amount: '1000', protocol: null, valueUsd: null },
+    ] as never);
+    const f = await repo.features(w);
+    expect(f.trading).toMatchObject({ swaps: 1, distinctPools: 1, volumeUsd: 5_000 });
+    // LP tokens merely sent to a trader (anyone can) take nothing away
+    const trader = randomAddress();
+    await repo.insertActivity([
+      { ...swap(other, 5), wallet: trader },
+      { ...base, wallet: trader, txHash: `0x${'8'.repeat(64)}`, logIndex: 0, kind: 'transfer_erc20', contract: other, direction: 'in', counterparty: randomAddress(), amount: '1', protocol: null, valueUsd: null },
+    ] as never);
+    expect((await repo.features(trader)).trading).toMatchObject({ swaps: 1, volumeUsd: 5_000 });
+  });
+
   it('moves cursors and nonces forward only', async () => {
     const w = randomAddress();
     await repo.advanceCursor(w, 1, 100);

@@ -167,15 +167,21 @@ export function createIngestionRepo(db: Queryable) {
 export type IngestionRepo = ReturnType<typeof createIngestionRepo>;
 
 // Features by value, from pinned evidence only (decode stored nothing else). Self-dealing is removed here:
-// transfers with, and tokens/NFTs of, contracts the wallet deployed; valued lending and swaps below the dust floor;
+// transfers with, and tokens/NFTs of, contracts the wallet deployed; swaps in a Uniswap V2 pair that minted
+// liquidity tokens to the wallet (trading against its own liquidity: the fee goes back to itself; a V2 pair is its
+// own LP token; only a mint counts, so nobody can wipe a trader's credit by sending it LP tokens); valued lending
+// and swaps below the dust floor;
 // zero-weight votes; self-delegation; attestations other than trusted ones ('eas-trusted') and self-attestations.
 const FEATURES_SQL = `
 WITH own AS (SELECT contract FROM wallet_activity WHERE wallet = $1 AND kind = 'contract_deploy' AND contract IS NOT NULL),
+lp AS (SELECT DISTINCT contract FROM wallet_activity WHERE wallet = $1 AND kind = 'transfer_erc20' AND direction = 'in' AND contract IS NOT NULL
+       AND counterparty = '0x0000000000000000000000000000000000000000'),
 a AS (
   SELECT * FROM wallet_activity w WHERE wallet = $1
     AND NOT COALESCE(kind IN ('transfer_native', 'transfer_erc20', 'transfer_erc721', 'transfer_erc1155') AND counterparty IN (SELECT contract FROM own), false)
     AND NOT COALESCE(kind IN ('transfer_erc20', 'transfer_erc721', 'transfer_erc1155', 'nft_mint') AND contract IN (SELECT contract FROM own), false)
     AND NOT COALESCE(kind IN ('lending_supply', 'lending_borrow', 'lending_repay', 'lending_withdraw', 'swap') AND value_usd < $2, false)
+    AND NOT COALESCE(kind = 'swap' AND contract IN (SELECT contract FROM lp), false)
     AND NOT COALESCE(kind = 'gov_vote' AND COALESCE(amount, 0) = 0, false)
     AND NOT COALESCE(kind = 'gov_delegate' AND counterparty = $1, false)
     AND NOT COALESCE(kind IN ('attestation_received', 'attestation_made') AND (protocol IS DISTINCT FROM 'eas-trusted' OR counterparty = $1), false)
