@@ -40,7 +40,7 @@ function log(address: string, name: string, args: Record<string, unknown>, data:
   return { address: address.toLowerCase(), topics: topics.map((t) => t.toLowerCase()), data: encodeAbiParameters(inputs as never, data as never) };
 }
 
-const TOKENS: Record<number, { usdc: string; weth: string }> = {
+export const TOKENS: Record<number, { usdc: string; weth: string }> = {
   1: { usdc: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', weth: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2' },
   10: { usdc: '0x0b2c639c533813f4aa9d7837caf62653d097ff85', weth: '0x4200000000000000000000000000000000000006' },
   137: { usdc: '0x3c499c542cef5e3811e1192ce70d8cc03d5c3359', weth: '0x7ceb23fd6bc0add59e62ac25578270cff1b9f619' },
@@ -55,10 +55,7 @@ export function explorerHistory(chainId: number, wallet: string, events: number,
   const pinned = pinnedContracts(chainId);
   const pool = pinned.find((c) => c.role === 'lending-pool' && c.protocol === 'aave-v3')!;
   const governor = pinned.find((c) => c.role === 'governor');
-  const router = pinned.find((c) => c.role === 'router')!;
-  const factory = pinned.find((c) => c.role === 'dex-factory' && c.protocol === 'uniswap-v2')!;
-  const { usdc, weth } = TOKENS[chainId];
-  const pair = computePairAddress({ factoryAddress: factory.address, tokenA: new Token(chainId, usdc, 6), tokenB: new Token(chainId, weth, 18) }).toLowerCase();
+  const { usdc } = TOKENS[chainId];
   const h: ChainHistory = { head, txlist: [], txlistinternal: [], tokentx: [], tokennfttx: [], token1155tx: [], logs: [], receipts: new Map(), expected: {} };
   const count = (k: string, n = 1) => (h.expected[k] = (h.expected[k] ?? 0) + n);
   let nonce = 0;
@@ -99,16 +96,10 @@ export function explorerHistory(chainId: number, wallet: string, events: number,
         break;
       case 4: {
         // a swap through the router: the pool pays the router, the router pays the wallet (recipient != wallet)
-        const swapTx = { ...t, nonce: String(nonce++), to: router.address, functionName: 'execute(bytes commands,bytes[] inputs,uint256 deadline)' };
-        h.txlist.push(swapTx);
-        h.tokentx.push({ ...t, from: W, to: pair, contractAddress: usdc, value: '1000000', tokenName: 'USD Coin', tokenSymbol: 'USDC', tokenDecimal: '6' });
-        h.tokentx.push({ ...t, from: router.address, to: W, contractAddress: weth, value: '400000000000000', tokenName: 'Wrapped Ether', tokenSymbol: 'WETH', tokenDecimal: '18' });
-        h.receipts.set(t.hash, [
-          lr(log(usdc, 'Transfer', { from: W, to: pair }, [1_000_000n]), 0),
-          lr(log(pair, 'Swap', { sender: router.address, to: router.address }, [1_000_000n, 0n, 0n, 4n * 10n ** 14n]), 1),
-          lr(log(weth, 'Transfer', { from: pair, to: router.address }, [4n * 10n ** 14n]), 2),
-          lr(log(weth, 'Transfer', { from: router.address, to: W }, [4n * 10n ** 14n]), 3),
-        ]);
+        const s = routerSwap(chainId, W, { ...t, nonce: String(nonce++) });
+        h.txlist.push(s.tx);
+        h.tokentx.push(...s.tokentx);
+        h.receipts.set(t.hash, s.receipt);
         count('swap');
         count('transfer_erc20', 2);
         break;
@@ -116,6 +107,50 @@ export function explorerHistory(chainId: number, wallet: string, events: number,
     }
   }
   return h;
+}
+
+const META: Record<string, Row> = { USDC: { tokenName: 'USD Coin', tokenSymbol: 'USDC', tokenDecimal: '6' }, WETH: { tokenName: 'Wrapped Ether', tokenSymbol: 'WETH', tokenDecimal: '18' } };
+
+/** The chain's factory V2 pair for two tokens. */
+export function v2Pair(chainId: number, a: string, b: string): string {
+  const factory = pinnedContracts(chainId).find((c) => c.role === 'dex-factory' && c.protocol === 'uniswap-v2')!;
+  return computePairAddress({ factoryAddress: factory.address, tokenA: new Token(chainId, a, 18), tokenB: new Token(chainId, b, 18) }).toLowerCase();
+}
+
+/**
+ * The wallet's transaction `t` swapping through the chain's router along `path` (default USDC -> WETH), one pool
+ * per hop (default the factory's V2 pairs): the wallet pays the first pool, each pool pays the next, the last pays
+ * the router and the router pays the wallet, so no Swap log names the wallet. Returns the txlist row, the wallet's
+ * tokentx rows and the receipt's logs (amounts in each Swap in the pool's token0/token1 order).
+ */
+export function routerSwap(chainId: number, wallet: string, t: Row, opts: { path?: string[]; pools?: string[]; amounts?: bigint[] } = {}): { tx: Row; tokentx: Row[]; receipt: LogRow[] } {
+  const W = wallet.toLowerCase();
+  const router = pinnedContracts(chainId).find((c) => c.role === 'router')!.address.toLowerCase();
+  const { usdc, weth } = TOKENS[chainId];
+  const path = (opts.path ?? [usdc, weth]).map((x) => x.toLowerCase());
+  const amounts = opts.amounts ?? [1_000_000n, 4n * 10n ** 14n];
+  const pools = (opts.pools ?? path.slice(1).map((b, k) => v2Pair(chainId, path[k], b))).map((x) => x.toLowerCase());
+  const meta = (token: string) => META[token === usdc ? 'USDC' : token === weth ? 'WETH' : ''] ?? { tokenName: '', tokenSymbol: '', tokenDecimal: '18' };
+  const block = Number(t.blockNumber);
+  const lr = (l: { address: string; topics: string[]; data: string }, logIndex: number): LogRow => ({ ...l, blockNumber: block, timeStamp: Number(t.timeStamp), transactionHash: t.hash, logIndex });
+  const receipt: LogRow[] = [lr(log(path[0], 'Transfer', { from: W, to: pools[0] }, [amounts[0]]), 0)];
+  pools.forEach((pool, k) => {
+    const to = pools[k + 1] ?? router;
+    const inIs0 = path[k] < path[k + 1];
+    const [a, b] = [amounts[k], amounts[k + 1]];
+    receipt.push(lr(log(pool, 'Swap', { sender: router, to }, inIs0 ? [a, 0n, 0n, b] : [0n, a, b, 0n]), receipt.length));
+    receipt.push(lr(log(path[k + 1], 'Transfer', { from: pool, to }, [b]), receipt.length));
+  });
+  const last = path.length - 1;
+  receipt.push(lr(log(path[last], 'Transfer', { from: router, to: W }, [amounts[last]]), receipt.length));
+  return {
+    tx: { ...t, to: router, functionName: 'execute(bytes commands,bytes[] inputs,uint256 deadline)' },
+    tokentx: [
+      { ...t, from: W, to: pools[0], contractAddress: path[0], value: String(amounts[0]), ...meta(path[0]) },
+      { ...t, from: router, to: W, contractAddress: path[last], value: String(amounts[last]), ...meta(path[last]) },
+    ],
+    receipt,
+  };
 }
 
 export interface FakeExplorer {

@@ -5,7 +5,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomAddress } from '../../../test/helpers/app.js';
 import { testDatabase } from '../../../test/helpers/db.js';
-import { explorerHistory, startFakeExplorer, type ChainHistory, type FakeExplorer } from '../../../test/fakes/explorer-api.js';
+import { pad } from 'viem';
+import { explorerHistory, routerSwap, startFakeExplorer, TOKENS, type ChainHistory, type FakeExplorer } from '../../../test/fakes/explorer-api.js';
+import { decodeLog } from './decode.js';
+import { derivePool } from './registry/pools.js';
 import type { Db } from '../../platform/db/types.js';
 import { createExplorerClient } from './explorer/source.js';
 import { createIngestionRepo } from './repo.js';
@@ -58,6 +61,59 @@ describe('explorer source (Etherscan API V2 simulator)', () => {
     // a second sync asks only from the cursor on and stores nothing new
     const again = await engine.syncWallet(wallet);
     expect(again.every((r) => r.newRecords === 0)).toBe(true);
+    await engine.stop();
+  }, 120_000);
+
+  it('settles direct router swaps from the token list without receipts, as the receipt would; a fake pool is not credited; a multi-hop swap still reads its receipt', async () => {
+    const wallet = randomAddress();
+    const h = explorerHistory(1, wallet, 40);
+    const direct = [...h.receipts.keys()];
+    expect(direct.length).toBe(8);
+    const last = h.txlist[h.txlist.length - 1];
+    const row = (k: number) => ({ ...last, hash: pad(`0xf${k}`), blockNumber: String(Number(last.blockNumber) + k), nonce: String(100 + k), value: '0' });
+    const add = (s: ReturnType<typeof routerSwap>) => {
+      h.txlist.push(s.tx);
+      h.tokentx.push(...s.tokentx);
+      h.receipts.set(s.tx.hash, s.receipt);
+    };
+    // the same USDC -> WETH swap, but the "pool" paid is a contract the factory never deployed: no swap credited
+    const fakePool = '0x000000000000000000000000000000000000fa4e';
+    add(routerSwap(1, wallet, row(1), { pools: [fakePool] }));
+    // USDC -> WETH -> DAI: no single pool derives from USDC/DAI, so the receipt settles it (two swaps credited)
+    const dai = '0x6b175474e89094c44da98b954eedeac495271d0f';
+    add(routerSwap(1, wallet, row(2), { path: [TOKENS[1].usdc, TOKENS[1].weth, dai], amounts: [1_000_000n, 4n * 10n ** 14n, 10n ** 18n] }));
+    h.expected.swap += 2;
+    h.expected.transfer_erc20 += 4;
+
+    const { fake, db, engine } = await setup({ 1: h }, { fakeRps: 1000, clientRps: 1000 });
+    await engine.syncWallet(wallet);
+    expect((await kinds(db, wallet))[1]).toEqual(h.expected);
+    // receipts only for the two transactions the token list cannot settle, none for the eight direct swaps
+    expect(fake.calls.get('proxy.eth_getTransactionReceipt')).toBe(2);
+    const swaps = await db.query<{ tx_hash: string; log_index: number; block_number: string; occurred_at: Date; contract: string; counterparty: string; protocol: string; value_usd: string | null }>(
+      "SELECT tx_hash, log_index, block_number, occurred_at, contract, counterparty, protocol, value_usd FROM wallet_activity WHERE wallet = $1 AND kind = 'swap' ORDER BY tx_hash, log_index",
+      [wallet],
+    );
+    expect(swaps.filter((s) => s.tx_hash === row(1).hash)).toEqual([]);
+    expect(swaps.filter((s) => s.tx_hash === row(2).hash).map((s) => s.log_index)).toEqual([1, 3]);
+    // each direct swap is the record its receipt's Swap log gives when credited to the sender (log index aside)
+    for (const hash of direct) {
+      const tx = h.txlist.find((t) => t.hash === hash)!;
+      const swapLog = h.receipts.get(hash)!.find((l) => l.address !== TOKENS[1].usdc && l.address !== TOKENS[1].weth)!;
+      const pools = new Map([[swapLog.address, derivePool(1, 'uniswap-v2', swapLog.address, [TOKENS[1].usdc, TOKENS[1].weth])]]);
+      const [want] = decodeLog({ ...swapLog, timestamp: new Date(Number(tx.timeStamp) * 1000) }, { chainId: 1, pools, txFrom: wallet.toLowerCase() }).filter((r) => r.wallet === wallet.toLowerCase());
+      const got = swaps.find((s) => s.tx_hash === hash)!;
+      expect(got.log_index).toBe(-3);
+      expect({ block: Number(got.block_number), at: new Date(got.occurred_at).getTime(), contract: got.contract, counterparty: got.counterparty, protocol: got.protocol, value: got.value_usd === null ? null : Number(got.value_usd) }).toEqual({
+        block: want.blockNumber,
+        at: want.occurredAt!.getTime(),
+        contract: want.contract,
+        counterparty: want.counterparty,
+        protocol: want.protocol,
+        value: want.valueUsd,
+      });
+      expect(want.valueUsd).toBe(1);
+    }
     await engine.stop();
   }, 120_000);
 

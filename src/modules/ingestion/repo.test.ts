@@ -48,6 +48,17 @@ describe('ingestion repo', () => {
     expect((await repo.features(trader)).trading).toMatchObject({ swaps: 1, volumeUsd: 5_000 });
   });
 
+  it('counts a swap the explorer settled from token transfers once when its Swap log is stored too', async () => {
+    const w = randomAddress();
+    const pool = randomAddress();
+    const tx = `0x${'7'.repeat(64)}`;
+    const rec = { chainId: 1, txHash: tx, wallet: w, kind: 'swap', blockNumber: 100, occurredAt: new Date('2024-03-01T00:00:00Z'), contract: pool, counterparty: null, tokenId: null, amount: null, direction: null, protocol: 'uniswap-v3', ref: null, valueUsd: 2_000 };
+    await repo.insertActivity([{ ...rec, logIndex: -3 }] as never);
+    expect((await repo.features(w)).trading).toMatchObject({ swaps: 1, volumeUsd: 2_000 });
+    await repo.insertActivity([{ ...rec, logIndex: 41 }] as never); // the same swap from a bulk import
+    expect((await repo.features(w)).trading).toMatchObject({ swaps: 1, volumeUsd: 2_000 });
+  });
+
   it('moves cursors and nonces forward only', async () => {
     const w = randomAddress();
     await repo.advanceCursor(w, 1, 100);

@@ -182,6 +182,10 @@ a AS (
     AND NOT COALESCE(kind IN ('transfer_erc20', 'transfer_erc721', 'transfer_erc1155', 'nft_mint') AND contract IN (SELECT contract FROM own), false)
     AND NOT COALESCE(kind IN ('lending_supply', 'lending_borrow', 'lending_repay', 'lending_withdraw', 'swap') AND value_usd < $2, false)
     AND NOT COALESCE(kind = 'swap' AND contract IN (SELECT contract FROM lp), false)
+    -- a swap the explorer settled from token transfers (log index -3) is the same swap as its Swap log when a bulk
+    -- import or a receipt stored that too: counted once
+    AND NOT (kind = 'swap' AND log_index = -3 AND EXISTS (
+      SELECT 1 FROM wallet_activity x WHERE x.wallet = $1 AND x.tx_hash = w.tx_hash AND x.kind = 'swap' AND x.log_index >= 0))
     AND NOT COALESCE(kind = 'gov_vote' AND COALESCE(amount, 0) = 0, false)
     AND NOT COALESCE(kind = 'gov_delegate' AND counterparty = $1, false)
     AND NOT COALESCE(kind IN ('attestation_received', 'attestation_made') AND (protocol IS DISTINCT FROM 'eas-trusted' OR counterparty = $1), false)

@@ -1,12 +1,14 @@
 // A wallet's whole history on one chain from the explorer API, in a handful of calls: the five account lists
 // and the logs naming the wallet at each topic position, all decoded by the same decoder as JSON-RPC logs. What
 // JSON-RPC cannot see comes from the lists: native transfers (txlist, txlistinternal), contract deployments
-// (txlist rows that create a contract), and swaps routed through a router, credited to the transaction's sender
-// (the receipts of the wallet's own transactions that moved one asset out and another in).
+// (txlist rows that create a contract), and swaps routed through a router, credited to the transaction's sender:
+// of the wallet's own transactions that moved one asset out and another in, a direct swap in a pool that derives
+// from the factory for that pair is settled from the token list alone (directSwap); only the rest (multi-hop or
+// split routes, native legs) costs a receipt.
 import { encodeAbiParameters, pad, toHex } from 'viem';
 import type { Db } from '../../../platform/db/types.js';
 import { decodeLog, deploymentRecord, type ActivityRecord, type RawLog } from '../decode.js';
-import { EVENTS } from '../events.js';
+import { EVENTS, EVENTS_BY_TOPIC } from '../events.js';
 import { walletTopic } from '../log-plan.js';
 import { createCoverageRepo } from '../coverage-repo.js';
 import { derivePool, poolsForLogs, SWAP_TOPICS } from '../registry/pools.js';
@@ -79,10 +81,19 @@ export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: E
   );
   for (const r of byTopic.flat()) logs.push(raw(r, (r.topics as unknown as string[]) ?? [r.topic0, r.topic1, r.topic2, r.topic3].filter(Boolean), r.data, 0));
 
-  // router swaps: receipts of the wallet's own transactions that sent one asset and received another
+  // router swaps: the wallet's own transactions that sent one asset and received another
   const swapTxs = new Set(logs.filter((l) => SWAP_TOPICS.has(l.topics[0]?.toLowerCase())).map((l) => l.transactionHash.toLowerCase()));
   const receiptLogs: RawLog[] = [];
-  const candidates = candidateSwaps(wallet, txs, internal, erc20).filter((h) => !swapTxs.has(h));
+  // a direct swap (one pool, from the factory, for the pair the wallet sent and received) is settled from the token
+  // list alone; only what that cannot settle (multi-hop, split routes, native legs) needs the receipt
+  const direct: { log: RawLog; pools: Map<string, PoolInfo | null> }[] = [];
+  const candidates: string[] = [];
+  for (const c of candidateSwaps(wallet, txs, internal, erc20)) {
+    if (swapTxs.has(c.hash)) continue;
+    const d = c.gotNative ? null : directSwap(chainId, wallet, c.tx, c.moves);
+    if (d) direct.push(d);
+    else candidates.push(c.hash);
+  }
   const at = (hash: string) => time(txs.find((t) => lc(t.hash) === hash)!);
   if (receipts && candidates.length) {
     for (const [hash, ls] of await receipts(candidates)) for (const l of ls) receiptLogs.push({ ...l, timestamp: at(hash) });
@@ -105,6 +116,7 @@ export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: E
     if (!SWAP_TOPICS.has(l.topics[0]?.toLowerCase())) continue;
     for (const r of decodeLog(l, { chainId, pools, txFrom: wallet })) if (r.wallet === wallet) records.push(r);
   }
+  for (const d of direct) for (const r of decodeLog(d.log, { chainId, pools: d.pools, txFrom: wallet })) if (r.wallet === wallet) records.push(r);
 
   const coverage = createCoverageRepo(db);
   const stored = await db.tx(async (q) => {
@@ -126,19 +138,76 @@ function raw(r: Row, topics: string[], data: string, i: number): RawLog {
 }
 
 /** The wallet's own successful transactions that sent an asset and received a different one. */
-function candidateSwaps(wallet: string, txs: Row[], internal: Row[], erc20: Row[]): string[] {
-  const out: string[] = [];
+function candidateSwaps(wallet: string, txs: Row[], internal: Row[], erc20: Row[]): { hash: string; tx: Row; moves: Row[]; gotNative: boolean }[] {
+  const out: { hash: string; tx: Row; moves: Row[]; gotNative: boolean }[] = [];
   for (const t of txs) {
     if (lc(t.from) !== wallet || !ok(t)) continue;
     const hash = lc(t.hash);
     const moves = erc20.filter((r) => lc(r.hash) === hash);
     const sent = new Set(moves.filter((r) => lc(r.from) === wallet).map((r) => lc(r.contractAddress)));
     const got = new Set(moves.filter((r) => lc(r.to) === wallet).map((r) => lc(r.contractAddress)));
+    const gotNative = internal.some((r) => lc(r.hash) === hash && lc(r.to) === wallet);
     if (t.value && !/^0+$/.test(t.value)) sent.add('native');
-    if (internal.some((r) => lc(r.hash) === hash && lc(r.to) === wallet)) got.add('native');
-    if ([...got].some((g) => [...sent].some((s) => s !== g))) out.push(hash);
+    if (gotNative) got.add('native');
+    if ([...got].some((g) => [...sent].some((s) => s !== g))) out.push({ hash, tx: t, moves, gotNative });
   }
   return out;
+}
+
+const only = <T>(xs: T[]): T | null => (xs.length && xs.every((x) => x === xs[0]) ? xs[0] : null);
+const PROBE = 2n ** 200n;
+
+/**
+ * A router swap settled from the wallet's token list, without its receipt: every token the wallet sent in the
+ * transaction is one allowlisted token, all paid to one pool that derives from the factory for the pair the wallet
+ * sent and received (derivePool), and every token it received is the other one, all from one address other than
+ * the pool (the router, which took the pool's output: the Swap's recipient). Returned as the Swap log the receipt
+ * would show (amount in: what the wallet paid the pool; amount out: what the router paid on), to be decoded with
+ * the transaction's sender like a receipt's swap logs. Null where the list cannot settle it, and the receipt is
+ * read as before: a native leg, several tokens, pools or payers (multi-hop or split routes), a pool that does not
+ * derive from the pair, or a value that would depend on the pool's own output, which the wallet's list does not
+ * show (a router may keep a fee from it). The Swap log's own index is not in the lists: the record has log index
+ * -3 (transaction-level, like -1 for the value transfer and -2 for internal transfers).
+ */
+function directSwap(chainId: number, wallet: string, t: Row, moves: Row[]): { log: RawLog; pools: Map<string, PoolInfo | null> } | null {
+  if (t.value && !/^0+$/.test(t.value)) return null;
+  const sent = moves.filter((r) => lc(r.from) === wallet);
+  const got = moves.filter((r) => lc(r.to) === wallet);
+  const tokenIn = only(sent.map((r) => lc(r.contractAddress)));
+  const tokenOut = only(got.map((r) => lc(r.contractAddress)));
+  const pool = only(sent.map((r) => lc(r.to)));
+  const payer = only(got.map((r) => lc(r.from)));
+  if (!tokenIn || !tokenOut || tokenIn === tokenOut || !pool || !payer || payer === pool || payer === wallet || pool === wallet) return null;
+  const info = pairPool(chainId, pool, tokenIn, tokenOut);
+  if (!info) return null;
+  const pools = new Map<string, PoolInfo | null>([[pool, info]]);
+  const amountIn = sent.reduce((s, r) => s + BigInt(r.value || '0'), 0n);
+  const amountOut = got.reduce((s, r) => s + BigInt(r.value || '0'), 0n);
+  const topic0 = [...SWAP_TOPICS].find(([, p]) => p === info.protocol)![0];
+  const inputs = EVENTS_BY_TOPIC.get(topic0)!.abi.inputs.filter((i) => !i.indexed);
+  const inIs0 = tokenIn === info.token0;
+  const build = (out: bigint): RawLog => {
+    // V2: amount0In, amount1In, amount0Out, amount1Out; V3: amount0, amount1 as the pool sees them (in > 0, out < 0)
+    const values = info.protocol === 'uniswap-v2' ? (inIs0 ? [amountIn, 0n, 0n, out] : [0n, amountIn, out, 0n]) : [...(inIs0 ? [amountIn, -out] : [-out, amountIn]), 0n, 0n, 0];
+    const data = encodeAbiParameters(inputs, values);
+    return { address: pool, topics: [topic0, pad(payer as `0x${string}`), pad(payer as `0x${string}`)], data, transactionHash: lc(t.hash), logIndex: -3, blockNumber: Number(t.blockNumber), timestamp: time(t) };
+  };
+  // the value must not depend on the amount out (the pool's, not seen): the same at none and at any amount
+  const value = (out: bigint) => decodeLog(build(out), { chainId, pools, txFrom: wallet }).find((r) => r.wallet === wallet)?.valueUsd;
+  const v = value(0n);
+  if (v === undefined || v !== value(PROBE) || v !== value(amountOut)) return null;
+  return { log: build(amountOut), pools };
+}
+
+/** The pool's info if it is the factory's V2 pair or V3 pool (any fee tier) for exactly this pair of tokens. */
+function pairPool(chainId: number, pool: string, a: string, b: string): PoolInfo | null {
+  const pair = [a, b].sort().join();
+  for (const protocol of ['uniswap-v2', 'uniswap-v3'] as const) {
+    const p = derivePool(chainId, protocol, pool, [a, b]);
+    // derivePool answers a known pool from its cache whatever the candidates: the pair must be this one
+    if (p && p.protocol === protocol && [p.token0, p.token1].sort().join() === pair) return p;
+  }
+  return null;
 }
 
 /** Which swap emitters are factory pools: derived from the tokens moved in the same transaction, else read. */
