@@ -1,15 +1,13 @@
 // Issue 11's claim attacks replayed through the HTTP API against a real chain (in-process Hardhat served over
 // JSON-RPC as CREDENCE_RPC_URL_1): invented creditors, placeholder evidence, a revision erased by one claim. Each now
 // fails for the attacker, while verified claims from independent creditors still compound as the spec's table says.
-import { randomBytes } from 'node:crypto';
 import { HDNodeWallet, Mnemonic } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, createTestApp, eventually, randomAddress, signIn, signInAdmin, type SignedIn, type TestKey } from '../../../test/helpers/app.js';
 import { startLocalChain, type LocalChain } from '../../../test/helpers/local-chain.js';
 import type { App } from '../../platform/http/types.js';
-import { createIngestionRepo } from '../ingestion/repo.js';
 import { UNVERIFIED_CAP } from '../scoring/model/debt-claims.js';
-import { claimBody, claimSettled, fileClaim, post, txHash, type FiledClaim } from './test-helpers.js';
+import { claimBody, claimSettled, fileClaim, post, txHash, type FiledClaim, goodBorrower as sharedGoodBorrower } from './test-helpers.js';
 
 /** Hardhat's default accounts come from this mnemonic, so a test can sign in as the node's funded accounts. */
 const HARDHAT_MNEMONIC = Mnemonic.fromPhrase('test test test test test test test test test test test junk');
@@ -31,32 +29,7 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-/** A debtor with a healthy lending history (Aave V3 Pool records), so that claims have a score to take points from. */
-async function goodBorrower(): Promise<string> {
-  const wallet = randomAddress();
-  const kinds = ['lending_supply', 'lending_borrow', 'lending_repay', 'lending_supply', 'lending_borrow', 'lending_repay'] as const;
-  const records = kinds.flatMap((kind, i) =>
-    [0, 1, 2, 3].map((m) => ({
-      chainId: 1,
-      txHash: `0x${randomBytes(32).toString('hex')}`,
-      logIndex: i,
-      wallet,
-      kind,
-      blockNumber: 18_000_000 + m * 200_000 + i,
-      occurredAt: new Date(Date.now() - (400 - m * 90 - i) * 86_400_000),
-      contract: '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2',
-      counterparty: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
-      tokenId: null,
-      amount: '1000000000',
-      direction: null,
-      protocol: i < 3 ? 'aave-v3' : 'compound-v3',
-      ref: null,
-    })),
-  );
-  await createIngestionRepo(app.ctx.db).insertActivity(records as never);
-  await app.ctx.services.scoring!.recompute(wallet, 'ingestion');
-  return wallet;
-}
+const goodBorrower = () => sharedGoodBorrower(app);
 
 /** A score through the public route, as an integrator reads it. */
 async function score(wallet: string, category: 'DEFI_LENDING' | 'OVERALL'): Promise<number> {

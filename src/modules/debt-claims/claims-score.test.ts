@@ -1,40 +1,13 @@
 // Each claim status moves the debtor's DEFI_LENDING score the way the spec's impact table says, through the real
 // scoring service (runs when the scoring module is present).
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { randomAddress } from '../../../test/helpers/app.js';
-import { createIngestionRepo } from '../ingestion/repo.js';
 import { UNVERIFIED_CAP } from '../scoring/model/debt-claims.js';
-import { claimsTestApp, fileClaim, post } from './test-helpers.js';
+import { claimsTestApp, fileClaim, post, goodBorrower as sharedGoodBorrower } from './test-helpers.js';
 
 const claims = claimsTestApp();
 
-/** A debtor with a healthy lending history, so that claims have a score to take points from. */
-async function goodBorrower(): Promise<string> {
-  const wallet = randomAddress();
-  const kinds = ['lending_supply', 'lending_borrow', 'lending_repay', 'lending_supply', 'lending_borrow', 'lending_repay'] as const;
-  const records = kinds.flatMap((kind, i) =>
-    [0, 1, 2, 3].map((m) => ({
-      chainId: 1,
-      txHash: `0x${randomBytes(32).toString('hex')}`,
-      logIndex: i,
-      wallet,
-      kind,
-      blockNumber: 18_000_000 + m * 200_000 + i,
-      occurredAt: new Date(Date.now() - (400 - m * 90 - i) * 86_400_000),
-      contract: '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2',
-      counterparty: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
-      tokenId: null,
-      amount: '1000000000',
-      direction: null,
-      protocol: i < 3 ? 'aave-v3' : 'compound-v3',
-      ref: null,
-    })),
-  );
-  await createIngestionRepo(claims.app.ctx.db).insertActivity(records as never);
-  await claims.app.ctx.services.scoring!.recompute(wallet, 'ingestion');
-  return wallet;
-}
+const goodBorrower = () => sharedGoodBorrower(claims.app);
 
 const lending = async (wallet: string) => (await claims.app.ctx.services.scoring!.getScore(wallet, 'DEFI_LENDING', { explain: false })).score;
 const overall = async (wallet: string) => (await claims.app.ctx.services.scoring!.getScore(wallet, 'OVERALL', { explain: false })).score;

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import type { App } from '../../platform/http/types.js';
 import { createTestApp, eventually, randomAddress, signInAdmin, type SignedIn } from '../../../test/helpers/app.js';
+import { createIngestionRepo } from '../ingestion/repo.js';
 
 /** A test file's app (claim rate limits out of the way) and admin, made before its tests and closed after. */
 export function claimsTestApp(): { app: App; admin: SignedIn } {
@@ -18,6 +19,34 @@ export function claimsTestApp(): { app: App; admin: SignedIn } {
 }
 
 export const txHash = () => `0x${randomBytes(32).toString('hex')}`;
+
+/** A debtor with a healthy lending history (Aave V3 and Compound V3 records over a year), scored, so that claims
+ *  have a score to take points from. */
+export async function goodBorrower(app: App): Promise<string> {
+  const wallet = randomAddress();
+  const kinds = ['lending_supply', 'lending_borrow', 'lending_repay', 'lending_supply', 'lending_borrow', 'lending_repay'] as const;
+  const records = kinds.flatMap((kind, i) =>
+    [0, 1, 2, 3].map((m) => ({
+      chainId: 1,
+      txHash: txHash(),
+      logIndex: i,
+      wallet,
+      kind,
+      blockNumber: 18_000_000 + m * 200_000 + i,
+      occurredAt: new Date(Date.now() - (400 - m * 90 - i) * 86_400_000),
+      contract: '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2',
+      counterparty: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+      tokenId: null,
+      amount: '1000000000',
+      direction: null,
+      protocol: i < 3 ? 'aave-v3' : 'compound-v3',
+      ref: null,
+    })),
+  );
+  await createIngestionRepo(app.ctx.db).insertActivity(records as never);
+  await app.ctx.services.scoring!.recompute(wallet, 'ingestion');
+  return wallet;
+}
 
 export function claimBody(over: Record<string, unknown> = {}) {
   return {
