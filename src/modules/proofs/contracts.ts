@@ -1,5 +1,6 @@
 // What the proofs module offers other modules (compliance age checks, disputes escalation), and the KYC
 // data it reads back from the compliance module. Implementations register themselves in ctx.services.
+import type { SetupSummary } from './artifacts.js';
 
 export type ProofType = 'ScoreAboveThreshold' | 'AgeVerification' | 'KYCVerified';
 
@@ -52,13 +53,7 @@ export interface OracleService {
 }
 
 /** What /health shows about the trusted setup of the circuit keys and the commitment publisher on this instance. */
-export interface ProofsSetupStatus {
-  kind: 'dev' | 'ceremony';
-  label: string;
-  phase1Contributors: number;
-  phase2Contributors: number;
-  contributors: string[];
-  beacon: boolean;
+export interface ProofsSetupStatus extends SetupSummary {
   /** off: no chain configured or no worker here; refused: dev keys on a public chain, or the contracts' verifier
    *  does not accept the service's proofs (deployed for other keys); `refusal` says which */
   publishing: 'off' | 'connecting' | 'on' | 'refused';
