@@ -95,9 +95,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   closers.push(() => db.close());
   await migrate(db);
 
-  const redisConnection = () => {
+  const redisConnection = (commands = true) => {
     if (!config.redisUrl) return null;
-    const r = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true, lazyConnect: false });
+    // A Redis that goes silent on an open connection must not hold requests: commands give up after a bound (then
+    // the in-process limiter and caches answer, see platform/rate-limit/failover.ts). The subscriber only listens.
+    const r = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true, lazyConnect: false, ...(commands ? { commandTimeout: 3000 } : {}) });
     // Each failed reconnect emits an error: debug only, the outage itself is logged once (platform/rate-limit/redis-state.ts).
     r.on('error', (e) => app.log.debug({ err: e }, 'redis error'));
     closers.push(() => void r.disconnect());
@@ -111,7 +113,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     instanceId,
     channel: `${config.redisPrefix}events`,
     redis,
-    subscriber: redisConnection(),
+    subscriber: redisConnection(false),
     onError: (err, topic) => app.log.error({ err, topic }, 'event handler failed'),
     redisUp: redisState ? () => redisState.up() : undefined,
   });

@@ -139,6 +139,26 @@ describe.skipIf(!enabled)('Redis down and back (through a killable proxy)', () =
     await stored(k, 6);
   });
 
+  it('a Redis that goes silent on the connections the app holds does not hold requests: they are answered meanwhile', async () => {
+    const k = await createKey(app, 'Starter');
+    expect((await read(k)).statusCode).toBe(200);
+    proxy.freeze();
+    // without a command timeout these would wait for ever (the test's own timeout would fail it)
+    for (const [label, call] of [
+      ['GET /api/v1/reputation/{address}/{category}', () => read(k)],
+      ['GET /api/v1/billing/usage', () => app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: k.headers })],
+      ['GET /api/v1/auth/nonce', () => app.inject({ method: 'GET', url: '/api/v1/auth/nonce' })],
+    ] as const) {
+      const r = await call();
+      no5xx(label, r);
+      expect(r.statusCode, label).toBe(200);
+    }
+    await eventually(async () => (await redisStatus()) === 'down', { timeoutMs: 15_000 });
+    await proxy.up();
+    await eventually(async () => (await redisStatus()) === 'up', { timeoutMs: 15_000 });
+    expect((await read(k)).statusCode).toBe(200);
+  }, 60_000);
+
   it('a counter seeded again by another instance during the outage is not given the missed counts twice', async () => {
     const k = await createKey(app, 'Starter');
     for (let i = 0; i < 3; i++) expect((await read(k)).statusCode).toBe(200);

@@ -12,6 +12,9 @@ export interface TcpProxy {
   down(): Promise<void>;
   /** Accept new connections but never answer them (and drop the open ones). */
   stall(): Promise<void>;
+  /** The open connections go silent (nothing forwarded either way, nothing closed): a server that hangs on
+   *  connections the app already holds. `up()` then drops them, as a peer's keepalive eventually would. */
+  freeze(): void;
   up(): Promise<void>;
   readonly open: number;
   close(): Promise<void>;
@@ -20,6 +23,8 @@ export interface TcpProxy {
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   const stalled = new Set<net.Socket>();
+  const pairs = new Set<[net.Socket, net.Socket]>();
+  let frozen = false;
   let refusing = false;
   let stalling = false;
   const server = net.createServer((client) => {
@@ -40,7 +45,9 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       sockets.delete(client);
       sockets.delete(upstream);
     };
-    client.on('error', end).on('close', end);
+    const pair: [net.Socket, net.Socket] = [client, upstream];
+    pairs.add(pair);
+    client.on('error', end).on('close', () => (end(), pairs.delete(pair)));
     upstream.on('error', end).on('close', end);
     client.pipe(upstream);
     upstream.pipe(client);
@@ -75,11 +82,25 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       dropAll();
       if (!server.listening) await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
     },
+    freeze() {
+      frozen = true;
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
     async up() {
       refusing = false;
       stalling = false;
       for (const s of stalled) s.destroy();
       stalled.clear();
+      if (frozen) {
+        frozen = false;
+        dropAll();
+        pairs.clear();
+      }
       if (!server.listening) await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
     },
     get open() {
