@@ -61,3 +61,29 @@ contract MockENSResolver {
         return interfaceId == 0x01ffc9a7 || interfaceId == 0x3b3b57de; // ERC-165, addr(bytes32)
     }
 }
+
+/// A resolver that answers only off-chain (EIP-3668 CCIP-read): addr() reverts with OffchainLookup naming `url`,
+/// which a CCIP-read client would then fetch. The service must never fetch it (that would be SSRF).
+contract MockOffchainResolver {
+    error OffchainLookup(address sender, string[] urls, bytes callData, bytes4 callbackFunction, bytes extraData);
+
+    string private url;
+
+    function setUrl(string calldata u) external {
+        url = u;
+    }
+
+    function addr(bytes32 node) external view returns (address payable) {
+        string[] memory urls = new string[](1);
+        urls[0] = url;
+        revert OffchainLookup(address(this), urls, abi.encodeWithSelector(this.addr.selector, node), this.addrWithProof.selector, "");
+    }
+
+    function addrWithProof(bytes calldata, bytes calldata) external pure returns (address payable) {
+        return payable(address(0x1234));
+    }
+
+    function supportsInterface(bytes4 interfaceId) external pure returns (bool) {
+        return interfaceId == 0x01ffc9a7 || interfaceId == 0x3b3b57de;
+    }
+}

@@ -3,6 +3,8 @@
 // its records are built with ordinary calls (root -> eth -> vitalik.eth, a resolver, an addr record), and the app
 // resolves through ethers' EnsResolver exactly as it would against mainnet.
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Interface, getAddress, id, namehash, ZeroHash } from 'ethers';
@@ -70,6 +72,31 @@ afterAll(async () => {
 });
 
 const get = (url: string, a: App = app, k: TestKey = key) => a.inject({ method: 'GET', url: `/api/v1${url}`, headers: k.headers });
+
+describe('CCIP-read (EIP-3668) is off: a resolver cannot make the server fetch a URL', () => {
+  it('a name whose resolver answers OffchainLookup(url) does not resolve, and the url is never requested', async () => {
+    let requests = 0;
+    const gateway = http.createServer((_req, res) => {
+      requests++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":"0x"}');
+    });
+    await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/{sender}/{data}.json`;
+      const offchain = (await send(null, artifact('MockOffchainResolver').bytecode)).contractAddress!;
+      await send(offchain, new Interface(artifact('MockOffchainResolver').abi).encodeFunctionData('setUrl', [url]));
+      const registry = (fn: string, args: unknown[]) => send(ENS_REGISTRY, registryAbi.encodeFunctionData(fn, args));
+      await registry('setSubnodeOwner', [namehash('eth'), id('offchain'), from]);
+      await registry('setResolver', [namehash('offchain.eth'), offchain]);
+      const res = await get('/reputation/offchain.eth/OVERALL');
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).not.toBe(500);
+      expect(requests).toBe(0);
+    } finally {
+      await new Promise<void>((r) => gateway.close(() => r()));
+    }
+  });
+});
 
 describe('ENS names on the reputation routes (mainnet RPC configured)', () => {
   it('GET /reputation/vitalik.eth/OVERALL answers the score entry of the address the name resolves to', async () => {

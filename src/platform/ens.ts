@@ -4,7 +4,9 @@
 // and writes the address in its place, so handlers only ever see 0x addresses.
 //
 // Resolution walks the ENS registry at its canonical address (ethers' EnsResolver: resolver(namehash) on the registry,
-// then addr(bytes32) on the resolver, EIP-2544 wildcards and CCIP-read included), with a small per-instance cache.
+// then addr(bytes32) on the resolver, EIP-2544 wildcards included), with a small per-instance cache. CCIP-read
+// (EIP-3668) is off: it would make this server fetch whatever URL a name's resolver names (SSRF), so a name whose
+// resolver answers only off-chain does not resolve here.
 // Outcomes: no mainnet RPC configured -> 400 validation_failed; a name that is not a valid ENS name -> 400;
 // no resolver or no address record -> 404 not_found; the RPC failing or timing out -> 502 upstream_unavailable.
 import { EnsPlugin, FetchRequest, JsonRpcProvider, Network, WebSocketProvider, ensNormalize, getAddress, type AbstractProvider } from 'ethers';
@@ -68,6 +70,7 @@ export function createEnsResolver(rpcUrl: string, opts: EnsResolverOptions = {})
       req.timeout = timeoutMs;
       provider = new JsonRpcProvider(req, network, { staticNetwork: network, batchMaxCount: 1 });
     }
+    provider.disableCcipRead = true;
     return provider;
   };
 
