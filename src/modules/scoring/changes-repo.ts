@@ -23,7 +23,8 @@ export interface ChangeRow {
   recordedAt: Date;
 }
 
-interface Raw {
+/** A score_changes row as the database returns it. */
+export interface ChangeRaw {
   id: string | number;
   address: string;
   category: Category;
@@ -37,7 +38,7 @@ interface Raw {
   created_at: Date;
 }
 
-const toRow = (r: Raw): ChangeRow => ({
+const toRow = (r: ChangeRaw): ChangeRow => ({
   id: String(r.id),
   address: r.address,
   category: r.category,
@@ -61,7 +62,7 @@ export interface ScoreChangeLog {
 export function createChangeLog(db: Queryable): ScoreChangeLog {
   return {
     async history(address, category, { limit, before }) {
-      const rows = await db.query<Raw>(
+      const rows = await db.query<ChangeRaw>(
         `SELECT * FROM score_changes WHERE address = $1 AND category = $2 AND ($3::bigint IS NULL OR id < $3::bigint)
          ORDER BY id DESC LIMIT $4`,
         [address.toLowerCase(), category, before ?? null, limit + 1],
@@ -69,7 +70,7 @@ export function createChangeLog(db: Queryable): ScoreChangeLog {
       return { changes: rows.slice(0, limit).map(toRow), more: rows.length > limit };
     },
     async feed({ after, limit, category, address }) {
-      const rows = await db.query<Raw>(
+      const rows = await db.query<ChangeRaw>(
         `SELECT * FROM score_changes
           WHERE id > $1::bigint AND ($2::text IS NULL OR category = $2) AND ($3::text IS NULL OR address = $3)
           ORDER BY id LIMIT $4`,

@@ -1,7 +1,7 @@
 // SQL for stored scores and their change history. Every method takes an optional transaction handle.
 import type { Queryable } from '../../platform/db/types.js';
 import type { Category, Factor, ScoreChange } from './contracts.js';
-import { SCORE_FEED_LOCK } from './changes-repo.js';
+import { SCORE_FEED_LOCK, type ChangeRaw } from './changes-repo.js';
 
 export interface ScoreRow {
   address: string;
@@ -123,17 +123,7 @@ export function createScoresRepo(db: Queryable) {
     },
 
     async history(address: string, q: Queryable = db): Promise<ScoreChange[]> {
-      const rows = await q.query<{
-        address: string;
-        category: Category;
-        old_score: number | null;
-        new_score: number;
-        confidence: number;
-        tier: string;
-        cause: string;
-        model_version: string;
-        calculated_at: Date;
-      }>(`SELECT * FROM score_changes WHERE address = $1 ORDER BY id`, [address]);
+      const rows = await q.query<ChangeRaw>(`SELECT * FROM score_changes WHERE address = $1 ORDER BY id`, [address]);
       return rows.map((r) => ({
         address: r.address,
         category: r.category,

@@ -1,44 +1,24 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { createKey, createTestApp, eventually, randomAddress, type TestKey } from '../../../test/helpers/app.js';
-import { startReceiver, type Receiver } from '../../../test/helpers/receiver.js';
+import { createKey, eventually, randomAddress, type TestKey } from '../../../test/helpers/app.js';
 import { emitScoreChange, scoreChange } from '../../../test/helpers/score-events.js';
 import { toChecksum } from '../../platform/http/address.js';
-import type { App } from '../../platform/http/types.js';
+import { webhooksTestApp } from './test-helpers.js';
 
-let app: App;
-const receivers: Receiver[] = [];
-beforeAll(async () => {
-  app = await createTestApp({ config: { webhookRetrySchedule: new Array(12).fill(0.05) } });
-});
-afterAll(async () => {
-  await app?.close();
-  await Promise.all(receivers.map((r) => r.close()));
-});
+const wh = webhooksTestApp(0.05);
+const { receiver, subscribe } = wh;
 
-async function receiver(respond?: Parameters<typeof startReceiver>[0]) {
-  const r = await startReceiver(respond);
-  receivers.push(r);
-  return r;
-}
-
-async function subscribe(key: TestKey, url: string, walletAddress?: string) {
-  const res = await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: key.headers, payload: { url, walletAddress } });
-  expect(res.statusCode).toBe(201);
-  return res.json() as { id: string; secret: string };
-}
-
-const getHook = async (key: TestKey, id: string) => (await app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: key.headers })).json();
-const deliveries = async (key: TestKey, id: string) => (await app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries`, headers: key.headers })).json();
+const getHook = async (key: TestKey, id: string) => (await wh.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: key.headers })).json();
+const deliveries = async (key: TestKey, id: string) => (await wh.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries`, headers: key.headers })).json();
 
 describe('webhook delivery', () => {
   it('POSTs the signed score.updated body, verifiable both ways', async () => {
     const rx = await receiver();
-    const key = await createKey(app, 'Starter');
+    const key = await createKey(wh.app, 'Starter');
     const addr = randomAddress();
     const hook = await subscribe(key, rx.url, addr);
-    const change = await emitScoreChange(app, scoreChange(addr, { category: 'DEFI_LENDING', oldScore: null, newScore: 731, confidence: 0.64, tier: 'High' }));
+    const change = await emitScoreChange(wh.app, scoreChange(addr, { category: 'DEFI_LENDING', oldScore: null, newScore: 731, confidence: 0.64, tier: 'High' }));
 
     const got = await eventually(() => rx.received[0]);
     expect(got.headers['content-type']).toBe('application/json');
@@ -93,30 +73,30 @@ describe('webhook delivery', () => {
 
   it('sends to matching subscriptions only (filter equal, or no filter)', async () => {
     const rx = await receiver();
-    const key = await createKey(app, 'Growth');
+    const key = await createKey(wh.app, 'Growth');
     const x = randomAddress();
     const y = randomAddress();
     const onX = await subscribe(key, `${rx.url}?to=x`, x);
     const onY = await subscribe(key, `${rx.url}?to=y`, y);
     const all = await subscribe(key, `${rx.url}?to=all`);
-    await emitScoreChange(app, scoreChange(x, { newScore: 111 }));
+    await emitScoreChange(wh.app, scoreChange(x, { newScore: 111 }));
     await eventually(async () => (await deliveries(key, onX.id)).deliveries[0]?.status === 'delivered' && (await deliveries(key, all.id)).deliveries[0]?.status === 'delivered');
     expect((await deliveries(key, onY.id)).count).toBe(0);
     const forX = rx.received.filter((r) => JSON.parse(r.body).data.newScore === 111);
     expect(forX).toHaveLength(2);
     // an inactive or deleted subscription gets no new rows
-    await app.inject({ method: 'DELETE', url: `/api/v1/webhooks/${all.id}`, headers: key.headers });
-    await emitScoreChange(app, scoreChange(y, { newScore: 222 }));
+    await wh.app.inject({ method: 'DELETE', url: `/api/v1/webhooks/${all.id}`, headers: key.headers });
+    await emitScoreChange(wh.app, scoreChange(y, { newScore: 222 }));
     await eventually(async () => (await deliveries(key, onY.id)).deliveries[0]?.status === 'delivered');
     expect((await deliveries(key, onX.id)).count).toBe(1);
   });
 
   it('retries failed attempts, honours Retry-After, then resets the failure count', async () => {
     const rx = await receiver((_r, i) => (i === 0 ? { status: 500 } : i === 1 ? { status: 503, headers: { 'retry-after': '1' } } : { status: 204 }));
-    const key = await createKey(app, 'Starter');
+    const key = await createKey(wh.app, 'Starter');
     const addr = randomAddress();
     const hook = await subscribe(key, rx.url, addr);
-    await emitScoreChange(app, scoreChange(addr));
+    await emitScoreChange(wh.app, scoreChange(addr));
     await eventually(() => rx.received.length >= 2);
     const mid = await getHook(key, hook.id);
     expect(mid.consecutiveFailures).toBeGreaterThanOrEqual(1);
@@ -143,23 +123,23 @@ describe('webhook delivery', () => {
   it('counts connection errors as failures', async () => {
     const rx = await receiver();
     const deadUrl = rx.url.replace(`:${rx.port}`, ':1'); // nothing listens on port 1
-    const key = await createKey(app, 'Starter');
+    const key = await createKey(wh.app, 'Starter');
     const addr = randomAddress();
     const hook = await subscribe(key, deadUrl, addr);
-    await emitScoreChange(app, scoreChange(addr));
+    await emitScoreChange(wh.app, scoreChange(addr));
     const d = await eventually(async () => (await deliveries(key, hook.id)).deliveries[0]?.attempts.length >= 2 && (await deliveries(key, hook.id)).deliveries[0]);
     expect(d.attempts[0]).toMatchObject({ statusCode: null, succeeded: false, error: expect.stringContaining('ECONNREFUSED') });
-    await app.inject({ method: 'DELETE', url: `/api/v1/webhooks/${hook.id}`, headers: key.headers });
+    await wh.app.inject({ method: 'DELETE', url: `/api/v1/webhooks/${hook.id}`, headers: key.headers });
   });
 
   it('deactivates a subscription after 10 consecutive failures and keeps its pending delivery unsent', async () => {
     const bad = await receiver(() => ({ status: 500 }));
     const good = await receiver();
-    const key = await createKey(app, 'Starter');
+    const key = await createKey(wh.app, 'Starter');
     const addr = randomAddress();
     const hook = await subscribe(key, bad.url, addr);
     const healthy = await subscribe(key, good.url, addr);
-    await emitScoreChange(app, scoreChange(addr));
+    await emitScoreChange(wh.app, scoreChange(addr));
     const h = await eventually(async () => {
       const w = await getHook(key, hook.id);
       return w.isActive === false && w;
@@ -173,18 +153,18 @@ describe('webhook delivery', () => {
     expect(good.received).toHaveLength(1);
 
     // Nothing more is sent to it: neither the kept delivery nor new changes.
-    await emitScoreChange(app, scoreChange(addr, { newScore: 900 }));
+    await emitScoreChange(wh.app, scoreChange(addr, { newScore: 900 }));
     await eventually(() => good.received.length === 2);
     await new Promise((r) => setTimeout(r, 300)); // several retry periods (0.05 s) must pass with no request
     expect(bad.received).toHaveLength(10);
     expect((await deliveries(key, hook.id)).count).toBe(1);
 
     // Re-creating it is the way back.
-    await app.inject({ method: 'DELETE', url: `/api/v1/webhooks/${hook.id}`, headers: key.headers });
+    await wh.app.inject({ method: 'DELETE', url: `/api/v1/webhooks/${hook.id}`, headers: key.headers });
     bad.respond = () => ({ status: 200 });
     const again = await subscribe(key, bad.url, addr);
     expect((await getHook(key, again.id)).isActive).toBe(true);
-    await emitScoreChange(app, scoreChange(addr, { newScore: 901 }));
+    await emitScoreChange(wh.app, scoreChange(addr, { newScore: 901 }));
     await eventually(() => bad.received.length === 11);
   });
 });

@@ -1,37 +1,18 @@
 // Webhooks that survive outages: a failing endpoint gets one probe at a time along its retry schedule (a burst
 // during a short outage is not counted per queued event), an inactive webhook keeps its events, and the
 // recovery routes (enable, replay, test) bring them through.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, createTestApp, eventually, randomAddress, type TestKey } from '../../../test/helpers/app.js';
-import { startReceiver, type Receiver } from '../../../test/helpers/receiver.js';
+import { describe, expect, it } from 'vitest';
+import { createKey, eventually, randomAddress, type TestKey } from '../../../test/helpers/app.js';
 import { emitScoreChange, scoreChange } from '../../../test/helpers/score-events.js';
-import type { App } from '../../platform/http/types.js';
+import { webhooksTestApp } from './test-helpers.js';
 
-let app: App;
-const receivers: Receiver[] = [];
-beforeAll(async () => {
-  // A short schedule stands in for the real one (5 s, 5 min, ...): 10 failures along it take about 10 s.
-  app = await createTestApp({ config: { webhookRetrySchedule: new Array(12).fill(1) } });
-});
-afterAll(async () => {
-  await app?.close();
-  await Promise.all(receivers.map((r) => r.close()));
-});
-
-async function receiver(respond?: Parameters<typeof startReceiver>[0]) {
-  const r = await startReceiver(respond);
-  receivers.push(r);
-  return r;
-}
-async function subscribe(key: TestKey, url: string, walletAddress?: string) {
-  const res = await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: key.headers, payload: { url, walletAddress } });
-  expect(res.statusCode).toBe(201);
-  return res.json() as { id: string };
-}
-const getHook = async (key: TestKey, id: string) => (await app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: key.headers })).json();
+// A short schedule stands in for the real one (5 s, 5 min, ...): 10 failures along it take about 10 s.
+const wh = webhooksTestApp(1);
+const { receiver, subscribe } = wh;
+const getHook = async (key: TestKey, id: string) => (await wh.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: key.headers })).json();
 const deliveries = async (key: TestKey, id: string) =>
-  (await app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries?limit=100`, headers: key.headers })).json();
-const post = (key: TestKey, url: string, payload?: object) => app.inject({ method: 'POST', url, headers: key.headers, ...(payload ? { payload } : {}) });
+  (await wh.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries?limit=100`, headers: key.headers })).json();
+const post = (key: TestKey, url: string, payload?: object) => wh.app.inject({ method: 'POST', url, headers: key.headers, ...(payload ? { payload } : {}) });
 
 describe('webhooks through outages', () => {
   it('a 3 s receiver outage during a burst of 12 events: 12 delivered, subscription active', async () => {
@@ -40,10 +21,10 @@ describe('webhooks through outages', () => {
       if (downUntil === 0) downUntil = Date.now() + 3000; // the outage starts with the first request
       return { status: Date.now() < downUntil ? 503 : 200 };
     });
-    const key = await createKey(app, 'Starter');
+    const key = await createKey(wh.app, 'Starter');
     const addr = randomAddress();
     const hook = await subscribe(key, rx.url, addr);
-    await Promise.all(Array.from({ length: 12 }, (_, i) => emitScoreChange(app, scoreChange(addr, { newScore: 300 + i }))));
+    await Promise.all(Array.from({ length: 12 }, (_, i) => emitScoreChange(wh.app, scoreChange(addr, { newScore: 300 + i }))));
     // Deadline generous for a loaded machine; the schedule alone needs ~3-4 s.
     await eventually(async () => (await deliveries(key, hook.id)).deliveries.filter((d: { status: string }) => d.status === 'delivered').length === 12, {
       timeoutMs: 90_000,
@@ -61,11 +42,11 @@ describe('webhooks through outages', () => {
   it('a webhook disabled by a sustained outage keeps its events; enable sends them, replay re-sends failed ones, test sends a signed test event', async () => {
     let up = false;
     const rx = await receiver(() => ({ status: up ? 200 : 500 }));
-    const key = await createKey(app, 'Starter');
+    const key = await createKey(wh.app, 'Starter');
     const addr = randomAddress();
     const hook = await subscribe(key, rx.url, addr);
-    await emitScoreChange(app, scoreChange(addr, { newScore: 100 }));
-    await emitScoreChange(app, scoreChange(addr, { newScore: 101 }));
+    await emitScoreChange(wh.app, scoreChange(addr, { newScore: 100 }));
+    await emitScoreChange(wh.app, scoreChange(addr, { newScore: 101 }));
     const off = await eventually(async () => {
       const w = await getHook(key, hook.id);
       return w.isActive === false && w;
@@ -94,7 +75,7 @@ describe('webhooks through outages', () => {
     expect(events.find((e) => e.event === 'webhook.test').data.webhookId).toBe(hook.id);
 
     // replay: nothing failed since, so nothing is queued again; a failed row (schedule exhausted) is
-    await app.ctx.db.query(`UPDATE webhook_deliveries SET status = 'failed' WHERE id = $1`, [kept[0].id]);
+    await wh.app.ctx.db.query(`UPDATE webhook_deliveries SET status = 'failed' WHERE id = $1`, [kept[0].id]);
     const since = new Date(Date.now() - 3600_000).toISOString();
     const rp = await post(key, `/api/v1/webhooks/${hook.id}/replay`, { since });
     expect(rp.statusCode).toBe(202);
@@ -104,8 +85,8 @@ describe('webhooks through outages', () => {
   }, 300_000);
 
   it('validates the recovery routes and keeps them to the owning key', async () => {
-    const key = await createKey(app, 'Starter');
-    const other = await createKey(app, 'Starter');
+    const key = await createKey(wh.app, 'Starter');
+    const other = await createKey(wh.app, 'Starter');
     const rx = await receiver();
     const hook = await subscribe(key, rx.url);
     expect((await post(other, `/api/v1/webhooks/${hook.id}/enable`)).statusCode).toBe(404);
@@ -116,7 +97,7 @@ describe('webhooks through outages', () => {
     expect(bad.json()).toMatchObject({ error: 'validation_failed', fields: [{ field: 'since' }] });
     const future = await post(key, `/api/v1/webhooks/${hook.id}/replay`, { since: new Date(Date.now() + 86_400_000).toISOString() });
     expect(future.statusCode).toBe(400);
-    expect((await app.inject({ method: 'POST', url: `/api/v1/webhooks/${hook.id}/enable` })).statusCode).toBe(401);
+    expect((await wh.app.inject({ method: 'POST', url: `/api/v1/webhooks/${hook.id}/enable` })).statusCode).toBe(401);
     expect((await post(key, '/api/v1/webhooks/not-a-uuid/test')).statusCode).toBe(400);
   });
 });
