@@ -1,6 +1,6 @@
 // The hosted-provider adapter against a fake provider over real HTTP: session creation with the API key, the
 // person sent to the provider's URL, and signed decisions posted back to the callback route.
-import { createServer } from 'node:net';
+import { freePort } from '../../../test/helpers/ports.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, createTestApp, signIn, type TestKey } from '../../../test/helpers/app.js';
 import { startFakeKycProvider, type FakeKycProvider } from '../../../test/fakes/kyc-provider.js';
@@ -11,14 +11,6 @@ const ALT = '<provider_alt>';
 let app: App;
 let key: TestKey;
 let provider: FakeKycProvider;
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 beforeAll(async () => {
   provider = await startFakeKycProvider();

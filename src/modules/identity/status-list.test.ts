@@ -1,7 +1,7 @@
 // A revoked credential must fail a stock verifier (issue 13). Reproduced with did-jwt-vc and a status-list check
 // written the way a stock verifier does it: verify the VC, fetch its statusListCredential over HTTP (no key), verify
 // that JWT against the issuer's DID document (resolved keylessly at /1.0/identifiers), gunzip, read the bit.
-import { createServer } from 'node:net';
+import { freePort } from '../../../test/helpers/ports.js';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCredential } from 'did-jwt-vc';
@@ -12,14 +12,6 @@ import type { App } from '../../platform/http/types.js';
 let app: App;
 let base: string;
 let resolver: Resolver;
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 beforeAll(async () => {
   const port = await freePort();

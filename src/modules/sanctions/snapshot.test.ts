@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
+import { freePort } from '../../../test/helpers/ports.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -128,14 +128,6 @@ describe('CREDENCE_SANCTIONS_SNAPSHOT=false keeps the fail-closed start', () => 
 });
 
 /** A free TCP port on 127.0.0.1. */
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
-
 describe('`credence serve` on an empty data dir (what `npm start` runs)', () => {
   let child: ChildProcess | null = null;
   let dataDir = '';
