@@ -8,16 +8,18 @@ import type { Db } from './types.js';
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../migrations');
 
 export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version text PRIMARY KEY,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
   const files = readdirSync(dir)
     .filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f))
     .sort();
   const applied: string[] = [];
   await db.tx(async (q) => {
+    // The lock comes first: instances starting together on a new database would otherwise race even on
+    // CREATE TABLE IF NOT EXISTS (a unique violation in pg_type for all but one of them).
     await q.query('SELECT pg_advisory_xact_lock(727274)');
+    await q.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version text PRIMARY KEY,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
     const done = new Set((await q.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
     for (const f of files) {
       const version = f.replace(/\.sql$/, '');
