@@ -24,6 +24,8 @@ import { corsOptions } from './platform/http/cors.js';
 import cors from '@fastify/cors';
 import { ajvFormats } from './platform/http/schemas.js';
 import { loggerOptions } from './platform/http/log-redaction.js';
+import { requestIdOf } from './platform/http/request-id.js';
+import { installFastPaths } from './platform/http/fast-path.js';
 import { hardenedServerOptions, registerHostileInput } from './platform/http/hostile-input.js';
 import type { App } from './platform/http/types.js';
 import { modules } from './modules/index.js';
@@ -55,16 +57,6 @@ function makeAjv(coerceTypes: boolean | 'array') {
   addFormats.default(ajv);
   for (const [name, validate] of Object.entries(ajvFormats)) ajv.addFormat(name, { type: 'string', validate });
   return ajv;
-}
-
-const requestIdPrefix = `${randomBytes(6).toString('base64url')}-`;
-let requestCount = 0;
-const nextRequestId = () => requestIdPrefix + (++requestCount).toString(36);
-// No spaces or control characters (log lines), bounded length: what tracing systems send (UUIDs, trace ids).
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:@=+/-]{1,128}$/;
-function requestIdOf(req: { headers: Record<string, string | string[] | undefined> }): string {
-  const h = req.headers['x-request-id'];
-  return typeof h === 'string' && SANE_REQUEST_ID.test(h) ? h : nextRequestId();
 }
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<App> {
@@ -178,6 +170,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // Browsers on the configured origins (CREDENCE_CORS_ORIGINS) may call the API and read its headers.
   if (config.corsOrigins.length) await app.register(cors, corsOptions(config.corsOrigins));
   const metrics = registerMetrics(app, ctx, VERSION);
+  ctx.fastPaths = installFastPaths(app, { metrics: metrics.requests, log: app.log, trustProxy: config.trustProxy });
 
   for (const m of modules) await m.register(app, ctx);
   registerDomainMetrics(metrics, ctx);

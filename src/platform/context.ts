@@ -11,7 +11,8 @@ import type { QuotaStore } from './rate-limit/quota.js';
 import type { RedisState } from './rate-limit/redis-state.js';
 import type { Cipher } from './secrets.js';
 import type { JwtService } from './auth/jwt.js';
-import type { ApiKeyResolver } from './auth/api-key.js';
+import type { ApiKeyPrincipal, ApiKeyResolver } from './auth/api-key.js';
+import type { FastPaths } from './http/fast-path.js';
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Services {}
@@ -42,10 +43,12 @@ export interface AppContext {
   cipher: Cipher;
   jwt: JwtService;
   /** Set by the billing module. */
-  apiKeys: ApiKeyResolver & { invalidate(hash: string): void };
+  apiKeys: ApiKeyResolver & { invalidate(hash: string): void; cached?(raw: string): ApiKeyPrincipal | undefined };
   /** Secrets from settings or, when unset, generated once into the data dir. */
   secret(name: string, generate?: () => string): string;
   services: Services;
+  /** Routes answered before Fastify's router (platform/http/fast-path.ts); absent in bare test contexts. */
+  fastPaths?: FastPaths;
   /** Background work; started only when the `workers` role is on. */
   workers: Worker[];
   /** Hooks run at shutdown, in reverse order of registration. */

@@ -3,7 +3,8 @@
 // never mix their counts. CREDENCE_METRICS_TOKEN, when set, guards the route with a bearer token.
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { createRequestMetrics, type RequestMetrics } from './http-metrics.js';
 import { unauthorized } from './errors.js';
 import { errorResponses } from './openapi.js';
 import type { AppContext } from './context.js';
@@ -13,6 +14,8 @@ export interface Metrics {
   /** A gauge whose values are read when Prometheus scrapes (errors are logged, the scrape still answers). */
   gauge(name: string, help: string, labelNames: string[], read: () => Promise<{ labels?: Record<string, string | number>; value: number }[]>): void;
   counter(name: string, help: string, labelNames?: string[]): Counter<string>;
+  /** Request count and latency (the onResponse hook, and routes answered before Fastify's router). */
+  requests: RequestMetrics;
 }
 
 declare module './context.js' {
@@ -27,27 +30,22 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, version: 
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'credence_' });
   new Gauge({ name: 'credence_build_info', help: 'Version of the running service (value 1).', labelNames: ['version'], registers: [registry] }).set({ version }, 1);
-  const requests = new Counter({ name: 'credence_http_requests_total', help: 'HTTP requests by method, route and status.', labelNames: ['method', 'route', 'status'], registers: [registry] });
-  const latency = new Histogram({ name: 'credence_http_request_duration_seconds', help: 'HTTP request latency by method, route and status.', labelNames: ['method', 'route', 'status'], buckets: BUCKETS, registers: [registry] });
-
-  // Label children are looked up once per (method, route, status): the hot path does a Map lookup and two adds.
-  const children = new Map<string, { c: Counter.Internal; h: Histogram.Internal<string> }>();
+  const http = createRequestMetrics(registry, {
+    counter: 'credence_http_requests_total',
+    counterHelp: 'HTTP requests by method, route and status.',
+    histogram: 'credence_http_request_duration_seconds',
+    histogramHelp: 'HTTP request latency by method, route and status.',
+    buckets: BUCKETS,
+  });
   app.addHook('onResponse', (req: FastifyRequest, reply: FastifyReply, done) => {
     // unmatched URLs share one label, so scanners cannot blow up the number of series
-    const route = req.routeOptions.url ?? 'unmatched';
-    const key = `${req.method} ${route} ${reply.statusCode}`;
-    let child = children.get(key);
-    if (!child) {
-      const labels = { method: req.method, route, status: String(reply.statusCode) };
-      children.set(key, (child = { c: requests.labels(labels), h: latency.labels(labels) }));
-    }
-    child.c.inc();
-    child.h.observe((performance.now() - req.startedAt) / 1000);
+    http.record(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, (performance.now() - req.startedAt) / 1000);
     done();
   });
 
   const metrics: Metrics = {
     registry,
+    requests: http,
     gauge(name, help, labelNames, read) {
       new Gauge({
         name,

@@ -5,29 +5,25 @@ import type { AppContext } from '../../platform/context.js';
 import { toChecksum } from '../../platform/http/address.js';
 import { unavailable } from '../../platform/errors.js';
 import type { ScoreEntry as ScoreEntryType, ScoringService } from '../scoring/contracts.js';
-import { withoutFactors } from '../scoring/service.js';
 import { sandboxScoring } from '../scoring/sandbox.js';
 import type { FastifyRequest } from 'fastify';
 import { AddressParams, BatchBody, BatchResponse, CategoryParams, ExplainQuery, ScoreEntry, WalletScores } from './schemas.js';
 import { protocolContract } from '../ingestion/registry/index.js';
 import { verifiedPool } from '../ingestion/repo.js';
 import { ensNameOf } from '../../platform/ens.js';
+import { serializedEntry } from './bodies.js';
+import { fastCategoryRead } from './fast-read.js';
 
 const tags = ['Reputation'];
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Each cached entry object is serialized once per shape (it is replaced, not mutated, when the score changes). */
-const bodies = new WeakMap<ScoreEntryType, { full?: string; bare?: string }>();
-function serialized(e: ScoreEntryType, explain: boolean): string {
-  let b = bodies.get(e);
-  if (!b) bodies.set(e, (b = {}));
-  return explain ? (b.full ??= JSON.stringify(e)) : (b.bare ??= JSON.stringify(withoutFactors(e)));
-}
 const FIRST_READ =
   'A wallet never scored before is ingested first (waiting at most ~2 s; ingestion continues in the background and later ' +
   'changes are pushed as `score.updated`) and scored from whatever evidence is in by then.';
 
 export function registerReputationRoutes(app: App, ctx: AppContext) {
+  // the cached category read is also answered before Fastify's router (fast-read.ts)
+  if (ctx.fastPaths) ctx.fastPaths.add(fastCategoryRead(ctx, ctx.fastPaths));
   // Test keys (cred_test_...) read deterministic sandbox scores; live keys the real ones.
   const scoring = (req: FastifyRequest): Pick<ScoringService, 'getScores' | 'getScore' | 'getBatch' | 'peekScore'> => {
     if (req.apiKey?.environment === 'test') return sandboxScoring;
@@ -91,7 +87,7 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
           const { address, category } = req.params;
           const explain = req.query.explain;
           // The body is sent pre-serialized (a JSON string skips the response serializer; same fields as the schema).
-          const send = (e: ScoreEntryType) => void reply.type(JSON_TYPE).send(serialized(e, explain) as never);
+          const send = (e: ScoreEntryType) => void reply.type(JSON_TYPE).send(serializedEntry(e, explain) as never);
           const s = scoring(req);
           // Cache hit: answered synchronously from memory.
           const hit = s.peekScore?.(address, category);

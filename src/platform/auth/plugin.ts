@@ -32,6 +32,14 @@ declare module 'fastify' {
 
 type HookDone = (err?: Error) => void;
 
+/**
+ * A rate-limit decision already taken for this request (by a route answered before Fastify's router, see
+ * platform/http/fast-path.ts) that then handed the request over: the API-key hook uses it instead of counting the
+ * request a second time.
+ */
+export const DECIDED_LIMIT = Symbol('credence.decidedLimit');
+type WithDecidedLimit = { [DECIDED_LIMIT]?: LimitResult };
+
 function setLimitHeaders(reply: FastifyReply, r: LimitResult) {
   reply.header('X-RateLimit-Limit', r.limit);
   reply.header('X-RateLimit-Remaining', r.remaining);
@@ -58,6 +66,12 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
   ctx.apiKeys = {
     resolve: async () => null,
     invalidate: (hash) => keyCache.invalidate(hash),
+    // The key when it is already known here, live and unexpired; undefined sends the caller through the full hook.
+    cached: (raw) => {
+      if (raw === '') return undefined;
+      const p = keyCache.get(hashOf(raw));
+      return p && (p.expiresAt == null || p.expiresAt > Date.now()) ? p : undefined;
+    },
   };
 
   const admins = new Set(ctx.config.adminAddresses);
@@ -134,7 +148,8 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     if (p.expiresAt != null && p.expiresAt <= Date.now()) return done(unauthorized('The API key has expired.'));
     req.apiKey = p;
     ctx.apiKeys.touch?.(p.keyId);
-    const r = ctx.limiter.hit(`key:${p.keyId}`, p.rateLimit);
+    const decided = (req.raw as WithDecidedLimit)[DECIDED_LIMIT];
+    const r = decided ?? ctx.limiter.hit(`key:${p.keyId}`, p.rateLimit);
     if (r instanceof Promise) r.then((l) => finishLimit(reply, done, l), done);
     else finishLimit(reply, done, r);
   }
