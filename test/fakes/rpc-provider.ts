@@ -18,6 +18,10 @@
 //              exceeded" (geth/Erigon wording: the node gives up, whatever the result size)
 //   down       every request answered HTTP 401 {"code":-32002,"message":"rejected due to project ID settings"}
 //              (a revoked key: the provider always errors, nothing is worth a retry)
+// Option `stateBlocks`: a full (non-archive) node keeping state for the newest N blocks only: a state read
+// (eth_call, eth_getCode, eth_getBalance, eth_getTransactionCount) of an older block answers geth's -32000
+// "missing trie node <root> (path )". eth_call answers come from chain.calls by `${to}:${data}` (the whole call
+// data, e.g. an oracle's getAssetPrice(asset)), else by `${to}:${selector}`; anything else reverts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SimChain, SimLog } from './rpc-provider-chain.js';
@@ -40,7 +44,7 @@ const hex = (n: number) => `0x${n.toString(16)}`;
 type Req = { id: number; method: string; params: unknown[] };
 type Filter = { address?: string | string[]; fromBlock: string; toBlock: string; topics?: (string | string[] | null)[] };
 
-export async function startFakeProvider(chain: SimChain, profile: ProviderProfile, opts: { latencyMs?: number; resultCap?: number; finalizedLag?: number } = {}): Promise<FakeProvider> {
+export async function startFakeProvider(chain: SimChain, profile: ProviderProfile, opts: { latencyMs?: number; resultCap?: number; finalizedLag?: number; stateBlocks?: number } = {}): Promise<FakeProvider> {
   const resultCap = opts.resultCap ?? 10_000;
   const finalized = chain.head - (opts.finalizedLag ?? 64);
   const calls = new Map<string, number>();
@@ -107,9 +111,16 @@ export async function startFakeProvider(chain: SimChain, profile: ProviderProfil
     };
   }
 
+  const STATE_READS: Record<string, number> = { eth_call: 1, eth_getCode: 1, eth_getBalance: 1, eth_getTransactionCount: 1 };
+
   function answer(r: Req): { result?: unknown; error?: unknown } {
     calls.set(r.method, (calls.get(r.method) ?? 0) + 1);
     const p = r.params ?? [];
+    const at = STATE_READS[r.method] !== undefined ? p[STATE_READS[r.method]] : undefined;
+    if (opts.stateBlocks !== undefined && typeof at === 'string' && at.startsWith('0x') && Number(at) < chain.head - opts.stateBlocks) {
+      fake.refusals++;
+      return { error: { code: -32000, message: `missing trie node ${Number(at).toString(16).padStart(64, 'c')} (path )` } };
+    }
     switch (r.method) {
       case 'eth_chainId':
         return { result: hex(chain.chainId) };
@@ -130,7 +141,7 @@ export async function startFakeProvider(chain: SimChain, profile: ProviderProfil
       }
       case 'eth_call': {
         const c = p[0] as { to: string; data: string };
-        const v = chain.calls.get(`${c.to.toLowerCase()}:${c.data.slice(0, 10).toLowerCase()}`);
+        const v = chain.calls.get(`${c.to.toLowerCase()}:${c.data.toLowerCase()}`) ?? chain.calls.get(`${c.to.toLowerCase()}:${c.data.slice(0, 10).toLowerCase()}`);
         return v ? { result: v } : { error: { code: -32000, message: 'execution reverted' } };
       }
       case 'eth_getLogs':

@@ -76,7 +76,9 @@ export async function runIngestCommand(args: string[], config: Config, opts: { d
       },
     };
     const started = Date.now();
-    const result = await importEthereumEtl({ db: ctx.db, repo: createIngestionRepo(ctx.db) }, positionals[0], { chainId, progress });
+    // with CREDENCE_RPC_URL_<chain> set, non-stable amounts are valued by the chain's oracle over that endpoint
+    const prices = (ctx.services.ingestion as IngestionEngine | undefined)?.priceReader(chainId);
+    const result = await importEthereumEtl({ db: ctx.db, repo: createIngestionRepo(ctx.db) }, positionals[0], { chainId, progress, prices });
     const scoring = ctx.services.scoring;
     if (scoring && !values['no-score'] && result.wallets.size) {
       progress.start('rescoring wallets', result.wallets.size, 0);
@@ -91,6 +93,7 @@ export async function runIngestCommand(args: string[], config: Config, opts: { d
     for (const f of result.files) console.log(`${f.kind.padEnd(15)} ${f.file}: ${f.skipped ? 'already imported' : `${f.rows} rows${f.resumedAt ? ` (resumed at ${f.resumedAt})` : ''}`}`);
     console.log(`${result.records} new activity records for ${result.wallets.size} wallets in ${((Date.now() - started) / 1000).toFixed(1)} s` + (result.recordsWithoutTime ? ` (${result.recordsWithoutTime} without a block time)` : ''));
     const d = result.dropped;
+    if (prices?.stats.calls) console.log(`oracle prices: ${prices.stats.calls} eth_call (${prices.stats.priced} priced, ${prices.stats.unpriced} without a price, ${prices.stats.noState} without state at the block)`);
     if (d.unpinned + d.unverifiedPool + d.unlistedPool) console.log(`not evidence (left out, never scored): ${d.unpinned} logs from contracts outside the registry, ${d.unverifiedPool} swaps in pools not derived from a Uniswap factory, ${d.unlistedPool} swaps in pools of tokens outside the allowlist`);
     return 0;
   } finally {

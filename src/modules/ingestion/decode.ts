@@ -8,6 +8,7 @@ import { decodeEventLog } from 'viem';
 import { EVENTS_BY_TOPIC, ZERO_ADDRESS, type ActivityKind } from './events.js';
 import { contractInfo, easTrust } from './registry/index.js';
 import { evidenceValue, gate, usdValue, type DropCounter, type PoolInfo } from './registry/gate.js';
+import type { PriceLookup } from './pricing/reader.js';
 
 export interface ActivityRecord {
   chainId: number;
@@ -51,6 +52,8 @@ export interface DecodeContext {
   pools?: ReadonlyMap<string, PoolInfo | null>;
   /** Where dropped logs are counted (diagnostics only). */
   dropped?: DropCounter;
+  /** Oracle prices of non-stable assets at the log's block (pricing/: the pre-pass reads what this decode asks). */
+  prices?: PriceLookup;
 }
 
 const topicAddress = (t: string | undefined): string | null => (t && t.length === 66 ? `0x${t.slice(26)}`.toLowerCase() : null);
@@ -91,7 +94,8 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       ...f,
     });
   };
-  const usd = (token: string | null, raw: string | null) => evidenceValue(ctx.chainId, token, raw);
+  const price = (token: string | null) => (token && ctx.prices ? (ctx.prices(token, log.blockNumber) ?? null) : null);
+  const usd = (token: string | null, raw: string | null) => evidenceValue(ctx.chainId, token, raw, price(token));
 
   // ERC-721 Transfer shares ERC-20's selector but indexes tokenId: told apart by the topic count.
   if (def.name === 'Transfer' && log.topics.length === 4) {
@@ -116,7 +120,8 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
     case 'Transfer': {
       const from = a('from');
       const to = a('to');
-      const valueUsd = usd(contract, n('value'));
+      // no score uses a transfer's value: only stablecoins are valued, no oracle read is spent on them
+      const valueUsd = evidenceValue(ctx.chainId, contract, n('value'));
       add(from, 'transfer_erc20', { direction: 'out', counterparty: to, amount: n('value'), valueUsd });
       add(to, 'transfer_erc20', { direction: 'in', counterparty: from, amount: n('value'), valueUsd });
       break;
@@ -168,7 +173,7 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
     case 'UniswapV3Swap': {
       const protocol = def.name === 'UniswapV2Swap' ? 'uniswap-v2' : 'uniswap-v3';
       const recipient = a(def.name === 'UniswapV2Swap' ? 'to' : 'recipient');
-      const valueUsd = swapValue(ctx.chainId, ctx.pools!.get(contract)!, args, def.name === 'UniswapV2Swap');
+      const valueUsd = swapValue(ctx.chainId, ctx.pools!.get(contract)!, args, def.name === 'UniswapV2Swap', price);
       add(a('sender'), 'swap', { protocol, counterparty: recipient, valueUsd });
       add(recipient, 'swap', { protocol, counterparty: a('sender'), valueUsd });
       if (ctx.txFrom) add(ctx.txFrom.toLowerCase(), 'swap', { protocol, counterparty: recipient, valueUsd });
@@ -205,14 +210,21 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
   return out;
 }
 
-/** USD volume of a swap: the stablecoin side's amount (in or out), or null when neither side is a stablecoin. */
-function swapValue(chainId: number, pool: PoolInfo, args: Record<string, unknown>, v2: boolean): number | null {
+/** USD volume of a swap: the stablecoin side's amount (in or out); else, at the oracle's price, the side paid into
+ *  the pool, else the other side; null when neither side has a price. */
+function swapValue(chainId: number, pool: PoolInfo, args: Record<string, unknown>, v2: boolean, price: (token: string) => number | null): number | null {
   const big = (k: string) => (args[k] as bigint | undefined) ?? 0n;
   const abs = (x: bigint) => (x < 0n ? -x : x);
   const amt0 = v2 ? big('amount0In') + big('amount0Out') : abs(big('amount0'));
   const amt1 = v2 ? big('amount1In') + big('amount1Out') : abs(big('amount1'));
-  const priced = usdValue(chainId, pool.token0, amt0) ?? usdValue(chainId, pool.token1, amt1);
-  if (priced !== null) return priced;
+  const stable = usdValue(chainId, pool.token0, amt0) ?? usdValue(chainId, pool.token1, amt1);
+  if (stable !== null) return stable;
+  const in0 = v2 ? big('amount0In') > 0n : big('amount0') > 0n;
+  const sides: [string, bigint][] = in0 ? [[pool.token0, amt0], [pool.token1, amt1]] : [[pool.token1, amt1], [pool.token0, amt0]];
+  for (const [token, amt] of sides) {
+    const v = usdValue(chainId, token, amt, price(token));
+    if (v !== null) return v;
+  }
   // neither side priced: crumbs of both tokens are dust, anything more is an unvalued swap
   return evidenceValue(chainId, pool.token0, amt0) === 0 && evidenceValue(chainId, pool.token1, amt1) === 0 ? 0 : null;
 }

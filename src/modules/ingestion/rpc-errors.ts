@@ -29,7 +29,22 @@ export type Refusal =
   | { kind: 'range'; cause: RangeCause; blockCap: number | null; suggested: { from: number; to: number } | null; message: string }
   | { kind: 'rate'; retryAfterMs: number | null; message: string }
   | { kind: 'transient'; message: string }
+  /** the call itself failed (a revert): asking again gives the same answer */
+  | { kind: 'reverted'; message: string }
+  /** the node keeps no state (or no header) for the asked block: a pruned, non-archive node */
+  | { kind: 'no-state'; message: string }
   | { kind: 'fatal'; message: string };
+
+/** A reverted call: geth code 3 / -32000 "execution reverted", Hardhat -32603 "VM Exception while processing
+ * transaction: reverted with reason string ...", Nethermind/Erigon "execution reverted: ...". */
+const REVERTED = /execution reverted|\breverted\b|\brevert\b|vm exception/i;
+
+/** No state for the asked block on this node (state reads of old blocks on a full, non-archive node): geth
+ * "missing trie node <hash> (path )" (hash scheme), "historical state not available in path scheme yet" /
+ * "... state 0x.. is not available, not found" (path scheme, also Bor and op-geth), Infura and load-balanced
+ * nodes "header not found", Nethermind "No state available for block", Erigon/Reth "state ... pruned",
+ * Infura "project ID does not have access to archive state". */
+const NO_STATE = /missing trie node|historical state|header not found|no state available|state (is )?(not available|unavailable)|(state|history|block).{0,40}\bpruned\b|pruned (state|history|block)|access to archive state|archive (node|state) (is )?required/i;
 
 /** Messages that mean "the span or the result set is too big" (any code). */
 const RANGE =
@@ -103,6 +118,8 @@ export function classify(e: unknown): Refusal {
     if (e.httpStatus === 429 || e.code === 429 || e.code === -32007 || e.code === -32016 || e.code === -32090 || (RATE.test(message) && !RANGE.test(message) && !TIMEOUT.test(message))) {
       return { kind: 'rate', retryAfterMs: e.retryAfterMs, message };
     }
+    if (REVERTED.test(message) || e.code === 3) return { kind: 'reverted', message };
+    if (NO_STATE.test(message)) return { kind: 'no-state', message };
     if (RANGE.test(message) || TIMEOUT.test(message)) return rangeRefusal(message, e.data);
     // a gateway that gave up waiting for the node (504), whatever its page says
     if (e.httpStatus === 504) return { kind: 'range', cause: 'timeout', blockCap: null, suggested: null, message };

@@ -44,8 +44,10 @@ export interface ChainSource extends SourceBase {
   createAddress(deployer: string, nonce: number): string;
   /** logs of many transactions' receipts in one round trip (the explorer's router swaps, when both are configured) */
   receiptLogs(hashes: string[]): Promise<Map<string, ChainLog[]>>;
-  /** eth_call (registry checks, price reads) */
+  /** eth_call (registry checks) */
   call(to: string, data: string, block?: number | 'latest'): Promise<string>;
+  /** many eth_call at their own blocks in one round trip, each answered or refused on its own (price reads) */
+  callMany(calls: { to: string; data: string; block: number }[]): Promise<Outcome<string>[]>;
 }
 
 export interface RpcSourceOptions extends Partial<TransportOptions> {
@@ -159,6 +161,9 @@ export function createRpcSource(chainId: number, url: string, options: RpcSource
     },
     async call(to, data, block = 'latest') {
       return rpc<string>('eth_call', [{ to, data }, typeof block === 'number' ? hex(block) : block]);
+    },
+    callMany(calls) {
+      return transport.batch<string>(calls.map((c) => ({ method: 'eth_call', params: [{ to: c.to, data: c.data }, hex(c.block)] })));
     },
     close: () => transport.close(),
   };

@@ -31,6 +31,9 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/** Methods that read state at a block: a node without that block's state refuses them for good. */
+const STATE_READS = new Set(['eth_call', 'eth_getCode', 'eth_getBalance', 'eth_getTransactionCount', 'eth_getStorageAt', 'eth_getProof']);
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function retryAfter(h: string | null): number | null {
@@ -142,7 +145,10 @@ export function createTransport(url: string, options: Partial<TransportOptions> 
             const c = classify(r.error);
             // a timed-out eth_getLogs goes back to the sync, which asks a smaller span; any other call that timed
             // out (a block, a balance) cannot be made smaller, so it is tried again like a transient failure
-            const retriable = c.kind === 'rate' || c.kind === 'transient' || (c.kind === 'range' && c.cause === 'timeout' && all[i].method !== 'eth_getLogs');
+            // "header not found" from eth_getLogs or a block read is a load-balanced node behind the others: tried
+            // again; a state read (eth_call, eth_getCode...) of a block the node keeps no state for never succeeds
+            const retriable =
+              c.kind === 'rate' || c.kind === 'transient' || (c.kind === 'range' && c.cause === 'timeout' && all[i].method !== 'eth_getLogs') || (c.kind === 'no-state' && !STATE_READS.has(all[i].method));
             if (retriable) {
               retry.push(i);
               if (c.kind === 'rate') wait = Math.max(wait, c.retryAfterMs ?? opts.baseDelayMs * 2 ** Math.min(attempt, 6));

@@ -14,6 +14,7 @@ import { syncWalletFromExplorer } from './explorer/sync.js';
 import type { Pinned } from './log-plan.js';
 import type { IngestionRepo } from './repo.js';
 import type { ChainSource } from './rpc-source.js';
+import { priceReaderFor, type PriceReader } from './pricing/index.js';
 import { syncWalletOnChain, type SyncOptions, type SyncResult } from './sync.js';
 
 export interface IngestionDeps {
@@ -48,6 +49,8 @@ export interface IngestionEngine extends IngestionService {
   coverageFor(addresses: string[]): Promise<Map<string, Coverage>>;
   /** chains with a configured source */
   readonly chains: number[];
+  /** oracle prices over the chain's JSON-RPC source (bulk imports value with it); undefined without one */
+  priceReader(chainId: number): PriceReader | undefined;
   readonly queued: number;
   readonly running: number;
 }
@@ -76,7 +79,7 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
     if (explorer) {
       const state = (await repo.syncStates(wallet)).find((s) => s.chainId === chainId);
       // with a JSON-RPC source as well, the explorer only backfills (first sync, or a cursor far behind)
-      if (!rpc || state?.lastBlock == null) result = await syncWalletFromExplorer(db, repo, explorer, wallet, optsFor(chainId), rpc ? (h) => rpc.receiptLogs(h) : undefined);
+      if (!rpc || state?.lastBlock == null) result = await syncWalletFromExplorer(db, repo, explorer, wallet, { ...optsFor(chainId), prices: rpc ? priceReaderFor(rpc) : undefined }, rpc ? (h) => rpc.receiptLogs(h) : undefined);
     }
     if (rpc) {
       const r = await syncWalletOnChain(db, repo, rpc, wallet, optsFor(chainId));
@@ -159,6 +162,10 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
 
   return {
     chains,
+    priceReader(chainId: number) {
+      const rpc = sources.find((s) => s.chainId === chainId);
+      return rpc ? priceReaderFor(rpc) : undefined;
+    },
     async featuresFor(address: string): Promise<WalletFeatures> {
       return repo.features(address.toLowerCase());
     },

@@ -6,6 +6,7 @@
 import type { Db } from '../../platform/db/types.js';
 import { decodeLog, deploymentRecord, type ActivityRecord } from './decode.js';
 import { poolsForLogs } from './registry/pools.js';
+import { priceReaderFor, pricesForLogs, type PriceReader } from './pricing/index.js';
 import { buildPlan, DELEGATE_CHANGED, DELEGATE_VOTES_CHANGED, walletTopic, type LogPlan, type Pinned } from './log-plan.js';
 import type { IngestionRepo } from './repo.js';
 import { createCoverageRepo } from './coverage-repo.js';
@@ -26,6 +27,9 @@ export interface SyncOptions {
   windowsPerRound: number;
   /** the registry's contracts for this chain; null: no registry (every known event, any emitter) */
   pinned: Pinned[] | null;
+  /** oracle prices of non-stable assets (pricing/); the JSON-RPC sync reads them over its own source, the explorer
+   *  over the chain's JSON-RPC source when there is one */
+  prices?: PriceReader;
   signal?: AbortSignal;
 }
 
@@ -150,13 +154,15 @@ async function commitRound(db: Db, repo: IngestionRepo, source: ChainSource, wal
   const times = await source.blockTimes(all.map((l) => l.blockNumber));
   // evidence registry: a swap counts only from a pool that derives from the Uniswap factory (token0/token1/fee read over RPC)
   const pools = await poolsForLogs(chainId, all, (to, data) => source.call(to, data));
+  // oracle prices of the non-stable amounts at their blocks (pricing/), over this same endpoint
+  const prices = await pricesForLogs(priceReaderFor(source), all, { chainId, pools });
   const seen = new Set<string>();
   let records: ActivityRecord[] = [];
   for (const l of all) {
     const key = `${l.transactionHash}:${l.logIndex}`;
     if (seen.has(key)) continue; // a log can match at two positions (a transfer to oneself)
     seen.add(key);
-    for (const r of decodeLog({ ...l, timestamp: times.get(l.blockNumber)! }, { chainId, pools })) if (r.wallet === wallet) records.push(r);
+    for (const r of decodeLog({ ...l, timestamp: times.get(l.blockNumber)! }, { chainId, pools, prices })) if (r.wallet === wallet) records.push(r);
   }
   let end = done[done.length - 1].window.to;
   let reopened = false;

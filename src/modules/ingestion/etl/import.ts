@@ -10,6 +10,7 @@ import { EVENTS, ZERO_ADDRESS } from '../events.js';
 import type { IngestionRepo } from '../repo.js';
 import { newDropCounter, type DropCounter, type PoolInfo } from '../registry/gate.js';
 import { derivePool, SWAP_TOPICS } from '../registry/pools.js';
+import { pricesForLogs, type PriceLookup, type PriceReader } from '../pricing/index.js';
 import { countRows, num, readRows, str, topicsOf, type Row } from './reader.js';
 
 const KINDS = ['blocks', 'transactions', 'logs', 'token_transfers'] as const;
@@ -26,6 +27,8 @@ export interface EtlImportOptions {
   chainId: number;
   batchSize?: number;
   progress?: ProgressSink;
+  /** oracle prices over the chain's JSON-RPC endpoint (pricing/); without it non-stable amounts are unvalued */
+  prices?: PriceReader;
 }
 
 export interface EtlImportResult {
@@ -102,7 +105,10 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
       let records: ActivityRecord[] = [];
       const nonces = new Map<string, number>();
       if (f.kind === 'transactions') records = transactionRecords(rows, chainId, timeOf, nonces);
-      else if (f.kind === 'logs') records = rows.flatMap((r) => logRecords(r, { chainId, pools, dropped: result.dropped }, timeOf, senders));
+      else if (f.kind === 'logs') {
+        const prices = await pricesForLogs(opts.prices, rows.flatMap((r) => rawLog(r, timeOf) ?? []), { chainId, pools });
+        records = rows.flatMap((r) => logRecords(r, { chainId, pools, dropped: result.dropped, prices }, timeOf, senders));
+      }
       else records = await newTokenTransfers(db, chainId, rows.flatMap((r) => tokenTransferRecords(r, chainId, timeOf)));
       offset += consumed;
       const end = offset;
@@ -154,16 +160,18 @@ function transactionRecords(rows: Row[], chainId: number, timeOf: (r: Row) => Da
   return out;
 }
 
-type LogCtx = { chainId: number; pools: Map<string, PoolInfo | null>; dropped: DropCounter };
+type LogCtx = { chainId: number; pools: Map<string, PoolInfo | null>; dropped: DropCounter; prices?: PriceLookup };
 
-function logRecords(r: Row, ctx: LogCtx, timeOf: (r: Row) => Date | null, senders: Map<string, string>): ActivityRecord[] {
+function rawLog(r: Row, timeOf: (r: Row) => Date | null) {
   const txHash = str(r.transaction_hash);
   const address = str(r.address);
-  if (!txHash || !address) return [];
-  return decodeLog(
-    { address, topics: topicsOf(r.topics), data: str(r.data) ?? '0x', transactionHash: txHash, logIndex: Number(r.log_index), blockNumber: Number(r.block_number), timestamp: timeOf(r) },
-    { ...ctx, txFrom: senders.get(txHash.toLowerCase()) ?? null },
-  );
+  if (!txHash || !address) return null;
+  return { address, topics: topicsOf(r.topics), data: str(r.data) ?? '0x', transactionHash: txHash, logIndex: Number(r.log_index), blockNumber: Number(r.block_number), timestamp: timeOf(r) };
+}
+
+function logRecords(r: Row, ctx: LogCtx, timeOf: (r: Row) => Date | null, senders: Map<string, string>): ActivityRecord[] {
+  const log = rawLog(r, timeOf);
+  return log ? decodeLog(log, { ...ctx, txFrom: senders.get(log.transactionHash.toLowerCase()) ?? null }) : [];
 }
 
 /**

@@ -12,6 +12,7 @@ import { EVENTS, EVENTS_BY_TOPIC } from '../events.js';
 import { walletTopic } from '../log-plan.js';
 import { createCoverageRepo } from '../coverage-repo.js';
 import { derivePool, poolsForLogs, SWAP_TOPICS } from '../registry/pools.js';
+import { pricesForLogs } from '../pricing/index.js';
 import type { PoolInfo } from '../registry/gate.js';
 import type { IngestionRepo } from '../repo.js';
 import type { SyncOptions, SyncResult } from '../sync.js';
@@ -105,18 +106,18 @@ export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: E
   }
 
   const pools = await poolsFor(chainId, [...logs, ...receiptLogs], erc20, src);
+  // oracle prices of non-stable amounts, over the chain's JSON-RPC source when one is configured (pricing/)
+  const swaps = receiptLogs.filter((l) => SWAP_TOPICS.has(l.topics[0]?.toLowerCase()));
+  const prices = await pricesForLogs(opts.prices, [...logs, ...swaps, ...direct.map((d) => d.log)], { chainId, pools: new Map([...pools, ...direct.flatMap((d) => [...d.pools])]) });
   const seen = new Set<string>();
   for (const l of logs) {
     const key = `${lc(l.transactionHash)}:${l.logIndex}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    for (const r of decodeLog(l, { chainId, pools })) if (r.wallet === wallet) records.push(r);
+    for (const r of decodeLog(l, { chainId, pools, prices })) if (r.wallet === wallet) records.push(r);
   }
-  for (const l of receiptLogs) {
-    if (!SWAP_TOPICS.has(l.topics[0]?.toLowerCase())) continue;
-    for (const r of decodeLog(l, { chainId, pools, txFrom: wallet })) if (r.wallet === wallet) records.push(r);
-  }
-  for (const d of direct) for (const r of decodeLog(d.log, { chainId, pools: d.pools, txFrom: wallet })) if (r.wallet === wallet) records.push(r);
+  for (const l of swaps) for (const r of decodeLog(l, { chainId, pools, txFrom: wallet, prices })) if (r.wallet === wallet) records.push(r);
+  for (const d of direct) for (const r of decodeLog(d.log, { chainId, pools: d.pools, txFrom: wallet, prices })) if (r.wallet === wallet) records.push(r);
 
   const coverage = createCoverageRepo(db);
   const stored = await db.tx(async (q) => {

@@ -61,27 +61,33 @@ export function gate(name: EventName, chainId: number, emitter: string, pools?: 
   return { ok: true, protocol: c.protocol };
 }
 
-/** USD value of a raw amount of `token`: stablecoins at 1 per unit; anything else unvalued (null). */
-export function usdValue(chainId: number, token: string | null | undefined, raw: bigint | string | null | undefined): number | null {
+/**
+ * USD value of a raw amount of `token` (decimals from the registry): stablecoins at 1 per unit; another asset at
+ * `price` (USD per whole unit, from the oracle at the event's time: see ../pricing/) when one is known; else
+ * unvalued (null). A token the registry does not know is never valued, whatever price is handed in.
+ */
+export function usdValue(chainId: number, token: string | null | undefined, raw: bigint | string | null | undefined, price?: number | null): number | null {
   if (!token || raw === null || raw === undefined) return null;
   const t = tokenInfo(chainId, token);
-  if (!t || !t.stable) return null;
+  const unit = t?.stable ? 1 : price;
+  if (!t || unit === null || unit === undefined || !(unit > 0) || !Number.isFinite(unit)) return null;
   const v = typeof raw === 'bigint' ? raw : BigInt(raw);
   const abs = v < 0n ? -v : v;
   // integer part exactly, then the fraction: no float overflow for 18-decimal amounts
   const scale = 10n ** BigInt(t.decimals);
-  return Number(abs / scale) + Number(abs % scale) / Number(scale);
+  return (Number(abs / scale) + Number(abs % scale) / Number(scale)) * unit;
 }
 
 export const DUST_USD = PRICING.dustUsd;
 
 /**
- * What an amount of `token` counts for: its USD value where a price is known (usdValue); otherwise null
+ * What an amount of `token` counts for: its USD value where a price is known (usdValue; below dustUsd it earns
+ * nothing, see repo.ts); otherwise null
  * (unvalued, a lower fixed weight in the model), except that an unpriced amount below one whole unit of a known
  * asset (1 wei of WETH, 0.001 WBTC...) is dust: 0, below the floor, so a loop of crumbs counts for nothing.
  */
-export function evidenceValue(chainId: number, token: string | null | undefined, raw: bigint | string | null | undefined): number | null {
-  const usd = usdValue(chainId, token, raw);
+export function evidenceValue(chainId: number, token: string | null | undefined, raw: bigint | string | null | undefined, price?: number | null): number | null {
+  const usd = usdValue(chainId, token, raw, price);
   if (usd !== null || !token || raw === null || raw === undefined) return usd;
   const t = tokenInfo(chainId, token);
   if (!t) return null;
