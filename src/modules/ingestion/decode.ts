@@ -6,7 +6,7 @@
 // registry contracts and verified pools are never wallets; amounts are valued in USD where a price is known.
 import { decodeEventLog } from 'viem';
 import { EVENTS_BY_TOPIC, ZERO_ADDRESS, type ActivityKind } from './events.js';
-import { contractInfo, easTrust } from './registry/index.js';
+import { contractInfo, easTrust, isPositionManager } from './registry/index.js';
 import { evidenceValue, gate, usdValue, type DropCounter, type PoolInfo } from './registry/gate.js';
 import type { PriceLookup } from './pricing/reader.js';
 
@@ -99,6 +99,8 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
 
   // ERC-721 Transfer shares ERC-20's selector but indexes tokenId: told apart by the topic count.
   if (def.name === 'Transfer' && log.topics.length === 4) {
+    // a Uniswap V3 position NFT is liquidity, not a collectible: no NFT evidence (positions.ts reads its mint)
+    if (isPositionManager(ctx.chainId, contract)) return out;
     const from = topicAddress(log.topics[1]);
     const to = topicAddress(log.topics[2]);
     const tokenId = BigInt(log.topics[3]).toString();

@@ -162,6 +162,8 @@ export const ACTIVITY_KINDS = [
   'ens_register',
   'attestation_received',
   'attestation_made',
+  // a Uniswap V3 position the wallet minted and paid for (contract: its pool): marks self-dealing, earns nothing
+  'lp_position',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

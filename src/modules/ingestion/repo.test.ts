@@ -48,6 +48,32 @@ describe('ingestion repo', () => {
     expect((await repo.features(trader)).trading).toMatchObject({ swaps: 1, volumeUsd: 5_000 });
   });
 
+  it('gives no trading credit for swaps in a V3 pool after the wallet opened a position there; the position earns nothing', async () => {
+    const w = randomAddress();
+    const own = randomAddress(); // the V3 pool of the wallet's position
+    const other = randomAddress();
+    const npm = '0xc36442b4a4522e871399cd717abdd847ab11fe88';
+    const at = new Date('2024-03-01T00:00:00Z');
+    const base = { chainId: 1, wallet: w, occurredAt: at, counterparty: null, tokenId: null, amount: null, direction: null, protocol: 'uniswap-v3', ref: null };
+    const swap = (pool: string, i: number, block: number, chainId = 1) => ({ ...base, chainId, blockNumber: block, txHash: `0x${String(i).padStart(64, '0')}`, logIndex: i, kind: 'swap' as const, contract: pool, valueUsd: 5_000 });
+    const position = { ...base, blockNumber: 200, txHash: `0x${'6'.repeat(64)}`, logIndex: 3, kind: 'lp_position' as const, contract: own, counterparty: npm, tokenId: '4242', valueUsd: null };
+    await repo.insertActivity([swap(own, 1, 150), ...[2, 3, 4].map((i) => swap(own, i, 200 + i)), swap(other, 5, 300), swap(own, 6, 400, 10)] as never);
+    // before the position: every swap counts
+    expect((await repo.features(w)).trading).toMatchObject({ swaps: 6, volumeUsd: 30_000 });
+    const before = await repo.features(w);
+    await repo.insertActivity([position] as never);
+    const f = await repo.features(w);
+    // left: the swap before the position (no liquidity of its own yet), the other pool, the same address on another chain
+    expect(f.trading).toMatchObject({ swaps: 3, distinctPools: 2, volumeUsd: 15_000 });
+    // the position record itself is no NFT, token, counterparty or activity
+    expect(f.nft).toEqual(before.nft);
+    expect({ ...f, trading: null, evidenceAt: null }).toEqual({ ...before, trading: null, evidenceAt: null, evidenceCount: before.evidenceCount - 3 });
+    // a position record of another wallet takes nothing from this one
+    const trader = randomAddress();
+    await repo.insertActivity([{ ...swap(own, 7, 500), wallet: trader }] as never);
+    expect((await repo.features(trader)).trading).toMatchObject({ swaps: 1, volumeUsd: 5_000 });
+  });
+
   it('counts a swap the explorer settled from token transfers once when its Swap log is stored too', async () => {
     const w = randomAddress();
     const pool = randomAddress();

@@ -169,8 +169,12 @@ export type IngestionRepo = ReturnType<typeof createIngestionRepo>;
 // Features by value, from pinned evidence only (decode stored nothing else). Self-dealing is removed here:
 // transfers with, and tokens/NFTs of, contracts the wallet deployed; swaps in a Uniswap V2 pair that minted
 // liquidity tokens to the wallet (trading against its own liquidity: the fee goes back to itself; a V2 pair is its
-// own LP token; only a mint counts, so nobody can wipe a trader's credit by sending it LP tokens); valued lending
-// and swaps below the dust floor;
+// own LP token; only a mint counts, so nobody can wipe a trader's credit by sending it LP tokens); swaps in a
+// Uniswap V3 pool, on the same chain, from the block where the wallet opened a position there (an 'lp_position'
+// record: a position NFT the pinned NonfungiblePositionManager minted to the wallet in a transaction the wallet
+// sent or paid the pool in, see positions.ts; a position sent to the wallet, or minted to it by someone else,
+// takes nothing away); the 'lp_position' markers themselves (no credit of any kind); valued lending and swaps
+// below the dust floor;
 // zero-weight votes; self-delegation; attestations other than trusted ones ('eas-trusted') and self-attestations.
 const FEATURES_SQL = `
 WITH own AS (SELECT contract FROM wallet_activity WHERE wallet = $1 AND kind = 'contract_deploy' AND contract IS NOT NULL),
@@ -182,6 +186,10 @@ a AS (
     AND NOT COALESCE(kind IN ('transfer_erc20', 'transfer_erc721', 'transfer_erc1155', 'nft_mint') AND contract IN (SELECT contract FROM own), false)
     AND NOT COALESCE(kind IN ('lending_supply', 'lending_borrow', 'lending_repay', 'lending_withdraw', 'swap') AND value_usd < $2, false)
     AND NOT COALESCE(kind = 'swap' AND contract IN (SELECT contract FROM lp), false)
+    AND kind <> 'lp_position'
+    AND NOT (kind = 'swap' AND EXISTS (
+      SELECT 1 FROM wallet_activity p WHERE p.wallet = $1 AND p.kind = 'lp_position' AND p.chain_id = w.chain_id
+        AND p.contract = w.contract AND p.block_number <= w.block_number))
     -- a swap the explorer settled from token transfers (log index -3) is the same swap as its Swap log when a bulk
     -- import or a receipt stored that too: counted once
     AND NOT (kind = 'swap' AND log_index = -3 AND EXISTS (

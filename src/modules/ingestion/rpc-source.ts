@@ -44,6 +44,8 @@ export interface ChainSource extends SourceBase {
   createAddress(deployer: string, nonce: number): string;
   /** logs of many transactions' receipts in one round trip (the explorer's router swaps, when both are configured) */
   receiptLogs(hashes: string[]): Promise<Map<string, ChainLog[]>>;
+  /** many transactions' senders and logs in one round trip (a Uniswap V3 position's minting transaction) */
+  receipts(hashes: string[]): Promise<Map<string, { from: string | null; logs: ChainLog[] }>>;
   /** eth_call (registry checks) */
   call(to: string, data: string, block?: number | 'latest'): Promise<string>;
   /** many eth_call at their own blocks in one round trip, each answered or refused on its own (price reads) */
@@ -65,6 +67,17 @@ export function createRpcSource(chainId: number, url: string, options: RpcSource
   const times = new Map<number, Date>();
   const rpc = <T>(method: string, params: unknown[]) => transport.request<T>(method, params);
   let finalizedTag: boolean | null = null;
+
+  const receipts = async (hashes: string[]) => {
+    const out = await transport.batch<{ from?: string; logs: WireLog[] } | null>(hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })));
+    const map = new Map<string, { from: string | null; logs: ChainLog[] }>();
+    out.forEach((o, i) => {
+      if (!o.ok) throw o.error;
+      const logs = (o.value?.logs ?? []).map((l) => ({ address: l.address, topics: l.topics, data: l.data, transactionHash: l.transactionHash, logIndex: Number(l.logIndex), blockNumber: Number(l.blockNumber) }));
+      map.set(hashes[i].toLowerCase(), { from: o.value?.from?.toLowerCase() ?? null, logs });
+    });
+    return map;
+  };
 
   return {
     chainId,
@@ -151,14 +164,9 @@ export function createRpcSource(chainId: number, url: string, options: RpcSource
       return getContractAddress({ from: deployer as `0x${string}`, nonce: BigInt(nonce) }).toLowerCase();
     },
     async receiptLogs(hashes) {
-      const out = await transport.batch<{ logs: WireLog[] } | null>(hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })));
-      const map = new Map<string, ChainLog[]>();
-      out.forEach((o, i) => {
-        if (!o.ok) throw o.error;
-        map.set(hashes[i].toLowerCase(), (o.value?.logs ?? []).map((l) => ({ address: l.address, topics: l.topics, data: l.data, transactionHash: l.transactionHash, logIndex: Number(l.logIndex), blockNumber: Number(l.blockNumber) })));
-      });
-      return map;
+      return new Map([...(await receipts(hashes))].map(([h, r]) => [h, r.logs]));
     },
+    receipts,
     async call(to, data, block = 'latest') {
       return rpc<string>('eth_call', [{ to, data }, typeof block === 'number' ? hex(block) : block]);
     },

@@ -7,6 +7,7 @@ import type { Db } from '../../platform/db/types.js';
 import { decodeLog, deploymentRecord, type ActivityRecord } from './decode.js';
 import { poolsForLogs } from './registry/pools.js';
 import { priceReaderFor, pricesForLogs, type PriceReader } from './pricing/index.js';
+import { positionMintRecipient, positionRecords } from './positions.js';
 import { buildPlan, DELEGATE_CHANGED, DELEGATE_VOTES_CHANGED, walletTopic, type LogPlan, type Pinned } from './log-plan.js';
 import type { IngestionRepo } from './repo.js';
 import { createCoverageRepo } from './coverage-repo.js';
@@ -163,6 +164,14 @@ async function commitRound(db: Db, repo: IngestionRepo, source: ChainSource, wal
     if (seen.has(key)) continue; // a log can match at two positions (a transfer to oneself)
     seen.add(key);
     for (const r of decodeLog({ ...l, timestamp: times.get(l.blockNumber)! }, { chainId, pools, prices })) if (r.wallet === wallet) records.push(r);
+  }
+  // Uniswap V3 positions minted to the wallet: which pool, and who paid, is in the minting transaction's receipt
+  const minted = [...new Set(all.filter((l) => positionMintRecipient(chainId, l) === wallet).map((l) => l.transactionHash.toLowerCase()))];
+  if (minted.length) {
+    for (const [hash, tx] of await source.receipts(minted)) {
+      const logs = tx.logs.map((l) => ({ ...l, timestamp: times.get(l.blockNumber) ?? null }));
+      for (const r of positionRecords(chainId, { hash, from: tx.from, logs })) if (r.wallet === wallet) records.push(r);
+    }
   }
   let end = done[done.length - 1].window.to;
   let reopened = false;

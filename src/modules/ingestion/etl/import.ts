@@ -5,12 +5,14 @@ import { readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { getContractAddress, pad, toHex } from 'viem';
 import type { Db } from '../../../platform/db/types.js';
-import { decodeLog, deploymentRecord, type ActivityRecord } from '../decode.js';
+import { decodeLog, deploymentRecord, type ActivityRecord, type RawLog } from '../decode.js';
 import { EVENTS, ZERO_ADDRESS } from '../events.js';
 import type { IngestionRepo } from '../repo.js';
 import { newDropCounter, type DropCounter, type PoolInfo } from '../registry/gate.js';
 import { derivePool, SWAP_TOPICS } from '../registry/pools.js';
 import { pricesForLogs, type PriceLookup, type PriceReader } from '../pricing/index.js';
+import { isPositionManager } from '../registry/index.js';
+import { positionMintRecipient, positionRecords } from '../positions.js';
 import { countRows, num, readRows, str, topicsOf, type Row } from './reader.js';
 
 const KINDS = ['blocks', 'transactions', 'logs', 'token_transfers'] as const;
@@ -88,6 +90,14 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
     const ts = num(r.block_timestamp);
     return ts !== null ? new Date(ts * 1000) : (times.get(Number(r.block_number)) ?? null);
   };
+
+  // Uniswap V3 positions minted to wallets that paid for them (read from whole transactions, so before the batches)
+  const positions = await exportPositions(files, chainId, senders, timeOf);
+  if (positions.length) {
+    const changed = await db.tx((q) => repo.insertActivity(positions, q));
+    for (const w of changed) result.wallets.add(w);
+    result.records += positions.filter((r) => changed.has(r.wallet)).length;
+  }
 
   for (const f of files) {
     if (f.kind === 'blocks') continue;
@@ -231,6 +241,39 @@ async function swapPools(files: { file: string; kind: FileKind }[], chainId: num
   return out;
 }
 
+/**
+ * The `lp_position` records of the export (positions.ts): two passes over the logs, first for the transactions in
+ * which the pinned position manager minted a position, then for all of those transactions' logs.
+ */
+async function exportPositions(files: { file: string; kind: FileKind }[], chainId: number, senders: Map<string, string>, timeOf: (r: Row) => Date | null): Promise<ActivityRecord[]> {
+  const logFiles = files.filter((f) => f.kind === 'logs');
+  const minting = new Set<string>();
+  for (const f of logFiles) {
+    for await (const { rows } of readRows(f.file, 0, 5000)) {
+      for (const r of rows) {
+        const address = str(r.address);
+        const tx = str(r.transaction_hash)?.toLowerCase();
+        if (address && tx && positionMintRecipient(chainId, { address, topics: topicsOf(r.topics) })) minting.add(tx);
+      }
+    }
+  }
+  if (!minting.size) return [];
+  const byTx = new Map<string, RawLog[]>();
+  for (const f of logFiles) {
+    for await (const { rows } of readRows(f.file, 0, 5000)) {
+      for (const r of rows) {
+        const tx = str(r.transaction_hash)?.toLowerCase();
+        const address = str(r.address);
+        if (!tx || !address || !minting.has(tx)) continue;
+        const list = byTx.get(tx) ?? [];
+        list.push({ address, topics: topicsOf(r.topics), data: str(r.data) ?? '0x', transactionHash: tx, logIndex: Number(r.log_index), blockNumber: Number(r.block_number), timestamp: timeOf(r) });
+        byTx.set(tx, list);
+      }
+    }
+  }
+  return [...byTx].flatMap(([hash, logs]) => positionRecords(chainId, { hash, from: senders.get(hash) ?? null, logs }));
+}
+
 /** A token_transfers row is the decoded form of an ERC-20 Transfer log: re-encoded and decoded like any log. */
 function tokenTransferRecords(r: Row, chainId: number, timeOf: (r: Row) => Date | null): ActivityRecord[] {
   const from = str(r.from_address) ?? ZERO_ADDRESS;
@@ -238,6 +281,8 @@ function tokenTransferRecords(r: Row, chainId: number, timeOf: (r: Row) => Date 
   const token = str(r.token_address);
   const txHash = str(r.transaction_hash);
   if (!token || !txHash) return [];
+  // ethereum-etl lists ERC-721 transfers here too (value = token id): a V3 position NFT is no token evidence
+  if (isPositionManager(chainId, token)) return [];
   const topics = [TRANSFER_TOPIC, pad(from as `0x${string}`), pad(to as `0x${string}`)];
   const data = pad(toHex(BigInt(str(r.value) ?? '0')));
   return decodeLog({ address: token, topics, data, transactionHash: txHash, logIndex: Number(r.log_index), blockNumber: Number(r.block_number), timestamp: timeOf(r) }, { chainId });

@@ -13,6 +13,7 @@ import { walletTopic } from '../log-plan.js';
 import { createCoverageRepo } from '../coverage-repo.js';
 import { derivePool, poolsForLogs, SWAP_TOPICS } from '../registry/pools.js';
 import { pricesForLogs } from '../pricing/index.js';
+import { positionMintRecipient, positionRecords } from '../positions.js';
 import type { PoolInfo } from '../registry/gate.js';
 import type { IngestionRepo } from '../repo.js';
 import type { SyncOptions, SyncResult } from '../sync.js';
@@ -118,6 +119,7 @@ export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: E
   }
   for (const l of swaps) for (const r of decodeLog(l, { chainId, pools, txFrom: wallet, prices })) if (r.wallet === wallet) records.push(r);
   for (const d of direct) for (const r of decodeLog(d.log, { chainId, pools: d.pools, txFrom: wallet, prices })) if (r.wallet === wallet) records.push(r);
+  records.push(...(await positionsMinted(chainId, wallet, logs, txs, src, receipts)));
 
   const coverage = createCoverageRepo(db);
   const stored = await db.tx(async (q) => {
@@ -128,6 +130,31 @@ export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: E
     return changed.size ? records.length : 0;
   });
   return { chainId, newRecords: stored, nonceChanged: nonce !== (state?.nonce ?? 0), head, complete: true };
+}
+
+/** Uniswap V3 positions minted to the wallet (positions.ts): the minting transaction's receipt says which pool; the
+ *  wallet sent it if its txlist has it as the sender. */
+async function positionsMinted(chainId: number, wallet: string, logs: RawLog[], txs: Row[], src: ExplorerSource, receipts?: ReceiptReader): Promise<ActivityRecord[]> {
+  const minted = new Map<string, Date | null>();
+  for (const l of logs) if (positionMintRecipient(chainId, l) === wallet) minted.set(lc(l.transactionHash), l.timestamp);
+  if (!minted.size) return [];
+  const hashes = [...minted.keys()];
+  const got = receipts
+    ? await receipts(hashes)
+    : new Map(
+        await Promise.all(
+          hashes.map(async (h) => {
+            const rc = await src.receipt(h);
+            return [h, (rc?.logs ?? []).map((l) => ({ address: l.address, topics: l.topics, data: l.data, transactionHash: l.transactionHash, logIndex: n(l.logIndex), blockNumber: n(l.blockNumber) }))] as const;
+          }),
+        ),
+      );
+  const out: ActivityRecord[] = [];
+  for (const [hash, ls] of got) {
+    const from = txs.some((t) => lc(t.hash) === hash && lc(t.from) === wallet) ? wallet : null;
+    for (const r of positionRecords(chainId, { hash, from, logs: ls.map((l) => ({ ...l, timestamp: minted.get(hash) ?? null })) })) if (r.wallet === wallet) out.push(r);
+  }
+  return out;
 }
 
 function native(chainId: number, t: Row, logIndex: number, direction: 'in' | 'out', counterparty: string, wallet: string): ActivityRecord {

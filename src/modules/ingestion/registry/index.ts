@@ -9,12 +9,23 @@
 //   isPinned(chainId, address) / contractInfo(chainId, address)
 //   poolDerives(chainId, protocol, pool, token0, token1, fee?)
 //   tokenInfo(chainId, address)  allowlisted token with decimals and whether it counts at 1 USD.
+//   isPositionManager(chainId, a) the Uniswap V3 NonfungiblePositionManager (its position NFTs mark a wallet's own
+//                                 liquidity, see ../positions.ts; they are never NFT evidence).
 import * as aave from '@bgd-labs/aave-address-book';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Token, V2_FACTORY_ADDRESSES, V3_CORE_FACTORY_ADDRESSES, GOVERNANCE_BRAVO_ADDRESSES, UNI_ADDRESSES, V2_ROUTER_ADDRESSES, SWAP_ROUTER_02_ADDRESSES } from '@uniswap/sdk-core';
+import {
+  Token,
+  V2_FACTORY_ADDRESSES,
+  V3_CORE_FACTORY_ADDRESSES,
+  GOVERNANCE_BRAVO_ADDRESSES,
+  UNI_ADDRESSES,
+  V2_ROUTER_ADDRESSES,
+  SWAP_ROUTER_02_ADDRESSES,
+  NONFUNGIBLE_POSITION_MANAGER_ADDRESSES,
+} from '@uniswap/sdk-core';
 import { computePairAddress } from '@uniswap/v2-sdk';
 import { computePoolAddress } from '@uniswap/v3-sdk';
 
@@ -25,7 +36,7 @@ export const REGISTRY_CHAINS = [1, 10, 137, 8453, 42161] as const;
 /** The local Hardhat chain id: the only chain an operator-provided entry may pin (demo and tests). */
 export const LOCAL_CHAIN_ID = 31337;
 
-export type Role = 'lending-pool' | 'comet' | 'dex-factory' | 'router' | 'governor' | 'votes-token' | 'ens-controller' | 'ens-base-registrar' | 'eas';
+export type Role = 'lending-pool' | 'comet' | 'dex-factory' | 'router' | 'position-manager' | 'governor' | 'votes-token' | 'ens-controller' | 'ens-base-registrar' | 'eas';
 
 export interface PinnedContract {
   /** lowercase */
@@ -102,6 +113,9 @@ function build(chainId: number): ChainRegistry {
   if (v2Factory) add({ address: v2Factory, protocol: 'uniswap-v2', role: 'dex-factory', label: 'Uniswap V2 Factory', source: '@uniswap/sdk-core V2_FACTORY_ADDRESSES' });
   if (v3Factory) add({ address: v3Factory, protocol: 'uniswap-v3', role: 'dex-factory', label: 'Uniswap V3 Factory', source: '@uniswap/sdk-core V3_CORE_FACTORY_ADDRESSES' });
   if (V2_ROUTER_ADDRESSES[chainId]) add({ address: V2_ROUTER_ADDRESSES[chainId], protocol: 'uniswap-v2', role: 'router', label: 'Uniswap V2 Router02', source: '@uniswap/sdk-core V2_ROUTER_ADDRESSES' });
+  // The V3 position manager: its position NFTs say which pool a wallet provides liquidity to (never scored themselves)
+  if (NONFUNGIBLE_POSITION_MANAGER_ADDRESSES[chainId])
+    add({ address: NONFUNGIBLE_POSITION_MANAGER_ADDRESSES[chainId], protocol: 'uniswap-v3', role: 'position-manager', label: 'Uniswap V3 NonfungiblePositionManager', source: '@uniswap/sdk-core NONFUNGIBLE_POSITION_MANAGER_ADDRESSES' });
   try {
     add({ address: SWAP_ROUTER_02_ADDRESSES(chainId), protocol: 'uniswap-v3', role: 'router', label: 'Uniswap SwapRouter02', source: '@uniswap/sdk-core SWAP_ROUTER_02_ADDRESSES' });
   } catch {
@@ -147,6 +161,11 @@ export function pinnedContracts(chainId: number): Array<{ address: string; proto
 
 export function contractInfo(chainId: number, address: string): PinnedContract | undefined {
   return registry(chainId)?.contracts.get(lc(address));
+}
+
+/** Whether `address` is the chain's pinned Uniswap V3 NonfungiblePositionManager. */
+export function isPositionManager(chainId: number, address: string): boolean {
+  return contractInfo(chainId, address)?.role === 'position-manager';
 }
 
 export function isPinned(chainId: number, address: string): boolean {
