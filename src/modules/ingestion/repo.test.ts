@@ -36,6 +36,8 @@ describe('ingestion repo', () => {
       ...[1, 2, 3].map((i) => swap(own, i)),
       swap(other, 4),
       { ...base, txHash: `0x${'9'.repeat(64)}`, logIndex: 0, kind: 'transfer_erc20', contract: own, direction: 'in', counterparty: '0x0000000000000000000000000000000000000000', amount: '1000', protocol: null, valueUsd: null },
+      // in the same transaction the wallet paid a token into the pair: it added that liquidity itself
+      { ...base, txHash: `0x${'9'.repeat(64)}`, logIndex: 1, kind: 'transfer_erc20', contract: randomAddress(), direction: 'out', counterparty: own, amount: '5', protocol: null, valueUsd: null },
     ] as never);
     const f = await repo.features(w);
     expect(f.trading).toMatchObject({ swaps: 1, distinctPools: 1, volumeUsd: 5_000 });
@@ -46,6 +48,34 @@ describe('ingestion repo', () => {
       { ...base, wallet: trader, txHash: `0x${'8'.repeat(64)}`, logIndex: 0, kind: 'transfer_erc20', contract: other, direction: 'in', counterparty: randomAddress(), amount: '1', protocol: null, valueUsd: null },
     ] as never);
     expect((await repo.features(trader)).trading).toMatchObject({ swaps: 1, volumeUsd: 5_000 });
+  });
+
+  it('V2: only liquidity the wallet paid for itself counts against it, and only from then on', async () => {
+    const zero = '0x0000000000000000000000000000000000000000';
+    const pair = randomAddress();
+    const usdc = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+    const at = new Date('2024-03-01T00:00:00Z');
+    const row = (wallet: string, block: number, i: number, extra: object) => ({
+      chainId: 1, wallet, blockNumber: block, occurredAt: at, counterparty: null, tokenId: null, amount: null, direction: null, protocol: null, ref: null, valueUsd: null,
+      txHash: `0x${String(block).padStart(64, '0')}`, logIndex: i, ...extra,
+    });
+    const swaps = (wallet: string, blocks: number[]) => blocks.map((b) => row(wallet, b, 9, { kind: 'swap', contract: pair, protocol: 'uniswap-v2', valueUsd: 5_000 }));
+    // griefing: a stranger adds liquidity through the router with `to` = the trader (the stranger pays both tokens)
+    const victim = randomAddress();
+    await repo.insertActivity([
+      ...swaps(victim, [100, 300, 301]),
+      row(victim, 200, 2, { kind: 'transfer_erc20', contract: pair, direction: 'in', counterparty: zero, amount: '1000' }),
+    ] as never);
+    expect((await repo.features(victim)).trading).toMatchObject({ swaps: 3, volumeUsd: 15_000 });
+    // the wash trader adds its own liquidity (it pays USDC into the pair in the same transaction), then trades there
+    const washer = randomAddress();
+    await repo.insertActivity([
+      ...swaps(washer, [100, 300, 301]),
+      row(washer, 200, 1, { kind: 'transfer_erc20', contract: usdc, direction: 'out', counterparty: pair, amount: '1000000000' }),
+      row(washer, 200, 2, { kind: 'transfer_erc20', contract: pair, direction: 'in', counterparty: zero, amount: '1000' }),
+    ] as never);
+    // the swap before it provided liquidity still counts
+    expect((await repo.features(washer)).trading).toMatchObject({ swaps: 1, volumeUsd: 5_000 });
   });
 
   it('gives no trading credit for swaps in a V3 pool after the wallet opened a position there; the position earns nothing', async () => {

@@ -167,9 +167,10 @@ export function createIngestionRepo(db: Queryable) {
 export type IngestionRepo = ReturnType<typeof createIngestionRepo>;
 
 // Features by value, from pinned evidence only (decode stored nothing else). Self-dealing is removed here:
-// transfers with, and tokens/NFTs of, contracts the wallet deployed; swaps in a Uniswap V2 pair that minted
-// liquidity tokens to the wallet (trading against its own liquidity: the fee goes back to itself; a V2 pair is its
-// own LP token; only a mint counts, so nobody can wipe a trader's credit by sending it LP tokens); swaps in a
+// transfers with, and tokens/NFTs of, contracts the wallet deployed; swaps in a Uniswap V2 pair, from the block
+// where the pair minted liquidity tokens to the wallet in a transaction where the wallet paid tokens into the pair
+// (trading against its own liquidity: the fee goes back to itself; a V2 pair is its own LP token; LP tokens sent to
+// a trader, or minted to it by a stranger who added the liquidity, take nothing away); swaps in a
 // Uniswap V3 pool, on the same chain, from the block where the wallet opened a position there (an 'lp_position'
 // record: a position NFT the pinned NonfungiblePositionManager minted to the wallet in a transaction the wallet
 // sent or paid the pool in, see positions.ts; a position sent to the wallet, or minted to it by someone else,
@@ -178,14 +179,20 @@ export type IngestionRepo = ReturnType<typeof createIngestionRepo>;
 // zero-weight votes; self-delegation; attestations other than trusted ones ('eas-trusted') and self-attestations.
 const FEATURES_SQL = `
 WITH own AS (SELECT contract FROM wallet_activity WHERE wallet = $1 AND kind = 'contract_deploy' AND contract IS NOT NULL),
-lp AS (SELECT DISTINCT contract FROM wallet_activity WHERE wallet = $1 AND kind = 'transfer_erc20' AND direction = 'in' AND contract IS NOT NULL
-       AND counterparty = '0x0000000000000000000000000000000000000000'),
+lp AS (SELECT m.chain_id, m.contract, min(m.block_number) AS from_block FROM wallet_activity m
+       WHERE m.wallet = $1 AND m.kind = 'transfer_erc20' AND m.direction = 'in' AND m.contract IS NOT NULL
+         AND m.counterparty = '0x0000000000000000000000000000000000000000'
+         -- the wallet added the liquidity itself: it paid tokens into the pair in that transaction (a stranger adding
+         -- liquidity in its name pays them itself, so it cannot wipe the wallet's trading credit this way)
+         AND EXISTS (SELECT 1 FROM wallet_activity p WHERE p.wallet = $1 AND p.chain_id = m.chain_id AND p.tx_hash = m.tx_hash
+                     AND p.kind = 'transfer_erc20' AND p.direction = 'out' AND p.counterparty = m.contract)
+       GROUP BY m.chain_id, m.contract),
 a AS (
   SELECT * FROM wallet_activity w WHERE wallet = $1
     AND NOT COALESCE(kind IN ('transfer_native', 'transfer_erc20', 'transfer_erc721', 'transfer_erc1155') AND counterparty IN (SELECT contract FROM own), false)
     AND NOT COALESCE(kind IN ('transfer_erc20', 'transfer_erc721', 'transfer_erc1155', 'nft_mint') AND contract IN (SELECT contract FROM own), false)
     AND NOT COALESCE(kind IN ('lending_supply', 'lending_borrow', 'lending_repay', 'lending_withdraw', 'swap') AND value_usd < $2, false)
-    AND NOT COALESCE(kind = 'swap' AND contract IN (SELECT contract FROM lp), false)
+    AND NOT (kind = 'swap' AND EXISTS (SELECT 1 FROM lp WHERE lp.chain_id = w.chain_id AND lp.contract = w.contract AND lp.from_block <= w.block_number))
     AND kind <> 'lp_position'
     AND NOT (kind = 'swap' AND EXISTS (
       SELECT 1 FROM wallet_activity p WHERE p.wallet = $1 AND p.kind = 'lp_position' AND p.chain_id = w.chain_id
