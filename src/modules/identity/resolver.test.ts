@@ -20,7 +20,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-const get = (did: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url: `/1.0/identifiers/${did}`, headers, remoteAddress: `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` });
+const get = (did: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url: `/1.0/identifiers/${did}`, headers, remoteAddress: `127.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` });
 
 describe('GET /1.0/identifiers/{did}', () => {
   it('resolves a registered DID for did-resolver without any API key, in the DID resolution result format', async () => {
@@ -83,14 +83,14 @@ describe('GET /1.0/identifiers/{did}', () => {
   it('has its own per-IP limit (CREDENCE_DID_RESOLVER_RATE_LIMIT), while GET /identity/{did} still needs a key', async () => {
     const did = `did:credence:1:${randomAddress()}`;
     // 20 at once against a limit of 5 per second: the limiter sees them within the same second
-    const burst = await Promise.all(Array.from({ length: 20 }, () => app.inject({ method: 'GET', url: `/1.0/identifiers/${did}`, remoteAddress: '10.99.1.1' })));
+    const burst = await Promise.all(Array.from({ length: 20 }, () => app.inject({ method: 'GET', url: `/1.0/identifiers/${did}`, remoteAddress: '127.99.1.1' })));
     const limited = burst.find((r) => r.statusCode === 429);
     expect(limited, burst.map((r) => r.statusCode).join()).toBeDefined();
     expect(burst.filter((r) => r.statusCode === 404).length).toBeLessThanOrEqual(5);
     expect(limited!.json().error).toBe('rate_limited');
     expect(Number(limited!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     // another client is not affected
-    expect((await app.inject({ method: 'GET', url: `/1.0/identifiers/${did}`, remoteAddress: '10.99.1.2' })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: `/1.0/identifiers/${did}`, remoteAddress: '127.99.1.2' })).statusCode).toBe(404);
 
     expect((await app.inject({ method: 'GET', url: `/api/v1/identity/${did}` })).statusCode).toBe(401);
   });
