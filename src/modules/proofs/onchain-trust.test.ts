@@ -92,8 +92,11 @@ describe('freshness', () => {
     // the publisher clears the superseded commitment (compare-and-clear) on its next sweep
     await eventually(async () => (await verifyFor(borrower, old.proof, 800, 1)) === false, { timeoutMs: 60_000 });
     expect(await read<bigint>(dep.oracle, oracleAbi, 'commitmentOf', [borrower, 1])).toBe(0n);
-    const rows = await app.ctx.db.query<{ cleared_at: Date | null }>('SELECT cleared_at FROM proof_commitments WHERE commitment = $1', [old.publicInputs.commitment]);
-    expect(rows[0].cleared_at).not.toBeNull();
+    // the row is marked once the clearing transaction's receipt is in, a moment after the chain shows it
+    await eventually(async () => {
+      const rows = await app.ctx.db.query<{ cleared_at: Date | null }>('SELECT cleared_at FROM proof_commitments WHERE commitment = $1', [old.publicInputs.commitment]);
+      return rows[0]?.cleared_at != null;
+    }, { timeoutMs: 30_000 });
   });
 
   it('compare-and-clear never removes a newer commitment', async () => {
