@@ -176,7 +176,7 @@ async function main() {
   let parsed = 0;
   for (let i = 0; i < N; i++) parsed += revive(stored[i]).txCount;
   const parseRate = (N / (performance.now() - t)) * 1000;
-  console.log(`\n3. scoring model v1 from stored features, ${N} wallets x 5 passes (all nine categories with reason codes)`);
+  console.log(`\n3. scoring model 2.0.0 from stored features, ${N} wallets x 5 passes (all nine categories with reason codes)`);
   console.log(
     `   best ${rates[4].toFixed(0)} wallets/s, median ${rates[2].toFixed(0)} wallets/s including deserialization (target 5,000/s); ` +
       `deserialization alone ${parseRate.toFixed(0)}/s  [${checksum > 0 && parsed > 0 ? 'ok' : '?'}]`,
