@@ -59,16 +59,11 @@ export function installFastPaths(app: FastifyInstance, opts: { metrics: RequestM
     for (const r of routes) if (r(req, res, startedAt)) return;
     fastify(req, res);
   });
-  app.addHook('onClose', (_app, done) => {
-    server.removeAllListeners('request');
-    server.on('request', fastify);
-    done();
-  });
 
   function answer(req: IncomingMessage, res: ServerResponse, startedAt: number, a: FastAnswer) {
     const id = requestIdOf(req);
-    const log = logRequests() ? opts.log.child({ reqId: id }) : null;
-    log?.info({ req: { method: req.method, url: req.url, host: req.headers.host, ip: req.socket.remoteAddress, socket: req.socket } }, 'incoming request');
+    const reqLog = logRequests() ? opts.log.child({ reqId: id }) : null;
+    reqLog?.info({ req: { method: req.method, url: req.url, host: req.headers.host, ip: req.socket.remoteAddress, socket: req.socket } }, 'incoming request');
     const headers = a.headers;
     headers['x-response-time'] = (performance.now() - startedAt).toFixed(3);
     headers['x-request-id'] = id;
@@ -78,7 +73,7 @@ export function installFastPaths(app: FastifyInstance, opts: { metrics: RequestM
     paths.served++;
     const seconds = (performance.now() - startedAt) / 1000;
     opts.metrics.record('GET', a.route, a.status, seconds);
-    log?.info({ res: { statusCode: a.status }, responseTime: seconds * 1000 }, 'request completed');
+    reqLog?.info({ res: { statusCode: a.status }, responseTime: seconds * 1000 }, 'request completed');
   }
 
   const paths = { add: (r: FastRoute) => void routes.push(r), send: answer, fallback: fastify, served: 0 };
