@@ -7,6 +7,7 @@ import type { Db } from '../../platform/db/types.js';
 import { decodeLog, deploymentRecord, type ActivityRecord } from './decode.js';
 import { poolsForLogs } from './registry/pools.js';
 import { priceReaderFor, pricesForLogs, type PriceReader } from './pricing/index.js';
+import { revalueStored } from './pricing/revalue.js';
 import { positionMintRecipient, positionRecords } from './positions.js';
 import { buildPlan, DELEGATE_CHANGED, DELEGATE_VOTES_CHANGED, walletTopic, type LogPlan, type Pinned } from './log-plan.js';
 import type { IngestionRepo } from './repo.js';
@@ -128,6 +129,9 @@ export async function syncWalletOnChain(db: Db, repo: IngestionRepo, source: Cha
     span = Math.min(span * 2, softMax, source.limits.span());
   }
 
+  // lending rows stored unvalued earlier (no price source then, or a node without that block's state) are valued
+  // now if this endpoint can price them; a failed read leaves them for the next sync
+  if (!opts.signal?.aborted) newRecords += await revalueStored(db, priceReaderFor(source), wallet).catch(() => 0);
   const dep = await scanDeployments(db, repo, source, wallet, head, account, state?.deployNonceChecked ?? 0, opts);
   const nonceChanged = account.nonce !== (state?.nonce ?? 0);
   const complete = !opts.signal?.aborted && from > head && dep.complete;

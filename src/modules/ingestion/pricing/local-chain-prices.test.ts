@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseEther, toHex } from 'viem';
 import { createTestApp, testConfig } from '../../../../test/helpers/app.js';
 import { keepOpen, testDatabase } from '../../../../test/helpers/db.js';
+import { deploymentSettings } from '../../../../test/helpers/deployment.js';
 import { startLocalChain, type LocalChain } from '../../../../test/helpers/local-chain.js';
 import { chainClient, MAINNET_LIKE_BLOCK, PINNED } from '../../../../scripts/scenarios.js';
 import { exportEthereumEtl } from '../../../../scripts/export-ethereum-etl.js';
@@ -161,5 +162,40 @@ describe('non-stable amounts valued by the Aave V3 oracle at the event block', (
     console.info('DEFI_LENDING valued', valued.score, 'unvalued', flat.score);
     expect(valued.score).toBeGreaterThan(flat.score + 300);
     expect(valued.score).toBeGreaterThan(600);
+  });
+
+  it('rows imported without a price source are valued at the next JSON-RPC sync, and the score follows', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'credence-etl-revalue-'));
+    // the command and the app share the database, so they share its keys (README, "Several instances")
+    const deployment = deploymentSettings();
+    await exportEthereumEtl(chain.url, dir, { fromBlock: firstBlock });
+    const db = keepOpen(await testDatabase());
+    dbs.push({ ...db, close: db.reallyClose });
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      // no CREDENCE_RPC_URL_1: nothing to price with
+      expect(await runIngestCommand(['--format', 'ethereum-etl', '--chain', '1', '--no-score', dir], testConfig({ ...deployment.config }), { db })).toBe(0);
+    } finally {
+      log.mockRestore();
+    }
+    expect(await values(db, priced)).toEqual([
+      ['lending_borrow', PINNED.weth, null],
+      ['lending_borrow', WBTC, null],
+      ['lending_repay', PINNED.weth, null],
+    ]);
+    // the same database, now served with the chain's JSON-RPC configured: the next sync values what it can
+    const upgraded = await createTestApp({ db, config: { ...deployment.config, rpcUrls: { 1: chain.url }, ingestConfirmations: 0 } });
+    try {
+      const [r] = await (upgraded.ctx.services.ingestion as IngestionEngine).syncWallet(priced);
+      expect(r.newRecords).toBeGreaterThanOrEqual(2);
+      expect(await values(db, priced)).toEqual(await values(app.ctx.db, priced));
+      // what has no price at its block stays unvalued (the oracle reverted for WETH before it was listed)
+      await (upgraded.ctx.services.ingestion as IngestionEngine).syncWallet(unpriced);
+      expect((await values(db, unpriced)).map((v) => v[2])).toEqual([null, null]);
+      const valued = await upgraded.ctx.services.scoring!.getScore(priced, 'DEFI_LENDING');
+      expect(valued.score).toBeGreaterThan(600);
+    } finally {
+      await upgraded.close();
+    }
   });
 });
