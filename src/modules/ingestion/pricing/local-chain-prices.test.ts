@@ -50,6 +50,25 @@ const rows = async (db: Db, wallet: string) =>
   );
 const values = async (db: Db, wallet: string) => (await rows(db, wallet)).map((r) => [r.kind, r.counterparty, r.value_usd === null ? null : Number(r.value_usd)]);
 
+/** A database the ingest command may "close" (kept open to read the rows afterwards), closed after the file. */
+async function commandDb() {
+  const db = keepOpen(await testDatabase());
+  dbs.push({ ...db, close: db.reallyClose });
+  return db;
+}
+
+/** Runs `credence ingest` quietly; answers what it printed. */
+async function ingest(args: string[], config: Parameters<typeof testConfig>[0], db: Db): Promise<string[]> {
+  const out: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+  try {
+    expect(await runIngestCommand(args, testConfig(config), { db })).toBe(0);
+  } finally {
+    log.mockRestore();
+  }
+  return out;
+}
+
 beforeAll(async () => {
   chain = await startLocalChain({ initialDate: new Date(Date.now() - 200 * 86_400_000), accounts: 6 });
   c = chainClient(chain.url);
@@ -114,15 +133,8 @@ describe('non-stable amounts valued by the Aave V3 oracle at the event block', (
   });
 
   it('a fresh sync of the whole history (credence ingest --wallet) reads each price at its own block, not today\'s', async () => {
-    // the command closes the database it is handed: kept open to read the rows afterwards
-    const db = keepOpen(await testDatabase());
-    dbs.push({ ...db, close: db.reallyClose });
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-    try {
-      expect(await runIngestCommand(['--wallet', priced, '--wallet', unpriced], testConfig({ rpcUrls: { 1: chain.url }, ingestConfirmations: 0 }), { db })).toBe(0);
-    } finally {
-      log.mockRestore();
-    }
+    const db = await commandDb();
+    await ingest(['--wallet', priced, '--wallet', unpriced], { rpcUrls: { 1: chain.url }, ingestConfirmations: 0 }, db);
     expect(await values(db, priced)).toEqual(await values(app.ctx.db, priced));
     expect(await values(db, unpriced)).toEqual([
       ['lending_borrow', PINNED.weth, null],
@@ -133,16 +145,8 @@ describe('non-stable amounts valued by the Aave V3 oracle at the event block', (
   it('the ethereum-etl import of the same chain, with the chain RPC configured, values the same events the same way', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'credence-etl-prices-'));
     await exportEthereumEtl(chain.url, dir, { fromBlock: firstBlock });
-    // the command closes the database it is handed: kept open to read the rows afterwards
-    const db = keepOpen(await testDatabase());
-    dbs.push({ ...db, close: db.reallyClose });
-    const out: string[] = [];
-    const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-    try {
-      expect(await runIngestCommand(['--format', 'ethereum-etl', '--chain', '1', '--no-score', dir], testConfig({ rpcUrls: { 1: chain.url } }), { db })).toBe(0);
-    } finally {
-      log.mockRestore();
-    }
+    const db = await commandDb();
+    const out = await ingest(['--format', 'ethereum-etl', '--chain', '1', '--no-score', dir], { rpcUrls: { 1: chain.url } }, db);
     expect(await values(db, priced)).toEqual(await values(app.ctx.db, priced));
     expect(await values(db, unpriced)).toEqual([
       ['lending_borrow', PINNED.weth, null],
@@ -169,15 +173,9 @@ describe('non-stable amounts valued by the Aave V3 oracle at the event block', (
     // the command and the app share the database, so they share its keys (README, "Several instances")
     const deployment = deploymentSettings();
     await exportEthereumEtl(chain.url, dir, { fromBlock: firstBlock });
-    const db = keepOpen(await testDatabase());
-    dbs.push({ ...db, close: db.reallyClose });
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-    try {
-      // no CREDENCE_RPC_URL_1: nothing to price with
-      expect(await runIngestCommand(['--format', 'ethereum-etl', '--chain', '1', '--no-score', dir], testConfig({ ...deployment.config }), { db })).toBe(0);
-    } finally {
-      log.mockRestore();
-    }
+    const db = await commandDb();
+    // no CREDENCE_RPC_URL_1: nothing to price with
+    await ingest(['--format', 'ethereum-etl', '--chain', '1', '--no-score', dir], deployment.config, db);
     expect(await values(db, priced)).toEqual([
       ['lending_borrow', PINNED.weth, null],
       ['lending_borrow', WBTC, null],
