@@ -10,7 +10,7 @@ INSERT INTO position_managers VALUES
   (10, '0xc36442b4a4522e871399cd717abdd847ab11fe88'),
   (137, '0xc36442b4a4522e871399cd717abdd847ab11fe88'),
   (42161, '0xc36442b4a4522e871399cd717abdd847ab11fe88'),
-  (8453, '0x03a520b32c04bf3beef7eb72e919cf822ed34f1');
+  (8453, '0x03a520b32c04bf3beef7beb72e919cf822ed34f1');
 
 UPDATE wallet_sync SET last_block = NULL
 WHERE (wallet, chain_id) IN (
