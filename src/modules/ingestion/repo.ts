@@ -179,14 +179,18 @@ export type IngestionRepo = ReturnType<typeof createIngestionRepo>;
 // zero-weight votes; self-delegation; attestations other than trusted ones ('eas-trusted') and self-attestations.
 const FEATURES_SQL = `
 WITH own AS (SELECT contract FROM wallet_activity WHERE wallet = $1 AND kind = 'contract_deploy' AND contract IS NOT NULL),
-lp AS (SELECT m.chain_id, m.contract, min(m.block_number) AS from_block FROM wallet_activity m
-       WHERE m.wallet = $1 AND m.kind = 'transfer_erc20' AND m.direction = 'in' AND m.contract IS NOT NULL
-         AND m.counterparty = '0x0000000000000000000000000000000000000000'
-         -- the wallet added the liquidity itself: it paid tokens into the pair in that transaction (a stranger adding
-         -- liquidity in its name pays them itself, so it cannot wipe the wallet's trading credit this way)
-         AND EXISTS (SELECT 1 FROM wallet_activity p WHERE p.wallet = $1 AND p.chain_id = m.chain_id AND p.tx_hash = m.tx_hash
-                     AND p.kind = 'transfer_erc20' AND p.direction = 'out' AND p.counterparty = m.contract)
-       GROUP BY m.chain_id, m.contract),
+-- pools holding the wallet's own liquidity, from the block it was added: a V2 pair that minted the wallet LP tokens
+-- in a transaction where the wallet paid tokens into it (a stranger adding liquidity in its name pays them itself,
+-- so it cannot wipe the wallet's trading credit this way), or a V3 pool of an 'lp_position' (positions.ts)
+lp AS (SELECT chain_id, contract, min(block_number) AS from_block FROM (
+         SELECT m.chain_id, m.contract, m.block_number FROM wallet_activity m
+          WHERE m.wallet = $1 AND m.kind = 'transfer_erc20' AND m.direction = 'in' AND m.contract IS NOT NULL
+            AND m.counterparty = '0x0000000000000000000000000000000000000000'
+            AND EXISTS (SELECT 1 FROM wallet_activity p WHERE p.wallet = $1 AND p.chain_id = m.chain_id AND p.tx_hash = m.tx_hash
+                        AND p.kind = 'transfer_erc20' AND p.direction = 'out' AND p.counterparty = m.contract)
+         UNION ALL
+         SELECT chain_id, contract, block_number FROM wallet_activity WHERE wallet = $1 AND kind = 'lp_position'
+       ) liquidity GROUP BY chain_id, contract),
 a AS (
   SELECT * FROM wallet_activity w WHERE wallet = $1
     AND NOT COALESCE(kind IN ('transfer_native', 'transfer_erc20', 'transfer_erc721', 'transfer_erc1155') AND counterparty IN (SELECT contract FROM own), false)
@@ -194,9 +198,6 @@ a AS (
     AND NOT COALESCE(kind IN ('lending_supply', 'lending_borrow', 'lending_repay', 'lending_withdraw', 'swap') AND value_usd < $2, false)
     AND NOT (kind = 'swap' AND EXISTS (SELECT 1 FROM lp WHERE lp.chain_id = w.chain_id AND lp.contract = w.contract AND lp.from_block <= w.block_number))
     AND kind <> 'lp_position'
-    AND NOT (kind = 'swap' AND EXISTS (
-      SELECT 1 FROM wallet_activity p WHERE p.wallet = $1 AND p.kind = 'lp_position' AND p.chain_id = w.chain_id
-        AND p.contract = w.contract AND p.block_number <= w.block_number))
     -- a swap the explorer settled from token transfers (log index -3) is the same swap as its Swap log when a bulk
     -- import or a receipt stored that too: counted once
     AND NOT (kind = 'swap' AND log_index = -3 AND EXISTS (

@@ -97,14 +97,7 @@ export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: E
     else candidates.push(c.hash);
   }
   const at = (hash: string) => time(txs.find((t) => lc(t.hash) === hash)!);
-  if (receipts && candidates.length) {
-    for (const [hash, ls] of await receipts(candidates)) for (const l of ls) receiptLogs.push({ ...l, timestamp: at(hash) });
-  } else {
-    for (const hash of candidates) {
-      const rc = await src.receipt(hash);
-      for (const l of rc?.logs ?? []) receiptLogs.push({ address: l.address, topics: l.topics, data: l.data, transactionHash: l.transactionHash, logIndex: Number(l.logIndex), blockNumber: Number(l.blockNumber), timestamp: at(hash) });
-    }
-  }
+  if (candidates.length) for (const [hash, ls] of await receiptLogsOf(src, candidates, receipts)) for (const l of ls) receiptLogs.push({ ...l, timestamp: at(hash) });
 
   const pools = await poolsFor(chainId, [...logs, ...receiptLogs], erc20, src);
   // oracle prices of non-stable amounts, over the chain's JSON-RPC source when one is configured (pricing/)
@@ -138,21 +131,22 @@ async function positionsMinted(chainId: number, wallet: string, logs: RawLog[], 
   const minted = new Map<string, Date | null>();
   for (const l of logs) if (positionMintRecipient(chainId, l) === wallet) minted.set(lc(l.transactionHash), l.timestamp);
   if (!minted.size) return [];
-  const hashes = [...minted.keys()];
-  const got = receipts
-    ? await receipts(hashes)
-    : new Map(
-        await Promise.all(
-          hashes.map(async (h) => {
-            const rc = await src.receipt(h);
-            return [h, (rc?.logs ?? []).map((l) => ({ address: l.address, topics: l.topics, data: l.data, transactionHash: l.transactionHash, logIndex: n(l.logIndex), blockNumber: n(l.blockNumber) }))] as const;
-          }),
-        ),
-      );
   const out: ActivityRecord[] = [];
-  for (const [hash, ls] of got) {
+  for (const [hash, ls] of await receiptLogsOf(src, [...minted.keys()], receipts)) {
     const from = txs.some((t) => lc(t.hash) === hash && lc(t.from) === wallet) ? wallet : null;
     for (const r of positionRecords(chainId, { hash, from, logs: ls.map((l) => ({ ...l, timestamp: minted.get(hash) ?? null })) })) if (r.wallet === wallet) out.push(r);
+  }
+  return out;
+}
+
+/** Logs of these transactions' receipts: over the chain's JSON-RPC in one batch when configured, else from the
+ *  explorer one by one. */
+async function receiptLogsOf(src: ExplorerSource, hashes: string[], receipts?: ReceiptReader): ReturnType<ReceiptReader> {
+  if (receipts) return receipts(hashes);
+  const out: Awaited<ReturnType<ReceiptReader>> = new Map();
+  for (const h of hashes) {
+    const rc = await src.receipt(h);
+    out.set(h, (rc?.logs ?? []).map((l) => ({ address: l.address, topics: l.topics, data: l.data, transactionHash: l.transactionHash, logIndex: n(l.logIndex), blockNumber: n(l.blockNumber) })));
   }
   return out;
 }

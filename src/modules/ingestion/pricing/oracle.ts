@@ -4,20 +4,9 @@
 // not a stablecoin (those count at 1) and that is a reserve of that market is ever asked about: a token anyone
 // deployed is never priced, whatever a contract would answer for it.
 import * as aave from '@bgd-labs/aave-address-book';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { tokenInfo } from '../registry/index.js';
+import { PRICING, tokenInfo } from '../registry/index.js';
 
-interface OracleFile {
-  markets: Record<string, string>;
-  decimals: number;
-  maxUsdPerUnit: number;
-  bucketBlocks: Record<string, number>;
-}
-
-const FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../data/registry/pricing.json');
-const CONFIG = (JSON.parse(readFileSync(FILE, 'utf8')) as { oracle: OracleFile }).oracle;
+const CONFIG = PRICING.oracle;
 
 export interface OracleInfo {
   chainId: number;

@@ -66,7 +66,14 @@ interface ChainFile {
   eas?: { trustedSchemas: { uid: string }[]; trustedAttesters: { address: string }[] };
 }
 
-export const PRICING = JSON.parse(readFileSync(path.join(DATA, 'pricing.json'), 'utf8')) as { stablecoinSymbols: string[]; dustUsd: number };
+/** The oracle section of pricing.json: read by ../pricing/oracle.ts. */
+export interface OracleSettings {
+  markets: Record<string, string>;
+  decimals: number;
+  maxUsdPerUnit: number;
+  bucketBlocks: Record<string, number>;
+}
+export const PRICING = JSON.parse(readFileSync(path.join(DATA, 'pricing.json'), 'utf8')) as { stablecoinSymbols: string[]; dustUsd: number; oracle: OracleSettings };
 const STABLE = new Set(PRICING.stablecoinSymbols.map((s) => s.toUpperCase()));
 /** V3 fee tiers the factory has enabled (the ones a pool can have): tried in turn when a swap's fee is unknown. */
 export const V3_FEE_TIERS = [100, 500, 3000, 10000] as const;
