@@ -1,6 +1,6 @@
 // Listens, and shuts down gracefully on SIGINT/SIGTERM (in-flight requests finish, workers stop, counts flush).
 import { buildApp } from './app.js';
-import type { Config } from './platform/config.js';
+import { activeLocalProviders, type Config } from './platform/config.js';
 
 export async function serve(config: Config): Promise<void> {
   const app = await buildApp(config);
@@ -8,6 +8,15 @@ export async function serve(config: Config): Promise<void> {
   app.server.headersTimeout = 75_000;
   app.server.requestTimeout = 30_000;
   await app.listen({ port: config.port, host: config.host });
+  // Said at every start: these providers upgrade keys and approve KYC for free (development only).
+  const local = activeLocalProviders(config);
+  if (local.length > 0) {
+    app.log.warn(
+      { localProviders: local, host: config.host },
+      `built-in local providers are ON (${local.join(', ')}): anyone who reaches them upgrades keys or approves KYC for free; ` +
+        `listening on ${config.host}${config.host === '127.0.0.1' ? ' only (set HOST to change it)' : ''}. Production: CREDENCE_LOCAL_PROVIDERS=false with STRIPE_SECRET_KEY and CREDENCE_KYC_* set.`,
+    );
+  }
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

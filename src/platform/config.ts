@@ -259,6 +259,27 @@ function localProviders(env: Env): boolean {
   const publicUrl = str(env, 'CREDENCE_PUBLIC_URL');
   return !(publicUrl?.toLowerCase().startsWith('https:') || str(env, 'NODE_ENV') === 'production');
 }
+/**
+ * Where to listen when HOST is unset: every interface, except while a built-in local provider (free payment page,
+ * KYC page that approves anything) is on, when only this machine may reach them (issue 24). HOST=0.0.0.0 opts out.
+ */
+function defaultHost(env: Env): string {
+  const on = activeLocalProviders({
+    localProviders: localProviders(env),
+    stripeSecretKey: str(env, 'STRIPE_SECRET_KEY'),
+    kycProviders: { default: kycProvider(env, 'DEFAULT'), alt: kycProvider(env, 'ALT') },
+  });
+  return on.length > 0 ? '127.0.0.1' : '0.0.0.0';
+}
+
+/** The built-in local providers these settings turn on: payment without STRIPE_SECRET_KEY, KYC for an unset slot. */
+export function activeLocalProviders(c: Pick<Config, 'localProviders' | 'stripeSecretKey' | 'kycProviders'>): ('payment' | 'kyc')[] {
+  if (!c.localProviders) return [];
+  const on: ('payment' | 'kyc')[] = [];
+  if (!c.stripeSecretKey) on.push('payment');
+  if (!c.kycProviders.default || !c.kycProviders.alt) on.push('kyc');
+  return on;
+}
 // --- end security area ---
 
 /** A shared secret: at least 32 characters, so a guessable short value is refused at start. */
@@ -321,7 +342,7 @@ export function loadConfig(env: Env = process.env): Config {
   const verifier = str(env, 'CREDENCE_CREDENTIAL_VERIFIER_ADDRESS');
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
-    host: str(env, 'HOST') ?? '0.0.0.0',
+    host: str(env, 'HOST') ?? defaultHost(env),
     databaseUrl,
     dataDir: str(env, 'CREDENCE_DATA_DIR') ?? './data',
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
