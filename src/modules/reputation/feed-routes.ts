@@ -6,7 +6,8 @@ import type { AppContext } from '../../platform/context.js';
 import { toChecksum } from '../../platform/http/address.js';
 import { ensNameOf } from '../../platform/ens.js';
 import { errorResponses } from '../../platform/openapi.js';
-import { forbidden, invalidState, notFound, unavailable } from '../../platform/errors.js';
+import { fieldError, forbidden, invalidState, notFound, unavailable } from '../../platform/errors.js';
+import { BIGINT_ID, CURSOR_MESSAGE, decodeCursor, encodeCursor, fitsBigint } from '../../platform/http/pagination.js';
 import type { ChangeRow, ScoreChangeLog } from '../scoring/changes-repo.js';
 import { BatchJob, BatchJobBody, FeedQuery, FeedResponse, HistoryQuery, HistoryResponse, JobParams, MAX_JOB_ADDRESSES, ResultQuery } from './feed-schemas.js';
 import { CategoryParams } from './schemas.js';
@@ -16,7 +17,21 @@ const tags = ['Reputation'];
 /** `coverage` is the entry's coverage status (complete, partial or none; empty for jobs stored before it existed). */
 const CSV_HEADER = 'address,category,score,confidence,tier,calculatedAt,modelVersion,coverage';
 
-const change = ({ id, ...c }: ChangeRow) => ({ cursor: id, ...c, address: toChecksum(c.address) });
+const KIND = 'score_change';
+const change = ({ id, ...c }: ChangeRow) => ({ cursor: encodeCursor(KIND, [id]), ...c, address: toChecksum(c.address) });
+
+/** The change number a `cursor` (or the older `before` / `after`: opaque, or a plain change number) points at. */
+function position(q: { cursor?: string; before?: string; after?: string }, legacy: 'before' | 'after'): string | null {
+  const old = q[legacy];
+  if (q.cursor !== undefined && old !== undefined && q.cursor !== old) throw fieldError(legacy, 'give `cursor` or `' + legacy + '`, not both');
+  if (q.cursor !== undefined) return decodeCursor(KIND, q.cursor, [BIGINT_ID])[0];
+  if (old === undefined) return null;
+  if (/^[0-9]+$/.test(old)) {
+    if (!fitsBigint(old)) throw fieldError(legacy, CURSOR_MESSAGE);
+    return old;
+  }
+  return decodeCursor(KIND, old, [BIGINT_ID], legacy)[0];
+}
 
 export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo, wakeJobs: () => void) {
   const log = (): ScoreChangeLog => {
@@ -51,7 +66,7 @@ export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo
             summary: "A wallet's score changes in one category, with their causes",
             description:
               'Every stored change of the category score, newest first, with what caused it (ingestion, debt_claim, dispute_revision, kyc, sanctions, ...). ' +
-              'Paged with `limit` and `before` (the `nextCursor` of the previous page). Counts 1 query.',
+              'Paged with `limit` and `cursor` (see Pagination; `before` is the older name of `cursor` here). Counts 1 query.',
             params: CategoryParams,
             querystring: HistoryQuery,
             response: { 200: HistoryResponse },
@@ -59,11 +74,12 @@ export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo
         },
         async (req) => {
           const { address, category } = req.params as { address: string; category: ChangeRow['category'] };
-          const { limit, before } = req.query as { limit: number; before?: string };
-          const page = await log().history(address, category, { limit, before });
+          const q = req.query as { limit: number; cursor?: string; before?: string };
+          const page = await log().history(address, category, { limit: q.limit, before: position(q, 'before') });
           const changes = page.changes.map(change);
           const ensName = ensNameOf(req, 'address');
-          return { address: toChecksum(address), ...(ensName ? { ensName } : {}), category, count: changes.length, changes, nextCursor: page.more ? (changes.at(-1)?.cursor ?? null) : null };
+          const nextCursor = page.more ? (changes.at(-1)?.cursor ?? null) : null;
+          return { address: toChecksum(address), ...(ensName ? { ensName } : {}), category, count: changes.length, changes, nextCursor, hasMore: nextCursor !== null };
         },
       );
 
@@ -76,7 +92,7 @@ export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo
             tags,
             summary: 'Feed of score changes, for polling',
             description:
-              'Score changes oldest first after the cursor `after` (the `nextCursor` of your previous call; omit it to start from the beginning). ' +
+              'Score changes oldest first after `cursor` (the `nextCursor` of your previous call; omit it to start from the beginning; `after` is its older name). ' +
               'Poll with the last `nextCursor`: no change is skipped, even one whose transaction commits late (changes are numbered in commit order). ' +
               '`hasMore: true` means call again at once. Filter by `category` and/or `address`. Without `address` the feed covers every wallet, ' +
               'like an unfiltered webhook, and needs a Starter or higher key (403 for Free keys). Counts 1 query per call.',
@@ -85,13 +101,16 @@ export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo
           },
         },
         async (req) => {
-          const q = req.query as { after?: string; limit: number; category?: ChangeRow['category']; address?: string };
+          const q = req.query as { cursor?: string; after?: string; limit: number; category?: ChangeRow['category']; address?: string };
+          const after = position(q, 'after');
           if (!q.address && req.apiKey?.tier === 'Free') {
             throw forbidden('The feed of every wallet needs a Starter or higher key (as webhooks do); Free keys can follow one wallet with `address`.');
           }
-          const page = await log().feed({ after: q.after ?? null, limit: q.limit, category: q.category, address: q.address });
+          const page = await log().feed({ after, limit: q.limit, category: q.category, address: q.address });
           const changes = page.changes.map(change);
-          return { count: changes.length, changes, nextCursor: changes.at(-1)?.cursor ?? q.after ?? null, hasMore: page.more };
+          // a poller resumes from here even when nothing is new
+          const nextCursor = changes.at(-1)?.cursor ?? (after !== null ? encodeCursor(KIND, [after]) : null);
+          return { count: changes.length, changes, nextCursor, hasMore: page.more };
         },
       );
 

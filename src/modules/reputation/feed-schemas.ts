@@ -2,12 +2,14 @@
 import { Type } from '@sinclair/typebox';
 import { AddressOrEns, EthAddress, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
 import { CategorySchema } from './schemas.js';
+import { PageCursor, PageLimit } from '../../platform/http/pagination.js';
 
-const Cursor = (description: string) => Type.String({ pattern: '^[0-9]{1,19}$', description });
+/** The older parameters `before` / `after`: a change's `cursor` (opaque), or the change's number as they took before. */
+const Cursor = (description: string) => Type.String({ pattern: '^([0-9]{1,19}|[A-Za-z0-9_-]{1,400}\\.[A-Za-z0-9_-]{10})$', maxLength: 512, description });
 
 export const ScoreChange = Type.Object(
   {
-    cursor: Type.String({ description: 'opaque position of this change (pass as `after` or `before`)', examples: ['1042'] }),
+    cursor: Type.String({ description: 'opaque position of this change (pass as `cursor`, or as `after` / `before`)', examples: ['WyJzY29yZV9jaGFuZ2UiLCIxMDQyIl0.q1Yx0aB2cD'] }),
     address: EthAddress({ description: 'EIP-55 checksummed' }),
     category: CategorySchema,
     oldScore: Nullable(Type.Integer({ minimum: 0, maximum: 1000, description: 'null for the first score of the wallet' })),
@@ -26,8 +28,9 @@ export const ScoreChange = Type.Object(
 );
 
 export const HistoryQuery = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'changes per page (1-500)' }),
-  before: Type.Optional(Cursor('the `nextCursor` of the previous page: older changes')),
+  limit: PageLimit(500, 50),
+  cursor: Type.Optional(PageCursor()),
+  before: Type.Optional(Cursor('older name of `cursor` here (a change\'s `cursor`: the changes before it)')),
 });
 
 export const HistoryResponse = Type.Object(
@@ -37,14 +40,16 @@ export const HistoryResponse = Type.Object(
     category: CategorySchema,
     count: Type.Integer(),
     changes: Type.Array(ScoreChange, { description: 'newest first' }),
-    nextCursor: Nullable(Type.String({ description: 'pass as `before` for older changes; null when there are none' })),
+    nextCursor: Nullable(Type.String({ description: 'pass as `cursor` for older changes; null when there are none' })),
+    hasMore: Type.Boolean({ description: 'true when older changes follow' }),
   },
   { title: 'ScoreHistory' },
 );
 
 export const FeedQuery = Type.Object({
-  after: Type.Optional(Cursor('the `nextCursor` of your previous call; omit to start from the oldest change')),
-  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'changes per call (1-1000)' }),
+  cursor: Type.Optional(PageCursor()),
+  after: Type.Optional(Cursor('older name of `cursor` here (the changes after this one; omit both to start from the oldest change)')),
+  limit: PageLimit(1000, 100),
   category: Type.Optional(CategorySchema),
   address: Type.Optional(AddressOrEns({ description: 'only this wallet (a 0x address or an ENS name)' })),
 });
@@ -53,7 +58,7 @@ export const FeedResponse = Type.Object(
   {
     count: Type.Integer(),
     changes: Type.Array(ScoreChange, { description: 'oldest first' }),
-    nextCursor: Nullable(Type.String({ description: 'pass as `after` next time (null: nothing new; poll again with the same `after`)' })),
+    nextCursor: Nullable(Type.String({ description: 'pass as `cursor` next time; when nothing is new it is the cursor you sent (poll again with it); null only while the feed is empty' })),
     hasMore: Type.Boolean({ description: 'true when more changes are waiting: call again at once' }),
   },
   { title: 'ScoreChangeFeed' },

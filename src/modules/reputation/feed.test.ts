@@ -49,6 +49,34 @@ describe('GET /reputation/{address}/{category}/history', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().fields.map((f: { field: string }) => f.field)).toEqual(expect.arrayContaining(['limit', 'before']));
   });
+
+  it('answers 400, never 500, for a cursor out of range, tampered or from another list; `cursor` and `before` page alike', async () => {
+    const key = await createKey(app, 'Starter');
+    const address = randomAddress();
+    for (const s of [600, 610, 620]) await revise(address, 'DEFI_LENDING', s);
+    const url = `/api/v1/reputation/${address}/DEFI_LENDING/history?limit=1`;
+    const first = (await app.inject({ method: 'GET', url, headers: key.headers })).json();
+    expect(first).toMatchObject({ count: 1, hasMore: true });
+    const byCursor = (await app.inject({ method: 'GET', url: `${url}&cursor=${first.nextCursor}`, headers: key.headers })).json();
+    const byBefore = (await app.inject({ method: 'GET', url: `${url}&before=${first.nextCursor}`, headers: key.headers })).json();
+    expect(byCursor.changes[0].newScore).toBe(610);
+    expect(byBefore).toEqual(byCursor);
+    const [payload, sum] = (first.nextCursor as string).split('.');
+    const edited = `${Buffer.from(Buffer.from(payload, 'base64url').toString().replace(/"\d+"/, '"1"')).toString('base64url')}.${sum}`;
+    const claimCursor = 'WyIyMDI1LTAxLTAxVDAwOjAwOjAwLjAwMDAwMFoiLCJhIl0.aaaaaaaaaa';
+    for (const [param, value] of [
+      ['before', '9223372036854775808'],
+      ['before', '99999999999999999999'],
+      ['cursor', '9223372036854775808'],
+      ['cursor', edited],
+      ['cursor', `${first.nextCursor}x`],
+      ['cursor', claimCursor],
+    ]) {
+      const bad = await app.inject({ method: 'GET', url: `${url}&${param}=${value}`, headers: key.headers });
+      expect(bad.statusCode, `${param}=${value}: ${bad.body}`).toBe(400);
+      expect(bad.json()).toMatchObject({ error: 'validation_failed', fields: [{ field: param }] });
+    }
+  });
 });
 
 describe('GET /reputation/changes', () => {
@@ -74,6 +102,20 @@ describe('GET /reputation/changes', () => {
     // nothing new: the same cursor comes back
     const idle = (await app.inject({ method: 'GET', url: `/api/v1/reputation/changes?after=${cursor}`, headers: key.headers })).json();
     expect(idle).toMatchObject({ count: 0, nextCursor: cursor, hasMore: false });
+    expect((await app.inject({ method: 'GET', url: `/api/v1/reputation/changes?cursor=${cursor}`, headers: key.headers })).json()).toEqual(idle);
+  });
+
+  it('answers 400, never 500, for an `after` beyond bigint or a tampered cursor (issue #21)', async () => {
+    const key = await createKey(app, 'Starter');
+    for (const q of ['after=9223372036854775808', 'after=18446744073709551616', 'cursor=WyJzY29yZV9jaGFuZ2UiLCIxIl0.0000000000', 'after=abc']) {
+      const res = await app.inject({ method: 'GET', url: `/api/v1/reputation/changes?${q}`, headers: key.headers });
+      expect(res.statusCode, `${q}: ${res.body}`).toBe(400);
+      expect(res.json().error).toBe('validation_failed');
+    }
+    // the largest change number still reads (nothing after it)
+    const max = await app.inject({ method: 'GET', url: '/api/v1/reputation/changes?after=9223372036854775807', headers: key.headers });
+    expect(max.statusCode, max.body).toBe(200);
+    expect(max.json()).toMatchObject({ count: 0, hasMore: false });
   });
 
   it('Free keys follow one wallet; the feed of every wallet needs Starter (as webhooks do)', async () => {
