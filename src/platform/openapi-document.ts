@@ -39,6 +39,7 @@ export const HEADERS: Json = {
   XRateLimitReset: { description: 'Unix time (seconds) when the window frees up.', schema: { type: 'integer', example: 1768469400 } },
   XRateLimitRetryAfter: { description: 'Same as Retry-After, on per-second rate limiting.', schema: { type: 'integer', example: 1 } },
   XRequestId: { description: 'The request id: the X-Request-Id the client sent (when sane), else one the service generated. Logged with every error.', schema: { type: 'string', example: '4fQ2kA-1x' } },
+  Link: { description: 'The next page of a list whose body is a bare array: `<url>; rel="next"` (absent on the last page). See Pagination in the API description.', schema: { type: 'string', example: '</api/v1/compliance/age-checks?limit=50&cursor=WyJh...>; rel="next"' } },
   XResponseTime: { description: 'Server time spent on the request, in milliseconds.', schema: { type: 'string', example: '1.250' } },
 };
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -138,6 +139,9 @@ export function finishDocument(doc: Json, report: DocumentReport = { conflicts: 
         res.headers = { ...(res.headers ?? {}), ...ALWAYS };
         if (code === '429') res.headers = { ...res.headers, 'Retry-After': ref('RetryAfter'), ...RATE, 'X-RateLimit-Retry-After': ref('XRateLimitRetryAfter') };
         else if (apiKey && /^2/.test(code)) res.headers = { ...res.headers, ...RATE };
+        // a paged list with a bare-array body carries its next page in Link (see Pagination)
+        const paged = (op.parameters ?? []).some((p: Json) => p.in === 'query' && p.name === 'cursor');
+        if (paged && code === '200' && res.content?.['application/json']?.schema?.type === 'array') res.headers = { ...res.headers, Link: ref('Link') };
         for (const h of Object.keys(res.headers)) if (['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Response-Time'].includes(h) && !res.headers[h].$ref) res.headers[h] = (RATE as Json)[h] ?? ref('XResponseTime');
       }
     }

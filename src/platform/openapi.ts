@@ -5,6 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
 import { ErrorBody, FieldErrorSchema } from './http/schemas.js';
+import { PAGINATION_DOC } from './http/pagination.js';
 import { defaultAuth, type AuthMode } from './auth/plugin.js';
 import { finishDocument, schemaName } from './openapi-document.js';
 
@@ -99,7 +100,8 @@ export async function registerOpenApi(app: FastifyInstance, version: string) {
         description:
           'Reputation scores, zero-knowledge proofs, DIDs and verifiable credentials, compliance (KYC, OFAC sanctions), ' +
           'disputes, debt claims, webhooks and billing for wallets. Every error has the body `{error, details}` ' +
-          '(plus `fields` on validation errors). Requests with an API key carry `X-RateLimit-*` headers; all responses carry `X-Response-Time`.',
+          '(plus `fields` on validation errors). Requests with an API key carry `X-RateLimit-*` headers; all responses carry `X-Response-Time`.\n\n' +
+          PAGINATION_DOC,
       },
       servers: [{ url: '/' }],
       tags: TAGS,
