@@ -193,6 +193,7 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
             claimCount: r.count,
             claims: r.rows.map((row) => ({ ...summary(row), creditorAddress: toChecksum(row.creditor_address) })),
             nextCursor: r.nextCursor,
+            hasMore: r.nextCursor !== null,
           } as never;
         },
       );
@@ -219,6 +220,7 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
             claimCount: r.count,
             claims: r.rows.map((row) => ({ ...summary(row), debtorAddress: toChecksum(row.debtor_address) })),
             nextCursor: r.nextCursor,
+            hasMore: r.nextCursor !== null,
           } as never;
         },
       );

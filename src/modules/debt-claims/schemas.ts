@@ -2,6 +2,7 @@
 // string, answered as a JSON number with exactly the stored digits (the spec's type) and, beside it, as an exact
 // decimal string (`amountExact`), since JSON.parse rounds long numbers to a float.
 import { Type, type Static } from '@sinclair/typebox';
+import { PageCursor } from '../../platform/http/pagination.js';
 import { AddressOrEns, EthAddress, Nullable, Timestamp, TxHash, Uuid } from '../../platform/http/schemas.js';
 import { SUPPORTED_CHAINS } from '../../platform/config.js';
 
@@ -106,6 +107,7 @@ const Summary = {
 };
 
 const NextCursor = Nullable(Type.String({ description: 'pass as ?cursor= for the next page; null on the last page' }));
+const HasMore = Type.Boolean({ description: 'true when another page follows' });
 
 export const DebtorListing = Type.Object({
   debtorAddress: EthAddress(),
@@ -122,6 +124,7 @@ export const DebtorListing = Type.Object({
   claimCount: Type.Integer({ description: 'all claims against this debtor, every status' }),
   claims: Type.Array(Type.Object({ ...Summary, creditorAddress: EthAddress() })),
   nextCursor: NextCursor,
+  hasMore: HasMore,
 });
 
 export const CreditorListing = Type.Object({
@@ -129,11 +132,12 @@ export const CreditorListing = Type.Object({
   claimCount: Type.Integer({ description: 'all claims filed by this creditor, every status' }),
   claims: Type.Array(Type.Object({ ...Summary, debtorAddress: EthAddress() })),
   nextCursor: NextCursor,
+  hasMore: HasMore,
 });
 
 export const ListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'page size, 1-100 (default 50); newest first' })),
-  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor from the previous page' })),
+  cursor: Type.Optional(PageCursor()),
 });
 export type ListQuery = Static<typeof ListQuery>;
 

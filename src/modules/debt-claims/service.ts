@@ -12,6 +12,7 @@ import type { DebtClaimSignal, DebtClaimsSignals, ScoringService } from '../scor
 import { UNVERIFIED_WEIGHT } from '../scoring/model/debt-claims.js';
 import type { ClaimJobs } from './jobs.js';
 import { amountProblem, plainDecimal } from './decimal.js';
+import { CREATED_KEY, UUID, decodeCursor as decodeShared, encodeCursor as encodeShared } from '../../platform/http/pagination.js';
 import type { ClaimRow, ClaimsRepo, PageCursor } from './repo.js';
 import type { ClaimStatus, CreateClaimBody, InFavorOf } from './schemas.js';
 
@@ -67,20 +68,14 @@ export function createBodyProblems(body: Partial<Record<keyof CreateClaimBody, u
   return out;
 }
 
-export function encodeCursor(c: PageCursor): string {
-  return Buffer.from(JSON.stringify([c.createdAt, c.id])).toString('base64url');
+/** Cursors name their side: a creditor listing's cursor is refused by the debtor listing (400). */
+export function encodeCursor(c: PageCursor, side: 'debtor' | 'creditor' = 'debtor'): string {
+  return encodeShared(`debt_claims.${side}`, [c.createdAt, c.id]);
 }
 
-export function decodeCursor(s: string): PageCursor {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as unknown[];
-    if (typeof createdAt === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/.test(createdAt) && typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id)) {
-      return { createdAt, id };
-    }
-  } catch {
-    /* falls through */
-  }
-  throw fieldError('cursor', 'is not a cursor returned by this listing');
+export function decodeCursor(s: string, side: 'debtor' | 'creditor' = 'debtor'): PageCursor {
+  const [createdAt, id] = decodeShared(`debt_claims.${side}`, s, [CREATED_KEY, UUID]);
+  return { createdAt, id };
 }
 
 export function createDebtClaimsService(deps: DebtClaimsDeps) {
@@ -187,7 +182,7 @@ export function createDebtClaimsService(deps: DebtClaimsDeps) {
 
     async list(side: 'debtor' | 'creditor', address: string, limitN: number, cursor: string | undefined) {
       const addr = address.toLowerCase();
-      const after = cursor ? decodeCursor(cursor) : null;
+      const after = cursor ? decodeCursor(cursor, side) : null;
       const [rows, count, outstanding] = await Promise.all([
         repo.page(side, addr, limitN + 1, after),
         repo.count(side, addr),
@@ -195,7 +190,7 @@ export function createDebtClaimsService(deps: DebtClaimsDeps) {
       ]);
       const page = rows.slice(0, limitN);
       const last = page[page.length - 1];
-      const nextCursor = rows.length > limitN && last ? encodeCursor({ createdAt: last.created_key, id: last.id }) : null;
+      const nextCursor = rows.length > limitN && last ? encodeCursor({ createdAt: last.created_key, id: last.id }, side) : null;
       return { address: addr, rows: page, count, outstanding, nextCursor };
     },
 
