@@ -1,5 +1,6 @@
 // SQL for webhook subscriptions and their delivery history. Every method takes an optional transaction.
 import type { Queryable } from '../../platform/db/types.js';
+import { createdKeySql } from '../../platform/http/pagination.js';
 
 export interface SubscriptionRow {
   id: string;
@@ -63,8 +64,14 @@ export function createSubscriptionRepo(db: Queryable & { tx<T>(fn: (q: Queryable
       return row;
     },
 
-    async listForKey(apiKeyId: string, q: Queryable = db): Promise<SubscriptionRow[]> {
-      return q.query<SubscriptionRow>(`SELECT ${COLS} FROM webhook_subscriptions WHERE api_key_id = $1 ORDER BY created_at, id`, [apiKeyId]);
+    /** Oldest first; `page.after` is the [created key, id] of the last webhook of the previous page. */
+    async listForKey(apiKeyId: string, page: { limit: number; after: string[] | null } | null = null, q: Queryable = db): Promise<(SubscriptionRow & { created_key: string })[]> {
+      return q.query<SubscriptionRow & { created_key: string }>(
+        `SELECT ${COLS}, ${createdKeySql()} AS created_key FROM webhook_subscriptions
+          WHERE api_key_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) > ($2::timestamptz, $3::uuid))
+          ORDER BY created_at, id LIMIT $4`,
+        [apiKeyId, page?.after?.[0] ?? null, page?.after?.[1] ?? null, page?.limit ?? null],
+      );
     },
 
     async getForKey(id: string, apiKeyId: string, q: Queryable = db): Promise<SubscriptionRow | null> {
@@ -119,11 +126,14 @@ export function createSubscriptionRepo(db: Queryable & { tx<T>(fn: (q: Queryable
       return row;
     },
 
-    async recentDeliveries(subscriptionId: string, limit: number, q: Queryable = db): Promise<DeliveryRow[]> {
-      return q.query<DeliveryRow>(
-        `SELECT id, event_type, wallet_address, category, status, attempts, next_attempt_at, last_status_code, last_error, created_at, delivered_at
-         FROM webhook_deliveries WHERE subscription_id = $1 ORDER BY created_at DESC, id LIMIT $2`,
-        [subscriptionId, limit],
+    /** Newest first; `before` is the [created key, id] of the last delivery of the previous page. */
+    async recentDeliveries(subscriptionId: string, limit: number, before: string[] | null = null, q: Queryable = db): Promise<(DeliveryRow & { created_key: string })[]> {
+      return q.query<DeliveryRow & { created_key: string }>(
+        `SELECT id, event_type, wallet_address, category, status, attempts, next_attempt_at, last_status_code, last_error, created_at, delivered_at,
+                ${createdKeySql()} AS created_key
+         FROM webhook_deliveries WHERE subscription_id = $1 AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
+         ORDER BY created_at DESC, id DESC LIMIT $2`,
+        [subscriptionId, limit, before?.[0] ?? null, before?.[1] ?? null],
       );
     },
 

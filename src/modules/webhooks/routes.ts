@@ -7,7 +7,8 @@ import { toChecksum } from '../../platform/http/address.js';
 import type { SubscriptionRow } from './repo.js';
 import type { WebhookService, Caller } from './service.js';
 import { registerRecoveryRoutes } from './recovery-routes.js';
-import { CreateWebhookBody, DeliveriesQuery, DeliveryList, ScoreUpdatedEvent, Webhook, WebhookCreated, WebhookIdParams, WebhookList } from './schemas.js';
+import { CreateWebhookBody, DeliveriesQuery, DeliveryList, ScoreUpdatedEvent, Webhook, WebhookCreated, WebhookIdParams, WebhookList, WebhookListQuery } from './schemas.js';
+import { CREATED_KEY, UUID, cutPage, decodeCursor } from '../../platform/http/pagination.js';
 
 const tags = ['Webhooks'];
 
@@ -96,14 +97,17 @@ export function registerWebhookRoutes(app: App, service: WebhookService) {
             operationId: 'webhooks.listWebhooks',
             tags,
             summary: "List this API key's webhooks",
-            description: 'Only the webhooks registered with the calling key, oldest first. Secrets are never listed.',
+            description: 'Only the webhooks registered with the calling key, oldest first, paged with `limit` and `cursor` (see Pagination). Secrets are never listed.',
+            querystring: WebhookListQuery,
             response: { 200: WebhookList },
           },
           config: { auth: 'apiKey' },
         },
         async (req) => {
-          const rows = await service.list(caller(req));
-          return { count: rows.length, webhooks: rows.map(view) };
+          const { limit = 100, cursor } = req.query as { limit?: number; cursor?: string };
+          const after = cursor ? decodeCursor('webhooks', cursor, [CREATED_KEY, UUID]) : null;
+          const page = cutPage(await service.list(caller(req), { limit: limit + 1, after }), limit, 'webhooks', (r) => [r.created_key, r.id]);
+          return { count: page.items.length, webhooks: page.items.map(view), nextCursor: page.nextCursor, hasMore: page.hasMore };
         },
       );
 
@@ -154,7 +158,7 @@ export function registerWebhookRoutes(app: App, service: WebhookService) {
             description:
               'The most recent deliveries of this webhook (newest first), each with its status and every attempt (status code, duration, error). ' +
               'A delivery is `pending` until it succeeds, `delivered` after, `failed` when its retries are exhausted; the pending deliveries of an ' +
-              'inactive webhook stay pending and are not sent.',
+              'inactive webhook stay pending and are not sent. Paged with `limit` and `cursor` (see Pagination).',
             params: WebhookIdParams,
             querystring: DeliveriesQuery,
             response: { 200: DeliveryList },
@@ -162,9 +166,14 @@ export function registerWebhookRoutes(app: App, service: WebhookService) {
           config: { auth: 'apiKey' },
         },
         async (req) => {
-          const items = await service.deliveries(caller(req), req.params.id, req.query.limit);
+          const { limit, cursor } = req.query;
+          const before = cursor ? decodeCursor('webhook_deliveries', cursor, [CREATED_KEY, UUID]) : null;
+          const page = cutPage(await service.deliveries(caller(req), req.params.id, limit + 1, before), limit, 'webhook_deliveries', (d) => [d.row.created_key, d.row.id]);
+          const items = page.items;
           return {
             count: items.length,
+            nextCursor: page.nextCursor,
+            hasMore: page.hasMore,
             deliveries: items.map(({ row, attempts }) => ({
               id: row.id,
               event: row.event_type,

@@ -2,6 +2,7 @@
 // callback of POST /webhooks).
 import { Type, type Static } from '@sinclair/typebox';
 import { EthAddress, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
+import { PageCursor, pageFields, pageQuery } from '../../platform/http/pagination.js';
 import { CategorySchema, Coverage } from '../reputation/schemas.js';
 
 export const CreateWebhookBody = Type.Object({
@@ -33,12 +34,14 @@ export const Webhook = Type.Object({
   createdAt: Timestamp(),
 }, { title: 'Webhook', description: 'A webhook subscription (never its secret).' });
 
-export const WebhookList = Type.Object({ count: Type.Integer(), webhooks: Type.Array(Webhook) });
+export const WebhookList = Type.Object({ count: Type.Integer({ description: 'webhooks in this page' }), webhooks: Type.Array(Webhook), ...pageFields() });
+export const WebhookListQuery = Type.Object(pageQuery(100, 100));
 
 export const WebhookIdParams = Type.Object({ id: Uuid() });
 
 export const DeliveriesQuery = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'most recent deliveries to list' }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'deliveries per page, newest first (1-100, default 20)' }),
+  cursor: Type.Optional(PageCursor()),
 });
 
 export const Attempt = Type.Object({
@@ -67,7 +70,7 @@ export const Delivery = Type.Object({
   attempts: Type.Array(Attempt),
 });
 
-export const DeliveryList = Type.Object({ count: Type.Integer(), deliveries: Type.Array(Delivery) });
+export const DeliveryList = Type.Object({ count: Type.Integer({ description: 'deliveries in this page' }), deliveries: Type.Array(Delivery), ...pageFields() });
 
 export const ReplayBody = Type.Object({
   since: Type.String({ format: 'date-time', description: 'deliveries created at or after this time (ISO 8601) that did not get through are sent again' }),

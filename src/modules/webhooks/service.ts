@@ -75,7 +75,7 @@ export function createWebhookService(deps: {
       return { row, secret };
     },
 
-    list: (caller: Caller) => repo.listForKey(caller.keyId),
+    list: (caller: Caller, page: { limit: number; after: string[] | null } | null = null) => repo.listForKey(caller.keyId, page),
 
     get: owned,
 
@@ -108,9 +108,9 @@ export function createWebhookService(deps: {
       return row;
     },
 
-    async deliveries(caller: Caller, id: string, limit: number): Promise<DeliveryView[]> {
+    async deliveries(caller: Caller, id: string, limit: number, before: string[] | null = null): Promise<(DeliveryView & { row: { created_key: string } })[]> {
       const sub = await owned(caller, id);
-      const rows = await repo.recentDeliveries(sub.id, limit);
+      const rows = await repo.recentDeliveries(sub.id, limit, before);
       const attempts = await repo.attemptsOf(rows.map((r) => r.id));
       return rows.map((row) => ({ row, attempts: attempts.filter((a) => a.delivery_id === row.id) }));
     },

@@ -19,14 +19,24 @@ const MAX_DEPTH = 64;
 // Any NUL or surrogate at all: a cheap scan with no paths built, so the common request (none) costs next to nothing
 // eslint-disable-next-line no-control-regex
 const SUSPECT = /[\u0000\uD800-\uDFFF]/;
+/**
+ * Parsed data only: arrays and plain objects (JSON bodies, and query objects, whose prototype has a null prototype).
+ * Anything else is left alone: a streamed body is the request stream itself (socket, parser, server: a cyclic graph
+ * that walking froze the process), and buffers, dates and class instances hold no client text to check.
+ */
+function isData(v: object): boolean {
+  if (Array.isArray(v)) return true;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || proto === Object.prototype || Object.getPrototypeOf(proto) === null;
+}
+
 function suspect(v: unknown, depth = 0): boolean {
   if (typeof v === 'string') return SUSPECT.test(v);
-  if (!v || typeof v !== 'object' || depth > MAX_DEPTH) return false;
+  if (!v || typeof v !== 'object' || depth > MAX_DEPTH || !isData(v)) return false;
   if (Array.isArray(v)) {
     for (const x of v) if (suspect(x, depth + 1)) return true;
     return false;
   }
-  if (Buffer.isBuffer(v)) return false;
   for (const k in v) if (SUSPECT.test(k) || suspect((v as Record<string, unknown>)[k], depth + 1)) return true;
   return false;
 }
@@ -38,7 +48,7 @@ export function badTextFields(v: unknown, path = '', out: FieldError[] = [], dep
     if (BAD_TEXT.test(v)) out.push({ field: path || 'body', message: 'must not contain NUL characters or unpaired UTF-16 surrogates' });
   } else if (Array.isArray(v)) {
     v.forEach((x, i) => badTextFields(x, `${path}[${i}]`, out, depth + 1));
-  } else if (v && typeof v === 'object' && !Buffer.isBuffer(v)) {
+  } else if (v && typeof v === 'object' && isData(v)) {
     for (const [k, x] of Object.entries(v)) {
       const p = path ? `${path}.${k}` : k;
       if (BAD_TEXT.test(k)) out.push({ field: p.replace(BAD_TEXT, '?'), message: 'field names must not contain NUL characters or unpaired UTF-16 surrogates' });
