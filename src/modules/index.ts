@@ -14,6 +14,7 @@ import { disputesModule } from './disputes/index.js';
 import { debtClaimsModule } from './debt-claims/index.js';
 import { webhooksModule } from './webhooks/index.js';
 import { hubModule } from './hub/index.js';
+import { consoleModule } from './console/index.js';
 
 export const modules: Module[] = [
   healthModule,
@@ -30,4 +31,6 @@ export const modules: Module[] = [
   debtClaimsModule,
   webhooksModule,
   hubModule,
+  // the web console's built files at / and /console (last: its routes are no one else's)
+  consoleModule,
 ];

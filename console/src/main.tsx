@@ -1,0 +1,169 @@
+// The console: one page per role under /console (owner, developer, admin) plus /console/verify. Signing in is
+// Sign-In with Ethereum with the browser's wallet; every call goes through the SDK (api.ts).
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import './styles.css';
+import { messageOf } from './api.ts';
+import { loadSession, signInWithWallet, signOut, storedKey, type Session } from './session.ts';
+import { KeySetup } from './pages/key-setup.tsx';
+import { Scores } from './pages/scores.tsx';
+import { Claims, Disputes } from './pages/disputes.tsx';
+import { Identity } from './pages/identity.tsx';
+import { Proof } from './pages/proof.tsx';
+import { Verify } from './pages/verify.tsx';
+import { Keys } from './pages/keys.tsx';
+import { Plan } from './pages/plan.tsx';
+import { Webhooks } from './pages/webhooks.tsx';
+import { LiveTail } from './pages/live-tail.tsx';
+import { Admin } from './pages/admin.tsx';
+import { Status } from './ui/kit.tsx';
+
+type Route = 'owner' | 'developer' | 'admin' | 'verify';
+const TITLES: Record<Route, string> = { owner: 'My scores', developer: 'Developer', admin: 'Admin', verify: 'Verify a proof' };
+
+function routeOf(path: string): Route {
+  const seg = path.replace(/^\/console\/?/, '').split('/')[0];
+  return seg === 'developer' || seg === 'admin' || seg === 'verify' ? seg : 'owner';
+}
+
+function go(route: Route) {
+  history.pushState(null, '', route === 'owner' ? '/console/' : `/console/${route}`);
+  dispatchEvent(new PopStateEvent('popstate'));
+}
+
+function SignIn({ onSession }: { onSession: (s: Session) => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <section class="panel" aria-labelledby="signin-h">
+      <h2 id="signin-h">Sign in</h2>
+      <p>Sign in with your Ethereum wallet (Sign-In with Ethereum): your wallet signs a message, no transaction and no fee.</p>
+      <button
+        type="button"
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          setError(null);
+          try {
+            onSession(await signInWithWallet());
+          } catch (e) {
+            setError(messageOf(e));
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        {busy ? 'Waiting for the wallet…' : 'Sign in with wallet'}
+      </button>
+      <Status error={error} testid="signin" />
+    </section>
+  );
+}
+
+function OwnerPage({ s, keyTick, onKey }: { s: Session; keyTick: number; onKey: () => void }) {
+  const [did, setDid] = useState<string | null>(null);
+  if (!storedKey(s.address)) return <KeySetup address={s.address} onKey={onKey} />;
+  return (
+    <div key={keyTick}>
+      <Scores address={s.address} onDid={setDid} />
+      <Claims address={s.address} />
+      <Disputes address={s.address} />
+      <Identity address={s.address} did={did} onDid={setDid} />
+      <Proof address={s.address} />
+    </div>
+  );
+}
+
+function DeveloperPage({ s, keyTick, onKey }: { s: Session; keyTick: number; onKey: () => void }) {
+  const key = storedKey(s.address);
+  return (
+    <div>
+      <Keys address={s.address} onKeyChange={onKey} />
+      {key ? (
+        <div key={keyTick}>
+          <Plan keyId={key} />
+          <Webhooks keyId={key} />
+        </div>
+      ) : (
+        <p class="panel">Create a key above and choose “Use in this console” to see its usage, plan and webhooks.</p>
+      )}
+      <LiveTail address={s.address} />
+    </div>
+  );
+}
+
+function App() {
+  const [session, setSession] = useState<Session | null>(loadSession);
+  const [route, setRoute] = useState<Route>(routeOf(location.pathname));
+  const [keyTick, setKeyTick] = useState(0);
+  useEffect(() => {
+    const on = () => setRoute(routeOf(location.pathname));
+    addEventListener('popstate', on);
+    return () => removeEventListener('popstate', on);
+  }, []);
+  useEffect(() => {
+    document.title = `${TITLES[route]} · Credence console`;
+  }, [route]);
+  const isAdmin = session?.roles.includes('admin') ?? false;
+  const onKey = () => setKeyTick((t) => t + 1);
+  const nav: Route[] = isAdmin ? ['owner', 'developer', 'admin', 'verify'] : ['owner', 'developer', 'verify'];
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="bar">
+        <a class="brand" href="/">
+          Credence
+        </a>
+        <nav aria-label="Console">
+          {nav.map((r) => (
+            <a
+              key={r}
+              href={r === 'owner' ? '/console/' : `/console/${r}`}
+              aria-current={route === r ? 'page' : undefined}
+              onClick={(e) => {
+                e.preventDefault();
+                go(r);
+              }}
+            >
+              {TITLES[r]}
+            </a>
+          ))}
+        </nav>
+        {session && (
+          <span class="who">
+            <code title={session.address}>{`${session.address.slice(0, 6)}…${session.address.slice(-4)}`}</code>
+            {isAdmin && <span class="badge">admin</span>}
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => {
+                signOut();
+                setSession(null);
+              }}
+            >
+              Sign out
+            </button>
+          </span>
+        )}
+      </header>
+      <main id="main" class="page">
+        <h1>{TITLES[route]}</h1>
+        {route === 'verify' ? (
+          <Verify hasKey={!!(session && storedKey(session.address))} />
+        ) : !session ? (
+          <SignIn onSession={setSession} />
+        ) : route === 'developer' ? (
+          <DeveloperPage s={session} keyTick={keyTick} onKey={onKey} />
+        ) : route === 'admin' ? (
+          isAdmin ? <Admin address={session.address} token={session.token} /> : <p class="panel">This wallet is not an administrator.</p>
+        ) : (
+          <OwnerPage s={session} keyTick={keyTick} onKey={onKey} />
+        )}
+      </main>
+    </>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

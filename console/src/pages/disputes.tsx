@@ -1,0 +1,193 @@
+// Debt claims against me (dispute a wrong one) and my disputes about my scores (file, follow, escalate, withdraw).
+import { useState } from 'preact/hooks';
+import { call, client, CATEGORIES, CATEGORY_NAMES, type Category } from '../api.ts';
+import { Field, Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
+
+const REASONS = ['InaccurateScore', 'MissingActivity', 'IncorrectCategory', 'DataOutdated', 'WrongWallet', 'FraudulentData', 'ComplianceError', 'Other'] as const;
+const reasonWords = (r: string) => r.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+
+function ClaimRow({ address, claim, onChange }: { address: string; claim: { id: string; creditorAddress: string; claimType: string; status: string; amountExact?: string; amount: number; currency: string; protocolName?: string; createdAt: string }; onChange: () => void }) {
+  const [reason, setReason] = useState('');
+  const a = useAction();
+  return (
+    <li class="row" data-testid="claim">
+      <p>
+        <strong>
+          {claim.amountExact ?? claim.amount} {claim.currency}
+        </strong>{' '}
+        {reasonWords(claim.claimType)} from <code>{claim.creditorAddress}</code> ({claim.protocolName ?? 'no protocol'}), filed {when(claim.createdAt)} ·{' '}
+        <span class="badge" data-testid="claim-status">{claim.status}</span>
+      </p>
+      {claim.status === 'Pending' && (
+        <form
+          class="inline"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void a.run(async () => {
+              await call(client.POST('/api/v1/debt-claims/{id}/dispute', { params: { path: { id: claim.id } }, body: { debtorAddress: address, reason } }));
+              onChange();
+              return 'Claim disputed: its impact is paused while it is reviewed.';
+            });
+          }}
+        >
+          <Field label="Why this claim is wrong (10-2,000 characters)">
+            <textarea name="claimReason" value={reason} onInput={(e) => setReason(e.currentTarget.value)} rows={2} />
+          </Field>
+          <button type="submit" disabled={a.busy}>
+            Dispute this claim
+          </button>
+        </form>
+      )}
+      <Status error={a.error} ok={a.ok} testid="claim" />
+    </li>
+  );
+}
+
+export function Claims({ address }: { address: string }) {
+  const l = useLoad(() => call(client.GET('/api/v1/debt-claims/debtor/{address}', { params: { path: { address } } })), [address]);
+  return (
+    <Section id="claims" title="Debt claims against me">
+      <Status error={l.error} testid="claims" />
+      {l.data && (
+        <>
+          <p>
+            {l.data.claimCount} claim(s); outstanding {l.data.totalOutstandingDebtExact ?? l.data.totalOutstandingDebt}.
+          </p>
+          <ul class="list">
+            {l.data.claims.map((c) => (
+              <ClaimRow key={c.id} address={address} claim={c as never} onChange={l.reload} />
+            ))}
+          </ul>
+        </>
+      )}
+    </Section>
+  );
+}
+
+interface Dispute {
+  id: string;
+  category: Category;
+  reason: string;
+  status: string;
+  description: string;
+  createdAt: string;
+  resolutionNotes?: string | null;
+  revisedScore?: number | null;
+}
+
+function DisputeRow({ address, d, onChange }: { address: string; d: Dispute; onChange: () => void }) {
+  const [why, setWhy] = useState('');
+  const a = useAction();
+  const open = !['Resolved', 'Rejected', 'Withdrawn'].includes(d.status);
+  return (
+    <li class="row" data-testid="dispute">
+      <p>
+        <strong>{CATEGORY_NAMES[d.category]}</strong>: {reasonWords(d.reason)} · <span class="badge" data-testid="dispute-status">{d.status}</span> · filed {when(d.createdAt)}
+      </p>
+      <p>{d.description}</p>
+      {d.resolutionNotes && <p class="muted">Notes: {d.resolutionNotes}</p>}
+      {d.revisedScore != null && <p class="muted">Revised score: {d.revisedScore}</p>}
+      {open && (
+        <div class="actions">
+          <form
+            class="inline"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void a.run(async () => {
+                await call(client.POST('/api/v1/dispute/{id}/escalate', { params: { path: { id: d.id } }, body: { reason: why } }));
+                onChange();
+                return 'Escalated to on-chain governance.';
+              });
+            }}
+          >
+            <Field label="Escalate: why the answer is unsatisfactory">
+              <input name="escalateReason" value={why} onInput={(e) => setWhy(e.currentTarget.value)} />
+            </Field>
+            <button type="submit" class="secondary" disabled={a.busy}>
+              Escalate
+            </button>
+          </form>
+          <button
+            type="button"
+            class="danger"
+            disabled={a.busy}
+            onClick={() =>
+              void a.run(async () => {
+                await call(client.POST('/api/v1/dispute/{id}/withdraw', { params: { path: { id: d.id } }, body: { walletAddress: address } }));
+                onChange();
+                return 'Dispute withdrawn.';
+              })
+            }
+          >
+            Withdraw
+          </button>
+        </div>
+      )}
+      <Status error={a.error} ok={a.ok} testid="dispute-action" />
+    </li>
+  );
+}
+
+export function Disputes({ address }: { address: string }) {
+  const l = useLoad(() => call(client.GET('/api/v1/dispute/wallet/{address}', { params: { path: { address } } })), [address]);
+  const [category, setCategory] = useState<Category>('OVERALL');
+  const [reason, setReason] = useState<(typeof REASONS)[number]>('InaccurateScore');
+  const [description, setDescription] = useState('');
+  const [evidence, setEvidence] = useState('');
+  const a = useAction();
+  return (
+    <Section id="disputes" title="My disputes" intro="Think a score is wrong? File a dispute; an administrator reviews it and may revise the score.">
+      <form
+        class="grid"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void a.run(async () => {
+            await call(client.POST('/api/v1/dispute', { body: { walletAddress: address, category, reason, description, ...(evidence ? { evidence } : {}) } }));
+            setDescription('');
+            setEvidence('');
+            l.reload();
+            return 'Dispute filed: it is Pending review.';
+          });
+        }}
+      >
+        <Field label="Category">
+          <select name="category" value={category} onChange={(e) => setCategory(e.currentTarget.value as Category)}>
+            {CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {CATEGORY_NAMES[c]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Reason">
+          <select name="reason" value={reason} onChange={(e) => setReason(e.currentTarget.value as never)}>
+            {REASONS.map((r) => (
+              <option key={r} value={r}>
+                {reasonWords(r)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="What is wrong (10-2,000 characters)">
+          <textarea name="description" value={description} onInput={(e) => setDescription(e.currentTarget.value)} rows={3} />
+        </Field>
+        <Field label="Evidence (optional: transaction hashes, links)">
+          <textarea name="evidence" value={evidence} onInput={(e) => setEvidence(e.currentTarget.value)} rows={2} />
+        </Field>
+        <button type="submit" disabled={a.busy}>
+          File dispute
+        </button>
+      </form>
+      <Status error={a.error} ok={a.ok} testid="dispute-file" />
+      <Status error={l.error} testid="disputes" />
+      {l.data && (
+        <ul class="list">
+          {(l.data.disputes as unknown as Dispute[]).map((d) => (
+            <DisputeRow key={d.id} address={address} d={d} onChange={l.reload} />
+          ))}
+          {l.data.disputes.length === 0 && <li>No disputes.</li>}
+        </ul>
+      )}
+    </Section>
+  );
+}

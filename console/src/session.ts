@@ -1,0 +1,53 @@
+// Who is signed in (the SIWE JWT, in sessionStorage for its one-hour life) and which API key the console uses
+// for key-authenticated reads (in localStorage, per wallet: the service shows a key only once).
+import { signIn } from '@credence/sdk';
+import { client } from './api.ts';
+import { connectWallet } from './wallet.ts';
+
+export interface Session {
+  token: string;
+  address: string;
+  roles: string[];
+  expiresAt: number;
+}
+
+const SESSION = 'credence.console.session';
+const keyItem = (address: string) => `credence.console.key.${address.toLowerCase()}`;
+
+export function loadSession(): Session | null {
+  try {
+    const s = JSON.parse(sessionStorage.getItem(SESSION) ?? 'null') as Session | null;
+    if (!s || s.expiresAt < Date.now()) return null;
+    client.setToken(s.token);
+    client.setApiKey(localStorage.getItem(keyItem(s.address)));
+    return s;
+  } catch {
+    return null;
+  }
+}
+
+/** Sign-In with Ethereum through the SDK: the browser wallet signs the service's EIP-4361 message. */
+export async function signInWithWallet(): Promise<Session> {
+  const { signer, chainId } = await connectWallet();
+  // The service's sign-in domain is the host people reach it at (CREDENCE_SIWE_DOMAIN / CREDENCE_PUBLIC_URL).
+  const r = await signIn(client, signer, { domain: location.host, uri: location.origin, chainId, statement: 'Sign in to the Credence console' });
+  const s: Session = { token: r.token, address: r.address, roles: r.roles, expiresAt: Date.now() + r.expiresIn * 1000 };
+  sessionStorage.setItem(SESSION, JSON.stringify(s));
+  client.setToken(s.token);
+  client.setApiKey(localStorage.getItem(keyItem(s.address)));
+  return s;
+}
+
+export function signOut(): void {
+  sessionStorage.removeItem(SESSION);
+  client.setToken(null);
+  client.setApiKey(null);
+}
+
+export const storedKey = (address: string) => localStorage.getItem(keyItem(address));
+
+export function useKey(address: string, key: string | null): void {
+  if (key) localStorage.setItem(keyItem(address), key);
+  else localStorage.removeItem(keyItem(address));
+  client.setApiKey(key);
+}

@@ -1,0 +1,26 @@
+// Builds the landing page (dist/landing.html, served at /) and the console SPA (dist/index.html, served at
+// /console and its routes). Everything, fonts and chart styles included, is bundled: nothing is fetched from
+// elsewhere at run time. The SDK is used from its sources (../sdk/src), as an integrator would use the package.
+import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineConfig({
+  base: '/console/',
+  resolve: {
+    alias: { '@credence/sdk': here('../sdk/src/index.ts'), siwe: here('src/siwe-shim.ts') },
+  },
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    // no inline scripts or styles anywhere: the service's CSP allows only 'self'
+    assetsInlineLimit: 0,
+    modulePreload: { polyfill: false },
+    rollupOptions: {
+      input: { console: here('index.html'), landing: here('landing.html') },
+    },
+  },
+});
