@@ -163,7 +163,7 @@ describe('GET / DELETE /api/v1/webhooks', () => {
     const { id } = (await post(key.headers, { url: 'https://example.com/x' })).json();
     const ok = await app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries?limit=100`, headers: key.headers });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toEqual({ count: 0, deliveries: [] });
+    expect(ok.json()).toEqual({ count: 0, deliveries: [], nextCursor: null, hasMore: false });
     for (const limit of ['0', '101', 'x']) {
       const r = await app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries?limit=${limit}`, headers: key.headers });
       expect(r.statusCode).toBe(400);
