@@ -16,7 +16,10 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
+// The Uniswap SDKs' ESM builds import files without extensions, which Node's own loader refuses (tsx forgives it):
+// their CommonJS builds load everywhere.
+const require = createRequire(import.meta.url);
+const {
   Token,
   V2_FACTORY_ADDRESSES,
   V3_CORE_FACTORY_ADDRESSES,
@@ -25,11 +28,9 @@ import {
   V2_ROUTER_ADDRESSES,
   SWAP_ROUTER_02_ADDRESSES,
   NONFUNGIBLE_POSITION_MANAGER_ADDRESSES,
-} from '@uniswap/sdk-core';
-import { computePairAddress } from '@uniswap/v2-sdk';
-import { computePoolAddress } from '@uniswap/v3-sdk';
-
-const require = createRequire(import.meta.url);
+} = require('@uniswap/sdk-core') as typeof import('@uniswap/sdk-core');
+const { computePairAddress } = require('@uniswap/v2-sdk') as typeof import('@uniswap/v2-sdk');
+const { computePoolAddress } = require('@uniswap/v3-sdk') as typeof import('@uniswap/v3-sdk');
 const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../data/registry');
 
 export const REGISTRY_CHAINS = [1, 10, 137, 8453, 42161] as const;

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// Compiles src/ to dist/ (one JavaScript file per TypeScript file, same layout, so paths relative to the repository
+// root such as ../../../migrations resolve the same from both). Runs at install (`prepare`), so `npm ci` then
+// `npm start` serves compiled JavaScript instead of transpiling every module at each start.
+// esbuild only strips types: type checking is `npm run typecheck` (CI and the image run it).
+import { build } from 'esbuild';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SRC = path.join(ROOT, 'src');
+const OUT = path.join(ROOT, 'dist');
+
+/** Source files that ship: tests and test helpers stay out. */
+function walk(dir, found = { ts: [], copy: [] }) {
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if (statSync(file).isDirectory()) walk(file, found);
+    else if (/\.test\.ts$|test-helpers\.ts$|\.d\.ts$/.test(name)) continue;
+    else if (name.endsWith('.ts')) found.ts.push(file);
+    else if (/\.(mjs|json)$/.test(name)) found.copy.push(file);
+  }
+  return found;
+}
+
+const started = Date.now();
+if (!existsSync(SRC)) {
+  // an installed copy without sources (the image after its build stage): nothing to compile
+  process.exit(0);
+}
+const { ts, copy } = walk(SRC);
+rmSync(OUT, { recursive: true, force: true });
+await build({
+  entryPoints: ts,
+  outdir: OUT,
+  outbase: SRC,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});
+for (const file of copy) {
+  const dest = path.join(OUT, path.relative(SRC, file));
+  mkdirSync(path.dirname(dest), { recursive: true });
+  copyFileSync(file, dest);
+}
+// bin/credence.mjs compares this stamp with the sources to tell a stale build from a current one
+writeFileSync(path.join(OUT, '.build-stamp'), `${new Date().toISOString()}\n`);
+console.log(`built ${ts.length} modules into dist/ in ${Date.now() - started} ms`);
