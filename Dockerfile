@@ -5,11 +5,12 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# scripts off: `prepare` compiles src/, which is not copied yet
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY . .
 # the image is only built from sources that type-check (tsconfig.build.json: src without its tests, which the
-# image does not carry)
-RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev --no-audit --no-fund
+# image does not carry); it runs the compiled JavaScript (dist/), never transpiling at start
+RUN npx tsc -p tsconfig.build.json && node scripts/build.mjs && npm prune --omit=dev --no-audit --no-fund --ignore-scripts
 
 FROM node:20-bookworm-slim AS runtime
 WORKDIR /app
@@ -19,13 +20,12 @@ ENV HOST=0.0.0.0 \
 COPY --from=build --chown=root:root /app/node_modules ./node_modules
 COPY --from=build --chown=root:root /app/package.json /app/package-lock.json ./
 COPY --from=build --chown=root:root /app/bin ./bin
-COPY --from=build --chown=root:root /app/src ./src
+COPY --from=build --chown=root:root /app/dist ./dist
 COPY --from=build --chown=root:root /app/migrations ./migrations
 COPY --from=build --chown=root:root /app/circuits/build ./circuits/build
 COPY --from=build --chown=root:root /app/contracts/artifacts ./contracts/artifacts
 COPY --from=build --chown=root:root /app/data/sanctions ./data/sanctions
 COPY --from=build --chown=root:root /app/data/registry ./data/registry
-COPY --from=build --chown=root:root /app/tsconfig.json ./
 # The code is read-only to the service user; only the data dir is writable.
 RUN mkdir -p /var/lib/credence && chown node:node /var/lib/credence && chmod 700 /var/lib/credence
 USER node
