@@ -33,6 +33,8 @@ export interface SimChain {
   expected: Record<string, number>;
   /** eth_getTransactionReceipt answers (tx hash -> logs) */
   receipts?: Map<string, SimLog[]>;
+  /** eth_getTransactionByHash senders (tx hash -> from); absent: the wallet */
+  senders?: Map<string, string>;
 }
 
 const EXTRA = parseAbi(['event DelegateVotesChanged(address indexed delegate, uint256 previousBalance, uint256 newBalance)']);

@@ -146,6 +146,11 @@ export async function startFakeProvider(chain: SimChain, profile: ProviderProfil
       }
       case 'eth_getLogs':
         return getLogs(p[0] as Filter);
+      case 'eth_getTransactionByHash': {
+        // the simulated wallet sent its transactions unless the chain names another sender
+        const hash = String(p[0]).toLowerCase();
+        return { result: { hash, from: chain.senders?.get(hash) ?? chain.wallet } };
+      }
       case 'eth_getTransactionReceipt': {
         const logs = chain.receipts?.get(String(p[0]).toLowerCase());
         if (!logs) return { result: null };

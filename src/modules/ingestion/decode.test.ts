@@ -91,15 +91,18 @@ describe('decodeLog', () => {
 
   it('Uniswap V2 and V3 swaps credit sender, recipient and (in bulk imports) the transaction sender once each', () => {
     const v2 = log('event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)', { sender: a, amount0In: 1n, amount1In: 0n, amount0Out: 0n, amount1Out: 2n, to: b }, at_(PAIR));
+    // direction: the side paid into the pool ('out': token0, here amount0In), for round trips (repo.ts)
     expect(kinds(v2, c)).toEqual([
-      [a, 'swap', null],
-      [b, 'swap', null],
-      [c, 'swap', null],
+      [a, 'swap', 'out'],
+      [b, 'swap', 'out'],
+      [c, 'swap', 'out'],
     ]);
+    // every record carries the transaction's sender; the swap its pool's fee (V2: 0.3%) and pair
+    expect(decodeLog(v2, { chainId: 1, txFrom: c, pools })[0]).toMatchObject({ txFrom: c, amount: '3000', ref: `${pools.get(PAIR)!.token0}/${pools.get(PAIR)!.token1}` });
     const v3 = log('event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)', {
       sender: a, recipient: a, amount0: -1n, amount1: 2n, sqrtPriceX96: 1n, liquidity: 1n, tick: -5,
     }, at_(POOL));
-    expect(decodeLog(v3, { chainId: 1, txFrom: a, pools })).toMatchObject([{ wallet: a, kind: 'swap', protocol: 'uniswap-v3' }]);
+    expect(decodeLog(v3, { chainId: 1, txFrom: a, pools })).toMatchObject([{ wallet: a, kind: 'swap', protocol: 'uniswap-v3', direction: 'in', txFrom: a }]);
   });
 
   it('governance votes and delegations, ENS registrations and EAS attestations', () => {
@@ -109,6 +112,11 @@ describe('decodeLog', () => {
       [a, 'gov_delegate', null],
       [b, 'gov_delegated_to', null],
     ]);
+    // the votes a delegation moved (what a delegation received weighs): DelegateVotesChanged of the votes token
+    expect(decodeLog(log('event DelegateVotesChanged(address indexed delegate, uint256 previousBalance, uint256 newBalance)', { delegate: b, previousBalance: 5n, newBalance: 3n }, at_(UNI)), { chainId: 1 })).toMatchObject([
+      { wallet: b, kind: 'gov_votes_changed', amount: '-2' },
+    ]);
+    expect(decodeLog(log('event DelegateVotesChanged(address indexed delegate, uint256 previousBalance, uint256 newBalance)', { delegate: b, previousBalance: 0n, newBalance: 9n }, at_(randomAddress())), { chainId: 1 })).toEqual([]);
     // self-delegation activates votes: a delegation made, none received
     expect(kinds(log('event DelegateChanged(address indexed delegator, address indexed fromDelegate, address indexed toDelegate)', { delegator: a, fromDelegate: ZERO_ADDRESS, toDelegate: a }, at_(UNI)))).toEqual([[a, 'gov_delegate', null]]);
     const label = keccak256(toHex('alice'));

@@ -6,7 +6,7 @@
 // registry contracts and verified pools are never wallets; amounts are valued in USD where a price is known.
 import { decodeEventLog } from 'viem';
 import { EVENTS_BY_TOPIC, ZERO_ADDRESS, type ActivityKind } from './events.js';
-import { contractInfo, easTrust, isPositionManager } from './registry/index.js';
+import { contractInfo, easTrust, isPositionManager, tokenInfo } from './registry/index.js';
 import { evidenceValue, gate, usdValue, type DropCounter, type PoolInfo } from './registry/gate.js';
 import type { PriceLookup } from './pricing/reader.js';
 
@@ -32,6 +32,8 @@ export interface ActivityRecord {
   ref: string | null;
   /** USD value at ingestion (stablecoins at 1); null when no price is known */
   valueUsd?: number | null;
+  /** the transaction's sender, lowercase; null when unknown. Only what the wallet sent earns credit (repo.ts). */
+  txFrom?: string | null;
 }
 
 export interface RawLog {
@@ -46,7 +48,8 @@ export interface RawLog {
 
 export interface DecodeContext {
   chainId: number;
-  /** The transaction's sender when known (bulk import): credited with the swaps its transaction made. */
+  /** The transaction's sender when known: stored on every record (tx_from), and credited with the swaps its
+   *  transaction made. */
   txFrom?: string | null;
   /** Swap emitters checked against the factory derivation (registry/pools.ts); a swap from any other is dropped. */
   pools?: ReadonlyMap<string, PoolInfo | null>;
@@ -91,6 +94,7 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       protocol: null,
       ref: null,
       valueUsd: null,
+      txFrom: ctx.txFrom?.toLowerCase() ?? null,
       ...f,
     });
   };
@@ -124,8 +128,10 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       const to = a('to');
       // no score uses a transfer's value: only stablecoins are valued, no oracle read is spent on them
       const valueUsd = evidenceValue(ctx.chainId, contract, n('value'));
-      add(from, 'transfer_erc20', { direction: 'out', counterparty: to, amount: n('value'), valueUsd });
-      add(to, 'transfer_erc20', { direction: 'in', counterparty: from, amount: n('value'), valueUsd });
+      // 'listed': an allowlisted token (registry): moving it costs something real, unlike a token anyone can mint
+      const protocol = tokenInfo(ctx.chainId, contract) ? 'listed' : null;
+      add(from, 'transfer_erc20', { direction: 'out', counterparty: to, amount: n('value'), valueUsd, protocol });
+      add(to, 'transfer_erc20', { direction: 'in', counterparty: from, amount: n('value'), valueUsd, protocol });
       break;
     }
     case 'TransferSingle':
@@ -148,7 +154,11 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       break;
     case 'AaveRepay':
     case 'AaveV2Repay':
-      add(a('user'), 'lending_repay', { protocol: pass.protocol, counterparty: a('reserve'), amount: n('amount'), valueUsd: usd(a('reserve'), n('amount')) });
+      // V3 can repay with the wallet's aTokens: the debt and the collateral both shrink (ref 'atokens')
+      add(a('user'), 'lending_repay', { protocol: pass.protocol, counterparty: a('reserve'), amount: n('amount'), valueUsd: usd(a('reserve'), n('amount')), ref: args.useATokens === true ? 'atokens' : null });
+      break;
+    case 'AaveWithdraw':
+      add(a('user'), 'lending_withdraw', { protocol: pass.protocol, direction: 'out', counterparty: a('reserve'), amount: n('amount'), valueUsd: usd(a('reserve'), n('amount')) });
       break;
     case 'AaveLiquidationCall':
       add(a('user'), 'lending_liquidation', { protocol: pass.protocol, counterparty: a('debtAsset'), amount: n('debtToCover'), valueUsd: usd(a('debtAsset'), n('debtToCover')) });
@@ -175,10 +185,17 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
     case 'UniswapV3Swap': {
       const protocol = def.name === 'UniswapV2Swap' ? 'uniswap-v2' : 'uniswap-v3';
       const recipient = a(def.name === 'UniswapV2Swap' ? 'to' : 'recipient');
-      const valueUsd = swapValue(ctx.chainId, ctx.pools!.get(contract)!, args, def.name === 'UniswapV2Swap', price);
-      add(a('sender'), 'swap', { protocol, counterparty: recipient, valueUsd });
-      add(recipient, 'swap', { protocol, counterparty: a('sender'), valueUsd });
-      if (ctx.txFrom) add(ctx.txFrom.toLowerCase(), 'swap', { protocol, counterparty: recipient, valueUsd });
+      const pool = ctx.pools!.get(contract)!;
+      const v2 = def.name === 'UniswapV2Swap';
+      const valueUsd = swapValue(ctx.chainId, pool, args, v2, price);
+      // for fees paid and round trips (repo.ts): the pool's fee (hundredths of a bip; a V2 pair charges 0.3%) in
+      // amount, its pair in ref, and the side: 'out' when token0 was paid into the pool, 'in' when token1 was
+      const big = (k: string) => (args[k] as bigint | undefined) ?? 0n;
+      const zeroIn = v2 ? big('amount0In') > 0n : big('amount0') > 0n;
+      const swap = { protocol, valueUsd, amount: String(v2 ? 3000 : (pool.fee ?? 3000)), ref: `${pool.token0}/${pool.token1}`, direction: zeroIn ? ('out' as const) : ('in' as const) };
+      add(a('sender'), 'swap', { ...swap, counterparty: recipient });
+      add(recipient, 'swap', { ...swap, counterparty: a('sender') });
+      if (ctx.txFrom) add(ctx.txFrom.toLowerCase(), 'swap', { ...swap, counterparty: recipient });
       break;
     }
     case 'VoteCast':
@@ -190,6 +207,12 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       const to = a('toDelegate');
       add(delegator, 'gov_delegate', { counterparty: to, protocol: pass.protocol });
       if (to !== delegator) add(to, 'gov_delegated_to', { counterparty: delegator, protocol: pass.protocol });
+      break;
+    }
+    case 'DelegateVotesChanged': {
+      // the votes a delegation moved to the delegate (negative when they left): what a delegation received weighs
+      const moved = (args.newBalance as bigint) - (args.previousBalance as bigint);
+      add(a('delegate'), 'gov_votes_changed', { amount: moved.toString(), protocol: pass.protocol });
       break;
     }
     case 'EnsNameRegisteredV1':
@@ -259,5 +282,7 @@ export function deploymentRecord(chainId: number, deployer: string, contract: st
     direction: null,
     protocol: null,
     ref: hasCode ? 'code' : null,
+    // the deployer sent the creating transaction (found from its nonce or the transaction itself)
+    txFrom: deployer.toLowerCase(),
   };
 }

@@ -28,12 +28,15 @@ export const EVENT_ABI = parseAbi([
   'event VoteCast(address indexed voter, uint256 proposalId, uint8 support, uint256 weight, string reason)',
   'event VoteCastWithParams(address indexed voter, uint256 proposalId, uint8 support, uint256 weight, string reason, bytes params)',
   'event DelegateChanged(address indexed delegator, address indexed fromDelegate, address indexed toDelegate)',
+  'event DelegateVotesChanged(address indexed delegate, uint256 previousBalance, uint256 newBalance)',
   // ENS: ETH registrar controller (2019 and 2023 versions) and the base registrar
   'event NameRegistered(string name, bytes32 indexed label, address indexed owner, uint256 cost, uint256 expires)',
   'event NameRegistered(string name, bytes32 indexed label, address indexed owner, uint256 baseCost, uint256 premium, uint256 expires)',
   'event NameRegistered(uint256 indexed id, address indexed owner, uint256 expires)',
   // Ethereum Attestation Service
   'event Attested(address indexed recipient, address indexed attester, bytes32 uid, bytes32 indexed schemaUID)',
+  // Aave V2 LendingPool and V3 Pool (same signature): collateral taken back, read to rebuild positions over time
+  'event Withdraw(address indexed reserve, address indexed user, address indexed to, uint256 amount)',
 ]);
 
 type Name =
@@ -55,10 +58,12 @@ type Name =
   | 'VoteCast'
   | 'VoteCastWithParams'
   | 'DelegateChanged'
+  | 'DelegateVotesChanged'
   | 'EnsNameRegisteredV1'
   | 'EnsNameRegisteredV2'
   | 'EnsBaseNameRegistered'
-  | 'Attested';
+  | 'Attested'
+  | 'AaveWithdraw';
 
 const NAMES: Name[] = [
   'Transfer',
@@ -79,10 +84,12 @@ const NAMES: Name[] = [
   'VoteCast',
   'VoteCastWithParams',
   'DelegateChanged',
+  'DelegateVotesChanged',
   'EnsNameRegisteredV1',
   'EnsNameRegisteredV2',
   'EnsBaseNameRegistered',
   'Attested',
+  'AaveWithdraw',
 ];
 
 export type EventName = Name;
@@ -115,10 +122,12 @@ const WALLET_TOPICS: Record<Name, number[]> = {
   VoteCast: [1],
   VoteCastWithParams: [1],
   DelegateChanged: [1, 3],
+  DelegateVotesChanged: [1],
   EnsNameRegisteredV1: [2],
   EnsNameRegisteredV2: [2],
   EnsBaseNameRegistered: [2],
   Attested: [1, 2],
+  AaveWithdraw: [2],
 };
 
 export const EVENTS: EventDef[] = EVENT_ABI.map((abi, i) => ({
@@ -158,6 +167,10 @@ export const ACTIVITY_KINDS = [
   'gov_vote',
   'gov_delegate',
   'gov_delegated_to',
+  // DelegateVotesChanged(delegate = wallet): votes moved to (or from) it; weighs the delegations it received
+  'gov_votes_changed',
+  // a transaction of a third party calling a contract the wallet deployed (bulk import): what a deployment weighs
+  'contract_used',
   'contract_deploy',
   'ens_register',
   'attestation_received',

@@ -38,11 +38,11 @@ export const DELEGATE_CHANGED = sel('DelegateChanged')[0];
 
 /** The events each registry role emits that can name a wallet (positions from events.ts). */
 const ROLE_EVENTS: Record<string, EventDef['name'][]> = {
-  'lending-pool': ['AaveSupply', 'AaveBorrow', 'AaveRepay', 'AaveV2Deposit', 'AaveV2Borrow', 'AaveV2Repay', 'AaveLiquidationCall'],
+  'lending-pool': ['AaveSupply', 'AaveBorrow', 'AaveRepay', 'AaveV2Deposit', 'AaveV2Borrow', 'AaveV2Repay', 'AaveLiquidationCall', 'AaveWithdraw'],
   comet: ['CometSupply', 'CometWithdraw', 'CometAbsorbDebt'],
   governor: ['VoteCast', 'VoteCastWithParams'],
   // a governance token's own transfers are asked too: the same positions are asked anyway, so they cost no window
-  'votes-token': ['DelegateChanged', 'Transfer'],
+  'votes-token': ['DelegateChanged', 'DelegateVotesChanged', 'Transfer'],
   'ens-controller': ['EnsNameRegisteredV1', 'EnsNameRegisteredV2'],
   'ens-base-registrar': ['EnsBaseNameRegistered'],
   eas: ['Attested'],

@@ -73,6 +73,7 @@ export function positionRecords(chainId: number, tx: MintingTransaction): Activi
       protocol: 'uniswap-v3',
       ref: null,
       valueUsd: null,
+      txFrom: sender,
     });
   });
   return out;

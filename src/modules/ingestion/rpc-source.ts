@@ -44,6 +44,8 @@ export interface ChainSource extends SourceBase {
   createAddress(deployer: string, nonce: number): string;
   /** logs of many transactions' receipts in one round trip (the explorer's router swaps, when both are configured) */
   receiptLogs(hashes: string[]): Promise<Map<string, ChainLog[]>>;
+  /** many transactions' senders in one round trip (eth_getTransactionByHash): who sent what the wallet's logs are in */
+  senders(hashes: string[]): Promise<Map<string, string | null>>;
   /** many transactions' senders and logs in one round trip (a Uniswap V3 position's minting transaction) */
   receipts(hashes: string[]): Promise<Map<string, { from: string | null; logs: ChainLog[] }>>;
   /** eth_call (registry checks) */
@@ -167,6 +169,18 @@ export function createRpcSource(chainId: number, url: string, options: RpcSource
       return new Map([...(await receipts(hashes))].map(([h, r]) => [h, r.logs]));
     },
     receipts,
+    async senders(hashes) {
+      const out = new Map<string, string | null>();
+      for (let i = 0; i < hashes.length; i += 500) {
+        const chunk = hashes.slice(i, i + 500);
+        const answers = await transport.batch<{ from?: string } | null>(chunk.map((h) => ({ method: 'eth_getTransactionByHash', params: [h] })));
+        answers.forEach((o, k) => {
+          if (!o.ok) throw o.error;
+          out.set(chunk[k].toLowerCase(), o.value?.from?.toLowerCase() ?? null);
+        });
+      }
+      return out;
+    },
     async call(to, data, block = 'latest') {
       return rpc<string>('eth_call', [{ to, data }, typeof block === 'number' ? hex(block) : block]);
     },

@@ -177,6 +177,9 @@ async function commitRound(db: Db, repo: IngestionRepo, source: ChainSource, wal
       for (const r of positionRecords(chainId, { hash, from: tx.from, logs })) if (r.wallet === wallet) records.push(r);
     }
   }
+  // who sent each transaction: only what the wallet sent earns credit (repo.ts)
+  const senders = await source.senders([...new Set(records.map((r) => r.txHash.toLowerCase()))]);
+  for (const r of records) r.txFrom ??= senders.get(r.txHash.toLowerCase()) ?? null;
   let end = done[done.length - 1].window.to;
   let reopened = false;
   if (opened.lending_borrow === undefined) {

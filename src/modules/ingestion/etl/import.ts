@@ -74,6 +74,8 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
   // Block times and transaction senders, needed to date logs and to credit swaps to the account that sent them.
   const times = new Map<number, Date>();
   const senders = new Map<string, string>();
+  // contracts created in the export, and by whom: a third party's call to one is what the deployment weighs
+  const deployers = new Map<string, string>();
   for (const f of files.filter((x) => x.kind === 'blocks' || x.kind === 'transactions')) {
     for await (const { rows } of readRows(f.file, 0, 5000)) {
       for (const r of rows) {
@@ -81,6 +83,8 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
         const ts = num(f.kind === 'blocks' ? r.timestamp : r.block_timestamp);
         if (block !== null && ts !== null) times.set(block, new Date(ts * 1000));
         if (f.kind === 'transactions' && str(r.hash) && str(r.from_address)) senders.set(String(r.hash).toLowerCase(), String(r.from_address).toLowerCase());
+        const created = f.kind === 'transactions' && !str(r.to_address) && num(r.receipt_status) !== 0 ? createdBy(r) : null;
+        if (created) deployers.set(created, String(r.from_address).toLowerCase());
       }
     }
   }
@@ -114,12 +118,12 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
     for await (const { rows, consumed } of readRows(f.file, offset, batchSize)) {
       let records: ActivityRecord[] = [];
       const nonces = new Map<string, number>();
-      if (f.kind === 'transactions') records = transactionRecords(rows, chainId, timeOf, nonces);
+      if (f.kind === 'transactions') records = transactionRecords(rows, chainId, timeOf, nonces, deployers);
       else if (f.kind === 'logs') {
         const prices = await pricesForLogs(opts.prices, rows.flatMap((r) => rawLog(r, timeOf) ?? []), { chainId, pools });
         records = rows.flatMap((r) => logRecords(r, { chainId, pools, dropped: result.dropped, prices }, timeOf, senders));
       }
-      else records = await newTokenTransfers(db, chainId, rows.flatMap((r) => tokenTransferRecords(r, chainId, timeOf)));
+      else records = await newTokenTransfers(db, chainId, rows.flatMap((r) => tokenTransferRecords(r, chainId, timeOf, senders)));
       offset += consumed;
       const end = offset;
       const changed = await db.tx(async (q) => {
@@ -144,7 +148,14 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
   return result;
 }
 
-function transactionRecords(rows: Row[], chainId: number, timeOf: (r: Row) => Date | null, nonces: Map<string, number>): ActivityRecord[] {
+/** The contract a creating transaction made (its receipt's, else the CREATE address of its sender and nonce). */
+function createdBy(r: Row): string | null {
+  const from = str(r.from_address)?.toLowerCase();
+  const nonce = num(r.nonce);
+  return str(r.receipt_contract_address)?.toLowerCase() ?? (from && nonce !== null ? getContractAddress({ from: from as `0x${string}`, nonce: BigInt(nonce) }).toLowerCase() : null);
+}
+
+function transactionRecords(rows: Row[], chainId: number, timeOf: (r: Row) => Date | null, nonces: Map<string, number>, deployers: Map<string, string>): ActivityRecord[] {
   const out: ActivityRecord[] = [];
   for (const r of rows) {
     const from = str(r.from_address)?.toLowerCase();
@@ -158,12 +169,17 @@ function transactionRecords(rows: Row[], chainId: number, timeOf: (r: Row) => Da
     const at = timeOf(r);
     const value = str(r.value) ?? '0';
     if (!to) {
-      const created = str(r.receipt_contract_address)?.toLowerCase() ?? (nonce !== null ? getContractAddress({ from: from as `0x${string}`, nonce: BigInt(nonce) }).toLowerCase() : null);
+      const created = createdBy(r);
       if (created) out.push(deploymentRecord(chainId, from, created, block, at, true));
       continue;
     }
+    // a third party calling a contract deployed in the export: a record for the deployer (the caller is its user)
+    const deployer = deployers.get(to);
+    if (deployer && deployer !== from) {
+      out.push({ chainId, txHash: hash, logIndex: -1, wallet: deployer, kind: 'contract_used', blockNumber: block, occurredAt: at, contract: to, counterparty: from, tokenId: null, amount: null, direction: null, protocol: null, ref: null, txFrom: from });
+    }
     if (value === '0' || /^0+$/.test(value)) continue;
-    const base = { chainId, txHash: hash, logIndex: -1, kind: 'transfer_native' as const, blockNumber: block, occurredAt: at, contract: null, tokenId: null, amount: value, protocol: null, ref: null };
+    const base = { chainId, txHash: hash, logIndex: -1, kind: 'transfer_native' as const, blockNumber: block, occurredAt: at, contract: null, tokenId: null, amount: value, protocol: null, ref: null, txFrom: from };
     out.push({ ...base, wallet: from, direction: 'out', counterparty: to });
     if (to !== from) out.push({ ...base, wallet: to, direction: 'in', counterparty: from });
   }
@@ -275,7 +291,7 @@ async function exportPositions(files: { file: string; kind: FileKind }[], chainI
 }
 
 /** A token_transfers row is the decoded form of an ERC-20 Transfer log: re-encoded and decoded like any log. */
-function tokenTransferRecords(r: Row, chainId: number, timeOf: (r: Row) => Date | null): ActivityRecord[] {
+function tokenTransferRecords(r: Row, chainId: number, timeOf: (r: Row) => Date | null, senders: Map<string, string>): ActivityRecord[] {
   const from = str(r.from_address) ?? ZERO_ADDRESS;
   const to = str(r.to_address) ?? ZERO_ADDRESS;
   const token = str(r.token_address);
@@ -285,7 +301,7 @@ function tokenTransferRecords(r: Row, chainId: number, timeOf: (r: Row) => Date 
   if (isPositionManager(chainId, token)) return [];
   const topics = [TRANSFER_TOPIC, pad(from as `0x${string}`), pad(to as `0x${string}`)];
   const data = pad(toHex(BigInt(str(r.value) ?? '0')));
-  return decodeLog({ address: token, topics, data, transactionHash: txHash, logIndex: Number(r.log_index), blockNumber: Number(r.block_number), timestamp: timeOf(r) }, { chainId });
+  return decodeLog({ address: token, topics, data, transactionHash: txHash, logIndex: Number(r.log_index), blockNumber: Number(r.block_number), timestamp: timeOf(r) }, { chainId, txFrom: senders.get(txHash.toLowerCase()) ?? null });
 }
 
 /** token_transfers repeat logs already decoded (which also know ERC-721 from ERC-20): keep only the others. */

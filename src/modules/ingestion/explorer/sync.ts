@@ -113,6 +113,10 @@ export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: E
   for (const l of swaps) for (const r of decodeLog(l, { chainId, pools, txFrom: wallet, prices })) if (r.wallet === wallet) records.push(r);
   for (const d of direct) for (const r of decodeLog(d.log, { chainId, pools: d.pools, txFrom: wallet, prices })) if (r.wallet === wallet) records.push(r);
   records.push(...(await positionsMinted(chainId, wallet, logs, txs, src, receipts)));
+  // who sent each transaction: the txlist holds every transaction the wallet sent (and those sent to it) with its
+  // sender; a log in any other transaction was not sent by the wallet (sender unknown: null)
+  const sentBy = new Map(txs.map((t) => [lc(t.hash), lc(t.from)]));
+  for (const r of records) r.txFrom ??= sentBy.get(r.txHash.toLowerCase()) || null;
 
   const coverage = createCoverageRepo(db);
   const stored = await db.tx(async (q) => {
