@@ -1,6 +1,7 @@
 // SQL for disputes and their status history. Status changes are conditional updates so concurrent
 // requests cannot both move one dispute.
 import type { Queryable } from '../../platform/db/types.js';
+import { createdKeySql } from '../../platform/http/pagination.js';
 import type { DisputeStatus } from './schemas.js';
 
 export interface DisputeRow {
@@ -51,8 +52,19 @@ export function createDisputesRepo(db: Queryable) {
       return (await q.query<DisputeRow>('SELECT * FROM disputes WHERE id = $1', [id]))[0] ?? null;
     },
 
-    async byWallet(address: string, q: Queryable = db): Promise<DisputeRow[]> {
-      return q.query<DisputeRow>('SELECT * FROM disputes WHERE wallet_address = $1 ORDER BY created_at DESC, id DESC', [address]);
+    /** Newest first; `page.before` is the [created key, id] of the last dispute of the previous page. */
+    async byWallet(address: string, page: { limit: number; before: string[] | null } | null = null, q: Queryable = db): Promise<(DisputeRow & { created_key: string })[]> {
+      return q.query<DisputeRow & { created_key: string }>(
+        `SELECT *, ${createdKeySql()} AS created_key FROM disputes
+          WHERE wallet_address = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
+          ORDER BY created_at DESC, id DESC LIMIT $4`,
+        [address, page?.before?.[0] ?? null, page?.before?.[1] ?? null, page?.limit ?? null],
+      );
+    },
+
+    async countByWallet(address: string, q: Queryable = db): Promise<number> {
+      const [r] = await q.query<{ n: number | string }>('SELECT count(*)::int AS n FROM disputes WHERE wallet_address = $1', [address]);
+      return Number(r.n);
     },
 
     async history(id: string, q: Queryable = db): Promise<HistoryRow[]> {

@@ -8,7 +8,8 @@ import { unauthorized } from '../../platform/errors.js';
 import { toChecksum } from '../../platform/http/address.js';
 import type { DisputeRow, HistoryRow } from './repo.js';
 import type { DisputesService } from './service.js';
-import { AddressParams, CreateDisputeBody, DisputeWithHistory, EscalateBody, IdParams, UpdateStatusBody, WalletDisputes, WithdrawBody, Dispute } from './schemas.js';
+import { AddressParams, CreateDisputeBody, DisputeWithHistory, EscalateBody, IdParams, UpdateStatusBody, WalletDisputes, WalletDisputesQuery, WithdrawBody, Dispute } from './schemas.js';
+import { CREATED_KEY, UUID, cutPage, decodeCursor } from '../../platform/http/pagination.js';
 
 const TAGS = ['Disputes'];
 
@@ -103,14 +104,20 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
             operationId: 'disputes.listWalletDisputes',
             tags: TAGS,
             summary: "A wallet's disputes",
-            description: 'Every dispute filed for the wallet, newest first; `count` is their number. A wallet without disputes gets count 0, not 404.',
+            description:
+              'Every dispute filed for the wallet, newest first, paged with `limit` and `cursor` (see Pagination); `count` is their number on every page. ' +
+              'A wallet without disputes gets count 0, not 404.',
             params: AddressParams,
+            querystring: WalletDisputesQuery,
             response: { 200: WalletDisputes },
           },
         },
         async (req) => {
-          const rows = await svc.byWallet(req.params.address);
-          return { address: toChecksum(req.params.address), count: rows.length, disputes: rows.map(toDispute) } as never;
+          const { limit = 50, cursor } = req.query as { limit?: number; cursor?: string };
+          const before = cursor ? decodeCursor('disputes.wallet', cursor, [CREATED_KEY, UUID]) : null;
+          const [rows, count] = await Promise.all([svc.byWallet(req.params.address, { limit: limit + 1, before }), svc.countByWallet(req.params.address)]);
+          const page = cutPage(rows, limit, 'disputes.wallet', (r) => [r.created_key, r.id]);
+          return { address: toChecksum(req.params.address), count, disputes: page.items.map(toDispute), nextCursor: page.nextCursor, hasMore: page.hasMore } as never;
         },
       );
 

@@ -2,6 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AddressOrEns, EthAddress, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
 import { CATEGORIES } from '../scoring/contracts.js';
+import { pageFields, pageQuery } from '../../platform/http/pagination.js';
 
 export const DISPUTE_REASONS = ['InaccurateScore', 'MissingActivity', 'IncorrectCategory', 'DataOutdated', 'WrongWallet', 'FraudulentData', 'ComplianceError', 'Other'] as const;
 export const DISPUTE_STATUSES = ['Pending', 'Under Review', 'Evidence Requested', 'Resolved', 'Rejected', 'Escalated', 'Withdrawn'] as const;
@@ -80,9 +81,11 @@ export const DisputeWithHistory = Type.Object(
 
 export const WalletDisputes = Type.Object({
   address: EthAddress(),
-  count: Type.Integer(),
+  count: Type.Integer({ description: "the wallet's disputes, on every page" }),
   disputes: Type.Array(Dispute, { description: 'newest first' }),
+  ...pageFields(),
 });
+export const WalletDisputesQuery = Type.Object(pageQuery(100, 50));
 
 export const IdParams = Type.Object({ id: Uuid() });
 export const AddressParams = Type.Object({ address: AddressOrEns({ description: 'the wallet: a 0x address or an ENS name' }) });

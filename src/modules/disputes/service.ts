@@ -75,7 +75,8 @@ export function createDisputesService(deps: DisputesDeps) {
 
     get: load,
     history: (id: string) => repo.history(id),
-    byWallet: (address: string) => repo.byWallet(address.toLowerCase()),
+    byWallet: (address: string, page: { limit: number; before: string[] | null } | null = null) => repo.byWallet(address.toLowerCase(), page),
+    countByWallet: (address: string) => repo.countByWallet(address.toLowerCase()),
 
     /** Admin: any status. A revisedScore with status Resolved replaces the category's score (audited by scoring). */
     async updateStatus(id: string, body: UpdateStatusBody, admin: JwtUser): Promise<DisputeRow> {
