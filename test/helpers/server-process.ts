@@ -10,6 +10,12 @@ import { eventually } from './app.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
+/** Servers still running when the test process ends (a timed-out test) are killed with it, never left behind. */
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+});
+
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
@@ -54,13 +60,15 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
     env: { ...baseEnv(), CREDENCE_DATA_DIR: dataDir, CREDENCE_ADMIN_ADDRESSES: admin.address, CREDENCE_SIWE_DOMAIN: 'credence.test', ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | string>((resolve) => child.on('exit', (c, s) => resolve(c ?? s ?? -1)));
   let gone = false;
   void exited.then(() => (gone = true));
-  const m = await eventually(() => (gone ? 'exited' : /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)), { timeoutMs: opts.readyTimeoutMs ?? 120_000, intervalMs: 50 }).catch((e) => {
+  const m = await eventually(() => (gone ? 'exited' : /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)), { timeoutMs: opts.readyTimeoutMs ?? 240_000, intervalMs: 50 }).catch((e) => {
     child.kill('SIGKILL');
     throw new Error(`server did not start: ${(e as Error).message}\n${out}`);
   });
@@ -72,9 +80,19 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
     admin,
     output: () => out,
     exited,
+    /** A process still there 30 s after the signal is killed, and the answer says so. */
     async stop(signal = 'SIGTERM') {
       if (!gone) child.kill(signal);
-      return exited;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<string>((resolve) => {
+        timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve(`still running 30 s after ${signal}`);
+        }, 30_000);
+      });
+      const r = await Promise.race([exited, late]);
+      clearTimeout(timer);
+      return r;
     },
   };
 }

@@ -36,7 +36,19 @@ export function createEventBus(opts: {
     }
   };
   if (opts.subscriber) {
-    void opts.subscriber.subscribe(opts.channel);
+    // A Redis unreachable at start fails the first SUBSCRIBE (MaxRetriesPerRequestError): handled, and tried again
+    // at every reconnect until it takes (from then on ioredis re-subscribes by itself).
+    const sub = opts.subscriber;
+    let subscribed = false;
+    const trySubscribe = () => {
+      if (subscribed) return;
+      sub.subscribe(opts.channel).then(
+        () => void (subscribed = true),
+        (e) => opts.onError?.(e, 'redis'),
+      );
+    };
+    trySubscribe();
+    sub.on('ready', trySubscribe);
     opts.subscriber.on('message', (_ch: string, raw: string) => {
       try {
         const msg = JSON.parse(raw) as { from: string; topic: string; payload: unknown };

@@ -16,7 +16,7 @@ describe('streamed bodies over a real socket', () => {
   beforeAll(async () => {
     srv = await startServer({ env: { ...(await childDatabaseEnv()), CREDENCE_SANCTIONS_SNAPSHOT: 'false' } });
     auth = await signInOver(srv.url, srv.admin);
-  }, 180_000);
+  }, 300_000);
   afterAll(async () => {
     if (srv) expect(await srv.stop()).toBe(0);
   });
