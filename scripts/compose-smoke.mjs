@@ -5,7 +5,7 @@
 // redeemed on the other, a key made on one works on the other), scrapes /metrics, then stops everything with
 // SIGTERM and expects clean exits.
 // Settings: CREDENCE_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), CREDENCE_TEST_REDIS_URL.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -64,16 +64,35 @@ if (!ours.some(([, s]) => /api/.test(s.environment?.CREDENCE_ROLES ?? '')) || !o
   throw new Error('compose.yaml should run API instances and a workers instance');
 }
 for (const dep of ['postgres', 'redis']) if (!compose.services[dep]) throw new Error(`compose.yaml has no ${dep} service`);
+checkLoadBalancer();
 
-// The deployment's shared secrets, as an operator's .env would hold them.
+/** No Docker here to run nginx: check that the load balancer publishes what CREDENCE_PUBLIC_URL names and that its
+ * upstreams are exactly the API services, on the port the image listens on. */
+function checkLoadBalancer() {
+  const lb = compose.services.lb;
+  if (!lb) throw new Error('compose.yaml has no lb service (the address CREDENCE_PUBLIC_URL names)');
+  const publicUrl = new URL(interpolate(ours[0][1].environment.CREDENCE_PUBLIC_URL, {}));
+  const published = (lb.ports ?? []).map((p) => String(p).split(':'));
+  const confMount = (lb.volumes ?? []).map(String).find((v) => v.includes('nginx'));
+  if (!confMount) throw new Error('lb mounts no nginx configuration');
+  const conf = readFileSync(path.join(root, confMount.split(':')[0]), 'utf8');
+  const listen = conf.match(/^\s*listen\s+(\d+);/m)?.[1];
+  if (!published.some(([host, inner]) => host === publicUrl.port && inner === listen)) {
+    throw new Error(`lb publishes ${JSON.stringify(lb.ports)} (nginx listens on ${listen}) but CREDENCE_PUBLIC_URL names port ${publicUrl.port}`);
+  }
+  const upstreams = [...conf.matchAll(/^\s*server\s+([\w-]+):(\d+)/gm)].map((m) => `${m[1]}:${m[2]}`).sort();
+  const apis = ours.filter(([, svc]) => /api/.test(svc.environment?.CREDENCE_ROLES ?? '')).map(([name]) => `${name}:8080`).sort();
+  if (upstreams.join() !== apis.join()) throw new Error(`nginx upstreams ${upstreams} are not the API services ${apis}`);
+  for (const [name, svc] of ours) if (svc.ports?.length) throw new Error(`${name} publishes ${svc.ports}: only the lb should`);
+  log(`lb: ${publicUrl.origin} -> ${upstreams.join(', ')}`);
+}
+
+// The deployment's shared secrets, as the README has an operator make them: `credence secrets generate`.
+const generated = spawnSync(process.execPath, [path.join(root, 'bin/credence.mjs'), 'secrets', 'generate', '--format', 'json'], { encoding: 'utf8' });
+if (generated.status !== 0) throw new Error(`credence secrets generate: ${generated.status} ${generated.stderr}`);
 const admin = Wallet.createRandom();
 const vars = {
-  CREDENCE_JWT_SECRET: hex(32),
-  CREDENCE_ENCRYPTION_KEY: hex(32),
-  CREDENCE_HUB_TOKEN_KEY: hex(32),
-  STRIPE_WEBHOOK_SECRET: `whsec_${hex(24)}`,
-  CREDENCE_KYC_CALLBACK_SECRET: hex(32),
-  CREDENCE_ISSUER_KEY: `0x${hex(32)}`,
+  ...JSON.parse(generated.stdout),
   CREDENCE_ADMIN_ADDRESSES: admin.address,
   CREDENCE_METRICS_TOKEN: hex(16),
 };

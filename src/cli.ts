@@ -18,6 +18,14 @@ const commands: Record<string, Command> = {
       await serve(config);
     },
   },
+  secrets: {
+    summary: 'generate: print the six secrets a multi-instance deployment shares, in their formats (for .env)',
+    usage: 'generate [--format env|json]',
+    async run(args) {
+      const { runSecretsCommand } = await import('./platform/secrets-cli.js');
+      process.exitCode = runSecretsCommand(args);
+    },
+  },
   sanctions: {
     summary: 'OFAC SDN list: import <file> (sdn_advanced.xml or sdn.csv), refresh, status',
     usage: 'import <file> | refresh | status',
@@ -102,7 +110,16 @@ async function main() {
     }
     throw e;
   }
-  await cmd.run(args, config);
+  try {
+    await cmd.run(args, config);
+  } catch (e) {
+    // Another process holds the embedded database (platform/db/lock.ts): a clear refusal, not a stack trace.
+    if (e instanceof Error && e.name === 'DataDirLocked') {
+      console.error(`credence ${name}: ${e.message}`);
+      process.exit(1);
+    }
+    throw e;
+  }
 }
 
 await main();
