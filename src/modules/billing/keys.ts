@@ -7,6 +7,7 @@ import type { JwtUser } from '../../platform/auth/jwt.js';
 import { toChecksum } from '../../platform/http/address.js';
 import { monthOf } from '../../platform/rate-limit/quota.js';
 import { writeAudit } from '../../platform/audit.js';
+import { CREATED_KEY, UUID, cutPage, decodeCursor } from '../../platform/http/pagination.js';
 import { limitsOf, type Tier } from './tiers.js';
 import type { ApiKeyRow, BillingRepo } from './repo.js';
 
@@ -118,9 +119,10 @@ export function createKeyService(ctx: Pick<AppContext, 'db' | 'quota' | 'apiKeys
       };
     },
 
-    async list(user: JwtUser) {
-      const rows = await repo.keysOf(user.address.toLowerCase());
-      return { count: rows.length, keys: rows.map(describeKey) };
+    async list(user: JwtUser, { limit = 100, cursor }: { limit?: number; cursor?: string } = {}) {
+      const before = cursor ? decodeCursor('api_keys', cursor, [CREATED_KEY, UUID]) : null;
+      const page = cutPage(await repo.keysPage(user.address.toLowerCase(), limit + 1, before), limit, 'api_keys', (r) => [r.created_key, r.id]);
+      return { count: page.items.length, keys: page.items.map(describeKey), nextCursor: page.nextCursor, hasMore: page.hasMore };
     },
 
     /** Revoked at once on every instance: the key caches evict the hashes through the event bus. */

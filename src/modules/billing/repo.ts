@@ -1,5 +1,6 @@
 // SQL for API keys, checkout sessions and processed payment events.
 import type { Queryable } from '../../platform/db/types.js';
+import { createdKeySql } from '../../platform/http/pagination.js';
 
 export interface ApiKeyRow {
   id: string;
@@ -57,6 +58,15 @@ export function createBillingRepo(db: Queryable) {
         [hash],
       );
       return rows[0] ?? null;
+    },
+    /** One page of an owner's keys, newest first; `before` is the [created key, id] of the previous page's last key. */
+    async keysPage(owner: string, limit: number, before: string[] | null, q: Queryable = db) {
+      return q.query<ApiKeyRow & { created_key: string }>(
+        `SELECT *, ${createdKeySql()} AS created_key FROM api_keys
+          WHERE owner_address = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
+          ORDER BY created_at DESC, id DESC LIMIT $4`,
+        [owner, before?.[0] ?? null, before?.[1] ?? null, limit],
+      );
     },
     async keysOf(owner: string, q: Queryable = db) {
       return q.query<ApiKeyRow>('SELECT * FROM api_keys WHERE owner_address = $1 ORDER BY created_at DESC, id', [owner]);

@@ -5,6 +5,7 @@ import { errorResponses } from '../../platform/openapi.js';
 import type { AppContext } from '../../platform/context.js';
 import {
   ApiKeyList,
+  ApiKeyListQuery,
   CancelBody,
   CheckoutBody,
   CheckoutResponse,
@@ -72,11 +73,14 @@ export function billingRoutes(app: App, ctx: AppContext, repo: BillingRepo, keys
           operationId: 'billing.listApiKeys',
           tags: ['Billing'],
           summary: "The signed-in wallet's API keys",
-          description: 'Every key the signed-in wallet created, newest first, with its status, last use (recorded within a few seconds), expiry and subscription. Never the key itself.',
+          description:
+            'Every key the signed-in wallet created, newest first, with its status, last use (recorded within a few seconds), expiry and subscription. Never the key itself. ' +
+            'Paged with `limit` and `cursor` (see Pagination).',
+          querystring: ApiKeyListQuery,
           response: { 200: ApiKeyList },
         },
       },
-      async (req) => keys.list(req.user!),
+      async (req) => keys.list(req.user!, req.query as { limit?: number; cursor?: string }),
     );
 
     s.delete(

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { EthAddress, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
 import { TIERS } from './tiers.js';
+import { pageFields, pageQuery } from '../../platform/http/pagination.js';
 
 export const TierSchema = Type.Union(TIERS.map((t) => Type.Literal(t)), { description: 'API key tier' });
 
@@ -66,7 +67,8 @@ export const ApiKeyInfo = Type.Object(
   { title: 'ApiKey', description: 'An API key as its owner sees it: never the key itself' },
 );
 
-export const ApiKeyList = Type.Object({ count: Type.Integer(), keys: Type.Array(ApiKeyInfo) });
+export const ApiKeyList = Type.Object({ count: Type.Integer({ description: 'keys in this page' }), keys: Type.Array(ApiKeyInfo), ...pageFields() });
+export const ApiKeyListQuery = Type.Object(pageQuery(100, 100));
 
 export const KeyIdParams = Type.Object({ id: Uuid({ description: 'API key id' }) });
 
