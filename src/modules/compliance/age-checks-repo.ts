@@ -1,6 +1,7 @@
 // SQL for the record of age questions (who asked about which wallet, with which minimum age, and the answer).
 // Addresses are stored lowercase; every method takes an optional transaction.
 import type { Queryable } from '../../platform/db/types.js';
+import { createdKeySql } from '../../platform/http/pagination.js';
 
 export interface AgeCheckRow {
   id: string;
@@ -47,8 +48,14 @@ export function createAgeChecksRepo(db: Queryable) {
       await q.query('DELETE FROM age_checks WHERE id = $1', [id]);
     },
 
-    listFor(wallet: string, limit: number, q: Queryable = db) {
-      return q.query<AgeCheckRow>('SELECT * FROM age_checks WHERE wallet_address = $1 ORDER BY created_at DESC, id LIMIT $2', [wallet, limit]);
+    /** Newest first; `before` is the [created key, id] of the previous page's last question. */
+    listFor(wallet: string, limit: number, before: string[] | null = null, q: Queryable = db) {
+      return q.query<AgeCheckRow & { created_key: string }>(
+        `SELECT *, ${createdKeySql()} AS created_key FROM age_checks
+          WHERE wallet_address = $1 AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
+          ORDER BY created_at DESC, id DESC LIMIT $2`,
+        [wallet, limit, before?.[0] ?? null, before?.[1] ?? null],
+      );
     },
   };
 }

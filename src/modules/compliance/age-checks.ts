@@ -7,6 +7,7 @@
 import { AppError, forbidden } from '../../platform/errors.js';
 import type { Db } from '../../platform/db/types.js';
 import { toChecksum } from '../../platform/http/address.js';
+import { CREATED_KEY, UUID, cutPage, decodeCursor } from '../../platform/http/pagination.js';
 import type { AgeChecksRepo, AgeCheckRow } from './age-checks-repo.js';
 
 /** Who asks: the API key and the wallet that owns it. */
@@ -107,8 +108,11 @@ export function createAgeChecks({ db, repo, perKey, perWallet, windowDays, legal
 
   return {
     service,
-    async listFor(owner: string, limit: number) {
-      return (await repo.listFor(owner.toLowerCase(), limit)).map(toAgeCheck);
+    /** One page, newest first, and the cursor of the next one (null on the last page). */
+    async listFor(owner: string, limit: number, cursor?: string) {
+      const before = cursor ? decodeCursor('age_checks', cursor, [CREATED_KEY, UUID]) : null;
+      const page = cutPage(await repo.listFor(owner.toLowerCase(), limit + 1, before), limit, 'age_checks', (r) => [r.created_key, r.id]);
+      return { items: page.items.map(({ created_key: _k, ...r }) => toAgeCheck(r)), nextCursor: page.nextCursor };
     },
   };
 }

@@ -6,6 +6,7 @@ import { toChecksum } from '../../platform/http/address.js';
 import type { FastifyRequest } from 'fastify';
 import type { AgeAnswer, AgeService } from './age.js';
 import type { AgeChecks } from './age-checks.js';
+import { linkNext } from '../../platform/http/pagination.js';
 import type { KycService } from './kyc-service.js';
 import { KYC_PROVIDERS } from './providers/types.js';
 import {
@@ -126,12 +127,16 @@ export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeServ
               'For the signed-in wallet (the JWT subject): every age question asked about it (verify-age, age-verify, and age proofs from ' +
               '/reputation/prove), newest first: the API key id and the wallet that owns the key, the minimum age, the route, when, and the ' +
               'answer (`verified`; null while a proof is being made). Questions refused by the age-privacy allowance are not listed: they ' +
-              'were never answered.',
+              'were never answered. The body is an array: the next page is in the `Link` header (see Pagination).',
             querystring: AgeChecksQuery,
             response: { 200: Type.Array(AgeCheck) },
           },
         },
-        async (req) => ageChecks.listFor(req.user!.address, req.query.limit ?? 100),
+        async (req, reply) => {
+          const page = await ageChecks.listFor(req.user!.address, req.query.limit ?? 100, req.query.cursor);
+          linkNext(req, reply, page.nextCursor);
+          return page.items;
+        },
       );
 
       s.post<{ Body: VerifyAgeBody }>(

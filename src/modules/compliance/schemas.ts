@@ -2,6 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AddressOrEns, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
 import { KYC_PROVIDERS } from './providers/types.js';
+import { PageCursor } from '../../platform/http/pagination.js';
 
 // Same grammar as the identity module's DIDs (did:credence:[<chainId>:]0x<40 hex>).
 const DID_PATTERN = '^did:credence:(?:[1-9][0-9]{0,9}:)?0x[0-9a-fA-F]{40}$';
@@ -85,7 +86,8 @@ export const AgeVerifyResponse = Type.Object({
 });
 
 export const AgeChecksQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'most recent questions to list (default 100)' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'questions per page, newest first (1-1000, default 100)' })),
+  cursor: Type.Optional(PageCursor()),
 });
 export type AgeChecksQuery = Static<typeof AgeChecksQuery>;
 

@@ -33,14 +33,16 @@ export async function goodBorrower(app: App): Promise<string> {
       wallet,
       kind,
       blockNumber: 18_000_000 + m * 200_000 + i,
-      occurredAt: new Date(Date.now() - (400 - m * 90 - i) * 86_400_000),
+      // model 3.0.0 scores positions over time: $20k loans held ten days, four times a quarter apart
+      occurredAt: new Date(Date.now() - (400 - m * 90 - i * 10) * 86_400_000),
       contract: '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2',
       counterparty: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
       tokenId: null,
-      amount: '1000000000',
+      amount: '20000000000',
       direction: null,
       protocol: i < 3 ? 'aave-v3' : 'compound-v3',
       ref: null,
+      valueUsd: 20_000,
     })),
   );
   await createIngestionRepo(app.ctx.db).insertActivity(records as never);

@@ -5,6 +5,7 @@ import type { SigningKey } from 'ethers';
 import { computeAddress } from 'ethers';
 import { fieldError, forbidden, invalidState, notFound } from '../../platform/errors.js';
 import type { JwtUser } from '../../platform/auth/jwt.js';
+import { CREATED_KEY, UUID, cutPage, decodeCursor } from '../../platform/http/pagination.js';
 import { assertionAddresses, controllerKeyId, didFor, parseDid } from './did.js';
 import { decodeJwt, recoverSigners, signJwt } from './es256k.js';
 import { cidOf, type Pinner } from './ipfs.js';
@@ -125,10 +126,13 @@ export function createCredentialService({ repo, dids, issuerKey, pinner, onIdent
       }
     },
 
-    async list(didInput: string, user: JwtUser) {
+    /** One page, newest first, and the cursor of the next one (null on the last page). */
+    async list(didInput: string, user: JwtUser, { limit = 100, cursor }: { limit?: number; cursor?: string } = {}) {
+      const before = cursor ? decodeCursor('credentials', cursor, [CREATED_KEY, UUID]) : null;
       const row = await dids.mustResolve(didInput);
       if (!mayManage(user, row.wallet_address)) throw forbidden('Only the wallet that owns this DID (or an administrator) may list its credentials.');
-      return (await repo.credentialsOf(row.id)).map(toCredential);
+      const page = cutPage(await repo.credentialsPage(row.id, limit + 1, before), limit, 'credentials', (c) => [c.created_key, c.id]);
+      return { items: page.items.map(({ created_key: _k, ...c }) => toCredential(c)), nextCursor: page.nextCursor };
     },
 
     async revoke(didInput: string, id: string, user: JwtUser) {

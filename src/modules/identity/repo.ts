@@ -1,6 +1,7 @@
 // SQL for DIDs and credentials. Addresses are stored lowercase; every method takes an optional transaction.
 import type { Queryable } from '../../platform/db/types.js';
 import { maybeOne } from '../../platform/db/types.js';
+import { createdKeySql } from '../../platform/http/pagination.js';
 
 export interface DidRow {
   id: string;
@@ -101,6 +102,15 @@ export function createIdentityRepo(db: Queryable) {
       return q.query<{ status_index: number; revoked_at: Date }>(
         'SELECT status_index, revoked_at FROM credentials WHERE status_list_id = $1 AND revoked_at IS NOT NULL',
         [listId],
+      );
+    },
+    /** One page of a DID's credentials, newest first; `before` is the [issuance key, id] of the previous page's last one. */
+    credentialsPage(didId: string, limit: number, before: string[] | null, q: Queryable = db) {
+      return q.query<CredentialRow & { created_key: string }>(
+        `SELECT *, ${createdKeySql('issuance_date')} AS created_key FROM credentials
+          WHERE did_id = $1 AND ($2::timestamptz IS NULL OR (issuance_date, id) < ($2::timestamptz, $3::uuid))
+          ORDER BY issuance_date DESC, id DESC LIMIT $4`,
+        [didId, before?.[0] ?? null, before?.[1] ?? null, limit],
       );
     },
     credentialsOf(didId: string, q: Queryable = db) {

@@ -18,6 +18,7 @@ import {
   VerifyResponse,
 } from './schemas.js';
 import { notFound } from '../../platform/errors.js';
+import { linkNext, pageQuery } from '../../platform/http/pagination.js';
 
 const tags = ['Identity'];
 
@@ -164,12 +165,19 @@ export function registerIdentityRoutes(app: App, dids: DidService, creds: Creden
             operationId: 'identity.listCredentials',
             tags,
             summary: "List a DID's credentials",
-            description: 'Newest first, revoked ones included (`revoked: true`). For the DID owner or an administrator (403 otherwise).',
+            description:
+              'Newest first, revoked ones included (`revoked: true`). For the DID owner or an administrator (403 otherwise). ' +
+              'The body is an array: the next page is in the `Link` header (see Pagination).',
             params: DidParams,
+            querystring: Type.Object(pageQuery(100, 100)),
             response: { 200: Type.Array(Credential), ...errorResponses(403) },
           },
         },
-        async (req) => creds.list(req.params.did, req.user!),
+        async (req, reply) => {
+          const page = await creds.list(req.params.did, req.user!, req.query as { limit?: number; cursor?: string });
+          linkNext(req, reply, page.nextCursor);
+          return page.items;
+        },
       );
 
       s.post<{ Params: { did: string; id: string } }>(

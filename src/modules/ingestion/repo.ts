@@ -3,6 +3,7 @@
 import type { Queryable } from '../../platform/db/types.js';
 import type { WalletFeatures } from '../scoring/contracts.js';
 import type { ActivityRecord } from './decode.js';
+import { COSTS, LISTED_COLLECTIONS } from './costs.js';
 import { DUST_USD } from './registry/gate.js';
 import { protocolContract } from './registry/index.js';
 
@@ -181,19 +182,32 @@ export type IngestionRepo = ReturnType<typeof createIngestionRepo>;
 const FEATURES_SQL = `
 WITH own AS (SELECT contract FROM wallet_activity WHERE wallet = $1 AND kind = 'contract_deploy' AND contract IS NOT NULL),
 -- pools holding the wallet's own liquidity, from the block it was added: a V2 pair that minted the wallet LP tokens
--- in a transaction where the wallet paid tokens into it (a stranger adding liquidity in its name pays them itself,
--- so it cannot wipe the wallet's trading credit this way), or a V3 pool of an 'lp_position' (positions.ts)
+-- in a transaction the wallet sent, in which it paid the pair one of the pair's own tokens (a stranger adding
+-- liquidity in its name sends the transaction and pays itself, and a token of the stranger's emitting
+-- Transfer(wallet -> pair) is not the pair's: it cannot wipe the wallet's trading credit this way), or a V3 pool of
+-- an 'lp_position' (positions.ts)
 lp AS (SELECT chain_id, contract, min(block_number) AS from_block FROM (
          SELECT m.chain_id, m.contract, m.block_number FROM wallet_activity m
           WHERE m.wallet = $1 AND m.kind = 'transfer_erc20' AND m.direction = 'in' AND m.contract IS NOT NULL
-            AND m.counterparty = '0x0000000000000000000000000000000000000000'
+            AND m.counterparty = '0x0000000000000000000000000000000000000000' AND m.tx_from = $1
             AND EXISTS (SELECT 1 FROM wallet_activity p WHERE p.wallet = $1 AND p.chain_id = m.chain_id AND p.tx_hash = m.tx_hash
-                        AND p.kind = 'transfer_erc20' AND p.direction = 'out' AND p.counterparty = m.contract)
+                        AND p.kind = 'transfer_erc20' AND p.direction = 'out' AND p.counterparty = m.contract
+                        AND EXISTS (SELECT 1 FROM wallet_activity t WHERE t.wallet = $1 AND t.kind = 'swap' AND t.chain_id = m.chain_id
+                                    AND t.contract = m.contract AND p.contract IN (split_part(t.ref, '/', 1), split_part(t.ref, '/', 2))))
          UNION ALL
          SELECT chain_id, contract, block_number FROM wallet_activity WHERE wallet = $1 AND kind = 'lp_position'
        ) liquidity GROUP BY chain_id, contract),
+-- transactions the wallet paid in without sending them (a contract wallet, a relayed call): it moved an allowlisted
+-- token out, which no one can fake (a token of anyone's emitting Transfer(wallet -> x) is not allowlisted)
+paid AS (SELECT DISTINCT chain_id, tx_hash FROM wallet_activity WHERE wallet = $1 AND kind = 'transfer_erc20' AND direction = 'out'
+           AND protocol = 'listed' AND COALESCE(value_usd, $2) >= $2),
+-- mine: the row is of a transaction the wallet sent or paid in (model 3.0.0: only what the wallet did earns credit)
+sent AS (SELECT w.*, (w.tx_from = $1 OR EXISTS (SELECT 1 FROM paid p WHERE p.chain_id = w.chain_id AND p.tx_hash = w.tx_hash)) AS mine
+         FROM wallet_activity w WHERE w.wallet = $1),
 a AS (
-  SELECT * FROM wallet_activity w WHERE wallet = $1
+  SELECT * FROM sent w WHERE wallet = $1
+    -- transfers, mints and swaps in someone else's transaction (airdrops, logs naming the wallet) earn nothing
+    AND NOT (kind IN ('transfer_native', 'transfer_erc20', 'transfer_erc721', 'transfer_erc1155', 'nft_mint', 'swap') AND NOT mine)
     AND NOT COALESCE(kind IN ('transfer_native', 'transfer_erc20', 'transfer_erc721', 'transfer_erc1155') AND counterparty IN (SELECT contract FROM own), false)
     AND NOT COALESCE(kind IN ('transfer_erc20', 'transfer_erc721', 'transfer_erc1155', 'nft_mint') AND contract IN (SELECT contract FROM own), false)
     AND NOT COALESCE(kind IN ('lending_supply', 'lending_borrow', 'lending_repay', 'lending_withdraw', 'swap') AND value_usd < $2, false)
@@ -208,18 +222,49 @@ a AS (
     AND NOT COALESCE(kind IN ('attestation_received', 'attestation_made') AND (protocol IS DISTINCT FROM 'eas-trusted' OR counterparty = $1), false)
 ),
 s AS (SELECT COALESCE(sum(nonce), 0) AS tx_count, array_agg(chain_id) FILTER (WHERE nonce > 0) AS chains
-      FROM wallet_sync WHERE wallet = $1)
+      FROM wallet_sync WHERE wallet = $1),
+-- trading: the wallet's swaps, per pair and UTC day; a swap counts in the share of its pair-day's volume that stayed
+-- a net position (a round trip that returns everything within a day, a flash-funded one above all, earns nothing);
+-- fees paid = volume x the pool's fee tier, capped per day (data/scoring/costs.json)
+sw AS (SELECT chain_id, contract, protocol, COALESCE(ref, contract) AS pair, (occurred_at AT TIME ZONE 'UTC')::date AS d, occurred_at,
+              COALESCE(amount, 3000) / 1000000.0 AS fee, COALESCE(value_usd, $3) AS usd, value_usd IS NULL AS unvalued,
+              CASE WHEN direction = 'in' THEN -1 ELSE 1 END * COALESCE(value_usd, $3) AS signed
+       FROM a WHERE kind = 'swap'),
+pd AS (SELECT chain_id, pair, d, abs(sum(signed)) AS net, sum(usd) AS gross FROM sw GROUP BY chain_id, pair, d),
+sc AS (SELECT sw.*, CASE WHEN pd.gross > 0 THEN pd.net / pd.gross ELSE 0 END AS share FROM sw JOIN pd USING (chain_id, pair, d)),
+scn AS (SELECT * FROM sc WHERE share > 0.05),
+td AS (SELECT d, least($4, sum(fee * usd * share)) AS fees FROM scn GROUP BY d),
+-- governance: votes at or above the floor, per proposal, each weighing ln(1 + votes/floor) / ln(1 + full/floor)
+gv AS (SELECT contract, ref, max(amount) / 1e18 AS tokens FROM a WHERE kind = 'gov_vote' GROUP BY contract, ref HAVING max(amount) / 1e18 >= $6),
+-- delegations received weigh the votes they moved to the wallet (DelegateVotesChanged in the same transaction)
+dr AS (SELECT chain_id, tx_hash, count(*) AS n FROM a WHERE kind = 'gov_delegated_to' GROUP BY chain_id, tx_hash),
+dv AS (SELECT chain_id, tx_hash, sum(amount) / 1e18 AS tokens FROM wallet_activity WHERE wallet = $1 AND kind = 'gov_votes_changed' GROUP BY chain_id, tx_hash),
+dd AS (SELECT dr.n, dv.tokens / dr.n AS each FROM dr JOIN dv USING (chain_id, tx_hash) WHERE dv.tokens / dr.n >= $6),
+-- NFT: collections on the maintained list, or that enough other wallets minted or bought in their own transactions
+nc AS (SELECT DISTINCT n.chain_id, n.contract FROM a n WHERE n.kind IN ('nft_mint', 'transfer_erc721', 'transfer_erc1155')
+         AND ((n.chain_id || ':' || n.contract) = ANY($9::text[])
+              OR (SELECT count(DISTINCT h.wallet) FROM wallet_activity h WHERE h.contract = n.contract AND h.chain_id = n.chain_id
+                    AND h.kind IN ('nft_mint', 'transfer_erc721', 'transfer_erc1155') AND h.direction = 'in' AND h.tx_from = h.wallet AND h.wallet <> $1) >= $10)),
+nf AS (SELECT a.* FROM a JOIN nc USING (chain_id, contract) WHERE a.kind IN ('nft_mint', 'transfer_erc721', 'transfer_erc1155')),
+-- developer: third parties calling the wallet's contracts, not funded by it (no transfer from it in its own transactions)
+du AS (SELECT u.contract, u.counterparty FROM wallet_activity u WHERE u.wallet = $1 AND u.kind = 'contract_used'
+         AND u.contract IN (SELECT contract FROM own) AND u.counterparty <> $1
+         AND u.counterparty NOT IN (SELECT f.counterparty FROM wallet_activity f WHERE f.wallet = $1 AND f.tx_from = $1 AND f.direction = 'out'
+                                      AND f.kind IN ('transfer_native', 'transfer_erc20') AND f.counterparty IS NOT NULL))
 SELECT
   (SELECT tx_count FROM s) AS tx_count,
   (SELECT chains FROM s) AS sync_chains,
   array_agg(DISTINCT chain_id) AS chains,
-  min(occurred_at) AS first_at,
-  max(occurred_at) AS last_at,
-  count(DISTINCT (occurred_at AT TIME ZONE 'UTC')::date) AS active_days,
-  count(DISTINCT date_trunc('month', occurred_at AT TIME ZONE 'UTC')) AS active_months,
-  count(DISTINCT counterparty) FILTER (WHERE counterparty IS NOT NULL AND direction = 'out') AS counterparties,
-  count(*) FILTER (WHERE kind IN ('transfer_erc20', 'transfer_erc721', 'transfer_erc1155') AND direction = 'out') AS token_transfers,
-  count(DISTINCT contract) FILTER (WHERE kind IN ('transfer_erc20', 'transfer_erc721', 'transfer_erc1155', 'nft_mint')) AS distinct_tokens,
+  -- age and activity: only transactions the wallet sent or paid in, its votes and delegations (never inbound records)
+  min(occurred_at) FILTER (WHERE (mine OR kind IN ('gov_vote', 'gov_delegate')) AND kind NOT IN ('gov_votes_changed', 'contract_used')) AS first_at,
+  max(occurred_at) FILTER (WHERE (mine OR kind IN ('gov_vote', 'gov_delegate')) AND kind NOT IN ('gov_votes_changed', 'contract_used')) AS last_at,
+  count(DISTINCT (occurred_at AT TIME ZONE 'UTC')::date) FILTER (WHERE (mine OR kind IN ('gov_vote', 'gov_delegate')) AND kind NOT IN ('gov_votes_changed', 'contract_used')) AS active_days,
+  count(DISTINCT date_trunc('month', occurred_at AT TIME ZONE 'UTC')) FILTER (WHERE (mine OR kind IN ('gov_vote', 'gov_delegate')) AND kind NOT IN ('gov_votes_changed', 'contract_used')) AS active_months,
+  -- counterparties: addresses the wallet paid something real (0.001 of the coin, an allowlisted token above dust)
+  count(DISTINCT counterparty) FILTER (WHERE mine AND counterparty IS NOT NULL AND direction = 'out'
+    AND ((kind = 'transfer_native' AND amount >= $8::numeric) OR (kind = 'transfer_erc20' AND protocol = 'listed' AND COALESCE(value_usd, $2) >= $2))) AS counterparties,
+  count(*) FILTER (WHERE mine AND direction = 'out' AND kind = 'transfer_erc20' AND protocol = 'listed' AND COALESCE(value_usd, $2) >= $2) AS token_transfers,
+  count(DISTINCT contract) FILTER (WHERE mine AND ((kind = 'transfer_erc20' AND protocol = 'listed') OR kind IN ('transfer_erc721', 'transfer_erc1155', 'nft_mint'))) AS distinct_tokens,
   count(*) FILTER (WHERE kind = 'lending_supply') AS supplies,
   count(*) FILTER (WHERE kind = 'lending_borrow') AS borrows,
   count(*) FILTER (WHERE kind = 'lending_repay') AS repays,
@@ -235,33 +280,38 @@ SELECT
   (SELECT avg(EXTRACT(EPOCH FROM r.occurred_at - b.t) / 86400) FROM a r
      CROSS JOIN LATERAL (SELECT max(x.occurred_at) AS t FROM a x WHERE x.kind = 'lending_borrow' AND x.occurred_at <= r.occurred_at) b
      WHERE r.kind = 'lending_repay' AND b.t IS NOT NULL) AS avg_days_to_repay,
-  count(*) FILTER (WHERE kind = 'swap') AS swaps,
-  COALESCE(sum(value_usd) FILTER (WHERE kind = 'swap'), 0) AS volume_usd,
-  count(*) FILTER (WHERE kind = 'swap' AND value_usd IS NULL) AS unvalued_swaps,
-  count(DISTINCT contract) FILTER (WHERE kind = 'swap') AS pools,
-  count(DISTINCT protocol) FILTER (WHERE kind = 'swap') AS swap_protocols,
-  count(DISTINCT (occurred_at AT TIME ZONE 'UTC')::date) FILTER (WHERE kind = 'swap') AS swap_days,
-  count(*) FILTER (WHERE kind = 'gov_vote') AS votes,
-  count(DISTINCT contract || ':' || ref) FILTER (WHERE kind = 'gov_vote') AS proposals,
+  (SELECT count(*) FROM scn) AS swaps,
+  (SELECT COALESCE(sum(usd * share), 0) FROM scn WHERE NOT unvalued) AS volume_usd,
+  (SELECT count(*) FROM scn WHERE unvalued) AS unvalued_swaps,
+  (SELECT count(DISTINCT contract) FROM scn) AS pools,
+  (SELECT count(DISTINCT protocol) FROM scn) AS swap_protocols,
+  (SELECT count(*) FROM td WHERE fees >= $5) AS swap_days,
+  (SELECT COALESCE(sum(fees), 0) FROM td) AS fees_usd,
+  count(*) FILTER (WHERE kind = 'gov_vote' AND amount / 1e18 >= $6) AS votes,
+  (SELECT count(*) FROM gv) AS proposals,
+  (SELECT COALESCE(sum(least(1, ln(1 + tokens / $6) / ln(1 + $7 / $6))), 0) FROM gv) AS vote_power,
   count(*) FILTER (WHERE kind = 'gov_delegate') AS delegations_made,
-  count(*) FILTER (WHERE kind = 'gov_delegated_to') AS delegations_received,
-  count(DISTINCT contract) FILTER (WHERE kind = 'gov_vote') AS governors,
-  count(*) FILTER (WHERE kind = 'nft_mint') AS mints,
-  count(*) FILTER (WHERE kind IN ('transfer_erc721', 'transfer_erc1155') AND direction = 'in') AS nft_received,
-  count(*) FILTER (WHERE kind IN ('transfer_erc721', 'transfer_erc1155') AND direction = 'out') AS nft_sent,
-  count(DISTINCT contract) FILTER (WHERE kind IN ('transfer_erc721', 'transfer_erc1155', 'nft_mint')) AS collections,
+  (SELECT COALESCE(sum(n), 0) FROM dd) AS delegations_received,
+  (SELECT COALESCE(sum(n * least(1, ln(1 + each / $6) / ln(1 + $7 / $6))), 0) FROM dd) AS delegated_power,
+  (SELECT count(DISTINCT contract) FROM gv) AS governors,
+  (SELECT count(*) FROM nf WHERE kind = 'nft_mint') AS mints,
+  (SELECT count(*) FROM nf WHERE kind <> 'nft_mint' AND direction = 'in') AS nft_received,
+  (SELECT count(*) FROM nf WHERE kind <> 'nft_mint' AND direction = 'out') AS nft_sent,
+  (SELECT count(*) FROM nc) AS collections,
   count(*) FILTER (WHERE kind = 'contract_deploy') AS deployed,
   count(*) FILTER (WHERE kind = 'contract_deploy' AND ref = 'code') AS with_code,
+  (SELECT count(DISTINCT contract) FROM du) AS used_contracts,
+  (SELECT count(DISTINCT counterparty) FROM du) AS third_party_users,
   count(DISTINCT ref) FILTER (WHERE kind = 'ens_register') AS ens_names,
   count(*) FILTER (WHERE kind = 'attestation_received') AS att_received,
   count(*) FILTER (WHERE kind = 'attestation_made') AS att_made,
   count(*) AS evidence,
   max(occurred_at) FILTER (WHERE kind LIKE 'lending\\_%') AS lending_at,
-  max(occurred_at) FILTER (WHERE kind = 'swap') AS trading_at,
+  (SELECT max(occurred_at) FROM scn) AS trading_at,
   max(occurred_at) FILTER (WHERE kind IN ('gov_vote', 'gov_delegate', 'gov_delegated_to')) AS governance_at,
-  max(occurred_at) FILTER (WHERE kind = 'nft_mint' OR (kind IN ('transfer_erc721', 'transfer_erc1155') AND direction = 'out')) AS nft_at,
+  (SELECT max(occurred_at) FROM nf) AS nft_at,
   max(occurred_at) FILTER (WHERE kind IN ('ens_register', 'attestation_received')) AS identity_at,
-  max(occurred_at) FILTER (WHERE direction = 'out' OR kind = 'attestation_made') AS social_at,
+  max(occurred_at) FILTER (WHERE (mine AND direction = 'out' AND kind <> 'swap') OR kind = 'attestation_made') AS social_at,
   max(occurred_at) FILTER (WHERE kind = 'contract_deploy') AS developer_at
 FROM a`;
 
@@ -272,7 +322,10 @@ export async function verifiedPool(q: Queryable, address: string): Promise<{ lab
 }
 
 async function featuresFor(q: Queryable, wallet: string): Promise<WalletFeatures> {
-  const [r] = await q.query<Record<string, unknown>>(FEATURES_SQL, [wallet, DUST_USD]);
+  const [r] = await q.query<Record<string, unknown>>(FEATURES_SQL, [
+    wallet, DUST_USD, COSTS.trading.unvaluedSwapUsd, COSTS.trading.dayFeeCapUsd, COSTS.trading.dayFeeFloorUsd,
+    COSTS.governance.voteFloorTokens, COSTS.governance.fullPowerTokens, COSTS.social.nativeFloorWei, LISTED_COLLECTIONS, COSTS.nft.independentHolders,
+  ]);
   const n = (k: string) => Number(r[k] ?? 0);
   const chains = new Set<number>([...((r.chains as number[] | null) ?? []), ...((r.sync_chains as number[] | null) ?? [])].map(Number));
   const date = (v: unknown) => (v ? new Date(v as string | Date) : null);
@@ -308,16 +361,18 @@ async function featuresFor(q: Queryable, wallet: string): Promise<WalletFeatures
       unvaluedRepays: n('unvalued_repays'),
       avgDaysToRepay: r.avg_days_to_repay === null || r.avg_days_to_repay === undefined ? null : Math.round(Number(r.avg_days_to_repay) * 10) / 10,
     },
-    trading: { swaps: n('swaps'), distinctPools: n('pools'), protocols: n('swap_protocols'), activeDays: n('swap_days'), volumeUsd: n('volume_usd'), unvaluedSwaps: n('unvalued_swaps') },
+    trading: { swaps: n('swaps'), distinctPools: n('pools'), protocols: n('swap_protocols'), activeDays: n('swap_days'), volumeUsd: n('volume_usd'), unvaluedSwaps: n('unvalued_swaps'), feesUsd: n('fees_usd') },
     governance: {
       votes: n('votes'),
       proposalsVotedOn: n('proposals'),
       delegationsMade: n('delegations_made'),
       delegationsReceived: n('delegations_received'),
       governors: n('governors'),
+      votePower: n('vote_power'),
+      delegatedPower: n('delegated_power'),
     },
     nft: { mints: n('mints'), received: n('nft_received'), sent: n('nft_sent'), collections: n('collections') },
-    developer: { contractsDeployed: n('deployed'), contractsWithCode: n('with_code') },
+    developer: { contractsDeployed: n('deployed'), contractsWithCode: n('with_code'), usedContracts: n('used_contracts'), thirdPartyUsers: n('third_party_users') },
     identity: { ensNames: n('ens_names'), attestationsReceived: n('att_received'), attestationsMade: n('att_made') },
     evidenceCount: n('evidence'),
     evidenceAt: {

@@ -1,6 +1,7 @@
 // The interfaces modules use to talk to each other about scores. Each module implements its part and
 // registers it in ctx.services; callers reach it only through ctx.services (never its tables).
 import type { Queryable } from '../../platform/db/types.js';
+import type { LendingPositions } from './model/lending-positions.js';
 
 export const CATEGORIES = ['OVERALL', 'DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE', 'NFT', 'IDENTITY', 'SOCIAL', 'DEVELOPER', 'COMPLIANCE'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -92,6 +93,8 @@ export interface WalletFeatures {
     unvaluedSupplies?: number;
     /** mean days from a borrow to the repayment that followed it; null without repayments */
     avgDaysToRepay?: number | null;
+    /** positions over time rebuilt from the events (model 3.0.0: the only source of lending credit) */
+    positions?: LendingPositions;
   };
   trading: { swaps: number; distinctPools: number; protocols: number; activeDays: number; volumeUsd?: number; unvaluedSwaps?: number };
   governance: { votes: number; proposalsVotedOn: number; delegationsMade: number; delegationsReceived: number; governors: number };

@@ -123,6 +123,8 @@ describe('planWallet: debt claims never erase a revision', () => {
     const f = features(t2);
     f.lending.borrows = 2;
     f.lending.repays = 2;
+    // model 3.0.0: lending evidence is a position held over time
+    f.lending.positions = { debtUsdDays: 50_000, collateralUsdDays: 120_000, interestUsd: 8, cycles: 2, cycleMonths: 2, avgCycleDays: 10, protocolsHeld: 1, spanDays: 40 };
     const lent = planL(f, [], two.rows, t2);
     expect(row(lent.rows, 'DEFI_LENDING').override_score).toBeNull();
   });

@@ -4,11 +4,12 @@
 // every term, its constants and why.
 import type { ComplianceSignal, IdentitySignal, WalletFeatures } from '../contracts.js';
 import { claimsKey, claimTerms, type ClaimSummary } from './debt-claims.js';
+import { EMPTY_POSITIONS, UNVALUED_EVENT_USD } from './lending-positions.js';
 import { confidenceOf, sumPoints, toScore, topFactors, type CategoryResult, type Term } from './terms.js';
 import { clamp, fingerprint, logCap, sat } from './transforms.js';
 
-/** An event with no known price counts as one worth this many USD: a documented, lower weight than a valued one. */
-export const UNVALUED_EVENT_USD = 100;
+/** An event with no known price counts as one worth this many USD (defined with the lending positions). */
+export { UNVALUED_EVENT_USD };
 /** At most this many unvalued events of one kind count (a loop of priced-unknown assets is bounded at $1,000). */
 export const UNVALUED_MAX_EVENTS = 10;
 const unvaluedUsd = (n: number) => UNVALUED_EVENT_USD * Math.min(n, UNVALUED_MAX_EVENTS);
@@ -48,61 +49,72 @@ function result(
   };
 }
 
+/** log(1 + x/floor) / log(1 + cap/floor), 1 at the cap: below the floor a value is nearly nothing (cost, not rows). */
+const logScale = (x: number, floor: number, cap: number) => (x <= 0 ? 0 : Math.min(1, Math.log1p(x / floor) / Math.log1p(cap / floor)));
+/** Model 3.0.0 lending scales (docs/scoring-model.md): USD-days of debt and collateral, interest in USD. */
+export const LENDING_SCALE = {
+  debtUsdDays: { floor: 1_000, cap: 10_000_000 },
+  collateralUsdDays: { floor: 1_000, cap: 100_000_000 },
+  interestUsd: { floor: 10, cap: 1_000 },
+} as const;
+const days = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}k` : String(Math.round(n)));
+
 export function lending(f: WalletFeatures, s: ModelSignals): CategoryResult {
   const l = f.lending;
-  const events = l.supplies + l.borrows + l.repays + l.liquidations;
-  // value, not rows: USD (stablecoins at 1) plus unvalued events at UNVALUED_EVENT_USD each; dust never got here
-  // (features without values at all count every event as unvalued)
-  const value = (v: number | undefined, unvalued: number | undefined, count: number) => (v ?? 0) + unvaluedUsd(unvalued ?? (v === undefined ? count : 0));
-  const supplied = value(l.suppliedUsd, l.unvaluedSupplies, l.supplies);
-  const borrowed = value(l.borrowedUsd, l.unvaluedBorrows, l.borrows);
-  const repaid = value(l.repaidUsd, l.unvaluedRepays, l.repays);
+  // model 3.0.0: credit only from positions held over time (lending-positions.ts); a round trip within one
+  // transaction, block or day holds nothing and earns nothing, and what one day can earn is capped there
+  const p = l.positions ?? EMPTY_POSITIONS;
+  const S = LENDING_SCALE;
+  const debt = logScale(p.debtUsdDays, S.debtUsdDays.floor, S.debtUsdDays.cap);
+  const held = logScale(p.debtUsdDays + p.collateralUsdDays, S.debtUsdDays.floor, S.debtUsdDays.cap);
   const terms: Term[] = [];
-  if (l.repays > 0) terms.push({ code: 'LOAN_REPAYMENTS', description: `${plural(l.repays, 'loan repayment')} worth ${usd(repaid)}`, points: 300 * logCap(repaid, 1_000_000) });
-  if (l.borrows > 0) {
-    const ratio = borrowed > 0 ? clamp(repaid / borrowed, 0, 1) : 0;
-    terms.push({ code: 'REPAYMENT_RATIO', description: `${Math.round(ratio * 100)}% of ${usd(borrowed)} borrowed repaid`, points: 200 * ratio * logCap(borrowed, 1_000_000) });
+  if (p.debtUsdDays > 0) {
+    terms.push({ code: 'DEBT_CARRIED', description: `carried ${usd(p.debtUsdDays)}-days of debt`, points: 250 * debt });
     if (l.liquidations === 0 && s.claims.upheld === 0) {
-      // only a wallet that borrowed has a credit record to be clean
-      terms.push({ code: 'CLEAN_CREDIT_RECORD', description: 'borrowed with no liquidations and no upheld debt claims', points: 150 * logCap(borrowed, 1_000_000) });
+      // only a wallet that carried debt has a credit record to be clean
+      terms.push({ code: 'CLEAN_CREDIT_RECORD', description: 'carried debt with no liquidations and no upheld debt claims', points: 150 * debt });
     }
   }
-  if (l.repays > 0 && l.avgDaysToRepay !== undefined && l.avgDaysToRepay !== null) {
-    const speed = l.avgDaysToRepay <= 90 ? 1 : 90 / l.avgDaysToRepay;
-    terms.push({ code: 'TIME_TO_REPAY', description: `repaid on average ${Math.round(l.avgDaysToRepay)} days after borrowing`, points: 50 * speed * logCap(repaid, 1_000_000) });
+  if (p.cycles > 0) {
+    terms.push({ code: 'REPAYMENT_RECORD', description: `repaid ${plural(p.cycles, 'loan')} held a day or more, in ${plural(p.cycleMonths, 'distinct month')}`, points: 200 * sat(p.cycleMonths, 3) * debt });
+    const avg = p.avgCycleDays ?? 0;
+    const speed = avg <= 90 ? 1 : 90 / avg;
+    terms.push({ code: 'TIME_TO_REPAY', description: `repaid on average ${Math.round(avg)} days after borrowing`, points: 50 * speed * debt });
   }
-  if (l.supplies > 0) terms.push({ code: 'COLLATERAL_SUPPLIED', description: `${plural(l.supplies, 'supply', 'supplies')} worth ${usd(supplied)} to lending pools`, points: 100 * logCap(supplied, 1_000_000) });
-  if (l.protocols > 0) terms.push({ code: 'LENDING_PROTOCOLS', description: `used ${plural(l.protocols, 'lending protocol')}`, points: 100 * sat(l.protocols, 2) * logCap(supplied + borrowed, 1_000_000) });
-  if (events > 0) {
-    const age = f.ageDays ?? f.activeMonths * 30;
-    terms.push({ code: 'WALLET_AGE', description: `history of ${plural(age, 'day')}`, points: 100 * sat(age, 365) });
-  }
+  if (p.interestUsd > 0) terms.push({ code: 'INTEREST_PAID', description: `paid ${usd(p.interestUsd)} of interest`, points: 100 * logScale(p.interestUsd, S.interestUsd.floor, S.interestUsd.cap) });
+  if (p.collateralUsdDays > 0) terms.push({ code: 'COLLATERAL_HELD', description: `kept ${usd(p.collateralUsdDays)}-days of collateral in lending pools`, points: 100 * logScale(p.collateralUsdDays, S.collateralUsdDays.floor, S.collateralUsdDays.cap) });
+  if (p.protocolsHeld > 0) terms.push({ code: 'LENDING_PROTOCOLS', description: `held positions in ${plural(p.protocolsHeld, 'lending protocol')}`, points: 50 * sat(p.protocolsHeld, 2) * held });
+  if (p.spanDays > 0) terms.push({ code: 'LENDING_HISTORY', description: `held lending positions over ${days(p.spanDays)} days`, points: 100 * sat(p.spanDays, 365) * held });
   if (l.liquidations > 0) {
     const lost = l.liquidatedUsd ?? 0;
     terms.push({ code: 'LIQUIDATIONS', description: `${plural(l.liquidations, 'liquidation')} of borrowed positions${lost ? ` (${usd(lost)} of debt)` : ''}`, points: -(150 * sat(l.liquidations, 1.5) + 250 * logCap(lost, 100_000)) });
   }
   terms.push(...claimTerms(s.claims));
-  const c = s.claims;
-  const claimEvidence = c.pending - c.pendingUnverified + c.disputed + c.upheld + c.dismissed;
-  const conf = confidenceOf(events + claimEvidence, 10, [l.supplies > 0, l.borrows > 0, l.repays > 0, l.liquidations > 0, l.protocols >= 2, claimEvidence > 0], f.chains.length);
-  const inputs = `${l.supplies},${l.borrows},${l.repays},${l.liquidations},${l.protocols},${r0(supplied)},${r0(borrowed)},${r0(repaid)},${r0(l.liquidatedUsd ?? 0)},${l.avgDaysToRepay ?? ''},${events > 0 ? (f.ageDays ?? f.activeMonths) : 0}`;
-  return result('DEFI_LENDING', terms, conf, inputs, s.claimsKey, { code: 'NO_LENDING_HISTORY', description: 'no lending activity found on supported chains' }, anchor(f, 'lending'));
+  // evidence is what was held over time, not rows: a flash loop of a thousand events is no evidence; debt claims are
+  // no evidence of the wallet's own activity and never raise confidence (model 3.0.0)
+  const evidence = p.cycles + (p.debtUsdDays > 0 ? 1 : 0) + (p.collateralUsdDays > 0 ? 1 : 0) + l.liquidations;
+  const conf = confidenceOf(evidence, 6, [p.collateralUsdDays > 0, p.debtUsdDays > 0, p.cycles > 0, p.interestUsd > 0, l.liquidations > 0, p.protocolsHeld >= 2], f.chains.length);
+  const inputs = `${r0(p.debtUsdDays)},${r0(p.collateralUsdDays)},${r0(p.interestUsd)},${p.cycles},${p.cycleMonths},${p.avgCycleDays === null ? '' : Math.round(p.avgCycleDays * 10)},${p.protocolsHeld},${r0(p.spanDays)},${l.liquidations},${r0(l.liquidatedUsd ?? 0)}`;
+  return result('DEFI_LENDING', terms, conf, inputs, s.claimsKey, { code: 'NO_LENDING_HISTORY', description: 'no lending position held over time on supported chains' }, anchor(f, 'lending'));
 }
 
 export function trading(f: WalletFeatures): CategoryResult {
   const t = f.trading;
   // volume on verified, allowlisted pools only; unvalued swaps at UNVALUED_EVENT_USD; dust never got here
   const volume = (t.volumeUsd ?? 0) + unvaluedUsd(t.unvaluedSwaps ?? (t.volumeUsd === undefined ? t.swaps : 0));
+  // model 3.0.0: what the swaps cost, in fees paid to liquidity others provided (volume x the pool's fee tier, round
+  // trips netted out per pair and day, capped per day: ingestion); features without it count volume at 0.3%
+  const fees = t.feesUsd ?? volume * 0.003;
   const terms: Term[] = [];
-  if (t.swaps > 0) {
-    terms.push({ code: 'SWAP_VOLUME', description: `${plural(t.swaps, 'swap')} worth ${usd(volume)}`, points: 450 * logCap(volume, 1_000_000) });
+  if (t.swaps > 0 && fees > 0) {
+    terms.push({ code: 'FEES_PAID', description: `${plural(t.swaps, 'swap')} worth ${usd(volume)}, ${usd(fees)} of pool fees paid`, points: 500 * logCap(fees, 1_000) });
     terms.push({ code: 'TRADING_DAYS', description: `swapped on ${plural(t.activeDays, 'distinct day')}`, points: 200 * sat(t.activeDays, 10) });
-    terms.push({ code: 'POOL_DIVERSITY', description: `traded in ${plural(t.distinctPools, 'pool')}`, points: 150 * sat(t.distinctPools, 5) });
+    terms.push({ code: 'POOL_DIVERSITY', description: `traded in ${plural(t.distinctPools, 'pool')}`, points: 100 * sat(t.distinctPools, 5) });
     terms.push({ code: 'DEX_PROTOCOLS', description: `used ${plural(t.protocols, 'exchange protocol')}`, points: 100 * sat(t.protocols, 2) });
     if (f.distinctTokens > 0) terms.push({ code: 'TOKEN_DIVERSITY', description: `held or moved ${plural(f.distinctTokens, 'token')}`, points: 100 * sat(f.distinctTokens, 10) });
   }
   const conf = confidenceOf(t.swaps, 20, [t.swaps > 0, t.distinctPools >= 2, t.protocols >= 2, t.activeDays >= 2, f.distinctTokens >= 2], f.chains.length);
-  return result('DEFI_TRADING', terms, conf, `${t.swaps},${t.distinctPools},${t.protocols},${t.activeDays},${t.swaps > 0 ? f.distinctTokens : 0},${r0(volume)}`, '', {
+  return result('DEFI_TRADING', terms, conf, `${t.swaps},${t.distinctPools},${t.protocols},${t.activeDays},${t.swaps > 0 ? f.distinctTokens : 0},${r0(volume)},${Math.round(fees * 100)}`, '', {
     code: 'NO_TRADING_HISTORY',
     description: 'no swaps found on supported chains',
   }, anchor(f, 'trading'));
@@ -111,15 +123,20 @@ export function trading(f: WalletFeatures): CategoryResult {
 export function governance(f: WalletFeatures): CategoryResult {
   const g = f.governance;
   const terms: Term[] = [];
-  // votes with weight on pinned DAO governors; delegations on their votes tokens, never to oneself
-  if (g.votes > 0) terms.push({ code: 'GOVERNANCE_VOTES', description: `cast ${plural(g.votes, 'vote')} with voting weight`, points: 400 * sat(g.votes, 10) });
-  if (g.proposalsVotedOn > 0) terms.push({ code: 'PROPOSALS_VOTED', description: `voted on ${plural(g.proposalsVotedOn, 'proposal')}`, points: 200 * sat(g.proposalsVotedOn, 10) });
-  if (g.governors > 0) terms.push({ code: 'DAOS_PARTICIPATED', description: `took part in ${plural(g.governors, 'DAO governor')}`, points: 200 * sat(g.governors, 2) });
-  if (g.delegationsMade > 0) terms.push({ code: 'DELEGATED_VOTES', description: `delegated to others ${plural(g.delegationsMade, 'time')}`, points: 100 * sat(g.delegationsMade, 2) });
-  if (g.delegationsReceived > 0) terms.push({ code: 'DELEGATE_TRUST', description: `received ${plural(g.delegationsReceived, 'delegation')}`, points: 100 * sat(g.delegationsReceived, 3) });
+  // model 3.0.0: voting power, not vote count. Votes on pinned DAO governors at or above the floor, each weighing
+  // 0-1 by the votes held at the proposal's snapshot (ingestion; features without it: half weight each); proposals
+  // and DAOs count in proportion to that power; delegations received by the votes they moved, never to oneself
+  const power = g.votePower ?? g.votes * 0.5;
+  const share = Math.min(1, power / 3);
+  const trust = g.delegatedPower ?? g.delegationsReceived * 0.5;
+  if (g.votes > 0) terms.push({ code: 'VOTING_POWER', description: `cast ${plural(g.votes, 'vote')} with voting power (weight ${power.toFixed(1)})`, points: 450 * sat(power, 5) });
+  if (g.proposalsVotedOn > 0) terms.push({ code: 'PROPOSALS_VOTED', description: `voted on ${plural(g.proposalsVotedOn, 'proposal')}`, points: 150 * sat(g.proposalsVotedOn, 10) * share });
+  if (g.governors > 0) terms.push({ code: 'DAOS_PARTICIPATED', description: `took part in ${plural(g.governors, 'DAO governor')}`, points: 150 * sat(g.governors, 2) * share });
+  if (g.delegationsMade > 0) terms.push({ code: 'DELEGATED_VOTES', description: `delegated to others ${plural(g.delegationsMade, 'time')}`, points: 50 * sat(g.delegationsMade, 2) });
+  if (g.delegationsReceived > 0) terms.push({ code: 'DELEGATE_TRUST', description: `received ${plural(g.delegationsReceived, 'delegation')} that moved votes (weight ${trust.toFixed(1)})`, points: 200 * sat(trust, 2) });
   const ev = g.votes + g.delegationsMade + g.delegationsReceived;
   const conf = confidenceOf(ev, 8, [g.votes > 0, g.governors >= 2, g.delegationsMade > 0, g.delegationsReceived > 0], f.chains.length);
-  return result('GOVERNANCE', terms, conf, `${g.votes},${g.proposalsVotedOn},${g.governors},${g.delegationsMade},${g.delegationsReceived}`, '', {
+  return result('GOVERNANCE', terms, conf, `${g.votes},${g.proposalsVotedOn},${g.governors},${g.delegationsMade},${g.delegationsReceived},${power.toFixed(3)},${trust.toFixed(3)}`, '', {
     code: 'NO_GOVERNANCE_ACTIVITY',
     description: 'no governance votes or delegations found',
   }, anchor(f, 'governance'));
@@ -186,12 +203,16 @@ export function social(f: WalletFeatures): CategoryResult {
 
 export function developer(f: WalletFeatures): CategoryResult {
   const d = f.developer;
+  const used = d.usedContracts ?? 0;
+  const users = d.thirdPartyUsers ?? 0;
   const terms: Term[] = [];
-  if (d.contractsDeployed > 0) terms.push({ code: 'CONTRACTS_DEPLOYED', description: `deployed ${plural(d.contractsDeployed, 'contract')}`, points: 450 * sat(d.contractsDeployed, 5) });
-  if (d.contractsWithCode > 0) terms.push({ code: 'LIVE_CONTRACTS', description: `${plural(d.contractsWithCode, 'deployed contract')} still holding code`, points: 350 * sat(d.contractsWithCode, 3) });
-  if (f.txCount > 0) terms.push({ code: 'TRANSACTIONS_SENT', description: `sent ${plural(f.txCount, 'transaction')}`, points: 200 * sat(f.txCount, 200) });
-  const conf = confidenceOf(d.contractsDeployed, 5, [d.contractsDeployed > 0, d.contractsWithCode > 0, f.txCount >= 10], f.chains.length);
-  return result('DEVELOPER', terms, conf, `${d.contractsDeployed},${d.contractsWithCode},${f.txCount}`, '', {
+  // model 3.0.0: a deployment weighs by third-party use (distinct callers the deployer did not fund: ingestion); a
+  // deployment nobody else calls, and transactions sent, cost only gas: nothing, and a little
+  if (d.contractsDeployed > 0) terms.push({ code: 'CONTRACTS_USED', description: `${used} of ${plural(d.contractsDeployed, 'deployed contract')} called by others`, points: 450 * sat(used, 3) });
+  if (users > 0) terms.push({ code: 'THIRD_PARTY_USERS', description: `${plural(users, 'distinct caller')} the deployer did not fund`, points: 350 * sat(users, 20) });
+  if (f.txCount > 0) terms.push({ code: 'TRANSACTIONS_SENT', description: `sent ${plural(f.txCount, 'transaction')}`, points: 40 * sat(f.txCount, 200) });
+  const conf = confidenceOf(d.contractsDeployed + users, 10, [d.contractsDeployed > 0, used > 0, users >= 5, f.txCount >= 10], f.chains.length);
+  return result('DEVELOPER', terms, conf, `${d.contractsDeployed},${d.contractsWithCode},${f.txCount},${used},${users}`, '', {
     code: 'NO_CONTRACTS_DEPLOYED',
     description: 'no contract deployments found',
   }, anchor(f, 'developer'));

@@ -1,0 +1,121 @@
+// Issue 19, rows 4, 5, 6 and 8 of its attack table, replayed through the ethereum-etl import with every event at
+// the real pinned addresses (test/helpers/scoring-histories.ts), next to honest histories. Model 3.0.0 counts
+// only what the wallet did (transactions it sent or paid in), trading by fees paid to others' liquidity with round
+// trips netted out, governance by voting power, NFTs in collections others hold, deployments by third-party use.
+// Per attack: at most 50 above a fresh wallet in the category it targets (OVERALL at most 100 above); a griefed
+// victim loses at most 40; the honest histories keep their model-2.0.0 scores within 10%.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabase } from '../../../test/helpers/db.js';
+import { EtlExport } from '../../../test/helpers/etl-export.js';
+import * as H from '../../../test/helpers/scoring-histories.js';
+import type { Db } from '../../platform/db/types.js';
+import type { Category } from '../scoring/contracts.js';
+import { scoreWallet } from '../scoring/model/index.js';
+import { importEthereumEtl } from './etl/import.js';
+import { createIngestionRepo, type IngestionRepo } from './repo.js';
+
+/** The honest histories' scores under model 2.0.0 (measured on these exact histories before the change). */
+const MODEL_2 = { trader: 690, voter: 648, collector: 554, developer: 557 } as const;
+
+let db: Db;
+let repo: IngestionRepo;
+
+beforeAll(async () => {
+  db = await testDatabase();
+  repo = createIngestionRepo(db);
+});
+afterAll(async () => {
+  await db?.close();
+});
+
+/** Imports one export of the given histories (each builder gets its own fresh wallet) and returns the wallets. */
+async function imported(chainId: number, ...builders: ((x: EtlExport, w: string) => void)[]): Promise<string[]> {
+  const x = new EtlExport();
+  const wallets = builders.map((build) => {
+    const w = H.addr();
+    build(x, w);
+    return w;
+  });
+  await importEthereumEtl({ db, repo }, x.write(), { chainId });
+  return wallets;
+}
+const scores = async (w: string) => Object.fromEntries(scoreWallet({ features: await repo.features(w) }).map((r) => [r.category, r])) as Record<Category, ReturnType<typeof scoreWallet>[number]>;
+const fresh = () => scores(H.addr());
+
+describe('honest histories keep their scores (within 10% of model 2.0.0)', () => {
+  it('a trader, a voter, a collector and a developer', async () => {
+    const [trader, voter, collector, developer] = await imported(1, H.honestTrader, H.honestVoter, H.honestCollector, H.honestDeveloper);
+    const got = {
+      trader: (await scores(trader)).DEFI_TRADING.score,
+      voter: (await scores(voter)).GOVERNANCE.score,
+      collector: (await scores(collector)).NFT.score,
+      developer: (await scores(developer)).DEVELOPER.score,
+    };
+    for (const k of Object.keys(MODEL_2) as (keyof typeof MODEL_2)[]) {
+      expect(Math.abs(got[k] - MODEL_2[k]), `${k}: ${got[k]} against ${MODEL_2[k]}`).toBeLessThanOrEqual(MODEL_2[k] * 0.1);
+    }
+    // the figures behind them: fees actually paid, voting power, collections held by others, third-party callers
+    const f = await repo.features(trader);
+    expect(f.trading).toMatchObject({ swaps: 26, distinctPools: 3, protocols: 2 });
+    expect(f.trading.feesUsd).toBeGreaterThan(50);
+    const v = await repo.features(voter);
+    expect(v.governance).toMatchObject({ votes: 12, proposalsVotedOn: 12, governors: 2, delegationsMade: 1, delegationsReceived: 3 });
+    expect((await repo.features(collector)).nft).toEqual({ mints: 4, received: 3, sent: 1, collections: 4 });
+    expect((await repo.features(developer)).developer).toMatchObject({ contractsDeployed: 4, usedContracts: 3, thirdPartyUsers: 25 });
+  });
+});
+
+describe('attacks through the import (issue 19)', () => {
+  it('row 4: flash-funded $50k round trips in the 1-bp and 5-bp pools earn no trading credit', async () => {
+    const [w] = await imported(1, H.flashTrader);
+    const [a, base] = [await scores(w), await fresh()];
+    expect((await repo.features(w)).trading).toMatchObject({ swaps: 0, feesUsd: 0 });
+    expect(a.DEFI_TRADING.score - base.DEFI_TRADING.score).toBeLessThanOrEqual(50);
+    expect(a.OVERALL.score - base.OVERALL.score).toBeLessThanOrEqual(100);
+  });
+
+  it('row 5: forged Transfer logs, NFTs minted to it, tiny deployments and zero-value transactions', async () => {
+    const [w] = await imported(1, H.spamWallet);
+    const [a, base] = [await scores(w), await fresh()];
+    const f = await repo.features(w);
+    // the 60 Transfer(wallet -> x) logs and the 6 mints were in transactions someone else sent
+    expect(f).toMatchObject({ distinctCounterparties: 0, tokenTransfers: 0, nft: { mints: 0, received: 0, collections: 0 } });
+    for (const c of ['NFT', 'SOCIAL', 'DEVELOPER'] as const) expect(a[c].score - base[c].score, c).toBeLessThanOrEqual(50);
+    expect(a.OVERALL.score - base.OVERALL.score).toBeLessThanOrEqual(100);
+  });
+
+  it('row 6: 1 wei of ARB self-delegated, 10 votes of weight 1 wei, 5 zero-balance delegators (Arbitrum)', async () => {
+    const [w] = await imported(42161, H.dustVoter);
+    const [a, base] = [await scores(w), await fresh()];
+    expect((await repo.features(w)).governance).toMatchObject({ votes: 0, delegationsReceived: 0 });
+    expect(a.GOVERNANCE.score - base.GOVERNANCE.score).toBeLessThanOrEqual(50);
+    expect(a.SOCIAL.score - base.SOCIAL.score).toBeLessThanOrEqual(50);
+    expect(a.OVERALL.score - base.OVERALL.score).toBeLessThanOrEqual(100);
+  });
+
+  it('row 8: a foreign token emitting Transfer(victim -> pair) and addLiquidity(to = victim) cost the victim at most 40', async () => {
+    const x = new EtlExport();
+    const [victim, attacker, control] = [H.addr(), H.addr(), H.addr()];
+    H.pairGriefing(x, victim, attacker);
+    H.pairTrader(x, control);
+    await importEthereumEtl({ db, repo }, x.write(), { chainId: 1 });
+    const [griefed, clean] = [await scores(victim), await scores(control)];
+    expect((await repo.features(victim)).trading.swaps).toBe(16);
+    expect(clean.DEFI_TRADING.score - griefed.DEFI_TRADING.score).toBeLessThanOrEqual(40);
+  });
+
+  it('a wallet trading against liquidity it added itself (its transaction, the pair\'s own tokens) still earns nothing', async () => {
+    const [w] = await imported(1, H.selfLiquidity);
+    expect((await repo.features(w)).trading.swaps).toBe(0);
+    expect((await scores(w)).DEFI_TRADING.score).toBe(0);
+  });
+
+  it('pre-aging: monthly airdrops give no age, no active months, no counterparties', async () => {
+    const [w] = await imported(1, H.airdropped);
+    const f = await repo.features(w);
+    expect(f).toMatchObject({ firstActivityAt: null, ageDays: 0, activeDays: 0, activeMonths: 0, distinctCounterparties: 0, tokenTransfers: 0, distinctTokens: 0 });
+    // the rows are stored (with their senders), they just earn nothing
+    const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM wallet_activity WHERE wallet = $1 AND tx_from IS NOT NULL AND tx_from <> $1', [w]);
+    expect(rows[0].n).toBe(14);
+  });
+});

@@ -1,0 +1,20 @@
+// What a point of score costs (model 3.0.0): the constants of data/scoring/costs.json and the maintained NFT list of
+// data/scoring/nft-collections.json, as the parameters of the features SQL (repo.ts).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../data/scoring');
+const read = <T>(name: string) => JSON.parse(readFileSync(path.join(DATA, name), 'utf8')) as T;
+
+export const COSTS = read<{
+  trading: { unvaluedSwapUsd: number; dayFeeCapUsd: number; dayFeeFloorUsd: number };
+  governance: { voteFloorTokens: number; fullPowerTokens: number };
+  social: { nativeFloorWei: string };
+  nft: { independentHolders: number };
+}>('costs.json');
+
+/** `${chainId}:${address}` of the maintained collections */
+export const LISTED_COLLECTIONS: string[] = read<{ collections: { chainId: number; address: string }[] }>('nft-collections.json').collections.map(
+  (c) => `${c.chainId}:${c.address.toLowerCase()}`,
+);
