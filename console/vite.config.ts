@@ -3,6 +3,7 @@
 // elsewhere at run time. The SDK is used from its sources (../sdk/src), as an integrator would use the package.
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
+import { sourceHash } from './source-hash.ts';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -12,6 +13,14 @@ export default defineConfig({
     alias: { '@credence/sdk': here('../sdk/src/index.ts'), siwe: here('src/siwe-shim.ts') },
   },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  plugins: [
+    {
+      name: 'credence-source-hash',
+      generateBundle() {
+        this.emitFile({ type: 'asset', fileName: 'build-info.json', source: `${JSON.stringify({ sourceHash: sourceHash(here('.')) })}\n` });
+      },
+    },
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -166,4 +166,6 @@ function App() {
   );
 }
 
-render(<App />, document.getElementById('app')!);
+const root = document.getElementById('app')!;
+root.textContent = ''; // the boot line, shown until this script runs
+render(<App />, root);

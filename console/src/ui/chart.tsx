@@ -39,8 +39,12 @@ export function LineChart(props: { title: string; series: Series[]; yMax?: numbe
         title: props.title,
         width,
         height: props.height ?? 260,
-        scales: { y: props.yMax ? { range: [0, props.yMax] } : {} },
-        series: [{}, ...props.series.map((s) => ({ label: s.label, stroke: s.stroke, width: 2, dash: s.dash, spanGaps: false }))],
+        scales: {
+          // a history of a few moments still gets a readable time axis (at least an hour wide)
+          x: { time: true, range: (_u, min, max) => (max - min < 3600 ? [min - 1800, max + 1800] : [min, max]) },
+          y: props.yMax ? { range: [0, props.yMax] } : {},
+        },
+        series: [{}, ...props.series.map((s) => ({ label: s.label, stroke: s.stroke, width: 2, dash: s.dash, spanGaps: false, points: { show: true, size: 7 } }))],
         axes: [{}, { size: 50 }],
       },
       align(props.series),

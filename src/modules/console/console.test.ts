@@ -2,9 +2,11 @@
 // assets cached for good, HTML revalidated, a CSP allowing only this origin, and /api 404s unchanged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
+import path from 'node:path';
 import { createTestApp } from '../../../test/helpers/app.js';
 import type { App } from '../../platform/http/types.js';
-import { loadFiles } from './files.js';
+import { DEFAULT_DIR, loadFiles } from './files.js';
+import { sourceHash } from '../../../console/source-hash.js';
 
 let app: App;
 const files = loadFiles();
@@ -21,6 +23,17 @@ describe('console files', () => {
   it('are built (console/dist is committed build output)', () => {
     expect(files).not.toBeNull();
     expect(asset).toBeTruthy();
+  });
+
+  it('are built from the current console sources (else: npm run build:console, and commit console/dist)', () => {
+    const info = JSON.parse(files!.get('build-info.json')!.body.toString()) as { sourceHash: string };
+    expect(info.sourceHash).toBe(sourceHash(path.resolve(DEFAULT_DIR, '..')));
+  });
+
+  it('all of its JavaScript together is at most 250 KB gzipped', () => {
+    const js = [...files!.entries()].filter(([k]) => k.endsWith('.js'));
+    const gz = js.reduce((n, [, f]) => n + (f.gzip ?? f.body).length, 0);
+    expect(gz).toBeLessThanOrEqual(250_000);
   });
 
   it('/ is the landing page, with a CSP that allows only self', async () => {
