@@ -96,10 +96,16 @@ export interface WalletFeatures {
     /** positions over time rebuilt from the events (model 3.0.0: the only source of lending credit) */
     positions?: LendingPositions;
   };
-  trading: { swaps: number; distinctPools: number; protocols: number; activeDays: number; volumeUsd?: number; unvaluedSwaps?: number };
-  governance: { votes: number; proposalsVotedOn: number; delegationsMade: number; delegationsReceived: number; governors: number };
+  /** model 3.0.0: swaps the wallet sent, round trips netted out per pair and day; feesUsd: pool fees paid to others'
+   *  liquidity (volume x fee tier), capped per day; activeDays: days whose fees reached the floor */
+  trading: { swaps: number; distinctPools: number; protocols: number; activeDays: number; volumeUsd?: number; unvaluedSwaps?: number; feesUsd?: number };
+  /** votes at or above the floor (data/scoring/costs.json); votePower: sum over proposals of each vote's weight 0-1;
+   *  delegationsReceived: those that moved votes to the wallet, delegatedPower their summed weight */
+  governance: { votes: number; proposalsVotedOn: number; delegationsMade: number; delegationsReceived: number; governors: number; votePower?: number; delegatedPower?: number };
+  /** only in transactions the wallet sent or paid in, only collections on the maintained list or with independent holders */
   nft: { mints: number; received: number; sent: number; collections: number };
-  developer: { contractsDeployed: number; contractsWithCode: number };
+  /** usedContracts / thirdPartyUsers: deployed contracts called by others the deployer did not fund (bulk import) */
+  developer: { contractsDeployed: number; contractsWithCode: number; usedContracts?: number; thirdPartyUsers?: number };
   identity: { ensNames: number; attestationsReceived: number; attestationsMade: number };
   /** number of activity records behind these features */
   evidenceCount: number;
@@ -121,6 +127,10 @@ export interface DebtClaimSignal {
   resolvedAt?: Date | null;
   /** creditor signed in, evidence transaction found between the parties, creditor has history of its own (debt-claims) */
   verified?: boolean;
+  /** 0-1: the creditor's own costly history (debt-claims); absent: 1 */
+  creditorWeight?: number;
+  /** still in the debtor's notice period (a Pending claim counts only after it) */
+  inNotice?: boolean;
 }
 
 export interface ComplianceSignal {
@@ -185,6 +195,19 @@ export interface SanctionsService {
 /** The webhooks module writes outbox rows inside the scoring transaction (durable delivery). */
 export interface ScoreChangeOutbox {
   enqueue(q: Queryable, changes: ScoreChange[]): Promise<void>;
+  /** Another event about a wallet (e.g. `debt_claim.filed`) to the webhooks matching it, in the caller's transaction. */
+  enqueueEvent?(q: Queryable, e: WalletEvent): Promise<void>;
+}
+
+/** A webhook event that is not a score change: delivered as `{event, timestamp, data}`. */
+export interface WalletEvent {
+  event: string;
+  /** lowercase; webhooks filtered to another wallet do not get it */
+  address: string;
+  /** the category it concerns (deliveries list it) */
+  category: Category;
+  timestamp: Date;
+  data: Record<string, unknown>;
 }
 
 declare module '../../platform/context.js' {
