@@ -3,13 +3,13 @@
 //     before Fastify's router when all of it is in memory, src/modules/reputation/fast-read.ts)
 //     vs a bare Fastify route, both over real HTTP driven by autocannon in a separate process;
 //  2. POST /reputation/batch of 100 stored wallets: p50/p99 latency on the embedded database (PGlite);
-//  3. scoring throughput: wallets/s through the model (2.0.0: values, per-category anchors) from stored (serialized) features.
+//  3. scoring throughput: wallets/s through the model (3.0.0: lending from positions over time) from stored (serialized) features.
 // Run: node --import tsx bench/reputation.ts   (BENCH_SECONDS=10, BENCH_ROUNDS=3, BENCH_CONNECTIONS=50 by default)
 import { cpus, loadavg } from 'node:os';
 import Fastify from 'fastify';
 import { Wallet } from 'ethers';
 import { buildApp } from '../src/app.js';
-import { emptyFeatures, scoreWallet } from '../src/modules/scoring/model/index.js';
+import { emptyFeatures, MODEL_VERSION, scoreWallet } from '../src/modules/scoring/model/index.js';
 import type { WalletFeatures } from '../src/modules/scoring/contracts.js';
 import { autocannon, benchConfig, enterpriseKeys, signInAdmin } from './support.js';
 
@@ -38,6 +38,7 @@ function randomFeatures(i: number): WalletFeatures {
   f.lending = {
     supplies: r(20), borrows: r(20), repays: r(20), liquidations: r(3), protocols: r(4),
     suppliedUsd: r(1e6), borrowedUsd: r(5e5), repaidUsd: r(5e5), liquidatedUsd: r(1e4), unvaluedSupplies: r(5), unvaluedBorrows: r(5), unvaluedRepays: r(5), avgDaysToRepay: r(200),
+    positions: { debtUsdDays: r(5e7), collateralUsdDays: r(2e8), interestUsd: r(5000), cycles: r(20), cycleMonths: r(12), avgCycleDays: r(120), protocolsHeld: r(4), spanDays: r(1000) },
   };
   f.trading = { swaps: r(300), distinctPools: r(40), protocols: r(4), activeDays: r(100), volumeUsd: r(2e6), unvaluedSwaps: r(20) };
   const at = () => new Date(Date.now() - r(400) * 86_400_000);
@@ -176,7 +177,7 @@ async function main() {
   let parsed = 0;
   for (let i = 0; i < N; i++) parsed += revive(stored[i]).txCount;
   const parseRate = (N / (performance.now() - t)) * 1000;
-  console.log(`\n3. scoring model 2.0.0 from stored features, ${N} wallets x 5 passes (all nine categories with reason codes)`);
+  console.log(`\n3. scoring model ${MODEL_VERSION} from stored features, ${N} wallets x 5 passes (all nine categories with reason codes)`);
   console.log(
     `   best ${rates[4].toFixed(0)} wallets/s, median ${rates[2].toFixed(0)} wallets/s including deserialization (target 5,000/s); ` +
       `deserialization alone ${parseRate.toFixed(0)}/s  [${checksum > 0 && parsed > 0 ? 'ok' : '?'}]`,

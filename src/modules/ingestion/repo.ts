@@ -2,6 +2,7 @@
 // transaction handle.
 import type { Queryable } from '../../platform/db/types.js';
 import type { WalletFeatures } from '../scoring/contracts.js';
+import { replayLending, type LendingEvent, type LendingPositions } from '../scoring/model/lending-positions.js';
 import type { ActivityRecord } from './decode.js';
 import { COSTS, LISTED_COLLECTIONS } from './costs.js';
 import { DUST_USD } from './registry/gate.js';
@@ -277,9 +278,10 @@ SELECT
   count(*) FILTER (WHERE kind = 'lending_supply' AND value_usd IS NULL) AS unvalued_supplies,
   count(*) FILTER (WHERE kind = 'lending_borrow' AND value_usd IS NULL) AS unvalued_borrows,
   count(*) FILTER (WHERE kind = 'lending_repay' AND value_usd IS NULL) AS unvalued_repays,
-  (SELECT avg(EXTRACT(EPOCH FROM r.occurred_at - b.t) / 86400) FROM a r
-     CROSS JOIN LATERAL (SELECT max(x.occurred_at) AS t FROM a x WHERE x.kind = 'lending_borrow' AND x.occurred_at <= r.occurred_at) b
-     WHERE r.kind = 'lending_repay' AND b.t IS NOT NULL) AS avg_days_to_repay,
+  -- every lending row, dust included (a small final repayment still closes a loan): positions are rebuilt from them
+  (SELECT json_agg(json_build_array(l.kind, l.protocol, l.chain_id, l.contract, l.counterparty, l.amount::float8, l.value_usd::float8,
+                   EXTRACT(EPOCH FROM l.occurred_at) * 1000, l.block_number, l.ref, l.log_index))
+     FROM wallet_activity l WHERE l.wallet = $1 AND l.kind LIKE 'lending\\_%' AND l.occurred_at IS NOT NULL AND l.amount IS NOT NULL) AS lending_rows,
   (SELECT count(*) FROM scn) AS swaps,
   (SELECT COALESCE(sum(usd * share), 0) FROM scn WHERE NOT unvalued) AS volume_usd,
   (SELECT count(*) FROM scn WHERE unvalued) AS unvalued_swaps,
@@ -321,6 +323,18 @@ export async function verifiedPool(q: Queryable, address: string): Promise<{ lab
   return p ? { label: `${p.protocol === 'uniswap-v2' ? 'Uniswap V2' : 'Uniswap V3'} pool (factory-derived)` } : undefined;
 }
 
+type LendingRow = [LendingEvent['kind'], string, number, string, string | null, number, number | null, number, number | string, string | null, number];
+
+/** Positions over time (model 3.0.0) from the wallet's lending rows, up to its latest recorded activity. */
+function lendingFromRows(raw: unknown, last: Date | null): { avgDaysToRepay: number | null; positions: LendingPositions } {
+  const rows = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? [])) as LendingRow[];
+  const events: LendingEvent[] = rows.map(([kind, protocol, chainId, contract, counterparty, amount, usd, at, block, ref, logIndex]) => ({
+    kind, protocol, chainId: Number(chainId), contract, counterparty, amount: Number(amount), usd: usd === null ? null : Number(usd), at: Number(at), block: Number(block), logIndex: Number(logIndex), ref,
+  }));
+  const positions = replayLending(events, last?.getTime());
+  return { avgDaysToRepay: positions.avgCycleDays === null ? null : Math.round(positions.avgCycleDays * 10) / 10, positions };
+}
+
 async function featuresFor(q: Queryable, wallet: string): Promise<WalletFeatures> {
   const [r] = await q.query<Record<string, unknown>>(FEATURES_SQL, [
     wallet, DUST_USD, COSTS.trading.unvaluedSwapUsd, COSTS.trading.dayFeeCapUsd, COSTS.trading.dayFeeFloorUsd,
@@ -359,7 +373,7 @@ async function featuresFor(q: Queryable, wallet: string): Promise<WalletFeatures
       unvaluedSupplies: n('unvalued_supplies'),
       unvaluedBorrows: n('unvalued_borrows'),
       unvaluedRepays: n('unvalued_repays'),
-      avgDaysToRepay: r.avg_days_to_repay === null || r.avg_days_to_repay === undefined ? null : Math.round(Number(r.avg_days_to_repay) * 10) / 10,
+      ...lendingFromRows(r.lending_rows, last),
     },
     trading: { swaps: n('swaps'), distinctPools: n('pools'), protocols: n('swap_protocols'), activeDays: n('swap_days'), volumeUsd: n('volume_usd'), unvaluedSwaps: n('unvalued_swaps'), feesUsd: n('fees_usd') },
     governance: {

@@ -1,17 +1,20 @@
-// Scoring model v2.0.0: pure functions from a wallet's features and signals to nine scores with reason codes.
+// Scoring model v3.0.0: pure functions from a wallet's features and signals to nine scores with reason codes.
 // Nothing here reads a clock, a database or the network, so the same inputs always give the same scores.
 import type { Category, ComplianceSignal, DebtClaimSignal, Factor, IdentitySignal, WalletFeatures } from '../contracts.js';
 import { claimsKey, compliance, developer, governance, identity, lending, nft, social, trading, type ModelSignals } from './categories.js';
 import { summarizeClaims } from './debt-claims.js';
+import { EMPTY_POSITIONS } from './lending-positions.js';
 import { MAX_FACTORS, type CategoryResult } from './terms.js';
 import { clamp, fingerprint, round3 } from './transforms.js';
 
 export { tierFor, decayConfidence, TIERS } from './transforms.js';
 export type { CategoryResult } from './terms.js';
 
-/** 2.0.0: evidence only from the registry's pinned contracts, by USD value, self-dealing removed, per-category
- *  decay anchors, protocol contracts not scored. Scores stored under 1.0.0 are recomputed on read. */
-export const MODEL_VERSION = '2.0.0';
+/** 3.0.0: every point backed by what the wallet itself paid or held over time (lending: positions over time, see
+ *  lending-positions.ts). 2.0.0: evidence only from the registry's pinned contracts, by USD value, self-dealing
+ *  removed, per-category decay anchors, protocol contracts not scored. Scores stored under any other version are
+ *  recomputed on their next read (cause model_upgrade). */
+export const MODEL_VERSION = '3.0.0';
 
 /** OVERALL = sum of weight x category score. The one weights table; it sums to 1. */
 export const WEIGHTS: Readonly<Record<Exclude<Category, 'OVERALL'>, number>> = {
@@ -55,7 +58,7 @@ export function emptyFeatures(address: string): WalletFeatures {
     ageDays: 0,
     lending: {
       supplies: 0, borrows: 0, repays: 0, liquidations: 0, protocols: 0,
-      suppliedUsd: 0, borrowedUsd: 0, repaidUsd: 0, liquidatedUsd: 0, unvaluedSupplies: 0, unvaluedBorrows: 0, unvaluedRepays: 0, avgDaysToRepay: null,
+      suppliedUsd: 0, borrowedUsd: 0, repaidUsd: 0, liquidatedUsd: 0, unvaluedSupplies: 0, unvaluedBorrows: 0, unvaluedRepays: 0, avgDaysToRepay: null, positions: EMPTY_POSITIONS,
     },
     trading: { swaps: 0, distinctPools: 0, protocols: 0, activeDays: 0, volumeUsd: 0, unvaluedSwaps: 0 },
     governance: { votes: 0, proposalsVotedOn: 0, delegationsMade: 0, delegationsReceived: 0, governors: 0 },

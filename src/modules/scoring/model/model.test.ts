@@ -3,6 +3,7 @@ import type { DebtClaimSignal, WalletFeatures } from '../contracts.js';
 import { CATEGORIES } from '../contracts.js';
 import { composite, decayConfidence, emptyFeatures, MODEL_VERSION, scoreWallet, tierFor, WEIGHTS, type ModelInput } from './index.js';
 import { pendingPenalty, upheldPenalty } from './debt-claims.js';
+import { EMPTY_POSITIONS } from './lending-positions.js';
 import { sat, logCap, fingerprint } from './transforms.js';
 
 const ADDR = '0x00000000000000000000000000000000000000aa';
@@ -16,6 +17,8 @@ function borrower(): WalletFeatures {
   f.ageDays = 240;
   // model 2 scores value: a $40k borrower who repaid everything within two weeks
   f.lending = { supplies: 4, borrows: 5, repays: 5, liquidations: 0, protocols: 2, suppliedUsd: 64_000, borrowedUsd: 40_000, repaidUsd: 40_000, liquidatedUsd: 0, unvaluedSupplies: 0, unvaluedBorrows: 0, unvaluedRepays: 0, avgDaysToRepay: 14 };
+  // model 3.0.0 scores positions over time: five $40k loans held two weeks each, $64k of collateral for 240 days
+  f.lending.positions = { debtUsdDays: 2_800_000, collateralUsdDays: 15_360_000, interestUsd: 383, cycles: 5, cycleMonths: 5, avgCycleDays: 14, protocolsHeld: 2, spanDays: 240 };
   return f;
 }
 
@@ -153,9 +156,9 @@ describe('debt claims on DEFI_LENDING', () => {
     expect(upheldPenalty(2)).toBeGreaterThan(upheldPenalty(1));
     expect(upheldPenalty(100)).toBeLessThanOrEqual(600);
   });
-  it('claims add to the confidence of the category', () => {
+  it('claims never raise the confidence of the category (model 3.0.0: they are no evidence of its own activity)', () => {
     const f = emptyFeatures(ADDR);
-    expect(lendingScore([claim('Pending')], f).confidence).toBeGreaterThan(lendingScore([], f).confidence);
+    expect(lendingScore([claim('Pending')], f).confidence).toBe(lendingScore([], f).confidence);
   });
 });
 
@@ -245,6 +248,7 @@ describe('categories', () => {
     big.identity = { ensNames: 1e6, attestationsReceived: 1e6, attestationsMade: 1e6 };
     // valued evidence (unvalued events are capped, see UNVALUED_MAX_EVENTS)
     big.lending = { supplies: 1e6, borrows: 1e6, repays: 1e6, liquidations: 0, protocols: 1e6, avgDaysToRepay: 1, suppliedUsd: 1e9, borrowedUsd: 1e9, repaidUsd: 1e9, liquidatedUsd: 0, unvaluedSupplies: 0, unvaluedBorrows: 0, unvaluedRepays: 0 };
+    big.lending.positions = { debtUsdDays: 1e12, collateralUsdDays: 1e12, interestUsd: 1e9, cycles: 1e6, cycleMonths: 1e3, avgCycleDays: 1, protocolsHeld: 1e6, spanDays: 1e4 };
     big.ageDays = 1e4;
     const full = { did: `did:credence:1:${ADDR}`, hasDid: true, didCreatedAt: null, activeCredentials: 1e6, controlProved: true };
     const s = byCat({ features: small });
@@ -292,17 +296,23 @@ describe('model 2.0.0: value, self-dealing, anchors', () => {
     expect(lendingScore([]).factors.map((x) => x.code)).toContain('CLEAN_CREDIT_RECORD');
   });
 
-  it('value, not rows: forty $20 loops score far below one $1M loan; wallet age counts', () => {
+  it('positions, not rows: forty same-block $1M loops score nothing, one $100k loan held a month scores; a longer history counts', () => {
     const loops = emptyFeatures(ADDR);
-    loops.lending = { ...loops.lending, supplies: 40, borrows: 40, repays: 40, protocols: 1, suppliedUsd: 800, borrowedUsd: 800, repaidUsd: 800, avgDaysToRepay: 0 };
+    loops.lending = { ...loops.lending, supplies: 40, borrows: 40, repays: 40, protocols: 1, suppliedUsd: 4e7, borrowedUsd: 4e7, repaidUsd: 4e7, avgDaysToRepay: 0, positions: EMPTY_POSITIONS };
     const loan = emptyFeatures(ADDR);
-    loan.lending = { ...loan.lending, supplies: 1, borrows: 1, repays: 1, protocols: 1, suppliedUsd: 2e6, borrowedUsd: 1e6, repaidUsd: 1e6, avgDaysToRepay: 30 };
+    loan.lending = { ...loan.lending, supplies: 1, borrows: 1, repays: 1, protocols: 1, suppliedUsd: 2e5, borrowedUsd: 1e5, repaidUsd: 1e5, avgDaysToRepay: 30 };
+    loan.lending.positions = { debtUsdDays: 3e6, collateralUsdDays: 6e6, interestUsd: 400, cycles: 1, cycleMonths: 1, avgCycleDays: 30, protocolsHeld: 1, spanDays: 30 };
     const a = byCat({ features: loops }).DEFI_LENDING.score;
     const b = byCat({ features: loan }).DEFI_LENDING.score;
-    expect(b - a).toBeGreaterThan(300);
+    expect(a).toBe(0);
+    expect(b).toBeGreaterThan(300);
     const older = JSON.parse(JSON.stringify(loan)) as WalletFeatures;
-    older.ageDays = 700;
+    older.lending.positions!.spanDays = 700;
     expect(byCat({ features: older }).DEFI_LENDING.score).toBeGreaterThan(b);
+    // wallet age alone (inbound records can fake it) is no lending evidence
+    older.ageDays = 7000;
+    older.lending.positions = EMPTY_POSITIONS;
+    expect(byCat({ features: older }).DEFI_LENDING.score).toBe(0);
   });
 
   it("each category's decay anchor is its own latest evidence; none, no anchor", () => {
@@ -323,6 +333,6 @@ describe('model 2.0.0: value, self-dealing, anchors', () => {
     const r = byCat({ features: f });
     for (const c of CATEGORIES) expect(r[c].score, c).toBe(0);
     expect(r.DEFI_LENDING.factors[0].code).toBe('PROTOCOL_CONTRACT');
-    expect(MODEL_VERSION).toBe('2.0.0');
+    expect(MODEL_VERSION).toBe('3.0.0');
   });
 });

@@ -1,0 +1,215 @@
+// Lending positions over time, rebuilt from a wallet's own lending events (model 3.0.0). Pure: the same events
+// always give the same summary, so it replays identically from any source (JSON-RPC, ethereum-etl, explorer).
+//
+// What a point of lending credit is backed by: debt outstanding x time, collateral x time, interest actually paid
+// (repaid beyond what was borrowed) and borrow/repay cycles that lasted at least a day. A flash loop (supply,
+// borrow, repay, withdraw in one transaction or block) holds nothing for any time and earns nothing.
+
+/** One stored lending row of the wallet (wallet_activity kind lending_*). */
+export interface LendingEvent {
+  kind: 'lending_supply' | 'lending_borrow' | 'lending_repay' | 'lending_withdraw' | 'lending_liquidation';
+  protocol: string;
+  chainId: number;
+  /** the pinned pool or Comet market */
+  contract: string;
+  /** Aave: the reserve (asset); Comet: the other party (the market's base asset is implied) */
+  counterparty: string | null;
+  /** raw units of the asset */
+  amount: number;
+  /** USD at the event (null: no price known) */
+  usd: number | null;
+  /** epoch milliseconds */
+  at: number;
+  block: number;
+  /** order within the block */
+  logIndex?: number;
+  /** Aave V3 Repay with aTokens: the collateral shrinks too */
+  ref?: string | null;
+}
+
+export interface LendingPositions {
+  /** integral of outstanding debt (USD, at most DEBT_RATE_CAP_USD at a time) over days */
+  debtUsdDays: number;
+  /** integral of collateral (USD, at most COLLATERAL_RATE_CAP_USD at a time) over days */
+  collateralUsdDays: number;
+  /** repaid beyond principal (USD), at most MAX_APR of the debt carried */
+  interestUsd: number;
+  /** borrows that stayed open at least a day and were repaid */
+  cycles: number;
+  /** distinct UTC months in which such a cycle completed */
+  cycleMonths: number;
+  /** mean duration of those cycles in days (null: none) */
+  avgCycleDays: number | null;
+  /** protocols in which the wallet held debt or collateral for at least a day */
+  protocolsHeld: number;
+  /** days from the first to the last moment the wallet held a position (only time with a position open) */
+  spanDays: number;
+}
+
+export const EMPTY_POSITIONS: LendingPositions = { debtUsdDays: 0, collateralUsdDays: 0, interestUsd: 0, cycles: 0, cycleMonths: 0, avgCycleDays: null, protocolsHeld: 0, spanDays: 0 };
+
+const DAY_MS = 86_400_000;
+/** What counts of a position at any one moment: one day of anything earns at most this many USD-days. */
+export const DEBT_RATE_CAP_USD = 250_000;
+export const COLLATERAL_RATE_CAP_USD = 1_000_000;
+/** Interest beyond this annual rate of the debt carried is not interest (a repayment of a debt never seen). */
+export const MAX_APR = 0.25;
+/** A cycle must stay open this long to count (a same-block or same-day round trip earns nothing). */
+export const MIN_CYCLE_MS = DAY_MS;
+/** An event with no known price counts as one worth this many USD: a documented, lower weight than a valued one. */
+export const UNVALUED_EVENT_USD = 100;
+/** A market never valued counts at most this much at a time (ten unvalued events' worth). */
+export const UNVALUED_MARKET_MAX_USD = 1_000;
+/** A debt below this (USD, or 1% of its peak) is repaid. */
+const CLOSED_USD = 10;
+
+interface Market {
+  protocol: string;
+  comet: boolean;
+  /** USD per raw unit */
+  price: number;
+  /** no event of this market had a price: its position counts at most UNVALUED_MARKET_MAX_USD */
+  unpriced: boolean;
+  collateral: number;
+  debt: number;
+  /** principal still owed (raw), for interest */
+  principal: number;
+  peak: number;
+  openedAt: number | null;
+  openedBlock: number;
+  heldSince: number | null;
+}
+
+const unitPrice = (e: LendingEvent) => (e.usd !== null && e.amount > 0 ? e.usd / e.amount : null);
+
+/**
+ * Rebuilds the wallet's positions per market (chain, pool, reserve) from its events, in time order. Positions still
+ * open count up to `until` (the wallet's latest recorded activity: there is no clock in the model).
+ */
+export function replayLending(events: readonly LendingEvent[], until?: number | null): LendingPositions {
+  if (events.length === 0) return EMPTY_POSITIONS;
+  const sorted = [...events].sort((a, b) => a.at - b.at || a.chainId - b.chainId || a.block - b.block || (a.logIndex ?? 0) - (b.logIndex ?? 0));
+  const markets = new Map<string, Market>();
+  // prices per market: the latest valued event so far; a market never valued counts its largest event as $100
+  const largest = new Map<string, number>();
+  const keyOf = (e: LendingEvent) => (e.protocol === 'compound-v3' ? `${e.chainId}:${e.contract}` : `${e.chainId}:${e.contract}:${e.counterparty ?? ''}`);
+  for (const e of sorted) largest.set(keyOf(e), Math.max(largest.get(keyOf(e)) ?? 0, e.amount));
+
+  let debtUsdDays = 0;
+  let collateralUsdDays = 0;
+  let interestUsd = 0;
+  const months = new Set<string>();
+  let cycles = 0;
+  let cycleMs = 0;
+  const heldIn = new Set<string>();
+  let firstHeld: number | null = null;
+  let lastHeld: number | null = null;
+  let t = sorted[0].at;
+
+  const advance = (to: number) => {
+    const dt = to - t;
+    if (dt <= 0) return;
+    let debt = 0;
+    let coll = 0;
+    for (const m of markets.values()) {
+      const cap = m.unpriced ? UNVALUED_MARKET_MAX_USD : Infinity;
+      debt += Math.min(cap, m.debt * m.price);
+      coll += Math.min(cap, m.collateral * m.price);
+      if ((m.debt > 0 || m.collateral > 0) && m.heldSince !== null && to - m.heldSince >= DAY_MS) heldIn.add(m.protocol);
+    }
+    if (debt >= CLOSED_USD || coll >= CLOSED_USD) {
+      firstHeld ??= t;
+      lastHeld = to;
+    }
+    debtUsdDays += (Math.min(debt, DEBT_RATE_CAP_USD) * dt) / DAY_MS;
+    collateralUsdDays += (Math.min(coll, COLLATERAL_RATE_CAP_USD) * dt) / DAY_MS;
+    t = to;
+  };
+
+  for (const e of sorted) {
+    advance(e.at);
+    const k = keyOf(e);
+    let m = markets.get(k);
+    if (!m) {
+      m = { protocol: e.protocol, comet: e.protocol === 'compound-v3', price: 0, unpriced: true, collateral: 0, debt: 0, principal: 0, peak: 0, openedAt: null, openedBlock: 0, heldSince: null };
+      markets.set(k, m);
+    }
+    const p = unitPrice(e);
+    if (p !== null) {
+      m.price = p;
+      m.unpriced = false;
+    } else if (m.price === 0) m.price = UNVALUED_EVENT_USD / Math.max(1, largest.get(k) ?? 1);
+    const x = e.amount;
+    const wasOpen = m.debt > 0 || m.collateral > 0;
+    let repaid = 0;
+    if (m.comet) {
+      // a Comet account is one signed balance of the base asset: below zero it is a borrow
+      const bal = m.collateral - m.debt;
+      if (e.kind === 'lending_supply') repaid = Math.min(x, m.debt);
+      const next = e.kind === 'lending_supply' ? bal + x : e.kind === 'lending_withdraw' ? bal - x : e.kind === 'lending_liquidation' ? Math.max(0, bal) : bal;
+      if (next < 0 && m.debt === 0) open(m, e);
+      if (next < 0) m.peak = Math.max(m.peak, -next);
+      m.principal = Math.max(0, -next);
+      m.collateral = Math.max(0, next);
+      m.debt = Math.max(0, -next);
+    } else if (e.kind === 'lending_supply') {
+      m.collateral += x;
+    } else if (e.kind === 'lending_withdraw') {
+      m.collateral = Math.max(0, m.collateral - x);
+    } else if (e.kind === 'lending_borrow') {
+      if (m.debt === 0) open(m, e);
+      m.debt += x;
+      m.principal += x;
+      m.peak = Math.max(m.peak, m.debt);
+    } else if (e.kind === 'lending_repay') {
+      const principalPart = Math.min(x, m.principal);
+      m.principal -= principalPart;
+      // repaid beyond every unit borrowed: interest the wallet paid
+      if (x > principalPart) interestUsd += (x - principalPart) * m.price;
+      repaid = x;
+      m.debt = Math.max(0, m.debt - x);
+      if (m.principal === 0) m.debt = 0;
+      if (e.ref === 'atokens') m.collateral = Math.max(0, m.collateral - x);
+    } else if (e.kind === 'lending_liquidation') {
+      m.debt = Math.max(0, m.debt - x);
+      m.principal = Math.min(m.principal, m.debt);
+      m.openedAt = null; // a liquidated loan is no completed cycle
+    }
+    const isOpen = m.debt > 0 || m.collateral > 0;
+    if (!wasOpen && isOpen) m.heldSince = e.at;
+    if (!isOpen) m.heldSince = null;
+    // a loan closes when what is left is below $10 or 1% of its peak; it completes a cycle if it lasted a day
+    if (repaid > 0 && m.openedAt !== null && (m.debt * m.price < CLOSED_USD || m.debt <= m.peak * 0.01)) {
+      const lasted = e.at - m.openedAt;
+      if (lasted >= MIN_CYCLE_MS && e.block > m.openedBlock && m.peak * m.price >= CLOSED_USD) {
+        cycles++;
+        cycleMs += lasted;
+        const d = new Date(e.at);
+        months.add(`${d.getUTCFullYear()}-${d.getUTCMonth()}`);
+      }
+      m.debt = 0;
+      m.principal = 0;
+      m.peak = 0;
+      m.openedAt = null;
+      if (m.collateral === 0) m.heldSince = null;
+    }
+  }
+  advance(Math.max(sorted[sorted.length - 1].at, until ?? 0));
+  interestUsd = Math.min(interestUsd, (debtUsdDays * MAX_APR) / 365);
+  return {
+    debtUsdDays,
+    collateralUsdDays,
+    interestUsd,
+    cycles,
+    cycleMonths: months.size,
+    avgCycleDays: cycles ? cycleMs / cycles / DAY_MS : null,
+    protocolsHeld: heldIn.size,
+    spanDays: firstHeld !== null && lastHeld !== null ? (lastHeld - firstHeld) / DAY_MS : 0,
+  };
+}
+
+function open(m: Market, e: LendingEvent) {
+  m.openedAt = e.at;
+  m.openedBlock = e.block;
+  m.peak = 0;
+}
