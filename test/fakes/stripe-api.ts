@@ -70,8 +70,8 @@ export async function startFakeStripe() {
     subscriptions,
     subscriptionCalls,
     /** A subscription as a completed Checkout leaves it: active, one item. */
-    addSubscription(id: string, metadata: Record<string, string> = {}) {
-      subscriptions.set(id, { id, status: 'active', item: `si_${randomBytes(6).toString('hex')}`, price: 'price_initial', cancel_at_period_end: false, metadata });
+    addSubscription(id: string, metadata: Record<string, string> = {}, price = 'price_initial') {
+      subscriptions.set(id, { id, status: 'active', item: `si_${randomBytes(6).toString('hex')}`, price, cancel_at_period_end: false, metadata });
     },
     get failNext() {
       return state.failNext;

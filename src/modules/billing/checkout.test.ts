@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { createKey, createTestApp } from '../../../test/helpers/app.js';
 import { startFakeStripe } from '../../../test/fakes/stripe-api.js';
+import { completedEvent, openCheckout, stripeEvent, subscriptionEvent } from './test-helpers.js';
 import type { App } from '../../platform/http/types.js';
 
 const WEBHOOK_SECRET = 'whsec_test_credence_0123456789abcdef';
@@ -11,13 +12,6 @@ function signed(event: object, secret = WEBHOOK_SECRET) {
   const payload = JSON.stringify(event);
   return { payload, headers: { 'content-type': 'application/json', 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret }) } };
 }
-
-const completed = (id: string, keyId: string, tier: string, subscription = `sub_${id}`) => ({
-  id,
-  object: 'event',
-  type: 'checkout.session.completed',
-  data: { object: { id: `cs_${id}`, object: 'checkout.session', client_reference_id: keyId, customer: 'cus_1', subscription, metadata: { apiKeyId: keyId, tier } } },
-});
 
 const usage = async (app: App, headers: Record<string, string>) => {
   const res = await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers });
@@ -69,16 +63,26 @@ describe('local payment provider (no Stripe settings)', () => {
 
 describe('payment events (Stripe-Signature)', () => {
   let app: App;
+  let fake: Awaited<ReturnType<typeof startFakeStripe>>;
   beforeAll(async () => {
-    app = await createTestApp({ config: { stripeWebhookSecret: WEBHOOK_SECRET } });
+    fake = await startFakeStripe();
+    app = await createTestApp({ config: { stripeSecretKey: 'sk_test_fake', stripeApiBase: fake.url, stripeWebhookSecret: WEBHOOK_SECRET } });
   });
-  afterAll(() => app.close());
+  afterAll(async () => {
+    await app.close();
+    await fake.close();
+  });
   const post = (p: { payload: string; headers: Record<string, string> }) => app.inject({ method: 'POST', url: '/api/v1/billing/stripe/webhook', ...p });
-
+  async function paying(planId: 'starter' | 'growth', sub: string) {
+    const key = await createKey(app, 'Free');
+    const session = await openCheckout(app, key, planId);
+    fake.addSubscription(sub, { apiKeyId: key.id });
+    return { key, session };
+  }
 
   it('a good signature upgrades; the same event id again changes nothing', async () => {
-    const key = await createKey(app, 'Free');
-    const ev = signed(completed('evt_good_1', key.id, 'Growth'));
+    const { key, session } = await paying('growth', 'sub_good_1');
+    const ev = signed(completedEvent('evt_good_1', session, key, 'sub_good_1'));
     const first = await post(ev);
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ received: true, duplicate: false });
@@ -89,13 +93,13 @@ describe('payment events (Stripe-Signature)', () => {
   });
 
   it('a bad or missing signature gets 400 and changes nothing', async () => {
-    const key = await createKey(app, 'Free');
-    const forged = signed(completed('evt_forged', key.id, 'Growth'), 'whsec_someone_else');
+    const { key, session } = await paying('growth', 'sub_forged');
+    const forged = signed(completedEvent('evt_forged', session, key, 'sub_forged'), 'whsec_someone_else');
     const r1 = await post(forged);
     expect(r1.statusCode).toBe(400);
     expect(r1.json().error).toBe('validation_failed');
-    const good = signed(completed('evt_tamper', key.id, 'Starter'));
-    const tampered = await post({ headers: good.headers, payload: good.payload.replace('Starter', 'Growth') });
+    const good = signed(completedEvent('evt_tamper', session, key, 'sub_forged'));
+    const tampered = await post({ headers: good.headers, payload: good.payload.replace('sub_forged', 'sub_other_1') });
     expect(tampered.statusCode).toBe(400);
     const missing = await post({ headers: { 'content-type': 'application/json' }, payload: good.payload });
     expect(missing.statusCode).toBe(400);
@@ -103,19 +107,40 @@ describe('payment events (Stripe-Signature)', () => {
     expect(await app.ctx.db.query('SELECT * FROM payment_events WHERE api_key_id = $1', [key.id])).toHaveLength(0);
   });
 
-  it('subscription.updated is logged; subscription.deleted downgrades to Free', async () => {
-    const key = await createKey(app, 'Free');
-    await post(signed(completed('evt_c2', key.id, 'Starter', 'sub_abc')));
+  it('subscription.updated is recorded; subscription.deleted downgrades to Free', async () => {
+    const { key, session } = await paying('starter', 'sub_abc');
+    const t = Math.floor(Date.now() / 1000);
+    await post(signed(completedEvent('evt_c2', session, key, 'sub_abc', { created: t })));
     expect((await usage(app, key.headers)).tier).toBe('Starter');
-    const updated = await post(signed({ id: 'evt_u2', object: 'event', type: 'customer.subscription.updated', data: { object: { id: 'sub_abc', object: 'subscription', status: 'past_due' } } }));
+    const updated = await post(signed(subscriptionEvent('evt_u2', 'customer.subscription.updated', 'sub_abc', key, { status: 'past_due' }, t + 1)));
     expect(updated.statusCode).toBe(200);
     expect((await usage(app, key.headers)).tier).toBe('Starter');
     const audit = await app.ctx.db.query("SELECT * FROM audit_log WHERE action = 'subscription.updated' AND target = $1", [`api_key:${key.id}`]);
     expect(audit).toHaveLength(1);
-    const deleted = await post(signed({ id: 'evt_d2', object: 'event', type: 'customer.subscription.deleted', data: { object: { id: 'sub_abc', object: 'subscription' } } }));
+    const deleted = await post(signed(subscriptionEvent('evt_d2', 'customer.subscription.deleted', 'sub_abc', key, {}, t + 2)));
     expect(deleted.statusCode).toBe(200);
     const u = await usage(app, key.headers);
     expect(u).toMatchObject({ tier: 'Free', limitHeader: '10' });
+  });
+
+  it('an event that is not a Stripe event is 400; one without a usable data.object is recorded and changes nothing', async () => {
+    const { key, session } = await paying('growth', 'sub_malformed');
+    for (const body of [null, [], 'text', { type: 'checkout.session.completed' }, { id: 'evt_no_created', type: 'checkout.session.completed' }]) {
+      const res = await post(signed(body as object));
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().error).toBe('validation_failed');
+    }
+    for (const [i, object] of [null, undefined, 'cs_x', { object: 'checkout.session' }].entries()) {
+      const res = await post(signed(stripeEvent(`evt_null_${i}_${key.id}`, 'checkout.session.completed', object as object)));
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ received: true, duplicate: false });
+    }
+    const deleted = await post(signed(stripeEvent(`evt_null_d_${key.id}`, 'customer.subscription.deleted', null)));
+    expect(deleted.statusCode).toBe(200);
+    expect((await usage(app, key.headers)).tier).toBe('Free');
+    // the real completion still works afterwards
+    expect((await post(signed(completedEvent(`evt_after_null_${key.id}`, session, key, 'sub_malformed')))).statusCode).toBe(200);
+    expect((await usage(app, key.headers)).tier).toBe('Growth');
   });
 });
 
@@ -144,7 +169,9 @@ describe('Stripe checkout through the official SDK', () => {
     expect(sent['metadata[apiKeyId]']).toBe(key.id);
     expect(sent['metadata[tier]']).toBe('Growth');
     expect(sent['line_items[0][price_data][unit_amount]']).toBe('19900');
-    await app.inject({ method: 'POST', url: '/api/v1/billing/stripe/webhook', ...signed(completed('evt_sdk', key.id, 'Growth')) });
+    fake.addSubscription('sub_evt_sdk', { apiKeyId: key.id });
+    const done = await app.inject({ method: 'POST', url: '/api/v1/billing/stripe/webhook', ...signed(completedEvent('evt_sdk', body.sessionId, key, 'sub_evt_sdk')) });
+    expect(done.statusCode, done.body).toBe(200);
     expect((await usage(app, key.headers)).tier).toBe('Growth');
   });
 

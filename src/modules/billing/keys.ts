@@ -8,7 +8,7 @@ import { toChecksum } from '../../platform/http/address.js';
 import { monthOf } from '../../platform/rate-limit/quota.js';
 import { writeAudit } from '../../platform/audit.js';
 import { CREATED_KEY, UUID, cutPage, decodeCursor } from '../../platform/http/pagination.js';
-import { limitsOf, type Tier } from './tiers.js';
+import { limitsOf, tierOf, type Tier } from './tiers.js';
 import type { ApiKeyRow, BillingRepo } from './repo.js';
 
 const PREFIX_LENGTH = 14;
@@ -24,7 +24,7 @@ export function principalOf(row: ApiKeyRow, viaPreviousSecret = false): ApiKeyPr
   return {
     keyId: row.id,
     ownerAddress: row.owner_address,
-    tier: row.tier,
+    tier: tierOf(row.tier),
     rateLimit: l.rateLimit,
     monthlyLimit: test ? null : l.monthlyQueryLimit,
     environment: test ? 'test' : 'live',
@@ -41,7 +41,7 @@ export function describeKey(row: ApiKeyRow) {
     id: row.id,
     keyPrefix: row.key_prefix,
     environment: row.environment,
-    tier: row.tier as Tier,
+    tier: tierOf(row.tier),
     rateLimit: l.rateLimit,
     monthlyQueryLimit: row.environment === 'test' ? null : l.monthlyQueryLimit,
     organizationName: row.organization_name,

@@ -8,8 +8,10 @@ import { AppError, badRequest, forbidden, notFound, unavailable, upstream } from
 import { hashApiKey } from '../../platform/auth/api-key.js';
 import type { ApiKeyPrincipal } from '../../platform/auth/api-key.js';
 import { writeAudit } from '../../platform/audit.js';
-import { PLANS, limitsOf, type PlanId } from './tiers.js';
+import { PLANS, limitsOf, type PlanId, type Tier } from './tiers.js';
 import type { BillingRepo } from './repo.js';
+import { createPaymentEvents } from './events.js';
+import { createLocalObjects, LocalStripeHttpClient, LOCAL_PRICES } from './stripe-local.js';
 
 export interface CheckoutInput {
   planId: PlanId;
@@ -22,9 +24,12 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
   const live = Boolean(ctx.config.stripeSecretKey);
   const base = ctx.config.stripeApiBase ? new URL(ctx.config.stripeApiBase) : null;
   // Without a secret key the SDK is still used, offline, for signature verification and signing local events.
+  const localObjects = createLocalObjects(ctx.db);
   const stripe = new Stripe(ctx.config.stripeSecretKey ?? 'sk_test_credence_local', {
     maxNetworkRetries: 2,
     timeout: 10_000,
+    // Offline, the local provider answers the SDK's reads of Stripe's state (sessions, subscriptions) itself.
+    ...(live ? {} : { httpClient: new LocalStripeHttpClient(localObjects) }),
     ...(base ? { host: base.hostname, port: Number(base.port || (base.protocol === 'https:' ? 443 : 80)), protocol: base.protocol.replace(':', '') as 'http' | 'https' } : {}),
   });
   const webhookSecret = ctx.config.stripeWebhookSecret ?? ctx.secret('stripe-webhook-secret', () => `whsec_${randomBytes(24).toString('base64')}`);
@@ -107,75 +112,61 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
     return { sessionId, url, provider };
   }
 
-  /** Verifies and applies one payment event; returns false when that event id was already handled. */
+  /** The plan price ids: configured for Stripe (a plan without one is sold with inline price data), fixed locally. */
+  const priceIds: Record<PlanId, string | null> = live
+    ? { starter: ctx.config.stripePriceStarter, growth: ctx.config.stripePriceGrowth }
+    : { starter: LOCAL_PRICES.starter, growth: LOCAL_PRICES.growth };
+  const tierOfPrice = (price: string | null): Tier | null => {
+    const plan = (Object.keys(priceIds) as PlanId[]).find((p) => price !== null && priceIds[p] === price);
+    return plan ? PLANS[plan] : null;
+  };
+  const events = createPaymentEvents({
+    ctx,
+    repo,
+    stripe,
+    tierOfPrice,
+    async cancelOrphan(subscription) {
+      if (live) {
+        await stripe.subscriptions.cancel(subscription).catch((err: unknown) => ctx.log.error({ err, subscription }, 'could not cancel a subscription no key uses'));
+      } else {
+        await localObjects.put(subscription, { status: 'canceled' });
+      }
+      ctx.log.warn({ subscription }, 'cancelled a subscription that lost to a newer state of its key');
+    },
+  });
+
+  /** Verifies the signature, then applies the event as Stripe's state in order (events.ts). */
   async function handleEvent(rawBody: Buffer, signature: string | undefined): Promise<{ received: true; duplicate: boolean }> {
     if (!signature) throw badRequest('Missing Stripe-Signature header.', [{ field: 'Stripe-Signature', message: 'is required' }]);
-    let event: Stripe.Event;
+    let event: unknown;
     try {
       event = stripe.webhooks.constructEvent(rawBody, signature, webhookSecret);
-    } catch {
+    } catch (err) {
+      ctx.log.warn({ err: (err as Error).message }, 'payment event with a bad signature or body refused');
       throw badRequest('The Stripe-Signature does not match the payload.', [{ field: 'Stripe-Signature', message: 'does not verify' }]);
     }
-    // A subscription that a key replaced (a second checkout completed) is cancelled after commit.
-    let replaced: string | null = null;
-    const fresh = await ctx.db.tx(async (q) => {
-      const obj = event.data.object as unknown as Record<string, unknown> & { metadata?: Record<string, string> };
-      // Subscription events act only on the key whose CURRENT subscription they name: an old subscription's events
-      // (which carry our own apiKeyId metadata too) never change the key.
-      const subscriptionEvent = event.type.startsWith('customer.subscription.');
-      const keyId: string | null = subscriptionEvent
-        ? ((await repo.keyBySubscription(String(obj.id), q))?.id ?? null)
-        : (obj.metadata?.apiKeyId ?? (typeof obj.client_reference_id === 'string' ? obj.client_reference_id : null));
-      if (!(await repo.claimEvent({ id: event.id, type: event.type, keyId, payload: event }, q))) return false;
-      const key = keyId ? await repo.keyById(keyId, q) : null;
-      if (subscriptionEvent && !key) {
-        ctx.log.info({ eventId: event.id, type: event.type }, 'event for a subscription that is no key\'s current one: ignored');
-        return true;
-      }
-      switch (event.type) {
-        case 'checkout.session.completed': {
-          const tier = obj.metadata?.tier ?? (await repo.checkout(String(obj.id)))?.tier;
-          const subscription = idOf(obj.subscription);
-          if (!key || !tier || !subscription) {
-            ctx.log.warn({ eventId: event.id }, 'checkout completed for an unknown key or without a subscription');
-            return true;
-          }
-          if (key.stripe_subscription_id && key.stripe_subscription_id !== subscription && key.subscription_status !== 'canceled') replaced = key.stripe_subscription_id;
-          await repo.setSubscription(key.id, { tier, customer: idOf(obj.customer), subscription }, q);
-          await repo.completeCheckout(String(obj.id), q);
-          await writeAudit(q, { actor: 'payment-processor', action: 'api_key.upgrade', target: `api_key:${key.id}`, details: { from: key.tier, to: tier, event: event.id, subscription, replaced } });
-          ctx.apiKeys.invalidate(key.key_hash);
-          return true;
-        }
-        case 'customer.subscription.deleted': {
-          await repo.clearSubscription(key!.id, q);
-          await writeAudit(q, { actor: 'payment-processor', action: 'api_key.downgrade', target: `api_key:${key!.id}`, details: { from: key!.tier, to: 'Free', event: event.id } });
-          ctx.apiKeys.invalidate(key!.key_hash);
-          return true;
-        }
-        case 'customer.subscription.updated':
-          ctx.log.info({ eventId: event.id, keyId }, 'subscription updated');
-          await repo.setSubscriptionState(key!.id, { status: typeof obj.status === 'string' ? obj.status : null, cancelAtPeriodEnd: obj.cancel_at_period_end === true }, q);
-          await writeAudit(q, { actor: 'payment-processor', action: 'subscription.updated', target: `api_key:${keyId}`, details: { event: event.id, status: obj.status ?? null, cancelAtPeriodEnd: obj.cancel_at_period_end ?? null } });
-          return true;
-        default:
-          return true;
-      }
-    });
-    if (replaced && live) {
-      // Never two subscriptions for one key: the one the new checkout replaced stops billing now.
-      await stripe.subscriptions.cancel(replaced).catch((err: unknown) => ctx.log.error({ err, subscription: replaced }, 'could not cancel a replaced subscription'));
-    }
-    return { received: true, duplicate: !fresh };
+    return events.handle(event);
   }
-
-  const idOf = (v: unknown) => (typeof v === 'string' ? v : v && typeof v === 'object' && 'id' in v ? String(v.id) : null);
 
   /** The local provider's confirm button: builds and signs the event Stripe would send, and delivers it. */
   async function completeLocal(sessionId: string, deliver: (payload: string, signature: string) => Promise<void>) {
     const s = await localSession(sessionId);
     if (!s) throw notFound('Unknown checkout session.');
     if (s.status !== 'open') throw new AppError('invalid_state', 'This checkout session is already completed.');
+    // What Stripe would now hold: the completed session and the active subscription it created.
+    const customer = `cus_local_${s.api_key_id.slice(0, 8)}`;
+    const subscription = `sub_local_${randomBytes(8).toString('hex')}`;
+    const planId = (Object.keys(PLANS) as PlanId[]).find((p) => PLANS[p] === s.tier) ?? 'starter';
+    await localObjects.put(subscription, {
+      object: 'subscription',
+      status: 'active',
+      customer,
+      cancel_at_period_end: false,
+      created: Math.floor(Date.now() / 1000),
+      metadata: { apiKeyId: s.api_key_id },
+      items: { object: 'list', data: [{ id: `si_local_${randomBytes(8).toString('hex')}`, object: 'subscription_item', price: { id: LOCAL_PRICES[planId], object: 'price' } }] },
+    });
+    await localObjects.put(s.id, { object: 'checkout.session', status: 'complete', payment_status: 'paid', subscription, customer, client_reference_id: s.api_key_id });
     const event = {
       id: `evt_local_${randomBytes(12).toString('hex')}`,
       object: 'event',
@@ -188,8 +179,8 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
           id: s.id,
           object: 'checkout.session',
           client_reference_id: s.api_key_id,
-          customer: `cus_local_${s.api_key_id.slice(0, 8)}`,
-          subscription: `sub_local_${randomBytes(8).toString('hex')}`,
+          customer,
+          subscription,
           metadata: { apiKeyId: s.api_key_id, tier: s.tier },
           payment_status: 'paid',
           status: 'complete',
@@ -201,7 +192,7 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
     return { redirectTo: s.success_url ?? `${ctx.publicUrl()}/api/v1/billing/checkout/done?session_id=${s.id}` };
   }
 
-  return { provider, createCheckout, handleEvent, completeLocal, authorizeLocal, localSession, confirmToken, checkout: (id: string) => repo.checkout(id), stripe, webhookSecret };
+  return { provider, createCheckout, handleEvent, completeLocal, authorizeLocal, localSession, confirmToken, checkout: (id: string) => repo.checkout(id), stripe, webhookSecret, localObjects, priceIds };
 }
 
 export type Payments = ReturnType<typeof createPayments>;

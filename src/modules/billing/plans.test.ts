@@ -6,6 +6,7 @@ import Stripe from 'stripe';
 import { createKey, createTestApp, type TestKey } from '../../../test/helpers/app.js';
 import { startFakeStripe } from '../../../test/fakes/stripe-api.js';
 import type { App } from '../../platform/http/types.js';
+import { completedEvent, openCheckout, subscriptionEvent } from './test-helpers.js';
 
 const WEBHOOK_SECRET = 'whsec_test_credence_plans_0123456789';
 const sdk = new Stripe('sk_test_unused');
@@ -14,12 +15,6 @@ function signed(event: object) {
   const payload = JSON.stringify(event);
   return { payload, headers: { 'content-type': 'application/json', 'stripe-signature': sdk.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) } };
 }
-const event = (id: string, type: string, object: object) => ({ id, object: 'event', type, data: { object } });
-const completed = (id: string, key: TestKey, tier: string, subscription: string) =>
-  event(id, 'checkout.session.completed', { id: `cs_${id}`, object: 'checkout.session', client_reference_id: key.id, customer: 'cus_1', subscription, metadata: { apiKeyId: key.id, tier } });
-const subscriptionEvent = (id: string, type: string, sub: string, key: TestKey, extra: object = {}) =>
-  event(id, type, { id: sub, object: 'subscription', metadata: { apiKeyId: key.id }, ...extra });
-
 const usage = async (app: App, key: TestKey) => (await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: key.headers })).json();
 const plan = (app: App, key: TestKey, planId: string) => app.inject({ method: 'POST', url: '/api/v1/billing/plan', headers: key.headers, payload: { planId } });
 const cancel = (app: App, key: TestKey, payload: object = {}) => app.inject({ method: 'POST', url: '/api/v1/billing/cancel', headers: key.headers, payload });
@@ -101,11 +96,18 @@ describe('Stripe (official SDK, events signed by the SDK)', () => {
     await fake.close();
   });
   const post = (e: object) => app.inject({ method: 'POST', url: '/api/v1/billing/stripe/webhook', ...signed(e) });
+  /** A checkout opened through the API and completed by Stripe with a subscription Stripe knows. */
+  async function complete(eventId: string, key: TestKey, tier: 'Starter' | 'Growth', sub: string, created?: number) {
+    const session = await openCheckout(app, key, tier === 'Starter' ? 'starter' : 'growth');
+    fake.addSubscription(sub, { apiKeyId: key.id });
+    const res = await post(completedEvent(eventId, session, key, sub, { created }));
+    expect(res.statusCode, res.body).toBe(200);
+    return session;
+  }
 
   it('Starter -> Growth updates the same subscription (proration), never a second one', async () => {
     const key = await createKey(app, 'Free');
-    fake.addSubscription('sub_up_1', { apiKeyId: key.id });
-    expect((await post(completed('evt_up_1', key, 'Starter', 'sub_up_1'))).statusCode).toBe(200);
+    await complete('evt_up_1', key, 'Starter', 'sub_up_1');
     expect((await usage(app, key)).tier).toBe('Starter');
     const sessionsBefore = fake.sessions.length;
     const res = await plan(app, key, 'growth');
@@ -122,32 +124,34 @@ describe('Stripe (official SDK, events signed by the SDK)', () => {
 
   it("the attack: a signed subscription.deleted for a key's OLD subscription (with our apiKeyId metadata) changes nothing", async () => {
     const key = await createKey(app, 'Free');
+    // two checkouts opened before either completed: both complete, the older first
+    const s1 = await openCheckout(app, key, 'starter');
+    const s2 = await openCheckout(app, key, 'growth');
     fake.addSubscription('sub_old', { apiKeyId: key.id });
     fake.addSubscription('sub_new', { apiKeyId: key.id });
-    // two checkouts opened before either completed: both complete
-    await post(completed('evt_old_c', key, 'Starter', 'sub_old'));
-    await post(completed('evt_new_c', key, 'Growth', 'sub_new'));
+    const t = Math.floor(Date.now() / 1000);
+    expect((await post(completedEvent('evt_old_c', s1, key, 'sub_old', { created: t - 10 }))).statusCode).toBe(200);
+    expect((await post(completedEvent('evt_new_c', s2, key, 'sub_new', { created: t }))).statusCode).toBe(200);
     expect((await usage(app, key)).tier).toBe('Growth');
     // the replaced subscription is cancelled at Stripe: one key, one subscription billing
     expect(fake.subscriptions.get('sub_old')!.status).toBe('canceled');
     expect(fake.subscriptions.get('sub_new')!.status).toBe('active');
     // ... and its deletion event, signed and carrying apiKeyId, leaves the Growth key alone
-    const res = await post(subscriptionEvent('evt_old_d', 'customer.subscription.deleted', 'sub_old', key, { status: 'canceled' }));
+    const res = await post(subscriptionEvent('evt_old_d', 'customer.subscription.deleted', 'sub_old', key, { status: 'canceled' }, t + 1));
     expect(res.statusCode).toBe(200);
     expect((await usage(app, key)).tier).toBe('Growth');
-    const updated = await post(subscriptionEvent('evt_old_u', 'customer.subscription.updated', 'sub_old', key, { status: 'canceled' }));
+    const updated = await post(subscriptionEvent('evt_old_u', 'customer.subscription.updated', 'sub_old', key, { status: 'canceled' }, t + 1));
     expect(updated.statusCode).toBe(200);
     const [row] = await app.ctx.db.query<{ subscription_status: string; stripe_subscription_id: string }>('SELECT * FROM api_keys WHERE id = $1', [key.id]);
     expect(row).toMatchObject({ stripe_subscription_id: 'sub_new', subscription_status: 'active' });
     // the current subscription's deletion does downgrade
-    await post(subscriptionEvent('evt_new_d', 'customer.subscription.deleted', 'sub_new', key));
+    await post(subscriptionEvent('evt_new_d', 'customer.subscription.deleted', 'sub_new', key, {}, t + 2));
     expect((await usage(app, key)).tier).toBe('Free');
   });
 
   it('cancel at period end keeps the plan until Stripe ends it; an immediate cancel downgrades now', async () => {
     const key = await createKey(app, 'Free');
-    fake.addSubscription('sub_c_1', { apiKeyId: key.id });
-    await post(completed('evt_c_1', key, 'Growth', 'sub_c_1'));
+    await complete('evt_c_1', key, 'Growth', 'sub_c_1');
     const res = await cancel(app, key, { atPeriodEnd: true });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ tier: 'Growth', subscription: { id: 'sub_c_1', cancelAtPeriodEnd: true } });
@@ -157,8 +161,7 @@ describe('Stripe (official SDK, events signed by the SDK)', () => {
     expect((await usage(app, key)).tier).toBe('Free');
 
     const now = await createKey(app, 'Free');
-    fake.addSubscription('sub_c_2', { apiKeyId: now.id });
-    await post(completed('evt_c_2', now, 'Starter', 'sub_c_2'));
+    await complete('evt_c_2', now, 'Starter', 'sub_c_2');
     const immediate = await cancel(app, now, { atPeriodEnd: false });
     expect(immediate.json()).toMatchObject({ tier: 'Free', subscription: null });
     expect(fake.subscriptions.get('sub_c_2')!.status).toBe('canceled');
@@ -169,8 +172,9 @@ describe('Stripe (official SDK, events signed by the SDK)', () => {
 
   it('a failing subscription update is a 502 and changes nothing', async () => {
     const key = await createKey(app, 'Free');
-    // Stripe knows no such subscription: the SDK gets 404 resource_missing
-    await post(completed('evt_missing', key, 'Starter', 'sub_unknown_to_stripe'));
+    await complete('evt_missing', key, 'Starter', 'sub_gone_from_stripe');
+    // Stripe no longer knows the subscription: the SDK gets 404 resource_missing
+    fake.subscriptions.delete('sub_gone_from_stripe');
     const res = await plan(app, key, 'growth');
     expect(res.statusCode).toBe(502);
     expect(res.json().error).toBe('upstream_unavailable');

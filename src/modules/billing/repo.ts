@@ -15,6 +15,8 @@ export interface ApiKeyRow {
   stripe_subscription_item_id: string | null;
   subscription_status: string | null;
   cancel_at_period_end: boolean;
+  /** creation time of the last Stripe event (or own call to Stripe) applied to the current subscription */
+  subscription_event_at: Date | null;
   environment: 'live' | 'test';
   expires_at: Date | null;
   last_used_at: Date | null;
@@ -30,7 +32,9 @@ export interface CheckoutRow {
   api_key_id: string;
   tier: string;
   provider: string;
+  /** open, completed, superseded (a newer state won), expired (the key cancelled while it was open) */
   status: string;
+  subscription_id: string | null;
   success_url: string | null;
   cancel_url: string | null;
   created_at: Date;
@@ -107,33 +111,46 @@ export function createBillingRepo(db: Queryable) {
       const rows = await q.query<ApiKeyRow>('SELECT * FROM api_keys WHERE stripe_subscription_id = $1', [subscriptionId]);
       return rows[0] ?? null;
     },
+    /** The key's row locked for this transaction: payment events for one key apply one at a time. */
+    async keyForUpdate(id: string, q: Queryable) {
+      const rows = await q.query<ApiKeyRow>('SELECT * FROM api_keys WHERE id = $1 FOR UPDATE', [id]);
+      return rows[0] ?? null;
+    },
     /** The key's one subscription: a new one replaces the previous (which the caller cancels), setting the tier. */
-    async setSubscription(id: string, s: { tier: string; customer: string | null; subscription: string; item?: string | null }, q: Queryable = db) {
+    async setSubscription(
+      id: string,
+      s: { tier: string; customer: string | null; subscription: string; item?: string | null; status?: string; cancelAtPeriodEnd?: boolean; eventAt: Date },
+      q: Queryable = db,
+    ) {
       const rows = await q.query<ApiKeyRow>(
         `UPDATE api_keys SET tier = $2, stripe_customer_id = COALESCE($3, stripe_customer_id), stripe_subscription_id = $4,
-           stripe_subscription_item_id = $5, subscription_status = 'active', cancel_at_period_end = false, updated_at = now()
+           stripe_subscription_item_id = $5, subscription_status = $6, cancel_at_period_end = $7, subscription_event_at = $8, updated_at = now()
          WHERE id = $1 RETURNING *`,
-        [id, s.tier, s.customer, s.subscription, s.item ?? null],
+        [id, s.tier, s.customer, s.subscription, s.item ?? null, s.status ?? 'active', s.cancelAtPeriodEnd ?? false, s.eventAt],
       );
       return rows[0] ?? null;
     },
     /** The subscription ended: back to Free, no subscription. */
-    async clearSubscription(id: string, q: Queryable = db) {
+    async clearSubscription(id: string, q: Queryable = db, eventAt: Date = new Date()) {
       const rows = await q.query<ApiKeyRow>(
         `UPDATE api_keys SET tier = 'Free', stripe_subscription_id = NULL, stripe_subscription_item_id = NULL,
-           subscription_status = 'canceled', cancel_at_period_end = false, updated_at = now()
+           subscription_status = 'canceled', cancel_at_period_end = false, subscription_event_at = $2, updated_at = now()
          WHERE id = $1 RETURNING *`,
-        [id],
+        [id, eventAt],
       );
       return rows[0] ?? null;
     },
-    async setSubscriptionState(id: string, s: { tier?: string; status?: string | null; cancelAtPeriodEnd?: boolean; item?: string | null }, q: Queryable = db) {
+    async setSubscriptionState(
+      id: string,
+      s: { tier?: string; status?: string | null; cancelAtPeriodEnd?: boolean; item?: string | null; eventAt?: Date },
+      q: Queryable = db,
+    ) {
       const rows = await q.query<ApiKeyRow>(
         `UPDATE api_keys SET tier = COALESCE($2, tier), subscription_status = COALESCE($3, subscription_status),
            cancel_at_period_end = COALESCE($4, cancel_at_period_end), stripe_subscription_item_id = COALESCE($5, stripe_subscription_item_id),
-           updated_at = now()
+           subscription_event_at = COALESCE($6, subscription_event_at), updated_at = now()
          WHERE id = $1 RETURNING *`,
-        [id, s.tier ?? null, s.status ?? null, s.cancelAtPeriodEnd ?? null, s.item ?? null],
+        [id, s.tier ?? null, s.status ?? null, s.cancelAtPeriodEnd ?? null, s.item ?? null, s.eventAt ?? null],
       );
       return rows[0] ?? null;
     },
@@ -144,12 +161,24 @@ export function createBillingRepo(db: Queryable) {
         [c.id, c.keyId, c.tier, c.provider, c.wallet, c.successUrl, c.cancelUrl],
       );
     },
-    async checkout(id: string) {
-      const rows = await db.query<CheckoutRow>('SELECT * FROM checkout_sessions WHERE id = $1', [id]);
+    async checkout(id: string, q: Queryable = db) {
+      const rows = await q.query<CheckoutRow>('SELECT * FROM checkout_sessions WHERE id = $1', [id]);
       return rows[0] ?? null;
     },
-    async completeCheckout(id: string, q: Queryable = db) {
-      await q.query("UPDATE checkout_sessions SET status = 'completed', completed_at = now() WHERE id = $1", [id]);
+    async checkoutForUpdate(id: string, q: Queryable) {
+      const rows = await q.query<CheckoutRow>('SELECT * FROM checkout_sessions WHERE id = $1 FOR UPDATE', [id]);
+      return rows[0] ?? null;
+    },
+    /** Closes an open session: completed (with the subscription it made), superseded or expired. */
+    async closeCheckout(id: string, status: 'completed' | 'superseded' | 'expired', subscription: string | null, q: Queryable = db) {
+      await q.query(
+        "UPDATE checkout_sessions SET status = $2, subscription_id = COALESCE($3, subscription_id), completed_at = now() WHERE id = $1 AND status = 'open'",
+        [id, status, subscription],
+      );
+    },
+    /** A cancelled key has no pending checkout: sessions still open are no longer the key's to complete. */
+    async expireOpenCheckouts(keyId: string, q: Queryable = db) {
+      await q.query("UPDATE checkout_sessions SET status = 'expired', completed_at = now() WHERE api_key_id = $1 AND status = 'open'", [keyId]);
     },
     /** Records the event id; false when it was already handled (payment processors redeliver). */
     async claimEvent(e: { id: string; type: string; keyId: string | null; payload: unknown }, q: Queryable) {

@@ -1,5 +1,6 @@
 // Billing routes: API key creation, usage, checkout, the local checkout page and payment-processor events.
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { apiRoutes, type App } from '../../platform/http/types.js';
 import { errorResponses } from '../../platform/openapi.js';
 import type { AppContext } from '../../platform/context.js';
@@ -218,30 +219,44 @@ export function billingRoutes(app: App, ctx: AppContext, repo: BillingRepo, keys
       },
     );
 
-    s.post(
-      '/billing/checkout/local/:sessionId/confirm',
-      {
-        config: { auth: 'public' },
-        schema: {
-          operationId: 'billing.confirmLocalCheckout',
-          tags: ['Billing'],
-          summary: 'Local payment provider: confirm the payment',
-          description:
-            'Emits a signed checkout.session.completed event to POST /billing/stripe/webhook, as Stripe would. Only the session\'s creator may confirm: ' +
-            'with the `token` of the url POST /billing/checkout returned, or with the creating API key in X-API-Key (403 otherwise). 409 if already completed; ' +
-            '404 when local providers are off.',
-          params: Type.Object({ sessionId: Type.String({ maxLength: 100 }) }),
-          querystring: ConfirmQuery,
-          response: { 200: Type.Object({ completed: Type.Boolean(), redirectTo: Type.String() }), ...errorResponses(403, 409) },
+    // The page's form posts without any script (application/x-www-form-urlencoded) and gets a redirect, as a browser
+    // expects; its script, and API clients, post JSON and get JSON.
+    s.register(async (scope) => {
+      const form = scope.withTypeProvider<TypeBoxTypeProvider>();
+      form.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4 * 1024 }, (_req, body, done) =>
+        done(null, Object.fromEntries(new URLSearchParams(body as string))),
+      );
+      form.post(
+        '/billing/checkout/local/:sessionId/confirm',
+        {
+          config: { auth: 'public' },
+          schema: {
+            operationId: 'billing.confirmLocalCheckout',
+            tags: ['Billing'],
+            summary: 'Local payment provider: confirm the payment',
+            description:
+              'Emits a signed checkout.session.completed event to POST /billing/stripe/webhook, as Stripe would. Only the session\'s creator may confirm: ' +
+              'with the `token` of the url POST /billing/checkout returned, or with the creating API key in X-API-Key (403 otherwise). 409 if already completed; ' +
+              '404 when local providers are off. A JSON body (or none) answers JSON; the page\'s plain form submission (application/x-www-form-urlencoded) ' +
+              'answers 303 to the success page.',
+            params: Type.Object({ sessionId: Type.String({ maxLength: 100 }) }),
+            querystring: ConfirmQuery,
+            response: {
+              200: Type.Object({ completed: Type.Boolean(), redirectTo: Type.String() }),
+              303: { description: 'Form submission: the payment is complete; Location is the success page', type: 'null' },
+              ...errorResponses(403, 409),
+            },
+          },
         },
-      },
-      async (req) => {
-        const apiKey = req.headers['x-api-key'];
-        await payments.authorizeLocal(req.params.sessionId, { token: req.query.token, apiKey: typeof apiKey === 'string' ? apiKey : undefined });
-        const r = await payments.completeLocal(req.params.sessionId, deliverLocal);
-        return { completed: true, ...r };
-      },
-    );
+        async (req, reply) => {
+          const apiKey = req.headers['x-api-key'];
+          await payments.authorizeLocal(req.params.sessionId, { token: req.query.token, apiKey: typeof apiKey === 'string' ? apiKey : undefined });
+          const r = await payments.completeLocal(req.params.sessionId, deliverLocal);
+          if ((req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) return reply.code(303).header('location', r.redirectTo).send();
+          return { completed: true, ...r };
+        },
+      );
+    });
 
     s.get(
       '/billing/checkout/done',

@@ -28,6 +28,9 @@ export function createSubscriptions(ctx: Pick<AppContext, 'db' | 'config' | 'log
 
   /** What Stripe would send about this subscription, signed with the webhook secret, through the webhook route. */
   async function emitLocal(type: 'customer.subscription.updated' | 'customer.subscription.deleted', row: ApiKeyRow, object: Record<string, unknown>) {
+    // The local provider's own record changes first, as Stripe's does before it sends the event.
+    await payments.localObjects.put(row.stripe_subscription_id!, object);
+    const stored = await payments.localObjects.get(row.stripe_subscription_id!);
     const event = {
       id: `evt_local_${randomBytes(12).toString('hex')}`,
       object: 'event',
@@ -35,7 +38,7 @@ export function createSubscriptions(ctx: Pick<AppContext, 'db' | 'config' | 'log
       created: Math.floor(Date.now() / 1000),
       livemode: false,
       api_version: null,
-      data: { object: { id: row.stripe_subscription_id, object: 'subscription', customer: row.stripe_customer_id, metadata: { apiKeyId: row.id }, ...object } },
+      data: { object: { id: row.stripe_subscription_id, object: 'subscription', customer: row.stripe_customer_id, metadata: { apiKeyId: row.id }, ...stored, ...object } },
     };
     const payload = JSON.stringify(event);
     await deliverLocal(payload, stripe.webhooks.generateTestHeaderString({ payload, secret: payments.webhookSecret }));
@@ -76,10 +79,16 @@ export function createSubscriptions(ctx: Pick<AppContext, 'db' | 'config' | 'log
       }
     } else {
       item ??= `si_local_${randomBytes(8).toString('hex')}`;
-      await emitLocal('customer.subscription.updated', row, { status: 'active', cancel_at_period_end: false, items: { data: [{ id: item }] }, metadata: { apiKeyId: row.id, tier } });
+      await emitLocal('customer.subscription.updated', row, {
+        status: 'active',
+        cancel_at_period_end: false,
+        items: { object: 'list', data: [{ id: item, object: 'subscription_item', price: { id: payments.priceIds[planId], object: 'price' } }] },
+        metadata: { apiKeyId: row.id, tier },
+      });
     }
     const updated = await ctx.db.tx(async (q) => {
-      const r = await repo.setSubscriptionState(row.id, { tier, item, status: 'active', cancelAtPeriodEnd: false }, q);
+      // Stripe's state as of this call: events created before it are older than what the key now shows.
+      const r = await repo.setSubscriptionState(row.id, { tier, item, status: 'active', cancelAtPeriodEnd: false, eventAt: new Date() }, q);
       await writeAudit(q, { actor: `api_key:${row.id}`, action: 'api_key.plan_change', target: `api_key:${row.id}`, details: { from: row.tier, to: tier, subscription: row.stripe_subscription_id } });
       return r!;
     });
@@ -103,8 +112,10 @@ export function createSubscriptions(ctx: Pick<AppContext, 'db' | 'config' | 'log
       atPeriodEnd = false;
     }
     const updated = await ctx.db.tx(async (q) => {
+      // A cancelled key has no pending checkout left to complete.
+      await repo.expireOpenCheckouts(row.id, q);
       const r = atPeriodEnd
-        ? await repo.setSubscriptionState(row.id, { cancelAtPeriodEnd: true }, q)
+        ? await repo.setSubscriptionState(row.id, { cancelAtPeriodEnd: true, eventAt: new Date() }, q)
         : ((await repo.keyById(row.id, q))!.stripe_subscription_id === row.stripe_subscription_id ? await repo.clearSubscription(row.id, q) : await repo.keyById(row.id, q));
       await writeAudit(q, { actor: `api_key:${row.id}`, action: 'api_key.cancel', target: `api_key:${row.id}`, details: { tier: row.tier, atPeriodEnd, subscription: row.stripe_subscription_id } });
       return r!;
