@@ -26,7 +26,7 @@ async function load(browser: Browser, url: string, selector?: string): Promise<{
       new Promise<number>((resolve) => {
         const seen = performance.getEntriesByName('first-contentful-paint')[0];
         if (seen) return resolve(seen.startTime);
-        new PerformanceObserver((l) => resolve(l.getEntries()[0].startTime)).observe({ type: 'paint', buffered: true });
+        new PerformanceObserver((l) => resolve(l.getEntries()[0].startTime)).observe({ type: 'paint' as never, buffered: true });
       }),
   );
   await context.close();
