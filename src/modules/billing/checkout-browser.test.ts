@@ -52,7 +52,7 @@ describe('local checkout form over a real socket', () => {
     // pressing again: 409 in the API's error format, nothing changes
     const again = await fetch(`${base}${action}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'x=1', redirect: 'manual' });
     expect(again.status).toBe(409);
-    expect((await again.json()).error).toBe('invalid_state');
+    expect(((await again.json()) as { error: string }).error).toBe('invalid_state');
   });
 
   it('the form post without the token is refused (403) like any other', async () => {
