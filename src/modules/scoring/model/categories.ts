@@ -208,8 +208,10 @@ export function developer(f: WalletFeatures): CategoryResult {
   const terms: Term[] = [];
   // model 3.0.0: a deployment weighs by third-party use (distinct callers the deployer did not fund: ingestion); a
   // deployment nobody else calls, and transactions sent, cost only gas: nothing, and a little
-  if (d.contractsDeployed > 0) terms.push({ code: 'CONTRACTS_USED', description: `${used} of ${plural(d.contractsDeployed, 'deployed contract')} called by others`, points: 450 * sat(used, 3) });
-  if (users > 0) terms.push({ code: 'THIRD_PARTY_USERS', description: `${plural(users, 'distinct caller')} the deployer did not fund`, points: 350 * sat(users, 20) });
+  if (d.contractsDeployed > 0) terms.push({ code: 'CONTRACTS_USED', description: `${used} of ${plural(d.contractsDeployed, 'deployed contract')} called by others`, points: 400 * sat(used, 5) });
+  if (users > 0) terms.push({ code: 'THIRD_PARTY_USERS', description: `${plural(users, 'distinct caller')} the deployer did not fund`, points: 400 * sat(users, 25) });
+  const live = Math.min(d.contractsWithCode, used);
+  if (live > 0) terms.push({ code: 'LIVE_CONTRACTS', description: `${plural(live, 'contract')} in use still holding code`, points: 160 * sat(live, 5) });
   if (f.txCount > 0) terms.push({ code: 'TRANSACTIONS_SENT', description: `sent ${plural(f.txCount, 'transaction')}`, points: 40 * sat(f.txCount, 200) });
   const conf = confidenceOf(d.contractsDeployed + users, 10, [d.contractsDeployed > 0, used > 0, users >= 5, f.txCount >= 10], f.chains.length);
   return result('DEVELOPER', terms, conf, `${d.contractsDeployed},${d.contractsWithCode},${f.txCount},${used},${users}`, '', {

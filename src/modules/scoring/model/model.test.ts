@@ -233,7 +233,7 @@ describe('categories', () => {
     small.trading = { swaps: 2, distinctPools: 1, protocols: 1, activeDays: 1 };
     small.governance = { votes: 1, proposalsVotedOn: 1, delegationsMade: 0, delegationsReceived: 0, governors: 1 };
     small.nft = { mints: 1, received: 1, sent: 0, collections: 1 };
-    small.developer = { contractsDeployed: 1, contractsWithCode: 1 };
+    small.developer = { contractsDeployed: 1, contractsWithCode: 1, usedContracts: 1, thirdPartyUsers: 1 };
     const big: WalletFeatures = JSON.parse(JSON.stringify(small));
     big.chains = [1, 10, 137];
     big.activeMonths = 1000;
@@ -244,7 +244,7 @@ describe('categories', () => {
     big.trading = { swaps: 1e6, distinctPools: 1e6, protocols: 1e6, activeDays: 1e6, volumeUsd: 1e9, unvaluedSwaps: 0 };
     big.governance = { votes: 1e6, proposalsVotedOn: 1e6, delegationsMade: 1e6, delegationsReceived: 1e6, governors: 1e6 };
     big.nft = { mints: 1e6, received: 1e6, sent: 0, collections: 1e6 };
-    big.developer = { contractsDeployed: 1e6, contractsWithCode: 1e6 };
+    big.developer = { contractsDeployed: 1e6, contractsWithCode: 1e6, usedContracts: 1e6, thirdPartyUsers: 1e6 };
     big.identity = { ensNames: 1e6, attestationsReceived: 1e6, attestationsMade: 1e6 };
     // valued evidence (unvalued events are capped, see UNVALUED_MAX_EVENTS)
     big.lending = { supplies: 1e6, borrows: 1e6, repays: 1e6, liquidations: 0, protocols: 1e6, avgDaysToRepay: 1, suppliedUsd: 1e9, borrowedUsd: 1e9, repaidUsd: 1e9, liquidatedUsd: 0, unvaluedSupplies: 0, unvaluedBorrows: 0, unvaluedRepays: 0 };
