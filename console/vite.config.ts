@@ -10,7 +10,12 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 export default defineConfig({
   base: '/console/',
   resolve: {
-    alias: { '@credence/sdk': here('../sdk/src/index.ts'), siwe: here('src/siwe-shim.ts') },
+    alias: [
+      { find: /^@credence\/sdk$/, replacement: here('../sdk/src/index.ts') },
+      // the SDK's sign-in on its own, so it (and the wallet code) loads when someone signs in, not with the page
+      { find: /^@credence\/sdk\/siwe$/, replacement: here('../sdk/src/siwe.ts') },
+      { find: /^siwe$/, replacement: here('src/siwe-shim.ts') },
+    ],
   },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   plugins: [

@@ -5,18 +5,14 @@ import { useEffect, useState } from 'preact/hooks';
 import './styles.css';
 import { messageOf } from './api.ts';
 import { loadSession, signInWithWallet, signOut, storedKey, type Session } from './session.ts';
-import { KeySetup } from './pages/key-setup.tsx';
-import { Scores } from './pages/scores.tsx';
-import { Claims, Disputes } from './pages/disputes.tsx';
-import { Identity } from './pages/identity.tsx';
-import { Proof } from './pages/proof.tsx';
-import { Verify } from './pages/verify.tsx';
-import { Keys } from './pages/keys.tsx';
-import { Plan } from './pages/plan.tsx';
-import { Webhooks } from './pages/webhooks.tsx';
-import { LiveTail } from './pages/live-tail.tsx';
-import { Admin } from './pages/admin.tsx';
 import { Status } from './ui/kit.tsx';
+import { lazy } from './ui/lazy.tsx';
+
+// Each role's page is its own chunk, loaded when first shown: the sign-in page carries none of them.
+const OwnerPage = lazy(() => import('./pages/owner-page.tsx'), 'OwnerPage');
+const DeveloperPage = lazy(() => import('./pages/developer-page.tsx'), 'DeveloperPage');
+const Admin = lazy(() => import('./pages/admin.tsx'), 'Admin');
+const Verify = lazy(() => import('./pages/verify.tsx'), 'Verify');
 
 type Route = 'owner' | 'developer' | 'admin' | 'verify';
 const TITLES: Record<Route, string> = { owner: 'My scores', developer: 'Developer', admin: 'Admin', verify: 'Verify a proof' };
@@ -57,38 +53,6 @@ function SignIn({ onSession }: { onSession: (s: Session) => void }) {
       </button>
       <Status error={error} testid="signin" />
     </section>
-  );
-}
-
-function OwnerPage({ s, keyTick, onKey }: { s: Session; keyTick: number; onKey: () => void }) {
-  const [did, setDid] = useState<string | null>(null);
-  if (!storedKey(s.address)) return <KeySetup address={s.address} onKey={onKey} />;
-  return (
-    <div key={keyTick}>
-      <Scores address={s.address} onDid={setDid} />
-      <Claims address={s.address} />
-      <Disputes address={s.address} />
-      <Identity address={s.address} did={did} onDid={setDid} />
-      <Proof address={s.address} />
-    </div>
-  );
-}
-
-function DeveloperPage({ s, keyTick, onKey }: { s: Session; keyTick: number; onKey: () => void }) {
-  const key = storedKey(s.address);
-  return (
-    <div>
-      <Keys address={s.address} onKeyChange={onKey} />
-      {key ? (
-        <div key={keyTick}>
-          <Plan keyId={key} />
-          <Webhooks keyId={key} />
-        </div>
-      ) : (
-        <p class="panel">Create a key above and choose “Use in this console” to see its usage, plan and webhooks.</p>
-      )}
-      <LiveTail address={s.address} />
-    </div>
   );
 }
 

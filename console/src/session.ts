@@ -1,8 +1,6 @@
 // Who is signed in (the SIWE JWT, in sessionStorage for its one-hour life) and which API key the console uses
 // for key-authenticated reads (in localStorage, per wallet: the service shows a key only once).
-import { signIn } from '@credence/sdk';
 import { client } from './api.ts';
-import { connectWallet } from './wallet.ts';
 
 export interface Session {
   token: string;
@@ -28,6 +26,8 @@ export function loadSession(): Session | null {
 
 /** Sign-In with Ethereum through the SDK: the browser wallet signs the service's EIP-4361 message. */
 export async function signInWithWallet(): Promise<Session> {
+  // loaded on demand: the wallet code (viem) and the SIWE message are not needed to draw the page
+  const [{ signIn }, { connectWallet }] = await Promise.all([import('@credence/sdk/siwe'), import('./wallet.ts')]);
   const { signer, chainId } = await connectWallet();
   // The service's sign-in domain is the host people reach it at (CREDENCE_SIWE_DOMAIN / CREDENCE_PUBLIC_URL).
   const r = await signIn(client, signer, { domain: location.host, uri: location.origin, chainId, statement: 'Sign in to the Credence console' });

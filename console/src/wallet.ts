@@ -1,6 +1,6 @@
 // The injected browser wallet (EIP-1193, window.ethereum) through viem: accounts, chain and personal_sign.
 import { createWalletClient, custom, type EIP1193Provider } from 'viem';
-import type { SiweSigner } from '@credence/sdk';
+import type { SiweSigner } from '@credence/sdk/siwe';
 
 declare global {
   interface Window {
