@@ -1,5 +1,6 @@
 // Ingestion benchmark: featuresFor (one SQL aggregation per wallet) against a primary-key read baseline in the
-// same run, activity insert throughput, and ethereum-etl import throughput on the real mainnet export.
+// same run, activity insert throughput, features + model + store (a rescoring pass through the scoring service), and
+// ethereum-etl import throughput on the real mainnet export. DATABASE_URL=postgres://... for PostgreSQL.
 //   node --import tsx bench/ingestion.ts [wallets=2000] [recordsPerWallet=60]
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,9 @@ import { createIngestionRepo } from '../src/modules/ingestion/repo.js';
 import { importEthereumEtl } from '../src/modules/ingestion/etl/import.js';
 import { ACTIVITY_KINDS } from '../src/modules/ingestion/events.js';
 import type { ActivityRecord } from '../src/modules/ingestion/decode.js';
+import { createScoringService } from '../src/modules/scoring/service.js';
+import { createEventBus } from '../src/platform/events/bus.js';
+import { createCacheFactory } from '../src/platform/cache/index.js';
 
 const WALLETS = Number(process.argv[2] ?? 2000);
 const PER_WALLET = Number(process.argv[3] ?? 60);
@@ -62,6 +66,22 @@ async function main() {
   const feat = sample.length / (featMs / 1000);
   console.log(`featuresFor (${PER_WALLET} records/wallet, ${db.kind}): ${feat.toFixed(0)} wallets/s, ${(featMs / sample.length).toFixed(2)} ms each`);
   console.log(`baseline primary-key read: ${base.toFixed(0)} reads/s; ratio featuresFor/baseline = ${(feat / base).toFixed(2)}`);
+
+  // features + model + store: a rescoring pass as the service runs it (features from this store, model 3.0.0 with
+  // its lending replay, the nine rows written in one transaction per 100 wallets), 8 batches in flight
+  const bus = createEventBus({ instanceId: 'bench', channel: 'bench' });
+  const scoring = createScoringService({ db, bus, caches: createCacheFactory(bus), services: { ingestion: { featuresFor: (w: string) => repo.features(w) } } as never });
+  const pass = wallets.slice(0, Math.min(4000, WALLETS));
+  const batches: string[][] = [];
+  for (let i = 0; i < pass.length; i += 100) batches.push(pass.slice(i, i + 100));
+  await scoring.recomputeMany(batches[0].slice(0, 20), 'bench'); // warm-up
+  const [, storeMs] = await timed(async () => {
+    let next = 0;
+    await Promise.all(Array.from({ length: 8 }, async () => {
+      while (next < batches.length) await scoring.recomputeMany(batches[next++], 'bench');
+    }));
+  });
+  console.log(`features + model + store (${PER_WALLET} records/wallet, ${db.kind}): ${Math.round(pass.length / (storeMs / 1000))} wallets/s (${pass.length} wallets, 100 a transaction, 8 in flight; target 2,000/s on PostgreSQL)`);
 
   if (existsSync(MAINNET)) {
     const [r, ms] = await timed(() => importEthereumEtl({ db, repo }, MAINNET, { chainId: 1 }));

@@ -70,7 +70,8 @@ describe('forged evidence from a self-deployed emitter', () => {
     const victim = sc.wallets.borrower;
     const before = await scoresOf(victim);
     const anchorsBefore = await anchors(victim);
-    expect(before.DEFI_LENDING.score).toBeGreaterThan(600);
+    // model 3.0.0: eleven $1,500 loans held ten days each, a month apart (2.0.0 gave it over 600)
+    expect(before.DEFI_LENDING.score).toBeGreaterThan(400);
 
     const c = chainClient(chain.url);
     const griefer = chain.accounts[22];

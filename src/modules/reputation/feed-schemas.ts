@@ -20,7 +20,7 @@ export const ScoreChange = Type.Object(
       description: 'what changed the score: first_read, ingestion, debt_claim, dispute_revision, kyc, sanctions, identity, model_upgrade, ...',
       examples: ['ingestion'],
     }),
-    modelVersion: Type.String({ examples: ['2.0.0'] }),
+    modelVersion: Type.String({ examples: ['3.0.0'] }),
     calculatedAt: Timestamp(),
     recordedAt: Timestamp({ description: 'when the change was stored' }),
   },

@@ -157,3 +157,39 @@ describe('decay at read time', () => {
     expect(batchEntry.confidence).toBeCloseTo(row.confidence * 0.9025, 3);
   });
 });
+
+describe('model upgrade', () => {
+  it('scores stored under 2.0.0 are recomputed on their next read, single and batch (cause model_upgrade)', async () => {
+    // a flash loop in one block: 2.0.0 scored it in the 800s, 3.0.0 holds it at 0
+    const loop = async (w: string) => {
+      await createIngestionRepo(app.ctx.db).insertActivity(
+        (['lending_supply', 'lending_borrow', 'lending_repay', 'lending_withdraw'] as const).map((kind, i) => ({
+          chainId: 1, txHash: `0x${randomBytes(32).toString('hex')}`, logIndex: i, wallet: w, kind, blockNumber: 19_000_000, occurredAt: new Date(Date.now() - 86_400_000),
+          contract: '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2', counterparty: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', tokenId: null,
+          amount: '1000000000000', direction: null, protocol: 'aave-v3', ref: null, valueUsd: 1_000_000,
+        })) as never,
+      );
+      await scoring.recompute(w, 'ingestion');
+      // what a 2.0.0 deployment left in the table
+      await app.ctx.db.query("UPDATE scores SET model_version = '2.0.0', score = 839, model_score = 839 WHERE address = $1 AND category = 'DEFI_LENDING'", [w]);
+      await app.ctx.db.query("UPDATE scores SET model_version = '2.0.0' WHERE address = $1", [w]);
+    };
+    const [one, two] = [randomAddress(), randomAddress()];
+    await loop(one);
+    await loop(two);
+    // a fresh instance (its own cache) reads what is stored
+    const bus = createEventBus({ instanceId: 'upgrade', channel: 'upgrade' });
+    const fresh = createScoringService({ db: app.ctx.db, bus, caches: createCacheFactory(bus), services: app.ctx.services });
+    const single = await fresh.getScore(one, 'DEFI_LENDING');
+    expect(single).toMatchObject({ score: 0, modelVersion: MODEL_VERSION });
+    const [batch] = await fresh.getBatch([two], 'DEFI_LENDING');
+    expect(batch).toMatchObject({ score: 0, modelVersion: MODEL_VERSION });
+    for (const w of [one, two]) {
+      const rows = await app.ctx.db.query<{ model_version: string }>('SELECT model_version FROM scores WHERE address = $1', [w]);
+      expect(rows.map((r) => r.model_version)).toEqual(Array(9).fill(MODEL_VERSION));
+      const changes = await app.ctx.db.query<{ cause: string; old_score: number; new_score: number }>("SELECT cause, old_score, new_score FROM score_changes WHERE address = $1 AND category = 'DEFI_LENDING'", [w]);
+      expect(changes).toEqual([{ cause: 'model_upgrade', old_score: 839, new_score: 0 }]);
+    }
+    await bus.close();
+  });
+});
