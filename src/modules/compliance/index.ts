@@ -44,7 +44,9 @@ export const complianceModule: Module = {
       proofs: () => ctx.services.proofs,
       callbackUrl: (p) => `${ctx.publicUrl().replace(/\/+$/, '')}/api/v1/compliance/kyc/callback/${encodeURIComponent(p)}`,
       onKycChange: backgroundRecompute(ctx, 'kyc'),
+      credentials: () => ctx.services.kycBackedCredentials,
     });
+    ctx.services.kycFacts = { approvedSession: (did) => kyc.approvedSession(did) };
     const age = createAgeService({ kyc, proofs: () => ctx.services.proofs, legalAges: ctx.config.legalAges });
     const ageChecks = createAgeChecks({
       db: ctx.db,

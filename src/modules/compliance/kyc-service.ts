@@ -9,6 +9,7 @@ import type { IdentitySignals } from '../scoring/contracts.js';
 import type { BirthDateCommitment, ProofsService } from '../proofs/contracts.js';
 import type { KycRepo, KycSessionRow } from './repo.js';
 import type { KycProvider, KycProviderName, KycLevel } from './providers/types.js';
+import type { ApprovedKyc, KycBackedCredentials } from './facts.js';
 
 export const KYC_SESSION_SECONDS = 3600;
 
@@ -21,6 +22,8 @@ export interface KycServiceDeps {
   proofs: () => ProofsService | undefined;
   callbackUrl: (provider: string) => string;
   onKycChange(address: string): void;
+  /** the identity module: revokes the credentials a revoked KYC backed */
+  credentials?: () => KycBackedCredentials | undefined;
 }
 
 export type WireStatus = 'pending' | 'approved' | 'rejected';
@@ -31,6 +34,7 @@ const isExpired = (s: KycSessionRow) => s.status === 'expired' || (s.status === 
 export function wireStatus(s: KycSessionRow): { status: WireStatus; kycLevel: KycLevel; reason: string | null } {
   if (isExpired(s)) return { status: 'rejected', kycLevel: 'none', reason: 'expired' };
   if (s.status === 'approved') return { status: 'approved', kycLevel: s.kyc_level, reason: null };
+  if (s.status === 'revoked') return { status: 'rejected', kycLevel: 'none', reason: s.result_reason ?? 'revoked' };
   if (s.status === 'rejected') return { status: 'rejected', kycLevel: 'none', reason: s.result_reason ?? 'rejected by the provider' };
   return { status: 'pending', kycLevel: 'none', reason: null };
 }
@@ -139,6 +143,34 @@ export function createKycService(d: KycServiceDeps) {
       return { received: true, sessionId: session.id, status: wireStatus(updated).status, duplicate: false };
     },
 
+    /**
+     * Withdraws the wallet's KYC (the owner, or an administrator): every approved session of the wallet becomes revoked,
+     * its birth date and commitment are deleted (age proofs made from it stop verifying, age checks answer
+     * no_approved_kyc), and the KYC-backed credentials the service signed are revoked through the status list.
+     */
+    async revoke(didInput: string, caller: { address: string; roles: string[] }, reason: string | undefined) {
+      const rec = await resolveDid(didInput);
+      const admin = caller.roles.includes('admin');
+      if (rec.walletAddress !== caller.address.toLowerCase() && !admin) throw forbidden('Only the wallet that owns this DID (or an administrator) may revoke its KYC.');
+      const why = `revoked by ${admin && rec.walletAddress !== caller.address.toLowerCase() ? 'an administrator' : 'the wallet'}${reason ? `: ${reason}` : ''}`;
+      const revoked = await d.db.tx(async (q) => {
+        const rows = await d.repo.revokeApproved(rec.walletAddress, why.slice(0, 500), q);
+        if (rows.length) await d.repo.deleteBirthDate(rec.walletAddress, q);
+        return rows;
+      });
+      if (!revoked.length) throw invalidState(`The wallet of ${rec.did} has no approved KYC to revoke.`);
+      await d.credentials?.()?.revokeKycBacked(rec.walletAddress, caller.address.toLowerCase());
+      d.onKycChange(rec.walletAddress);
+      return { ...(await this.status(rec.did)), revokedSessions: revoked.map((r) => r.id) };
+    },
+
+    /** The DID's approved session, for a KYCVerified credential. */
+    async approvedSession(did: string): Promise<ApprovedKyc | null> {
+      const s = await d.repo.approvedFor(did);
+      if (!s || s.kyc_level === 'none' || !s.completed_at) return null;
+      return { sessionId: s.id, provider: s.provider, level: s.kyc_level, completedAt: s.completed_at };
+    },
+
     /** For the local provider's page. */
     session: (id: string) => d.repo.session(id),
 
@@ -177,7 +209,7 @@ export function createKycService(d: KycServiceDeps) {
     if (approved.length) return { status: 'approved', level: approved.some((s) => s.kyc_level === 'full') ? 'full' : 'basic' };
     const live = sessions.filter((s) => !isExpired(s)).sort((x, y) => y.created_at.getTime() - x.created_at.getTime());
     if (!live.length) return { status: 'none', level: 'none' };
-    return { status: live[0].status === 'rejected' ? 'rejected' : 'pending', level: 'none' };
+    return { status: live[0].status === 'rejected' || live[0].status === 'revoked' ? 'rejected' : 'pending', level: 'none' };
   }
 }
 

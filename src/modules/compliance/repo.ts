@@ -2,7 +2,8 @@
 import type { Queryable } from '../../platform/db/types.js';
 import { maybeOne } from '../../platform/db/types.js';
 
-export type SessionStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'superseded';
+// revoked: an approval withdrawn afterwards (by the wallet or an administrator); its birth date is deleted with it
+export type SessionStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'superseded' | 'revoked';
 
 export interface KycSessionRow {
   id: string;
@@ -94,6 +95,17 @@ export function createKycRepo(db: Queryable) {
         saltEncrypted,
         commitment,
       ]);
+    },
+    /** Withdraws every approved session of the wallet (all its DIDs); returns the sessions revoked. */
+    revokeApproved(address: string, reason: string, q: Queryable = db) {
+      return q.query<KycSessionRow>(
+        `UPDATE kyc_sessions SET status = 'revoked', result_reason = $2, completed_at = now() WHERE wallet_address = $1 AND status = 'approved' RETURNING *`,
+        [address, reason],
+      );
+    },
+    /** The birth date and its commitment go with the approval: no age proof or age check can use them afterwards. */
+    async deleteBirthDate(address: string, q: Queryable = db) {
+      await q.query('DELETE FROM kyc_birth_dates WHERE wallet_address = $1', [address]);
     },
     birthDate(address: string, q: Queryable = db) {
       return maybeOne<BirthDateRow>(q, 'SELECT wallet_address, session_id, birth_date_encrypted, salt_encrypted, commitment FROM kyc_birth_dates WHERE wallet_address = $1', [address]);

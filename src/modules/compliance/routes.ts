@@ -20,6 +20,8 @@ import {
   InitiateBody,
   KycSession,
   KycStatus,
+  RevokedKyc,
+  RevokeKycBody,
   VerifyAgeBody,
   VerifyAgeResponse,
 } from './schemas.js';
@@ -83,6 +85,28 @@ export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeServ
           },
         },
         async (req) => kyc.status(req.params.did),
+      );
+
+      s.post<{ Params: { did: string }; Body: RevokeKycBody }>(
+        '/compliance/kyc/:did/revoke',
+        {
+          config: { auth: 'jwt' },
+          schema: {
+            operationId: 'compliance.revokeKyc',
+            tags,
+            summary: "Revoke a wallet's KYC",
+            description:
+              'The wallet that owns the DID, or an administrator. Every approved KYC session of the wallet becomes revoked (its status reads ' +
+              '`rejected` with a `revoked by ...` reason), the birth date and its commitment are deleted at once (age proofs made from it stop ' +
+              'verifying, verify-age and age-verify answer `no_approved_kyc`, no new age or KYCVerified proof can be made), and the KYCVerified ' +
+              'and AgeOver credentials the service signed for the wallet are revoked through the status list. 409 when there is no approved KYC. ' +
+              'A new KYC session may be started afterwards.',
+            params: DidParams,
+            body: RevokeKycBody,
+            response: { 200: RevokedKyc, ...errorResponses(403, 404, 409) },
+          },
+        },
+        async (req) => kyc.revoke(req.params.did, req.user!, req.body?.reason),
       );
 
       // The callback is verified over the exact bytes received, so this scope keeps the raw body.

@@ -46,6 +46,41 @@ export const KycStatus = Type.Object(
   { $id: 'KycStatus', title: 'KYC status' },
 );
 
+export const RevokeKycBody = Type.Object(
+  { reason: Type.Optional(Type.String({ maxLength: 500, description: 'why (kept with the revoked session)', examples: ['document found to be forged'] })) },
+  { $id: 'RevokeKycRequest', title: 'KYC revocation request' },
+);
+export type RevokeKycBody = Static<typeof RevokeKycBody>;
+
+export const RevokedKyc = Type.Object(
+  {
+    did: Type.String(),
+    kycLevel: Type.Literal('none'),
+    status: Type.Literal('rejected'),
+    reason: Nullable(Type.String({ description: '`revoked by the wallet` or `revoked by an administrator`, with the reason given' })),
+    sessionId: Uuid(),
+    provider: Type.String(),
+    updatedAt: Timestamp(),
+    revokedSessions: Type.Array(Uuid(), { description: 'every approved session of the wallet, now revoked' }),
+  },
+  {
+    $id: 'RevokedKyc',
+    title: 'Revoked KYC',
+    examples: [
+      {
+        did: 'did:credence:1:0xd8da6bf26964af9d7eed9e03e53415d37aa96045',
+        kycLevel: 'none',
+        status: 'rejected',
+        reason: 'revoked by an administrator: document found to be forged',
+        sessionId: '3f1c2a9e-8b7d-4c61-9a0e-2f5b6c7d8e9f',
+        provider: KYC_PROVIDERS[0],
+        updatedAt: '2026-11-26T06:00:00.000Z',
+        revokedSessions: ['3f1c2a9e-8b7d-4c61-9a0e-2f5b6c7d8e9f'],
+      },
+    ],
+  },
+);
+
 export const CallbackParams = Type.Object({ provider: Type.String({ maxLength: 100 }) });
 export const CallbackResponse = Type.Object({
   received: Type.Boolean(),

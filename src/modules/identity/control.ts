@@ -16,6 +16,12 @@ export function createControlRepo(db: Queryable) {
       return rows.length === 1;
     },
 
+    /** How and when the wallet first proved control, or null. */
+    async proof(address: string, q: Queryable = db): Promise<{ method: ControlMethod; provedAt: Date } | null> {
+      const rows = await q.query<{ method: ControlMethod; proved_at: Date }>('SELECT method, proved_at FROM wallet_control_proofs WHERE address = $1', [address.toLowerCase()]);
+      return rows.length ? { method: rows[0].method, provedAt: new Date(rows[0].proved_at) } : null;
+    },
+
     async proved(address: string, q: Queryable = db): Promise<boolean> {
       const rows = await q.query('SELECT 1 FROM wallet_control_proofs WHERE address = $1', [address.toLowerCase()]);
       return rows.length === 1;

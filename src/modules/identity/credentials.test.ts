@@ -44,12 +44,12 @@ const issue = (did: string, payload: unknown, headers: Record<string, string>) =
 const verify = (jwt: string) => app.inject({ method: 'POST', url: '/api/v1/identity/credentials/verify', payload: { jwt } });
 
 describe('credentials', () => {
-  it('issues a W3C VC that a stock library verifies against our DID documents; lists, verifies and revokes it', async () => {
+  it('issues a W3C VC (a holder assertion) that a stock library verifies against our DID documents; lists, verifies and revokes it', async () => {
     const owner = await ownerWithDid();
     const res = await issue(owner.did, { credentialType: 'KYCCredential', subject: JSON.stringify({ name: 'Ada', level: 'full' }) }, owner.auth);
     expect(res.statusCode).toBe(201);
     const cred = res.json();
-    expect(cred).toMatchObject({ id: expect.any(String), credentialType: 'KYCCredential', issuerDID: expect.stringMatching(/^did:credence:1:0x[0-9a-f]{40}$/) });
+    expect(cred).toMatchObject({ id: expect.any(String), credentialType: 'KYCCredential', kind: 'holder_assertion', issuerDID: expect.stringMatching(/^did:credence:1:0x[0-9a-f]{40}$/) });
     const years = (Date.parse(cred.expirationDate) - Date.parse(cred.issuanceDate)) / (365 * 86400_000);
     expect(years).toBe(1);
 
@@ -65,8 +65,12 @@ describe('credentials', () => {
     const verified = await verifyCredential(cred.jwt, resolver);
     expect(verified.verified).toBe(true);
     expect(verified.issuer).toBe(cred.issuerDID);
-    expect(verified.verifiableCredential.type).toEqual(['VerifiableCredential', 'KYCCredential']);
-    expect(verified.verifiableCredential.credentialSubject).toEqual({ id: owner.did, name: 'Ada', level: 'full' });
+    // the holder's claims are nested under `assertion`, never the service's own finding (issue 20)
+    expect(verified.verifiableCredential.type).toEqual(['VerifiableCredential', 'HolderAssertion']);
+    expect(verified.verifiableCredential.credentialSubject).toEqual({
+      id: owner.did,
+      assertion: { assertedBy: owner.did, credentialType: 'KYCCredential', claims: { name: 'Ada', level: 'full' } },
+    });
     expect(verified.verifiableCredential.id).toBe(`urn:uuid:${cred.id}`);
     expect(verified.signer.blockchainAccountId?.toLowerCase()).toBe(`eip155:1:${cred.issuerDID.split(':')[3]}`);
 
@@ -74,8 +78,18 @@ describe('credentials', () => {
     expect(list.statusCode).toBe(200);
     expect(list.json()).toEqual([{ ...cred, revoked: false, revokedAt: null }]);
 
-    expect((await verify(cred.jwt)).json()).toEqual({ valid: true, revoked: false, expired: false, issuer: cred.issuerDID, signatureValid: true, credentialId: cred.id, reason: null });
-    expect(await app.ctx.services.identity!.signalFor(owner.address)).toMatchObject({ activeCredentials: 1 });
+    expect((await verify(cred.jwt)).json()).toEqual({
+      valid: true,
+      revoked: false,
+      expired: false,
+      issuer: cred.issuerDID,
+      signatureValid: true,
+      credentialId: cred.id,
+      kind: 'holder_assertion',
+      reason: null,
+    });
+    // a holder's assertion is no identity evidence
+    expect(await app.ctx.services.identity!.signalFor(owner.address)).toMatchObject({ activeCredentials: 0 });
 
     const revoke = await app.inject({ method: 'POST', url: `/api/v1/identity/${owner.did}/credentials/${cred.id}/revoke`, headers: owner.auth });
     expect(revoke.statusCode).toBe(200);
@@ -91,7 +105,7 @@ describe('credentials', () => {
     const { jwt } = (await issue(owner.did, { credentialType: 'Membership', subject: '{"tier":"gold"}' }, owner.auth)).json();
     const [h, p, s] = jwt.split('.');
     const payload = JSON.parse(Buffer.from(p, 'base64url').toString());
-    payload.vc.credentialSubject.tier = 'platinum';
+    payload.vc.credentialSubject.assertion.claims.tier = 'platinum';
     const tampered = `${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${s}`;
     expect((await verify(tampered)).json()).toMatchObject({ valid: false, signatureValid: false, reason: 'bad_signature' });
     await expect(verifyCredential(tampered, resolver)).rejects.toThrow(/signature/i);
@@ -105,7 +119,7 @@ describe('credentials', () => {
     payload.iss = `did:credence:1:${randomAddress()}`;
     const unknown = `${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${s}`;
     expect((await verify(unknown)).json()).toMatchObject({ valid: false, reason: 'unknown_issuer' });
-    expect((await verify('not.a.jwt!')).json()).toEqual({ valid: false, revoked: false, expired: false, issuer: null, signatureValid: false, credentialId: null, reason: 'malformed' });
+    expect((await verify('not.a.jwt!')).json()).toEqual({ valid: false, revoked: false, expired: false, issuer: null, signatureValid: false, credentialId: null, kind: null, reason: 'malformed' });
     expect((await verify('')).statusCode).toBe(400);
     expect((await verify('x'.repeat(20_001))).statusCode).toBe(400);
   });
@@ -191,7 +205,7 @@ describe('credentials', () => {
 });
 
 describe('scores follow identity', () => {
-  it('registering a DID and holding credentials raise the IDENTITY score', async () => {
+  it('registering a DID (with proven control) raises the IDENTITY score a little; a holder assertion does not count', async () => {
     const scoring = app.ctx.services.scoring!;
     const owner = await signIn(app);
     const address = owner.address.toLowerCase();
@@ -201,7 +215,8 @@ describe('scores follow identity', () => {
       const e = await scoring.getScore(address, 'IDENTITY');
       return e.score > before.score ? e : null;
     });
+    expect(withDid.score - before.score).toBeLessThanOrEqual(20);
     expect((await issue(did, { credentialType: 'T', subject: '{}' }, owner.auth)).statusCode).toBe(201);
-    await eventually(async () => (await scoring.getScore(address, 'IDENTITY')).score > withDid.score);
+    expect(await app.ctx.services.identity!.signalFor(address)).toMatchObject({ activeCredentials: 0 });
   });
 });

@@ -1,15 +1,20 @@
 // Verifiable credentials: the service's own issuer (a secp256k1 key whose DID did:credence:1:<address> is
 // registered at start) signs W3C VCs as ES256K JWTs; each is content-addressed (CIDv1) and optionally pinned.
+// The issuer key signs only what the service established (credential-types.ts): a service-verified type with the
+// claims it writes itself, or a holder's claims wrapped as a HolderAssertion; a holder may also sign its own VC.
 import { randomUUID } from 'node:crypto';
 import type { SigningKey } from 'ethers';
 import { computeAddress } from 'ethers';
 import { fieldError, forbidden, invalidState, notFound } from '../../platform/errors.js';
+import { classifyType, HOLDER_ASSERTION_TYPE, KYC_BACKED_TYPES, type CredentialKind } from './credential-types.js';
+import { checkHolderJwt } from './holder-jwt.js';
+import type { VerifiedClaimsService } from './verified-claims.js';
 import type { JwtUser } from '../../platform/auth/jwt.js';
 import { CREATED_KEY, UUID, cutPage, decodeCursor } from '../../platform/http/pagination.js';
 import { assertionAddresses, controllerKeyId, didFor, parseDid } from './did.js';
 import { decodeJwt, recoverSigners, signJwt } from './es256k.js';
 import { cidOf, type Pinner } from './ipfs.js';
-import type { CredentialRow, IdentityRepo } from './repo.js';
+import type { CredentialRow, DidRow, IdentityRepo } from './repo.js';
 import type { DidService } from './service.js';
 import type { StatusLists } from './status-list.js';
 
@@ -25,13 +30,14 @@ export interface CredentialServiceDeps {
   log: { warn(obj: unknown, msg: string): void };
   /** W3C Bitstring Status List entries for issued credentials */
   statusLists: Pick<StatusLists, 'allocate'>;
+  verified: VerifiedClaimsService;
 }
 
 export function issuerDidOf(key: SigningKey) {
   return didFor(1, computeAddress(key.publicKey));
 }
 
-export function createCredentialService({ repo, dids, issuerKey, pinner, onIdentityChange, log, statusLists }: CredentialServiceDeps) {
+export function createCredentialService({ repo, dids, issuerKey, pinner, onIdentityChange, log, statusLists, verified }: CredentialServiceDeps) {
   const issuerAddress = computeAddress(issuerKey.publicKey).toLowerCase();
   const issuerDid = didFor(1, issuerAddress);
 
@@ -61,28 +67,90 @@ export function createCredentialService({ repo, dids, issuerKey, pinner, onIdent
     return { claims: { ...claims, id: did }, expiresAt };
   }
 
+  async function store(
+    row: DidRow,
+    user: JwtUser,
+    c: { id: string; kind: CredentialKind; credentialType: string; issuerDid: string; jwt: string; issuedAt: Date; expiration: Date; status: { listId: number; index: number } | null },
+  ) {
+    const bytes = new TextEncoder().encode(c.jwt);
+    const ipfsHash = await cidOf(bytes);
+    let pinned = false;
+    if (pinner) {
+      const got = await pinner.pin(bytes, `${c.id}.jwt`);
+      if (got !== ipfsHash) log.warn({ expected: ipfsHash, got }, 'IPFS node reported a different CID for a pinned credential');
+      pinned = true;
+    }
+    const rec: Omit<CredentialRow, 'revoked_at' | 'revoked_by'> = {
+      id: c.id,
+      did_id: row.id,
+      subject_did: row.did,
+      wallet_address: row.wallet_address,
+      credential_type: c.credentialType,
+      kind: c.kind,
+      issuer_did: c.issuerDid,
+      jwt: c.jwt,
+      ipfs_hash: ipfsHash,
+      pinned,
+      issued_by: user.address,
+      issuance_date: c.issuedAt,
+      expiration_date: c.expiration,
+      status_list_id: c.status?.listId ?? null,
+      status_index: c.status?.index ?? null,
+    };
+    await repo.insertCredential(rec);
+    onIdentityChange(row.wallet_address);
+    return toCredential({ ...rec, revoked_at: null, revoked_by: null });
+  }
+
   return {
     issuerDid,
     issuerAddress,
 
-    async issue(didInput: string, credentialType: string, subject: string, user: JwtUser) {
+    async issue(didInput: string, credentialType: string, subject: string, user: JwtUser, holderJwt?: string) {
       const row = await dids.mustResolve(didInput);
       if (!mayManage(user, row.wallet_address)) throw forbidden('Only the wallet that owns this DID (or an administrator) may have credentials issued to it.');
       if (!row.is_active) throw invalidState(`The DID ${row.did} is deactivated.`);
       const { claims, expiresAt } = parseSubject(subject, row.did);
-      const id = randomUUID();
+      const cls = classifyType(credentialType);
+      if (cls.kind === 'lookalike') throw fieldError('credentialType', `is reserved: the service's own type is spelled ${cls.of}, and only the service writes its claims`);
       // Whole seconds: the JWT's nbf/exp carry seconds, and the record must agree with the token.
       const issuedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
-      const expiration = new Date(Math.floor((expiresAt ?? new Date(issuedAt.getTime() + YEAR_MS)).getTime() / 1000) * 1000);
-      const types = credentialType === 'VerifiableCredential' ? ['VerifiableCredential'] : ['VerifiableCredential', credentialType];
+      const wholeSeconds = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
+
+      if (holderJwt !== undefined) {
+        if (cls.kind === 'service') throw fieldError('credentialType', `${credentialType} is written only by the service; a holder-signed credential cannot carry it`);
+        const signed = checkHolderJwt(holderJwt, row, credentialType, claims);
+        if (await repo.credential(signed.id)) throw invalidState(`A credential ${signed.id} (the holder JWT's jti) was already submitted; a signed credential is stored once.`);
+        return store(row, user, { id: signed.id, kind: 'holder_signed', credentialType, issuerDid: row.did, jwt: holderJwt.trim(), issuedAt: signed.issuedAt, expiration: signed.expiration, status: null });
+      }
+
+      let types: string[];
+      let credentialSubject: Record<string, unknown>;
+      let expiration = wholeSeconds(expiresAt ?? new Date(issuedAt.getTime() + YEAR_MS));
+      let kind: CredentialKind;
+      if (cls.kind === 'service') {
+        const v = await verified.claimsFor(cls.type, row, claims, user.address);
+        types = ['VerifiableCredential', cls.type];
+        credentialSubject = { id: row.did, ...v.claims };
+        expiration = wholeSeconds(new Date(Math.min(expiration.getTime(), issuedAt.getTime() + v.maxLifetimeMs)));
+        kind = 'service_verified';
+      } else {
+        // The holder's claims, nested: a verifier reading the top level finds only who asserted what.
+        const { id: _id, ...asserted } = claims;
+        const assertedBy = user.address === row.wallet_address ? row.did : didFor(Number(row.chain_id), user.address);
+        types = ['VerifiableCredential', HOLDER_ASSERTION_TYPE];
+        credentialSubject = { id: row.did, assertion: { assertedBy, credentialType, claims: asserted } };
+        kind = 'holder_assertion';
+      }
       // Two concurrent issues may draw the same status index: the unique index refuses the second, which draws again.
       for (let attempt = 1; ; attempt++) {
+        const id = randomUUID();
         const status = await statusLists.allocate();
         const jwt = signJwt(
           issuerKey,
           { kid: controllerKeyId(issuerDid) },
           {
-            vc: { '@context': ['https://www.w3.org/2018/credentials/v1'], type: types, credentialSubject: claims, credentialStatus: status.credentialStatus },
+            vc: { '@context': ['https://www.w3.org/2018/credentials/v1'], type: types, credentialSubject, credentialStatus: status.credentialStatus },
             sub: row.did,
             iss: issuerDid,
             jti: `urn:uuid:${id}`,
@@ -91,39 +159,20 @@ export function createCredentialService({ repo, dids, issuerKey, pinner, onIdent
             exp: expiration.getTime() / 1000,
           },
         );
-        const bytes = new TextEncoder().encode(jwt);
-        const ipfsHash = await cidOf(bytes);
-        let pinned = false;
-        if (pinner) {
-          const got = await pinner.pin(bytes, `${id}.jwt`);
-          if (got !== ipfsHash) log.warn({ expected: ipfsHash, got }, 'IPFS node reported a different CID for a pinned credential');
-          pinned = true;
-        }
-        const rec: Omit<CredentialRow, 'revoked_at' | 'revoked_by'> = {
-          id,
-          did_id: row.id,
-          subject_did: row.did,
-          wallet_address: row.wallet_address,
-          credential_type: credentialType,
-          issuer_did: issuerDid,
-          jwt,
-          ipfs_hash: ipfsHash,
-          pinned,
-          issued_by: user.address,
-          issuance_date: issuedAt,
-          expiration_date: expiration,
-          status_list_id: status.listId,
-          status_index: status.index,
-        };
         try {
-          await repo.insertCredential(rec);
+          return await store(row, user, { id, kind, credentialType, issuerDid, jwt, issuedAt, expiration, status });
         } catch (e) {
           if ((e as { code?: string }).code === '23505' && attempt < 5) continue;
           throw e;
         }
-        onIdentityChange(row.wallet_address);
-        return toCredential({ ...rec, revoked_at: null, revoked_by: null });
       }
+    },
+
+    /** Revokes the service-verified credentials a wallet's KYC backed (the KYC was revoked). */
+    async revokeKycBacked(address: string, actor: string): Promise<number> {
+      const n = await repo.revokeOfKinds(address.toLowerCase(), 'service_verified', [...KYC_BACKED_TYPES], actor);
+      if (n > 0) onIdentityChange(address.toLowerCase());
+      return n;
     },
 
     /** One page, newest first, and the cursor of the next one (null on the last page). */
@@ -148,7 +197,16 @@ export function createCredentialService({ repo, dids, issuerKey, pinner, onIdent
 
     /** Checks a credential JWT against its issuer's DID document as this service resolves it. */
     async verify(jwt: string) {
-      const result = { valid: false, revoked: false, expired: false, issuer: null as string | null, signatureValid: false, credentialId: null as string | null, reason: null as string | null };
+      const result = {
+        valid: false,
+        revoked: false,
+        expired: false,
+        issuer: null as string | null,
+        signatureValid: false,
+        credentialId: null as string | null,
+        kind: null as CredentialKind | null,
+        reason: null as string | null,
+      };
       const decoded = decodeJwt(jwt.trim());
       if (!decoded) return { ...result, reason: 'malformed' };
       const { header, payload } = decoded;
@@ -170,6 +228,7 @@ export function createCredentialService({ repo, dids, issuerKey, pinner, onIdent
         if (stored && stored.issuer_did === issuerRow.did) {
           result.credentialId = stored.id;
           result.revoked = stored.revoked_at !== null;
+          result.kind = stored.kind;
         }
       }
       const now = Date.now() / 1000;
@@ -188,6 +247,7 @@ export function toCredential(r: CredentialRow) {
   return {
     id: r.id,
     credentialType: r.credential_type,
+    kind: r.kind,
     issuerDID: r.issuer_did,
     issuanceDate: r.issuance_date,
     expirationDate: r.expiration_date,

@@ -8,6 +8,8 @@ import { createIdentityRepo, type DidRow } from './repo.js';
 import { createDidService } from './service.js';
 import { createControlRepo } from './control.js';
 import { createCredentialService, issuerDidOf } from './credentials.js';
+import { createVerifiedClaims } from './verified-claims.js';
+import '../compliance/facts.js';
 import { createStatusLists } from './status-list.js';
 import { registerStatusListRoutes } from './status-list-routes.js';
 import { createIpfsPinner } from './ipfs.js';
@@ -19,7 +21,8 @@ export const identityModule: Module = {
   async register(app, ctx) {
     const repo = createIdentityRepo(ctx.db);
     const onIdentityChange = backgroundRecompute(ctx, 'identity');
-    const dids = createDidService({ repo, cache: ctx.caches.create<DidRow | null>('identity.dids', { ttlMs: 5 * 60_000 }), onIdentityChange, control: createControlRepo(ctx.db) });
+    const control = createControlRepo(ctx.db);
+    const dids = createDidService({ repo, cache: ctx.caches.create<DidRow | null>('identity.dids', { ttlMs: 5 * 60_000 }), onIdentityChange, control });
     const issuerHex = ctx.config.issuerKey ?? `0x${ctx.secret('issuer-key', () => randomBytes(32).toString('hex')).replace(/^0x/, '')}`;
     const issuerKey = new SigningKey(issuerHex);
     const statusLists = createStatusLists({ repo, issuerKey, issuerDid: issuerDidOf(issuerKey), publicUrl: () => ctx.publicUrl() });
@@ -31,7 +34,10 @@ export const identityModule: Module = {
       onIdentityChange,
       log: ctx.log,
       statusLists,
+      verified: createVerifiedClaims({ services: ctx.services, control }),
     });
+    // compliance revokes the KYC-backed credentials when a KYC is revoked
+    ctx.services.kycBackedCredentials = { revokeKycBacked: (address, actor) => creds.revokeKycBacked(address, actor) };
     // The issuer's own DID, so verifiers can resolve it like any other.
     await dids.register(creds.issuerAddress, 1);
     ctx.log.info({ issuerDid: creds.issuerDid }, 'verifiable credential issuer');

@@ -2,6 +2,7 @@
 import type { Queryable } from '../../platform/db/types.js';
 import { maybeOne } from '../../platform/db/types.js';
 import { createdKeySql } from '../../platform/http/pagination.js';
+import { IDENTITY_EVIDENCE_TYPES, type CredentialKind } from './credential-types.js';
 
 export interface DidRow {
   id: string;
@@ -20,6 +21,8 @@ export interface CredentialRow {
   subject_did: string;
   wallet_address: string;
   credential_type: string;
+  /** service_verified, holder_assertion, holder_signed; legacy_holder_written: signed before issue 20, revoked by 0036 */
+  kind: CredentialKind;
   issuer_did: string;
   jwt: string;
   ipfs_hash: string;
@@ -74,10 +77,10 @@ export function createIdentityRepo(db: Queryable) {
     async insertCredential(c: Omit<CredentialRow, 'revoked_at' | 'revoked_by'>, q: Queryable = db): Promise<void> {
       await q.query(
         `INSERT INTO credentials (id, did_id, subject_did, wallet_address, credential_type, issuer_did, jwt, ipfs_hash, pinned, issued_by, issuance_date, expiration_date,
-           status_list_id, status_index)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+           status_list_id, status_index, kind)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
         [c.id, c.did_id, c.subject_did, c.wallet_address, c.credential_type, c.issuer_did, c.jwt, c.ipfs_hash, c.pinned, c.issued_by, c.issuance_date, c.expiration_date,
-          c.status_list_id, c.status_index],
+          c.status_list_id, c.status_index, c.kind],
       );
     },
     /** The newest status list (the one new credentials go to). */
@@ -123,11 +126,24 @@ export function createIdentityRepo(db: Queryable) {
     async revoke(id: string, actor: string, q: Queryable = db): Promise<CredentialRow | null> {
       return maybeOne<CredentialRow>(q, 'UPDATE credentials SET revoked_at = now(), revoked_by = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING *', [id, actor]);
     },
+    /** Revokes a wallet's unrevoked credentials of one kind and these types; returns how many. */
+    async revokeOfKinds(address: string, kind: CredentialKind, types: string[], actor: string, q: Queryable = db): Promise<number> {
+      const rows = await q.query(
+        'UPDATE credentials SET revoked_at = now(), revoked_by = $4 WHERE wallet_address = $1 AND kind = $2 AND credential_type = ANY($3) AND revoked_at IS NULL RETURNING id',
+        [address, kind, types, actor],
+      );
+      return rows.length;
+    },
+    /**
+     * Unrevoked, unexpired credentials that count as identity evidence: only the service's own verified types backed by
+     * a KYC (credential-types.ts). Holder assertions, holder-signed and legacy credentials never count.
+     */
     async activeCredentialCount(address: string, q: Queryable = db): Promise<number> {
       const row = await maybeOne<{ n: string | number }>(
         q,
-        'SELECT count(*) AS n FROM credentials WHERE wallet_address = $1 AND revoked_at IS NULL AND expiration_date > now()',
-        [address],
+        `SELECT count(*) AS n FROM credentials WHERE wallet_address = $1 AND kind = 'service_verified' AND credential_type = ANY($2)
+           AND revoked_at IS NULL AND expiration_date > now()`,
+        [address, [...IDENTITY_EVIDENCE_TYPES]],
       );
       return Number(row?.n ?? 0);
     },

@@ -42,19 +42,58 @@ export const UpdateBody = Type.Object({
 });
 export type UpdateBody = Static<typeof UpdateBody>;
 
-export const IssueBody = Type.Object({
-  credentialType: Type.String({ minLength: 1, maxLength: 100, pattern: '^\\S(.*\\S)?$', description: 'e.g. KYCCredential; added to the VC `type` after VerifiableCredential' }),
-  subject: Type.String({
-    maxLength: 5000,
-    description: 'JSON object serialized as a string: the credentialSubject claims. Its `id`, when present, must be this DID. ' +
-      'An `expirationDate` (ISO 8601, in the future) sets the expiry instead of the default one year and is not a claim.',
-  }),
-});
+const KINDS = ['service_verified', 'holder_assertion', 'holder_signed', 'legacy_holder_written'] as const;
+const Kind = () =>
+  Type.Unsafe<(typeof KINDS)[number]>({
+    type: 'string',
+    enum: [...KINDS],
+    description:
+      'service_verified: claims the service wrote from its records (type KYCVerified, AgeOver, ReputationScore, SanctionsScreening, DIDControl); ' +
+      'holder_assertion: the holder\'s claims, signed by the service as a HolderAssertion nesting them under `assertion`; holder_signed: ' +
+      'signed by the holder (issuerDID is the holder\'s DID); legacy_holder_written: signed before the service checked claims, revoked',
+  });
+
+export const IssueBody = Type.Object(
+  {
+    credentialType: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      pattern: '^\\S(.*\\S)?$',
+      description:
+        'a service-verified type (KYCVerified, AgeOver, ReputationScore, SanctionsScreening, DIDControl), whose claims the service writes; ' +
+        'any other name is the holder\'s own assertion (see the route description)',
+    }),
+    subject: Type.String({
+      maxLength: 5000,
+      description: 'JSON object serialized as a string: the claims (for a service-verified type, its parameters and at most claims that agree ' +
+        'with the service\'s records). Its `id`, when present, must be this DID. ' +
+        'An `expirationDate` (ISO 8601, in the future) sets the expiry instead of the default one year and is not a claim.',
+    }),
+    holderJwt: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 20_000,
+        description: "the holder's own VC-JWT of this type and subject (ES256K or ES256K-R by the DID's key): stored as it is, `iss` the holder",
+      }),
+    ),
+  },
+  {
+    $id: 'IssueCredentialRequest',
+    title: 'Credential request',
+    examples: [
+      { credentialType: 'KYCVerified', subject: '{}' },
+      { credentialType: 'AgeOver', subject: '{"ageOver":18}' },
+      { credentialType: 'ReputationScore', subject: '{"category":"OVERALL"}' },
+      { credentialType: 'AccreditedInvestor', subject: '{"accredited":true}' },
+    ],
+  },
+);
 export type IssueBody = Static<typeof IssueBody>;
 
 export const IssueResponse = Type.Object({
   id: Uuid(),
-  credentialType: Type.String(),
+  credentialType: Type.String({ description: 'the type asked for (for a holder assertion, the VC type is HolderAssertion and this is `assertion.credentialType`)' }),
+  kind: Kind(),
   issuerDID: Type.String(),
   issuanceDate: Timestamp(),
   expirationDate: Timestamp(),
@@ -66,6 +105,7 @@ export const Credential = Type.Object(
   {
     id: Uuid(),
     credentialType: Type.String(),
+    kind: Kind(),
     issuerDID: Type.String(),
     issuanceDate: Timestamp(),
     expirationDate: Timestamp(),
@@ -90,5 +130,6 @@ export const VerifyResponse = Type.Object({
   issuer: Nullable(Type.String({ description: 'the `iss` DID, when the JWT could be read' })),
   signatureValid: Type.Boolean(),
   credentialId: Nullable(Uuid()),
+  kind: Nullable(Kind()),
   reason: Nullable(Type.String({ description: 'why valid is false: malformed, unsupported_algorithm, unknown_issuer, bad_signature, not_yet_valid, expired, revoked' })),
 });

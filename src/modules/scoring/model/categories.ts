@@ -163,17 +163,21 @@ export function identity(f: WalletFeatures, s: ModelSignals): CategoryResult {
   const i = f.identity;
   const terms: Term[] = [];
   // DID registration is public: credit only once the wallet proved control of its key (SIWE sign-in or a signed update).
+  // Even then it is nearly free, so it earns close to nothing (issue 20).
   const didCredit = id.hasDid && id.controlProved === true;
-  if (didCredit) terms.push({ code: 'DID_REGISTERED', description: `registered DID ${id.did ?? ''}`.trim(), points: 250 });
+  if (didCredit) terms.push({ code: 'DID_REGISTERED', description: `registered DID ${id.did ?? ''}`.trim(), points: 15 });
   else if (id.hasDid) terms.push({ code: 'DID_CONTROL_UNPROVEN', description: `DID ${id.did ?? ''} registered, but its wallet has not signed in or signed a DID update: no credit yet`, points: 0, pinned: true });
-  if (id.activeCredentials > 0) terms.push({ code: 'VERIFIABLE_CREDENTIALS', description: `${plural(id.activeCredentials, 'active credential')}`, points: 200 * sat(id.activeCredentials, 2) });
+  // only credentials from a trusted issuer count: the service's own KYC-backed types, never a holder's assertion
+  if (id.activeCredentials > 0) {
+    terms.push({ code: 'VERIFIABLE_CREDENTIALS', description: `${plural(id.activeCredentials, 'service-verified credential')} (KYC-backed)`, points: 100 * sat(id.activeCredentials, 2) });
+  }
   if (kyc.kycStatus === 'approved') {
-    terms.push({ code: 'KYC_VERIFIED', description: `identity verified (KYC level ${kyc.kycLevel === 'full' ? 'full' : 'basic'})`, points: kyc.kycLevel === 'full' ? 300 : 200 });
+    terms.push({ code: 'KYC_VERIFIED', description: `identity verified (KYC level ${kyc.kycLevel === 'full' ? 'full' : 'basic'})`, points: kyc.kycLevel === 'full' ? 450 : 300 });
   } else if (kyc.kycStatus === 'rejected') {
     terms.push({ code: 'KYC_REJECTED', description: 'identity verification was rejected', points: -150 });
   }
   if (i.ensNames > 0) terms.push({ code: 'ENS_NAME', description: `${plural(i.ensNames, 'ENS name')} registered`, points: 150 * sat(i.ensNames, 1) });
-  if (i.attestationsReceived > 0) terms.push({ code: 'ATTESTATIONS_RECEIVED', description: `${plural(i.attestationsReceived, 'attestation')} about this wallet`, points: 100 * sat(i.attestationsReceived, 3) });
+  if (i.attestationsReceived > 0) terms.push({ code: 'ATTESTATIONS_RECEIVED', description: `${plural(i.attestationsReceived, 'attestation')} about this wallet`, points: 285 * sat(i.attestationsReceived, 3) });
   const kycDecided = kyc.kycStatus === 'approved' || kyc.kycStatus === 'rejected';
   const ev = (didCredit ? 1 : 0) + id.activeCredentials + (kycDecided ? 1 : 0) + i.ensNames + i.attestationsReceived;
   const conf = confidenceOf(ev, 3, [didCredit, id.activeCredentials > 0, kycDecided, i.ensNames > 0, i.attestationsReceived > 0], f.chains.length);
