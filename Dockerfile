@@ -26,6 +26,7 @@ COPY --from=build --chown=root:root /app/circuits/build ./circuits/build
 COPY --from=build --chown=root:root /app/contracts/artifacts ./contracts/artifacts
 COPY --from=build --chown=root:root /app/data/sanctions ./data/sanctions
 COPY --from=build --chown=root:root /app/data/registry ./data/registry
+COPY --from=build --chown=root:root /app/data/debt-claims ./data/debt-claims
 # the web console's built files (committed build output; served at / and /console)
 COPY --from=build --chown=root:root /app/console/dist ./console/dist
 # The code is read-only to the service user; only the data dir is writable.

@@ -71,6 +71,11 @@ export interface Config {
   /** Debt claims filed per minute, per client IP and per creditor address (abuse limits). */
   claimsPerIpPerMinute: number;
   claimsPerCreditorPerMinute: number;
+  /** Debt claims (issue 19): hours a debtor has to dispute a new claim before it counts; the least age (hours) and
+   *  USD value of the evidence transaction's principal (docs/debt-claims.md says why these defaults). */
+  claimNoticeHours: number;
+  claimMinEvidenceAgeHours: number;
+  claimMinPrincipalUsd: number;
   // --- identity area (issues 13 and 15): age privacy, keyless DID resolution, offline sanctions ---
   /** Distinct minimum ages one API key (and the other keys of its owner) may ask about one wallet per window. */
   ageCheckMinimums: number;
@@ -397,6 +402,9 @@ export function loadConfig(env: Env = process.env): Config {
     kycProviders: { default: kycProvider(env, 'DEFAULT'), alt: kycProvider(env, 'ALT') },
     claimsPerIpPerMinute: int(env, 'CREDENCE_CLAIMS_PER_IP_PER_MINUTE', 30, 1, 1_000_000),
     claimsPerCreditorPerMinute: int(env, 'CREDENCE_CLAIMS_PER_CREDITOR_PER_MINUTE', 10, 1, 1_000_000),
+    claimNoticeHours: int(env, 'CREDENCE_CLAIM_NOTICE_HOURS', 336, 0, 8_760),
+    claimMinEvidenceAgeHours: int(env, 'CREDENCE_CLAIM_MIN_EVIDENCE_AGE_HOURS', 168, 0, 87_600),
+    claimMinPrincipalUsd: int(env, 'CREDENCE_CLAIM_MIN_PRINCIPAL_USD', 100, 0, 1_000_000_000),
     // identity area (issues 13 and 15)
     ageCheckMinimums: int(env, 'CREDENCE_AGE_CHECK_MINIMUMS', 3, 1, 150),
     ageCheckWalletMinimums: int(env, 'CREDENCE_AGE_CHECK_WALLET_MINIMUMS', 4, 0, 150),

@@ -2,11 +2,13 @@
 // JSON-RPC as CREDENCE_RPC_URL_1): invented creditors, placeholder evidence, a revision erased by one claim. Each now
 // fails for the attacker, while verified claims from independent creditors still compound as the spec's table says.
 import { HDNodeWallet, Mnemonic } from 'ethers';
+import { encodeFunctionData, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, createTestApp, eventually, randomAddress, signIn, signInAdmin, type SignedIn, type TestKey } from '../../../test/helpers/app.js';
 import { startLocalChain, type LocalChain } from '../../../test/helpers/local-chain.js';
 import type { App } from '../../platform/http/types.js';
-import { UNVERIFIED_CAP } from '../scoring/model/debt-claims.js';
+import { artifact, chainClient, PINNED } from '../../../scripts/scenarios.js';
+import { CREDITOR_MIN_WEIGHT, pendingPenalty, UNVERIFIED_CAP } from '../scoring/model/debt-claims.js';
 import { claimBody, claimSettled, fileClaim, post, txHash, type FiledClaim, goodBorrower as sharedGoodBorrower } from './test-helpers.js';
 
 /** Hardhat's default accounts come from this mnemonic, so a test can sign in as the node's funded accounts. */
@@ -20,7 +22,14 @@ let key: TestKey;
 
 beforeAll(async () => {
   chain = await startLocalChain({ accounts: 12 });
-  app = await createTestApp({ config: { rpcUrls: { 1: chain.url }, claimsPerIpPerMinute: 100_000, claimsPerCreditorPerMinute: 100_000 } });
+  // no notice period and no minimum evidence age here: these tests are about verification and weights
+  // (claims-cost.test.ts covers the notice, the evidence age and creditors with costly histories)
+  app = await createTestApp({
+    config: { rpcUrls: { 1: chain.url }, claimsPerIpPerMinute: 100_000, claimsPerCreditorPerMinute: 100_000, claimNoticeHours: 0, claimMinEvidenceAgeHours: 0 },
+  });
+  // USDC's mock at mainnet USDC's address: a principal the registry prices (1 USD per unit)
+  const c = chainClient(chain.url);
+  await c.pinAt(await c.deploy(chain.accounts[0], 'MockERC20Six', ['USD Coin', 'USDC']), PINNED.usdc);
   admin = await signInAdmin(app);
   key = await createKey(app, 'Growth');
 }, 120_000);
@@ -39,13 +48,20 @@ async function score(wallet: string, category: 'DEFI_LENDING' | 'OVERALL'): Prom
 }
 
 const send = (from: string, to: string, value = '0x1') => chain.request('eth_sendTransaction', [{ from, to, value }]) as Promise<string>;
+const usdcAbi = () => artifact('MockERC20Six').abi;
+/** A principal of `usdc` USDC from `from` to `to` (minted to `from` first by the node's first account). */
+async function lendUsdc(from: string, to: string, usdc = 500): Promise<string> {
+  const amount = parseUnits(String(usdc), 6);
+  await chain.request('eth_sendTransaction', [{ from: chain.accounts[0], to: PINNED.usdc, data: encodeFunctionData({ abi: usdcAbi(), functionName: 'mint', args: [from, amount] }) }]);
+  return chain.request('eth_sendTransaction', [{ from, to: PINNED.usdc, data: encodeFunctionData({ abi: usdcAbi(), functionName: 'transfer', args: [to, amount] }) }]) as Promise<string>;
+}
 
-/** A creditor that is a wallet of its own: on-chain history, then a payment to the debtor as evidence, then sign-in. */
+/** A creditor that is a wallet of its own: on-chain history, then a loan to the debtor as evidence, then sign-in. */
 async function verifiedClaim(i: number, debtor: string): Promise<FiledClaim> {
   const w = account(i);
   const from = w.address.toLowerCase();
   await send(from, randomAddress()); // history of its own, before the evidence
-  const evidence = await send(from, debtor, '0x2386f26fc10000');
+  const evidence = await lendUsdc(from, debtor);
   const me = await signIn(app, w);
   const { claim } = await fileClaim(app, { creditorAddress: w.address, debtorAddress: debtor, evidenceTransactionHash: evidence }, me.auth);
   return claim;
@@ -78,17 +94,29 @@ describe('claims that cannot be weaponized', () => {
     expect(base - after).toBeGreaterThan(0); // still the spec's "minor negative (unverified)"
   });
 
-  it('verified claims from independent creditors compound as the spec table says (40, 120, 240)', async () => {
+  it('verified claims from independent creditors compound over their weights: fresh creditors a quarter each (full weight: claims-cost.test.ts)', async () => {
     const debtor = await goodBorrower();
     const base = await score(debtor, 'DEFI_LENDING');
     expect(base).toBeGreaterThanOrEqual(240);
     const drops: number[] = [];
     for (const i of [1, 2, 3]) {
       const c = await verifiedClaim(i, debtor);
-      expect((await getClaim(c.id)).verification).toMatchObject({ creditorSignedIn: true, evidenceStatus: 'found', evidenceFound: true, creditorHasHistory: true, verified: true, weight: 1 });
+      expect((await getClaim(c.id)).verification).toMatchObject({
+        creditorSignedIn: true,
+        evidenceStatus: 'found',
+        evidenceFound: true,
+        evidenceValueUsd: 500,
+        creditorHasHistory: true,
+        verified: true,
+        creditorWeight: CREDITOR_MIN_WEIGHT,
+        weight: CREDITOR_MIN_WEIGHT,
+      });
       drops.push(base - (await score(debtor, 'DEFI_LENDING')));
     }
-    expect(drops).toEqual([40, 120, 240]);
+    // 40 x n x (1 + 0.5 (n - 1)) over n = 0.25, 0.5, 0.75 (scores are whole numbers: within one point)
+    const expected = [1, 2, 3].map((n) => pendingPenalty(n * CREDITOR_MIN_WEIGHT));
+    drops.forEach((d, i) => expect(Math.abs(d - expected[i])).toBeLessThanOrEqual(1));
+    expect(drops[2]).toBeLessThan(40);
   });
 
   it('each verification fact is needed: no sign-in, evidence with someone else, or a creditor with no history of its own', async () => {
@@ -96,22 +124,22 @@ describe('claims that cannot be weaponized', () => {
     // anonymous filer, real evidence between the parties, creditor with history: not signed in
     const a = account(4).address.toLowerCase();
     await send(a, randomAddress());
-    const anon = await fileClaim(app, { creditorAddress: a, debtorAddress: debtor, evidenceTransactionHash: await send(a, debtor) });
+    const anon = await fileClaim(app, { creditorAddress: a, debtorAddress: debtor, evidenceTransactionHash: await lendUsdc(a, debtor) });
     expect((await getClaim(anon.claim.id)).verification).toMatchObject({ creditorSignedIn: false, evidenceFound: true, creditorHasHistory: true, verified: false });
     // signed in, history, but the evidence pays a third party
     const b = account(5);
     await send(b.address.toLowerCase(), randomAddress());
     const other = await fileClaim(
       app,
-      { creditorAddress: b.address, debtorAddress: debtor, evidenceTransactionHash: await send(b.address.toLowerCase(), randomAddress()) },
+      { creditorAddress: b.address, debtorAddress: debtor, evidenceTransactionHash: await lendUsdc(b.address.toLowerCase(), randomAddress()) },
       (await signIn(app, b)).auth,
     );
-    expect((await getClaim(other.claim.id)).verification).toMatchObject({ creditorSignedIn: true, evidenceStatus: 'not_found', verified: false });
+    expect((await getClaim(other.claim.id)).verification).toMatchObject({ creditorSignedIn: true, evidenceStatus: 'not_found', evidenceProblem: 'no_value_to_debtor', verified: false });
     // signed in, evidence to the debtor, but that evidence is the creditor's first transaction ever
     const c = account(6);
     const fresh = await fileClaim(
       app,
-      { creditorAddress: c.address, debtorAddress: debtor, evidenceTransactionHash: await send(c.address.toLowerCase(), debtor) },
+      { creditorAddress: c.address, debtorAddress: debtor, evidenceTransactionHash: await lendUsdc(c.address.toLowerCase(), debtor) },
       (await signIn(app, c)).auth,
     );
     expect((await getClaim(fresh.claim.id)).verification).toMatchObject({ creditorSignedIn: true, evidenceFound: true, creditorHasHistory: false, verified: false });
@@ -149,9 +177,9 @@ describe('claims that cannot be weaponized', () => {
     expect(await score(debtor, 'DEFI_LENDING')).toBe(800);
     expect(await score(debtor, 'OVERALL')).toBe(overall);
 
-    // A verified claim weighs in full, and still shifts the revision rather than erasing it.
+    // A verified claim weighs by its creditor (a fresh one: a quarter), and still shifts the revision rather than erasing it.
     const v = await verifiedClaim(7, debtor);
-    expect(await score(debtor, 'DEFI_LENDING')).toBe(760);
+    expect(await score(debtor, 'DEFI_LENDING')).toBe(Math.round(800 - pendingPenalty(CREDITOR_MIN_WEIGHT)));
     expect((await post(app, `/debt-claims/${v.id}/withdraw`, { creditorAddress: v.creditorAddress }, (await signIn(app, account(7))).auth)).statusCode).toBe(200);
     expect(await score(debtor, 'DEFI_LENDING')).toBe(800);
   });
@@ -207,6 +235,7 @@ describe('POST /debt-claims answers before the recompute, and a crash after comm
       createdBy: null,
       createdIp: '127.0.0.1',
       creditorSignedIn: false,
+      noticeHours: 0,
     });
     const orphan = await app.ctx.db.tx((q) => repo.insert(row(randomAddress()), q));
     const leased = await app.ctx.db.tx((q) => repo.insert(row(randomAddress()), q));

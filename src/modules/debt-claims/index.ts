@@ -1,6 +1,8 @@
 // Wires the debt-claims module: its routes, the claim signals the scoring model reads (ctx.services.debtClaims),
 // the evidence checker (chain RPCs from settings) and the claims worker that finishes every claim's job.
 import type { Module } from '../../platform/http/types.js';
+import { creditorWeight } from '../scoring/model/debt-claims.js';
+import { DEBT_CLAIM_FILED } from './events.js';
 import { createEvidenceChecker } from './evidence.js';
 import { createClaimJobs } from './jobs.js';
 import { createClaimsRepo } from './repo.js';
@@ -15,8 +17,21 @@ export const debtClaimsModule: Module = {
   register(app, ctx) {
     const repo = createClaimsRepo(ctx.db);
     const scoring = () => ctx.services.scoring;
-    const checker = createEvidenceChecker({ rpcUrls: ctx.config.rpcUrls, ingestion: () => ctx.services.ingestion });
-    const jobs = createClaimJobs({ repo, checker, scoring, log: ctx.log, sweepIntervalMs: SWEEP_INTERVAL_MS });
+    const cfg = ctx.config;
+    const checker = createEvidenceChecker({
+      rpcUrls: cfg.rpcUrls,
+      rules: () => ({ minAgeMs: cfg.claimMinEvidenceAgeHours * 3_600_000, minPrincipalUsd: cfg.claimMinPrincipalUsd }),
+    });
+    // The creditor's weight: its own current scores in the costly categories (computed first if never scored).
+    const weigh = async (creditor: string) => {
+      const s = scoring();
+      return s ? creditorWeight(await s.getScores(creditor)) : null;
+    };
+    const outbox = () => ctx.services.webhooks;
+    // hub clients subscribed to the debtor (best-effort, every instance through the bus)
+    const announce = (e: { address: string; data: Record<string, unknown> }) => ctx.bus.publish(DEBT_CLAIM_FILED, { address: e.address, data: e.data });
+    const noticeHours = cfg.claimNoticeHours;
+    const jobs = createClaimJobs({ repo, db: ctx.db, checker, scoring, weigh, noticeHours: () => noticeHours, outbox, announce, log: ctx.log, sweepIntervalMs: SWEEP_INTERVAL_MS });
     ctx.workers.push(jobs.worker);
     // Jobs kicked by requests finish before the database closes (hooks run in reverse order of registration).
     ctx.onClose(async () => {
@@ -32,6 +47,9 @@ export const debtClaimsModule: Module = {
       scoring,
       jobs,
       log: ctx.log,
+      noticeHours,
+      outbox,
+      announce,
     });
     ctx.services.debtClaims = svc.signals;
     registerClaimRoutes(app, svc);

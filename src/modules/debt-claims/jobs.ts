@@ -3,7 +3,9 @@
 // so nothing is lost if the process dies after commit: the request's instance runs it at once ("kick"), and the
 // claims worker of any instance sweeps rows whose job is still due (lease expired or never taken).
 import type { Worker } from '../../platform/context.js';
-import type { ScoringService } from '../scoring/contracts.js';
+import type { Db } from '../../platform/db/types.js';
+import type { ScoringService, ScoreChangeOutbox } from '../scoring/contracts.js';
+import { filedEvent } from './events.js';
 import type { EvidenceChecker } from './evidence.js';
 import type { ClaimsRepo, JobRow } from './repo.js';
 
@@ -14,8 +16,15 @@ const LEASE_MS = 60_000;
 const SWEEP_GRACE_MS = 2_000;
 
 export interface ClaimJobsDeps {
-  repo: Pick<ClaimsRepo, 'leaseJobs' | 'saveVerification' | 'finishJob' | 'retryJob'>;
+  repo: Pick<ClaimsRepo, 'leaseJobs' | 'saveVerification' | 'finishJob' | 'retryJob' | 'get'>;
+  db: Pick<Db, 'tx'>;
   checker: EvidenceChecker;
+  /** The creditor's weight from its own costly history (null: no scoring to tell). */
+  weigh: (creditor: string) => Promise<number | null>;
+  noticeHours: () => number;
+  outbox: () => ScoreChangeOutbox | undefined;
+  /** best-effort push of a filed claim to hub clients */
+  announce: (e: ReturnType<typeof filedEvent>) => void;
   scoring: () => Pick<ScoringService, 'recompute'> | undefined;
   log: { error(obj: unknown, msg: string): void; warn(obj: unknown, msg: string): void };
   sweepIntervalMs: number;
@@ -29,15 +38,23 @@ export function createClaimJobs(deps: ClaimJobsDeps) {
     const backoff = Math.min(300_000, 1_000 * 2 ** job.job_attempts);
     if (job.evidence_status === 'pending') {
       try {
-        const r = await deps.checker.check({ chainId: job.chain_id, hash: job.evidence_transaction_hash, creditor: job.creditor_address, debtor: job.debtor_address });
-        await repo.saveVerification(job.id, { evidenceStatus: r.evidence, creditorHasHistory: r.creditorHasHistory });
+        const r = await deps.checker.check({
+          chainId: job.chain_id,
+          hash: job.evidence_transaction_hash,
+          creditor: job.creditor_address,
+          debtor: job.debtor_address,
+          claimedAt: job.created_at,
+        });
+        // Only a claim that could be verified needs the creditor's weight (scoring an invented creditor costs work).
+        const weight = r.evidence === 'found' && job.creditor_signed_in ? await deps.weigh(job.creditor_address) : null;
+        await save(job, { evidenceStatus: r.evidence, creditorHasHistory: r.creditorHasHistory, valueUsd: r.valueUsd, evidenceAt: r.at, problem: r.problem, creditorWeight: weight });
       } catch (err) {
         if (job.job_attempts < MAX_EVIDENCE_ATTEMPTS) {
           deps.log.warn({ err, claim: job.id }, 'debt claim evidence check failed; retrying later');
           await repo.retryJob(job.id, backoff);
           return;
         }
-        await repo.saveVerification(job.id, { evidenceStatus: 'unverifiable', creditorHasHistory: null });
+        await save(job, { evidenceStatus: 'unverifiable', creditorHasHistory: null, valueUsd: null, evidenceAt: null, problem: null, creditorWeight: null });
       }
     }
     const scoring = deps.scoring();
@@ -51,6 +68,18 @@ export function createClaimJobs(deps: ClaimJobsDeps) {
       }
     }
     await repo.finishJob(job.id, job.job_due_key);
+  }
+
+  /** Stores the check; a claim filed before notices existed gets its notice now, and its debtor is told then. */
+  async function save(job: JobRow, v: Parameters<ClaimsRepo['saveVerification']>[1]) {
+    const row = await deps.db.tx(async (q) => {
+      const { firstNotice } = await repo.saveVerification(job.id, v, deps.noticeHours(), q);
+      if (!firstNotice) return null;
+      const r = (await repo.get(job.id, q))!;
+      await deps.outbox()?.enqueueEvent?.(q, filedEvent(r));
+      return r;
+    });
+    if (row) deps.announce(filedEvent(row));
   }
 
   function track<T>(p: Promise<T>): Promise<T> {

@@ -25,6 +25,13 @@ export interface ClaimRow {
   evidence_status: 'pending' | 'found' | 'not_found' | 'unverifiable';
   creditor_has_history: boolean | null;
   verified_at: Date | null;
+  /** USD the evidence moved from the creditor to the debtor */
+  evidence_value_usd: number | null;
+  evidence_at: Date | null;
+  evidence_problem: string | null;
+  creditor_weight: number | null;
+  /** the claim counts from then on; null until its first job run (claims filed before migration 0035) */
+  notice_ends_at: Date | null;
 }
 
 /** A claim leased for its background work (evidence check, debtor recompute). */
@@ -47,6 +54,8 @@ export interface NewClaim {
   createdBy: string | null;
   createdIp: string;
   creditorSignedIn: boolean;
+  /** the debtor's notice period */
+  noticeHours: number;
 }
 
 export interface PageCursor {
@@ -57,16 +66,17 @@ export interface PageCursor {
 // amount::text keeps the exact digits on both drivers (pg and PGlite both return NUMERIC as text anyway).
 const COLS = `id, creditor_address, debtor_address, claim_type, status, amount::text AS amount, currency, description,
   evidence_transaction_hash, chain_id, protocol_name, resolution_notes, in_favor_of, created_at, updated_at, resolved_at,
-  creditor_signed_in, evidence_status, creditor_has_history, verified_at`;
+  creditor_signed_in, evidence_status, creditor_has_history, verified_at, evidence_value_usd::float8 AS evidence_value_usd, evidence_at,
+  evidence_problem, creditor_weight, notice_ends_at`;
 
 export function createClaimsRepo(db: Queryable) {
   return {
     async insert(c: NewClaim, q: Queryable = db): Promise<ClaimRow> {
       const [row] = await q.query<ClaimRow>(
         `INSERT INTO debt_claims (creditor_address, debtor_address, claim_type, amount, currency, description,
-           evidence_transaction_hash, chain_id, protocol_name, created_by, created_ip, creditor_signed_in, job_due_at)
-         VALUES ($1, $2, $3, $4::numeric, $5, $6, $7, $8, $9, $10, $11, $12, clock_timestamp()) RETURNING ${COLS}`,
-        [c.creditorAddress, c.debtorAddress, c.claimType, c.amount, c.currency, c.description, c.evidenceTransactionHash, c.chainId, c.protocolName, c.createdBy, c.createdIp, c.creditorSignedIn],
+           evidence_transaction_hash, chain_id, protocol_name, created_by, created_ip, creditor_signed_in, job_due_at, notice_ends_at)
+         VALUES ($1, $2, $3, $4::numeric, $5, $6, $7, $8, $9, $10, $11, $12, clock_timestamp(), clock_timestamp() + $13 * interval '1 hour') RETURNING ${COLS}`,
+        [c.creditorAddress, c.debtorAddress, c.claimType, c.amount, c.currency, c.description, c.evidenceTransactionHash, c.chainId, c.protocolName, c.createdBy, c.createdIp, c.creditorSignedIn, c.noticeHours],
       );
       return row;
     },
@@ -158,19 +168,37 @@ export function createClaimsRepo(db: Queryable) {
       );
     },
 
-    async saveVerification(id: string, v: { evidenceStatus: ClaimRow['evidence_status']; creditorHasHistory: boolean | null }, q: Queryable = db) {
-      await q.query(`UPDATE debt_claims SET evidence_status = $2, creditor_has_history = $3, verified_at = clock_timestamp() WHERE id = $1`, [
-        id,
-        v.evidenceStatus,
-        v.creditorHasHistory,
-      ]);
+    /**
+     * The evidence check's outcome. A claim without a notice period yet (filed before migration 0035, whose debtor
+     * was never told) gets a full one from now; `firstNotice` says so, so the caller tells the debtor.
+     */
+    async saveVerification(
+      id: string,
+      v: { evidenceStatus: ClaimRow['evidence_status']; creditorHasHistory: boolean | null; valueUsd: number | null; evidenceAt: Date | null; problem: string | null; creditorWeight: number | null },
+      noticeHours: number,
+      q: Queryable = db,
+    ): Promise<{ firstNotice: boolean }> {
+      const [r] = await q.query<{ first_notice: boolean }>(
+        `UPDATE debt_claims d SET evidence_status = $2, creditor_has_history = $3, verified_at = clock_timestamp(), evidence_value_usd = $4,
+           evidence_at = $5, evidence_problem = $6, creditor_weight = $7,
+           notice_ends_at = COALESCE(d.notice_ends_at, clock_timestamp() + $8 * interval '1 hour')
+         FROM (SELECT id, notice_ends_at IS NULL AS first_notice FROM debt_claims WHERE id = $1) o
+         WHERE d.id = o.id RETURNING o.first_notice`,
+        [id, v.evidenceStatus, v.creditorHasHistory, v.valueUsd, v.evidenceAt ? v.evidenceAt.toISOString() : null, v.problem, v.creditorWeight, noticeHours],
+      );
+      return { firstNotice: r?.first_notice === true };
     },
 
-    /** Done: cleared unless a later change made the claim due again meanwhile (then only the lease is released). */
+    /**
+     * Done: cleared unless a later change made the claim due again meanwhile (then only the lease is released). A
+     * Pending claim still in its notice period is due again when the notice ends: the recompute then makes it count.
+     */
     async finishJob(id: string, dueKey: string, q: Queryable = db) {
       await q.query(
         `UPDATE debt_claims SET job_lease_until = NULL,
-           job_due_at = CASE WHEN job_due_at = $2::timestamptz AND evidence_status <> 'pending' THEN NULL ELSE job_due_at END,
+           job_due_at = CASE WHEN job_due_at = $2::timestamptz AND evidence_status <> 'pending'
+             THEN CASE WHEN status = 'Pending' AND notice_ends_at > clock_timestamp() THEN notice_ends_at END
+             ELSE job_due_at END,
            job_attempts = CASE WHEN job_due_at = $2::timestamptz AND evidence_status <> 'pending' THEN 0 ELSE job_attempts END
          WHERE id = $1`,
         [id, dueKey],
@@ -182,8 +210,12 @@ export function createClaimsRepo(db: Queryable) {
     },
 
     /** Every claim against a debtor, all statuses, oldest first (the scoring model's input). */
-    async allForDebtor(debtor: string, q: Queryable = db): Promise<ClaimRow[]> {
-      return q.query<ClaimRow>(`SELECT ${COLS} FROM debt_claims WHERE debtor_address = $1 ORDER BY created_at, id`, [debtor]);
+    async allForDebtor(debtor: string, q: Queryable = db): Promise<(ClaimRow & { in_notice: boolean })[]> {
+      return q.query<ClaimRow & { in_notice: boolean }>(
+        `SELECT ${COLS}, (notice_ends_at IS NULL OR notice_ends_at > clock_timestamp()) AS in_notice
+         FROM debt_claims WHERE debtor_address = $1 ORDER BY created_at, id`,
+        [debtor],
+      );
     },
   };
 }

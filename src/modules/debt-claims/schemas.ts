@@ -43,15 +43,32 @@ export const Verification = Type.Object(
     evidenceFound: Type.Unsafe<boolean | null>({
       type: 'boolean',
       nullable: true,
-      description: 'evidenceTransactionHash exists on chainId and moves value or calls between the two parties; null while pending or when unverifiable',
+      description:
+        'evidenceTransactionHash is a successful transaction on chainId, sent by the creditor, moving priced value (the principal) to the debtor, ' +
+        'at least CREDENCE_CLAIM_MIN_PRINCIPAL_USD (100) worth, mined at least CREDENCE_CLAIM_MIN_EVIDENCE_AGE_HOURS (168) before the claim; null while pending or when unverifiable',
     }),
+    evidenceProblem: Type.Unsafe<string | null>({
+      type: 'string',
+      nullable: true,
+      enum: ['not_mined', 'reverted', 'not_sent_by_creditor', 'no_value_to_debtor', 'unpriced', 'below_floor', 'too_recent', 'no_rpc', null],
+      description: 'why the evidence does not count; null when it does or before the check',
+    }),
+    evidenceValueUsd: Type.Unsafe<number | null>({ type: 'number', nullable: true, description: 'USD the evidence moved from the creditor to the debtor, valued at its block (stablecoins at 1, other assets by the Aave V3 oracle)' }),
+    evidenceAt: Nullable(Timestamp({ description: "the evidence block's time" })),
     creditorHasHistory: Type.Unsafe<boolean | null>({
       type: 'boolean',
       nullable: true,
       description: 'the creditor sent transactions of its own before the evidence (its nonce); null when nothing could tell',
     }),
-    verified: Type.Boolean({ description: 'all three above: the claim carries the full weight of the spec\'s impact table' }),
-    weight: Type.Number({ description: 'weight of its Pending impact: 1 when verified, 0.25 otherwise (unverified claims are capped together; see the operation description)' }),
+    creditorWeight: Type.Unsafe<number | null>({
+      type: 'number',
+      nullable: true,
+      description: "0.25-1: the creditor's own costly history when the claim was checked (its best score in DEFI_LENDING, DEFI_TRADING, GOVERNANCE, NFT or DEVELOPER: full weight from 500); null when not weighed (not verifiable)",
+    }),
+    verified: Type.Boolean({ description: 'signed in, evidence found and creditor history: the claim takes the spec\'s impact table, scaled by creditorWeight' }),
+    weight: Type.Number({ description: 'weight of its Pending impact: creditorWeight when verified, 0.25 otherwise (unverified claims are capped together; see the operation description)' }),
+    noticeEndsAt: Nullable(Timestamp({ description: "the end of the debtor's notice period: a Pending claim has no impact before it (CREDENCE_CLAIM_NOTICE_HOURS, default 336 = 14 days)" })),
+    inNotice: Type.Boolean({ description: 'Pending and still in the notice period: no impact yet; a dispute now stops it from ever counting while under review' }),
     checkedAt: Nullable(Timestamp({ description: 'when the evidence was checked' })),
   },
   { title: 'DebtClaimVerification' },

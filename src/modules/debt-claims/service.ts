@@ -8,8 +8,9 @@ import type { RateLimiter } from '../../platform/rate-limit/index.js';
 import type { FieldError } from '../../platform/errors.js';
 import { AppError, fieldError, forbidden, invalidState, notFound, unauthorized } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
-import type { DebtClaimSignal, DebtClaimsSignals, ScoringService } from '../scoring/contracts.js';
-import { UNVERIFIED_WEIGHT } from '../scoring/model/debt-claims.js';
+import type { DebtClaimSignal, DebtClaimsSignals, ScoreChangeOutbox, ScoringService } from '../scoring/contracts.js';
+import { CREDITOR_MIN_WEIGHT, UNVERIFIED_WEIGHT } from '../scoring/model/debt-claims.js';
+import { filedEvent } from './events.js';
 import type { ClaimJobs } from './jobs.js';
 import { amountProblem, plainDecimal } from './decimal.js';
 import { CREATED_KEY, UUID, decodeCursor as decodeShared, encodeCursor as encodeShared } from '../../platform/http/pagination.js';
@@ -32,21 +33,35 @@ export interface DebtClaimsDeps {
   scoring: () => Pick<ScoringService, 'recompute'> | undefined;
   jobs: Pick<ClaimJobs, 'kick'>;
   log: { error(obj: unknown, msg: string): void };
+  /** hours the debtor has to dispute before a new claim counts */
+  noticeHours: number;
+  /** the webhooks outbox (looked up at call time), for `debt_claim.filed` */
+  outbox: () => ScoreChangeOutbox | undefined;
+  /** best-effort push of a filed claim to hub clients */
+  announce: (e: ReturnType<typeof filedEvent>) => void;
 }
 
 /** An evidence hash of one repeated digit (0x000...0, 0xfff...f) names no transaction: refused outright. */
 export const BOGUS_HASH = /^0x([0-9a-f])\1{63}$/i;
 
+type VerificationCols = 'creditor_signed_in' | 'evidence_status' | 'creditor_has_history' | 'verified_at' | 'evidence_value_usd' | 'evidence_at' | 'evidence_problem' | 'creditor_weight' | 'notice_ends_at' | 'status';
+
 /** What is verified about a claim, and the weight that gives its Pending impact (1 = the spec's full weight). */
-export function verificationOf(r: Pick<ClaimRow, 'creditor_signed_in' | 'evidence_status' | 'creditor_has_history' | 'verified_at'>) {
+export function verificationOf(r: Pick<ClaimRow, VerificationCols>, now = new Date()) {
   const verified = r.creditor_signed_in && r.evidence_status === 'found' && r.creditor_has_history === true;
   return {
     creditorSignedIn: r.creditor_signed_in,
     evidenceStatus: r.evidence_status,
     evidenceFound: r.evidence_status === 'pending' || r.evidence_status === 'unverifiable' ? null : r.evidence_status === 'found',
+    evidenceProblem: r.evidence_problem,
+    evidenceValueUsd: r.evidence_value_usd === null ? null : Math.round(r.evidence_value_usd * 100) / 100,
+    evidenceAt: r.evidence_at,
     creditorHasHistory: r.creditor_has_history,
+    creditorWeight: r.creditor_weight,
     verified,
-    weight: verified ? 1 : UNVERIFIED_WEIGHT,
+    weight: verified ? (r.creditor_weight ?? CREDITOR_MIN_WEIGHT) : UNVERIFIED_WEIGHT,
+    noticeEndsAt: r.notice_ends_at,
+    inNotice: r.status === 'Pending' && (r.notice_ends_at === null || r.notice_ends_at > now),
     checkedAt: r.verified_at,
   };
 }
@@ -168,12 +183,16 @@ export function createDebtClaimsService(deps: DebtClaimsDeps) {
             createdBy: caller.user?.address ?? null,
             createdIp: caller.ip,
             creditorSignedIn: caller.user?.address === creditor,
+            noticeHours: deps.noticeHours,
           },
           q,
         );
         await repo.recordEvent({ claimId: r.id, from: null, to: 'Pending', actor: actorOf(caller) }, q);
+        // the debtor is told in the claim's own transaction: no claim is stored without its notice
+        await deps.outbox()?.enqueueEvent?.(q, filedEvent(r));
         return r;
       });
+      deps.announce(filedEvent(row));
       deps.jobs.kick(row.id);
       return row;
     },
@@ -239,6 +258,8 @@ export function createDebtClaimsService(deps: DebtClaimsDeps) {
           updatedAt: r.updated_at,
           resolvedAt: r.resolved_at,
           verified: verificationOf(r).verified,
+          creditorWeight: r.creditor_weight ?? CREDITOR_MIN_WEIGHT,
+          inNotice: r.status === 'Pending' && r.in_notice,
         }));
       },
     } satisfies DebtClaimsSignals,

@@ -5,11 +5,12 @@ import type { App } from '../../platform/http/types.js';
 import { createTestApp, eventually, randomAddress, signInAdmin, type SignedIn } from '../../../test/helpers/app.js';
 import { createIngestionRepo } from '../ingestion/repo.js';
 
-/** A test file's app (claim rate limits out of the way) and admin, made before its tests and closed after. */
-export function claimsTestApp(): { app: App; admin: SignedIn } {
+/** A test file's app (claim rate limits out of the way, no notice period unless given) and admin, made before its
+ *  tests and closed after. */
+export function claimsTestApp(config: Record<string, unknown> = {}): { app: App; admin: SignedIn } {
   const t = {} as { app: App; admin: SignedIn };
   beforeAll(async () => {
-    t.app = await createTestApp({ config: { claimsPerIpPerMinute: 100_000, claimsPerCreditorPerMinute: 100_000 } });
+    t.app = await createTestApp({ config: { claimsPerIpPerMinute: 100_000, claimsPerCreditorPerMinute: 100_000, claimNoticeHours: 0, ...config } });
     t.admin = await signInAdmin(t.app);
   });
   afterAll(async () => {
@@ -67,13 +68,18 @@ export function claimBody(over: Record<string, unknown> = {}) {
 
 /**
  * Waits until a claim's background job (evidence check, then the debtor's recompute) is done: POST /debt-claims
- * answers before it runs. Read from the job column itself, so "done" means the recompute committed.
+ * answers before it runs. Read from the job columns themselves, so "done" means the recompute committed; a claim in
+ * its notice period keeps one job, due when the notice ends.
  */
 export async function claimSettled(app: App, id: string, timeoutMs = 60_000) {
   await eventually(
     async () => {
-      const [r] = await app.ctx.db.query<{ job_due_at: Date | null }>('SELECT job_due_at FROM debt_claims WHERE id = $1', [id]);
-      return r && r.job_due_at === null;
+      const [r] = await app.ctx.db.query<{ done: boolean }>(
+        `SELECT evidence_status <> 'pending' AND job_lease_until IS NULL AND (job_due_at IS NULL OR job_due_at = notice_ends_at) AS done
+         FROM debt_claims WHERE id = $1`,
+        [id],
+      );
+      return r?.done === true;
     },
     { timeoutMs },
   );
@@ -84,7 +90,19 @@ export interface FiledClaim {
   status: string;
   creditorAddress: string;
   debtorAddress: string;
-  verification: { creditorSignedIn: boolean; evidenceStatus: string; evidenceFound: boolean | null; creditorHasHistory: boolean | null; verified: boolean; weight: number };
+  verification: {
+    creditorSignedIn: boolean;
+    evidenceStatus: string;
+    evidenceFound: boolean | null;
+    evidenceProblem: string | null;
+    evidenceValueUsd: number | null;
+    creditorHasHistory: boolean | null;
+    creditorWeight: number | null;
+    verified: boolean;
+    weight: number;
+    noticeEndsAt: string | null;
+    inNotice: boolean;
+  };
 }
 
 /** Files a claim through HTTP and, unless told not to, waits for its job (so scores read after it are current). */

@@ -187,6 +187,15 @@ export function createHub(o: HubOptions) {
       wss.handleUpgrade(req, socket, head, (ws) => attach(ws, connectionId));
     },
 
+    /** Sends another invocation (e.g. DebtClaimFiled) with one argument to the connections subscribed to `address`. */
+    publishTo(address: string, target: string, arg: unknown) {
+      const subs = byAddress.get(address.toLowerCase());
+      if (!subs || subs.size === 0) return 0;
+      const text = invocation(target, [arg]);
+      for (const c of subs) send(c, text);
+      return subs.size;
+    },
+
     /** Sends ScoreUpdated to the connections subscribed to the change's address. */
     publish(change: ScoreUpdatedArgs) {
       const subs = byAddress.get(change.address.toLowerCase());

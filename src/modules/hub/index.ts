@@ -20,5 +20,8 @@ export const hubModule: Module = {
     registerHubRoutes(app, ctx, hub, tokens);
     const off = ctx.bus.subscribe<ScoreChange>(SCORE_UPDATED, (c) => void hub.publish(c));
     ctx.onClose(off);
+    // a debt claim filed against a subscribed wallet: the debtor is told while it can still dispute (debt-claims)
+    const offClaims = ctx.bus.subscribe<{ address: string; data: unknown }>('debt_claim.filed', (e) => void hub.publishTo(e.address, 'DebtClaimFiled', e.data));
+    ctx.onClose(offClaims);
   },
 };

@@ -127,6 +127,10 @@ export interface DebtClaimSignal {
   resolvedAt?: Date | null;
   /** creditor signed in, evidence transaction found between the parties, creditor has history of its own (debt-claims) */
   verified?: boolean;
+  /** 0-1: the creditor's own costly history (debt-claims); absent: 1 */
+  creditorWeight?: number;
+  /** still in the debtor's notice period (a Pending claim counts only after it) */
+  inNotice?: boolean;
 }
 
 export interface ComplianceSignal {
@@ -191,6 +195,19 @@ export interface SanctionsService {
 /** The webhooks module writes outbox rows inside the scoring transaction (durable delivery). */
 export interface ScoreChangeOutbox {
   enqueue(q: Queryable, changes: ScoreChange[]): Promise<void>;
+  /** Another event about a wallet (e.g. `debt_claim.filed`) to the webhooks matching it, in the caller's transaction. */
+  enqueueEvent?(q: Queryable, e: WalletEvent): Promise<void>;
+}
+
+/** A webhook event that is not a score change: delivered as `{event, timestamp, data}`. */
+export interface WalletEvent {
+  event: string;
+  /** lowercase; webhooks filtered to another wallet do not get it */
+  address: string;
+  /** the category it concerns (deliveries list it) */
+  category: Category;
+  timestamp: Date;
+  data: Record<string, unknown>;
 }
 
 declare module '../../platform/context.js' {

@@ -40,20 +40,21 @@ describe('planWallet', () => {
     expect(row(after.rows, 'DEFI_LENDING').score).toBeLessThanOrEqual(row(before.rows, 'DEFI_LENDING').score);
   });
 
-  it('anchors decay at the later of on-chain activity and the last verified off-chain evidence change', () => {
+  it('anchors are the category\'s own evidence: no debt claim, verified or not, nor its status changes, moves one (model 3.0.0)', () => {
     const claim = { ...verifiedClaim };
-    const first = plan(features(t0), [claim], [], t1);
-    // the claim is off-chain evidence first seen at t1, later than the last on-chain activity
-    expect(row(first.rows, 'DEFI_LENDING').decay_anchor).toEqual(t1);
+    const before = plan(features(t0), [], [], t1);
+    const first = plan(features(t0), [claim], before.rows, t1);
+    // a claim is no evidence of the wallet's own activity: it would otherwise restore a dormant wallet's confidence
+    expect(row(first.rows, 'DEFI_LENDING').decay_anchor).toEqual(row(before.rows, 'DEFI_LENDING').decay_anchor);
     // model 2: a category's anchor is its own evidence; no swaps, no trading evidence: no anchor, no decay
     expect(row(first.rows, 'DEFI_TRADING').decay_anchor).toBeNull();
-    expect(row(first.rows, 'OVERALL').decay_anchor).toEqual(t1);
-    // recomputed later with the same claim: the anchor stays where the evidence last changed
-    const again = plan(features(t0), [claim], first.rows, t2);
-    expect(row(again.rows, 'DEFI_LENDING').decay_anchor).toEqual(t1);
-    // the claim changes status: new evidence, new anchor
-    const disputed = plan(features(t0), [{ ...claim, status: 'Disputed' }], again.rows, t2);
-    expect(row(disputed.rows, 'DEFI_LENDING').decay_anchor).toEqual(t2);
+    expect(row(first.rows, 'OVERALL').decay_anchor).toEqual(row(before.rows, 'OVERALL').decay_anchor);
+    // the claim changes status, or is resolved: still no new anchor
+    const disputed = plan(features(t0), [{ ...claim, status: 'Disputed' }], first.rows, t2);
+    expect(row(disputed.rows, 'DEFI_LENDING').decay_anchor).toEqual(row(before.rows, 'DEFI_LENDING').decay_anchor);
+    const upheld = plan(features(t0), [{ ...claim, status: 'Resolved', inFavorOf: 'creditor' }], disputed.rows, t2);
+    expect(row(upheld.rows, 'DEFI_LENDING').decay_anchor).toEqual(row(before.rows, 'DEFI_LENDING').decay_anchor);
+    expect(row(upheld.rows, 'DEFI_LENDING').score).toBeLessThan(row(before.rows, 'DEFI_LENDING').score + 1);
     // no evidence at all: no anchor
     expect(row(plan(features(null), [], [], t1).rows, 'NFT').decay_anchor).toBeNull();
   });

@@ -8,6 +8,8 @@ export interface OutboxMessage {
   address: string;
   category: string;
   body: string;
+  /** default `score.updated` */
+  eventType?: string;
 }
 
 export interface ClaimedDelivery {
@@ -34,9 +36,9 @@ export function createOutboxRepo(db: Db) {
     async enqueue(q: Queryable, messages: OutboxMessage[]): Promise<number> {
       if (messages.length === 0) return 0;
       const rows = await q.query(
-        `INSERT INTO webhook_deliveries (subscription_id, wallet_address, category, body)
-         SELECT s.id, m.address, m.category, m.body
-         FROM jsonb_to_recordset($1::jsonb) AS m(address text, category text, body text)
+        `INSERT INTO webhook_deliveries (subscription_id, wallet_address, category, body, event_type)
+         SELECT s.id, m.address, m.category, m.body, COALESCE(m."eventType", 'score.updated')
+         FROM jsonb_to_recordset($1::jsonb) AS m(address text, category text, body text, "eventType" text)
          JOIN webhook_subscriptions s
            ON s.is_active AND (s.wallet_address_filter IS NULL OR s.wallet_address_filter = m.address)
          RETURNING id`,

@@ -2,7 +2,7 @@
 // one outbox row per matching active subscription inside the caller's (the score's) transaction.
 import { toChecksum } from '../../platform/http/address.js';
 import type { Queryable } from '../../platform/db/types.js';
-import type { ScoreChange, ScoreChangeOutbox } from '../scoring/contracts.js';
+import type { ScoreChange, ScoreChangeOutbox, WalletEvent } from '../scoring/contracts.js';
 import type { OutboxRepo } from './outbox-repo.js';
 
 export const SCORE_UPDATED_EVENT = 'score.updated';
@@ -31,6 +31,11 @@ export function webhookBody(c: ScoreChange): string {
 
 export function createOutbox(repo: Pick<OutboxRepo, 'enqueue'>): ScoreChangeOutbox {
   return {
+    /** Other wallet events (`debt_claim.filed`): the same envelope, `data` as the event's module wrote it. */
+    async enqueueEvent(q: Queryable, e: WalletEvent) {
+      const body = JSON.stringify({ event: e.event, timestamp: e.timestamp.toISOString(), data: e.data });
+      await repo.enqueue(q, [{ address: e.address.toLowerCase(), category: e.category, body, eventType: e.event }]);
+    },
     async enqueue(q: Queryable, changes: ScoreChange[]) {
       await repo.enqueue(
         q,

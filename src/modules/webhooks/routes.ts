@@ -7,7 +7,7 @@ import { toChecksum } from '../../platform/http/address.js';
 import type { SubscriptionRow } from './repo.js';
 import type { WebhookService, Caller } from './service.js';
 import { registerRecoveryRoutes } from './recovery-routes.js';
-import { CreateWebhookBody, DeliveriesQuery, DeliveryList, ScoreUpdatedEvent, Webhook, WebhookCreated, WebhookIdParams, WebhookList, WebhookListQuery } from './schemas.js';
+import { CreateWebhookBody, DebtClaimFiledEvent, DeliveriesQuery, DeliveryList, ScoreUpdatedEvent, Webhook, WebhookCreated, WebhookIdParams, WebhookList, WebhookListQuery } from './schemas.js';
 import { CREATED_KEY, UUID, cutPage, decodeCursor } from '../../platform/http/pagination.js';
 
 const tags = ['Webhooks'];
@@ -26,9 +26,17 @@ function openapi30(node: unknown): unknown {
   return out;
 }
 
-/** OpenAPI 3.0 callbacks of POST /webhooks: the `score.updated` delivery to the registered URL, with its body. */
+/** OpenAPI 3.0 callbacks of POST /webhooks: the `score.updated` and `debt_claim.filed` deliveries to the registered URL. */
 const deliveries = {
   callbacks: {
+    'debt_claim.filed': {
+      '{$request.body#/url}': {
+        post: {
+          requestBody: { required: true, content: { 'application/json': { schema: openapi30(DebtClaimFiledEvent) } } },
+          responses: { '2XX': { description: 'Any 2xx acknowledges the delivery; anything else is retried along the schedule, as for score.updated.' } },
+        },
+      },
+    },
     'score.updated': {
       '{$request.body#/url}': {
         post: {
@@ -66,7 +74,7 @@ export function registerWebhookRoutes(app: App, service: WebhookService) {
             tags,
             summary: 'Register a webhook for score changes',
             description:
-              'Subscribes `url` to `score.updated` events of every wallet, or of one wallet (`walletAddress` or its alias `walletAddressFilter`). ' +
+              'Subscribes `url` to `score.updated` and `debt_claim.filed` events of every wallet, or of one wallet (`walletAddress` or its alias `walletAddressFilter`). ' +
               'Available from the Starter tier (Free: 403); at most 3 (Starter), 10 (Growth) or 50 (Enterprise) webhooks per key (more: 403 `forbidden`). ' +
               'The URL must be http(s), at most 2,000 characters, and must not point at a private, loopback, link-local or otherwise reserved address ' +
               '(checked now and again at each delivery after DNS resolution). The signing `secret` is returned only here. ' +

@@ -117,3 +117,32 @@ export const ScoreUpdatedEvent = Type.Object(
   },
   { title: 'ScoreUpdatedEvent', description: 'The JSON body POSTed to a webhook URL for each score change.' },
 );
+
+/** The body of a `debt_claim.filed` delivery (debt-claims/events.ts): the debtor is told while it can still dispute. */
+export const DebtClaimFiledEvent = Type.Object(
+  {
+    event: Type.Literal('debt_claim.filed'),
+    timestamp: Timestamp({ description: 'when the claim was filed' }),
+    data: Type.Object(
+      {
+        claimId: Type.String({ format: 'uuid' }),
+        debtorAddress: EthAddress({ description: 'EIP-55; the wallet the webhook filter matches' }),
+        creditorAddress: EthAddress(),
+        claimType: Type.String({ examples: ['DefaultedLoan'] }),
+        amount: Type.String({ description: 'the claimed amount, exact decimal as a string', examples: ['1500.25'] }),
+        currency: Type.String({ examples: ['USDC'] }),
+        chainId: Type.Integer(),
+        evidenceTransactionHash: Type.String(),
+        protocolName: Type.String(),
+        createdAt: Timestamp(),
+        noticeEndsAt: Nullable(Timestamp({ description: 'the claim has no score impact before this; a dispute before it stops the claim from counting while under review' })),
+        disputeUrl: Type.String({ description: 'POST here with {debtorAddress, reason} to dispute', examples: ['/api/v1/debt-claims/3f1c.../dispute'] }),
+      },
+      { title: 'DebtClaimFiledData' },
+    ),
+  },
+  {
+    title: 'DebtClaimFiledEvent',
+    description: 'POSTed to webhooks matching the debtor (or every wallet) when a debt claim is filed against it; delivered and retried like score.updated.',
+  },
+);

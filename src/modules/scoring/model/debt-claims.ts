@@ -9,7 +9,11 @@
 //   Resolved in debtor favour    none (the negative impact is removed)
 //   Withdrawn                    none
 // A Resolved claim whose outcome is not recorded (inFavorOf null) counts as upheld: the creditor's claim stood.
-import type { DebtClaimSignal } from '../contracts.js';
+// Model 3.0.0 (issue 19): verification requires a real, priced principal moved creditor -> debtor well before the
+// claim (debt-claims/evidence.ts); a verified creditor weighs by its own costly history (creditorWeight, 0.25-1),
+// so compounding runs over the creditors' summed weights; a Pending claim counts only once the debtor's notice
+// period is over; and a claim never raises confidence (it is no evidence of the wallet's own activity).
+import type { Category, DebtClaimSignal } from '../contracts.js';
 import { sat } from './transforms.js';
 import type { Term } from './terms.js';
 
@@ -29,10 +33,35 @@ export const UNVERIFIED_WEIGHT = UNVERIFIED_PER_CREDITOR / PENDING_PER_CREDITOR;
 export const UPHELD_MAX = 600;
 export const UPHELD_K = 2;
 
+/** The weight of a verified creditor with no costly history of its own (a fresh wallet): a quarter of a full one. */
+export const CREDITOR_MIN_WEIGHT = 0.25;
+/** A creditor whose best activity score reaches this weighs in full. Under model 3.0.0 an activity score is backed by
+ *  what the wallet paid (capital x time, fees, voting power held), so 500 in one category costs far more than the
+ *  principal of one claim. */
+export const CREDITOR_FULL_WEIGHT_SCORE = 500;
+/** The categories whose scores are the wallet's own costly activity: capital held over time, fees paid to others'
+ *  liquidity, voting power, collections others hold, contracts others use. Not SOCIAL (a handful of own transactions
+ *  earn it, a few cents on an L2), nor IDENTITY, COMPLIANCE or OVERALL (a DID, a KYC, a credential cost nothing
+ *  comparable). */
+export const COSTLY_CATEGORIES: readonly Category[] = ['DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE', 'NFT', 'DEVELOPER'];
+
+/** A creditor's weight from its own current scores: 0.25 + 0.75 x min(1, best costly score / 500). */
+export function creditorWeight(scores: readonly { category: Category; score: number }[]): number {
+  let best = 0;
+  for (const s of scores) if (COSTLY_CATEGORIES.includes(s.category)) best = Math.max(best, s.score);
+  const share = Math.min(1, Math.max(0, best) / CREDITOR_FULL_WEIGHT_SCORE);
+  return Math.round((CREDITOR_MIN_WEIGHT + (1 - CREDITOR_MIN_WEIGHT) * share) * 1000) / 1000;
+}
+
 export interface ClaimSummary {
+  /** Pending claims past their notice period (the ones that count) */
   pending: number;
   /** distinct creditors with at least one verified Pending claim */
   pendingCreditors: number;
+  /** sum over those creditors of their weight (each counted once, at its largest weight) */
+  pendingWeight: number;
+  /** Pending claims still in the debtor's notice period: no impact yet */
+  inNotice: number;
   /** Pending claims that are not (yet) verified */
   pendingUnverified: number;
   /** distinct creditors with Pending claims, none of them verified */
@@ -45,17 +74,22 @@ export interface ClaimSummary {
 }
 
 export function summarizeClaims(claims: readonly DebtClaimSignal[]): ClaimSummary {
-  const s: ClaimSummary = { pending: 0, pendingCreditors: 0, pendingUnverified: 0, unverifiedCreditors: 0, disputed: 0, upheld: 0, upheldCreditors: 0, dismissed: 0, withdrawn: 0 };
+  const s: ClaimSummary = { pending: 0, pendingCreditors: 0, pendingWeight: 0, inNotice: 0, pendingUnverified: 0, unverifiedCreditors: 0, disputed: 0, upheld: 0, upheldCreditors: 0, dismissed: 0, withdrawn: 0 };
   if (claims.length === 0) return s;
-  const verifiedFrom = new Set<string>();
+  const verifiedFrom = new Map<string, number>();
   const unverifiedFrom = new Set<string>();
   const upheldFrom = new Set<string>();
   for (const c of claims) {
     const creditor = c.creditorAddress.toLowerCase();
     switch (c.status) {
       case 'Pending':
+        // the debtor has this long to dispute before the claim counts
+        if (c.inNotice === true) {
+          s.inNotice++;
+          break;
+        }
         s.pending++;
-        if (c.verified === true) verifiedFrom.add(creditor);
+        if (c.verified === true) verifiedFrom.set(creditor, Math.max(verifiedFrom.get(creditor) ?? 0, clampWeight(c.creditorWeight)));
         else {
           s.pendingUnverified++;
           unverifiedFrom.add(creditor);
@@ -77,16 +111,20 @@ export function summarizeClaims(claims: readonly DebtClaimSignal[]): ClaimSummar
     }
   }
   // A creditor with one verified claim is a verified creditor: its unverified claims add nothing beside it.
-  for (const c of verifiedFrom) unverifiedFrom.delete(c);
+  for (const c of verifiedFrom.keys()) unverifiedFrom.delete(c);
   s.pendingCreditors = verifiedFrom.size;
+  for (const w of verifiedFrom.values()) s.pendingWeight += w;
   s.unverifiedCreditors = unverifiedFrom.size;
   s.upheldCreditors = upheldFrom.size;
   return s;
 }
 
-/** n distinct verified creditors: 40 x n x (1 + 0.5 (n - 1)), capped: 40, 120, 240, 400. */
-export function pendingPenalty(distinctCreditors: number): number {
-  const n = distinctCreditors;
+/** A signal's creditor weight (absent: 1, the full weight of claims checked before weights existed). */
+const clampWeight = (w: number | undefined) => (w === undefined || !Number.isFinite(w) ? 1 : Math.min(1, Math.max(CREDITOR_MIN_WEIGHT, w)));
+
+/** n = the verified creditors' summed weight: 40 x n x (1 + 0.5 (n - 1)), capped: 40, 120, 240, 400 at full weight. */
+export function pendingPenalty(creditorWeights: number): number {
+  const n = creditorWeights;
   if (n <= 0) return 0;
   return Math.min(PENDING_CAP, PENDING_PER_CREDITOR * n * (1 + PENDING_COMPOUNDING * (n - 1)));
 }
@@ -104,12 +142,18 @@ export function claimTerms(s: ClaimSummary): Term[] {
   const out: Term[] = [];
   if (s.pendingCreditors > 0) {
     const verified = s.pending - s.pendingUnverified;
+    const weight = Math.round(s.pendingWeight * 100) / 100;
     out.push({
       code: s.pendingCreditors > 1 ? 'DEBT_CLAIMS_PENDING_MULTIPLE_CREDITORS' : 'DEBT_CLAIM_PENDING',
-      description: `${verified} verified debt claim(s) pending from ${s.pendingCreditors} creditor(s)${s.pendingCreditors > 1 ? '; verified claims from several creditors compound' : ''}`,
-      points: -pendingPenalty(s.pendingCreditors),
+      description:
+        `${verified} verified debt claim(s) pending from ${s.pendingCreditors} creditor(s) of combined weight ${weight}` +
+        `${s.pendingCreditors > 1 ? '; verified claims from several creditors compound' : ''}`,
+      points: -pendingPenalty(s.pendingWeight),
       pinned: true,
     });
+  }
+  if (s.inNotice > 0) {
+    out.push({ code: 'DEBT_CLAIM_IN_NOTICE', description: `${s.inNotice} debt claim(s) in the debtor's notice period: no impact unless undisputed when it ends`, points: 0, pinned: true });
   }
   if (s.unverifiedCreditors > 0) {
     out.push({
@@ -143,15 +187,11 @@ export function claimPoints(claims: readonly DebtClaimSignal[]): number {
   return p;
 }
 
-/** The claim facts that can move the score (withdrawn claims cannot), for the inputs fingerprint. */
-export function claimsKey(claims: readonly DebtClaimSignal[]): string {
-  if (claims.length === 0) return '';
-  return claims
-    // Anyone can file an unverified claim for free: it shifts the score by its capped points (claimTerms), but it is
-    // no evidence about the wallet, so it neither moves the decay anchor (a free claim would otherwise restore a
-    // dormant wallet's confidence) nor counts as the category's off-chain inputs.
-    .filter((c) => c.status !== 'Withdrawn' && !(c.status === 'Pending' && c.verified !== true))
-    .map((c) => `${c.id}:${c.status}:${c.inFavorOf ?? ''}:${c.verified === true ? 'v' : ''}`)
-    .sort()
-    .join(',');
+/**
+ * The claims' part of DEFI_LENDING's off-chain fingerprint: none. A claim is no evidence of the wallet's own activity,
+ * so it never raises confidence: it neither counts in the category's confidence nor moves its decay anchor (a changed
+ * off-chain key would reset the decay, restoring a dormant wallet's confidence). Claims still move the score (claimTerms).
+ */
+export function claimsKey(_claims: readonly DebtClaimSignal[]): string {
+  return '';
 }
