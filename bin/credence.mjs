@@ -2,6 +2,7 @@
 // Entry point of the `credence` command. Runs the compiled JavaScript in dist/ (built at install by
 // scripts/build.mjs) when it is current; otherwise (sources edited since, no build, or CREDENCE_FROM_SOURCE=1) it
 // runs the TypeScript sources through tsx, which is slower to start but always what the sources say.
+// CREDENCE_FROM_SOURCE=0 runs the build even when the sources are newer (benchmarks).
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -24,8 +25,10 @@ function sourcesNewerThan(time, dir = src) {
 }
 
 function useBuild() {
-  if (process.env.CREDENCE_FROM_SOURCE === '1' || process.env.CREDENCE_FROM_SOURCE === 'true') return false;
+  const setting = process.env.CREDENCE_FROM_SOURCE;
+  if (setting === '1' || setting === 'true') return false;
   if (!existsSync(stamp)) return false;
+  if (setting === '0' || setting === 'false') return true;
   if (!existsSync(src)) return true; // an image or package carrying only the build
   return !sourcesNewerThan(statSync(stamp).mtimeMs);
 }

@@ -1,5 +1,6 @@
 // Listens, and shuts down gracefully on SIGINT/SIGTERM (in-flight requests finish, workers stop, counts flush).
 import { buildApp } from './app.js';
+import { warmSchemas } from './platform/http/lazy-schemas.js';
 import { activeLocalProviders, type Config } from './platform/config.js';
 
 export async function serve(config: Config): Promise<void> {
@@ -8,6 +9,8 @@ export async function serve(config: Config): Promise<void> {
   app.server.headersTimeout = 75_000;
   app.server.requestTimeout = 30_000;
   await app.listen({ port: config.port, host: config.host });
+  // the route schemas no request needed yet, compiled between requests (a bad one is logged within a second)
+  warmSchemas().catch((err) => app.log.error({ err }, 'a route schema does not compile'));
   // Said at every start: these providers upgrade keys and approve KYC for free (development only).
   const local = activeLocalProviders(config);
   if (local.length > 0) {

@@ -1,6 +1,8 @@
 // Salted Poseidon commitments, exactly as the circuits compute them, and random field-element salts.
 import { randomBytes } from 'node:crypto';
-import { poseidon3, poseidon4 } from 'poseidon-lite';
+// one file per arity: the package index loads the constants of all sixteen (~1 s of start-up)
+import { poseidon3 } from 'poseidon-lite/poseidon3';
+import { poseidon4 } from 'poseidon-lite/poseidon4';
 import { FIELD_R } from './encoding.js';
 
 /** A uniformly random element of the bn128 scalar field (512 random bits reduced: bias below 2^-250). */

@@ -29,8 +29,11 @@ const {
   SWAP_ROUTER_02_ADDRESSES,
   NONFUNGIBLE_POSITION_MANAGER_ADDRESSES,
 } = require('@uniswap/sdk-core') as typeof import('@uniswap/sdk-core');
-const { computePairAddress } = require('@uniswap/v2-sdk') as typeof import('@uniswap/v2-sdk');
-const { computePoolAddress } = require('@uniswap/v3-sdk') as typeof import('@uniswap/v3-sdk');
+// The pool SDKs are only needed to check a swap's pool (ingestion): loaded then, not at every start (~0.5 s).
+let pairSdk: typeof import('@uniswap/v2-sdk') | undefined;
+let poolSdk: typeof import('@uniswap/v3-sdk') | undefined;
+const computePairAddress: typeof import('@uniswap/v2-sdk').computePairAddress = (a) => (pairSdk ??= require('@uniswap/v2-sdk')).computePairAddress(a);
+const computePoolAddress: typeof import('@uniswap/v3-sdk').computePoolAddress = (a) => (poolSdk ??= require('@uniswap/v3-sdk')).computePoolAddress(a);
 const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../data/registry');
 
 export const REGISTRY_CHAINS = [1, 10, 137, 8453, 42161] as const;
