@@ -98,6 +98,9 @@ export function lending(f: WalletFeatures, s: ModelSignals): CategoryResult {
   return result('DEFI_LENDING', terms, conf, inputs, s.claimsKey, { code: 'NO_LENDING_HISTORY', description: 'no lending position held over time on supported chains' }, anchor(f, 'lending'));
 }
 
+/** Pool fees (USD) from which DEFI_TRADING's breadth terms count in full (a modest year of trading pays ~$100). */
+export const FULL_BREADTH_FEES_USD = 50;
+
 export function trading(f: WalletFeatures): CategoryResult {
   const t = f.trading;
   // volume on verified, allowlisted pools only; unvalued swaps at UNVALUED_EVENT_USD; dust never got here
@@ -105,13 +108,16 @@ export function trading(f: WalletFeatures): CategoryResult {
   // model 3.0.0: what the swaps cost, in fees paid to liquidity others provided (volume x the pool's fee tier, round
   // trips netted out per pair and day, capped per day: ingestion); features without it count volume at 0.3%
   const fees = t.feesUsd ?? volume * 0.003;
+  // breadth (days, pools, venues, tokens) counts in proportion to the fees paid, in full from FULL_BREADTH_FEES_USD:
+  // many days of crumbs through many pools cost only gas
+  const paid = Math.min(1, fees / FULL_BREADTH_FEES_USD);
   const terms: Term[] = [];
   if (t.swaps > 0 && fees > 0) {
     terms.push({ code: 'FEES_PAID', description: `${plural(t.swaps, 'swap')} worth ${usd(volume)}, ${usd(fees)} of pool fees paid`, points: 500 * logCap(fees, 1_000) });
-    terms.push({ code: 'TRADING_DAYS', description: `swapped on ${plural(t.activeDays, 'distinct day')}`, points: 200 * sat(t.activeDays, 10) });
-    terms.push({ code: 'POOL_DIVERSITY', description: `traded in ${plural(t.distinctPools, 'pool')}`, points: 100 * sat(t.distinctPools, 5) });
-    terms.push({ code: 'DEX_PROTOCOLS', description: `used ${plural(t.protocols, 'exchange protocol')}`, points: 100 * sat(t.protocols, 2) });
-    if (f.distinctTokens > 0) terms.push({ code: 'TOKEN_DIVERSITY', description: `held or moved ${plural(f.distinctTokens, 'token')}`, points: 100 * sat(f.distinctTokens, 10) });
+    terms.push({ code: 'TRADING_DAYS', description: `swapped on ${plural(t.activeDays, 'distinct day')}`, points: 200 * sat(t.activeDays, 10) * paid });
+    terms.push({ code: 'POOL_DIVERSITY', description: `traded in ${plural(t.distinctPools, 'pool')}`, points: 100 * sat(t.distinctPools, 5) * paid });
+    terms.push({ code: 'DEX_PROTOCOLS', description: `used ${plural(t.protocols, 'exchange protocol')}`, points: 100 * sat(t.protocols, 2) * paid });
+    if (f.distinctTokens > 0) terms.push({ code: 'TOKEN_DIVERSITY', description: `held or moved ${plural(f.distinctTokens, 'token')}`, points: 100 * sat(f.distinctTokens, 10) * paid });
   }
   const conf = confidenceOf(t.swaps, 20, [t.swaps > 0, t.distinctPools >= 2, t.protocols >= 2, t.activeDays >= 2, f.distinctTokens >= 2], f.chains.length);
   return result('DEFI_TRADING', terms, conf, `${t.swaps},${t.distinctPools},${t.protocols},${t.activeDays},${t.swaps > 0 ? f.distinctTokens : 0},${r0(volume)},${Math.round(fees * 100)}`, '', {
