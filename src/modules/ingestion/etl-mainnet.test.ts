@@ -128,8 +128,11 @@ describe('ethereum-etl CSV samples', () => {
       expect(sender).toMatchObject({ txCount: 10, evidenceCount: 1, distinctCounterparties: 1, activeDays: 1 });
       expect(sender.firstActivityAt?.toISOString()).toBe('2015-08-07T08:31:25.000Z');
       const receiver = await ing.featuresFor('0xac4df82fe37ea2187bc8c011a23d743b4f39019a');
-      // tokenTransfers counts what the wallet sent (model 2.0.0): an inbound transfer is not its own activity
-      expect(receiver).toMatchObject({ tokenTransfers: 0, distinctTokens: 1, firstActivityAt: null });
+      // an inbound transfer in someone else's transaction is not the wallet's activity (model 3.0.0): no token, no
+      // transfer, no age; the record is stored with its sender
+      expect(receiver).toMatchObject({ tokenTransfers: 0, distinctTokens: 0, firstActivityAt: null });
+      const [row] = await app.ctx.db.query<{ tx_from: string }>("SELECT tx_from FROM wallet_activity WHERE wallet = $1 AND kind = 'transfer_erc20'", ['0xac4df82fe37ea2187bc8c011a23d743b4f39019a']);
+      expect(row.tx_from).not.toBe('0xac4df82fe37ea2187bc8c011a23d743b4f39019a');
     } finally {
       await app.close();
     }
