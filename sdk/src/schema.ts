@@ -130,7 +130,7 @@ export interface paths {
         };
         /**
          * The signed-in wallet's API keys
-         * @description Every key the signed-in wallet created, newest first, with its status, last use (recorded within a few seconds), expiry and subscription. Never the key itself.
+         * @description Every key the signed-in wallet created, newest first, with its status, last use (recorded within a few seconds), expiry and subscription. Never the key itself. Paged with `limit` and `cursor` (see Pagination).
          */
         get: operations["billing.listApiKeys"];
         put?: never;
@@ -285,26 +285,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/billing/checkout/local/{sessionId}/confirm": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Local payment provider: confirm the payment
-         * @description Emits a signed checkout.session.completed event to POST /billing/stripe/webhook, as Stripe would. Only the session's creator may confirm: with the `token` of the url POST /billing/checkout returned, or with the creating API key in X-API-Key (403 otherwise). 409 if already completed; 404 when local providers are off.
-         */
-        post: operations["billing.confirmLocalCheckout"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/billing/checkout/done": {
         parameters: {
             query?: never;
@@ -316,6 +296,26 @@ export interface paths {
         get: operations["billing.checkoutDonePage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/checkout/local/{sessionId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Local payment provider: confirm the payment
+         * @description Emits a signed checkout.session.completed event to POST /billing/stripe/webhook, as Stripe would. Only the session's creator may confirm: with the `token` of the url POST /billing/checkout returned, or with the creating API key in X-API-Key (403 otherwise). 409 if already completed; 404 when local providers are off. A JSON body (or none) answers JSON; the page's plain form submission (application/x-www-form-urlencoded) answers 303 to the success page.
+         */
+        post: operations["billing.confirmLocalCheckout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -411,7 +411,7 @@ export interface paths {
         };
         /**
          * A wallet's score changes in one category, with their causes
-         * @description Every stored change of the category score, newest first, with what caused it (ingestion, debt_claim, dispute_revision, kyc, sanctions, ...). Paged with `limit` and `before` (the `nextCursor` of the previous page). Counts 1 query.
+         * @description Every stored change of the category score, newest first, with what caused it (ingestion, debt_claim, dispute_revision, kyc, sanctions, ...). Paged with `limit` and `cursor` (see Pagination; `before` is the older name of `cursor` here). Counts 1 query.
          */
         get: operations["reputation.getScoreHistory"];
         put?: never;
@@ -431,7 +431,7 @@ export interface paths {
         };
         /**
          * Feed of score changes, for polling
-         * @description Score changes oldest first after the cursor `after` (the `nextCursor` of your previous call; omit it to start from the beginning). Poll with the last `nextCursor`: no change is skipped, even one whose transaction commits late (changes are numbered in commit order). `hasMore: true` means call again at once. Filter by `category` and/or `address`. Without `address` the feed covers every wallet, like an unfiltered webhook, and needs a Starter or higher key (403 for Free keys). Counts 1 query per call.
+         * @description Score changes oldest first after `cursor` (the `nextCursor` of your previous call; omit it to start from the beginning; `after` is its older name). Poll with the last `nextCursor`: no change is skipped, even one whose transaction commits late (changes are numbered in commit order). `hasMore: true` means call again at once. Filter by `category` and/or `address`. Without `address` the feed covers every wallet, like an unfiltered webhook, and needs a Starter or higher key (403 for Free keys). Counts 1 query per call.
          */
         get: operations["reputation.listScoreChanges"];
         put?: never;
@@ -639,13 +639,17 @@ export interface paths {
         };
         /**
          * List a DID's credentials
-         * @description Newest first, revoked ones included (`revoked: true`). For the DID owner or an administrator (403 otherwise).
+         * @description Newest first, revoked ones included (`revoked: true`). For the DID owner or an administrator (403 otherwise). The body is an array: the next page is in the `Link` header (see Pagination).
          */
         get: operations["identity.listCredentials"];
         put?: never;
         /**
          * Issue a verifiable credential to a DID
-         * @description The service's issuer (`did:credence:1:<issuer address>`) signs a W3C VC as an ES256K JWT whose credentialSubject is the given subject with `id` set to this DID. Expires after one year unless the subject carries `expirationDate`. `ipfsHash` is the CIDv1 (raw, sha2-256) of the JWT, pinned to the configured IPFS node when there is one (502 if pinning fails). Allowed for the DID owner or an administrator (403 otherwise).
+         * @description The service's issuer key (`did:credence:1:<issuer address>`) signs only what the service established (`kind` in the answer):
+         *     - **service_verified**: `credentialType` is one of KYCVerified (from an approved KYC session of this DID), AgeOver (subject `{"ageOver": N}`, from the KYC birth date), ReputationScore (subject `{"category": "OVERALL"}` by default, from the scoring model), SanctionsScreening (from the sanctions list in force; 503 without one) or DIDControl (the wallet itself signed in with SIWE). The service writes the claims; a subject claim that contradicts them, or that the service does not verify, is refused with 422 `proof_unsatisfiable` whose `fields` name each one (`subject.<claim>`), and nothing is signed. Lifetimes: a year (ReputationScore 7 days, SanctionsScreening 1 day); `expirationDate` may shorten them.
+         *     - **holder_assertion**: any other type. The VC type is `HolderAssertion` and the subject is `{id, assertion: {assertedBy, credentialType, claims}}`: the requested type and claims never appear at the top level of a service-signed credential. `assertedBy` is this DID when its wallet asks (an administrator: the administrator's own did:credence).
+         *     - **holder_signed**: with `holderJwt`, the holder's own VC-JWT (ES256K or ES256K-R by a key of this DID's assertionMethod, `iss` and `sub` this DID, `vc.type` `["VerifiableCredential", credentialType]`, `vc.credentialSubject` exactly the subject with `id`, a `urn:uuid` jti, nbf within the last 10 minutes, exp at most 5 years on, no credentialStatus) is stored as it is; its jti becomes the id, so submitting it again is 409.
+         *     A spelling of a service type other than the exact one (`kycverified`, `KYC_Verified_Credential`) is 400. Expires after one year unless the subject carries `expirationDate`. `ipfsHash` is the CIDv1 (raw, sha2-256) of the JWT, pinned to the configured IPFS node when there is one (502 if pinning fails). Allowed for the DID owner or an administrator (403 otherwise).
          */
         post: operations["identity.issueCredential"];
         delete?: never;
@@ -734,6 +738,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/compliance/kyc/{did}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a wallet's KYC
+         * @description The wallet that owns the DID, or an administrator. Every approved KYC session of the wallet becomes revoked (its status reads `rejected` with a `revoked by ...` reason), the birth date and its commitment are deleted at once (age proofs made from it stop verifying, verify-age and age-verify answer `no_approved_kyc`, no new age or KYCVerified proof can be made), and the KYCVerified and AgeOver credentials the service signed for the wallet are revoked through the status list. 409 when there is no approved KYC. A new KYC session may be started afterwards.
+         */
+        post: operations["compliance.revokeKyc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/compliance/age-checks": {
         parameters: {
             query?: never;
@@ -743,7 +767,7 @@ export interface paths {
         };
         /**
          * Who asked about my age
-         * @description For the signed-in wallet (the JWT subject): every age question asked about it (verify-age, age-verify, and age proofs from /reputation/prove), newest first: the API key id and the wallet that owns the key, the minimum age, the route, when, and the answer (`verified`; null while a proof is being made). Questions refused by the age-privacy allowance are not listed: they were never answered.
+         * @description For the signed-in wallet (the JWT subject): every age question asked about it (verify-age, age-verify, and age proofs from /reputation/prove), newest first: the API key id and the wallet that owns the key, the minimum age, the route, when, and the answer (`verified`; null while a proof is being made). Questions refused by the age-privacy allowance are not listed: they were never answered. The body is an array: the next page is in the `Link` header (see Pagination).
          */
         get: operations["compliance.listAgeChecks"];
         put?: never;
@@ -967,7 +991,7 @@ export interface paths {
         };
         /**
          * A wallet's disputes
-         * @description Every dispute filed for the wallet, newest first; `count` is their number. A wallet without disputes gets count 0, not 404.
+         * @description Every dispute filed for the wallet, newest first, paged with `limit` and `cursor` (see Pagination); `count` is their number on every page. A wallet without disputes gets count 0, not 404.
          */
         get: operations["disputes.listWalletDisputes"];
         put?: never;
@@ -1251,13 +1275,13 @@ export interface paths {
         };
         /**
          * List this API key's webhooks
-         * @description Only the webhooks registered with the calling key, oldest first. Secrets are never listed.
+         * @description Only the webhooks registered with the calling key, oldest first, paged with `limit` and `cursor` (see Pagination). Secrets are never listed.
          */
         get: operations["webhooks.listWebhooks"];
         put?: never;
         /**
          * Register a webhook for score changes
-         * @description Subscribes `url` to `score.updated` events of every wallet, or of one wallet (`walletAddress` or its alias `walletAddressFilter`). Available from the Starter tier (Free: 403); at most 3 (Starter), 10 (Growth) or 50 (Enterprise) webhooks per key (more: 403 `forbidden`). The URL must be http(s), at most 2,000 characters, and must not point at a private, loopback, link-local or otherwise reserved address (checked now and again at each delivery after DNS resolution). The signing `secret` is returned only here. Each delivery is a POST of `{event, timestamp, data}` (the `score.updated` callback below: `data` is `{walletAddress, address, category, oldScore, previousScore, newScore, confidence, tier, coverage}`, where `coverage` is the `Coverage` of score entries, how much of the wallet's on-chain history the new score covers: `partial` while chains are still read, `complete`, or `none` with `NO_CHAIN_SOURCE`) signed with `X-Credence-Signature: sha256=<hex HMAC-SHA256 of the body keyed by the secret>` and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. Delivery is at least once; failures are retried with backoff; while an endpoint fails it gets one attempt at a time along the schedule, and 10 failures in a row make the webhook inactive (its undelivered events are kept; POST /webhooks/{id}/enable resumes it, /replay sends failed ones again, /test sends a test event).
+         * @description Subscribes `url` to `score.updated` and `debt_claim.filed` events of every wallet, or of one wallet (`walletAddress` or its alias `walletAddressFilter`). Available from the Starter tier (Free: 403); at most 3 (Starter), 10 (Growth) or 50 (Enterprise) webhooks per key (more: 403 `forbidden`). The URL must be http(s), at most 2,000 characters, and must not point at a private, loopback, link-local or otherwise reserved address (checked now and again at each delivery after DNS resolution). The signing `secret` is returned only here. Each delivery is a POST of `{event, timestamp, data}` (the `score.updated` callback below: `data` is `{walletAddress, address, category, oldScore, previousScore, newScore, confidence, tier, coverage}`, where `coverage` is the `Coverage` of score entries, how much of the wallet's on-chain history the new score covers: `partial` while chains are still read, `complete`, or `none` with `NO_CHAIN_SOURCE`) signed with `X-Credence-Signature: sha256=<hex HMAC-SHA256 of the body keyed by the secret>` and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. Delivery is at least once; failures are retried with backoff; while an endpoint fails it gets one attempt at a time along the schedule, and 10 failures in a row make the webhook inactive (its undelivered events are kept; POST /webhooks/{id}/enable resumes it, /replay sends failed ones again, /test sends a test event).
          */
         post: operations["webhooks.createWebhook"];
         delete?: never;
@@ -1299,7 +1323,7 @@ export interface paths {
         };
         /**
          * Recent deliveries and their attempts
-         * @description The most recent deliveries of this webhook (newest first), each with its status and every attempt (status code, duration, error). A delivery is `pending` until it succeeds, `delivered` after, `failed` when its retries are exhausted; the pending deliveries of an inactive webhook stay pending and are not sent.
+         * @description The most recent deliveries of this webhook (newest first), each with its status and every attempt (status code, duration, error). A delivery is `pending` until it succeeds, `delivered` after, `failed` when its retries are exhausted; the pending deliveries of an inactive webhook stay pending and are not sent. Paged with `limit` and `cursor` (see Pagination).
          */
         get: operations["webhooks.listDeliveries"];
         put?: never;
@@ -1339,6 +1363,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             credentialType: string;
+            /**
+             * @description service_verified: claims the service wrote from its records (type KYCVerified, AgeOver, ReputationScore, SanctionsScreening, DIDControl); holder_assertion: the holder's claims, signed by the service as a HolderAssertion nesting them under `assertion`; holder_signed: signed by the holder (issuerDID is the holder's DID); legacy_holder_written: signed before the service checked claims, revoked
+             * @enum {string}
+             */
+            kind: "service_verified" | "holder_assertion" | "holder_signed" | "legacy_holder_written";
             issuerDID: string;
             /** Format: date-time */
             issuanceDate: string;
@@ -1633,8 +1662,13 @@ export interface components {
         };
         /** ListApiKeysResponse */
         ListApiKeysResponse: {
+            /** @description keys in this page */
             count: number;
             keys: components["schemas"]["ApiKey"][];
+            /** @description pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+            /** @description true when another page follows */
+            hasMore: boolean;
         };
         /** RotateApiKeyRequest */
         RotateApiKeyRequest: {
@@ -1911,8 +1945,8 @@ export interface components {
         /** ScoreChange */
         ScoreChange: {
             /**
-             * @description opaque position of this change (pass as `after` or `before`)
-             * @example 1042
+             * @description opaque position of this change (pass as `cursor`, or as `after` / `before`)
+             * @example WyJzY29yZV9jaGFuZ2UiLCIxMDQyIl0.q1Yx0aB2cD
              */
             cursor: string;
             /**
@@ -1938,7 +1972,7 @@ export interface components {
              * @example ingestion
              */
             cause: string;
-            /** @example 2.0.0 */
+            /** @example 3.0.0 */
             modelVersion: string;
             /** Format: date-time */
             calculatedAt: string;
@@ -1969,15 +2003,17 @@ export interface components {
             count: number;
             /** @description newest first */
             changes: components["schemas"]["ScoreChange"][];
-            /** @description pass as `before` for older changes; null when there are none */
+            /** @description pass as `cursor` for older changes; null when there are none */
             nextCursor: string | null;
+            /** @description true when older changes follow */
+            hasMore: boolean;
         };
         /** ScoreChangeFeed */
         ScoreChangeFeed: {
             count: number;
             /** @description oldest first */
             changes: components["schemas"]["ScoreChange"][];
-            /** @description pass as `after` next time (null: nothing new; poll again with the same `after`) */
+            /** @description pass as `cursor` next time; when nothing is new it is the cursor you sent (poll again with it); null only while the feed is empty */
             nextCursor: string | null;
             /** @description true when more changes are waiting: call again at once */
             hasMore: boolean;
@@ -2163,6 +2199,11 @@ export interface components {
             signatureValid: boolean;
             /** Format: uuid */
             credentialId: string | null;
+            /**
+             * @description service_verified: claims the service wrote from its records (type KYCVerified, AgeOver, ReputationScore, SanctionsScreening, DIDControl); holder_assertion: the holder's claims, signed by the service as a HolderAssertion nesting them under `assertion`; holder_signed: signed by the holder (issuerDID is the holder's DID); legacy_holder_written: signed before the service checked claims, revoked
+             * @enum {string|null}
+             */
+            kind: "service_verified" | "holder_assertion" | "holder_signed" | "legacy_holder_written" | null;
             /** @description why valid is false: malformed, unsupported_algorithm, unknown_issuer, bad_signature, not_yet_valid, expired, revoked */
             reason: string | null;
         };
@@ -2188,18 +2229,26 @@ export interface components {
             /** @description JSON object whose `id` is this DID; at most 50,000 characters */
             didDocument: string;
         };
-        /** IssueCredentialRequest */
-        IssueCredentialRequest: {
-            /** @description e.g. KYCCredential; added to the VC `type` after VerifiableCredential */
+        /** Credential request */
+        CredentialRequest: {
+            /** @description a service-verified type (KYCVerified, AgeOver, ReputationScore, SanctionsScreening, DIDControl), whose claims the service writes; any other name is the holder's own assertion (see the route description) */
             credentialType: string;
-            /** @description JSON object serialized as a string: the credentialSubject claims. Its `id`, when present, must be this DID. An `expirationDate` (ISO 8601, in the future) sets the expiry instead of the default one year and is not a claim. */
+            /** @description JSON object serialized as a string: the claims (for a service-verified type, its parameters and at most claims that agree with the service's records). Its `id`, when present, must be this DID. An `expirationDate` (ISO 8601, in the future) sets the expiry instead of the default one year and is not a claim. */
             subject: string;
+            /** @description the holder's own VC-JWT of this type and subject (ES256K or ES256K-R by the DID's key): stored as it is, `iss` the holder */
+            holderJwt?: string;
         };
         /** IssueCredentialResponse */
         IssueCredentialResponse: {
             /** Format: uuid */
             id: string;
+            /** @description the type asked for (for a holder assertion, the VC type is HolderAssertion and this is `assertion.credentialType`) */
             credentialType: string;
+            /**
+             * @description service_verified: claims the service wrote from its records (type KYCVerified, AgeOver, ReputationScore, SanctionsScreening, DIDControl); holder_assertion: the holder's claims, signed by the service as a HolderAssertion nesting them under `assertion`; holder_signed: signed by the holder (issuerDID is the holder's DID); legacy_holder_written: signed before the service checked claims, revoked
+             * @enum {string}
+             */
+            kind: "service_verified" | "holder_assertion" | "holder_signed" | "legacy_holder_written";
             issuerDID: string;
             /** Format: date-time */
             issuanceDate: string;
@@ -2247,6 +2296,31 @@ export interface components {
             provider: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        /** KYC revocation request */
+        KycRevocationRequest: {
+            /**
+             * @description why (kept with the revoked session)
+             * @example document found to be forged
+             */
+            reason?: string;
+        };
+        /** Revoked KYC */
+        RevokedKyc: {
+            did: string;
+            /** @enum {string} */
+            kycLevel: "none";
+            /** @enum {string} */
+            status: "rejected";
+            /** @description `revoked by the wallet` or `revoked by an administrator`, with the reason given */
+            reason: string | null;
+            /** Format: uuid */
+            sessionId: string;
+            provider: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description every approved session of the wallet, now revoked */
+            revokedSessions: string[];
         };
         /** VerifyAgeRequest */
         VerifyAgeRequest: {
@@ -2514,9 +2588,14 @@ export interface components {
              * @example 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045
              */
             address: string;
+            /** @description the wallet's disputes, on every page */
             count: number;
             /** @description newest first */
             disputes: components["schemas"]["Dispute"][];
+            /** @description pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+            /** @description true when another page follows */
+            hasMore: boolean;
         };
         /** UpdateDisputeStatusRequest */
         UpdateDisputeStatusRequest: {
@@ -2586,14 +2665,35 @@ export interface components {
              * @enum {string}
              */
             evidenceStatus: "pending" | "found" | "not_found" | "unverifiable";
-            /** @description evidenceTransactionHash exists on chainId and moves value or calls between the two parties; null while pending or when unverifiable */
+            /** @description evidenceTransactionHash is a successful transaction on chainId, sent by the creditor, moving priced value (the principal) to the debtor, at least CREDENCE_CLAIM_MIN_PRINCIPAL_USD (100) worth, mined at least CREDENCE_CLAIM_MIN_EVIDENCE_AGE_HOURS (168) before the claim; null while pending or when unverifiable */
             evidenceFound: boolean | null;
+            /**
+             * @description why the evidence does not count; null when it does or before the check
+             * @enum {string|null}
+             */
+            evidenceProblem: "not_mined" | "reverted" | "not_sent_by_creditor" | "no_value_to_debtor" | "unpriced" | "below_floor" | "too_recent" | "no_rpc" | null;
+            /** @description USD the evidence moved from the creditor to the debtor, valued at its block (stablecoins at 1, other assets by the Aave V3 oracle) */
+            evidenceValueUsd: number | null;
+            /**
+             * Format: date-time
+             * @description the evidence block's time
+             */
+            evidenceAt: string | null;
             /** @description the creditor sent transactions of its own before the evidence (its nonce); null when nothing could tell */
             creditorHasHistory: boolean | null;
-            /** @description all three above: the claim carries the full weight of the spec's impact table */
+            /** @description 0.25-1: the creditor's own costly history when the claim was checked (its best score in DEFI_LENDING, DEFI_TRADING, GOVERNANCE, NFT or DEVELOPER: full weight from 500); null when not weighed (not verifiable) */
+            creditorWeight: number | null;
+            /** @description signed in, evidence found and creditor history: the claim takes the spec's impact table, scaled by creditorWeight */
             verified: boolean;
-            /** @description weight of its Pending impact: 1 when verified, 0.25 otherwise (unverified claims are capped together; see the operation description) */
+            /** @description weight of its Pending impact: creditorWeight when verified, 0.25 otherwise (unverified claims are capped together; see the operation description) */
             weight: number;
+            /**
+             * Format: date-time
+             * @description the end of the debtor's notice period: a Pending claim has no impact before it (CREDENCE_CLAIM_NOTICE_HOURS, default 336 = 14 days)
+             */
+            noticeEndsAt: string | null;
+            /** @description Pending and still in the notice period: no impact yet; a dispute now stops it from ever counting while under review */
+            inNotice: boolean;
             /**
              * Format: date-time
              * @description when the evidence was checked
@@ -2697,6 +2797,8 @@ export interface components {
             }[];
             /** @description pass as ?cursor= for the next page; null on the last page */
             nextCursor: string | null;
+            /** @description true when another page follows */
+            hasMore: boolean;
         };
         /** ListByCreditorResponse */
         ListByCreditorResponse: {
@@ -2735,6 +2837,8 @@ export interface components {
             }[];
             /** @description pass as ?cursor= for the next page; null on the last page */
             nextCursor: string | null;
+            /** @description true when another page follows */
+            hasMore: boolean;
         };
         /** DisputeClaimRequest */
         DisputeClaimRequest: {
@@ -2885,11 +2989,17 @@ export interface components {
         };
         /** ListWebhooksResponse */
         ListWebhooksResponse: {
+            /** @description webhooks in this page */
             count: number;
             webhooks: components["schemas"]["Webhook"][];
+            /** @description pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+            /** @description true when another page follows */
+            hasMore: boolean;
         };
         /** ListDeliveriesResponse */
         ListDeliveriesResponse: {
+            /** @description deliveries in this page */
             count: number;
             deliveries: {
                 /**
@@ -2931,6 +3041,10 @@ export interface components {
                     attemptedAt: string;
                 }[];
             }[];
+            /** @description pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+            /** @description true when another page follows */
+            hasMore: boolean;
         };
         /** HubNegotiateResponse */
         HubNegotiateResponse: {
@@ -2960,6 +3074,8 @@ export interface components {
         XRateLimitRetryAfter: number;
         /** @description The request id: the X-Request-Id the client sent (when sane), else one the service generated. Logged with every error. */
         XRequestId: string;
+        /** @description The next page of a list whose body is a bare array: `<url>; rel="next"` (absent on the last page). See Pagination in the API description. */
+        Link: string;
         /** @description Server time spent on the request, in milliseconds. */
         XResponseTime: string;
     };
@@ -3504,6 +3620,40 @@ export interface operations {
                     "application/json": components["schemas"]["GetNonceResponse"];
                 };
             };
+            /** @description Missing or bad credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Per-second rate limit (`rate_limited`) or monthly quota (`quota_exceeded`) exceeded; see `Retry-After`. */
             429: {
                 headers: {
@@ -3637,6 +3787,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large (`payload_too_large`). */
             413: {
                 headers: {
@@ -3725,7 +3892,12 @@ export interface operations {
     };
     "billing.listApiKeys": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description page size, 1-100 (default 100) */
+                limit?: number;
+                /** @description the `nextCursor` of the previous page, unchanged (see Pagination in the API description); omit for the first page */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3765,10 +3937,35 @@ export interface operations {
                      *             "cancelAtPeriodEnd": true
                      *           }
                      *         }
-                     *       ]
+                     *       ],
+                     *       "nextCursor": "example",
+                     *       "hasMore": true
                      *     }
                      */
                     "application/json": components["schemas"]["ListApiKeysResponse"];
+                };
+            };
+            /** @description Invalid JSON, or a field violating its rule (`validation_failed`, with `fields`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "details": "Invalid request: address must be an Ethereum address: 0x followed by 40 hex characters.",
+                     *       "fields": [
+                     *         {
+                     *           "field": "address",
+                     *           "message": "must be an Ethereum address: 0x followed by 40 hex characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description Missing or bad credentials (`unauthorized`). */
@@ -3783,6 +3980,23 @@ export interface operations {
                      * @example {
                      *       "error": "unauthorized",
                      *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -4118,6 +4332,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown record or route (`not_found`). */
             404: {
                 headers: {
@@ -4286,6 +4517,23 @@ export interface operations {
                      * @example {
                      *       "error": "unauthorized",
                      *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -5198,8 +5446,8 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Unknown record or route (`not_found`). */
-            404: {
+            /** @description Missing or bad credentials (`unauthorized`). */
+            401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-Response-Time": components["headers"]["XResponseTime"];
@@ -5208,117 +5456,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "details": "No record with this id."
+                     *       "error": "unauthorized",
+                     *       "details": "The API key is not valid."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Per-second rate limit (`rate_limited`) or monthly quota (`quota_exceeded`) exceeded; see `Retry-After`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-Response-Time": components["headers"]["XResponseTime"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
-                    "X-RateLimit-Retry-After": components["headers"]["XRateLimitRetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected failure (`internal`). */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-Response-Time": components["headers"]["XResponseTime"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "internal",
-                     *       "details": "An internal error occurred (request 4fQ2kA-1x)."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency is not ready, or this instance is shutting down (`unavailable`). */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-Response-Time": components["headers"]["XResponseTime"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "unavailable",
-                     *       "details": "No sanctions list is loaded yet."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    "billing.confirmLocalCheckout": {
-        parameters: {
-            query?: {
-                /** @description confirm token from the checkout url */
-                token?: string;
-            };
-            header?: never;
-            path: {
-                sessionId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: local payment provider: confirm the payment. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-Response-Time": components["headers"]["XResponseTime"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "completed": true,
-                     *       "redirectTo": "example"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ConfirmLocalCheckoutResponse"];
-                };
-            };
-            /** @description Invalid JSON, or a field violating its rule (`validation_failed`, with `fields`). */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-Response-Time": components["headers"]["XResponseTime"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "validation_failed",
-                     *       "details": "Invalid request: address must be an Ethereum address: 0x followed by 40 hex characters.",
-                     *       "fields": [
-                     *         {
-                     *           "field": "address",
-                     *           "message": "must be an Ethereum address: 0x followed by 40 hex characters"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description Authenticated but not allowed (`forbidden`). */
@@ -5350,51 +5492,6 @@ export interface operations {
                      * @example {
                      *       "error": "not_found",
                      *       "details": "No record with this id."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A transition the state machine forbids (`invalid_state`). */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-Response-Time": components["headers"]["XResponseTime"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large (`payload_too_large`). */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-Response-Time": components["headers"]["XResponseTime"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payload_too_large",
-                     *       "details": "The request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-Response-Time": components["headers"]["XResponseTime"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "unsupported_media_type",
-                     *       "details": "The request body must be JSON (Content-Type: application/json)."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -5497,6 +5594,251 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Missing or bad credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Per-second rate limit (`rate_limited`) or monthly quota (`quota_exceeded`) exceeded; see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Retry-After": components["headers"]["XRateLimitRetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal`). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal",
+                     *       "details": "An internal error occurred (request 4fQ2kA-1x)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is not ready, or this instance is shutting down (`unavailable`). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unavailable",
+                     *       "details": "No sanctions list is loaded yet."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "billing.confirmLocalCheckout": {
+        parameters: {
+            query?: {
+                /** @description confirm token from the checkout url */
+                token?: string;
+            };
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: local payment provider: confirm the payment. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "completed": true,
+                     *       "redirectTo": "example"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConfirmLocalCheckoutResponse"];
+                };
+            };
+            /** @description Form submission: the payment is complete; Location is the success page */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid JSON, or a field violating its rule (`validation_failed`, with `fields`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "details": "Invalid request: address must be an Ethereum address: 0x followed by 40 hex characters.",
+                     *       "fields": [
+                     *         {
+                     *           "field": "address",
+                     *           "message": "must be an Ethereum address: 0x followed by 40 hex characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Missing or bad credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown record or route (`not_found`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "details": "No record with this id."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transition the state machine forbids (`invalid_state`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (`payload_too_large`). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "details": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_media_type",
+                     *       "details": "The request body must be JSON (Content-Type: application/json)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Per-second rate limit (`rate_limited`) or monthly quota (`quota_exceeded`) exceeded; see `Retry-After`. */
@@ -6540,9 +6882,11 @@ export interface operations {
     "reputation.getScoreHistory": {
         parameters: {
             query?: {
-                /** @description changes per page (1-500) */
+                /** @description page size, 1-500 (default 50) */
                 limit?: number;
-                /** @description the `nextCursor` of the previous page: older changes */
+                /** @description the `nextCursor` of the previous page, unchanged (see Pagination in the API description); omit for the first page */
+                cursor?: string;
+                /** @description older name of `cursor` here (a change's `cursor`: the changes before it) */
                 before?: string;
             };
             header?: never;
@@ -6575,7 +6919,7 @@ export interface operations {
                      *       "count": 1,
                      *       "changes": [
                      *         {
-                     *           "cursor": "1042",
+                     *           "cursor": "WyJzY29yZV9jaGFuZ2UiLCIxMDQyIl0.q1Yx0aB2cD",
                      *           "address": "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
                      *           "category": "OVERALL",
                      *           "oldScore": 500,
@@ -6583,12 +6927,13 @@ export interface operations {
                      *           "confidence": 0.5,
                      *           "tier": "High",
                      *           "cause": "ingestion",
-                     *           "modelVersion": "2.0.0",
+                     *           "modelVersion": "3.0.0",
                      *           "calculatedAt": "2026-01-15T09:30:00.000Z",
                      *           "recordedAt": "2026-01-15T09:30:00.000Z"
                      *         }
                      *       ],
-                     *       "nextCursor": "example"
+                     *       "nextCursor": "example",
+                     *       "hasMore": true
                      *     }
                      */
                     "application/json": components["schemas"]["ScoreHistory"];
@@ -6740,9 +7085,11 @@ export interface operations {
     "reputation.listScoreChanges": {
         parameters: {
             query?: {
-                /** @description the `nextCursor` of your previous call; omit to start from the oldest change */
+                /** @description the `nextCursor` of the previous page, unchanged (see Pagination in the API description); omit for the first page */
+                cursor?: string;
+                /** @description older name of `cursor` here (the changes after this one; omit both to start from the oldest change) */
                 after?: string;
-                /** @description changes per call (1-1000) */
+                /** @description page size, 1-1000 (default 100) */
                 limit?: number;
                 /** @description One of the nine score categories, exactly as written (upper case). */
                 category?: "OVERALL" | "DEFI_LENDING" | "DEFI_TRADING" | "GOVERNANCE" | "NFT" | "IDENTITY" | "SOCIAL" | "DEVELOPER" | "COMPLIANCE";
@@ -6771,7 +7118,7 @@ export interface operations {
                      *       "count": 1,
                      *       "changes": [
                      *         {
-                     *           "cursor": "1042",
+                     *           "cursor": "WyJzY29yZV9jaGFuZ2UiLCIxMDQyIl0.q1Yx0aB2cD",
                      *           "address": "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
                      *           "category": "OVERALL",
                      *           "oldScore": 500,
@@ -6779,7 +7126,7 @@ export interface operations {
                      *           "confidence": 0.5,
                      *           "tier": "High",
                      *           "cause": "ingestion",
-                     *           "modelVersion": "2.0.0",
+                     *           "modelVersion": "3.0.0",
                      *           "calculatedAt": "2026-01-15T09:30:00.000Z",
                      *           "recordedAt": "2026-01-15T09:30:00.000Z"
                      *         }
@@ -7235,6 +7582,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown record or route (`not_found`). */
             404: {
                 headers: {
@@ -7371,6 +7735,23 @@ export interface operations {
                      * @example {
                      *       "error": "unauthorized",
                      *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7770,6 +8151,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large (`payload_too_large`). */
             413: {
                 headers: {
@@ -7904,6 +8302,40 @@ export interface operations {
                     "application/json": components["schemas"]["ListVerificationKeysResponse"];
                 };
             };
+            /** @description Missing or bad credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Per-second rate limit (`rate_limited`) or monthly quota (`quota_exceeded`) exceeded; see `Retry-After`. */
             429: {
                 headers: {
@@ -8017,6 +8449,40 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Missing or bad credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A transition the state machine forbids (`invalid_state`). A request with the same Idempotency-Key is still being processed (`idempotency_key_in_use`). */
@@ -8161,6 +8627,7 @@ export interface operations {
                      *       "issuer": "example",
                      *       "signatureValid": true,
                      *       "credentialId": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+                     *       "kind": "service_verified",
                      *       "reason": "example"
                      *     }
                      */
@@ -8188,6 +8655,40 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Missing or bad credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (`payload_too_large`). */
@@ -8352,6 +8853,23 @@ export interface operations {
                      * @example {
                      *       "error": "unauthorized",
                      *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -8793,7 +9311,12 @@ export interface operations {
     };
     "identity.listCredentials": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description page size, 1-100 (default 100) */
+                limit?: number;
+                /** @description the `nextCursor` of the previous page, unchanged (see Pagination in the API description); omit for the first page */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 /**
@@ -8811,6 +9334,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-Response-Time": components["headers"]["XResponseTime"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8819,6 +9343,7 @@ export interface operations {
                      *       {
                      *         "id": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
                      *         "credentialType": "example",
+                     *         "kind": "service_verified",
                      *         "issuerDID": "example",
                      *         "issuanceDate": "2026-01-15T09:30:00.000Z",
                      *         "expirationDate": "2026-01-15T09:30:00.000Z",
@@ -8976,13 +9501,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "credentialType": "a",
-                 *       "subject": "example"
-                 *     }
-                 */
-                "application/json": components["schemas"]["IssueCredentialRequest"];
+                "application/json": components["schemas"]["CredentialRequest"];
             };
         };
         responses: {
@@ -8998,6 +9517,7 @@ export interface operations {
                      * @example {
                      *       "id": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
                      *       "credentialType": "example",
+                     *       "kind": "service_verified",
                      *       "issuerDID": "example",
                      *       "issuanceDate": "2026-01-15T09:30:00.000Z",
                      *       "expirationDate": "2026-01-15T09:30:00.000Z",
@@ -9127,7 +9647,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Idempotency-Key was already used with another request (`idempotency_key_reused`). */
+            /** @description The statement to prove is false (`proof_unsatisfiable`). The Idempotency-Key was already used with another request (`idempotency_key_reused`). */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9235,6 +9755,7 @@ export interface operations {
                      * @example {
                      *       "id": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
                      *       "credentialType": "example",
+                     *       "kind": "service_verified",
                      *       "issuerDID": "example",
                      *       "issuanceDate": "2026-01-15T09:30:00.000Z",
                      *       "expirationDate": "2026-01-15T09:30:00.000Z",
@@ -9472,6 +9993,40 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Missing or bad credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown record or route (`not_found`). */
@@ -9948,11 +10503,230 @@ export interface operations {
             };
         };
     };
+    "compliance.revokeKyc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description did:credence:[<chainId>:]<address> */
+                did: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "document found to be forged"
+                 *     }
+                 */
+                "application/json": components["schemas"]["KycRevocationRequest"];
+            };
+        };
+        responses: {
+            /** @description OK: revoke a wallet's KYC. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "did": "did:credence:1:0xd8da6bf26964af9d7eed9e03e53415d37aa96045",
+                     *       "kycLevel": "none",
+                     *       "status": "rejected",
+                     *       "reason": "revoked by an administrator: document found to be forged",
+                     *       "sessionId": "3f1c2a9e-8b7d-4c61-9a0e-2f5b6c7d8e9f",
+                     *       "provider": "<provider_default>",
+                     *       "updatedAt": "2026-11-26T06:00:00.000Z",
+                     *       "revokedSessions": [
+                     *         "3f1c2a9e-8b7d-4c61-9a0e-2f5b6c7d8e9f"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevokedKyc"];
+                };
+            };
+            /** @description Invalid JSON, or a field violating its rule (`validation_failed`, with `fields`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "details": "Invalid request: address must be an Ethereum address: 0x followed by 40 hex characters.",
+                     *       "fields": [
+                     *         {
+                     *           "field": "address",
+                     *           "message": "must be an Ethereum address: 0x followed by 40 hex characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Missing or bad credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown record or route (`not_found`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "details": "No record with this id."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A transition the state machine forbids (`invalid_state`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (`payload_too_large`). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "payload_too_large",
+                     *       "details": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unsupported_media_type",
+                     *       "details": "The request body must be JSON (Content-Type: application/json)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Per-second rate limit (`rate_limited`) or monthly quota (`quota_exceeded`) exceeded; see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Retry-After": components["headers"]["XRateLimitRetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal`). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal",
+                     *       "details": "An internal error occurred (request 4fQ2kA-1x)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is not ready, or this instance is shutting down (`unavailable`). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unavailable",
+                     *       "details": "No sanctions list is loaded yet."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "compliance.listAgeChecks": {
         parameters: {
             query?: {
-                /** @description most recent questions to list (default 100) */
+                /** @description questions per page, newest first (1-1000, default 100) */
                 limit?: number;
+                /** @description the `nextCursor` of the previous page, unchanged (see Pagination in the API description); omit for the first page */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -9965,6 +10739,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-Response-Time": components["headers"]["XResponseTime"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10020,6 +10795,23 @@ export interface operations {
                      * @example {
                      *       "error": "unauthorized",
                      *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -10588,6 +11380,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown record or route (`not_found`). */
             404: {
                 headers: {
@@ -10748,6 +11557,40 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Missing or bad credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown record or route (`not_found`). */
             404: {
                 headers: {
@@ -10863,6 +11706,40 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                     /** @example <!doctype html><html><body>…</body></html> */
                     "text/html": string;
+                };
+            };
+            /** @description Missing or bad credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown record or route (`not_found`). */
@@ -12188,7 +13065,12 @@ export interface operations {
     };
     "disputes.listWalletDisputes": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description page size, 1-100 (default 50) */
+                limit?: number;
+                /** @description the `nextCursor` of the previous page, unchanged (see Pagination in the API description); omit for the first page */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 /** @description the wallet: a 0x address or an ENS name. An ENS name (e.g. `vitalik.eth`) is accepted too and resolved over the mainnet JSON-RPC (CREDENCE_RPC_URL_1) before the call: without that setting a name gets 400 `validation_failed`; a name with no resolver or no address record gets 404 `not_found`; a failing RPC gets 502 `upstream_unavailable`. Responses carry the resolved address, checksummed. */
@@ -12234,7 +13116,9 @@ export interface operations {
                      *             "txHash": "example"
                      *           }
                      *         }
-                     *       ]
+                     *       ],
+                     *       "nextCursor": "example",
+                     *       "hasMore": true
                      *     }
                      */
                     "application/json": components["schemas"]["ListWalletDisputesResponse"];
@@ -13064,9 +13948,15 @@ export interface operations {
                      *         "creditorSignedIn": true,
                      *         "evidenceStatus": "pending",
                      *         "evidenceFound": true,
+                     *         "evidenceProblem": "not_mined",
+                     *         "evidenceValueUsd": 0.5,
+                     *         "evidenceAt": "2026-01-15T09:30:00.000Z",
                      *         "creditorHasHistory": true,
+                     *         "creditorWeight": 0.5,
                      *         "verified": true,
                      *         "weight": 0.5,
+                     *         "noticeEndsAt": "2026-01-15T09:30:00.000Z",
+                     *         "inNotice": true,
                      *         "checkedAt": "2026-01-15T09:30:00.000Z"
                      *       }
                      *     }
@@ -13315,9 +14205,15 @@ export interface operations {
                      *         "creditorSignedIn": true,
                      *         "evidenceStatus": "pending",
                      *         "evidenceFound": true,
+                     *         "evidenceProblem": "not_mined",
+                     *         "evidenceValueUsd": 0.5,
+                     *         "evidenceAt": "2026-01-15T09:30:00.000Z",
                      *         "creditorHasHistory": true,
+                     *         "creditorWeight": 0.5,
                      *         "verified": true,
                      *         "weight": 0.5,
+                     *         "noticeEndsAt": "2026-01-15T09:30:00.000Z",
+                     *         "inNotice": true,
                      *         "checkedAt": "2026-01-15T09:30:00.000Z"
                      *       }
                      *     }
@@ -13346,6 +14242,40 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Missing or bad credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown record or route (`not_found`). */
@@ -13422,7 +14352,7 @@ export interface operations {
             query?: {
                 /** @description page size, 1-100 (default 50); newest first */
                 limit?: number;
-                /** @description nextCursor from the previous page */
+                /** @description the `nextCursor` of the previous page, unchanged (see Pagination in the API description); omit for the first page */
                 cursor?: string;
             };
             header?: never;
@@ -13464,7 +14394,8 @@ export interface operations {
                      *           "creditorAddress": "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045"
                      *         }
                      *       ],
-                     *       "nextCursor": "example"
+                     *       "nextCursor": "example",
+                     *       "hasMore": true
                      *     }
                      */
                     "application/json": components["schemas"]["ListByDebtorResponse"];
@@ -13491,6 +14422,40 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Missing or bad credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown record or route (`not_found`). */
@@ -13584,7 +14549,7 @@ export interface operations {
             query?: {
                 /** @description page size, 1-100 (default 50); newest first */
                 limit?: number;
-                /** @description nextCursor from the previous page */
+                /** @description the `nextCursor` of the previous page, unchanged (see Pagination in the API description); omit for the first page */
                 cursor?: string;
             };
             header?: never;
@@ -13622,7 +14587,8 @@ export interface operations {
                      *           "debtorAddress": "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045"
                      *         }
                      *       ],
-                     *       "nextCursor": "example"
+                     *       "nextCursor": "example",
+                     *       "hasMore": true
                      *     }
                      */
                     "application/json": components["schemas"]["ListByCreditorResponse"];
@@ -13649,6 +14615,40 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Missing or bad credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unknown record or route (`not_found`). */
@@ -14961,7 +15961,12 @@ export interface operations {
     };
     "webhooks.listWebhooks": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description page size, 1-100 (default 100) */
+                limit?: number;
+                /** @description the `nextCursor` of the previous page, unchanged (see Pagination in the API description); omit for the first page */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -14992,10 +15997,35 @@ export interface operations {
                      *           "lastDeliveryAt": "2026-01-15T09:30:00.000Z",
                      *           "createdAt": "2026-01-15T09:30:00.000Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "nextCursor": "example",
+                     *       "hasMore": true
                      *     }
                      */
                     "application/json": components["schemas"]["ListWebhooksResponse"];
+                };
+            };
+            /** @description Invalid JSON, or a field violating its rule (`validation_failed`, with `fields`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "details": "Invalid request: address must be an Ethereum address: 0x followed by 40 hex characters.",
+                     *       "fields": [
+                     *         {
+                     *           "field": "address",
+                     *           "message": "must be an Ethereum address: 0x followed by 40 hex characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description Missing or bad credentials (`unauthorized`). */
@@ -15558,8 +16588,10 @@ export interface operations {
     "webhooks.listDeliveries": {
         parameters: {
             query?: {
-                /** @description most recent deliveries to list */
+                /** @description deliveries per page, newest first (1-100, default 20) */
                 limit?: number;
+                /** @description the `nextCursor` of the previous page, unchanged (see Pagination in the API description); omit for the first page */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -15605,7 +16637,9 @@ export interface operations {
                      *             }
                      *           ]
                      *         }
-                     *       ]
+                     *       ],
+                     *       "nextCursor": "example",
+                     *       "hasMore": true
                      *     }
                      */
                     "application/json": components["schemas"]["ListDeliveriesResponse"];

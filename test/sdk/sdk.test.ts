@@ -10,8 +10,8 @@ import { Wallet } from 'ethers';
 import { createKey, createTestApp } from '../helpers/app.js';
 import type { App } from '../../src/platform/http/types.js';
 import { signedHeaders } from '../../src/modules/webhooks/signing.js';
-import { generateTypes } from '../../sdk/scripts/generate.js';
-import { createCredenceClient, verifyProofOffline, verifyWebhook } from '../../sdk/src/index.js';
+import { generateOperations, generateTypes } from '../../sdk/scripts/generate.js';
+import { createCredenceClient, verifyProofOffline, verifyWebhook, unwrap, AuthenticationError, WebhookSignatureError, EVENT_TYPES, type ScoreUpdatedEvent } from '../../sdk/src/index.js';
 import { firstCalls } from '../../sdk/examples/first-calls.js';
 
 const sdkDir = path.resolve(import.meta.dirname, '../../sdk');
@@ -33,6 +33,7 @@ describe('@credence/sdk', () => {
     const live = (await app.inject({ method: 'GET', url: '/swagger/v1/swagger.json' })).json();
     expect(live).toEqual(JSON.parse(readFileSync(path.join(sdkDir, 'openapi.json'), 'utf8')));
     expect(await generateTypes(live)).toBe(readFileSync(path.join(sdkDir, 'src/schema.ts'), 'utf8'));
+    expect(generateOperations(live)).toBe(readFileSync(path.join(sdkDir, 'src/operations.ts'), 'utf8'));
   });
 
   it('runs the natural first calls through openapi-fetch: nonce, sign-in, key, score without options, batch, usage', async () => {
@@ -51,6 +52,26 @@ describe('@credence/sdk', () => {
     expect(res.data).toBeUndefined();
     expect(res.response.status).toBe(401);
     expect(res.error?.error).toBe('unauthorized');
+    // the same answer as a class, with code, details, status and request id
+    const thrown = await unwrap(credence.GET('/api/v1/billing/usage')).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(AuthenticationError);
+    expect(thrown).toMatchObject({ code: 'unauthorized', status: 401, requestId: expect.any(String), fields: [] });
+  });
+
+  it('constructEvent verifies a delivery and returns the typed event; every event in the document has a type', async () => {
+    const secret = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
+    const body = JSON.stringify({ event: 'score.updated', timestamp: new Date().toISOString(), data: { address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', newScore: 640 } });
+    const headers = signedHeaders(secret, 'msg_1', body);
+    const credence = createCredenceClient({ baseUrl });
+    const event = credence.webhooks.constructEvent(body, headers, secret);
+    expect(event.event).toBe('score.updated');
+    if (event.event === 'score.updated') expect((event as ScoreUpdatedEvent).data.newScore).toBe(640);
+    expect(() => credence.webhooks.constructEvent(body.replace('640', '990'), headers, secret)).toThrow(WebhookSignatureError);
+    expect(() => credence.webhooks.constructEvent(Buffer.from(body), new Headers(headers as Record<string, string>), secret)).not.toThrow();
+    const live = (await app.inject({ method: 'GET', url: '/swagger/v1/swagger.json' })).json();
+    const documented = Object.values<Record<string, unknown>>(live.paths).flatMap((item) => Object.values<{ callbacks?: object }>(item as never).flatMap((op) => Object.keys(op.callbacks ?? {})));
+    expect(documented.length).toBeGreaterThan(0);
+    for (const name of documented) expect(EVENT_TYPES).toContain(name);
   });
 
   it('checks both webhook signature schemes, and refuses a tampered body or a stale timestamp', () => {
@@ -83,7 +104,7 @@ describe('@credence/sdk', () => {
     expect(await verifyProofOffline(p, keys.data!, { now: (offline.validUntil! + 1) * 1000 })).toMatchObject({ valid: false, reason: expect.stringContaining('expired') });
   });
 
-  it('type-checks the natural calls under tsc --strict, builds, and packs', () => {
+  it('type-checks the examples under tsc --strict --exactOptionalPropertyTypes, builds, and packs', () => {
     const tsc = (project: string) => spawnSync(process.execPath, [path.resolve(sdkDir, '../node_modules/typescript/bin/tsc'), '-p', project], { cwd: sdkDir, encoding: 'utf8' });
     const check = tsc('tsconfig.examples.json');
     expect(check.status, check.stdout + check.stderr).toBe(0);
@@ -94,6 +115,9 @@ describe('@credence/sdk', () => {
     const [info] = JSON.parse(pack.stdout);
     expect(info.name).toBe('@credence/sdk');
     const files = info.files.map((f: { path: string }) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/schema.d.ts', 'dist/webhooks.js', 'openapi.json', 'package.json']));
-  });
+    expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/schema.d.ts', 'dist/webhooks.js', 'dist/events.d.ts', 'openapi.json', 'package.json']));
+    // nothing the package ships needs ethers or siwe (viem users install neither)
+    for (const f of files.filter((x: string) => x.endsWith('.js'))) expect(readFileSync(path.join(sdkDir, f), 'utf8'), f).not.toMatch(/from ['"](ethers|siwe)['"]/);
+    expect(Object.keys(JSON.parse(readFileSync(path.join(sdkDir, 'package.json'), 'utf8')).dependencies)).toEqual(['openapi-fetch']);
+  }, 240_000);
 });
