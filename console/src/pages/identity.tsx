@@ -12,6 +12,7 @@ function Credentials({ did }: { did: string }) {
       <Status error={a.error} ok={a.ok} testid="credential-action" />
       {l.data && l.data.length === 0 && <p>No credentials issued to this DID.</p>}
       {l.data && l.data.length > 0 && (
+        <div class="scroll" tabIndex={0}>
         <table>
           <thead>
             <tr>
@@ -53,6 +54,7 @@ function Credentials({ did }: { did: string }) {
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </div>
   );

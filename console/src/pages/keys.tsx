@@ -85,7 +85,7 @@ export function Keys({ address, onKeyChange }: { address: string; onKeyChange: (
       )}
       <Status error={l.error} testid="keys-list" />
       {l.data && (
-        <div class="scroll">
+        <div class="scroll" tabIndex={0}>
           <table data-testid="keys-table">
             <thead>
               <tr>

@@ -103,6 +103,7 @@ function History({ address }: { address: string }) {
       {h.data && h.data.length > 0 && (
         <details>
           <summary>{h.data.length} changes as a table</summary>
+          <div class="scroll" tabIndex={0}>
           <table>
             <thead>
               <tr>
@@ -123,6 +124,7 @@ function History({ address }: { address: string }) {
               ))}
             </tbody>
           </table>
+          </div>
         </details>
       )}
     </Section>

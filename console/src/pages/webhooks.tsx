@@ -21,7 +21,7 @@ function Deliveries({ hook, tick }: { hook: Hook; tick: number }) {
       <Status error={l.error} testid="deliveries" />
       {l.data && l.data.deliveries.length === 0 && <p>No deliveries yet.</p>}
       {l.data && l.data.deliveries.length > 0 && (
-        <div class="scroll">
+        <div class="scroll" tabIndex={0}>
           <table data-testid="deliveries-table">
             <thead>
               <tr>
@@ -43,7 +43,7 @@ function Deliveries({ hook, tick }: { hook: Hook; tick: number }) {
                     {d.attempts.map((t) => (
                       <div key={t.attempt}>
                         #{t.attempt}: {t.statusCode != null ? `HTTP ${t.statusCode}` : 'no answer'}
-                        {t.error ? ` (${t.error})` : ''}, {t.durationMs} ms
+                        {t.error && t.error !== `HTTP ${t.statusCode}` ? ` (${t.error})` : ''}, {t.durationMs} ms
                       </div>
                     ))}
                   </td>
