@@ -79,6 +79,15 @@ describe('console files', () => {
     expect(res.json()).toEqual({ error: 'not_found', details: 'No file /console/assets/nope-123.js.' });
   });
 
+  it('serves only its own files: no way out of console/dist', async () => {
+    for (const url of ['/console/../package.json', '/console/..%2f..%2fpackage.json', '/console/assets/..%2f..%2f..%2fpackage.json', '/console/%2e%2e/%2e%2e/package.json']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.body, url).not.toContain('"dependencies"');
+      expect([200, 404], url).toContain(res.statusCode);
+      if (res.statusCode === 200) expect(res.body, url).toBe(files!.get('index.html')!.body.toString());
+    }
+  });
+
   it('unknown /api paths and other paths keep the JSON 404', async () => {
     for (const url of ['/api/v1/nope', '/api/nope', '/consoles', '/favicon.ico']) {
       const res = await app.inject({ method: 'GET', url });
