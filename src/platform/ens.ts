@@ -245,6 +245,9 @@ export function registerEns(app: FastifyInstance, ctx: AppContext, opts: EnsReso
     for (const [code, body] of Object.entries(errorResponses(404, 502))) if (!(code in response)) response[code] = body;
     // callback style: a request without names (nearly all) costs one scan and no promise on the hot path
     const hook = (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
+      // A request already invalid (routes with attachValidation) is answered by its validation, which names every
+      // offending field: resolving (or refusing) a name first would answer about that one field alone.
+      if (req.validationError) return done();
       const found = namesIn(req, slots);
       if (!found.length) return done();
       resolveAll(req, found).then(

@@ -68,7 +68,7 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
   const exited = new Promise<number | string>((resolve) => child.on('exit', (c, s) => resolve(c ?? s ?? -1)));
   let gone = false;
   void exited.then(() => (gone = true));
-  const m = await eventually(() => (gone ? 'exited' : /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)), { timeoutMs: opts.readyTimeoutMs ?? 240_000, intervalMs: 50 }).catch((e) => {
+  const m = await eventually(() => (gone ? 'exited' : /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)), { timeoutMs: opts.readyTimeoutMs ?? 480_000, intervalMs: 50 }).catch((e) => {
     child.kill('SIGKILL');
     throw new Error(`server did not start: ${(e as Error).message}\n${out}`);
   });

@@ -6,6 +6,11 @@ import { PGlite } from '@electric-sql/pglite';
 import type { Db, Queryable } from './types.js';
 import { AppError } from '../errors.js';
 import { isConnectionError, mapConnectionError } from './unavailable.js';
+import { lockDataDir } from './lock.js';
+import { withBackgroundLane } from './background.js';
+
+export { DataDirLocked } from './lock.js';
+export { inBackground } from './background.js';
 
 export * from './types.js';
 
@@ -38,7 +43,7 @@ export async function openPostgres(url: string, poolSize = 10, opts: { connectTi
       return r.rows as T[];
     },
   });
-  return {
+  return withBackgroundLane({
     kind: 'postgres',
     ...wrap(pool),
     async tx<T>(fn: (q: Queryable) => Promise<T>) {
@@ -64,11 +69,11 @@ export async function openPostgres(url: string, poolSize = 10, opts: { connectTi
     async close() {
       await pool.end();
     },
-  };
+  }, { limit: Math.max(1, Math.floor(poolSize / 4)) });
 }
 
 export function wrapPglite(db: PGlite): Db {
-  return {
+  return withBackgroundLane({
     kind: 'pglite',
     async query<T>(sql: string, params?: unknown[]) {
       const r = await db.query<T>(sql, params as unknown[]);
@@ -89,17 +94,37 @@ export function wrapPglite(db: PGlite): Db {
     async close() {
       if (!db.closed) await db.close();
     },
-  };
+  }, { limit: 1 });
 }
 
 export async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<Db> {
   let dir: string | undefined;
+  let unlock = () => {};
   if (dataDir) {
     dir = path.resolve(dataDir, 'pgdata');
     mkdirSync(dir, { recursive: true });
+    // one process per embedded directory (refused with DataDirLocked while another holds it)
+    unlock = lockDataDir(path.resolve(dataDir));
   }
-  const db = await PGlite.create(dir, loadDataDir ? { loadDataDir } : {});
-  return wrapPglite(db);
+  let db: PGlite;
+  try {
+    db = await PGlite.create(dir, loadDataDir ? { loadDataDir } : {});
+  } catch (e) {
+    unlock();
+    throw e;
+  }
+  const wrapped = wrapPglite(db);
+  const close = wrapped.close;
+  return {
+    ...wrapped,
+    async close() {
+      try {
+        await close();
+      } finally {
+        unlock();
+      }
+    },
+  };
 }
 
 /** DATABASE_URL decides: postgres://... a server, pglite://memory in memory, unset PGlite in the data dir. */

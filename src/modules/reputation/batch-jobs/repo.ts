@@ -35,17 +35,36 @@ export function createBatchJobRepo(db: Queryable) {
       const rows = await db.query<JobRow>(`SELECT ${STATUS_COLUMNS} FROM batch_jobs WHERE id = $1 AND api_key_id = $2 AND expires_at > now()`, [id, keyId]);
       return rows[0] ?? null;
     },
-    /** Claims the oldest job that is queued, or running under a lapsed claim (its worker died). */
-    async claim(leaseSeconds: number): Promise<JobRow | null> {
+    /**
+     * Claims the next job that is queued, or running with no live claim (its worker died, or gave its turn back).
+     * Turns go round: jobs never started first, then the one that gave its turn back longest ago (claimed_until is
+     * set to the moment it did), so one 100,000-address job does not hold back a 10-address one. The addresses are
+     * not returned (up to 100,000 of them): each step reads its own slice.
+     */
+    async claim(leaseSeconds: number): Promise<Omit<JobRow, 'addresses'> | null> {
       const rows = await db.query<JobRow>(
         `UPDATE batch_jobs SET status = 'running', claimed_until = now() + make_interval(secs => $1), started_at = COALESCE(started_at, now()),
            attempts = attempts + 1
          WHERE id = (SELECT id FROM batch_jobs WHERE status IN ('queued', 'running') AND (claimed_until IS NULL OR claimed_until < now())
-                     ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-         RETURNING *`,
+                     ORDER BY claimed_until NULLS FIRST, created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+         RETURNING ${STATUS_COLUMNS}`,
         [leaseSeconds],
       );
       return rows[0] ?? null;
+    },
+    /** Addresses [from, from + count) of a job, in request order. */
+    async slice(id: string, from: number, count: number): Promise<string[]> {
+      const rows = await db.query<{ a: string[] | null }>(`SELECT addresses[$2:$3] AS a FROM batch_jobs WHERE id = $1`, [id, from + 1, from + count]);
+      return rows[0]?.a ?? [];
+    },
+    /** Still ours to work on: running, not expired or deleted meanwhile. */
+    async stillRunning(id: string): Promise<boolean> {
+      const rows = await db.query(`SELECT 1 FROM batch_jobs WHERE id = $1 AND status = 'running' AND expires_at > now()`, [id]);
+      return rows.length > 0;
+    },
+    /** Gives the job's turn back after a time slice (not a failed attempt): next in line after the others. */
+    async yieldTurn(id: string) {
+      await db.query(`UPDATE batch_jobs SET claimed_until = now(), attempts = greatest(attempts - 1, 0) WHERE id = $1 AND status = 'running'`, [id]);
     },
     /** Stores one chunk's results and moves the job forward in one transaction (a retried chunk overwrites). */
     async saveChunk(q: Queryable, id: string, chunk: number, lines: string, processed: number, leaseSeconds: number) {

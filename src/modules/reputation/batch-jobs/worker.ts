@@ -1,8 +1,16 @@
-// Works through bulk scoring jobs off the request thread: claims one job at a time, scores it 100 addresses per
-// step through the scoring service (the same path as POST /reputation/batch), and stores each step's results with
-// the job's progress in one transaction, so a crash or restart resumes where the last step ended.
+// Runs bulk scoring jobs in the background without taking the instance from its requests:
+// - bounded steps: one chunk of CHUNK addresses at a time, its results stored with the job's progress in one
+//   transaction (a restart resumes at the first chunk not stored);
+// - every query of a step runs in the database's background lane (platform/db/background.ts): after a turn of the
+//   event loop and behind request queries. On PGlite (in this process) that is what keeps /health and the API
+//   answering; on PostgreSQL the work is in the server and the lane only leaves most of the pool to requests;
+// - a rest between steps (REST_RATIO of the step's time): bulk work takes at most a fair share of the process;
+// - turns: a job works for SLICE_MS, then gives its turn back to the next job in line (repo.claim);
+// - cancellable: a job deleted, expired or failed meanwhile stops at the next step; stop() (SIGTERM) stops at the
+//   end of the step under way and releases the job, which the next start resumes.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../platform/db/types.js';
+import { inBackground } from '../../../platform/db/background.js';
 import type { Worker } from '../../../platform/context.js';
 import { toChecksum } from '../../../platform/http/address.js';
 import type { Category, ScoringService } from '../../scoring/contracts.js';
@@ -10,25 +18,58 @@ import type { BatchJobRepo, JobRow } from './repo.js';
 
 export const CHUNK = 100;
 const LEASE_SECONDS = 120;
+const SLICE_MS = 1_000;
+/** After a step of t ms, rest t * REST_RATIO ms (bulk work gets about 1 / (1 + REST_RATIO) of the time). */
+const REST_RATIO = 0.25;
 
-export function createBatchJobWorker(o: { db: Db; repo: BatchJobRepo; scoring: () => ScoringService | undefined; log: FastifyBaseLogger; pollMs?: number }): Worker & { wake(): void } {
+export function createBatchJobWorker(o: {
+  db: Db;
+  repo: BatchJobRepo;
+  scoring: () => ScoringService | undefined;
+  log: FastifyBaseLogger;
+  pollMs?: number;
+}): Worker & { wake(): void } {
   let timer: NodeJS.Timeout | null = null;
   let running = false;
   let busy: Promise<void> | null = null;
   let lastPurge = 0;
+  let restTimer: { t: NodeJS.Timeout; done: () => void } | null = null;
 
-  async function runJob(job: JobRow, scoring: ScoringService) {
-    for (let start = job.processed; start < job.total && running; start += CHUNK) {
-      const slice = job.addresses.slice(start, start + CHUNK);
-      const entries = await scoring.getBatch(slice, job.category as Category);
-      const lines = entries
-        // coverage as the synchronous batch gives it: how much of the wallet's on-chain history this score read
-        .map((e, i) =>
-          JSON.stringify({ address: toChecksum(slice[i]), category: e.category, score: e.score, confidence: e.confidence, tier: e.tier, calculatedAt: e.calculatedAt, modelVersion: e.modelVersion, coverage: e.coverage }),
-        )
-        .join('\n');
-      await o.db.tx((q) => o.repo.saveChunk(q, job.id, start / CHUNK, lines, Math.min(job.total, start + CHUNK), LEASE_SECONDS));
+  /** A rest that stop() cuts short. */
+  const rest = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        restTimer = null;
+        resolve();
+      };
+      restTimer = { t: setTimeout(done, ms), done };
+    });
+
+  async function step(job: Omit<JobRow, 'addresses'>, start: number, scoring: ScoringService) {
+    const slice = await o.repo.slice(job.id, start, CHUNK);
+    const entries = await scoring.getBatch(slice, job.category as Category);
+    const lines = entries
+      .map((e, i) =>
+        JSON.stringify({ address: toChecksum(slice[i]), category: e.category, score: e.score, confidence: e.confidence, tier: e.tier, calculatedAt: e.calculatedAt, modelVersion: e.modelVersion, coverage: e.coverage }),
+      )
+      .join('\n');
+    await o.db.tx((q) => o.repo.saveChunk(q, job.id, start / CHUNK, lines, Math.min(job.total, start + CHUNK), LEASE_SECONDS));
+  }
+
+  /** Works on the job for one slice. Returns why it stopped. */
+  async function runSlice(job: Omit<JobRow, 'addresses'>, scoring: ScoringService): Promise<'done' | 'turn' | 'stopped' | 'cancelled'> {
+    const sliceEnd = Date.now() + SLICE_MS;
+    // chunks are stored whole: resume at the first one not stored
+    for (let start = job.processed - (job.processed % CHUNK); start < job.total; start += CHUNK) {
+      if (!running) return 'stopped';
+      if (start !== job.processed && !(await inBackground(() => o.repo.stillRunning(job.id)))) return 'cancelled';
+      const t = performance.now();
+      await inBackground(() => step(job, start, scoring));
+      if (start + CHUNK >= job.total) return 'done';
+      await rest((performance.now() - t) * REST_RATIO);
+      if (Date.now() > sliceEnd) return 'turn';
     }
+    return 'done';
   }
 
   async function pump() {
@@ -37,16 +78,16 @@ export function createBatchJobWorker(o: { db: Db; repo: BatchJobRepo; scoring: (
       if (!scoring) return;
       if (Date.now() - lastPurge > 3_600_000) {
         lastPurge = Date.now();
-        await o.repo.purgeExpired();
+        await inBackground(() => o.repo.purgeExpired());
       }
-      const job = await o.repo.claim(LEASE_SECONDS);
+      const job = await inBackground(() => o.repo.claim(LEASE_SECONDS));
       if (!job) return;
       try {
-        await runJob(job, scoring);
-        if (!running) await o.repo.release(job.id);
+        const why = await runSlice(job, scoring);
+        if (why === 'stopped') await o.repo.release(job.id);
+        else if (why === 'turn') await inBackground(() => o.repo.yieldTurn(job.id));
       } catch (err) {
         o.log.error({ err, job: job.id }, 'batch job step failed');
-        // a step that keeps failing fails the job instead of blocking the queue
         if (job.attempts >= 3) await o.repo.fail(job.id, 'scoring failed repeatedly; submit the job again');
         else await o.repo.release(job.id);
         return;
@@ -74,6 +115,10 @@ export function createBatchJobWorker(o: { db: Db; repo: BatchJobRepo; scoring: (
     async stop() {
       running = false;
       if (timer) clearInterval(timer);
+      if (restTimer) {
+        clearTimeout(restTimer.t);
+        restTimer.done();
+      }
       await busy;
     },
     wake,
