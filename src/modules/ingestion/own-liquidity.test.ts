@@ -80,8 +80,12 @@ beforeAll(async () => {
     await swap(washer, ownPool, i + 1);
     await c.advanceDays(1);
   }
-  // ... and a little honest trading in another pool, which still counts
-  for (let i = 0; i < 2; i++) await swap(washer, otherPool, i);
+  // ... and a little honest trading in another pool, which still counts (a day apart: a buy and a sale of the same
+  // pair within a day net to nothing, model 3.0.0)
+  for (let i = 0; i < 2; i++) {
+    await swap(washer, otherPool, i);
+    await c.advanceDays(1);
+  }
 
   // Honest traders in the same pool: one is then sent a position (minted by, and paid by, a stranger); the other
   // has a position minted straight to it by a stranger (anyone may name any recipient).
@@ -96,6 +100,7 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) {
     await swap(trader, ownPool, i);
     await swap(gifted, ownPool, i);
+    await c.advanceDays(1);
   }
 
   app = await createTestApp({ config: { rpcUrls: { 1: chain.url }, ingestConfirmations: 0 } });
