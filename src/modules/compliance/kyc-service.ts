@@ -144,15 +144,15 @@ export function createKycService(d: KycServiceDeps) {
     },
 
     /**
-     * Withdraws the wallet's KYC (the owner, or an administrator): every approved session of the wallet becomes revoked,
+     * Revokes the wallet's KYC (an administrator: a revocation reads as a failed verification, so the wallet cannot
+     * do it to itself by mistake): every approved session of the wallet becomes revoked,
      * its birth date and commitment are deleted (age proofs made from it stop verifying, age checks answer
      * no_approved_kyc), and the KYC-backed credentials the service signed are revoked through the status list.
      */
     async revoke(didInput: string, caller: { address: string; roles: string[] }, reason: string | undefined) {
       const rec = await resolveDid(didInput);
-      const admin = caller.roles.includes('admin');
-      if (rec.walletAddress !== caller.address.toLowerCase() && !admin) throw forbidden('Only the wallet that owns this DID (or an administrator) may revoke its KYC.');
-      const why = `revoked by ${admin && rec.walletAddress !== caller.address.toLowerCase() ? 'an administrator' : 'the wallet'}${reason ? `: ${reason}` : ''}`;
+      if (!caller.roles.includes('admin')) throw forbidden('Only an administrator may revoke a KYC.');
+      const why = `revoked by an administrator${reason ? `: ${reason}` : ''}`;
       const revoked = await d.db.tx(async (q) => {
         const rows = await d.repo.revokeApproved(rec.walletAddress, why.slice(0, 500), q);
         if (rows.length) await d.repo.deleteBirthDate(rec.walletAddress, q);

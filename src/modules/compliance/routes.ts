@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AgeAnswer, AgeService } from './age.js';
 import type { AgeChecks } from './age-checks.js';
 import { linkNext } from '../../platform/http/pagination.js';
+import { snarkjsForm } from '../proofs/snarkjs-form.js';
 import type { KycService } from './kyc-service.js';
 import { KYC_PROVIDERS } from './providers/types.js';
 import {
@@ -96,8 +97,8 @@ export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeServ
             tags,
             summary: "Revoke a wallet's KYC",
             description:
-              'The wallet that owns the DID, or an administrator. Every approved KYC session of the wallet becomes revoked (its status reads ' +
-              '`rejected` with a `revoked by ...` reason), the birth date and its commitment are deleted at once (age proofs made from it stop ' +
+              'Administrators only (403 otherwise). Every approved KYC session of the wallet becomes revoked (its status reads ' +
+              '`rejected` with a `revoked by an administrator` reason, and scores treat it as a rejected KYC), the birth date and its commitment are deleted at once (age proofs made from it stop ' +
               'verifying, verify-age and age-verify answer `no_approved_kyc`, no new age or KYCVerified proof can be made), and the KYCVerified ' +
               'and AgeOver credentials the service signed for the wallet are revoked through the status list. 409 when there is no approved KYC. ' +
               'A new KYC session may be started afterwards.',
@@ -205,7 +206,7 @@ export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeServ
           const jurisdictionCode = req.body.jurisdictionCode.toUpperCase();
           const minimumAge = req.body.minimumAge ?? age.legalAge(jurisdictionCode);
           const r = await ageChecks.service.guard(askerOf(req), req.body.walletAddress, minimumAge, 'age-verify', () => age.verify(req.body.walletAddress, minimumAge), answerOf);
-          return { walletAddress: toChecksum(req.body.walletAddress), jurisdictionCode, minimumAge, verified: r.verified, proof: r.proof, publicInputs: r.publicInputs, reason: r.reason };
+          return { walletAddress: toChecksum(req.body.walletAddress), jurisdictionCode, minimumAge, verified: r.verified, proof: r.proof, publicInputs: r.publicInputs, reason: r.reason, snarkjs: snarkjsForm(r.proof) };
         },
       );
     },
