@@ -11,3 +11,8 @@ CREATE TABLE local_payment_objects (
   object jsonb NOT NULL,
   updated_at timestamptz NOT NULL DEFAULT now()
 );
+
+-- Live and test kept apart (issue 24): a dispute or webhook made with test credentials (a cred_test_ key or a test sign-in) is
+-- a test record, invisible to live credentials and they to it; score events (live) go only to live webhooks.
+ALTER TABLE disputes ADD COLUMN environment text NOT NULL DEFAULT 'live' CHECK (environment IN ('live', 'test'));
+ALTER TABLE webhook_subscriptions ADD COLUMN environment text NOT NULL DEFAULT 'live' CHECK (environment IN ('live', 'test'));

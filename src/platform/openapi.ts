@@ -80,10 +80,11 @@ function augment(route: RouteOptions) {
   }
   if (schema.params) codes.add(404);
   if (mode !== 'none') codes.add(429);
-  if (mode === 'apiKey' || mode === 'jwt' || mode === 'admin' || mode === 'optionalJwt') codes.add(401);
+  // Any route with credentials also reads an X-API-Key sent to it (its environment): a bad one is 401.
+  if (mode !== 'none') codes.add(401);
   if (mode === 'admin') codes.add(403);
-  // Test keys (cred_test_...) get 403 on counted routes that serve no sandbox data.
-  if (mode === 'apiKey' && route.config?.cost !== undefined && route.config?.cost !== 0 && !route.config?.sandbox) codes.add(403);
+  // Test credentials (cred_test_ key, test sign-in) get 403 on routes that keep no sandbox apart (issue 24).
+  if (mode !== 'none' && !route.config?.sandbox) codes.add(403);
   const response = (schema.response ??= {}) as Record<string, unknown>;
   for (const [code, body] of Object.entries(errorResponses(...codes))) if (!(code in response)) response[code] = body;
   if (schema.security === undefined && SECURITY[mode]) schema.security = SECURITY[mode];

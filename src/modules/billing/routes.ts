@@ -128,7 +128,7 @@ export function billingRoutes(app: App, ctx: AppContext, repo: BillingRepo, keys
     s.post(
       '/billing/plan',
       {
-        config: { auth: 'apiKey' },
+        config: { auth: 'apiKey', sandbox: true },
         schema: {
           operationId: 'billing.changePlan',
           tags: ['Billing'],
@@ -147,7 +147,7 @@ export function billingRoutes(app: App, ctx: AppContext, repo: BillingRepo, keys
     s.post(
       '/billing/cancel',
       {
-        config: { auth: 'apiKey' },
+        config: { auth: 'apiKey', sandbox: true },
         schema: {
           operationId: 'billing.cancelPlan',
           tags: ['Billing'],
@@ -166,7 +166,7 @@ export function billingRoutes(app: App, ctx: AppContext, repo: BillingRepo, keys
     s.get(
       '/billing/usage',
       {
-        config: { auth: 'apiKey', cost: 0 },
+        config: { auth: 'apiKey', sandbox: true, cost: 0 },
         schema: {
           operationId: 'billing.getUsage',
           tags: ['Billing'],
@@ -181,7 +181,7 @@ export function billingRoutes(app: App, ctx: AppContext, repo: BillingRepo, keys
     s.post(
       '/billing/checkout',
       {
-        config: { auth: 'apiKey', idempotent: true },
+        config: { auth: 'apiKey', sandbox: true, idempotent: true },
         schema: {
           operationId: 'billing.createCheckout',
           tags: ['Billing'],

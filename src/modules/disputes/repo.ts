@@ -2,6 +2,7 @@
 // requests cannot both move one dispute.
 import type { Queryable } from '../../platform/db/types.js';
 import { createdKeySql } from '../../platform/http/pagination.js';
+import { currentEnvironment } from '../../platform/auth/environment.js';
 import type { DisputeStatus } from './schemas.js';
 
 export interface DisputeRow {
@@ -41,29 +42,33 @@ export function createDisputesRepo(db: Queryable) {
       q: Queryable = db,
     ): Promise<DisputeRow> {
       const [row] = await q.query<DisputeRow>(
-        `INSERT INTO disputes (wallet_address, category, reason, description, evidence, submitted_by_key, submitted_by_owner)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-        [d.walletAddress, d.category, d.reason, d.description, d.evidence, d.keyId, d.keyOwner],
+        `INSERT INTO disputes (wallet_address, category, reason, description, evidence, submitted_by_key, submitted_by_owner, environment)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+        [d.walletAddress, d.category, d.reason, d.description, d.evidence, d.keyId, d.keyOwner, currentEnvironment()],
       );
       return row;
     },
 
     async get(id: string, q: Queryable = db): Promise<DisputeRow | null> {
-      return (await q.query<DisputeRow>('SELECT * FROM disputes WHERE id = $1', [id]))[0] ?? null;
+      // live and test disputes never see each other (issue 24): a dispute of the other environment does not exist here
+      return (await q.query<DisputeRow>('SELECT * FROM disputes WHERE id = $1 AND environment = $2', [id, currentEnvironment()]))[0] ?? null;
     },
 
     /** Newest first; `page.before` is the [created key, id] of the last dispute of the previous page. */
     async byWallet(address: string, page: { limit: number; before: string[] | null } | null = null, q: Queryable = db): Promise<(DisputeRow & { created_key: string })[]> {
       return q.query<DisputeRow & { created_key: string }>(
         `SELECT *, ${createdKeySql()} AS created_key FROM disputes
-          WHERE wallet_address = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
+          WHERE wallet_address = $1 AND environment = $5 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
           ORDER BY created_at DESC, id DESC LIMIT $4`,
-        [address, page?.before?.[0] ?? null, page?.before?.[1] ?? null, page?.limit ?? null],
+        [address, page?.before?.[0] ?? null, page?.before?.[1] ?? null, page?.limit ?? null, currentEnvironment()],
       );
     },
 
     async countByWallet(address: string, q: Queryable = db): Promise<number> {
-      const [r] = await q.query<{ n: number | string }>('SELECT count(*)::int AS n FROM disputes WHERE wallet_address = $1', [address]);
+      const [r] = await q.query<{ n: number | string }>('SELECT count(*)::int AS n FROM disputes WHERE wallet_address = $1 AND environment = $2', [
+        address,
+        currentEnvironment(),
+      ]);
       return Number(r.n);
     },
 
@@ -90,8 +95,8 @@ export function createDisputesRepo(db: Queryable) {
              resolved_by = COALESCE($4, resolved_by),
              revised_score = COALESCE($5, revised_score),
              updated_at = clock_timestamp()
-           WHERE id = $1 RETURNING *`,
-          [id, s.status, s.resolutionNotes ?? null, s.resolvedBy ?? null, s.revisedScore ?? null],
+           WHERE id = $1 AND environment = $6 RETURNING *`,
+          [id, s.status, s.resolutionNotes ?? null, s.resolvedBy ?? null, s.revisedScore ?? null, currentEnvironment()],
         )
       )[0] ?? null;
     },
@@ -110,8 +115,8 @@ export function createDisputesRepo(db: Queryable) {
            escalation_reason = COALESCE($4, escalation_reason),
            escalated_at = CASE WHEN $4::text IS NULL THEN escalated_at ELSE clock_timestamp() END,
            escalation_chain_status = COALESCE($5, escalation_chain_status)
-         WHERE id = $1 AND ${where} RETURNING *`,
-        [id, to, cond.from ?? cond.notFrom ?? [], escalation?.reason ?? null, escalation?.chainStatus ?? null],
+         WHERE id = $1 AND environment = $6 AND ${where} RETURNING *`,
+        [id, to, cond.from ?? cond.notFrom ?? [], escalation?.reason ?? null, escalation?.chainStatus ?? null, currentEnvironment()],
       );
       return rows[0] ?? null;
     },
@@ -134,7 +139,7 @@ export function createDisputesRepo(db: Queryable) {
         `UPDATE disputes SET escalation_chain_status = 'submitting', escalation_attempts = escalation_attempts + 1, updated_at = clock_timestamp()
          WHERE id = (
            SELECT id FROM disputes
-           WHERE escalation_chain_status IN ('pending', 'failed', 'submitting') AND escalation_attempts < $1
+           WHERE escalation_chain_status IN ('pending', 'failed', 'submitting') AND escalation_attempts < $1 AND environment = 'live'
              AND updated_at < clock_timestamp() - make_interval(secs => $2)
            ORDER BY escalated_at LIMIT 1 FOR UPDATE SKIP LOCKED
          ) RETURNING *`,

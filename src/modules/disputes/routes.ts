@@ -61,7 +61,7 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
       s.post(
         '/dispute',
         {
-          config: { auth: 'apiKey', idempotent: true },
+          config: { auth: 'apiKey', sandbox: true, idempotent: true },
           schema: {
             operationId: 'disputes.createDispute',
             tags: TAGS,
@@ -83,7 +83,7 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
       s.get(
         '/dispute/:id',
         {
-          config: { auth: 'apiKey' },
+          config: { auth: 'apiKey', sandbox: true },
           schema: {
             operationId: 'disputes.getDispute',
             tags: TAGS,
@@ -99,7 +99,7 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
       s.get(
         '/dispute/wallet/:address',
         {
-          config: { auth: 'apiKey' },
+          config: { auth: 'apiKey', sandbox: true },
           schema: {
             operationId: 'disputes.listWalletDisputes',
             tags: TAGS,
@@ -124,7 +124,7 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
       s.put(
         '/dispute/:id/status',
         {
-          config: { auth: 'admin' },
+          config: { auth: 'admin', sandbox: true },
           schema: {
             operationId: 'disputes.updateDisputeStatus',
             tags: TAGS,
@@ -146,7 +146,7 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
       s.post(
         '/dispute/:id/escalate',
         {
-          config: { auth: 'apiKey' },
+          config: { auth: 'apiKey', sandbox: true },
           schema: {
             operationId: 'disputes.escalateDispute',
             tags: TAGS,
@@ -167,7 +167,7 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
       s.post(
         '/dispute/:id/withdraw',
         {
-          config: { auth: 'apiKey' },
+          config: { auth: 'apiKey', sandbox: true },
           schema: {
             operationId: 'disputes.withdrawDispute',
             tags: TAGS,

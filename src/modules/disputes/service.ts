@@ -5,6 +5,7 @@ import type { JwtUser } from '../../platform/auth/jwt.js';
 import type { ApiKeyPrincipal } from '../../platform/auth/api-key.js';
 import { forbidden, invalidState, notFound, unauthorized, unavailable } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
+import { currentEnvironment } from '../../platform/auth/environment.js';
 import { categoryId, type Category, type ScoringService } from '../scoring/contracts.js';
 import type { OracleService } from '../proofs/contracts.js';
 import type { DisputeRow, DisputesRepo } from './repo.js';
@@ -81,7 +82,8 @@ export function createDisputesService(deps: DisputesDeps) {
     /** Admin: any status. A revisedScore with status Resolved replaces the category's score (audited by scoring). */
     async updateStatus(id: string, body: UpdateStatusBody, admin: JwtUser): Promise<DisputeRow> {
       const status = normalizeStatus(body.status);
-      const applyScore = status === 'Resolved' && body.revisedScore !== undefined;
+      // A test dispute's revised score is recorded on the dispute only: sandbox scores are not stored, live ones untouched.
+      const applyScore = status === 'Resolved' && body.revisedScore !== undefined && currentEnvironment() === 'live';
       const scoring = deps.scoring();
       if (applyScore && !scoring) throw unavailable('The scoring service is not available, so a revised score cannot be applied now; nothing was changed.');
       const actor = `admin:${admin.address}`;
@@ -106,7 +108,8 @@ export function createDisputesService(deps: DisputesDeps) {
     },
 
     async escalate(id: string, reason: string, key: ApiKeyPrincipal | undefined): Promise<DisputeRow> {
-      const oracle = deps.oracle();
+      // test disputes never reach the chain
+      const oracle = currentEnvironment() === 'live' ? deps.oracle() : undefined;
       const before = await load(id);
       const row = await deps.db.tx(async (q) => {
         const r = await repo.transition(id, { notFrom: NOT_ESCALATABLE }, 'Escalated', { reason, chainStatus: oracle ? 'pending' : 'not_configured' }, q);

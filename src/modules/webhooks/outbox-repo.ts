@@ -40,7 +40,7 @@ export function createOutboxRepo(db: Db) {
          SELECT s.id, m.address, m.category, m.body, COALESCE(m."eventType", 'score.updated')
          FROM jsonb_to_recordset($1::jsonb) AS m(address text, category text, body text, "eventType" text)
          JOIN webhook_subscriptions s
-           ON s.is_active AND (s.wallet_address_filter IS NULL OR s.wallet_address_filter = m.address)
+           ON s.is_active AND s.environment = 'live' AND (s.wallet_address_filter IS NULL OR s.wallet_address_filter = m.address)
          RETURNING id`,
         [JSON.stringify(messages)],
       );

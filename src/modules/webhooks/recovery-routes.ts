@@ -25,7 +25,7 @@ export function registerRecoveryRoutes(s: App, service: WebhookService, view: (r
         params: WebhookIdParams,
         response: { 200: Webhook, ...errorResponses(404) },
       },
-      config: { auth: 'apiKey' },
+      config: { auth: 'apiKey', sandbox: true },
     },
     async (req) => view(await service.enable(caller(req), req.params.id)) as never,
   );
@@ -45,7 +45,7 @@ export function registerRecoveryRoutes(s: App, service: WebhookService, view: (r
         body: ReplayBody,
         response: { 202: ReplayResult, ...errorResponses(404) },
       },
-      config: { auth: 'apiKey', idempotent: true },
+      config: { auth: 'apiKey', sandbox: true, idempotent: true },
     },
     async (req, reply) => {
       const r = await service.replay(caller(req), req.params.id, new Date(req.body.since));
@@ -66,7 +66,7 @@ export function registerRecoveryRoutes(s: App, service: WebhookService, view: (r
         params: WebhookIdParams,
         response: { 202: TestDelivery, ...errorResponses(404) },
       },
-      config: { auth: 'apiKey', idempotent: true },
+      config: { auth: 'apiKey', sandbox: true, idempotent: true },
     },
     async (req, reply) => {
       const row = await service.test(caller(req), req.params.id);

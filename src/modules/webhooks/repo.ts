@@ -1,6 +1,7 @@
 // SQL for webhook subscriptions and their delivery history. Every method takes an optional transaction.
 import type { Queryable } from '../../platform/db/types.js';
 import { createdKeySql } from '../../platform/http/pagination.js';
+import { currentEnvironment } from '../../platform/auth/environment.js';
 
 export interface SubscriptionRow {
   id: string;
@@ -57,9 +58,10 @@ export function createSubscriptionRepo(db: Queryable & { tx<T>(fn: (q: Queryable
 
     async insert(s: { apiKeyId: string; url: string; filter: string | null; secretEncrypted: string }, q: Queryable = db): Promise<SubscriptionRow> {
       const [row] = await q.query<SubscriptionRow>(
-        `INSERT INTO webhook_subscriptions (api_key_id, url, wallet_address_filter, secret_encrypted)
-         VALUES ($1, $2, $3, $4) RETURNING ${COLS}`,
-        [s.apiKeyId, s.url, s.filter, s.secretEncrypted],
+        // a test key's webhooks are test webhooks: score events (live) never reach them (issue 24)
+        `INSERT INTO webhook_subscriptions (api_key_id, url, wallet_address_filter, secret_encrypted, environment)
+         VALUES ($1, $2, $3, $4, $5) RETURNING ${COLS}`,
+        [s.apiKeyId, s.url, s.filter, s.secretEncrypted, currentEnvironment()],
       );
       return row;
     },

@@ -89,7 +89,7 @@ export function registerWebhookRoutes(app: App, service: WebhookService) {
             response: { 201: WebhookCreated, ...errorResponses(403) },
             ...deliveries,
           },
-          config: { auth: 'apiKey', idempotent: true },
+          config: { auth: 'apiKey', sandbox: true, idempotent: true },
         },
         async (req, reply) => {
           const { row, secret } = await service.create(caller(req), req.body);
@@ -109,7 +109,7 @@ export function registerWebhookRoutes(app: App, service: WebhookService) {
             querystring: WebhookListQuery,
             response: { 200: WebhookList },
           },
-          config: { auth: 'apiKey' },
+          config: { auth: 'apiKey', sandbox: true },
         },
         async (req) => {
           const { limit = 100, cursor } = req.query as { limit?: number; cursor?: string };
@@ -130,7 +130,7 @@ export function registerWebhookRoutes(app: App, service: WebhookService) {
             params: WebhookIdParams,
             response: { 200: Webhook },
           },
-          config: { auth: 'apiKey' },
+          config: { auth: 'apiKey', sandbox: true },
         },
         async (req) => view(await service.get(caller(req), req.params.id)),
       );
@@ -148,7 +148,7 @@ export function registerWebhookRoutes(app: App, service: WebhookService) {
             params: WebhookIdParams,
             response: { 204: { type: 'null', description: 'Deleted.' } },
           },
-          config: { auth: 'apiKey' },
+          config: { auth: 'apiKey', sandbox: true },
         },
         async (req, reply) => {
           await service.remove(caller(req), req.params.id);
@@ -171,7 +171,7 @@ export function registerWebhookRoutes(app: App, service: WebhookService) {
             querystring: DeliveriesQuery,
             response: { 200: DeliveryList },
           },
-          config: { auth: 'apiKey' },
+          config: { auth: 'apiKey', sandbox: true },
         },
         async (req) => {
           const { limit, cursor } = req.query;

@@ -10,18 +10,20 @@ export interface JwtUser {
   address: string;
   roles: string[];
   exp: number;
+  /** the environment chosen at sign-in: 'test' works on sandbox data only (claim `env`); live when absent */
+  environment: 'live' | 'test';
 }
 
 export interface JwtService {
-  issue(checksumAddress: string, roles: string[]): Promise<{ token: string; expiresIn: number }>;
+  issue(checksumAddress: string, roles: string[], environment?: 'live' | 'test'): Promise<{ token: string; expiresIn: number }>;
   verify(token: string): Promise<JwtUser | null>;
 }
 
 export function createJwtService(secret: string, issuer = 'credence'): JwtService {
   const key = new TextEncoder().encode(secret);
   return {
-    async issue(sub, roles) {
-      const token = await new SignJWT({ roles })
+    async issue(sub, roles, environment = 'live') {
+      const token = await new SignJWT(environment === 'test' ? { roles, env: 'test' } : { roles })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(sub)
         .setIssuer(issuer)
@@ -35,7 +37,7 @@ export function createJwtService(secret: string, issuer = 'credence'): JwtServic
         const { payload } = await jwtVerify(token, key, { issuer, algorithms: ['HS256'] });
         if (typeof payload.sub !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(payload.sub)) return null;
         const roles = Array.isArray(payload.roles) ? payload.roles.filter((r): r is string => typeof r === 'string') : [];
-        return { sub: payload.sub, address: payload.sub.toLowerCase(), roles, exp: payload.exp ?? 0 };
+        return { sub: payload.sub, address: payload.sub.toLowerCase(), roles, exp: payload.exp ?? 0, environment: payload.env === 'test' ? 'test' : 'live' };
       } catch {
         return null;
       }

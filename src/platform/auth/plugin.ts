@@ -7,6 +7,7 @@ import type { JwtUser } from './jwt.js';
 import type { AppContext } from '../context.js';
 import type { LimitResult } from '../rate-limit/index.js';
 import type { QuotaResult } from '../rate-limit/quota.js';
+import { runInEnvironment, type Environment } from './environment.js';
 
 /**
  * none: no credentials and no limit (health, docs). public: no credentials, limited per client IP.
@@ -20,13 +21,19 @@ declare module 'fastify' {
     auth?: AuthMode;
     /** Queries this call counts against the monthly quota (the spec's "What counts as a query"). */
     cost?: number | ((req: FastifyRequest) => number);
-    /** The route answers sandbox data to test keys (cred_test_...); counted routes without it refuse test keys. */
+    /**
+     * The route keeps live and test apart (issue 24): test credentials (a cred_test_ key, or a JWT signed in for the
+     * test environment) see and change only test data through it. Every other route refuses test credentials (403),
+     * so a route that has not said so never serves a live record to them.
+     */
     sandbox?: boolean;
   }
   interface FastifyRequest {
     apiKey?: ApiKeyPrincipal;
     user?: JwtUser;
     quotaCost?: number;
+    /** live or test, from the credentials; also readable by repos through currentEnvironment() */
+    environment?: Environment;
   }
 }
 
@@ -90,6 +97,7 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     }
     const user = token ? await ctx.jwt.verify(token) : null;
     if (!user) throw unauthorized('The bearer token is invalid or expired; sign in again with POST /api/v1/auth/verify.');
+    if (user.environment === 'test') req.environment = 'test';
     // The admin role is whatever the settings say now, not what the token said when issued: an address
     // removed from CREDENCE_ADMIN_ADDRESSES loses admin at once, even with an unexpired token.
     const isAdmin = admins.has(user.address);
@@ -97,21 +105,45 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     req.user = user;
   }
 
+  /**
+   * On routes that do not take an API key, a key sent anyway still says which environment the caller works in: a
+   * test key makes the request a test request (it must be a valid key; the request is not counted against it).
+   */
+  async function keyEnvironment(req: FastifyRequest) {
+    const raw = req.headers['x-api-key'];
+    if (raw === undefined) return;
+    if (typeof raw !== 'string' || raw === '') throw unauthorized('The API key is not valid.');
+    const hash = hashOf(raw);
+    let p = keyCache.get(hash);
+    if (p === undefined) {
+      p = await ctx.apiKeys.resolve(hash);
+      keyCache.set(hash, p, p ? undefined : 5_000);
+    }
+    if (!p || (p.expiresAt != null && p.expiresAt <= Date.now())) throw unauthorized('The API key is not valid.');
+    if (p.environment === 'test') req.environment = 'test';
+  }
+
   const hooks: Record<AuthMode, onRequestHookHandler | null> = {
     none: null,
-    public: async (req, reply) => limitIp(req, reply),
+    public: async (req, reply) => {
+      await limitIp(req, reply);
+      await keyEnvironment(req);
+    },
     optionalJwt: async (req, reply) => {
       await limitIp(req, reply);
       await readJwt(req, false);
+      await keyEnvironment(req);
     },
     jwt: async (req, reply) => {
       await limitIp(req, reply);
       await readJwt(req, true);
+      await keyEnvironment(req);
     },
     admin: async (req, reply) => {
       await limitIp(req, reply);
       await readJwt(req, true);
       if (!req.user!.roles.includes('admin')) throw forbidden('This operation is for administrators only.');
+      await keyEnvironment(req);
     },
     // Callback style with a synchronous fast path: a cached key and an in-process limiter need no promise.
     apiKey: (req, reply, done) => {
@@ -147,6 +179,7 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     // A cached principal outlives neither its key's expiry nor a rotated secret's grace period.
     if (p.expiresAt != null && p.expiresAt <= Date.now()) return done(unauthorized('The API key has expired.'));
     req.apiKey = p;
+    if (p.environment === 'test') req.environment = 'test';
     ctx.apiKeys.touch?.(p.keyId);
     const decided = (req.raw as WithDecidedLimit)[DECIDED_LIMIT];
     const r = decided ?? ctx.limiter.hit(`key:${p.keyId}`, p.rateLimit);
@@ -198,13 +231,24 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     done(null, payload);
   };
 
+  // Test credentials reach only routes that keep live and test apart; the rest answer 403 before reading anything.
+  const gateEnvironment: onRequestHookHandler = (req, _reply, done) => {
+    if (req.environment === 'test' && !req.routeOptions.config.sandbox) {
+      return done(forbidden('Test keys (cred_test_...) and test sign-ins work only with sandbox data, which this operation does not have; use live credentials (cred_live_...).'));
+    }
+    done();
+  };
+  // Everything the route does from here runs in the request's environment (repos read it with currentEnvironment()).
+  const enterEnvironment: preHandlerHookHandler = (req, _reply, done) => runInEnvironment(req.environment ?? 'live', done);
+
   app.addHook('onRoute', (route: RouteOptions) => {
     const mode = route.config?.auth ?? defaultAuth(route.url);
     const hook = hooks[mode];
     if (!hook) return;
-    route.onRequest = [hook, ...toArray(route.onRequest)];
+    route.onRequest = [hook, gateEnvironment, ...toArray(route.onRequest)];
+    route.preHandler = [...toArray(route.preHandler), enterEnvironment];
     if (mode === 'apiKey' && route.config?.cost !== undefined) {
-      route.preHandler = [...toArray(route.preHandler), consumeQuota];
+      route.preHandler = [consumeQuota, ...toArray(route.preHandler)];
       route.onSend = [...toArray(route.onSend), refund as never];
     }
   });
