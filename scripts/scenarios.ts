@@ -187,6 +187,8 @@ export async function runScenarios(url: string, accounts: string[]): Promise<Sce
         { address: pairV2, protocol: 'uniswap-v2', token0: t0, token1: t1 },
         { address: poolV3, protocol: 'uniswap-v3', token0: t0, token1: t1, fee: 3000 },
       ],
+      // the demo's collections count as listed ones (model 3.0.0: a collection counts when listed or widely held)
+      collections: [art, punks, items],
     });
   }
   for (const pool of [aave, comet, pairV2, poolV3]) {

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { localCollections } from './registry/index.js';
 
 const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../data/scoring');
 const read = <T>(name: string) => JSON.parse(readFileSync(path.join(DATA, name), 'utf8')) as T;
@@ -14,7 +15,7 @@ export const COSTS = read<{
   nft: { independentHolders: number };
 }>('costs.json');
 
-/** `${chainId}:${address}` of the maintained collections */
-export const LISTED_COLLECTIONS: string[] = read<{ collections: { chainId: number; address: string }[] }>('nft-collections.json').collections.map(
-  (c) => `${c.chainId}:${c.address.toLowerCase()}`,
-);
+const LISTED: string[] = read<{ collections: { chainId: number; address: string }[] }>('nft-collections.json').collections.map((c) => `${c.chainId}:${c.address.toLowerCase()}`);
+
+/** `${chainId}:${address}` of the maintained collections, and of the local chain's (a demo's, see useLocalRegistry) */
+export const listedCollections = (): string[] => (localCollections.length ? [...LISTED, ...localCollections] : LISTED);

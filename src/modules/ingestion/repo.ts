@@ -4,7 +4,7 @@ import type { Queryable } from '../../platform/db/types.js';
 import type { WalletFeatures } from '../scoring/contracts.js';
 import { replayLending, type LendingEvent, type LendingPositions } from '../scoring/model/lending-positions.js';
 import type { ActivityRecord } from './decode.js';
-import { COSTS, LISTED_COLLECTIONS } from './costs.js';
+import { COSTS, listedCollections } from './costs.js';
 import { DUST_USD } from './registry/gate.js';
 import { protocolContract } from './registry/index.js';
 
@@ -307,7 +307,7 @@ SELECT
   count(DISTINCT ref) FILTER (WHERE kind = 'ens_register') AS ens_names,
   count(*) FILTER (WHERE kind = 'attestation_received') AS att_received,
   count(*) FILTER (WHERE kind = 'attestation_made') AS att_made,
-  count(*) AS evidence,
+  count(*) FILTER (WHERE kind <> 'contract_used') AS evidence,
   max(occurred_at) FILTER (WHERE kind LIKE 'lending\\_%') AS lending_at,
   (SELECT max(occurred_at) FROM scn) AS trading_at,
   max(occurred_at) FILTER (WHERE kind IN ('gov_vote', 'gov_delegate', 'gov_delegated_to')) AS governance_at,
@@ -338,7 +338,7 @@ function lendingFromRows(raw: unknown, last: Date | null): { avgDaysToRepay: num
 async function featuresFor(q: Queryable, wallet: string): Promise<WalletFeatures> {
   const [r] = await q.query<Record<string, unknown>>(FEATURES_SQL, [
     wallet, DUST_USD, COSTS.trading.unvaluedSwapUsd, COSTS.trading.dayFeeCapUsd, COSTS.trading.dayFeeFloorUsd,
-    COSTS.governance.voteFloorTokens, COSTS.governance.fullPowerTokens, COSTS.social.nativeFloorWei, LISTED_COLLECTIONS, COSTS.nft.independentHolders,
+    COSTS.governance.voteFloorTokens, COSTS.governance.fullPowerTokens, COSTS.social.nativeFloorWei, listedCollections(), COSTS.nft.independentHolders,
   ]);
   const n = (k: string) => Number(r[k] ?? 0);
   const chains = new Set<number>([...((r.chains as number[] | null) ?? []), ...((r.sync_chains as number[] | null) ?? [])].map(Number));

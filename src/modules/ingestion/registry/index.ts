@@ -94,6 +94,8 @@ interface ChainRegistry {
 }
 
 const registries = new Map<number, ChainRegistry>();
+/** `${chainId}:${address}` of the local chain's listed NFT collections (useLocalRegistry) */
+export const localCollections: string[] = [];
 const lc = (a: string) => a.toLowerCase();
 
 function build(chainId: number): ChainRegistry {
@@ -234,9 +236,12 @@ export function useLocalRegistry(
     contracts: Omit<PinnedContract, 'source'>[];
     tokens?: Omit<TokenInfo, 'stable'>[];
     pools?: { address: string; protocol: 'uniswap-v2' | 'uniswap-v3'; token0: string; token1: string; fee?: number }[];
+    /** NFT collections the demo lists, as data/scoring/nft-collections.json lists real ones (model 3.0.0) */
+    collections?: string[];
   },
 ): void {
   if (chainId !== LOCAL_CHAIN_ID) throw new Error(`operator registry entries are accepted for the local chain ${LOCAL_CHAIN_ID} only, not chain ${chainId}`);
+  localCollections.splice(0, localCollections.length, ...(entries.collections ?? []).map((a) => `${chainId}:${lc(a)}`));
   const tokens = new Map((entries.tokens ?? []).map((t) => [lc(t.address), { ...t, address: lc(t.address), stable: STABLE.has(t.symbol.toUpperCase()) }]));
   const contracts = new Map<string, PinnedContract>(entries.contracts.map((c) => [lc(c.address), { ...c, address: lc(c.address), baseToken: c.baseToken && lc(c.baseToken), source: 'operator (local chain)' }]));
   // No factory deployed the declared pools: one 'dex-factory' entry per protocol (at its first pool) tells the
