@@ -118,10 +118,14 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
             description:
               'Files a claim that `debtorAddress` owes `creditorAddress`. Every field is required. The new claim is Pending, a minor negative signal ' +
               "on the debtor's DEFI_LENDING score (and through it OVERALL) whose weight follows what is verified (docs/debt-claims.md):\n" +
-              '- **Verified** = the creditor signed in (a JWT whose subject is creditorAddress) AND `evidenceTransactionHash` exists on `chainId` and involves both ' +
-              'parties (sent by one to the other, or carrying an ERC-20/721 Transfer log between them), checked over CREDENCE_RPC_URL_<chainId> AND the creditor ' +
-              'has on-chain history of its own (it sent transactions before that evidence). Verified Pending claims follow the spec\'s table: ' +
-              `${PENDING_PER_CREDITOR} points for one creditor, compounding across distinct verified creditors (40, 120, 240, ...), at most ${PENDING_CAP}.\n` +
+              '- **Verified** = the creditor signed in (a JWT whose subject is creditorAddress) AND `evidenceTransactionHash` is the loan: a successful ' +
+              'transaction on `chainId` sent by the creditor, moving priced value to the debtor (native value, or ERC-20 Transfer logs of registry assets), ' +
+              'worth at least CREDENCE_CLAIM_MIN_PRINCIPAL_USD (100) at its block and mined at least CREDENCE_CLAIM_MIN_EVIDENCE_AGE_HOURS (168) before the claim, ' +
+              'checked over CREDENCE_RPC_URL_<chainId> (`verification.evidenceProblem` says why not) AND the creditor sent transactions before that evidence. ' +
+              "A verified creditor weighs by its own costly history (`verification.creditorWeight`, 0.25-1, from its best DEFI_LENDING, DEFI_TRADING, GOVERNANCE, NFT or DEVELOPER score). " +
+              `Verified Pending claims follow the spec's table over the creditors' summed weight: ${PENDING_PER_CREDITOR} points for one full-weight creditor, compounding (40, 120, 240, ...), at most ${PENDING_CAP}.\n` +
+              '- **Notice**: the debtor is told at once (webhook `debt_claim.filed`, hub `DebtClaimFiled`) and a Pending claim has no impact before `verification.noticeEndsAt` ' +
+              '(CREDENCE_CLAIM_NOTICE_HOURS, default 336); a dispute before then keeps it from counting. No claim ever raises confidence.\n' +
               `- **Unverified** (anything less, or no RPC configured for the chain: "unverifiable"): ${UNVERIFIED_PER_CREDITOR} points per distinct creditor, ` +
               `non-compounding, and at most ${UNVERIFIED_CAP} points for all unverified claims together, however many are filed.\n` +
               "- An admin's dispute `revisedScore` is never erased by a claim: the revision stays, shifted only by the claim's own points, and withdrawing the claim restores it exactly.\n" +
@@ -235,7 +239,8 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
             summary: 'Debtor disputes a claim',
             description:
               'Pending -> Disputed, by the debtor only: `debtorAddress` must be the claim\'s debtor (else 403). Any other state: 409. ' +
-              `The reason is stored as resolutionNotes; updatedAt is set. While Disputed the claim's score impact is paused. ${OWNERSHIP}`,
+              `The reason is stored as resolutionNotes; updatedAt is set. While Disputed the claim's score impact is paused; disputed within the notice period ` +
+              `(verification.noticeEndsAt) the claim never counts unless an admin resolves it for the creditor. ${OWNERSHIP}`,
             params: IdParams,
             body: DisputeClaimBody,
             response: { 200: DisputeClaimResponse, ...errorResponses(403, 409) },
