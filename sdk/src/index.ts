@@ -60,7 +60,7 @@ export function createCredenceClient(opts: CredenceClientOptions): CredenceClien
 
 function build(opts: CredenceClientOptions, creds: { apiKey: string | null; token: string | null }, policy: Required<RequestPolicy>): CredenceClient {
   const baseUrl = opts.baseUrl.replace(/\/$/, '');
-  const base = opts.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const base = opts.fetch ?? ((input: Parameters<typeof fetch>[0], init?: RequestInit) => globalThis.fetch(input, init));
   const client = createClient<paths>({ baseUrl, fetch: policyFetch(base, () => policy), ...(opts.headers ? { headers: opts.headers } : {}) });
   const auth: Middleware = {
     onRequest({ request }) {

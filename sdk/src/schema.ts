@@ -749,7 +749,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke a wallet's KYC
-         * @description The wallet that owns the DID, or an administrator. Every approved KYC session of the wallet becomes revoked (its status reads `rejected` with a `revoked by ...` reason), the birth date and its commitment are deleted at once (age proofs made from it stop verifying, verify-age and age-verify answer `no_approved_kyc`, no new age or KYCVerified proof can be made), and the KYCVerified and AgeOver credentials the service signed for the wallet are revoked through the status list. 409 when there is no approved KYC. A new KYC session may be started afterwards.
+         * @description Administrators only (403 otherwise). Every approved KYC session of the wallet becomes revoked (its status reads `rejected` with a `revoked by an administrator` reason, and scores treat it as a rejected KYC), the birth date and its commitment are deleted at once (age proofs made from it stop verifying, verify-age and age-verify answer `no_approved_kyc`, no new age or KYCVerified proof can be made), and the KYCVerified and AgeOver credentials the service signed for the wallet are revoked through the status list. 409 when there is no approved KYC. A new KYC session may be started afterwards.
          */
         post: operations["compliance.revokeKyc"];
         delete?: never;
@@ -1074,7 +1074,8 @@ export interface paths {
         /**
          * File a debt claim
          * @description Files a claim that `debtorAddress` owes `creditorAddress`. Every field is required. The new claim is Pending, a minor negative signal on the debtor's DEFI_LENDING score (and through it OVERALL) whose weight follows what is verified (docs/debt-claims.md):
-         *     - **Verified** = the creditor signed in (a JWT whose subject is creditorAddress) AND `evidenceTransactionHash` exists on `chainId` and involves both parties (sent by one to the other, or carrying an ERC-20/721 Transfer log between them), checked over CREDENCE_RPC_URL_<chainId> AND the creditor has on-chain history of its own (it sent transactions before that evidence). Verified Pending claims follow the spec's table: 40 points for one creditor, compounding across distinct verified creditors (40, 120, 240, ...), at most 400.
+         *     - **Verified** = the creditor signed in (a JWT whose subject is creditorAddress) AND `evidenceTransactionHash` is the loan: a successful transaction on `chainId` sent by the creditor, moving priced value to the debtor (native value, or ERC-20 Transfer logs of registry assets), worth at least CREDENCE_CLAIM_MIN_PRINCIPAL_USD (100) at its block and mined at least CREDENCE_CLAIM_MIN_EVIDENCE_AGE_HOURS (168) before the claim, checked over CREDENCE_RPC_URL_<chainId> (`verification.evidenceProblem` says why not) AND the creditor sent transactions before that evidence. A verified creditor weighs by its own costly history (`verification.creditorWeight`, 0.25-1, from its best DEFI_LENDING, DEFI_TRADING, GOVERNANCE, NFT or DEVELOPER score). Verified Pending claims follow the spec's table over the creditors' summed weight: 40 points for one full-weight creditor, compounding (40, 120, 240, ...), at most 400.
+         *     - **Notice**: the debtor is told at once (webhook `debt_claim.filed`, hub `DebtClaimFiled`) and a Pending claim has no impact before `verification.noticeEndsAt` (CREDENCE_CLAIM_NOTICE_HOURS, default 336); a dispute before then keeps it from counting. No claim ever raises confidence.
          *     - **Unverified** (anything less, or no RPC configured for the chain: "unverifiable"): 10 points per distinct creditor, non-compounding, and at most 20 points for all unverified claims together, however many are filed.
          *     - An admin's dispute `revisedScore` is never erased by a claim: the revision stays, shifted only by the claim's own points, and withdrawing the claim restores it exactly.
          *     An evidence hash of one repeated digit (0x000...0) is refused with 400. The answer comes once the claim is stored: `verification.evidenceStatus` is `pending` until the check, which runs after commit together with the debtor's score recompute (a durable job on the claim row: a crash loses neither). No credentials are needed, but when the request carries a JWT its subject must be the acting wallet, else 403; with CREDENCE_STRICT_OWNERSHIP=true the JWT is mandatory (401 without). Here the acting wallet is the creditor. Abuse limits, signed in or not: at most CREDENCE_CLAIMS_PER_IP_PER_MINUTE (default 30) claims per minute per client IP, and at most CREDENCE_CLAIMS_PER_CREDITOR_PER_MINUTE (default 10) per minute per creditor address; over either limit gives 429 with Retry-After. `amount` is answered as a JSON number and, exactly, as the string `amountExact`.
@@ -1157,7 +1158,7 @@ export interface paths {
         put?: never;
         /**
          * Debtor disputes a claim
-         * @description Pending -> Disputed, by the debtor only: `debtorAddress` must be the claim's debtor (else 403). Any other state: 409. The reason is stored as resolutionNotes; updatedAt is set. While Disputed the claim's score impact is paused. No credentials are needed, but when the request carries a JWT its subject must be the acting wallet, else 403; with CREDENCE_STRICT_OWNERSHIP=true the JWT is mandatory (401 without).
+         * @description Pending -> Disputed, by the debtor only: `debtorAddress` must be the claim's debtor (else 403). Any other state: 409. The reason is stored as resolutionNotes; updatedAt is set. While Disputed the claim's score impact is paused; disputed within the notice period (verification.noticeEndsAt) the claim never counts unless an admin resolves it for the creditor. No credentials are needed, but when the request carries a JWT its subject must be the acting wallet, else 403; with CREDENCE_STRICT_OWNERSHIP=true the JWT is mandatory (401 without).
          */
         post: operations["debtClaims.disputeClaim"];
         delete?: never;
@@ -2075,6 +2076,23 @@ export interface components {
             /** @description whole years, for age proofs; default 21 */
             minimumAge?: number;
         };
+        /**
+         * SnarkjsProof
+         * @description The same proof in snarkjs's own form: `snarkjs.groth16.verify(verificationKey, snarkjs.publicSignals, snarkjs.proof)`.
+         */
+        SnarkjsProof: {
+            proof: {
+                pi_a: string[];
+                pi_b: string[][];
+                pi_c: string[];
+                /** @enum {string} */
+                protocol: "groth16";
+                /** @enum {string} */
+                curve: "bn128";
+            };
+            /** @description decimal strings, in the circuit's order (subject at index 2, validUntil at 4) */
+            publicSignals: string[];
+        };
         /** CreateProofResponse */
         CreateProofResponse: {
             /** @description 0x hex: abi.encode(uint8 proofType, uint256[2] a, uint256[2][2] b, uint256[2] c, uint256[5] publicSignals), ready for ReputationOracle.verifyProofFor(holder, proof, threshold, categoryId) */
@@ -2102,6 +2120,7 @@ export interface components {
                 /** @description decimal Poseidon commitment the proof is against */
                 commitment: string;
             };
+            snarkjs: components["schemas"]["SnarkjsProof"];
         };
         /** VerifyProofRequest */
         VerifyProofRequest: {
@@ -2312,7 +2331,7 @@ export interface components {
             kycLevel: "none";
             /** @enum {string} */
             status: "rejected";
-            /** @description `revoked by the wallet` or `revoked by an administrator`, with the reason given */
+            /** @description `revoked by an administrator`, with the reason given */
             reason: string | null;
             /** Format: uuid */
             sessionId: string;
@@ -2377,6 +2396,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             reason: string | null;
+            snarkjs: components["schemas"]["SnarkjsProof"] | null;
         };
         /** KycCallbackResponse */
         KycCallbackResponse: {
@@ -7888,6 +7908,39 @@ export interface operations {
                      *         "validUntil": 1,
                      *         "subject": "example",
                      *         "commitment": "example"
+                     *       },
+                     *       "snarkjs": {
+                     *         "proof": {
+                     *           "pi_a": [
+                     *             "1",
+                     *             "1",
+                     *             "1"
+                     *           ],
+                     *           "pi_b": [
+                     *             [
+                     *               "1",
+                     *               "1"
+                     *             ],
+                     *             [
+                     *               "1",
+                     *               "1"
+                     *             ],
+                     *             [
+                     *               "1",
+                     *               "1"
+                     *             ]
+                     *           ],
+                     *           "pi_c": [
+                     *             "1",
+                     *             "1",
+                     *             "1"
+                     *           ],
+                     *           "protocol": "groth16",
+                     *           "curve": "bn128"
+                     *         },
+                     *         "publicSignals": [
+                     *           "1"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -11127,7 +11180,40 @@ export interface operations {
                      *       "verified": true,
                      *       "proof": "example",
                      *       "publicInputs": {},
-                     *       "reason": "example"
+                     *       "reason": "example",
+                     *       "snarkjs": {
+                     *         "proof": {
+                     *           "pi_a": [
+                     *             "1",
+                     *             "1",
+                     *             "1"
+                     *           ],
+                     *           "pi_b": [
+                     *             [
+                     *               "1",
+                     *               "1"
+                     *             ],
+                     *             [
+                     *               "1",
+                     *               "1"
+                     *             ],
+                     *             [
+                     *               "1",
+                     *               "1"
+                     *             ]
+                     *           ],
+                     *           "pi_c": [
+                     *             "1",
+                     *             "1",
+                     *             "1"
+                     *           ],
+                     *           "protocol": "groth16",
+                     *           "curve": "bn128"
+                     *         },
+                     *         "publicSignals": [
+                     *           "1"
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["AgeVerifyForJurisdictionResponse"];

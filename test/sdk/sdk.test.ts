@@ -96,13 +96,18 @@ describe('@credence/sdk', () => {
     expect(keys.data).toBeDefined();
     const offline = await verifyProofOffline(proved.data!.proof, keys.data!);
     expect(offline).toMatchObject({ valid: true, proofType: 'ScoreAboveThreshold', subject });
+    // the snarkjs-native form beside the hex: stock snarkjs verifies it as it is, and so does the SDK
+    const snarkjs = (await import('snarkjs')) as unknown as { groth16: { verify(vk: unknown, pub: string[], proof: unknown): Promise<boolean> } };
+    const vk = keys.data!.circuits.find((c) => c.proofTypes.includes('ScoreAboveThreshold'))!.verificationKey;
+    expect(await snarkjs.groth16.verify(vk, proved.data!.snarkjs.publicSignals, proved.data!.snarkjs.proof)).toBe(true);
+    expect(await verifyProofOffline({ ...proved.data!.snarkjs, proofType: 'ScoreAboveThreshold' }, keys.data!)).toMatchObject({ valid: true, subject });
     // one flipped digit in the proof's `a` point: refused offline as by the service
     const p = proved.data!.proof;
     const at = 2 + 64 + 10;
     const tampered = p.slice(0, at) + (p[at] === '0' ? '1' : '0') + p.slice(at + 1);
     expect((await verifyProofOffline(tampered, keys.data!)).valid).toBe(false);
     expect(await verifyProofOffline(p, keys.data!, { now: (offline.validUntil! + 1) * 1000 })).toMatchObject({ valid: false, reason: expect.stringContaining('expired') });
-  });
+  }, 180_000); // the prover's first proof on a loaded machine
 
   it('type-checks the examples under tsc --strict --exactOptionalPropertyTypes, builds, and packs', () => {
     const tsc = (project: string) => spawnSync(process.execPath, [path.resolve(sdkDir, '../node_modules/typescript/bin/tsc'), '-p', project], { cwd: sdkDir, encoding: 'utf8' });

@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AgeAnswer, AgeService } from './age.js';
 import type { AgeChecks } from './age-checks.js';
 import { linkNext } from '../../platform/http/pagination.js';
+import { snarkjsForm } from '../proofs/snarkjs-form.js';
 import type { KycService } from './kyc-service.js';
 import { KYC_PROVIDERS } from './providers/types.js';
 import {
@@ -205,7 +206,7 @@ export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeServ
           const jurisdictionCode = req.body.jurisdictionCode.toUpperCase();
           const minimumAge = req.body.minimumAge ?? age.legalAge(jurisdictionCode);
           const r = await ageChecks.service.guard(askerOf(req), req.body.walletAddress, minimumAge, 'age-verify', () => age.verify(req.body.walletAddress, minimumAge), answerOf);
-          return { walletAddress: toChecksum(req.body.walletAddress), jurisdictionCode, minimumAge, verified: r.verified, proof: r.proof, publicInputs: r.publicInputs, reason: r.reason };
+          return { walletAddress: toChecksum(req.body.walletAddress), jurisdictionCode, minimumAge, verified: r.verified, proof: r.proof, publicInputs: r.publicInputs, reason: r.reason, snarkjs: snarkjsForm(r.proof) };
         },
       );
     },

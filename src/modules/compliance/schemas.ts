@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { AddressOrEns, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
 import { KYC_PROVIDERS } from './providers/types.js';
 import { PageCursor } from '../../platform/http/pagination.js';
+import { SnarkjsField } from '../proofs/snarkjs-form.js';
 
 // Same grammar as the identity module's DIDs (did:credence:[<chainId>:]0x<40 hex>).
 const DID_PATTERN = '^did:credence:(?:[1-9][0-9]{0,9}:)?0x[0-9a-fA-F]{40}$';
@@ -118,6 +119,7 @@ export const AgeVerifyResponse = Type.Object({
   proof: Nullable(Type.String()),
   publicInputs: PublicInputs,
   reason: Nullable(Type.String()),
+  snarkjs: SnarkjsField(),
 });
 
 export const AgeChecksQuery = Type.Object({

@@ -4,6 +4,7 @@ import { errorResponses } from '../../platform/openapi.js';
 import type { Static } from '@sinclair/typebox';
 import { MAX_PROOF_CHARS, ProveBody, ProveResponse, VerificationKeysResponse, VerifyBody, VerifyResponse } from './schemas.js';
 import { DEFAULT_MINIMUM_AGE, type FullProofsService } from './service.js';
+import { snarkjsForm } from './snarkjs-form.js';
 
 export function proofsRoutes(app: App, getService: () => Promise<FullProofsService>, verificationKeys: () => Static<typeof VerificationKeysResponse>) {
   apiRoutes(app, (s) => {
@@ -38,7 +39,8 @@ export function proofsRoutes(app: App, getService: () => Promise<FullProofsServi
         const asker = { keyId: req.apiKey!.keyId, keyOwner: req.apiKey!.ownerAddress };
         const result = isAge && ageChecks ? await ageChecks.guard(asker, req.body.subject, req.body.minimumAge ?? DEFAULT_MINIMUM_AGE, 'prove', prove) : await prove();
         // the alias is answered under the name asked for; the proof itself carries the canonical type
-        return req.body.proofType === 'AgeAboveMinimum' ? { ...result, proofType: 'AgeAboveMinimum' } : result;
+        const out = { ...result, snarkjs: snarkjsForm(result.proof) };
+        return req.body.proofType === 'AgeAboveMinimum' ? { ...out, proofType: 'AgeAboveMinimum' } : out;
       },
     );
 

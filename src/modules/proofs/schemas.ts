@@ -2,6 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EthAddress } from '../../platform/http/schemas.js';
 import { CATEGORIES } from '../scoring/contracts.js';
+import { SnarkjsProof } from './snarkjs-form.js';
 
 export const PROOF_TYPES = ['ScoreAboveThreshold', 'AgeVerification', 'AgeAboveMinimum', 'KYCVerified'] as const;
 export const MAX_PROOF_CHARS = 10_000;
@@ -44,6 +45,7 @@ export const ProveResponse = Type.Object({
   }),
   proofType: Type.String(),
   publicInputs: PublicInputsOut,
+  snarkjs: SnarkjsProof,
 });
 
 export const VerifyBody = Type.Object({

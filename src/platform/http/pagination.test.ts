@@ -9,6 +9,7 @@ import { startReceiver, type Receiver } from '../../../test/helpers/receiver.js'
 import type { App } from './types.js';
 import { decodeCursor, encodeCursor } from './pagination.js';
 
+type InjectResponse = Awaited<ReturnType<App['inject']>>;
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** GET operations that answer an array but are not lists of records, and why. */
@@ -198,7 +199,7 @@ describe('the pagination contract', () => {
       let next: string | null = withQuery(call.url, 'limit=1');
       let firstCursor: string | null = null;
       for (let pages = 0; next && pages < 10; pages++) {
-        const res = await app.inject({ method: 'GET', url: next, headers: call.headers });
+        const res: InjectResponse = await app.inject({ method: 'GET', url: next, headers: call.headers });
         expect(res.statusCode, res.body).toBe(200);
         const body = res.json();
         const rows: Json[] = found!.arrayBody ? body : body[found!.items!];
