@@ -4,6 +4,7 @@
 // Range refusals (and timeouts of eth_getLogs) are returned to the caller, which shrinks the range (see rpc-limits.ts).
 import { createPublicClient, webSocket } from 'viem';
 import { classify, RpcError } from './rpc-errors.js';
+import { malformedAnswer } from './rpc-answers.js';
 
 export interface TransportOptions {
   /** calls per second to this endpoint (0: unlimited); a batch of n items counts n */
@@ -136,6 +137,11 @@ export function createTransport(url: string, options: Partial<TransportOptions> 
           } finally {
             release();
           }
+          // an answer that is not what the method returns is the provider's error (retried like a transient one)
+          results = results.map((r, k) => {
+            const bad = r.ok ? malformedAnswer(all[pending[k]].method, r.value) : null;
+            return bad ? { ok: false, error: new RpcError(bad, null) } : r;
+          });
           const retry: number[] = [];
           let wait = 0;
           results.forEach((r, k) => {
