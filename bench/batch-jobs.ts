@@ -23,12 +23,14 @@ const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 5);
 const PROBE = `
   const lat = [];
   let on = true;
+  let first = true;
   process.on('message', () => { on = false; });
   (async () => {
     while (on) {
       const t = performance.now();
       try { const r = await fetch(process.argv[2] + '/health'); await r.arrayBuffer(); } catch { lat.push(60000); continue; }
-      lat.push(performance.now() - t);
+      // the first answer (process and connection warm-up) is not counted; it tells the bench the probe is up
+      if (first) { first = false; process.send('up'); } else lat.push(performance.now() - t);
       await new Promise((r) => setTimeout(r, 10));
     }
     process.send(lat, () => process.exit(0));
@@ -47,8 +49,11 @@ function probe(url: string) {
   const file = path.join(tmpdir(), `credence-probe-${randomBytes(4).toString('hex')}.cjs`);
   writeFileSync(file, PROBE);
   const child = fork(file, [url], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const got = new Promise<number[]>((resolve) => child.once('message', (m) => resolve(m as number[])));
+  let up!: () => void;
+  const ready = new Promise<void>((resolve) => (up = resolve));
+  const got = new Promise<number[]>((resolve) => child.on('message', (m) => (m === 'up' ? up() : resolve(m as number[]))));
   return {
+    ready,
     async stop(): Promise<Latency> {
       child.send('stop');
       const lat = (await got).sort((a, b) => a - b);
@@ -88,11 +93,13 @@ async function run(backend: string) {
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   try {
     let p = probe(base);
+    await p.ready;
     await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
     const idle = await p.stop();
 
     const addresses = Array.from({ length: ADDRESSES }, () => '0x' + randomBytes(20).toString('hex'));
     p = probe(base);
+    await p.ready;
     const res = await fetch(`${base}/api/v1/reputation/batch-jobs`, { method: 'POST', headers: { 'content-type': 'application/json', ...key }, body: JSON.stringify({ addresses, category: 'OVERALL' }) });
     if (res.status !== 202) throw new Error(`job: ${res.status} ${await res.text()}`);
     const { id } = (await res.json()) as { id: string };
