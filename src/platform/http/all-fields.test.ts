@@ -1,0 +1,44 @@
+// Every validation error lists every offending field, whatever hook would answer first (issue 21): the ENS
+// pre-handler (a name-like address), the hostile-input check (NUL characters) and the schema all report together.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../../test/helpers/app.js';
+import type { App } from './types.js';
+
+describe('validation errors name every offending field', () => {
+  let app: App;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const fieldsOf = (body: { fields?: { field: string }[] }) => (body.fields ?? []).map((e) => e.field).sort();
+
+  it('a debt claim with nine invalid fields names all nine (a name-like debtorAddress included)', async () => {
+    for (const debtorAddress of ['nobody-here.eth', 'not an address']) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/debt-claims',
+        payload: {
+          creditorAddress: '0x123',
+          debtorAddress,
+          claimType: 'Nope',
+          amount: -5,
+          currency: 'usd',
+          description: 'short',
+          evidenceTransactionHash: '0xzz',
+          chainId: 5,
+          protocolName: '',
+        },
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(fieldsOf(res.json()), res.body).toEqual(
+        // a well-formed name is not itself invalid: it is resolved once the rest of the request is valid
+        ['amount', 'chainId', 'claimType', 'creditorAddress', 'currency', 'debtorAddress', 'description', 'evidenceTransactionHash', 'protocolName'].filter(
+          (f) => f !== 'debtorAddress' || debtorAddress === 'not an address',
+        ),
+      );
+    }
+  });
+});
