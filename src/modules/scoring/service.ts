@@ -51,7 +51,10 @@ export const withoutFactors = (e: ScoreEntry): ScoreEntry => ({
 export const NO_CHAIN_SOURCE = 'NO_CHAIN_SOURCE';
 const NO_SOURCE_FACTOR = {
   code: NO_CHAIN_SOURCE,
-  description: 'no chain source is configured: on-chain activity was not read, so no activity found here is not a finding',
+  description:
+    'no chain source is configured: on-chain activity was not read, so no activity found here is not a finding. To read it, start the ' +
+    'service with CREDENCE_RPC_URL_<chainId> (e.g. CREDENCE_RPC_URL_1=https://...) or CREDENCE_EXPLORER_API_URL + CREDENCE_EXPLORER_API_KEY; ' +
+    'for data at once, run `npm run demo` (a local chain with scored wallets) or use a cred_test_ key (deterministic sandbox scores)',
   impact: 0,
 };
 
