@@ -27,6 +27,7 @@ COPY --from=build --chown=root:root /app/contracts/artifacts ./contracts/artifac
 COPY --from=build --chown=root:root /app/data/sanctions ./data/sanctions
 COPY --from=build --chown=root:root /app/data/registry ./data/registry
 COPY --from=build --chown=root:root /app/data/debt-claims ./data/debt-claims
+COPY --from=build --chown=root:root /app/data/scoring ./data/scoring
 # the web console's built files (committed build output; served at / and /console)
 COPY --from=build --chown=root:root /app/console/dist ./console/dist
 # The code is read-only to the service user; only the data dir is writable.
