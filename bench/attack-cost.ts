@@ -7,6 +7,7 @@
 //   node --import tsx bench/attack-cost.ts
 import { emptyFeatures, MODEL_VERSION, scoreWallet } from '../src/modules/scoring/model/index.js';
 import { replayLending, type LendingEvent } from '../src/modules/scoring/model/lending-positions.js';
+import { printActivityCosts } from './activity-costs.js';
 
 // Assumptions (printed with the results)
 const ETH_USD = 3_000;
@@ -106,13 +107,11 @@ const flash = [
 ].map((x, i) => ({ ...x, protocol: 'aave-v3', chainId: 1, contract: POOL, at: Date.UTC(2025, 0, 1), block: 1, logIndex: i }) as LendingEvent);
 console.log(`  the flash loop of the issue (one transaction, $1.43M / $1M): ${lendingScore(flash)} (model 2.0.0: 839)`);
 
+// DEFI_TRADING, GOVERNANCE, NFT, SOCIAL, DEVELOPER: searched with the model (bench/activity-costs.ts)
+printActivityCosts();
+
 // Estimates for the categories whose terms other owners rework in 3.0.0: from their documented terms, not searched.
 const ESTIMATES: { category: string; how: string; cost: string }[] = [
-  { category: 'DEFI_TRADING', how: 'fee-weighted volume paid to others\' liquidity, per-day cap, round trips netted (owner: trading); 2.0.0: 19 flash-funded 1-5 bp swaps reached 776', cost: '2.0.0: ~$445 of pool fees; 3.0.0: re-measured by the trading owner (fees to others, not volume)' },
-  { category: 'GOVERNANCE', how: 'votes with weight at the snapshot above the floor, on two DAOs over ~10 proposals; delegations weighted by votes delegated (owner: governance)', cost: 'estimate: token capital at the floor x the months between proposals + ~$3 gas a vote on mainnet; 2.0.0: ~$1 (1 wei of ARB)' },
-  { category: 'NFT', how: 'mints and transfers in transactions the wallet sent, collections with independent holders or on a maintained list (owner: NFT)', cost: 'estimate: mint prices of real collections (typically $20-$200 each) x 5+ collections; 2.0.0: $2-4' },
-  { category: 'SOCIAL', how: 'counterparties, transfers and months only from transactions the wallet sent (owner: social)', cost: 'estimate: ~25 funded counterparties and 12 active months of sent transactions: gas + the value sent; 2.0.0: $2-4 with inbound logs' },
-  { category: 'DEVELOPER', how: 'deployments weighed by third-party use (distinct callers not funded by the deployer) (owner: developer)', cost: 'estimate: unreachable without real users; 2.0.0: $2-4 with 6 tiny deployments' },
   { category: 'IDENTITY', how: 'full KYC (450) + KYC-backed service credentials (up to 100) + an ENS name (~95) or trusted attestations (up to 285); a proved DID earns 15 (issue 20 weights)', cost: 'estimate: ~$5-$20 of ENS and gas, but a real identity passing KYC: not bought with capital (identity owner)' },
   { category: 'COMPLIANCE', how: 'screened clean (500) + KYC (250-350) + history months', cost: 'a status, not a purchase: 750+ for any KYC-approved, unsanctioned wallet' },
   { category: 'debt claims', how: 'a griefer lowering a victim: verified claims need a real priced principal moved creditor -> debtor before the claim, creditors with costly history, a notice period (owner: debt claims)', cost: 'estimate: the principal moved to the victim (gone to the attacker) per creditor' },
