@@ -15,7 +15,8 @@ let scoring: ScoringServiceImpl;
 const events: ScoreChange[] = [];
 
 beforeAll(async () => {
-  app = await createTestApp({ config: { claimsPerIpPerMinute: 100_000, claimsPerCreditorPerMinute: 100_000 } });
+  // no notice period here: the claim's effect on a revision is what is checked (the notice has its own tests)
+  app = await createTestApp({ config: { claimsPerIpPerMinute: 100_000, claimsPerCreditorPerMinute: 100_000, claimNoticeHours: 0 } });
   scoring = app.ctx.services.scoring as ScoringServiceImpl;
   app.ctx.bus.subscribe<ScoreChange>(SCORE_UPDATED, (c) => void events.push(c));
 });

@@ -162,10 +162,11 @@ describe('non-stable amounts valued by the Aave V3 oracle at the event block', (
     await scoring.recompute(unpriced, 'ingestion');
     const valued = await scoring.getScore(priced, 'DEFI_LENDING');
     const flat = await scoring.getScore(unpriced, 'DEFI_LENDING');
-    // unvalued: $100 per event (UNVALUED_EVENT_USD); valued: $1M borrowed, $1.5M repaid
+    // unvalued: $100 per event (UNVALUED_EVENT_USD); valued: $1M borrowed, $1.5M repaid. Model 3.0.0 pays for debt
+    // held over time, and this chain's blocks are seconds apart: the valued loan earns little, the unvalued nothing.
     console.info('DEFI_LENDING valued', valued.score, 'unvalued', flat.score);
-    expect(valued.score).toBeGreaterThan(flat.score + 300);
-    expect(valued.score).toBeGreaterThan(600);
+    expect(flat.score).toBe(0);
+    expect(valued.score).toBeGreaterThan(flat.score);
   });
 
   it('rows imported without a price source are valued at the next JSON-RPC sync, and the score follows', async () => {
@@ -190,8 +191,9 @@ describe('non-stable amounts valued by the Aave V3 oracle at the event block', (
       // what has no price at its block stays unvalued (the oracle reverted for WETH before it was listed)
       await (upgraded.ctx.services.ingestion as IngestionEngine).syncWallet(unpriced);
       expect((await values(db, unpriced)).map((v) => v[2])).toEqual([null, null]);
+      // valued, the loan earns what the same rows earn where they were priced at ingestion (unvalued: 0)
       const valued = await upgraded.ctx.services.scoring!.getScore(priced, 'DEFI_LENDING');
-      expect(valued.score).toBeGreaterThan(600);
+      expect(valued.score).toBeGreaterThan(0);
     } finally {
       await upgraded.close();
     }
