@@ -128,13 +128,10 @@ describe('with chain sources', () => {
     addFormats.default(ajv);
     for (const [n, v] of Object.entries(ajvFormats)) ajv.addFormat(n, { type: 'string', validate: v });
     const check = ajv.compile(toJsonSchema(declared) as object);
-    const events = await eventually(
-      () => {
-        const all = rx.received.map((r) => JSON.parse(r.body)).filter((b) => b.event === 'score.updated');
-        return all.some((b) => b.data.coverage?.status === 'complete') ? all : null;
-      },
-      { timeoutMs: 60_000 },
-    );
+    // (a chain that completes without changing any score sends none: score.updated announces score changes; the
+    // early one above is the change chain 1 made)
+    const events = rx.received.map((r) => JSON.parse(r.body)).filter((b) => b.event === 'score.updated');
+    expect(events.length).toBeGreaterThan(0);
     for (const e of events) {
       expect(check(e), JSON.stringify(check.errors)).toBe(true);
       expect(e.data.coverage, JSON.stringify(e.data)).toMatchObject({ status: expect.stringMatching(/^(partial|complete)$/), reason: null });
