@@ -35,6 +35,8 @@ afterEach(async () => {
 describe('thread pool', () => {
   it('runs at most `size` jobs at once and queues the rest in order', async () => {
     const pool: ThreadPool<{ ms: number }, number> = track(createThreadPool({ script: script(), size: 2, workerData: {}, label: 'test pool' }));
+    // both threads started first: a thread still booting would let the other finish jobs 1 and 2 before job 0
+    await Promise.all([pool.run({ ms: 1 }), pool.run({ ms: 1 })]);
     const order: number[] = [];
     const jobs = Array.from({ length: 6 }, (_, i) => pool.run({ ms: 30 }).then((r) => (order.push(i), r)));
     expect(pool.stats()).toMatchObject({ threads: 2, queued: 4 });
