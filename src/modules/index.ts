@@ -14,6 +14,7 @@ import { disputesModule } from './disputes/index.js';
 import { debtClaimsModule } from './debt-claims/index.js';
 import { webhooksModule } from './webhooks/index.js';
 import { hubModule } from './hub/index.js';
+import { auditModule } from './audit/index.js';
 import { consoleModule } from './console/index.js';
 
 export const modules: Module[] = [
@@ -31,6 +32,7 @@ export const modules: Module[] = [
   debtClaimsModule,
   webhooksModule,
   hubModule,
+  auditModule,
   // the web console's built files at / and /console (last: its routes are no one else's)
   consoleModule,
 ];

@@ -5,7 +5,7 @@ import { badRequest, forbidden, invalidState, notFound } from '../../platform/er
 import { generateApiKey, hashApiKey, type ApiKeyPrincipal } from '../../platform/auth/api-key.js';
 import type { JwtUser } from '../../platform/auth/jwt.js';
 import { toChecksum } from '../../platform/http/address.js';
-import { monthOf } from '../../platform/rate-limit/quota.js';
+import { dayOf, monthOf } from '../../platform/rate-limit/quota.js';
 import { writeAudit } from '../../platform/audit.js';
 import { CREATED_KEY, UUID, cutPage, decodeCursor } from '../../platform/http/pagination.js';
 import { limitsOf, tierOf, type Tier } from './tiers.js';
@@ -170,6 +170,34 @@ export function createKeyService(ctx: Pick<AppContext, 'db' | 'quota' | 'apiKeys
         periodStart: new Date(`${monthOf(now)}T00:00:00Z`),
         resetsAt: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)),
       };
+    },
+
+    /** Queries per UTC day over the last `days` days (today last), each with its month's running total. */
+    async dailyUsage(p: ApiKeyPrincipal, days: number) {
+      const now = new Date();
+      const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+      const dates = Array.from({ length: days }, (_, i) => dayOf(new Date(today - (days - 1 - i) * 86_400_000)));
+      // from the 1st of the first day's month, so the first day's running total is whole
+      const [rows, used, pending] = await Promise.all([
+        repo.dailyUsage(p.keyId, `${dates[0].slice(0, 7)}-01`, dates[dates.length - 1]),
+        ctx.quota.used(p.keyId),
+        ctx.quota.pendingOf(p.keyId),
+      ]);
+      const counts = new Map(rows.map((r) => [r.day, Number(r.query_count)]));
+      const todayKey = dates[dates.length - 1];
+      // counted here and not written yet belong to today
+      counts.set(todayKey, (counts.get(todayKey) ?? 0) + pending);
+      let month = '';
+      let running = 0;
+      const out: { date: string; queries: number; monthToDate: number }[] = [];
+      for (let t = Date.parse(`${dates[0].slice(0, 7)}-01T00:00:00Z`); t <= today; t += 86_400_000) {
+        const d = dayOf(new Date(t));
+        if (d.slice(0, 7) !== month) [month, running] = [d.slice(0, 7), 0];
+        const n = Math.max(0, counts.get(d) ?? 0);
+        running += n;
+        if (d >= dates[0]) out.push({ date: d, queries: n, monthToDate: running });
+      }
+      return { days: out, monthlyLimit: p.monthlyLimit, queriesThisMonth: used, tier: p.tier as Tier, environment: p.environment ?? 'live' };
     },
   };
 }

@@ -180,6 +180,14 @@ export function createBillingRepo(db: Queryable) {
     async expireOpenCheckouts(keyId: string, q: Queryable = db) {
       await q.query("UPDATE checkout_sessions SET status = 'expired', completed_at = now() WHERE api_key_id = $1 AND status = 'open'", [keyId]);
     },
+    /** Queries per UTC day of a key from `from` to `to` (inclusive, YYYY-MM-DD); days without queries are absent. */
+    async dailyUsage(keyId: string, from: string, to: string, q: Queryable = db) {
+      return q.query<{ day: string; query_count: string | number }>(
+        `SELECT to_char(day, 'YYYY-MM-DD') AS day, query_count FROM api_key_usage_daily
+          WHERE api_key_id = $1 AND day BETWEEN $2::date AND $3::date ORDER BY day`,
+        [keyId, from, to],
+      );
+    },
     /** Records the event id; false when it was already handled (payment processors redeliver). */
     async claimEvent(e: { id: string; type: string; keyId: string | null; payload: unknown }, q: Queryable) {
       const rows = await q.query(

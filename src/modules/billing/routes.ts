@@ -18,6 +18,8 @@ import {
   RotateKeyBody,
   RotateKeyResponse,
   UsageResponse,
+  DailyUsageQuery,
+  DailyUsageResponse,
   WebhookAck,
 } from './schemas.js';
 import type { createKeyService } from './keys.js';
@@ -176,6 +178,25 @@ export function billingRoutes(app: App, ctx: AppContext, repo: BillingRepo, keys
         },
       },
       async (req) => keys.usage(req.apiKey!),
+    );
+
+    s.get(
+      '/billing/usage/daily',
+      {
+        config: { auth: 'apiKey', sandbox: true, cost: 0 },
+        schema: {
+          operationId: 'billing.getDailyUsage',
+          tags: ['Billing'],
+          summary: 'Usage of this API key per day',
+          description:
+            'Queries counted per UTC day over the last `days` days (default 30, at most 90), oldest first and today last, each with `monthToDate`: ' +
+            "its month's running total, which the plan's `monthlyLimit` caps (null: unlimited). Days without queries are 0; a fixed window, not a paged list. " +
+            'Counts 0 queries.',
+          querystring: DailyUsageQuery,
+          response: { 200: DailyUsageResponse },
+        },
+      },
+      async (req) => keys.dailyUsage(req.apiKey!, req.query.days ?? 30),
     );
 
     s.post(

@@ -111,6 +111,30 @@ export const UsageResponse = Type.Object({
   resetsAt: Timestamp({ description: 'when the quota resets (00:00 UTC on the 1st of next month)' }),
 }, { title: 'Usage', description: "This API key's usage in the current UTC calendar month." });
 
+export const DailyUsageQuery = Type.Object({
+  days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90, default: 30, description: 'how many UTC days, ending today (1-90, default 30)' })),
+});
+
+export const UsageDay = Type.Object(
+  {
+    date: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'the UTC day (YYYY-MM-DD)', examples: ['2026-11-27'] }),
+    queries: Type.Integer({ minimum: 0, description: 'queries counted that day' }),
+    monthToDate: Type.Integer({ minimum: 0, description: "queries counted from the 1st of that day's month to the end of that day (what the monthly quota compares)" }),
+  },
+  { title: 'UsageDay' },
+);
+
+export const DailyUsageResponse = Type.Object(
+  {
+    days: Type.Array(UsageDay, { description: 'one entry per UTC day, oldest first, today last; days without queries are 0' }),
+    monthlyLimit: Nullable(Type.Integer({ description: "the plan's monthly quota; null for Enterprise (unlimited)" })),
+    queriesThisMonth: Type.Integer(),
+    tier: TierSchema,
+    environment: Environment,
+  },
+  { title: 'DailyUsage', description: "This API key's queries per UTC day, against its plan's monthly quota." },
+);
+
 export const CheckoutBody = Type.Object({
   planId: Type.Union([Type.Literal('starter'), Type.Literal('growth')], { description: 'starter (Starter tier) or growth (Growth tier)' }),
   walletAddress: Type.Optional(EthAddress({ description: 'optional wallet to associate with the purchase' })),

@@ -35,6 +35,16 @@ export interface HistoryRow {
   created_at: Date;
 }
 
+export interface QueueFilter {
+  statuses: DisputeStatus[] | null;
+  category: string | null;
+  wallet: string | null;
+}
+
+const QUEUE_WHERE =
+  'environment = $1 AND ($2::text[] IS NULL OR status = ANY($2::text[])) AND ($3::text IS NULL OR category = $3) AND ($4::text IS NULL OR wallet_address = $4)';
+const queueParams = (f: QueueFilter) => [currentEnvironment(), f.statuses, f.category, f.wallet];
+
 export function createDisputesRepo(db: Queryable) {
   return {
     async insert(
@@ -69,6 +79,24 @@ export function createDisputesRepo(db: Queryable) {
         address,
         currentEnvironment(),
       ]);
+      return Number(r.n);
+    },
+
+    /**
+     * The admin queue: every wallet's disputes of this environment, newest first, optionally of some statuses, one
+     * category or one wallet; `page.before` is the [created key, id] of the previous page's last dispute.
+     */
+    async queue(f: QueueFilter, page: { limit: number; before: string[] | null }, q: Queryable = db): Promise<(DisputeRow & { created_key: string })[]> {
+      return q.query<DisputeRow & { created_key: string }>(
+        `SELECT *, ${createdKeySql()} AS created_key FROM disputes
+          WHERE ${QUEUE_WHERE} AND ($5::timestamptz IS NULL OR (created_at, id) < ($5::timestamptz, $6::uuid))
+          ORDER BY created_at DESC, id DESC LIMIT $7`,
+        [...queueParams(f), page.before?.[0] ?? null, page.before?.[1] ?? null, page.limit],
+      );
+    },
+
+    async countQueue(f: QueueFilter, q: Queryable = db): Promise<number> {
+      const [r] = await q.query<{ n: number | string }>(`SELECT count(*)::int AS n FROM disputes WHERE ${QUEUE_WHERE}`, queueParams(f));
       return Number(r.n);
     },
 

@@ -7,8 +7,9 @@ import { errorResponses } from '../../platform/openapi.js';
 import { unauthorized } from '../../platform/errors.js';
 import { toChecksum } from '../../platform/http/address.js';
 import type { DisputeRow, HistoryRow } from './repo.js';
+import type { DisputeStatus } from './schemas.js';
 import type { DisputesService } from './service.js';
-import { AddressParams, CreateDisputeBody, DisputeWithHistory, EscalateBody, IdParams, UpdateStatusBody, WalletDisputes, WalletDisputesQuery, WithdrawBody, Dispute } from './schemas.js';
+import { AddressParams, CreateDisputeBody, DisputeQueue, DisputeQueueQuery, OPEN_STATUSES, DisputeWithHistory, EscalateBody, IdParams, UpdateStatusBody, WalletDisputes, WalletDisputesQuery, WithdrawBody, Dispute } from './schemas.js';
 import { CREATED_KEY, UUID, cutPage, decodeCursor } from '../../platform/http/pagination.js';
 
 const TAGS = ['Disputes'];
@@ -118,6 +119,33 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
           const [rows, count] = await Promise.all([svc.byWallet(req.params.address, { limit: limit + 1, before }), svc.countByWallet(req.params.address)]);
           const page = cutPage(rows, limit, 'disputes.wallet', (r) => [r.created_key, r.id]);
           return { address: toChecksum(req.params.address), count, disputes: page.items.map(toDispute), nextCursor: page.nextCursor, hasMore: page.hasMore } as never;
+        },
+      );
+
+      s.get(
+        '/disputes',
+        {
+          config: { auth: 'admin', sandbox: true },
+          schema: {
+            operationId: 'disputes.listDisputeQueue',
+            tags: TAGS,
+            summary: 'Admin: the disputes queue',
+            description:
+              'Admin only (JWT with the admin role: 401 without a JWT, 403 for a non-admin). Every wallet\'s disputes, newest first, optionally only one `status` ' +
+              '(`open`: every status still being handled), one `category` or one `walletAddress`; paged with `limit` and `cursor` (see Pagination), `count` ' +
+              'is how many match on every page. A test sign-in sees test disputes only. Act on one with PUT /dispute/{id}/status.',
+            querystring: DisputeQueueQuery,
+            response: { 200: DisputeQueue },
+          },
+        },
+        async (req) => {
+          const { limit = 50, cursor, status, category, walletAddress } = req.query;
+          const before = cursor ? decodeCursor('disputes.queue', cursor, [CREATED_KEY, UUID]) : null;
+          const statuses: DisputeStatus[] | null = status === 'open' ? OPEN_STATUSES : status ? [status as DisputeStatus] : null;
+          const filter = { statuses, category: category ?? null, wallet: walletAddress?.toLowerCase() ?? null };
+          const [rows, count] = await svc.queue(filter, { limit: limit + 1, before });
+          const page = cutPage(rows, limit, 'disputes.queue', (r) => [r.created_key, r.id]);
+          return { count, disputes: page.items.map(toDispute), nextCursor: page.nextCursor, hasMore: page.hasMore } as never;
         },
       );
 

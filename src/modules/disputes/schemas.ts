@@ -87,5 +87,26 @@ export const WalletDisputes = Type.Object({
 });
 export const WalletDisputesQuery = Type.Object(pageQuery(100, 50));
 
+/** Statuses still being handled: what the admin queue shows by default in the console. */
+export const OPEN_STATUSES: DisputeStatus[] = ['Pending', 'Under Review', 'Evidence Requested', 'Escalated'];
+
+export const DisputeQueueQuery = Type.Object({
+  status: Type.Optional(
+    StringEnum([...DISPUTE_STATUSES, 'open'] as const, 'only disputes in this status; `open` is Pending, Under Review, Evidence Requested and Escalated together'),
+  ),
+  category: Type.Optional(StringEnum(CATEGORIES, 'only disputes of this score category')),
+  walletAddress: Type.Optional(EthAddress({ description: 'only the disputes of this wallet' })),
+  ...pageQuery(100, 50),
+});
+
+export const DisputeQueue = Type.Object(
+  {
+    count: Type.Integer({ description: 'disputes matching the filter, on every page' }),
+    disputes: Type.Array(Dispute, { description: 'newest first' }),
+    ...pageFields(),
+  },
+  { title: 'DisputeQueue' },
+);
+
 export const IdParams = Type.Object({ id: Uuid() });
 export const AddressParams = Type.Object({ address: AddressOrEns({ description: 'the wallet: a 0x address or an ENS name' }) });

@@ -8,7 +8,7 @@ import { writeAudit } from '../../platform/audit.js';
 import { currentEnvironment } from '../../platform/auth/environment.js';
 import { categoryId, type Category, type ScoringService } from '../scoring/contracts.js';
 import type { OracleService } from '../proofs/contracts.js';
-import type { DisputeRow, DisputesRepo } from './repo.js';
+import type { DisputeRow, DisputesRepo, QueueFilter } from './repo.js';
 import { NOT_ESCALATABLE, STATUS_ALIASES, WITHDRAWABLE, type CreateDisputeBody, type DisputeStatus, type UpdateStatusBody } from './schemas.js';
 
 export interface DisputesDeps {
@@ -78,6 +78,8 @@ export function createDisputesService(deps: DisputesDeps) {
     history: (id: string) => repo.history(id),
     byWallet: (address: string, page: { limit: number; before: string[] | null } | null = null) => repo.byWallet(address.toLowerCase(), page),
     countByWallet: (address: string) => repo.countByWallet(address.toLowerCase()),
+    /** The admin queue (this environment's disputes of every wallet) and how many match its filter. */
+    queue: (f: QueueFilter, page: { limit: number; before: string[] | null }) => Promise.all([repo.queue(f, page), repo.countQueue(f)]),
 
     /** Admin: any status. A revisedScore with status Resolved replaces the category's score (audited by scoring). */
     async updateStatus(id: string, body: UpdateStatusBody, admin: JwtUser): Promise<DisputeRow> {

@@ -19,6 +19,7 @@ const NOT_LISTS: Record<string, string> = {
   'proofs.listVerificationKeys': 'one key per circuit of this deployment',
   'disputes.getDispute': "one dispute's own status history",
   'compliance.listSanctionsLists': 'a report: the list in force and the 20 latest imports (admin)',
+  'billing.getDailyUsage': 'a fixed window of `days` days, one entry per day',
 };
 
 let app: App;
@@ -118,6 +119,26 @@ const SETUP: Record<string, () => Promise<Call>> = {
       expect(res.statusCode, res.body).toBe(201);
     }
     return { url: `/api/v1/dispute/wallet/${wallet}`, headers: key.headers };
+  },
+  'disputes.listDisputeQueue': async () => {
+    const key = await createKey(app, 'Starter');
+    const wallet = randomAddress();
+    for (let i = 0; i < 3; i++) {
+      const payload = { walletAddress: wallet, category: 'OVERALL', reason: 'InaccurateScore', description: `A dispute for the queue pagination test ${i}` };
+      const res = await app.inject({ method: 'POST', url: '/api/v1/dispute', headers: key.headers, payload });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const admin = await signInAdmin(app);
+    return { url: `/api/v1/disputes?status=Pending&walletAddress=${wallet}`, headers: admin.auth };
+  },
+  'audit.listAuditLog': async () => {
+    const owner = await signIn(app);
+    for (let i = 0; i < 3; i++) {
+      const key = await createKey(app, 'Free', owner);
+      expect((await app.inject({ method: 'DELETE', url: `/api/v1/billing/api-keys/${key.id}`, headers: owner.auth })).statusCode).toBe(204);
+    }
+    const admin = await signInAdmin(app);
+    return { url: `/api/v1/audit-log?action=api_key.revoke&actor=${owner.address}`, headers: admin.auth };
   },
   'debtClaims.listByDebtor': async () => {
     const { debtor } = await claims();

@@ -34,6 +34,18 @@ export function secondsToNextMonth(d: Date): number {
   return Math.max(1, Math.ceil((next - d.getTime()) / 1000));
 }
 
+export function dayOf(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+/** The UTC day of `t`, or the last day of `month` when `t` is past it (a late flush of last month's counts). */
+function dayIn(month: string, t: number): string {
+  const day = dayOf(new Date(t));
+  if (day.slice(0, 7) === month.slice(0, 7)) return day;
+  const [y, m] = month.split('-').map(Number);
+  return dayOf(new Date(Date.UTC(y, m, 0)));
+}
+
 interface Counter {
   month: string;
   base: number;
@@ -78,13 +90,21 @@ export function createQuotaStore(db: Db, opts: { flushMs?: number; now?: () => D
     }
     flushing = (async () => {
       try {
+        // The day's count (the usage chart) in the same statement: a flush every second puts at most a second's
+        // queries on the wrong side of midnight.
+        const t = clock();
         const rows = await db.query<{ api_key_id: string; query_count: number }>(
-          `INSERT INTO api_key_usage (api_key_id, month, query_count)
+          `WITH daily AS (
+             INSERT INTO api_key_usage_daily (api_key_id, day, query_count)
+             SELECT * FROM unnest($1::uuid[], $4::date[], $3::bigint[])
+             ON CONFLICT (api_key_id, day) DO UPDATE SET query_count = GREATEST(0, api_key_usage_daily.query_count + excluded.query_count)
+           )
+           INSERT INTO api_key_usage (api_key_id, month, query_count)
            SELECT * FROM unnest($1::uuid[], $2::date[], $3::bigint[])
            ON CONFLICT (api_key_id, month) DO UPDATE SET query_count = api_key_usage.query_count + excluded.query_count,
              updated_at = now()
            RETURNING api_key_id, query_count`,
-          [batch.map((b) => b.keyId), batch.map((b) => b.c.month), batch.map((b) => b.delta)],
+          [batch.map((b) => b.keyId), batch.map((b) => b.c.month), batch.map((b) => b.delta), batch.map((b) => dayIn(b.c.month, t))],
         );
         const totals = new Map(rows.map((r) => [r.api_key_id, Number(r.query_count)]));
         for (const b of batch) {
