@@ -1,8 +1,9 @@
 // The console driven end to end in headless Chromium, one role after another on one service: a wallet owner
 // (sign in with the injected wallet, scores and history chart, dispute a claim, file a dispute, DID, proof and
 // its verify link), a developer (keys: create, rotate; checkout upgrade; webhook with a delivery that fails, is
-// replayed and arrives; live tail through the hub) and an admin (dispute review with a revised score, revisions,
-// sanctions upload with progress). Every page is checked with axe-core and at 375 px, and photographed.
+// replayed and arrives; usage by day against the quota; live tail through the hub) and an admin (the disputes queue
+// with an action that the audit log then shows, dispute review with a revised score, revisions, sanctions upload
+// with progress). Every page is checked with axe-core and at 375 px, and photographed.
 import { existsSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -152,6 +153,15 @@ describe.skipIf(skip)('console in Chromium', { timeout: 150_000 }, () => {
     await page.getByRole('button', { name: 'Use in this console' }).click();
     await expect.poll(() => page.getByTestId('plan-tier').textContent()).toContain('Free');
 
+    // usage by day: the chart (uPlot canvas) against the Free plan's quota, and the same figures as a table
+    await page.locator('[data-testid=usage-chart] canvas').waitFor();
+    expect(await page.getByTestId('usage-chart').getAttribute('aria-label')).toContain('monthly quota of 100');
+    expect(await page.locator('[data-testid=usage-chart] .u-legend').textContent()).toMatch(/Queries per day.*This month so far.*Monthly quota/s);
+    await page.getByText('Usage by day as a table').click();
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await page.locator('[data-testid=usage-table] tbody tr').count()).toBe(30);
+    expect(await page.locator('[data-testid=usage-table] tbody tr').first().locator('td').first().textContent()).toBe(today);
+
     // a Free key cannot register webhooks: the API's details are shown
     await page.fill('input[name=webhookUrl]', receiver.url);
     await page.getByRole('button', { name: 'Register webhook' }).click();
@@ -206,16 +216,42 @@ describe.skipIf(skip)('console in Chromium', { timeout: 150_000 }, () => {
     await dev.context.close();
   });
 
-  it('admin: reviews a wallet’s dispute with a revised score, sees the revision, uploads a sanctions list with progress', async () => {
+  it('admin: acts on the disputes queue and sees it in the audit log, reviews a wallet’s dispute with a revised score, sees the revision, uploads a sanctions list with progress', async () => {
     const wallet = randomAddress();
     const d = await inject({ method: 'POST', url: '/api/v1/dispute', headers: starter.headers, payload: { walletAddress: wallet, category: 'GOVERNANCE', reason: 'MissingActivity', description: 'My ENS DAO votes are not counted.' } });
     expect(d.statusCode).toBe(201);
+    const other = randomAddress();
+    const d2 = await inject({ method: 'POST', url: '/api/v1/dispute', headers: starter.headers, payload: { walletAddress: other, category: 'NFT', reason: 'WrongWallet', description: 'These NFTs were never mine.' } });
+    expect(d2.statusCode).toBe(201);
+    const otherId = d2.json().id as string;
     const admin = await walletPage(h, adminWallet.privateKey as `0x${string}`);
     const { page } = admin;
     await signInThroughPage(admin);
     await createConsoleKey(admin);
     await page.locator('[data-testid^=score-]').first().waitFor();
     await page.getByRole('link', { name: 'Admin' }).click();
+
+    // the queue: every wallet's open disputes, newest first; reject one from there
+    const queued = page.getByTestId('admin-dispute').filter({ hasText: otherId });
+    await expect.poll(() => queued.getByTestId('admin-dispute-status').textContent()).toBe('Pending');
+    expect(await page.getByTestId('admin-dispute').filter({ hasText: d.json().id }).count()).toBe(1);
+    await queued.locator('select[name=adminStatus]').selectOption('Rejected');
+    await queued.locator('input[name=resolutionNotes]').fill('Filed for the wrong wallet.');
+    await queued.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => queued.count()).toBe(0);
+    // the audit log shows the action (it reloads after each action), and finds it by its record
+    await expect.poll(async () => (await page.getByTestId('audit-entry').filter({ hasText: `dispute:${otherId}` }).allTextContents()).join('\n')).toMatch(/dispute\.status.*"to":"Rejected"/);
+    await page.fill('input[name=auditTarget]', `dispute:${otherId}`);
+    await page.getByRole('button', { name: 'Show entries' }).click();
+    await expect.poll(() => page.getByTestId('audit-entry').count()).toBe(1);
+    expect(await page.getByTestId('audit-action').textContent()).toBe('dispute.status');
+    expect((await page.getByTestId('audit-entry').textContent())?.toLowerCase()).toContain(`admin:${adminWallet.address.toLowerCase()}`);
+    // the status filter finds it among the rejected
+    await page.selectOption('select[name=queueStatus]', 'Rejected');
+    await page.getByRole('button', { name: 'Show disputes' }).click();
+    await expect.poll(() => queued.getByTestId('admin-dispute-status').textContent()).toBe('Rejected');
+    await page.selectOption('select[name=queueStatus]', 'open');
+
     await page.fill('input[name=adminWallet]', wallet);
     await page.getByRole('button', { name: 'Show disputes' }).click();
     const row = page.getByTestId('admin-dispute');

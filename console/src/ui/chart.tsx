@@ -45,7 +45,8 @@ export function LineChart(props: { title: string; series: Series[]; yMax?: numbe
           y: props.yMax ? { range: [0, props.yMax] } : {},
         },
         series: [{}, ...props.series.map((s) => ({ label: s.label, stroke: s.stroke, width: 2, dash: s.dash, spanGaps: false, points: { show: true, size: 7 } }))],
-        axes: [{}, { size: 50 }],
+        // the y axis as wide as its longest label (a quota of 10,000 needs more room than a score of 1000)
+        axes: [{}, { size: (_u, values) => Math.max(50, ...(values ?? []).map((v) => String(v).length * 8 + 20)) }],
       },
       align(props.series),
       el,

@@ -1,0 +1,197 @@
+// Admin: the disputes queue across every wallet (status, category and wallet filters, paged), each dispute with
+// its status action and optional revised score; with a wallet chosen, that wallet's score revisions.
+import { useEffect, useState } from 'preact/hooks';
+import { call, client, CATEGORIES, CATEGORY_NAMES, type Category } from '../api.ts';
+import { Field, Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
+
+const STATUSES = ['Pending', 'Under Review', 'Evidence Requested', 'Resolved', 'Rejected', 'Escalated'] as const;
+const FILTERS = [['open', 'Open (still being handled)'], ['all', 'All'], ...[...STATUSES, 'Withdrawn'].map((s) => [s, s])] as const;
+type QueueStatus = 'open' | (typeof STATUSES)[number] | 'Withdrawn';
+
+interface Dispute {
+  id: string;
+  walletAddress: string;
+  category: Category;
+  reason: string;
+  status: string;
+  description: string;
+  evidence?: string | null;
+  createdAt: string;
+  resolutionNotes?: string | null;
+  revisedScore?: number | null;
+}
+
+interface Filter {
+  status: string;
+  category: string;
+  wallet: string;
+}
+
+function DisputeAdmin({ d, admin, onChange }: { d: Dispute; admin: string; onChange: () => void }) {
+  const [status, setStatus] = useState<string>(d.status === 'Pending' ? 'Under Review' : d.status);
+  const [notes, setNotes] = useState('');
+  const [revised, setRevised] = useState('');
+  const a = useAction();
+  return (
+    <li class="row" data-testid="admin-dispute">
+      <p>
+        <strong>{CATEGORY_NAMES[d.category]}</strong> · {d.reason} · <span class="badge" data-testid="admin-dispute-status">{d.status}</span> · {when(d.createdAt)}
+      </p>
+      <p class="muted">
+        Wallet <code data-testid="admin-dispute-wallet">{d.walletAddress}</code> · dispute <code>{d.id}</code>
+      </p>
+      <p>{d.description}</p>
+      {d.evidence && <p class="muted">Evidence: {d.evidence}</p>}
+      {d.resolutionNotes && <p class="muted">Notes: {d.resolutionNotes}{d.revisedScore != null ? ` (revised to ${d.revisedScore})` : ''}</p>}
+      <form
+        class="grid"
+        aria-label={`Act on the dispute ${d.id}`}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void a.run(async () => {
+            const body = { status: status as never, resolvedBy: admin, ...(notes ? { resolutionNotes: notes } : {}), ...(revised !== '' ? { revisedScore: Number(revised) } : {}) };
+            await call(client.PUT('/api/v1/dispute/{id}/status', { params: { path: { id: d.id } }, body }));
+            onChange();
+            return `Dispute set to ${status}.`;
+          });
+        }}
+      >
+        <Field label="New status">
+          <select name="adminStatus" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+            {STATUSES.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Resolution notes">
+          <input name="resolutionNotes" value={notes} onInput={(e) => setNotes(e.currentTarget.value)} />
+        </Field>
+        <Field label="Revised score (0-1000, optional)">
+          <input name="revisedScore" type="number" min={0} max={1000} value={revised} onInput={(e) => setRevised(e.currentTarget.value)} />
+        </Field>
+        <button type="submit" disabled={a.busy}>
+          Apply
+        </button>
+      </form>
+      <Status error={a.error} ok={a.ok} testid="admin-dispute" />
+    </li>
+  );
+}
+
+function Revisions({ wallet, tick }: { wallet: string; tick: unknown }) {
+  const r = useLoad(async () => {
+    const res = await call(client.GET('/api/v1/reputation/changes', { params: { query: { address: wallet, limit: 500 } } }));
+    return res.changes.filter((c) => c.cause === 'dispute_revision');
+  }, [wallet, tick]);
+  return (
+    <>
+      <h3>Score revisions of {wallet}</h3>
+      <Status error={r.error} testid="revisions" />
+      {r.data && r.data.length === 0 && <p>No revisions.</p>}
+      {r.data && r.data.length > 0 && (
+        <ul class="list" data-testid="revisions">
+          {r.data.map((c) => (
+            <li key={c.cursor}>
+              {when(c.recordedAt)} · {CATEGORY_NAMES[c.category as Category]}: {c.oldScore ?? '—'} → <strong>{c.newScore}</strong>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+function page(f: Filter, cursor?: string) {
+  const query = {
+    ...(f.status !== 'all' ? { status: f.status as QueueStatus } : {}),
+    ...(f.category ? { category: f.category as Category } : {}),
+    ...(f.wallet ? { walletAddress: f.wallet } : {}),
+    limit: 20,
+    ...(cursor ? { cursor } : {}),
+  };
+  return call(client.GET('/api/v1/disputes', { params: { query } }));
+}
+
+export function DisputesQueue({ admin, onAction }: { admin: string; onAction: () => void }) {
+  const [form, setForm] = useState<Filter>({ status: 'open', category: '', wallet: '' });
+  const [filter, setFilter] = useState<Filter>(form);
+  const l = useLoad(() => page(filter), [filter]);
+  const [more, setMore] = useState<Dispute[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const m = useAction();
+  useEffect(() => {
+    setMore([]);
+    setCursor(l.data?.nextCursor ?? null);
+  }, [l.data]);
+  const items = [...((l.data?.disputes ?? []) as unknown as Dispute[]), ...more];
+  const changed = () => {
+    l.reload();
+    onAction();
+  };
+  return (
+    <Section id="disputes-queue" title="Disputes queue" intro="Every wallet's disputes, newest first: move them through the lifecycle, resolve with notes, revise the score.">
+      <form
+        class="grid"
+        aria-label="Filter the disputes queue"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFilter({ ...form, wallet: form.wallet.trim() });
+        }}
+      >
+        <Field label="Status">
+          <select name="queueStatus" value={form.status} onChange={(e) => setForm({ ...form, status: e.currentTarget.value })}>
+            {FILTERS.map(([v, label]) => (
+              <option key={v} value={v}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Category">
+          <select name="queueCategory" value={form.category} onChange={(e) => setForm({ ...form, category: e.currentTarget.value })}>
+            <option value="">Any</option>
+            {CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {CATEGORY_NAMES[c]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Wallet address (optional)">
+          <input name="adminWallet" value={form.wallet} onInput={(e) => setForm({ ...form, wallet: e.currentTarget.value })} placeholder="0x…" />
+        </Field>
+        <button type="submit">Show disputes</button>
+      </form>
+      <Status error={l.error} testid="admin-disputes" />
+      {l.data && (
+        <p role="status" data-testid="queue-count">
+          {l.data.count.toLocaleString()} dispute(s) match.
+        </p>
+      )}
+      <ul class="list" data-testid="queue">
+        {items.map((d) => (
+          <DisputeAdmin key={`${d.id}:${d.status}`} d={d} admin={admin} onChange={changed} />
+        ))}
+        {l.data && items.length === 0 && <li>{filter.status === 'open' ? 'None open.' : 'No disputes match.'}</li>}
+      </ul>
+      {cursor && (
+        <button
+          type="button"
+          class="secondary"
+          disabled={m.busy}
+          onClick={() =>
+            void m.run(async () => {
+              const r = await page(filter, cursor);
+              setMore((x) => [...x, ...(r.disputes as unknown as Dispute[])]);
+              setCursor(r.nextCursor);
+            })
+          }
+        >
+          Load more disputes
+        </button>
+      )}
+      <Status error={m.error} testid="queue-more" />
+      {filter.wallet && <Revisions wallet={filter.wallet} tick={l.data} />}
+    </Section>
+  );
+}
