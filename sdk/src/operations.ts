@@ -25,8 +25,10 @@ export const LISTS = {
   "/api/v1/identity/{did}/credentials": null,
   "/api/v1/compliance/age-checks": null,
   "/api/v1/dispute/wallet/{address}": "disputes",
+  "/api/v1/disputes": "disputes",
   "/api/v1/debt-claims/debtor/{address}": "claims",
   "/api/v1/debt-claims/creditor/{address}": "claims",
   "/api/v1/webhooks": "webhooks",
-  "/api/v1/webhooks/{id}/deliveries": "deliveries"
+  "/api/v1/webhooks/{id}/deliveries": "deliveries",
+  "/api/v1/audit-log": "entries"
 } as const;

@@ -245,6 +245,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/billing/usage/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage of this API key per day
+         * @description Queries counted per UTC day over the last `days` days (default 30, at most 90), oldest first and today last, each with `monthToDate`: its month's running total, which the plan's `monthlyLimit` caps (null: unlimited). Days without queries are 0; a fixed window, not a paged list. Counts 0 queries.
+         */
+        get: operations["billing.getDailyUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/billing/checkout": {
         parameters: {
             query?: never;
@@ -1002,6 +1022,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin: the disputes queue
+         * @description Admin only (JWT with the admin role: 401 without a JWT, 403 for a non-admin). Every wallet's disputes, newest first, optionally only one `status` (`open`: every status still being handled), one `category` or one `walletAddress`; paged with `limit` and `cursor` (see Pagination), `count` is how many match on every page. A test sign-in sees test disputes only. Act on one with PUT /dispute/{id}/status.
+         */
+        get: operations["disputes.listDisputeQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dispute/{id}/status": {
         parameters: {
             query?: never;
@@ -1349,6 +1389,26 @@ export interface paths {
          * @description Step one of the ASP.NET Core SignalR connection (the official `@microsoft/signalr` client does it for you): answers a connection token and the WebSockets transport (JSON text). Then open `ws(s)://<host>/hubs/scores?id=<connectionToken>` (or connect directly with skipNegotiation), handshake `{"protocol":"json","version":1}` + 0x1e, invoke `SubscribeToAddress(address)` / `UnsubscribeFromAddress(address)`, and receive `ScoreUpdated({address, category, oldScore, newScore})`. The server pings every 15 s and closes a connection silent for 30 s. No credentials are needed unless CREDENCE_HUB_REQUIRE_KEY=true: then send the API key as `access_token` query parameter, X-API-Key, or Authorization: Bearer (401 otherwise).
          */
         post: operations["hub.negotiate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin: the audit log
+         * @description Admin only (JWT with the admin role: 401 without a JWT, 403 for a non-admin or a test sign-in). Administrative and security-relevant actions (dispute status changes, revised scores, API key creation, rotation and revocation, plan changes, debt claim decisions), newest first, filtered by exact `action`, `actor` (any letter case) or `target` and a `since`/`until` time range; paged with `limit` and `cursor` (see Pagination).
+         */
+        get: operations["audit.listAuditLog"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1763,6 +1823,32 @@ export interface components {
              * @description when the quota resets (00:00 UTC on the 1st of next month)
              */
             resetsAt: string;
+        };
+        /** UsageDay */
+        UsageDay: {
+            /**
+             * @description the UTC day (YYYY-MM-DD)
+             * @example 2026-11-27
+             */
+            date: string;
+            /** @description queries counted that day */
+            queries: number;
+            /** @description queries counted from the 1st of that day's month to the end of that day (what the monthly quota compares) */
+            monthToDate: number;
+        };
+        /**
+         * DailyUsage
+         * @description This API key's queries per UTC day, against its plan's monthly quota.
+         */
+        DailyUsage: {
+            /** @description one entry per UTC day, oldest first, today last; days without queries are 0 */
+            days: components["schemas"]["UsageDay"][];
+            /** @description the plan's monthly quota; null for Enterprise (unlimited) */
+            monthlyLimit: number | null;
+            queriesThisMonth: number;
+            /** @description API key tier */
+            tier: "Free" | "Starter" | "Growth" | "Enterprise";
+            environment: "live" | "test";
         };
         /** CreateCheckoutRequest */
         CreateCheckoutRequest: {
@@ -2617,6 +2703,17 @@ export interface components {
             /** @description true when another page follows */
             hasMore: boolean;
         };
+        /** DisputeQueue */
+        DisputeQueue: {
+            /** @description disputes matching the filter, on every page */
+            count: number;
+            /** @description newest first */
+            disputes: components["schemas"]["Dispute"][];
+            /** @description pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+            /** @description true when another page follows */
+            hasMore: boolean;
+        };
         /** UpdateDisputeStatusRequest */
         UpdateDisputeStatusRequest: {
             /**
@@ -3076,6 +3173,38 @@ export interface components {
                 transport: string;
                 transferFormats: string[];
             }[];
+        };
+        /** AuditEntry */
+        AuditEntry: {
+            /**
+             * @description the entry id (a decimal integer, increasing with time)
+             * @example 42
+             */
+            id: string;
+            /** @description who acted: admin:<address>, a wallet address, api_key:<id>, payment-processor, ... */
+            actor: string;
+            /** @description what was done, e.g. dispute.status, score.revised, api_key.create */
+            action: string;
+            /** @description the record acted on, e.g. dispute:<id> */
+            target: string;
+            /** @description the action's own details (previous and new values, ...) */
+            details: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * AuditLog
+         * @description Administrative and security-relevant actions, newest first.
+         */
+        AuditLog: {
+            /** @description newest first */
+            entries: components["schemas"]["AuditEntry"][];
+            /** @description pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+            /** @description true when another page follows */
+            hasMore: boolean;
         };
     };
     responses: never;
@@ -5119,6 +5248,139 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Usage"];
+                };
+            };
+            /** @description Missing or bad credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Per-second rate limit (`rate_limited`) or monthly quota (`quota_exceeded`) exceeded; see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Retry-After": components["headers"]["XRateLimitRetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal`). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal",
+                     *       "details": "An internal error occurred (request 4fQ2kA-1x)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is not ready, or this instance is shutting down (`unavailable`). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unavailable",
+                     *       "details": "No sanctions list is loaded yet."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "billing.getDailyUsage": {
+        parameters: {
+            query?: {
+                /** @description how many UTC days, ending today (1-90, default 30) */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description This API key's queries per UTC day, against its plan's monthly quota. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "days": [
+                     *         {
+                     *           "date": "2026-11-27",
+                     *           "queries": 0,
+                     *           "monthToDate": 0
+                     *         }
+                     *       ],
+                     *       "monthlyLimit": 1,
+                     *       "queriesThisMonth": 1,
+                     *       "tier": "Free",
+                     *       "environment": "live"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DailyUsage"];
+                };
+            };
+            /** @description Invalid JSON, or a field violating its rule (`validation_failed`, with `fields`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "details": "Invalid request: address must be an Ethereum address: 0x followed by 40 hex characters.",
+                     *       "fields": [
+                     *         {
+                     *           "field": "address",
+                     *           "message": "must be an Ethereum address: 0x followed by 40 hex characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description Missing or bad credentials (`unauthorized`). */
@@ -13336,6 +13598,178 @@ export interface operations {
             };
         };
     };
+    "disputes.listDisputeQueue": {
+        parameters: {
+            query?: {
+                /** @description only disputes in this status; `open` is Pending, Under Review, Evidence Requested and Escalated together */
+                status?: "Pending" | "Under Review" | "Evidence Requested" | "Resolved" | "Rejected" | "Escalated" | "Withdrawn" | "open";
+                /** @description only disputes of this score category */
+                category?: "OVERALL" | "DEFI_LENDING" | "DEFI_TRADING" | "GOVERNANCE" | "NFT" | "IDENTITY" | "SOCIAL" | "DEVELOPER" | "COMPLIANCE";
+                /**
+                 * @description only the disputes of this wallet
+                 * @example 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045
+                 */
+                walletAddress?: string;
+                /** @description page size, 1-100 (default 50) */
+                limit?: number;
+                /** @description the `nextCursor` of the previous page, unchanged (see Pagination in the API description); omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: admin: the disputes queue. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "disputes": [
+                     *         {
+                     *           "id": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+                     *           "walletAddress": "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+                     *           "category": "OVERALL",
+                     *           "reason": "InaccurateScore",
+                     *           "status": "Pending",
+                     *           "description": "example",
+                     *           "evidence": "example",
+                     *           "createdAt": "2026-01-15T09:30:00.000Z",
+                     *           "updatedAt": "2026-01-15T09:30:00.000Z",
+                     *           "resolutionNotes": "example",
+                     *           "resolvedBy": "example",
+                     *           "revisedScore": 1,
+                     *           "escalation": {
+                     *             "reason": "example",
+                     *             "escalatedAt": "2026-01-15T09:30:00.000Z",
+                     *             "onChainStatus": "not_configured",
+                     *             "txHash": "example"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "example",
+                     *       "hasMore": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DisputeQueue"];
+                };
+            };
+            /** @description Invalid JSON, or a field violating its rule (`validation_failed`, with `fields`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "details": "Invalid request: address must be an Ethereum address: 0x followed by 40 hex characters.",
+                     *       "fields": [
+                     *         {
+                     *           "field": "address",
+                     *           "message": "must be an Ethereum address: 0x followed by 40 hex characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Missing or bad credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Per-second rate limit (`rate_limited`) or monthly quota (`quota_exceeded`) exceeded; see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Retry-After": components["headers"]["XRateLimitRetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal`). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal",
+                     *       "details": "An internal error occurred (request 4fQ2kA-1x)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is not ready, or this instance is shutting down (`unavailable`). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unavailable",
+                     *       "details": "No sanctions list is loaded yet."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "disputes.updateDisputeStatus": {
         parameters: {
             query?: never;
@@ -16949,6 +17383,169 @@ export interface operations {
                      *       "details": "The request body must be JSON (Content-Type: application/json)."
                      *     }
                      */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal`). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal",
+                     *       "details": "An internal error occurred (request 4fQ2kA-1x)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is not ready, or this instance is shutting down (`unavailable`). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unavailable",
+                     *       "details": "No sanctions list is loaded yet."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "audit.listAuditLog": {
+        parameters: {
+            query?: {
+                /**
+                 * @description only this action, e.g. dispute.status or api_key.revoke
+                 * @example dispute.status
+                 */
+                action?: string;
+                /** @description only entries by this actor, in any letter case, e.g. admin:0x... or api_key:<id> */
+                actor?: string;
+                /** @description only entries about this record, e.g. dispute:<id> or api_key:<id> */
+                target?: string;
+                /** @description only entries at or after this time */
+                since?: string;
+                /** @description only entries before this time */
+                until?: string;
+                /** @description page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description the `nextCursor` of the previous page, unchanged (see Pagination in the API description); omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Administrative and security-relevant actions, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "entries": [
+                     *         {
+                     *           "id": "42",
+                     *           "actor": "example",
+                     *           "action": "example",
+                     *           "target": "example",
+                     *           "details": {},
+                     *           "createdAt": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "example",
+                     *       "hasMore": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditLog"];
+                };
+            };
+            /** @description Invalid JSON, or a field violating its rule (`validation_failed`, with `fields`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_failed",
+                     *       "details": "Invalid request: address must be an Ethereum address: 0x followed by 40 hex characters.",
+                     *       "fields": [
+                     *         {
+                     *           "field": "address",
+                     *           "message": "must be an Ethereum address: 0x followed by 40 hex characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Missing or bad credentials (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Per-second rate limit (`rate_limited`) or monthly quota (`quota_exceeded`) exceeded; see `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Retry-After": components["headers"]["XRateLimitRetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
