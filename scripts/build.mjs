@@ -29,8 +29,22 @@ if (!existsSync(SRC)) {
   // an installed copy without sources (the image after its build stage): nothing to compile
   process.exit(0);
 }
-const { ts, copy } = walk(SRC);
+const { ts: all, copy } = walk(SRC);
+// src/cli/sdk.ts re-exports the SDK from sdk/src (outside src/): bundled, so dist/ needs no build of sdk/
+const BUNDLED = [path.join(SRC, 'cli', 'sdk.ts')];
+const ts = all.filter((f) => !BUNDLED.includes(f));
 rmSync(OUT, { recursive: true, force: true });
+await build({
+  entryPoints: BUNDLED,
+  outdir: path.join(OUT, 'cli'),
+  bundle: true,
+  packages: 'external',
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});
 await build({
   entryPoints: ts,
   outdir: OUT,

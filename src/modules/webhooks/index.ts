@@ -9,6 +9,9 @@ import { createSender } from './sender.js';
 import { createWebhookService } from './service.js';
 import { WEBHOOKS_DUE, createDeliveryWorker } from './worker.js';
 import { registerWebhookRoutes } from './routes.js';
+import { createRelay } from './relay.js';
+import { createListenService } from './listen.js';
+import { registerListenRoutes } from './listen-routes.js';
 
 export const webhooksModule: Module = {
   name: 'webhooks',
@@ -22,10 +25,14 @@ export const webhooksModule: Module = {
       wake: () => ctx.bus.publish(WEBHOOKS_DUE, {}),
     });
     registerWebhookRoutes(app, service);
+    // `credence webhooks listen` and `credence trigger` (relay.ts, listen.ts)
+    const relay = createRelay({ bus: ctx.bus, distributed: ctx.redis !== null });
+    const wake = () => ctx.bus.publish(WEBHOOKS_DUE, {});
+    registerListenRoutes(app, createListenService({ db: ctx.db, repo: createSubscriptionRepo(ctx.db), cipher: ctx.cipher, relay, wake }), relay);
     ctx.workers.push(
       createDeliveryWorker({
         repo: outboxRepo,
-        sender: createSender({ allowPrivate: ctx.config.webhookAllowPrivate }),
+        sender: relay.sender(createSender({ allowPrivate: ctx.config.webhookAllowPrivate })),
         cipher: ctx.cipher,
         log: ctx.log,
         retrySchedule: ctx.config.webhookRetrySchedule,
