@@ -1,4 +1,4 @@
-// Ingestion benchmark: featuresFor (one SQL aggregation per wallet) against a primary-key read baseline in the
+// Ingestion benchmark: featuresFor (one SQL aggregation per wallet) and featuresMany (one statement per chunk) against a primary-key read baseline in the
 // same run, activity insert throughput, features + model + store (a rescoring pass through the scoring service), and
 // ethereum-etl import throughput on the real mainnet export. DATABASE_URL=postgres://... for PostgreSQL.
 //   node --import tsx bench/ingestion.ts [wallets=2000] [recordsPerWallet=60]
@@ -66,11 +66,17 @@ async function main() {
   const feat = sample.length / (featMs / 1000);
   console.log(`featuresFor (${PER_WALLET} records/wallet, ${db.kind}): ${feat.toFixed(0)} wallets/s, ${(featMs / sample.length).toFixed(2)} ms each`);
   console.log(`baseline primary-key read: ${base.toFixed(0)} reads/s; ratio featuresFor/baseline = ${(feat / base).toFixed(2)}`);
+  // the bulk path: one statement per 100 wallets (the scoring service's chunk), 1 in flight
+  const [, manyMs] = await timed(async () => {
+    for (let i = 0; i < sample.length; i += 100) await repo.featuresMany(sample.slice(i, i + 100));
+  });
+  const many = sample.length / (manyMs / 1000);
+  console.log(`featuresMany (100 wallets a statement, ${db.kind}): ${many.toFixed(0)} wallets/s, ${(manyMs / sample.length).toFixed(2)} ms each; ratio to baseline = ${(many / base).toFixed(2)}`);
 
   // features + model + store: a rescoring pass as the service runs it (features from this store, model 3.0.0 with
   // its lending replay, the nine rows written in one transaction per 100 wallets), 8 batches in flight
   const bus = createEventBus({ instanceId: 'bench', channel: 'bench' });
-  const scoring = createScoringService({ db, bus, caches: createCacheFactory(bus), services: { ingestion: { featuresFor: (w: string) => repo.features(w) } } as never });
+  const scoring = createScoringService({ db, bus, caches: createCacheFactory(bus), services: { ingestion: { featuresFor: (w: string) => repo.features(w), featuresForMany: (ws: string[]) => repo.featuresMany(ws) } } as never });
   const pass = wallets.slice(0, Math.min(4000, WALLETS));
   const batches: string[][] = [];
   for (let i = 0; i < pass.length; i += 100) batches.push(pass.slice(i, i + 100));

@@ -169,6 +169,9 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
     async featuresFor(address: string): Promise<WalletFeatures> {
       return repo.features(address.toLowerCase());
     },
+    async featuresForMany(addresses: string[]): Promise<WalletFeatures[]> {
+      return repo.featuresMany(addresses.map((a) => a.toLowerCase()));
+    },
     async coverageFor(addresses: string[]): Promise<Map<string, Coverage>> {
       const wallets = [...new Set(addresses.map((a) => a.toLowerCase()))];
       const rows = chains.length ? await coverageRepo.chains(wallets) : new Map();

@@ -97,10 +97,21 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
     return new Map(addresses.map((a) => [a, { status: 'none' as const, asOf: at, reason: NO_CHAIN_SOURCE, chains: [] }]));
   }
 
-  async function gather(address: string): Promise<ModelInput> {
+  /** Evidence of these wallets: their features in a few statements (one per chunk, when ingestion offers it), the
+   *  other signals per wallet (a primary-key read each). */
+  async function gather(addresses: string[]): Promise<ModelInput[]> {
     const s = services;
-    const [features, claims, compliance, identity] = await Promise.all([
-      s.ingestion ? s.ingestion.featuresFor(address) : emptyFeatures(address),
+    const many = s.ingestion?.featuresForMany;
+    const [features, rest] = await Promise.all([
+      many ? many.call(s.ingestion, addresses) : Promise.all(addresses.map((a) => (s.ingestion ? s.ingestion.featuresFor(a) : emptyFeatures(a)))),
+      Promise.all(addresses.map(signals)),
+    ]);
+    return addresses.map((_, i) => ({ features: features[i], ...rest[i] }));
+  }
+
+  async function signals(address: string): Promise<Omit<ModelInput, 'features'>> {
+    const s = services;
+    const [claims, compliance, identity] = await Promise.all([
       s.debtClaims ? s.debtClaims.signalsFor(address) : [],
       s.compliance
         ? s.compliance.signalFor(address)
@@ -109,12 +120,12 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
           : NO_COMPLIANCE,
       s.identity ? s.identity.signalFor(address) : NO_IDENTITY,
     ]);
-    return { features, claims, compliance, identity };
+    return { claims, compliance, identity };
   }
 
   /** Scores these wallets from current evidence and writes everything in one transaction. */
   async function persist(addresses: string[], cause: string, override?: { address: string } & Override, actor?: string) {
-    const [inputs, coverage] = await Promise.all([Promise.all(addresses.map(gather)), coverageFor(addresses)]);
+    const [inputs, coverage] = await Promise.all([gather(addresses), coverageFor(addresses)]);
     const results = inputs.map(scoreCategories);
     const at = now();
     const { rows, changes, hadRows } = await db.tx(async (q) => {

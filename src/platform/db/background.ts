@@ -6,7 +6,7 @@
 // - run at most `limit` at a time (PGlite 1; PostgreSQL a few, leaving the rest of the pool to requests);
 // - wait while request queries are in flight, for at most `maxWaitMs` each (a fair share: never starved).
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Db, Queryable } from './types.js';
+import type { Db, Queryable, QueryOptions } from './types.js';
 
 const background = new AsyncLocalStorage<true>();
 
@@ -74,8 +74,8 @@ export function withBackgroundLane(db: Db, opts: { limit: number; maxWaitMs?: nu
   }
   return {
     ...db,
-    query<T>(sql: string, params?: unknown[]) {
-      return lane(() => db.query<T>(sql, params));
+    query<T>(sql: string, params?: unknown[], opts?: QueryOptions) {
+      return lane(() => db.query<T>(sql, params, opts));
     },
     tx<T>(fn: (q: Queryable) => Promise<T>) {
       return lane(() => db.tx(fn));

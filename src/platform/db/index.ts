@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
-import type { Db, Queryable } from './types.js';
+import type { Db, Queryable, QueryOptions } from './types.js';
 import { AppError } from '../errors.js';
 import { isConnectionError, mapConnectionError } from './unavailable.js';
 import { lockDataDir } from './lock.js';
@@ -37,32 +37,40 @@ export async function openPostgres(url: string, poolSize = 10, opts: { connectTi
   });
   const client = await pool.connect();
   client.release();
-  const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<T>(sql: string, params?: unknown[]) {
-      const r = await c.query(sql, params as unknown[]).catch(mapConnectionError);
-      return r.rows as T[];
+  const send = (c: pg.Pool | pg.PoolClient, sql: string, params?: unknown[], opts?: QueryOptions) =>
+    // a named statement is prepared once per connection (pg keeps the names it prepared on each client)
+    (opts?.name ? c.query({ name: opts.name, text: sql, values: params as unknown[] }) : c.query(sql, params as unknown[])).catch(mapConnectionError);
+  const wrap = (c: pg.Pool | pg.PoolClient, inTx: boolean): Queryable => ({
+    async query<T>(sql: string, params?: unknown[], opts?: QueryOptions) {
+      if (opts?.jit === false) {
+        // SET LOCAL lasts to the end of the transaction: outside one, the statement gets its own
+        if (!inTx) return tx((q) => q.query<T>(sql, params, opts));
+        await c.query('SET LOCAL jit = off').catch(mapConnectionError);
+      }
+      return (await send(c, sql, params, opts)).rows as T[];
     },
   });
+  async function tx<T>(fn: (q: Queryable) => Promise<T>) {
+    const c = await pool.connect().catch(mapConnectionError);
+    let broken = false;
+    try {
+      await c.query('BEGIN');
+      const out = await fn(wrap(c, true));
+      await c.query('COMMIT');
+      return out;
+    } catch (e) {
+      broken = isConnectionError(e) || (e instanceof AppError && e.code === 'unavailable');
+      if (!broken) await c.query('ROLLBACK').catch(() => undefined);
+      mapConnectionError(e);
+    } finally {
+      // A client whose connection broke is destroyed rather than returned to the pool.
+      c.release(broken || undefined);
+    }
+  }
   return withBackgroundLane({
     kind: 'postgres',
-    ...wrap(pool),
-    async tx<T>(fn: (q: Queryable) => Promise<T>) {
-      const c = await pool.connect().catch(mapConnectionError);
-      let broken = false;
-      try {
-        await c.query('BEGIN');
-        const out = await fn(wrap(c));
-        await c.query('COMMIT');
-        return out;
-      } catch (e) {
-        broken = isConnectionError(e) || (e instanceof AppError && e.code === 'unavailable');
-        if (!broken) await c.query('ROLLBACK').catch(() => undefined);
-        mapConnectionError(e);
-      } finally {
-        // A client whose connection broke is destroyed rather than returned to the pool.
-        c.release(broken || undefined);
-      }
-    },
+    ...wrap(pool, false),
+    tx,
     async exec(sql: string) {
       await pool.query(sql);
     },

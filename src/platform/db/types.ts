@@ -1,8 +1,19 @@
 // The one data-access interface; PGlite and a PostgreSQL server both implement it with the same SQL.
 
+/** Options of one statement. */
+export interface QueryOptions {
+  /** A prepared statement's name (see `prepared()`): on PostgreSQL the statement is parsed and planned once per
+   *  connection and its plan cached; PGlite runs it as an unnamed statement (its protocol API has no named ones). */
+  name?: string;
+  /** false: no JIT compilation for this statement (PostgreSQL). A large statement run for many rows (a chunk of
+   *  wallets) crosses jit_above_cost on its estimate alone, and compiling it took seconds where running it takes
+   *  milliseconds. PGlite has no JIT. */
+  jit?: false;
+}
+
 export interface Queryable {
   /** Runs one statement with $1.. parameters and returns its rows. */
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<T[]>;
 }
 
 export interface Db extends Queryable {
@@ -23,4 +34,12 @@ export async function one<T>(q: Queryable, sql: string, params?: unknown[]): Pro
 export async function maybeOne<T>(q: Queryable, sql: string, params?: unknown[]): Promise<T | null> {
   const rows = await q.query<T>(sql, params);
   return rows[0] ?? null;
+}
+
+/** Options naming a statement after its text (one name per distinct text: PostgreSQL refuses a name reused for
+ *  another text on the same connection). For hot statements whose planning costs more than their execution. */
+export function prepared(sql: string): QueryOptions {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < sql.length; i++) h = Math.imul(h ^ sql.charCodeAt(i), 0x01000193) >>> 0;
+  return { name: `credence_${h.toString(16)}_${sql.length}` };
 }
