@@ -141,7 +141,7 @@ describe('OpenAPI', () => {
       for (const op of Object.values(item)) if (op.operationId?.startsWith('disputes.')) ops[op.operationId] = op;
     }
     expect(Object.keys(ops).sort()).toEqual(
-      ['createDispute', 'escalateDispute', 'getDispute', 'listWalletDisputes', 'updateDisputeStatus', 'withdrawDispute'].map((o) => `disputes.${o}`),
+      ['createDispute', 'escalateDispute', 'getDispute', 'listDisputeQueue', 'listWalletDisputes', 'updateDisputeStatus', 'withdrawDispute'].map((o) => `disputes.${o}`),
     );
     expect(ops['disputes.escalateDispute'].description).toMatch(/every state except Withdrawn and Escalated/);
     expect(ops['disputes.withdrawDispute'].description).toMatch(/only from Pending, Under Review or Evidence Requested/i);
@@ -150,6 +150,7 @@ describe('OpenAPI', () => {
     expect(Object.keys(ops['disputes.withdrawDispute'].responses)).toEqual(expect.arrayContaining(['204', '401', '403', '404', '409']));
     expect(Object.keys(ops['disputes.escalateDispute'].responses)).toEqual(expect.arrayContaining(['200', '401', '404', '409']));
     expect(ops['disputes.updateDisputeStatus'].security).toEqual([{ Bearer: [] }]);
+    expect(ops['disputes.listDisputeQueue'].security).toEqual([{ Bearer: [] }]);
     expect(ops['disputes.createDispute'].security).toEqual([{ ApiKey: [] }]);
   });
 });
