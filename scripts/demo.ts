@@ -1,6 +1,11 @@
-// `npm run demo`: starts a local chain (as chain 1), drives the scenario wallets through their histories, serves
-// the API reading that chain over JSON-RPC exactly as it would read mainnet, and prints the demo wallets, their
-// scores and an API key to try them with. Ctrl-C stops everything.
+// `npm run demo`: starts a local chain (as chain 1, on 127.0.0.1:8545 unless --chain-port), drives the scenario
+// wallets through their histories, serves the API reading that chain over JSON-RPC exactly as it would read
+// mainnet, and prints the demo wallets, their scores, an API key and the demo admin wallet's private key. The
+// database is in memory unless --data-dir keeps it (embedded PGlite; the admin key is kept there too, so the same
+// wallet stays admin). Ctrl-C stops everything.
+//   npm run demo -- [--data-dir <dir>] [--chain-port <port>]      (the API port: PORT, default 8080)
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { Wallet } from 'ethers';
 import { SiweMessage } from 'siwe';
 import { buildApp } from '../src/app.js';
@@ -8,6 +13,43 @@ import { loadConfig } from '../src/platform/config.js';
 import type { IngestionEngine } from '../src/modules/ingestion/service.js';
 import { startLocalChain } from '../test/helpers/local-chain.js';
 import { ROLES, runScenarios, SCENARIO_START_DAYS_AGO } from './scenarios.js';
+import { UsageError, helpText, parseCommand, type CommandSpec } from '../src/cli/args.js';
+
+const SPEC: CommandSpec = {
+  summary: 'a local chain with scored demo wallets, and the API reading it (npm run demo -- [flags])',
+  flags: {
+    'data-dir': { type: 'string', value: '<dir>', description: 'keep the database (embedded PGlite) and the admin key in this directory (default: in memory, gone at exit)' },
+    'chain-port': { type: 'string', value: '<port>', description: 'JSON-RPC port of the local chain on 127.0.0.1 (default 8545)' },
+  },
+};
+
+function options() {
+  try {
+    const p = parseCommand('demo', SPEC, process.argv.slice(2));
+    if (p.help) {
+      console.log(helpText(['demo'], SPEC).replace('credence demo', 'npm run demo --'));
+      process.exit(0);
+    }
+    const chainPort = p.flags['chain-port'] === undefined ? 8545 : Number(p.flags['chain-port']);
+    if (!Number.isInteger(chainPort) || chainPort < 1 || chainPort > 65535) throw new UsageError(`--chain-port: "${p.flags['chain-port']}" is not a port`, ['demo']);
+    return { dataDir: p.flags['data-dir'] ? path.resolve(String(p.flags['data-dir'])) : null, chainPort };
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    console.error(`npm run demo: ${e.message.replace('credence demo', 'npm run demo')}`);
+    process.exit(2);
+  }
+}
+
+/** The demo admin: kept in the data directory when there is one, so it stays the same wallet across runs. */
+function adminWallet(dataDir: string | null): Wallet {
+  if (!dataDir) return new Wallet(Wallet.createRandom().privateKey);
+  const file = path.join(dataDir, 'demo-admin.key');
+  if (existsSync(file)) return new Wallet(readFileSync(file, 'utf8').trim());
+  const w = new Wallet(Wallet.createRandom().privateKey);
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${w.privateKey}\n`, { mode: 0o600 });
+  return w;
+}
 
 const DESCRIPTIONS: Record<(typeof ROLES)[number], string> = {
   borrower: 'steady borrower: Aave supply/borrow, repays every loan',
@@ -20,17 +62,27 @@ const DESCRIPTIONS: Record<(typeof ROLES)[number], string> = {
 };
 
 async function main() {
+  const opts = options();
   const t0 = Date.now();
-  console.log('starting the local chain (Hardhat, chain id 1) ...');
-  const chain = await startLocalChain({ initialDate: new Date(Date.now() - SCENARIO_START_DAYS_AGO * 86_400_000) });
+  console.log(`starting the local chain (Hardhat, chain id 1) on 127.0.0.1:${opts.chainPort} ...`);
+  let chain: Awaited<ReturnType<typeof startLocalChain>>;
+  try {
+    chain = await startLocalChain({ initialDate: new Date(Date.now() - SCENARIO_START_DAYS_AGO * 86_400_000), port: opts.chainPort });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+    console.error(`npm run demo: port ${opts.chainPort} is in use (another node or demo?): pass --chain-port <port>`);
+    process.exit(1);
+  }
   const sc = await runScenarios(chain.url, chain.accounts);
   console.log(`scenarios: ${sc.transactions} transactions in ${sc.headBlock} blocks (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 
   const base = loadConfig();
-  const admin = Wallet.createRandom();
+  const admin = adminWallet(opts.dataDir);
   const config = {
     ...base,
-    databaseUrl: base.databaseUrl ?? 'pglite://memory',
+    // --data-dir keeps the database; without it the demo's data lives in memory only
+    databaseUrl: opts.dataDir ? null : (base.databaseUrl ?? 'pglite://memory'),
+    dataDir: opts.dataDir ?? base.dataDir,
     rpcUrls: { ...base.rpcUrls, 1: chain.url },
     ingestConfirmations: 0, // the local chain never reorganizes
     adminAddresses: [...base.adminAddresses, admin.address.toLowerCase()],
@@ -56,8 +108,15 @@ async function main() {
   });
   const { apiKey } = (await keyRes.json()) as { apiKey?: string };
 
-  console.log(`\nCredence API on ${url}  (Swagger UI: ${url}/swagger)`);
-  console.log(`local chain JSON-RPC on ${chain.url}`);
+  console.log(`\nCredence API on ${url}  (console: ${url}/console, API explorer: ${url}/swagger)`);
+  console.log(`local chain JSON-RPC on ${chain.url} (chain id 1)`);
+  console.log(
+    opts.dataDir
+      ? `data kept in ${opts.dataDir} (embedded PGlite; run again with the same --data-dir to keep it)`
+      : 'data in memory: gone at exit (npm run demo -- --data-dir <dir> keeps it)',
+  );
+  console.log(`demo admin wallet ${admin.address} (an admin of this demo), private key ${admin.privateKey}`);
+  console.log(`  sign in as it: node bin/credence.mjs login --api-url ${url} --private-key ${admin.privateKey}  (or in the console)`);
   if (apiKey) console.log(`demo API key (Growth): ${apiKey}\n`);
   const cats = ['OVERALL', 'DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE', 'NFT', 'IDENTITY', 'DEVELOPER'];
   console.log(`${'wallet'.padEnd(11)} ${'address'.padEnd(42)} ${cats.map((c) => c.slice(0, 12).padStart(12)).join(' ')}`);

@@ -2,6 +2,8 @@
 import { buildApp } from './app.js';
 import { warmSchemas } from './platform/http/lazy-schemas.js';
 import { activeLocalProviders, type Config } from './platform/config.js';
+import { startBanner } from './platform/start-banner.js';
+import { VERSION } from './version.js';
 
 export async function serve(config: Config): Promise<void> {
   const app = await buildApp(config);
@@ -20,6 +22,10 @@ export async function serve(config: Config): Promise<void> {
         `listening on ${config.host}${config.host === '127.0.0.1' ? ' only (set HOST to change it)' : ''}. Production: CREDENCE_LOCAL_PROVIDERS=false with STRIPE_SECRET_KEY and CREDENCE_KYC_* set.`,
     );
   }
+  // last, so it is what a terminal shows once started
+  const banner = startBanner(config, VERSION);
+  if (process.stdout.isTTY) console.log(`\n${banner.text}\n`);
+  else app.log.info(banner.fields, banner.text.split('\n')[0]);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

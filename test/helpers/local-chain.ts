@@ -24,6 +24,8 @@ export interface LocalChainOptions {
   accounts?: number;
   /** Genesis block time. */
   initialDate?: Date;
+  /** JSON-RPC port on 127.0.0.1 (default: a free one) */
+  port?: number;
 }
 
 export async function startLocalChain(opts: LocalChainOptions = {}): Promise<LocalChain> {
@@ -46,7 +48,7 @@ export async function startLocalChain(opts: LocalChainOptions = {}): Promise<Loc
     },
   });
   const provider = await createProvider(config, 'hardhat');
-  const server = new JsonRpcServer({ hostname: '127.0.0.1', port: 0, provider });
+  const server = new JsonRpcServer({ hostname: '127.0.0.1', port: opts.port ?? 0, provider });
   const { address, port } = await server.listen();
   const request = (method: string, params: unknown[] = []) => provider.request({ method, params }) as Promise<unknown>;
   const accounts = ((await request('eth_accounts')) as string[]).map((a) => a.toLowerCase());
