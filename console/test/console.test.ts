@@ -235,6 +235,10 @@ describe.skipIf(skip)('console in Chromium', { timeout: 150_000 }, () => {
     const queued = page.getByTestId('admin-dispute').filter({ hasText: otherId });
     await expect.poll(() => queued.getByTestId('admin-dispute-status').textContent()).toBe('Pending');
     expect(await page.getByTestId('admin-dispute').filter({ hasText: d.json().id }).count()).toBe(1);
+    // the page full: queue rows with their forms, and the audit log's entries of the earlier steps
+    await page.getByTestId('audit-entry').first().waitFor();
+    await expectAccessible(page, 'admin queue');
+    await shoot(page, 'admin-queue');
     await queued.locator('select[name=adminStatus]').selectOption('Rejected');
     await queued.locator('input[name=resolutionNotes]').fill('Filed for the wrong wallet.');
     await queued.getByRole('button', { name: 'Apply' }).click();
