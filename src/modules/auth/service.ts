@@ -61,7 +61,7 @@ export function createSiweService(ctx: Pick<AppContext, 'db' | 'config' | 'jwt'>
       return { nonce, expiresAt };
     },
 
-    async verify(message: string, signature: string) {
+    async verify(message: string, signature: string, environment: 'live' | 'test' = 'live') {
       let msg: SiweMessage;
       try {
         msg = new SiweMessage(message);
@@ -90,8 +90,8 @@ export function createSiweService(ctx: Pick<AppContext, 'db' | 'config' | 'jwt'>
       if (used.length === 0) throw unauthorized('The nonce is unknown, expired or already used; request a new one from GET /api/v1/auth/nonce.');
       const address = toChecksum(msg.address);
       const roles = ctx.config.adminAddresses.includes(address.toLowerCase()) ? ['user', 'admin'] : ['user'];
-      const { token, expiresIn } = await ctx.jwt.issue(address, roles);
-      return { token, tokenType: 'Bearer' as const, expiresIn, address, roles };
+      const { token, expiresIn } = await ctx.jwt.issue(address, roles, environment);
+      return { token, tokenType: 'Bearer' as const, expiresIn, address, roles, environment };
     },
   };
 }

@@ -20,7 +20,7 @@ describe('POST /compliance/verify-age', () => {
   it('without an approved KYC: verified false and proof null, minimumAge defaulting to 21', async () => {
     const res = await post('verify-age', { walletAddress: randomAddress() });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ proof: null, minimumAge: 21, verified: false, publicInputs: null, reason: 'no_approved_kyc' });
+    expect(res.json()).toEqual({ proof: null, minimumAge: 21, verified: false, publicInputs: null, reason: 'no_approved_kyc', environment: 'live' });
     expect(res.headers['x-ratelimit-limit']).toBeDefined();
     for (const minimumAge of [1, 150]) expect((await post('verify-age', { walletAddress: randomAddress(), minimumAge })).json().minimumAge).toBe(minimumAge);
   });

@@ -2,6 +2,8 @@
 // salted commitment, is at least minimumAge years ago. No approved KYC, or under age: verified false, proof null.
 import { AppError, unavailable } from '../../platform/errors.js';
 import type { KycRecords, ProofsService, ProofResult } from '../proofs/contracts.js';
+import { currentEnvironment } from '../../platform/auth/environment.js';
+import { sandboxKyc } from '../proofs/sandbox.js';
 
 export interface AgeDeps {
   kyc: Pick<KycRecords, 'approvedBirthDate'>;
@@ -26,7 +28,8 @@ export function createAgeService({ kyc, proofs, legalAges }: AgeDeps) {
     },
 
     async verify(address: string, minimumAge: number): Promise<AgeAnswer> {
-      const record = await kyc.approvedBirthDate(address.toLowerCase());
+      // test credentials: the sandbox KYC (every wallet approved, a birth date drawn from its address), never a real one
+      const record = currentEnvironment() === 'test' ? sandboxKyc(address) : await kyc.approvedBirthDate(address.toLowerCase());
       if (!record) return { verified: false, proof: null, publicInputs: null, reason: 'no_approved_kyc' };
       const p = proofs();
       if (!p) throw unavailable('The proof service is not available.');

@@ -37,6 +37,14 @@ declare module 'fastify' {
 
 /** The asker of an age question: the request's API key and the wallet that owns it. */
 const askerOf = (req: FastifyRequest) => ({ keyId: req.apiKey!.keyId, keyOwner: req.apiKey!.ownerAddress });
+/**
+ * Test credentials check ages in the sandbox (the sandbox KYC, see proofs/sandbox.ts): such a question asks nothing
+ * about a real person, so it is neither logged for the wallet nor counted against the age-privacy allowance.
+ */
+const SANDBOX_AGE =
+  ' **Test mode**: with test credentials (a cred_test_ key, or a JWT signed in with `environment: "test"`) the answer comes from the sandbox ' +
+  'KYC, in which every wallet is approved with a birth date drawn from its address; the proof is a sandbox proof (`environment: "test"`), ' +
+  'valid only for test credentials, never for live verification nor on-chain. Such questions are not logged for the wallet and count no allowance.';
 const answerOf = (r: AgeAnswer) => ({ verified: r.verified, reason: r.reason });
 
 const AGE_PRIVACY =
@@ -167,7 +175,7 @@ export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeServ
       s.post<{ Body: VerifyAgeBody }>(
         '/compliance/verify-age',
         {
-          config: { auth: 'apiKey', cost: 1 },
+          config: { auth: 'apiKey', cost: 1, sandbox: true },
           schema: {
             operationId: 'compliance.verifyAge',
             tags,
@@ -175,29 +183,31 @@ export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeServ
             description:
               'A Groth16 proof over the salted commitment of the KYC-approved birth date. Without an approved KYC, or when the person is ' +
               'younger than minimumAge, the answer is 200 with `verified: false` and `proof: null` (`reason` says which) rather than 422, ' +
-              'so a compliance check reads one shape. 503 when the proof service is not ready. Counts 1 query.' + AGE_PRIVACY,
+              'so a compliance check reads one shape. 503 when the proof service is not ready. Counts 1 query.' + AGE_PRIVACY + SANDBOX_AGE,
             body: VerifyAgeBody,
             response: { 200: VerifyAgeResponse, ...errorResponses(403, 503) },
           },
         },
         async (req) => {
           const { walletAddress, minimumAge } = req.body;
-          const r = await ageChecks.service.guard(askerOf(req), walletAddress, minimumAge, 'verify-age', () => age.verify(walletAddress, minimumAge), answerOf);
-          return { proof: r.proof, minimumAge: req.body.minimumAge, verified: r.verified, publicInputs: r.publicInputs, reason: r.reason };
+          const environment = req.environment ?? 'live';
+          const check = () => age.verify(walletAddress, minimumAge);
+          const r = environment === 'test' ? await check() : await ageChecks.service.guard(askerOf(req), walletAddress, minimumAge, 'verify-age', check, answerOf);
+          return { proof: r.proof, minimumAge: req.body.minimumAge, verified: r.verified, publicInputs: r.publicInputs, reason: r.reason, environment };
         },
       );
 
       s.post<{ Body: AgeVerifyBody }>(
         '/compliance/age-verify',
         {
-          config: { auth: 'apiKey', cost: 1 },
+          config: { auth: 'apiKey', cost: 1, sandbox: true },
           schema: {
             operationId: 'compliance.ageVerifyForJurisdiction',
             tags,
             summary: 'Age check against a jurisdiction',
             description:
               'Like verify-age; without `minimumAge` the legal age of `jurisdictionCode` (ISO 3166-2 country-region, e.g. US-CA) applies: ' +
-              '21 in US states, 18 elsewhere, unless CREDENCE_LEGAL_AGES configures the region or country. Counts 1 query.' + AGE_PRIVACY,
+              '21 in US states, 18 elsewhere, unless CREDENCE_LEGAL_AGES configures the region or country. Counts 1 query.' + AGE_PRIVACY + SANDBOX_AGE,
             body: AgeVerifyBody,
             response: { 200: AgeVerifyResponse, ...errorResponses(403, 503) },
           },
@@ -205,8 +215,10 @@ export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeServ
         async (req) => {
           const jurisdictionCode = req.body.jurisdictionCode.toUpperCase();
           const minimumAge = req.body.minimumAge ?? age.legalAge(jurisdictionCode);
-          const r = await ageChecks.service.guard(askerOf(req), req.body.walletAddress, minimumAge, 'age-verify', () => age.verify(req.body.walletAddress, minimumAge), answerOf);
-          return { walletAddress: toChecksum(req.body.walletAddress), jurisdictionCode, minimumAge, verified: r.verified, proof: r.proof, publicInputs: r.publicInputs, reason: r.reason, snarkjs: snarkjsForm(r.proof) };
+          const environment = req.environment ?? 'live';
+          const check = () => age.verify(req.body.walletAddress, minimumAge);
+          const r = environment === 'test' ? await check() : await ageChecks.service.guard(askerOf(req), req.body.walletAddress, minimumAge, 'age-verify', check, answerOf);
+          return { walletAddress: toChecksum(req.body.walletAddress), jurisdictionCode, minimumAge, verified: r.verified, proof: r.proof, publicInputs: r.publicInputs, reason: r.reason, snarkjs: snarkjsForm(r.proof), environment };
         },
       );
     },

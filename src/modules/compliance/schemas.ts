@@ -1,5 +1,6 @@
 // TypeBox schemas of the compliance routes (KYC sessions and status, age verification).
 import { Type, type Static } from '@sinclair/typebox';
+import { ProofEnvironment } from '../proofs/schemas.js';
 import { AddressOrEns, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
 import { KYC_PROVIDERS } from './providers/types.js';
 import { PageCursor } from '../../platform/http/pagination.js';
@@ -103,6 +104,7 @@ export const VerifyAgeResponse = Type.Object({
   verified: Type.Boolean(),
   publicInputs: PublicInputs,
   reason: Nullable(Type.String({ description: 'why not verified: no_approved_kyc or under_minimum_age' })),
+  environment: ProofEnvironment,
 });
 
 export const AgeVerifyBody = Type.Object({
@@ -120,6 +122,7 @@ export const AgeVerifyResponse = Type.Object({
   publicInputs: PublicInputs,
   reason: Nullable(Type.String()),
   snarkjs: SnarkjsField(),
+  environment: ProofEnvironment,
 });
 
 export const AgeChecksQuery = Type.Object({

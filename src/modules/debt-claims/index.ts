@@ -2,6 +2,7 @@
 // the evidence checker (chain RPCs from settings) and the claims worker that finishes every claim's job.
 import type { Module } from '../../platform/http/types.js';
 import { creditorWeight } from '../scoring/model/debt-claims.js';
+import { currentEnvironment } from '../../platform/auth/environment.js';
 import { DEBT_CLAIM_FILED } from './events.js';
 import { createEvidenceChecker } from './evidence.js';
 import { createClaimJobs } from './jobs.js';
@@ -28,8 +29,9 @@ export const debtClaimsModule: Module = {
       return s ? creditorWeight(await s.getScores(creditor)) : null;
     };
     const outbox = () => ctx.services.webhooks;
-    // hub clients subscribed to the debtor (best-effort, every instance through the bus)
-    const announce = (e: { address: string; data: Record<string, unknown> }) => ctx.bus.publish(DEBT_CLAIM_FILED, { address: e.address, data: e.data });
+    // hub clients subscribed to the debtor (best-effort, every instance through the bus), of the claim's environment
+    const announce = (e: { address: string; data: Record<string, unknown> }) =>
+      ctx.bus.publish(DEBT_CLAIM_FILED, { address: e.address, data: e.data, environment: currentEnvironment() });
     const noticeHours = cfg.claimNoticeHours;
     const jobs = createClaimJobs({ repo, db: ctx.db, checker, scoring, weigh, noticeHours: () => noticeHours, outbox, announce, log: ctx.log, sweepIntervalMs: SWEEP_INTERVAL_MS });
     ctx.workers.push(jobs.worker);

@@ -5,6 +5,7 @@
 import type { Worker } from '../../platform/context.js';
 import type { Db } from '../../platform/db/types.js';
 import type { ScoringService, ScoreChangeOutbox } from '../scoring/contracts.js';
+import { runInEnvironment } from '../../platform/auth/environment.js';
 import { filedEvent } from './events.js';
 import type { EvidenceChecker } from './evidence.js';
 import type { ClaimsRepo, JobRow } from './repo.js';
@@ -34,7 +35,10 @@ export function createClaimJobs(deps: ClaimJobsDeps) {
   const { repo } = deps;
   const inFlight = new Set<Promise<unknown>>();
 
-  async function run(job: JobRow): Promise<void> {
+  /** A claim's job runs in its claim's environment: a test claim's notice goes to test webhooks and hub connections only. */
+  const run = (job: JobRow): Promise<void> => runInEnvironment(job.environment, () => runJob(job));
+
+  async function runJob(job: JobRow): Promise<void> {
     const backoff = Math.min(300_000, 1_000 * 2 ** job.job_attempts);
     if (job.evidence_status === 'pending') {
       try {
@@ -46,7 +50,8 @@ export function createClaimJobs(deps: ClaimJobsDeps) {
           claimedAt: job.created_at,
         });
         // Only a claim that could be verified needs the creditor's weight (scoring an invented creditor costs work).
-        const weight = r.evidence === 'found' && job.creditor_signed_in ? await deps.weigh(job.creditor_address) : null;
+        // (a test claim's creditor is not scored live for it: sandbox claims read and write no live data)
+        const weight = r.evidence === 'found' && job.creditor_signed_in && job.environment === 'live' ? await deps.weigh(job.creditor_address) : null;
         await save(job, { evidenceStatus: r.evidence, creditorHasHistory: r.creditorHasHistory, valueUsd: r.valueUsd, evidenceAt: r.at, problem: r.problem, creditorWeight: weight });
       } catch (err) {
         if (job.job_attempts < MAX_EVIDENCE_ATTEMPTS) {
@@ -57,7 +62,7 @@ export function createClaimJobs(deps: ClaimJobsDeps) {
         await save(job, { evidenceStatus: 'unverifiable', creditorHasHistory: null, valueUsd: null, evidenceAt: null, problem: null, creditorWeight: null });
       }
     }
-    const scoring = deps.scoring();
+    const scoring = job.environment === 'live' ? deps.scoring() : undefined;
     if (scoring) {
       try {
         await scoring.recompute(job.debtor_address, 'debt_claim');

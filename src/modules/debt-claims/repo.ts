@@ -1,6 +1,9 @@
 // SQL for debt claims. Transitions are conditional updates (WHERE status IN ...) so two concurrent
-// transitions of one claim cannot both succeed. Rows are never deleted.
+// transitions of one claim cannot both succeed. Rows are never deleted. Live and test claims never see each other
+// (issue 24): every request-side query filters by the request's environment (currentEnvironment()); the scoring
+// model reads live claims only; the claims worker leases both and runs each job in its claim's environment.
 import type { Queryable } from '../../platform/db/types.js';
+import { currentEnvironment, type Environment } from '../../platform/auth/environment.js';
 import type { ClaimStatus, InFavorOf } from './schemas.js';
 
 export interface ClaimRow {
@@ -32,6 +35,8 @@ export interface ClaimRow {
   creditor_weight: number | null;
   /** the claim counts from then on; null until its first job run (claims filed before migration 0035) */
   notice_ends_at: Date | null;
+  /** live, or test for a claim filed with test credentials */
+  environment: Environment;
 }
 
 /** A claim leased for its background work (evidence check, debtor recompute). */
@@ -67,22 +72,23 @@ export interface PageCursor {
 const COLS = `id, creditor_address, debtor_address, claim_type, status, amount::text AS amount, currency, description,
   evidence_transaction_hash, chain_id, protocol_name, resolution_notes, in_favor_of, created_at, updated_at, resolved_at,
   creditor_signed_in, evidence_status, creditor_has_history, verified_at, evidence_value_usd::float8 AS evidence_value_usd, evidence_at,
-  evidence_problem, creditor_weight, notice_ends_at`;
+  evidence_problem, creditor_weight, notice_ends_at, environment`;
 
 export function createClaimsRepo(db: Queryable) {
   return {
     async insert(c: NewClaim, q: Queryable = db): Promise<ClaimRow> {
       const [row] = await q.query<ClaimRow>(
         `INSERT INTO debt_claims (creditor_address, debtor_address, claim_type, amount, currency, description,
-           evidence_transaction_hash, chain_id, protocol_name, created_by, created_ip, creditor_signed_in, job_due_at, notice_ends_at)
-         VALUES ($1, $2, $3, $4::numeric, $5, $6, $7, $8, $9, $10, $11, $12, clock_timestamp(), clock_timestamp() + $13 * interval '1 hour') RETURNING ${COLS}`,
-        [c.creditorAddress, c.debtorAddress, c.claimType, c.amount, c.currency, c.description, c.evidenceTransactionHash, c.chainId, c.protocolName, c.createdBy, c.createdIp, c.creditorSignedIn, c.noticeHours],
+           evidence_transaction_hash, chain_id, protocol_name, created_by, created_ip, creditor_signed_in, job_due_at, notice_ends_at, environment)
+         VALUES ($1, $2, $3, $4::numeric, $5, $6, $7, $8, $9, $10, $11, $12, clock_timestamp(), clock_timestamp() + $13 * interval '1 hour', $14) RETURNING ${COLS}`,
+        [c.creditorAddress, c.debtorAddress, c.claimType, c.amount, c.currency, c.description, c.evidenceTransactionHash, c.chainId, c.protocolName, c.createdBy, c.createdIp, c.creditorSignedIn, c.noticeHours, currentEnvironment()],
       );
       return row;
     },
 
     async get(id: string, q: Queryable = db): Promise<ClaimRow | null> {
-      const rows = await q.query<ClaimRow>(`SELECT ${COLS} FROM debt_claims WHERE id = $1`, [id]);
+      // a claim of the other environment does not exist here
+      const rows = await q.query<ClaimRow>(`SELECT ${COLS} FROM debt_claims WHERE id = $1 AND environment = $2`, [id, currentEnvironment()]);
       return rows[0] ?? null;
     },
 
@@ -101,8 +107,8 @@ export function createClaimsRepo(db: Queryable) {
            in_favor_of = COALESCE($6, in_favor_of),
            resolved_at = CASE WHEN $7 THEN clock_timestamp() ELSE resolved_at END,
            updated_at = clock_timestamp(), job_due_at = clock_timestamp()
-         WHERE id = $1 AND status = ANY($2::text[]) RETURNING ${COLS}, job_due_at::text AS job_due_key`,
-        [id, from, to, set.resolutionNotes ?? null, set.disputeReason ?? null, set.inFavorOf ?? null, set.resolved ?? false],
+         WHERE id = $1 AND status = ANY($2::text[]) AND environment = $8 RETURNING ${COLS}, job_due_at::text AS job_due_key`,
+        [id, from, to, set.resolutionNotes ?? null, set.disputeReason ?? null, set.inFavorOf ?? null, set.resolved ?? false, currentEnvironment()],
       );
       return rows[0] ?? null;
     },
@@ -120,11 +126,11 @@ export function createClaimsRepo(db: Queryable) {
     /** One page, newest first, for one side of the claims (debtor or creditor). */
     async page(side: 'debtor' | 'creditor', address: string, limit: number, after: PageCursor | null, q: Queryable = db): Promise<(ClaimRow & { created_key: string })[]> {
       const col = side === 'debtor' ? 'debtor_address' : 'creditor_address';
-      const params: unknown[] = [address, limit];
-      let where = `${col} = $1`;
+      const params: unknown[] = [address, limit, currentEnvironment()];
+      let where = `${col} = $1 AND environment = $3`;
       if (after) {
         params.push(after.createdAt, after.id);
-        where += ' AND (created_at, id) < ($3::timestamptz, $4::uuid)';
+        where += ' AND (created_at, id) < ($4::timestamptz, $5::uuid)';
       }
       // created_key keeps the microseconds a JS Date would drop, so the cursor is exact.
       return q.query<ClaimRow & { created_key: string }>(
@@ -136,7 +142,7 @@ export function createClaimsRepo(db: Queryable) {
 
     async count(side: 'debtor' | 'creditor', address: string, q: Queryable = db): Promise<number> {
       const col = side === 'debtor' ? 'debtor_address' : 'creditor_address';
-      const [r] = await q.query<{ n: number | string }>(`SELECT count(*)::int AS n FROM debt_claims WHERE ${col} = $1`, [address]);
+      const [r] = await q.query<{ n: number | string }>(`SELECT count(*)::int AS n FROM debt_claims WHERE ${col} = $1 AND environment = $2`, [address, currentEnvironment()]);
       return Number(r.n);
     },
 
@@ -144,8 +150,8 @@ export function createClaimsRepo(db: Queryable) {
     async outstanding(debtor: string, q: Queryable = db): Promise<{ currency: string; total: string }[]> {
       return q.query<{ currency: string; total: string }>(
         `SELECT currency, sum(amount)::text AS total FROM debt_claims
-         WHERE debtor_address = $1 AND status IN ('Pending', 'Disputed') GROUP BY currency ORDER BY currency`,
-        [debtor],
+         WHERE debtor_address = $1 AND environment = $2 AND status IN ('Pending', 'Disputed') GROUP BY currency ORDER BY currency`,
+        [debtor, currentEnvironment()],
       );
     },
 
@@ -209,11 +215,11 @@ export function createClaimsRepo(db: Queryable) {
       await q.query(`UPDATE debt_claims SET job_lease_until = NULL, job_due_at = clock_timestamp() + $2 * interval '1 millisecond' WHERE id = $1`, [id, delayMs]);
     },
 
-    /** Every claim against a debtor, all statuses, oldest first (the scoring model's input). */
+    /** Every live claim against a debtor, all statuses, oldest first (the scoring model's input: test claims never count). */
     async allForDebtor(debtor: string, q: Queryable = db): Promise<(ClaimRow & { in_notice: boolean })[]> {
       return q.query<ClaimRow & { in_notice: boolean }>(
         `SELECT ${COLS}, (notice_ends_at IS NULL OR notice_ends_at > clock_timestamp()) AS in_notice
-         FROM debt_claims WHERE debtor_address = $1 ORDER BY created_at, id`,
+         FROM debt_claims WHERE debtor_address = $1 AND environment = 'live' ORDER BY created_at, id`,
         [debtor],
       );
     },

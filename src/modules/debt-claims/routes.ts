@@ -48,6 +48,7 @@ export function toClaim(r: ClaimRow) {
     updatedAt: r.updated_at,
     resolvedAt: r.resolved_at,
     verification: verificationOf(r),
+    environment: r.environment,
   };
 }
 
@@ -82,9 +83,14 @@ const STATE_RULES =
   'States: Pending -> Disputed (debtor) | Withdrawn (creditor) | Resolved (admin); Disputed -> Resolved (admin). ' +
   'Resolved and Withdrawn are final. A transition from any other state gets 409; two concurrent transitions of one claim never both succeed.';
 
+const SANDBOX =
+  ' Test mode: a request with test credentials (a cred_test_ key in X-API-Key, or a JWT signed in with `environment: "test"`) works on ' +
+  'test claims only: it files test claims, lists and acts on test claims, and a live claim is 404 to it (and a test claim to live callers). ' +
+  'Test claims never count in any score and their `debt_claim.filed` notice goes only to test webhooks and test hub connections.';
+
 const OWNERSHIP =
   'No credentials are needed, but when the request carries a JWT its subject must be the acting wallet, else 403; ' +
-  'with CREDENCE_STRICT_OWNERSHIP=true the JWT is mandatory (401 without).';
+  'with CREDENCE_STRICT_OWNERSHIP=true the JWT is mandatory (401 without).' + SANDBOX;
 
 export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
   app.register(
@@ -110,7 +116,7 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
         '/debt-claims',
         {
           attachValidation: true,
-          config: { auth: 'optionalJwt', idempotent: true },
+          config: { auth: 'optionalJwt', sandbox: true, idempotent: true },
           schema: {
             operationId: 'debtClaims.createClaim',
             tags: TAGS,
@@ -149,12 +155,12 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
       s.get(
         '/debt-claims/:id',
         {
-          config: { auth: 'public' },
+          config: { auth: 'public', sandbox: true },
           schema: {
             operationId: 'debtClaims.getClaim',
             tags: TAGS,
             summary: 'Get a debt claim',
-            description: `The full claim. Unknown id: 404; an id that is not a GUID: 400. ${STATE_RULES}`,
+            description: `The full claim. Unknown id: 404; an id that is not a GUID: 400. ${STATE_RULES}${SANDBOX}`,
             params: IdParams,
             response: { 200: Claim },
           },
@@ -165,7 +171,7 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
       s.get(
         '/debt-claims/debtor/:address',
         {
-          config: { auth: 'public' },
+          config: { auth: 'public', sandbox: true },
           schema: {
             operationId: 'debtClaims.listByDebtor',
             tags: TAGS,
@@ -173,7 +179,7 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
             description:
               'Claims against the wallet, newest first, paged with `limit` (1-100, default 50) and `cursor` (the previous page\'s `nextCursor`). ' +
               '`totalOutstandingDebt` is the exact sum of Pending and Disputed amounts over all claims (not just this page) when they share one currency, 0 when none are outstanding, ' +
-              'and null when they span several currencies; `outstandingByCurrency` always gives the sum per currency. `claimCount` counts every claim in every status. An address with no claims gives an empty listing, not 404.',
+              'and null when they span several currencies; `outstandingByCurrency` always gives the sum per currency. `claimCount` counts every claim in every status. An address with no claims gives an empty listing, not 404.' + SANDBOX,
             params: AddressParams,
             querystring: ListQuery,
             response: { 200: DebtorListing },
@@ -205,13 +211,13 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
       s.get(
         '/debt-claims/creditor/:address',
         {
-          config: { auth: 'public' },
+          config: { auth: 'public', sandbox: true },
           schema: {
             operationId: 'debtClaims.listByCreditor',
             tags: TAGS,
             summary: 'Claims filed by a creditor',
             description:
-              'Claims the wallet filed, newest first, paged with `limit` (1-100, default 50) and `cursor`. `claimCount` counts every claim in every status.',
+              'Claims the wallet filed, newest first, paged with `limit` (1-100, default 50) and `cursor`. `claimCount` counts every claim in every status.' + SANDBOX,
             params: AddressParams,
             querystring: ListQuery,
             response: { 200: CreditorListing },
@@ -232,7 +238,7 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
       s.post(
         '/debt-claims/:id/dispute',
         {
-          config: { auth: 'optionalJwt' },
+          config: { auth: 'optionalJwt', sandbox: true },
           schema: {
             operationId: 'debtClaims.disputeClaim',
             tags: TAGS,
@@ -255,7 +261,7 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
       s.post(
         '/debt-claims/:id/resolve',
         {
-          config: { auth: 'admin' },
+          config: { auth: 'admin', sandbox: true },
           schema: {
             operationId: 'debtClaims.resolveClaim',
             tags: TAGS,
@@ -264,7 +270,7 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
               'Admin only (JWT with the admin role: 401 without a JWT, 403 for a non-admin). Disputed -> Resolved, and also Pending -> Resolved directly ' +
               '(an admin may settle an undisputed claim). Resolved or Withdrawn claims: 409. `inFavorOf` (default creditor) drives the score: ' +
               "creditor = the debt is confirmed, a significant negative impact on the debtor's DEFI_LENDING score; debtor = the claim's negative impact is removed. " +
-              'resolvedAt and updatedAt are set; the action is written to the audit log.',
+              'resolvedAt and updatedAt are set; the action is written to the audit log.' + SANDBOX,
             params: IdParams,
             body: ResolveClaimBody,
             response: { 200: ResolveClaimResponse, ...errorResponses(409) },
@@ -279,7 +285,7 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
       s.post(
         '/debt-claims/:id/withdraw',
         {
-          config: { auth: 'optionalJwt' },
+          config: { auth: 'optionalJwt', sandbox: true },
           schema: {
             operationId: 'debtClaims.withdrawClaim',
             tags: TAGS,

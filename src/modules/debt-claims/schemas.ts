@@ -107,6 +107,7 @@ export const Claim = Type.Object(
     updatedAt: Timestamp(),
     resolvedAt: Nullable(Timestamp()),
     verification: Verification,
+    environment: StringEnum(['live', 'test'] as const, 'test for a claim filed with test credentials (sandbox data, never scored); live otherwise'),
   },
   { title: 'DebtClaim' },
 );

@@ -1,6 +1,8 @@
 // The scores hub: WebSocket connections speaking the SignalR JSON protocol, their address subscriptions,
 // keep-alive pings and the server time-out, and the push of ScoreUpdated to the subscribers of an address.
-// Pushes are best-effort (a client that is not connected misses them), as with any SignalR hub.
+// Pushes are best-effort (a client that is not connected misses them), as with any SignalR hub. Each connection
+// lives in one environment (issue 24): one opened with test credentials receives test events only, every other one
+// live events only.
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -15,8 +17,11 @@ export interface HubOptions {
   log: { warn(obj: object, msg: string): void };
 }
 
+export type HubEnvironment = 'live' | 'test';
+
 interface Connection {
   id: string;
+  environment: HubEnvironment;
   ws: WebSocket;
   handshaken: boolean;
   buffer: string;
@@ -141,9 +146,23 @@ export function createHub(o: HubOptions) {
     }
   }
 
-  function attach(ws: WebSocket, connectionId: string) {
+  /** The message (made once, only when someone gets it) to the subscribers of `address` in `environment`. */
+  function sendTo(address: string, environment: HubEnvironment, message: () => string): number {
+    const subs = byAddress.get(address.toLowerCase());
+    if (!subs || subs.size === 0) return 0;
+    let text: string | null = null;
+    let n = 0;
+    for (const c of subs) {
+      if (c.environment !== environment) continue;
+      send(c, (text ??= message()));
+      n++;
+    }
+    return n;
+  }
+
+  function attach(ws: WebSocket, connectionId: string, environment: HubEnvironment) {
     const now = Date.now();
-    const c: Connection = { id: connectionId, ws, handshaken: false, buffer: '', subs: new Set(), openedAt: now, lastReceived: now, lastSent: now };
+    const c: Connection = { id: connectionId, environment, ws, handshaken: false, buffer: '', subs: new Set(), openedAt: now, lastReceived: now, lastSent: now };
     connections.add(c);
     ws.on('message', (data, isBinary) => {
       c.lastReceived = Date.now();
@@ -183,28 +202,23 @@ export function createHub(o: HubOptions) {
   sweep.unref();
 
   return {
-    upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, connectionId: string) {
-      wss.handleUpgrade(req, socket, head, (ws) => attach(ws, connectionId));
+    upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, connectionId: string, environment: HubEnvironment = 'live') {
+      wss.handleUpgrade(req, socket, head, (ws) => attach(ws, connectionId, environment));
     },
 
-    /** Sends another invocation (e.g. DebtClaimFiled) with one argument to the connections subscribed to `address`. */
-    publishTo(address: string, target: string, arg: unknown) {
-      const subs = byAddress.get(address.toLowerCase());
-      if (!subs || subs.size === 0) return 0;
-      const text = invocation(target, [arg]);
-      for (const c of subs) send(c, text);
-      return subs.size;
+    /**
+     * Sends another invocation (e.g. DebtClaimFiled) with one argument to the connections of `environment` subscribed
+     * to `address`; how many it went to.
+     */
+    publishTo(address: string, target: string, arg: unknown, environment: HubEnvironment = 'live') {
+      return sendTo(address, environment, () => invocation(target, [arg]));
     },
 
-    /** Sends ScoreUpdated to the connections subscribed to the change's address. */
-    publish(change: ScoreUpdatedArgs) {
-      const subs = byAddress.get(change.address.toLowerCase());
-      if (!subs || subs.size === 0) return 0;
-      const text = invocation('ScoreUpdated', [
-        { address: toChecksum(change.address), category: change.category, oldScore: change.oldScore ?? null, newScore: change.newScore },
-      ]);
-      for (const c of subs) send(c, text);
-      return subs.size;
+    /** Sends ScoreUpdated to the connections of `environment` (live by default) subscribed to the change's address. */
+    publish(change: ScoreUpdatedArgs, environment: HubEnvironment = 'live') {
+      return sendTo(change.address, environment, () =>
+        invocation('ScoreUpdated', [{ address: toChecksum(change.address), category: change.category, oldScore: change.oldScore ?? null, newScore: change.newScore }]),
+      );
     },
 
     get connectionCount() {

@@ -18,10 +18,14 @@ export const hubModule: Module = {
     // One key on every instance (CREDENCE_HUB_TOKEN_KEY), checked at start: negotiate on A, connect on B.
     const tokens = createTokenSigner(ctx.config.hubTokenKey ?? ctx.secret('hub-token-key'));
     registerHubRoutes(app, ctx, hub, tokens);
-    const off = ctx.bus.subscribe<ScoreChange>(SCORE_UPDATED, (c) => void hub.publish(c));
+    // Each event goes to the connections of its environment (issue 24): score changes are live unless the event says
+    // `environment: "test"` (a sandbox event); a test debt claim's notice goes to test connections only.
+    const off = ctx.bus.subscribe<ScoreChange & { environment?: 'live' | 'test' }>(SCORE_UPDATED, (c) => void hub.publish(c, c.environment === 'test' ? 'test' : 'live'));
     ctx.onClose(off);
     // a debt claim filed against a subscribed wallet: the debtor is told while it can still dispute (debt-claims)
-    const offClaims = ctx.bus.subscribe<{ address: string; data: unknown }>('debt_claim.filed', (e) => void hub.publishTo(e.address, 'DebtClaimFiled', e.data));
+    const offClaims = ctx.bus.subscribe<{ address: string; data: unknown; environment?: 'live' | 'test' }>('debt_claim.filed', (e) =>
+      void hub.publishTo(e.address, 'DebtClaimFiled', e.data, e.environment === 'test' ? 'test' : 'live'),
+    );
     ctx.onClose(offClaims);
   },
 };

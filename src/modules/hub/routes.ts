@@ -43,12 +43,33 @@ export function presentedKey(headers: IncomingMessage['headers'], query: URLSear
   return m ? m[1] : null;
 }
 
+/** A JWT (three base64url parts) rather than an API key (cred_live_/cred_test_ and base62, no dots). */
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+interface HubCredential {
+  /** the API key's id (null for a sign-in JWT) */
+  keyId: string | null;
+  /** test for a cred_test_ key or a JWT signed in for the test environment: the connection gets test events only */
+  environment: 'live' | 'test';
+}
+
 export function registerHubRoutes(app: App, ctx: AppContext, hub: Hub, tokens: TokenSigner) {
-  async function keyIdOf(headers: IncomingMessage['headers'], query: URLSearchParams): Promise<string | null> {
-    const key = presentedKey(headers, query);
-    if (!key) return null;
-    const p = await ctx.apiKeys.resolve(hashApiKey(key));
-    return p?.keyId ?? null;
+  /**
+   * The credentials a client presents: none (null: an anonymous live connection, unless the hub requires a key), an
+   * API key or a sign-in JWT. One presented but not valid is refused (401) rather than taken for anonymous, so a
+   * mistyped test key never ends up receiving live events.
+   */
+  async function credentialOf(headers: IncomingMessage['headers'], query: URLSearchParams): Promise<HubCredential | null> {
+    const presented = presentedKey(headers, query);
+    if (!presented) return null;
+    if (JWT_SHAPE.test(presented)) {
+      const user = await ctx.jwt.verify(presented);
+      if (!user) throw unauthorized('The hub credential is not a valid API key or sign-in token (it may have expired): sign in again.');
+      return { keyId: null, environment: user.environment };
+    }
+    const p = await ctx.apiKeys.resolve(hashApiKey(presented));
+    if (!p || (p.expiresAt != null && p.expiresAt <= Date.now())) throw unauthorized('The API key given to the hub is not valid.');
+    return { keyId: p.keyId, environment: p.environment === 'test' ? 'test' : 'live' };
   }
 
   app.register(async (s) => {
@@ -77,7 +98,10 @@ export function registerHubRoutes(app: App, ctx: AppContext, hub: Hub, tokens: T
             'directly with skipNegotiation), handshake `{"protocol":"json","version":1}` + 0x1e, invoke `SubscribeToAddress(address)` / ' +
             '`UnsubscribeFromAddress(address)`, and receive `ScoreUpdated({address, category, oldScore, newScore})`. The server pings every 15 s ' +
             'and closes a connection silent for 30 s. No credentials are needed unless CREDENCE_HUB_REQUIRE_KEY=true: then send the API key as ' +
-            '`access_token` query parameter, X-API-Key, or Authorization: Bearer (401 otherwise).',
+            '`access_token` query parameter, X-API-Key, or Authorization: Bearer (401 otherwise). The same places take a sign-in JWT instead; ' +
+            'credentials that are sent but not valid get 401. **Test mode**: a connection opened with test credentials (a cred_test_ key, or a ' +
+            'JWT signed in with `environment: "test"`) receives test events only (for example `DebtClaimFiled` of test debt claims), and every ' +
+            'other connection live events only.',
           querystring: Type.Object({ negotiateVersion: Type.Optional(Type.Integer({ minimum: 0 })), access_token: Type.Optional(Type.String()) }),
           response: { 200: NegotiateResponse, ...errorResponses(401) },
         },
@@ -86,11 +110,11 @@ export function registerHubRoutes(app: App, ctx: AppContext, hub: Hub, tokens: T
       async (req, reply) => {
         cors(req, reply);
         const query = new URLSearchParams(req.url.split('?')[1] ?? '');
-        const keyId = await keyIdOf(req.headers, query);
-        if (ctx.config.hubRequireKey && !keyId) {
+        const cred = await credentialOf(req.headers, query);
+        if (ctx.config.hubRequireKey && !cred) {
           throw unauthorized('The hub needs an API key: send it as access_token, X-API-Key or Authorization: Bearer.');
         }
-        const { connectionId, token } = tokens.issue(keyId);
+        const { connectionId, token } = tokens.issue(cred?.keyId ?? null, Date.now(), cred?.environment ?? 'live');
         const transports = [{ transport: 'WebSockets', transferFormats: ['Text'] }];
         const version = (req.query as { negotiateVersion?: number }).negotiateVersion ?? 0;
         // Version 0 clients use the connectionId as the id; it is then the signed token itself.
@@ -118,17 +142,27 @@ export function registerHubRoutes(app: App, ctx: AppContext, hub: Hub, tokens: T
     void (async () => {
       const id = url.searchParams.get('id');
       let connectionId: string;
+      let environment: 'live' | 'test';
       if (id) {
+        // negotiate decided the credentials; its signed token carries the environment
         const claims = tokens.verify(id);
         if (!claims) return reject(socket, 404, 'Not Found', 'No connection with that id: negotiate again.');
         connectionId = claims.connectionId;
+        environment = claims.environment;
       } else {
-        if (ctx.config.hubRequireKey && !(await keyIdOf(req.headers, url.searchParams))) {
+        let cred: HubCredential | null;
+        try {
+          cred = await credentialOf(req.headers, url.searchParams);
+        } catch (e) {
+          return reject(socket, 401, 'Unauthorized', (e as Error).message);
+        }
+        if (ctx.config.hubRequireKey && !cred) {
           return reject(socket, 401, 'Unauthorized', 'The hub needs an API key: send it as access_token, X-API-Key or Authorization: Bearer.');
         }
         connectionId = randomUUID();
+        environment = cred?.environment ?? 'live';
       }
-      hub.upgrade(req, socket, head, connectionId);
+      hub.upgrade(req, socket, head, connectionId, environment);
     })().catch((err) => {
       ctx.log.error({ err }, 'hub upgrade failed');
       socket.destroy();

@@ -63,7 +63,7 @@ describe('ScoreAboveThreshold', () => {
   });
 
   it('verifies in the API, with and without matching publicInputs', async () => {
-    const about = { valid: true, subject: toChecksum(subject), validUntil: publicInputs.validUntil };
+    const about = { valid: true, subject: toChecksum(subject), validUntil: publicInputs.validUntil, environment: 'live' };
     expect((await verify({ proof })).json()).toEqual(about);
     expect((await verify({ proof, publicInputs })).json()).toEqual(about);
     expect((await verify({ proof, publicInputs: { categoryId: 1, validUntil: publicInputs.validUntil } })).json()).toEqual(about);
@@ -211,7 +211,7 @@ describe('expiry (validUntil)', () => {
       expect(pi.validUntil).toBe(pi.timestamp + 1);
       const check = async () => (await short.inject({ method: 'POST', url: '/api/v1/reputation/verify', headers: k.headers, payload: { proof: p } })).json();
       await eventually(async () => (await check()).valid === false, { timeoutMs: 30_000 });
-      expect(await check()).toEqual({ valid: false, reason: 'expired (validUntil has passed)' });
+      expect(await check()).toEqual({ valid: false, reason: 'expired (validUntil has passed)', environment: 'live' });
     } finally {
       await short.close();
     }

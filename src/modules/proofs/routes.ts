@@ -3,7 +3,7 @@ import { apiRoutes, type App } from '../../platform/http/types.js';
 import { errorResponses } from '../../platform/openapi.js';
 import type { Static } from '@sinclair/typebox';
 import { MAX_PROOF_CHARS, ProveBody, ProveResponse, VerificationKeysResponse, VerifyBody, VerifyResponse } from './schemas.js';
-import { DEFAULT_MINIMUM_AGE, type FullProofsService } from './service.js';
+import { DEFAULT_MINIMUM_AGE, LIVE_PROOF_IN_TEST, SANDBOX_PROOF_IN_LIVE, type FullProofsService } from './service.js';
 import { snarkjsForm } from './snarkjs-form.js';
 
 export function proofsRoutes(app: App, getService: () => Promise<FullProofsService>, verificationKeys: () => Static<typeof VerificationKeysResponse>) {
@@ -11,7 +11,7 @@ export function proofsRoutes(app: App, getService: () => Promise<FullProofsServi
     s.post(
       '/reputation/prove',
       {
-        config: { auth: 'apiKey', cost: 1, idempotent: true },
+        config: { auth: 'apiKey', cost: 1, idempotent: true, sandbox: true },
         schema: {
           operationId: 'proofs.createProof',
           tags: ['Proofs'],
@@ -25,7 +25,11 @@ export function proofsRoutes(app: App, getService: () => Promise<FullProofsServi
             'CredentialVerifier.verifyAgeProofFor(holder, proof, minimumAge) take; a consumer passes msg.sender as holder, because any API key ' +
             "can obtain any wallet's proof (verifyProof alone is not bound to its presenter). Every proof expires at `publicInputs.validUntil` " +
             '(Unix seconds, a public input of the proof): verifiers, offline ones included, must refuse it afterwards. Counts 1 query. Age proofs count against the age-privacy allowance of ' +
-            'POST /compliance/verify-age (a few different minimum ages per key and wallet per window; a further one gets 403).',
+            'POST /compliance/verify-age (a few different minimum ages per key and wallet per window; a further one gets 403).\n\n' +
+            '**Test mode**: with test credentials (a cred_test_ key, or a JWT signed in with `environment: "test"`) the proof is made over sandbox ' +
+            'data: the sandbox score a test key reads from GET /reputation/{address}, or the sandbox KYC (every wallet approved, with a birth date ' +
+            'drawn from its address). It is a real Groth16 proof, answered with `environment: "test"`; its commitment is never recorded nor published, ' +
+            'so it verifies only with test credentials, never with live ones nor on-chain. Test requests count no quota and no age-privacy allowance.',
           body: ProveBody,
           response: { 200: ProveResponse, ...errorResponses(403, 422, 503) },
         },
@@ -33,13 +37,15 @@ export function proofsRoutes(app: App, getService: () => Promise<FullProofsServi
       async (req) => {
         const service = await getService();
         const prove = () => service.prove(req.body);
+        const environment = req.environment ?? 'live';
         // An age proof is an age question: it goes under the compliance module's age-privacy allowance (403 beyond it).
-        const ageChecks = req.server.ctx.services.ageChecks;
+        // A sandbox one asks nothing about a real person.
+        const ageChecks = environment === 'live' ? req.server.ctx.services.ageChecks : undefined;
         const isAge = req.body.proofType === 'AgeVerification' || req.body.proofType === 'AgeAboveMinimum';
         const asker = { keyId: req.apiKey!.keyId, keyOwner: req.apiKey!.ownerAddress };
         const result = isAge && ageChecks ? await ageChecks.guard(asker, req.body.subject, req.body.minimumAge ?? DEFAULT_MINIMUM_AGE, 'prove', prove) : await prove();
         // the alias is answered under the name asked for; the proof itself carries the canonical type
-        const out = { ...result, snarkjs: snarkjsForm(result.proof) };
+        const out = { ...result, snarkjs: snarkjsForm(result.proof), environment };
         return req.body.proofType === 'AgeAboveMinimum' ? { ...out, proofType: 'AgeAboveMinimum' } : out;
       },
     );
@@ -47,7 +53,7 @@ export function proofsRoutes(app: App, getService: () => Promise<FullProofsServi
     s.post(
       '/reputation/verify',
       {
-        config: { auth: 'apiKey', cost: 0 },
+        config: { auth: 'apiKey', cost: 0, sandbox: true },
         schema: {
           operationId: 'proofs.verifyProof',
           tags: ['Proofs'],
@@ -58,14 +64,16 @@ export function proofsRoutes(app: App, getService: () => Promise<FullProofsServi
             `and, when \`publicInputs\` is sent, ` +
             `every field given agrees with the proof. Anything else, including a string that is not a proof at all, gives \`valid: false\`; ` +
             `400 only for a missing proof or one over ${MAX_PROOF_CHARS.toLocaleString('en-US')} characters. A valid answer names \`subject\`, the ` +
-            `wallet the proof is about: check it is the party you act for (or send \`publicInputs.subject\`). Counts 0 queries.`,
+            `wallet the proof is about: check it is the party you act for (or send \`publicInputs.subject\`). Counts 0 queries. ` +
+            `Live credentials accept live proofs only: a sandbox proof (made with test credentials) answers \`valid: false\` with the reason ` +
+            `"${SANDBOX_PROOF_IN_LIVE}". Test credentials accept sandbox proofs only ("${LIVE_PROOF_IN_TEST}" otherwise). The answer says \`environment\`.`,
           body: VerifyBody,
           response: { 200: VerifyResponse },
         },
       },
       async (req) => {
         const service = await getService();
-        return service.verify(req.body.proof, req.body.publicInputs);
+        return { ...(await service.verify(req.body.proof, req.body.publicInputs)), environment: req.environment ?? 'live' };
       },
     );
 

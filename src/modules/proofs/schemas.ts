@@ -38,6 +38,17 @@ const PublicInputsOut = Type.Object({
   commitment: Type.String({ description: 'decimal Poseidon commitment the proof is against' }),
 });
 
+/** live, or test for a proof made with test credentials over sandbox data (issue 24). */
+export const ProofEnvironment = Type.Union([Type.Literal('live'), Type.Literal('test')], {
+  title: 'ProofEnvironment',
+  description:
+    'live: a proof over the real score or KYC. test: a sandbox proof, made with test credentials (a cred_test_ key or a test sign-in) ' +
+    'over the sandbox score model and the sandbox KYC: a real Groth16 proof, but against a commitment that is never recorded nor ' +
+    'published on-chain, so POST /reputation/verify with live credentials answers `valid: false` and the oracle contracts refuse it. ' +
+    'Never accept a test proof as evidence about a real person.',
+  examples: ['test'],
+});
+
 export const ProveResponse = Type.Object({
   proof: Type.String({
     description:
@@ -46,6 +57,7 @@ export const ProveResponse = Type.Object({
   proofType: Type.String(),
   publicInputs: PublicInputsOut,
   snarkjs: SnarkjsProof,
+  environment: ProofEnvironment,
 });
 
 export const VerifyBody = Type.Object({
@@ -77,6 +89,12 @@ export const VerifyResponse = Type.Object({
     Type.String({ description: 'when valid: the wallet the proof is about (EIP-55). A valid proof about someone else proves nothing about the presenter' }),
   ),
   validUntil: Type.Optional(Type.Integer({ description: 'when valid: Unix seconds until which the proof stays valid' })),
+  environment: {
+    ...ProofEnvironment,
+    description:
+      'the environment the proof was checked in: live credentials accept live proofs only (a sandbox proof is `valid: false` with a ' +
+      'reason saying so); test credentials accept sandbox proofs only',
+  },
 });
 
 export const SetupSummary = Type.Object(

@@ -13,6 +13,8 @@ import { categoryHash, decodeProof, encodeProof, isCalendarDate, yyyymmdd, type 
 import { BIRTH_DATE_CATEGORY, type CommitmentRow, type ProofsRepo } from './repo.js';
 import type { ProofRuntime } from './runtime.js';
 import type { CircuitName } from './artifacts.js';
+import { currentEnvironment } from '../../platform/auth/environment.js';
+import { sandboxKyc, sandboxScoreCommitment } from './sandbox.js';
 
 export type RequestedProofType = ProofType | 'AgeAboveMinimum';
 
@@ -49,6 +51,9 @@ export interface FullProofsService extends ProofsService {
 export const DEFAULT_MINIMUM_AGE = 21;
 const sha256 = (s: string) => createHash('sha256').update(s.toLowerCase()).digest('hex');
 const unsatisfiable = (details: string) => new AppError('proof_unsatisfiable', details);
+/** Why a sandbox proof is not valid for live credentials, and a live one not for test credentials (issue 24). */
+export const SANDBOX_PROOF_IN_LIVE = 'a test (sandbox) proof, made with test credentials: never valid for live verification';
+export const LIVE_PROOF_IN_TEST = 'not a test (sandbox) proof: test credentials verify sandbox proofs only';
 
 export function createProofsService(deps: {
   repo: ProofsRepo;
@@ -161,6 +166,31 @@ export function createProofsService(deps: {
     );
   }
 
+  /** Test credentials: the same circuit over the sandbox score, against a commitment that is computed, never stored. */
+  async function proveSandboxScore(address: string, category: Category, threshold: number): Promise<ProofResult> {
+    const catId = categoryId(category);
+    const { score, salt, commitment } = sandboxScoreCommitment(address, category, catId);
+    if (score < threshold) throw unsatisfiable(`The wallet's sandbox ${category} score (${score}) is below the threshold ${threshold}: no proof exists.`);
+    const input = { threshold: String(threshold), categoryId: String(catId), subject: BigInt(address).toString(), commitment, score: String(score), salt: salt.toString() };
+    const { issuedAt, validUntil } = issueWindow();
+    return finish(
+      'ScoreAboveThreshold',
+      'score_threshold',
+      input,
+      { threshold, category, categoryId: catId, categoryHash: categoryHash(category), subject: toChecksum(address), commitment },
+      issuedAt,
+      validUntil,
+    );
+  }
+
+  /** Whether a proof is against the sandbox commitment of its subject (a proof made for test credentials). */
+  function isSandboxProof(d: DecodedProof, address: string): boolean {
+    const commitment = d.publicSignals[3].toString();
+    if (d.proofType !== 'ScoreAboveThreshold') return sandboxKyc(address).commitment === commitment;
+    const catId = Number(d.publicSignals[1]);
+    return sandboxScoreCommitment(address, CATEGORIES[catId], catId).commitment === commitment;
+  }
+
   async function ensureBirthDateCommitment(address: string, commitment: string): Promise<void> {
     const cur = await repo.current('birth_date', address, BIRTH_DATE_CATEGORY);
     if (cur?.commitment === commitment) return;
@@ -181,7 +211,8 @@ export function createProofsService(deps: {
     if (input.birthDate + input.minimumAge * 10000 > currentDate) {
       throw unsatisfiable(type === 'KYCVerified' ? 'The committed birth date lies in the future.' : `The committed birth date does not make the person at least ${input.minimumAge} years old.`);
     }
-    await ensureBirthDateCommitment(address, commitment);
+    // a sandbox birth date (test credentials) is committed nowhere: live age checks never see it
+    if (currentEnvironment() === 'live') await ensureBirthDateCommitment(address, commitment);
     return finish(
       type,
       'age_over',
@@ -255,20 +286,23 @@ export function createProofsService(deps: {
   return {
     async prove(req) {
       const address = req.subject.toLowerCase();
+      // test credentials prove over sandbox data only (the sandbox score model, and the sandbox KYC)
+      const test = currentEnvironment() === 'test';
       switch (req.proofType) {
         case 'ScoreAboveThreshold': {
           const missing = [];
           if (req.category === undefined) missing.push({ field: 'category', message: 'is required for ScoreAboveThreshold' });
           if (req.threshold === undefined) missing.push({ field: 'threshold', message: 'is required for ScoreAboveThreshold' });
           if (missing.length) throw new AppError('validation_failed', 'category and threshold are required for ScoreAboveThreshold', { fields: missing });
-          return proveScore(address, req.category!, req.threshold!);
+          return (test ? proveSandboxScore : proveScore)(address, req.category!, req.threshold!);
         }
         case 'AgeVerification':
         case 'AgeAboveMinimum': {
-          const rec = await approvedKyc(address);
+          const rec = test ? sandboxKyc(address) : await approvedKyc(address);
           return proveAgeAs('AgeVerification', { address, birthDate: rec.birthDate, salt: rec.salt, minimumAge: req.minimumAge ?? DEFAULT_MINIMUM_AGE });
         }
         case 'KYCVerified': {
+          if (test) return proveAgeAs('KYCVerified', { address, ...sandboxKyc(address), minimumAge: 0 });
           const status = await services.kyc?.kycStatus(address);
           if (status !== undefined && status !== 'approved') throw unsatisfiable(`The wallet has no approved KYC (its KYC status is ${status}).`);
           const rec = await approvedKyc(address);
@@ -288,10 +322,14 @@ export function createProofsService(deps: {
       if (d.proofType === 'KYCVerified' && p1 !== 0n) return invalid('a KYCVerified proof has minimum age 0');
       if (p4 < BigInt(Math.floor(nowMs() / 1000))) return invalid('expired (validUntil has passed)');
       // the pairing check and the commitment lookups overlap (with a PostgreSQL server the lookups wait on the network)
-      const [sound, stale] = await Promise.all([
-        runtime.verify(isScore ? 'score_threshold' : 'age_over', d.publicSignals, d.proof),
-        checkCommitment(d, fieldToAddress(p2), isScore ? Number(p1) : BIRTH_DATE_CATEGORY),
-      ]);
+      const subject = fieldToAddress(p2);
+      // Test credentials verify sandbox proofs only; live ones never accept a sandbox proof (its commitment is no
+      // live one: it reads as unknown, and the answer says why).
+      const commitmentProblem =
+        currentEnvironment() === 'test'
+          ? Promise.resolve(isSandboxProof(d, subject) ? null : LIVE_PROOF_IN_TEST)
+          : checkCommitment(d, subject, isScore ? Number(p1) : BIRTH_DATE_CATEGORY).then((p) => (p === 'unknown commitment' && isSandboxProof(d, subject) ? SANDBOX_PROOF_IN_LIVE : p));
+      const [sound, stale] = await Promise.all([runtime.verify(isScore ? 'score_threshold' : 'age_over', d.publicSignals, d.proof), commitmentProblem]);
       if (!sound) return invalid('invalid Groth16 proof');
       if (stale) return invalid(stale);
       if (claimed && Object.values(claimed).some((v) => v !== undefined)) {

@@ -24,9 +24,9 @@ const FIRST_READ =
 export function registerReputationRoutes(app: App, ctx: AppContext) {
   // the cached category read is also answered before Fastify's router (fast-read.ts)
   if (ctx.fastPaths) ctx.fastPaths.add(fastCategoryRead(ctx, ctx.fastPaths));
-  // Test keys (cred_test_...) read deterministic sandbox scores; live keys the real ones.
+  // Test requests (a cred_test_ key, or a test sign-in) read deterministic sandbox scores; live ones the real ones.
   const scoring = (req: FastifyRequest): Pick<ScoringService, 'getScores' | 'getScore' | 'getBatch' | 'peekScore'> => {
-    if (req.apiKey?.environment === 'test') return sandboxScoring;
+    if (req.environment === 'test') return sandboxScoring;
     const s = ctx.services.scoring;
     if (!s) throw unavailable('The scoring service is not running.');
     return s;

@@ -10,6 +10,8 @@ export interface OutboxMessage {
   body: string;
   /** default `score.updated` */
   eventType?: string;
+  /** the subscriptions it goes to: live (default) or test ones (issue 24: each environment gets only its own events) */
+  environment?: 'live' | 'test';
 }
 
 export interface ClaimedDelivery {
@@ -38,9 +40,9 @@ export function createOutboxRepo(db: Db) {
       const rows = await q.query(
         `INSERT INTO webhook_deliveries (subscription_id, wallet_address, category, body, event_type)
          SELECT s.id, m.address, m.category, m.body, COALESCE(m."eventType", 'score.updated')
-         FROM jsonb_to_recordset($1::jsonb) AS m(address text, category text, body text, "eventType" text)
+         FROM jsonb_to_recordset($1::jsonb) AS m(address text, category text, body text, "eventType" text, environment text)
          JOIN webhook_subscriptions s
-           ON s.is_active AND s.environment = 'live' AND (s.wallet_address_filter IS NULL OR s.wallet_address_filter = m.address)
+           ON s.is_active AND s.environment = COALESCE(m.environment, 'live') AND (s.wallet_address_filter IS NULL OR s.wallet_address_filter = m.address)
          RETURNING id`,
         [JSON.stringify(messages)],
       );

@@ -4,6 +4,7 @@ import { toChecksum } from '../../platform/http/address.js';
 import type { Queryable } from '../../platform/db/types.js';
 import type { ScoreChange, ScoreChangeOutbox, WalletEvent } from '../scoring/contracts.js';
 import type { OutboxRepo } from './outbox-repo.js';
+import { currentEnvironment } from '../../platform/auth/environment.js';
 
 export const SCORE_UPDATED_EVENT = 'score.updated';
 
@@ -31,10 +32,13 @@ export function webhookBody(c: ScoreChange): string {
 
 export function createOutbox(repo: Pick<OutboxRepo, 'enqueue'>): ScoreChangeOutbox {
   return {
-    /** Other wallet events (`debt_claim.filed`): the same envelope, `data` as the event's module wrote it. */
+    /**
+     * Other wallet events (`debt_claim.filed`): the same envelope, `data` as the event's module wrote it. They go to
+     * the subscriptions of the environment they happen in (a test claim's notice to test webhooks only).
+     */
     async enqueueEvent(q: Queryable, e: WalletEvent) {
       const body = JSON.stringify({ event: e.event, timestamp: e.timestamp.toISOString(), data: e.data });
-      await repo.enqueue(q, [{ address: e.address.toLowerCase(), category: e.category, body, eventType: e.event }]);
+      await repo.enqueue(q, [{ address: e.address.toLowerCase(), category: e.category, body, eventType: e.event, environment: currentEnvironment() }]);
     },
     async enqueue(q: Queryable, changes: ScoreChange[]) {
       await repo.enqueue(

@@ -123,11 +123,24 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     if (p.environment === 'test') req.environment = 'test';
   }
 
+  /**
+   * On routes that do not take a JWT (public, apiKey), a JWT sent anyway says which environment the caller works in
+   * too: one signed in for the test environment makes the request a test request, as a test key would. A token that
+   * does not verify is not a credential these routes take, and is ignored as before.
+   */
+  async function jwtEnvironment(req: FastifyRequest) {
+    const token = bearer(req);
+    if (!token) return;
+    const user = await ctx.jwt.verify(token);
+    if (user?.environment === 'test') req.environment = 'test';
+  }
+
   const hooks: Record<AuthMode, onRequestHookHandler | null> = {
     none: null,
     public: async (req, reply) => {
       await limitIp(req, reply);
       await keyEnvironment(req);
+      await jwtEnvironment(req);
     },
     optionalJwt: async (req, reply) => {
       await limitIp(req, reply);
@@ -180,6 +193,12 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     if (p.expiresAt != null && p.expiresAt <= Date.now()) return done(unauthorized('The API key has expired.'));
     req.apiKey = p;
     if (p.environment === 'test') req.environment = 'test';
+    // a live key with a test sign-in beside it: the JWT's environment wins (only then is a promise needed)
+    else if (req.headers.authorization !== undefined) return void jwtEnvironment(req).then(() => limitKey(req, reply, done, p), done);
+    limitKey(req, reply, done, p);
+  }
+
+  function limitKey(req: FastifyRequest, reply: FastifyReply, done: HookDone, p: ApiKeyPrincipal) {
     ctx.apiKeys.touch?.(p.keyId);
     const decided = (req.raw as WithDecidedLimit)[DECIDED_LIMIT];
     const r = decided ?? ctx.limiter.hit(`key:${p.keyId}`, p.rateLimit);
@@ -198,8 +217,9 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     const cost = req.routeOptions.config.cost;
     const n = typeof cost === 'function' ? cost(req) : (cost ?? 0);
     if (n <= 0) return done();
-    // Test keys count against no quota, so they may only reach routes that answer sandbox data.
-    if (key.environment === 'test') return done(req.routeOptions.config.sandbox ? undefined : testKeyRefused());
+    // Test requests (a test key, or a test sign-in beside a live key) count against no quota, so they may only reach
+    // routes that answer sandbox data.
+    if (req.environment === 'test') return done(req.routeOptions.config.sandbox ? undefined : testKeyRefused());
     const fast = ctx.quota.consumeCached(key.keyId, key.monthlyLimit, n);
     if (fast) return decideQuota(req, reply, done, n, fast);
     ctx.quota.consume(key.keyId, key.monthlyLimit, n).then((q) => decideQuota(req, reply, done, n, q), done);

@@ -2,15 +2,29 @@
 // operation is called with test credentials (a cred_test_ key and an admin JWT signed in for the test environment)
 // against live records (a dispute, a webhook, a debt claim, an API key, the wallet they are about), and none may
 // read or change one. A route added later without isolation fails here. Then, over real sockets: a test key's
-// webhook receives only test events while the live one receives the live score.updated.
+// webhook receives only test events while the live one receives the live score.updated; test debt claims stay in
+// the sandbox; a sign-in for the test environment works as a test key on every route; the hub sends test events to
+// connections opened with test credentials only (the official @microsoft/signalr client); test keys prove against
+// sandbox scores, and their proofs never verify as live.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as signalR from '@microsoft/signalr';
+import { SiweMessage } from 'siwe';
+import { Wallet } from 'ethers';
 import { createKey, createTestApp, eventually, randomAddress, signInAdmin, type TestKey } from '../../../test/helpers/app.js';
+import { emitScoreChange, scoreChange } from '../../../test/helpers/score-events.js';
+import { siweDomainsOf } from '../../modules/auth/service.js';
+import { sandboxScores } from '../../modules/scoring/sandbox.js';
+import { sandboxKyc } from '../../modules/proofs/sandbox.js';
+import { LIVE_PROOF_IN_TEST, SANDBOX_PROOF_IN_LIVE } from '../../modules/proofs/service.js';
+import { yyyymmdd } from '../../modules/proofs/encoding.js';
 import { startReceiver, type Receiver } from '../../../test/helpers/receiver.js';
 import { claimBody, claimSettled } from '../../modules/debt-claims/test-helpers.js';
 import type { App } from '../http/types.js';
 
 let app: App;
+let base: string;
 const receivers: Receiver[] = [];
+const hubClients: signalR.HubConnection[] = [];
 let liveKey: TestKey;
 let testKey: { apiKey: string; id: string; headers: { 'x-api-key': string } };
 let testAdminJwt: string;
@@ -23,7 +37,9 @@ const DISPUTE_TEXT = `live dispute ${Math.random().toString(36).slice(2)}`;
 const liveMarkers = () => [DISPUTE_TEXT, CLAIM_TEXT, live.webhookUrl, live.keyPrefix];
 
 beforeAll(async () => {
-  app = await createTestApp({ config: { webhookRetrySchedule: new Array(12).fill(1) } });
+  app = await createTestApp({ config: { webhookRetrySchedule: new Array(12).fill(1), claimsPerIpPerMinute: 100_000, claimNoticeHours: 0 } });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   liveKey = await createKey(app, 'Growth');
   const admin = await signInAdmin(app);
   liveAdminAuth = admin.auth;
@@ -62,6 +78,7 @@ beforeAll(async () => {
   live.keyPrefix = liveKey.apiKey.slice(0, 14);
 });
 afterAll(async () => {
+  await Promise.all(hubClients.map((c) => c.stop().catch(() => undefined)));
   await app?.close();
   await Promise.all(receivers.map((r) => r.close()));
 });
@@ -76,6 +93,11 @@ async function liveState() {
     // what the webhook is (its deliveries move on their own: the live wallet's score events)
     webhook: await q('SELECT id, api_key_id, url, wallet_address_filter, secret_encrypted, is_active, environment FROM webhook_subscriptions WHERE id = $1', [live.webhook]),
     claim: await q('SELECT id, status, updated_at FROM debt_claims WHERE id = $1', [live.claim]),
+    claims: await q("SELECT id FROM debt_claims WHERE (debtor_address = $1 OR creditor_address = $1) AND environment = 'live' ORDER BY id", [wallet]),
+    // what scoring reads and wrote, what proofs committed to, who asked about the wallet's age
+    scores: await q('SELECT * FROM scores WHERE address = $1 ORDER BY category', [wallet]),
+    commitments: await q('SELECT id, kind, is_current FROM proof_commitments WHERE address = $1 ORDER BY id', [wallet]),
+    ageChecks: await q('SELECT id FROM age_checks WHERE wallet_address = $1 ORDER BY id', [wallet]),
     key: await q('SELECT id, key_hash, tier, revoked_at, previous_key_hash, stripe_subscription_id FROM api_keys WHERE id = $1', [live.key]),
   });
 }
@@ -179,9 +201,9 @@ describe('every operation of the OpenAPI document, with test credentials, agains
     // the live admin cannot see it either
     expect((await app.inject({ method: 'PUT', url: `/api/v1/dispute/${id}/status`, headers: liveAdminAuth, payload: { status: 'Rejected' } })).statusCode).toBe(404);
     // a test key on a route with no sandbox: 403, nothing read
-    const claim = await app.inject({ method: 'GET', url: `/api/v1/debt-claims/${live.claim}`, ...h });
-    expect(claim.statusCode).toBe(403);
-    expect(claim.json().error).toBe('forbidden');
+    const did = await app.inject({ method: 'GET', url: `/api/v1/identity/${encodeURIComponent(`did:credence:1:${wallet}`)}`, ...h });
+    expect(did.statusCode, did.body).toBe(403);
+    expect(did.json().error).toBe('forbidden');
     // a bad key sent to a public route is refused, not ignored
     expect((await app.inject({ method: 'GET', url: `/api/v1/debt-claims/${live.claim}`, headers: { 'x-api-key': 'cred_test_nope' } })).statusCode).toBe(401);
   });
@@ -211,6 +233,268 @@ describe("a test key's webhook receives only test events", () => {
     // the test key's sandbox read is the sandbox model's, not the live 777
     const read = await app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}`, headers: testKey.headers });
     expect(read.statusCode, read.body).toBe(200);
-    expect(read.body.includes('777')).toBe(false);
+    // (compared field by field: the body's addresses and confidences may well contain the digits 777)
+    expect(read.json().scores.map((e: { score: number }) => e.score)).toEqual(sandboxScores(wallet).map((e) => e.score));
+    expect(read.json().scores[0].modelVersion).toMatch(/-sandbox$/);
   }, 90_000);
+});
+
+/** Sign-In with Ethereum as a person does it, choosing the environment (absent: the default, live). */
+async function signInFor(environment?: 'live' | 'test', wallet = Wallet.createRandom()) {
+  const { nonce } = (await app.inject({ method: 'GET', url: '/api/v1/auth/nonce' })).json();
+  const domain = siweDomainsOf(app.ctx.config)[0];
+  const message = new SiweMessage({
+    domain,
+    address: wallet.address,
+    statement: 'Sign in to Credence',
+    uri: `https://${domain}`,
+    version: '1',
+    chainId: app.ctx.config.siweChainIds[0] ?? 1,
+    nonce,
+    issuedAt: new Date().toISOString(),
+  }).prepareMessage();
+  const signature = await wallet.signMessage(message);
+  const res = await app.inject({ method: 'POST', url: '/api/v1/auth/verify', payload: { message, signature, ...(environment ? { environment } : {}) } });
+  return { res, wallet, address: wallet.address.toLowerCase(), auth: { authorization: `Bearer ${res.json().token}` } };
+}
+
+const claimsOf = async (side: 'debtor' | 'creditor', address: string, headers: Record<string, string>) => {
+  const r = await app.inject({ method: 'GET', url: `/api/v1/debt-claims/${side}/${address}`, headers });
+  expect(r.statusCode, r.body).toBe(200);
+  return r.json() as { claimCount: number; claims: { id: string }[] };
+};
+
+describe('debt claims with test credentials', () => {
+  it('a live claim is 404 to every claim operation of a test key or test admin, and changes not', async () => {
+    const before = await liveState();
+    const h = testKey.headers;
+    expect((await app.inject({ method: 'GET', url: `/api/v1/debt-claims/${live.claim}`, headers: h })).statusCode).toBe(404);
+    const claim = await app.ctx.db.query<{ creditor_address: string }>('SELECT creditor_address FROM debt_claims WHERE id = $1', [live.claim]);
+    const acts = [
+      { url: `/api/v1/debt-claims/${live.claim}/dispute`, headers: h, payload: { debtorAddress: wallet, reason: 'probing a live claim from the sandbox' } },
+      { url: `/api/v1/debt-claims/${live.claim}/withdraw`, headers: h, payload: { creditorAddress: claim[0].creditor_address } },
+      { url: `/api/v1/debt-claims/${live.claim}/resolve`, headers: { authorization: `Bearer ${testAdminJwt}` }, payload: { resolutionNotes: 'probing a live claim from the sandbox', inFavorOf: 'creditor' } },
+    ];
+    for (const a of acts) {
+      const res = await app.inject({ method: 'POST', ...a });
+      expect(res.statusCode, `${a.url}: ${res.body}`).toBe(404);
+      expect(res.json().error).toBe('not_found');
+    }
+    expect(await claimsOf('debtor', wallet, h)).toMatchObject({ claimCount: 0, claims: [] });
+    expect(await claimsOf('creditor', claim[0].creditor_address, h)).toMatchObject({ claimCount: 0, claims: [] });
+    expect(await liveState()).toBe(before);
+  });
+
+  it("a test key files, lists and withdraws its own test claims; live callers never see them and the debtor's live score ignores them", async () => {
+    const scoresBefore = JSON.stringify(await app.ctx.db.query('SELECT category, score, model_score FROM scores WHERE address = $1 ORDER BY category', [wallet]));
+    const signalsBefore = await app.ctx.services.debtClaims!.signalsFor(wallet);
+    const body = claimBody({ debtorAddress: wallet, description: 'a sandbox claim' });
+    const filed = await app.inject({ method: 'POST', url: '/api/v1/debt-claims', headers: testKey.headers, payload: body });
+    expect(filed.statusCode, filed.body).toBe(201);
+    const id = filed.json().id as string;
+    expect(filed.json().environment).toBe('test');
+    await claimSettled(app, id);
+    // the test key sees it, live callers (with a live key, or none) do not
+    expect((await app.inject({ method: 'GET', url: `/api/v1/debt-claims/${id}`, headers: testKey.headers })).json()).toMatchObject({ id, environment: 'test', status: 'Pending' });
+    expect((await app.inject({ method: 'GET', url: `/api/v1/debt-claims/${id}` })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: `/api/v1/debt-claims/${id}`, headers: liveKey.headers })).statusCode).toBe(404);
+    expect((await claimsOf('debtor', wallet, testKey.headers)).claims.map((c) => c.id)).toEqual([id]);
+    const liveList = await claimsOf('debtor', wallet, {});
+    expect(liveList.claims.map((c) => c.id)).toEqual([live.claim]);
+    expect((await app.inject({ method: 'POST', url: `/api/v1/debt-claims/${id}/withdraw`, payload: { creditorAddress: body.creditorAddress } })).statusCode).toBe(404);
+    // never a scoring input: the model's claim signals and the stored live scores are as before
+    expect((await app.ctx.services.debtClaims!.signalsFor(wallet)).map((c) => c.id)).toEqual(signalsBefore.map((c) => c.id));
+    expect(JSON.stringify(await app.ctx.db.query('SELECT category, score, model_score FROM scores WHERE address = $1 ORDER BY category', [wallet]))).toBe(scoresBefore);
+    // the test key acts on its own claim
+    const w = await app.inject({ method: 'POST', url: `/api/v1/debt-claims/${id}/withdraw`, headers: testKey.headers, payload: { creditorAddress: body.creditorAddress } });
+    expect(w.statusCode, w.body).toBe(200);
+    expect(w.json().status).toBe('Withdrawn');
+    expect(JSON.stringify(await app.ctx.db.query('SELECT category, score, model_score FROM scores WHERE address = $1 ORDER BY category', [wallet]))).toBe(scoresBefore);
+  });
+});
+
+describe('signing in for the test environment (POST /auth/verify with environment: "test")', () => {
+  it('issues a test token that every route honours like a test key', async () => {
+    const live1 = await signInFor();
+    expect(live1.res.statusCode, live1.res.body).toBe(200);
+    expect(live1.res.json().environment).toBe('live');
+    const t = await signInFor('test');
+    expect(t.res.statusCode, t.res.body).toBe(200);
+    expect(t.res.json()).toMatchObject({ tokenType: 'Bearer', environment: 'test', roles: ['user'] });
+    expect((await app.ctx.jwt.verify(t.res.json().token))!.environment).toBe('test');
+    const bad = await signInFor('staging' as never);
+    expect(bad.res.statusCode).toBe(400);
+    expect(bad.res.json().fields.map((f: { field: string }) => f.field)).toContain('environment');
+
+    // a public route: the live claim does not exist for it; a claim it files is a test claim, its creditor signed in
+    expect((await app.inject({ method: 'GET', url: `/api/v1/debt-claims/${live.claim}`, headers: t.auth })).statusCode).toBe(404);
+    const filed = await app.inject({ method: 'POST', url: '/api/v1/debt-claims', headers: t.auth, payload: claimBody({ creditorAddress: t.address, debtorAddress: wallet }) });
+    expect(filed.statusCode, filed.body).toBe(201);
+    expect(filed.json()).toMatchObject({ environment: 'test', verification: { creditorSignedIn: true } });
+    await claimSettled(app, filed.json().id);
+    expect((await app.inject({ method: 'GET', url: `/api/v1/debt-claims/${filed.json().id}`, headers: live1.auth })).statusCode).toBe(404);
+    expect((await claimsOf('creditor', t.address, testKey.headers)).claims.map((c) => c.id)).toEqual([filed.json().id]);
+    expect((await claimsOf('creditor', t.address, {})).claimCount).toBe(0);
+    // beside a live key, the test token makes the request a test request: sandbox scores, a test dispute
+    const read = await app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}/GOVERNANCE`, headers: { ...liveKey.headers, ...t.auth } });
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json().modelVersion).toMatch(/-sandbox$/);
+    expect(read.json().score).toBe(sandboxScores(wallet).find((e) => e.category === 'GOVERNANCE')!.score);
+    expect((await app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}/GOVERNANCE`, headers: liveKey.headers })).json().modelVersion).not.toMatch(/-sandbox$/);
+    expect((await app.inject({ method: 'GET', url: `/api/v1/dispute/${live.dispute}`, headers: { ...liveKey.headers, ...t.auth } })).statusCode).toBe(404);
+    // a JWT route with no sandbox: 403 (the same token for the live environment is served)
+    const checks = await app.inject({ method: 'GET', url: '/api/v1/compliance/age-checks', headers: t.auth });
+    expect(checks.statusCode, checks.body).toBe(403);
+    expect(checks.json().error).toBe('forbidden');
+    expect((await app.inject({ method: 'GET', url: '/api/v1/compliance/age-checks', headers: live1.auth })).statusCode).toBe(200);
+    // no live trace of the test sign-in: it proved no wallet control (IDENTITY credit), while a live sign-in does
+    const control = (a: string) => app.ctx.db.query('SELECT 1 FROM wallet_control_proofs WHERE address = $1', [a]);
+    expect(await control(t.address)).toHaveLength(0);
+    expect(await control(live1.address)).toHaveLength(1);
+  });
+});
+
+interface Filed {
+  claimId: string;
+  debtorAddress: string;
+}
+interface Pushed {
+  address: string;
+  newScore: number;
+}
+
+/** The official client on a real socket, subscribed to `address`, recording what it receives. */
+async function hubClient(address: string, token?: string) {
+  const c = new signalR.HubConnectionBuilder()
+    .withUrl(`${base}/hubs/scores`, token ? { accessTokenFactory: () => token } : {})
+    .configureLogging(signalR.LogLevel.None)
+    .build();
+  const scores: Pushed[] = [];
+  const claims: Filed[] = [];
+  c.on('ScoreUpdated', (p: Pushed) => scores.push(p));
+  c.on('DebtClaimFiled', (p: Filed) => claims.push(p));
+  await c.start();
+  hubClients.push(c);
+  await c.invoke('SubscribeToAddress', address);
+  return { c, scores, claims };
+}
+
+describe('the hub sends each connection the events of its environment only', () => {
+  it('test key and test sign-in connections get test events; anonymous and live-key ones live events', async () => {
+    const debtor = randomAddress();
+    const t = await signInFor('test');
+    const [anon, liveConn, testConn, testJwtConn] = await Promise.all([
+      hubClient(debtor),
+      hubClient(debtor, liveKey.apiKey),
+      hubClient(debtor, testKey.apiKey),
+      hubClient(debtor, t.res.json().token),
+    ]);
+    const lives = [anon, liveConn];
+    const tests = [testConn, testJwtConn];
+    // a live score change, then a test claim, a live claim, and a last test claim
+    await emitScoreChange(app, scoreChange(debtor, { newScore: 611 }));
+    const file = async (headers: Record<string, string>, creditor = randomAddress()) => {
+      const r = await app.inject({ method: 'POST', url: '/api/v1/debt-claims', headers, payload: claimBody({ debtorAddress: debtor, creditorAddress: creditor }) });
+      expect(r.statusCode, r.body).toBe(201);
+      return r.json().id as string;
+    };
+    const test1 = await file(testKey.headers);
+    const liveClaim = await file({});
+    const test2 = await file(t.auth, t.address);
+    // live connections: the score change and the live claim (received after the first test claim was published)
+    for (const l of lives) {
+      await eventually(() => l.claims.some((x) => x.claimId === liveClaim), { timeoutMs: 20_000 });
+      expect(l.scores.map((s) => s.newScore)).toEqual([611]);
+      expect(l.claims.map((x) => x.claimId)).toEqual([liveClaim]);
+    }
+    // test connections: both test claims (the last one published after the live events), nothing live
+    for (const x of tests) {
+      await eventually(() => x.claims.some((y) => y.claimId === test2), { timeoutMs: 20_000 });
+      expect(x.claims.map((y) => y.claimId)).toEqual([test1, test2]);
+      expect(x.scores).toEqual([]);
+    }
+    // credentials sent but not valid are refused, not taken for an anonymous live connection
+    expect((await app.inject({ method: 'POST', url: '/hubs/scores/negotiate?negotiateVersion=1&access_token=cred_test_nope' })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'POST', url: '/hubs/scores/negotiate?negotiateVersion=1', headers: { authorization: 'Bearer a.b.c' } })).statusCode).toBe(401);
+  }, 60_000);
+});
+
+describe("a test key's webhook gets the test claims' notices, the live webhook the live ones", () => {
+  it('debt_claim.filed goes to the webhooks of its environment only', async () => {
+    const testReceiver = await startReceiver();
+    receivers.push(testReceiver);
+    const sub = await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: testKey.headers, payload: { url: `${testReceiver.url}/test-claims`, walletAddress: wallet } });
+    expect(sub.statusCode, sub.body).toBe(201);
+    const liveReceiver = receivers[0];
+    const filedTo = (r: Receiver) => r.received.map((x) => JSON.parse(x.body)).filter((b) => b.event === 'debt_claim.filed').map((b) => b.data.claimId as string);
+    const file = async (headers: Record<string, string>) => {
+      const r = await app.inject({ method: 'POST', url: '/api/v1/debt-claims', headers, payload: claimBody({ debtorAddress: wallet }) });
+      expect(r.statusCode, r.body).toBe(201);
+      return r.json().id as string;
+    };
+    const test1 = await file(testKey.headers);
+    const liveClaim = await file({});
+    const test2 = await file(testKey.headers);
+    await eventually(() => filedTo(liveReceiver).includes(liveClaim), { timeoutMs: 30_000 });
+    await eventually(() => filedTo(testReceiver).includes(test1) && filedTo(testReceiver).includes(test2), { timeoutMs: 30_000 });
+    expect(filedTo(testReceiver).sort()).toEqual([test1, test2].sort());
+    // the live webhook's queue never held a test notice (its deliveries are all there is to send)
+    const liveQueued = await app.ctx.db.query<{ body: string }>("SELECT body FROM webhook_deliveries WHERE subscription_id = $1 AND event_type = 'debt_claim.filed'", [live.webhook]);
+    const liveIds = liveQueued.map((r) => JSON.parse(r.body).data.claimId);
+    expect(liveIds).toContain(liveClaim);
+    expect(liveIds).not.toContain(test1);
+    expect(liveIds).not.toContain(test2);
+  }, 90_000);
+});
+
+describe('proofs with test credentials (sandbox scores and the sandbox KYC)', () => {
+  const post = (url: string, headers: Record<string, string>, payload: Record<string, unknown>) => app.inject({ method: 'POST', url: `/api/v1${url}`, headers, payload });
+
+  it('a test key proves against the sandbox score; the proof verifies for test credentials only, never as live', async () => {
+    const before = await liveState();
+    const sandbox = sandboxScores(wallet).find((e) => e.category === 'OVERALL')!.score;
+    const res = await post('/reputation/prove', testKey.headers, { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'OVERALL', threshold: sandbox });
+    expect(res.statusCode, res.body).toBe(200);
+    const { proof, publicInputs, environment } = res.json();
+    expect(environment).toBe('test');
+    expect(publicInputs).toMatchObject({ threshold: sandbox, category: 'OVERALL', categoryId: 0 });
+    // above the sandbox score: no proof
+    if (sandbox < 1000) expect((await post('/reputation/prove', testKey.headers, { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'OVERALL', threshold: sandbox + 1 })).statusCode).toBe(422);
+    const asTest = await post('/reputation/verify', testKey.headers, { proof, publicInputs });
+    expect(asTest.json()).toMatchObject({ valid: true, environment: 'test' });
+    const asLive = await post('/reputation/verify', liveKey.headers, { proof });
+    expect(asLive.json()).toEqual({ valid: false, reason: SANDBOX_PROOF_IN_LIVE, environment: 'live' });
+    // nothing live was committed to, scored or logged
+    expect(await liveState()).toBe(before);
+    // and a live proof is not valid for test credentials
+    const liveProof = await post('/reputation/prove', liveKey.headers, { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'GOVERNANCE', threshold: 0 });
+    expect(liveProof.statusCode, liveProof.body).toBe(200);
+    expect(liveProof.json().environment).toBe('live');
+    expect((await post('/reputation/verify', liveKey.headers, { proof: liveProof.json().proof })).json()).toMatchObject({ valid: true, environment: 'live' });
+    expect((await post('/reputation/verify', testKey.headers, { proof: liveProof.json().proof })).json()).toEqual({ valid: false, reason: LIVE_PROOF_IN_TEST, environment: 'test' });
+  }, 120_000);
+
+  it('age checks and age proofs of a test key read the sandbox KYC and leave no trace on the wallet', async () => {
+    const before = await liveState();
+    const { birthDate } = sandboxKyc(wallet);
+    const today = yyyymmdd(new Date());
+    const age = Math.floor((today - birthDate) / 10000);
+    const r = await post('/compliance/age-verify', testKey.headers, { walletAddress: wallet, jurisdictionCode: 'DE-BE', minimumAge: age });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toMatchObject({ verified: true, minimumAge: age, environment: 'test', reason: null });
+    expect((await post('/reputation/verify', testKey.headers, { proof: r.json().proof })).json()).toMatchObject({ valid: true });
+    expect((await post('/reputation/verify', liveKey.headers, { proof: r.json().proof })).json()).toMatchObject({ valid: false, reason: SANDBOX_PROOF_IN_LIVE });
+    const older = await post('/compliance/verify-age', testKey.headers, { walletAddress: wallet, minimumAge: age + 1 });
+    expect(older.json()).toMatchObject({ verified: false, proof: null, reason: 'under_minimum_age', environment: 'test' });
+    const kyc = await post('/reputation/prove', testKey.headers, { subject: wallet, proofType: 'KYCVerified' });
+    expect(kyc.statusCode, kyc.body).toBe(200);
+    expect(kyc.json().environment).toBe('test');
+    // the live wallet has no KYC at all: live answers stay "no approved KYC"
+    expect((await post('/compliance/age-verify', liveKey.headers, { walletAddress: wallet, jurisdictionCode: 'DE-BE', minimumAge: 1 })).json()).toMatchObject({ verified: false, reason: 'no_approved_kyc', environment: 'live' });
+    const after = JSON.parse(await liveState());
+    const was = JSON.parse(before);
+    // the live age question above is the only one logged for the wallet
+    expect(after.ageChecks).toHaveLength(was.ageChecks.length + 1);
+    expect({ ...after, ageChecks: null }).toEqual({ ...was, ageChecks: null });
+  }, 120_000);
 });
