@@ -113,6 +113,8 @@ export interface paths {
         /**
          * Sign in with Ethereum
          * @description Verifies a signed EIP-4361 message and returns a JWT valid for 1 hour (claims sub = checksummed address, iat, exp, roles). The message's domain must be the configured domain (CREDENCE_SIWE_DOMAIN, else the host of CREDENCE_PUBLIC_URL; never the request's Host) or one listed in CREDENCE_SIWE_DOMAINS, its uri on one of those domains, its chainId a supported chain (or one of CREDENCE_SIWE_CHAIN_IDS), its issuedAt not in the future (60 s of clock skew allowed), its nonce one issued by GET /auth/nonce and not yet used; expirationTime and notBefore are honoured. Smart-contract wallets (EIP-1271) verify where an RPC URL for the chain is configured. Addresses listed in CREDENCE_ADMIN_ADDRESSES get the role admin (re-checked against the settings on every call). A bad signature, domain, uri, chain, time or nonce gives 401.
+         *
+         *     **Environment**: `environment` (default `live`) chooses the world the token works in. With `test` the token (claim `env: "test"`) works as a cred_test_ key does, on every route: test disputes, debt claims and webhooks only (a live record is 404), sandbox scores and sandbox proofs (`environment: "test"`, never valid for live verification), hub connections that receive test events only; routes without a sandbox answer 403. A test token sent beside a live key makes the request a test request. The answer repeats `environment`.
          */
         post: operations["auth.verifySignature"];
         delete?: never;
@@ -534,6 +536,8 @@ export interface paths {
         /**
          * Make a zero-knowledge proof about a wallet
          * @description Groth16 proof of a statement about `subject`, revealing nothing more. ScoreAboveThreshold (needs `category` and `threshold`): the score Credence committed to for the wallet and category is at least the threshold. AgeVerification (alias AgeAboveMinimum; `minimumAge` default 21): the birth date of the wallet's approved KYC makes the person at least that old today (UTC). KYCVerified: the wallet has an approved KYC. A false statement, or no approved KYC for an age/KYC proof, gives 422 `proof_unsatisfiable` and no proof. `proof` is the ABI encoding the on-chain ReputationOracle.verifyProofFor(holder, proof, threshold, categoryId) and CredentialVerifier.verifyAgeProofFor(holder, proof, minimumAge) take; a consumer passes msg.sender as holder, because any API key can obtain any wallet's proof (verifyProof alone is not bound to its presenter). Every proof expires at `publicInputs.validUntil` (Unix seconds, a public input of the proof): verifiers, offline ones included, must refuse it afterwards. Counts 1 query. Age proofs count against the age-privacy allowance of POST /compliance/verify-age (a few different minimum ages per key and wallet per window; a further one gets 403).
+         *
+         *     **Test mode**: with test credentials (a cred_test_ key, or a JWT signed in with `environment: "test"`) the proof is made over sandbox data: the sandbox score a test key reads from GET /reputation/{address}, or the sandbox KYC (every wallet approved, with a birth date drawn from its address). It is a real Groth16 proof, answered with `environment: "test"`; its commitment is never recorded nor published, so it verifies only with test credentials, never with live ones nor on-chain. Test requests count no quota and no age-privacy allowance.
          */
         post: operations["proofs.createProof"];
         delete?: never;
@@ -553,7 +557,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a proof
-         * @description Checks a proof from /reputation/prove: a valid Groth16 proof, against the commitment Credence currently holds for the wallet (a proof against a superseded commitment, for example after the score changed, is no longer valid), not expired (`validUntil`), and, when `publicInputs` is sent, every field given agrees with the proof. Anything else, including a string that is not a proof at all, gives `valid: false`; 400 only for a missing proof or one over 10,000 characters. A valid answer names `subject`, the wallet the proof is about: check it is the party you act for (or send `publicInputs.subject`). Counts 0 queries.
+         * @description Checks a proof from /reputation/prove: a valid Groth16 proof, against the commitment Credence currently holds for the wallet (a proof against a superseded commitment, for example after the score changed, is no longer valid), not expired (`validUntil`), and, when `publicInputs` is sent, every field given agrees with the proof. Anything else, including a string that is not a proof at all, gives `valid: false`; 400 only for a missing proof or one over 10,000 characters. A valid answer names `subject`, the wallet the proof is about: check it is the party you act for (or send `publicInputs.subject`). Counts 0 queries. Live credentials accept live proofs only: a sandbox proof (made with test credentials) answers `valid: false` with the reason "a test (sandbox) proof, made with test credentials: never valid for live verification". Test credentials accept sandbox proofs only ("not a test (sandbox) proof: test credentials verify sandbox proofs only" otherwise). The answer says `environment`.
          */
         post: operations["proofs.verifyProof"];
         delete?: never;
@@ -809,7 +813,7 @@ export interface paths {
         put?: never;
         /**
          * Prove a wallet holder is at least minimumAge
-         * @description A Groth16 proof over the salted commitment of the KYC-approved birth date. Without an approved KYC, or when the person is younger than minimumAge, the answer is 200 with `verified: false` and `proof: null` (`reason` says which) rather than 422, so a compliance check reads one shape. 503 when the proof service is not ready. Counts 1 query. Age privacy: one API key (together with the other keys of the wallet that owns it) may ask about one wallet for at most CREDENCE_AGE_CHECK_MINIMUMS (default 3) different minimum ages per CREDENCE_AGE_CHECK_WINDOW_DAYS (default 30) days, and all keys together for at most CREDENCE_AGE_CHECK_WALLET_MINIMUMS (default 8) different minimums other than the legal ages (18, 21 and CREDENCE_LEGAL_AGES); a further different minimum gets 403 `forbidden` saying so, so successive minimums cannot reveal an exact age. Asking again about a minimum already asked is always allowed. The wallet owner sees every question at GET /compliance/age-checks.
+         * @description A Groth16 proof over the salted commitment of the KYC-approved birth date. Without an approved KYC, or when the person is younger than minimumAge, the answer is 200 with `verified: false` and `proof: null` (`reason` says which) rather than 422, so a compliance check reads one shape. 503 when the proof service is not ready. Counts 1 query. Age privacy: one API key (together with the other keys of the wallet that owns it) may ask about one wallet for at most CREDENCE_AGE_CHECK_MINIMUMS (default 3) different minimum ages per CREDENCE_AGE_CHECK_WINDOW_DAYS (default 30) days, and all keys together for at most CREDENCE_AGE_CHECK_WALLET_MINIMUMS (default 8) different minimums other than the legal ages (18, 21 and CREDENCE_LEGAL_AGES); a further different minimum gets 403 `forbidden` saying so, so successive minimums cannot reveal an exact age. Asking again about a minimum already asked is always allowed. The wallet owner sees every question at GET /compliance/age-checks. **Test mode**: with test credentials (a cred_test_ key, or a JWT signed in with `environment: "test"`) the answer comes from the sandbox KYC, in which every wallet is approved with a birth date drawn from its address; the proof is a sandbox proof (`environment: "test"`), valid only for test credentials, never for live verification nor on-chain. Such questions are not logged for the wallet and count no allowance.
          */
         post: operations["compliance.verifyAge"];
         delete?: never;
@@ -829,7 +833,7 @@ export interface paths {
         put?: never;
         /**
          * Age check against a jurisdiction
-         * @description Like verify-age; without `minimumAge` the legal age of `jurisdictionCode` (ISO 3166-2 country-region, e.g. US-CA) applies: 21 in US states, 18 elsewhere, unless CREDENCE_LEGAL_AGES configures the region or country. Counts 1 query. Age privacy: one API key (together with the other keys of the wallet that owns it) may ask about one wallet for at most CREDENCE_AGE_CHECK_MINIMUMS (default 3) different minimum ages per CREDENCE_AGE_CHECK_WINDOW_DAYS (default 30) days, and all keys together for at most CREDENCE_AGE_CHECK_WALLET_MINIMUMS (default 8) different minimums other than the legal ages (18, 21 and CREDENCE_LEGAL_AGES); a further different minimum gets 403 `forbidden` saying so, so successive minimums cannot reveal an exact age. Asking again about a minimum already asked is always allowed. The wallet owner sees every question at GET /compliance/age-checks.
+         * @description Like verify-age; without `minimumAge` the legal age of `jurisdictionCode` (ISO 3166-2 country-region, e.g. US-CA) applies: 21 in US states, 18 elsewhere, unless CREDENCE_LEGAL_AGES configures the region or country. Counts 1 query. Age privacy: one API key (together with the other keys of the wallet that owns it) may ask about one wallet for at most CREDENCE_AGE_CHECK_MINIMUMS (default 3) different minimum ages per CREDENCE_AGE_CHECK_WINDOW_DAYS (default 30) days, and all keys together for at most CREDENCE_AGE_CHECK_WALLET_MINIMUMS (default 8) different minimums other than the legal ages (18, 21 and CREDENCE_LEGAL_AGES); a further different minimum gets 403 `forbidden` saying so, so successive minimums cannot reveal an exact age. Asking again about a minimum already asked is always allowed. The wallet owner sees every question at GET /compliance/age-checks. **Test mode**: with test credentials (a cred_test_ key, or a JWT signed in with `environment: "test"`) the answer comes from the sandbox KYC, in which every wallet is approved with a birth date drawn from its address; the proof is a sandbox proof (`environment: "test"`), valid only for test credentials, never for live verification nor on-chain. Such questions are not logged for the wallet and count no allowance.
          */
         post: operations["compliance.ageVerifyForJurisdiction"];
         delete?: never;
@@ -1118,7 +1122,7 @@ export interface paths {
          *     - **Notice**: the debtor is told at once (webhook `debt_claim.filed`, hub `DebtClaimFiled`) and a Pending claim has no impact before `verification.noticeEndsAt` (CREDENCE_CLAIM_NOTICE_HOURS, default 336); a dispute before then keeps it from counting. No claim ever raises confidence.
          *     - **Unverified** (anything less, or no RPC configured for the chain: "unverifiable"): 10 points per distinct creditor, non-compounding, and at most 20 points for all unverified claims together, however many are filed.
          *     - An admin's dispute `revisedScore` is never erased by a claim: the revision stays, shifted only by the claim's own points, and withdrawing the claim restores it exactly.
-         *     An evidence hash of one repeated digit (0x000...0) is refused with 400. The answer comes once the claim is stored: `verification.evidenceStatus` is `pending` until the check, which runs after commit together with the debtor's score recompute (a durable job on the claim row: a crash loses neither). No credentials are needed, but when the request carries a JWT its subject must be the acting wallet, else 403; with CREDENCE_STRICT_OWNERSHIP=true the JWT is mandatory (401 without). Here the acting wallet is the creditor. Abuse limits, signed in or not: at most CREDENCE_CLAIMS_PER_IP_PER_MINUTE (default 30) claims per minute per client IP, and at most CREDENCE_CLAIMS_PER_CREDITOR_PER_MINUTE (default 10) per minute per creditor address; over either limit gives 429 with Retry-After. `amount` is answered as a JSON number and, exactly, as the string `amountExact`.
+         *     An evidence hash of one repeated digit (0x000...0) is refused with 400. The answer comes once the claim is stored: `verification.evidenceStatus` is `pending` until the check, which runs after commit together with the debtor's score recompute (a durable job on the claim row: a crash loses neither). No credentials are needed, but when the request carries a JWT its subject must be the acting wallet, else 403; with CREDENCE_STRICT_OWNERSHIP=true the JWT is mandatory (401 without). Test mode: a request with test credentials (a cred_test_ key in X-API-Key, or a JWT signed in with `environment: "test"`) works on test claims only: it files test claims, lists and acts on test claims, and a live claim is 404 to it (and a test claim to live callers). Test claims never count in any score and their `debt_claim.filed` notice goes only to test webhooks and test hub connections. Here the acting wallet is the creditor. Abuse limits, signed in or not: at most CREDENCE_CLAIMS_PER_IP_PER_MINUTE (default 30) claims per minute per client IP, and at most CREDENCE_CLAIMS_PER_CREDITOR_PER_MINUTE (default 10) per minute per creditor address; over either limit gives 429 with Retry-After. `amount` is answered as a JSON number and, exactly, as the string `amountExact`.
          */
         post: operations["debtClaims.createClaim"];
         delete?: never;
@@ -1136,7 +1140,7 @@ export interface paths {
         };
         /**
          * Get a debt claim
-         * @description The full claim. Unknown id: 404; an id that is not a GUID: 400. States: Pending -> Disputed (debtor) | Withdrawn (creditor) | Resolved (admin); Disputed -> Resolved (admin). Resolved and Withdrawn are final. A transition from any other state gets 409; two concurrent transitions of one claim never both succeed.
+         * @description The full claim. Unknown id: 404; an id that is not a GUID: 400. States: Pending -> Disputed (debtor) | Withdrawn (creditor) | Resolved (admin); Disputed -> Resolved (admin). Resolved and Withdrawn are final. A transition from any other state gets 409; two concurrent transitions of one claim never both succeed. Test mode: a request with test credentials (a cred_test_ key in X-API-Key, or a JWT signed in with `environment: "test"`) works on test claims only: it files test claims, lists and acts on test claims, and a live claim is 404 to it (and a test claim to live callers). Test claims never count in any score and their `debt_claim.filed` notice goes only to test webhooks and test hub connections.
          */
         get: operations["debtClaims.getClaim"];
         put?: never;
@@ -1156,7 +1160,7 @@ export interface paths {
         };
         /**
          * Claims against a debtor
-         * @description Claims against the wallet, newest first, paged with `limit` (1-100, default 50) and `cursor` (the previous page's `nextCursor`). `totalOutstandingDebt` is the exact sum of Pending and Disputed amounts over all claims (not just this page) when they share one currency, 0 when none are outstanding, and null when they span several currencies; `outstandingByCurrency` always gives the sum per currency. `claimCount` counts every claim in every status. An address with no claims gives an empty listing, not 404.
+         * @description Claims against the wallet, newest first, paged with `limit` (1-100, default 50) and `cursor` (the previous page's `nextCursor`). `totalOutstandingDebt` is the exact sum of Pending and Disputed amounts over all claims (not just this page) when they share one currency, 0 when none are outstanding, and null when they span several currencies; `outstandingByCurrency` always gives the sum per currency. `claimCount` counts every claim in every status. An address with no claims gives an empty listing, not 404. Test mode: a request with test credentials (a cred_test_ key in X-API-Key, or a JWT signed in with `environment: "test"`) works on test claims only: it files test claims, lists and acts on test claims, and a live claim is 404 to it (and a test claim to live callers). Test claims never count in any score and their `debt_claim.filed` notice goes only to test webhooks and test hub connections.
          */
         get: operations["debtClaims.listByDebtor"];
         put?: never;
@@ -1176,7 +1180,7 @@ export interface paths {
         };
         /**
          * Claims filed by a creditor
-         * @description Claims the wallet filed, newest first, paged with `limit` (1-100, default 50) and `cursor`. `claimCount` counts every claim in every status.
+         * @description Claims the wallet filed, newest first, paged with `limit` (1-100, default 50) and `cursor`. `claimCount` counts every claim in every status. Test mode: a request with test credentials (a cred_test_ key in X-API-Key, or a JWT signed in with `environment: "test"`) works on test claims only: it files test claims, lists and acts on test claims, and a live claim is 404 to it (and a test claim to live callers). Test claims never count in any score and their `debt_claim.filed` notice goes only to test webhooks and test hub connections.
          */
         get: operations["debtClaims.listByCreditor"];
         put?: never;
@@ -1198,7 +1202,7 @@ export interface paths {
         put?: never;
         /**
          * Debtor disputes a claim
-         * @description Pending -> Disputed, by the debtor only: `debtorAddress` must be the claim's debtor (else 403). Any other state: 409. The reason is stored as resolutionNotes; updatedAt is set. While Disputed the claim's score impact is paused; disputed within the notice period (verification.noticeEndsAt) the claim never counts unless an admin resolves it for the creditor. No credentials are needed, but when the request carries a JWT its subject must be the acting wallet, else 403; with CREDENCE_STRICT_OWNERSHIP=true the JWT is mandatory (401 without).
+         * @description Pending -> Disputed, by the debtor only: `debtorAddress` must be the claim's debtor (else 403). Any other state: 409. The reason is stored as resolutionNotes; updatedAt is set. While Disputed the claim's score impact is paused; disputed within the notice period (verification.noticeEndsAt) the claim never counts unless an admin resolves it for the creditor. No credentials are needed, but when the request carries a JWT its subject must be the acting wallet, else 403; with CREDENCE_STRICT_OWNERSHIP=true the JWT is mandatory (401 without). Test mode: a request with test credentials (a cred_test_ key in X-API-Key, or a JWT signed in with `environment: "test"`) works on test claims only: it files test claims, lists and acts on test claims, and a live claim is 404 to it (and a test claim to live callers). Test claims never count in any score and their `debt_claim.filed` notice goes only to test webhooks and test hub connections.
          */
         post: operations["debtClaims.disputeClaim"];
         delete?: never;
@@ -1218,7 +1222,7 @@ export interface paths {
         put?: never;
         /**
          * Admin resolves a claim
-         * @description Admin only (JWT with the admin role: 401 without a JWT, 403 for a non-admin). Disputed -> Resolved, and also Pending -> Resolved directly (an admin may settle an undisputed claim). Resolved or Withdrawn claims: 409. `inFavorOf` (default creditor) drives the score: creditor = the debt is confirmed, a significant negative impact on the debtor's DEFI_LENDING score; debtor = the claim's negative impact is removed. resolvedAt and updatedAt are set; the action is written to the audit log.
+         * @description Admin only (JWT with the admin role: 401 without a JWT, 403 for a non-admin). Disputed -> Resolved, and also Pending -> Resolved directly (an admin may settle an undisputed claim). Resolved or Withdrawn claims: 409. `inFavorOf` (default creditor) drives the score: creditor = the debt is confirmed, a significant negative impact on the debtor's DEFI_LENDING score; debtor = the claim's negative impact is removed. resolvedAt and updatedAt are set; the action is written to the audit log. Test mode: a request with test credentials (a cred_test_ key in X-API-Key, or a JWT signed in with `environment: "test"`) works on test claims only: it files test claims, lists and acts on test claims, and a live claim is 404 to it (and a test claim to live callers). Test claims never count in any score and their `debt_claim.filed` notice goes only to test webhooks and test hub connections.
          */
         post: operations["debtClaims.resolveClaim"];
         delete?: never;
@@ -1238,7 +1242,7 @@ export interface paths {
         put?: never;
         /**
          * Creditor withdraws a claim
-         * @description Pending -> Withdrawn, by the creditor only: `creditorAddress` must be the claim's creditor (else 403). Any other state (Disputed, Resolved, Withdrawn): 409. resolvedAt and updatedAt are set. A withdrawn claim has no score impact but stays on record: withdrawing and re-filing does not reset the debtor's history. No credentials are needed, but when the request carries a JWT its subject must be the acting wallet, else 403; with CREDENCE_STRICT_OWNERSHIP=true the JWT is mandatory (401 without).
+         * @description Pending -> Withdrawn, by the creditor only: `creditorAddress` must be the claim's creditor (else 403). Any other state (Disputed, Resolved, Withdrawn): 409. resolvedAt and updatedAt are set. A withdrawn claim has no score impact but stays on record: withdrawing and re-filing does not reset the debtor's history. No credentials are needed, but when the request carries a JWT its subject must be the acting wallet, else 403; with CREDENCE_STRICT_OWNERSHIP=true the JWT is mandatory (401 without). Test mode: a request with test credentials (a cred_test_ key in X-API-Key, or a JWT signed in with `environment: "test"`) works on test claims only: it files test claims, lists and acts on test claims, and a live claim is 404 to it (and a test claim to live callers). Test claims never count in any score and their `debt_claim.filed` notice goes only to test webhooks and test hub connections.
          */
         post: operations["debtClaims.withdrawClaim"];
         delete?: never;
@@ -1446,7 +1450,7 @@ export interface paths {
         put?: never;
         /**
          * SignalR negotiate for the scores hub
-         * @description Step one of the ASP.NET Core SignalR connection (the official `@microsoft/signalr` client does it for you): answers a connection token and the WebSockets transport (JSON text). Then open `ws(s)://<host>/hubs/scores?id=<connectionToken>` (or connect directly with skipNegotiation), handshake `{"protocol":"json","version":1}` + 0x1e, invoke `SubscribeToAddress(address)` / `UnsubscribeFromAddress(address)`, and receive `ScoreUpdated({address, category, oldScore, newScore})`. The server pings every 15 s and closes a connection silent for 30 s. No credentials are needed unless CREDENCE_HUB_REQUIRE_KEY=true: then send the API key as `access_token` query parameter, X-API-Key, or Authorization: Bearer (401 otherwise).
+         * @description Step one of the ASP.NET Core SignalR connection (the official `@microsoft/signalr` client does it for you): answers a connection token and the WebSockets transport (JSON text). Then open `ws(s)://<host>/hubs/scores?id=<connectionToken>` (or connect directly with skipNegotiation), handshake `{"protocol":"json","version":1}` + 0x1e, invoke `SubscribeToAddress(address)` / `UnsubscribeFromAddress(address)`, and receive `ScoreUpdated({address, category, oldScore, newScore})`. The server pings every 15 s and closes a connection silent for 30 s. No credentials are needed unless CREDENCE_HUB_REQUIRE_KEY=true: then send the API key as `access_token` query parameter, X-API-Key, or Authorization: Bearer (401 otherwise). The same places take a sign-in JWT instead; credentials that are sent but not valid get 401. **Test mode**: a connection opened with test credentials (a cred_test_ key, or a JWT signed in with `environment: "test"`) receives test events only (for example `DebtClaimFiled` of test debt claims), and every other connection live events only.
          */
         post: operations["hub.negotiate"];
         delete?: never;
@@ -1646,15 +1650,25 @@ export interface components {
              */
             expiresAt: string;
         };
-        /** VerifySignatureRequest */
-        VerifySignatureRequest: {
+        /** SignInRequest */
+        SignInRequest: {
             /** @description the EIP-4361 message, as signed */
             message: string;
             /** @description personal_sign signature of the message */
             signature: string;
+            /**
+             * @description the environment the token works in (default live). live: real data. test: the sandbox, as with a cred_test_ key: every route answers test data only (test disputes, debt claims, webhooks, sandbox scores and sandbox proofs), a live record is 404, and routes without a sandbox answer 403.
+             * @default live
+             */
+            environment?: "live" | "test";
         };
-        /** VerifySignatureResponse */
-        VerifySignatureResponse: {
+        /**
+         * SignInEnvironment
+         * @description the environment the token works in (its `env` claim is "test" for test)
+         */
+        SignInEnvironment: "live" | "test";
+        /** SignInResponse */
+        SignInResponse: {
             /** @description JWT for Authorization: Bearer <token> */
             token: string;
             /** @enum {string} */
@@ -1664,6 +1678,7 @@ export interface components {
             /** @description the signed-in address, EIP-55 checksummed */
             address: string;
             roles: string[];
+            environment: components["schemas"]["SignInEnvironment"];
         };
         /** FieldError */
         FieldError: {
@@ -2239,6 +2254,12 @@ export interface components {
             /** @description decimal strings, in the circuit's order (subject at index 2, validUntil at 4) */
             publicSignals: string[];
         };
+        /**
+         * ProofEnvironment
+         * @description live: a proof over the real score or KYC. test: a sandbox proof, made with test credentials (a cred_test_ key or a test sign-in) over the sandbox score model and the sandbox KYC: a real Groth16 proof, but against a commitment that is never recorded nor published on-chain, so POST /reputation/verify with live credentials answers `valid: false` and the oracle contracts refuse it. Never accept a test proof as evidence about a real person.
+         * @example test
+         */
+        ProofEnvironment: "live" | "test";
         /** CreateProofResponse */
         CreateProofResponse: {
             /** @description 0x hex: abi.encode(uint8 proofType, uint256[2] a, uint256[2][2] b, uint256[2] c, uint256[5] publicSignals), ready for ReputationOracle.verifyProofFor(holder, proof, threshold, categoryId) */
@@ -2267,6 +2288,7 @@ export interface components {
                 commitment: string;
             };
             snarkjs: components["schemas"]["SnarkjsProof"];
+            environment: components["schemas"]["ProofEnvironment"];
         };
         /** VerifyProofRequest */
         VerifyProofRequest: {
@@ -2295,6 +2317,7 @@ export interface components {
             subject?: string;
             /** @description when valid: Unix seconds until which the proof stays valid */
             validUntil?: number;
+            environment: components["schemas"]["ProofEnvironment"];
         };
         /** ListVerificationKeysResponse */
         ListVerificationKeysResponse: {
@@ -2513,6 +2536,7 @@ export interface components {
             } | null;
             /** @description why not verified: no_approved_kyc or under_minimum_age */
             reason: string | null;
+            environment: components["schemas"]["ProofEnvironment"];
         };
         /** AgeVerifyForJurisdictionRequest */
         AgeVerifyForJurisdictionRequest: {
@@ -2543,6 +2567,7 @@ export interface components {
             } | null;
             reason: string | null;
             snarkjs: components["schemas"]["SnarkjsProof"] | null;
+            environment: components["schemas"]["ProofEnvironment"];
         };
         /** KycCallbackResponse */
         KycCallbackResponse: {
@@ -2921,6 +2946,11 @@ export interface components {
             /** Format: date-time */
             resolvedAt: string | null;
             verification: components["schemas"]["DebtClaimVerification"];
+            /**
+             * @description test for a claim filed with test credentials (sandbox data, never scored); live otherwise
+             * @enum {string}
+             */
+            environment: "live" | "test";
         };
         /** ListByDebtorResponse */
         ListByDebtorResponse: {
@@ -3908,23 +3938,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authenticated but not allowed (`forbidden`). */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-Response-Time": components["headers"]["XResponseTime"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "forbidden",
-                     *       "details": "This operation is for administrators only."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Per-second rate limit (`rate_limited`) or monthly quota (`quota_exceeded`) exceeded; see `Retry-After`. */
             429: {
                 headers: {
@@ -3988,11 +4001,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "message": "example",
-                 *       "signature": "0x1"
+                 *       "message": "api.credence.example wants you to sign in with your Ethereum account:\n0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045\n\nSign in to Credence\n\nURI: https://api.credence.example\nVersion: 1\nChain ID: 1\nNonce: 8f3kq2LmZp0aB7xY\nIssued At: 2026-01-15T10:00:00.000Z",
+                 *       "signature": "0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab",
+                 *       "environment": "test"
                  *     }
                  */
-                "application/json": components["schemas"]["VerifySignatureRequest"];
+                "application/json": components["schemas"]["SignInRequest"];
             };
         };
         responses: {
@@ -4006,16 +4020,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "token": "example",
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJyb2xlcyI6WyJ1c2VyIl0sImVudiI6InRlc3QifQ.c2lnbmF0dXJl",
                      *       "tokenType": "Bearer",
-                     *       "expiresIn": 1,
-                     *       "address": "example",
+                     *       "expiresIn": 3600,
+                     *       "address": "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
                      *       "roles": [
-                     *         "example"
-                     *       ]
+                     *         "user"
+                     *       ],
+                     *       "environment": "test"
                      *     }
                      */
-                    "application/json": components["schemas"]["VerifySignatureResponse"];
+                    "application/json": components["schemas"]["SignInResponse"];
                 };
             };
             /** @description Invalid JSON, or a field violating its rule (`validation_failed`, with `fields`). */
@@ -4053,23 +4068,6 @@ export interface operations {
                      * @example {
                      *       "error": "unauthorized",
                      *       "details": "The API key is not valid."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Authenticated but not allowed (`forbidden`). */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-Response-Time": components["headers"]["XResponseTime"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "forbidden",
-                     *       "details": "This operation is for administrators only."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -8325,7 +8323,8 @@ export interface operations {
                      *         "publicSignals": [
                      *           "1"
                      *         ]
-                     *       }
+                     *       },
+                     *       "environment": "test"
                      *     }
                      */
                     "application/json": components["schemas"]["CreateProofResponse"];
@@ -8542,7 +8541,8 @@ export interface operations {
                      *       "valid": true,
                      *       "reason": "example",
                      *       "subject": "example",
-                     *       "validUntil": 1
+                     *       "validUntil": 1,
+                     *       "environment": "test"
                      *     }
                      */
                     "application/json": components["schemas"]["VerifyProofResponse"];
@@ -8583,23 +8583,6 @@ export interface operations {
                      * @example {
                      *       "error": "unauthorized",
                      *       "details": "The API key is not valid."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Authenticated but not allowed (`forbidden`). */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-Response-Time": components["headers"]["XResponseTime"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "forbidden",
-                     *       "details": "This operation is for administrators only."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -11342,7 +11325,8 @@ export interface operations {
                      *       "minimumAge": 1,
                      *       "verified": true,
                      *       "publicInputs": {},
-                     *       "reason": "example"
+                     *       "reason": "example",
+                     *       "environment": "test"
                      *     }
                      */
                     "application/json": components["schemas"]["VerifyAgeResponse"];
@@ -11597,7 +11581,8 @@ export interface operations {
                      *         "publicSignals": [
                      *           "1"
                      *         ]
-                     *       }
+                     *       },
+                     *       "environment": "test"
                      *     }
                      */
                     "application/json": components["schemas"]["AgeVerifyForJurisdictionResponse"];
@@ -14600,7 +14585,8 @@ export interface operations {
                      *         "noticeEndsAt": "2026-01-15T09:30:00.000Z",
                      *         "inNotice": true,
                      *         "checkedAt": "2026-01-15T09:30:00.000Z"
-                     *       }
+                     *       },
+                     *       "environment": "live"
                      *     }
                      */
                     "application/json": components["schemas"]["DebtClaim"];
@@ -14857,7 +14843,8 @@ export interface operations {
                      *         "noticeEndsAt": "2026-01-15T09:30:00.000Z",
                      *         "inNotice": true,
                      *         "checkedAt": "2026-01-15T09:30:00.000Z"
-                     *       }
+                     *       },
+                     *       "environment": "live"
                      *     }
                      */
                     "application/json": components["schemas"]["DebtClaim"];
@@ -14898,23 +14885,6 @@ export interface operations {
                      * @example {
                      *       "error": "unauthorized",
                      *       "details": "The API key is not valid."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Authenticated but not allowed (`forbidden`). */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-Response-Time": components["headers"]["XResponseTime"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "forbidden",
-                     *       "details": "This operation is for administrators only."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -15078,23 +15048,6 @@ export interface operations {
                      * @example {
                      *       "error": "unauthorized",
                      *       "details": "The API key is not valid."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Authenticated but not allowed (`forbidden`). */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-Response-Time": components["headers"]["XResponseTime"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "forbidden",
-                     *       "details": "This operation is for administrators only."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -15271,23 +15224,6 @@ export interface operations {
                      * @example {
                      *       "error": "unauthorized",
                      *       "details": "The API key is not valid."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Authenticated but not allowed (`forbidden`). */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-Response-Time": components["headers"]["XResponseTime"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "forbidden",
-                     *       "details": "This operation is for administrators only."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
