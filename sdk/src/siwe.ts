@@ -43,6 +43,8 @@ export interface SignInOptions {
   uri?: string;
   chainId?: number;
   statement?: string;
+  /** `test` signs in to the sandbox: the token works as a cred_test_ key does, on every route; default live */
+  environment?: 'live' | 'test';
 }
 
 export interface SignedIn {
@@ -50,6 +52,8 @@ export interface SignedIn {
   address: string;
   expiresIn: number;
   roles: string[];
+  /** the environment the token works in */
+  environment: 'live' | 'test';
 }
 
 /** The EIP-4361 message, as the spec lays it out. */
@@ -91,8 +95,8 @@ export async function signIn(client: Client<paths>, signer: AnySigner, opts: Sig
     issuedAt: new Date().toISOString(),
   });
   const signature = await s.signMessage(message);
-  const res = await client.POST('/api/v1/auth/verify', { body: { message, signature } });
+  const res = await client.POST('/api/v1/auth/verify', { body: { message, signature, ...(opts.environment ? { environment: opts.environment } : {}) } });
   if (!res.data) throw errorFromResponse(res.response, res.error);
-  const d = res.data as { token: string; address: string; expiresIn: number; roles?: string[] };
-  return { token: d.token, address: d.address, expiresIn: d.expiresIn, roles: d.roles ?? [] };
+  const d = res.data as { token: string; address: string; expiresIn: number; roles?: string[]; environment?: 'live' | 'test' };
+  return { token: d.token, address: d.address, expiresIn: d.expiresIn, roles: d.roles ?? [], environment: d.environment ?? 'live' };
 }

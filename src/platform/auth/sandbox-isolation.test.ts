@@ -17,6 +17,7 @@ import { sandboxScores } from '../../modules/scoring/sandbox.js';
 import { sandboxKyc } from '../../modules/proofs/sandbox.js';
 import { LIVE_PROOF_IN_TEST, SANDBOX_PROOF_IN_LIVE } from '../../modules/proofs/service.js';
 import { yyyymmdd } from '../../modules/proofs/encoding.js';
+import { createCredenceClient, signIn as sdkSignIn } from '../../../sdk/src/index.js';
 import { startReceiver, type Receiver } from '../../../test/helpers/receiver.js';
 import { claimBody, claimSettled } from '../../modules/debt-claims/test-helpers.js';
 import type { App } from '../http/types.js';
@@ -351,6 +352,22 @@ describe('signing in for the test environment (POST /auth/verify with environmen
     const control = (a: string) => app.ctx.db.query('SELECT 1 FROM wallet_control_proofs WHERE address = $1', [a]);
     expect(await control(t.address)).toHaveLength(0);
     expect(await control(live1.address)).toHaveLength(1);
+  });
+});
+
+describe('the SDK signs in for the test environment', () => {
+  it('signIn(..., {environment: "test"}) returns a test token the API treats as test credentials', async () => {
+    const domain = siweDomainsOf(app.ctx.config)[0];
+    const client = createCredenceClient({ baseUrl: base });
+    const signed = await sdkSignIn(client, Wallet.createRandom(), { domain, uri: `https://${domain}`, environment: 'test' });
+    expect(signed.environment).toBe('test');
+    const asTest = createCredenceClient({ baseUrl: base, token: signed.token });
+    const { response } = await asTest.GET('/api/v1/debt-claims/{id}', { params: { path: { id: live.claim } } });
+    expect(response.status).toBe(404);
+    const live2 = await sdkSignIn(client, Wallet.createRandom(), { domain, uri: `https://${domain}` });
+    expect(live2.environment).toBe('live');
+    const { response: liveRes } = await createCredenceClient({ baseUrl: base, token: live2.token }).GET('/api/v1/debt-claims/{id}', { params: { path: { id: live.claim } } });
+    expect(liveRes.status).toBe(200);
   });
 });
 
