@@ -209,11 +209,12 @@ describe('test keys', () => {
   it('cannot reach counted routes that serve no sandbox data (no free quota through test keys)', async () => {
     const owner = await signIn(app);
     const k = await newKey(owner, { environment: 'test' });
+    // (proofs have a sandbox since issue 22 item 4; sanctions screening has none)
     const res = await app.inject({
       method: 'POST',
-      url: '/api/v1/reputation/prove',
+      url: '/api/v1/compliance/sanctions-check',
       headers: { 'x-api-key': k.apiKey },
-      payload: { subject: randomAddress(), proofType: 'ScoreAboveThreshold', category: 'OVERALL', threshold: 1 },
+      payload: { walletAddress: randomAddress() },
     });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ error: 'forbidden' });
