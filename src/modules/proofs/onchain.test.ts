@@ -8,13 +8,14 @@ import * as snarkjs from 'snarkjs';
 import { keccak256, toBytes, type Address, type Hex } from 'viem';
 import { poseidon4 } from 'poseidon-lite';
 import { startLocalChain, type LocalChain } from '../../../test/helpers/local-chain.js';
-import { createKey, createTestApp, eventually, randomAddress, type TestKey } from '../../../test/helpers/app.js';
+import { createKey, createTestApp, eventually, randomAddress, signInAdmin, type TestKey } from '../../../test/helpers/app.js';
 import { secondConnection, testDatabase, usingPostgres } from '../../../test/helpers/db.js';
 import type { App } from '../../platform/http/types.js';
 import { connectChain, createCommitmentPublisher, deployContracts, disputeKey, loadArtifact, type Chain, type Deployment } from './chain.js';
 import { createProofsRepo } from './repo.js';
 import { encodeProof, yyyymmdd } from './encoding.js';
 import { kycRecordsFor, setScore } from './test-support.js';
+import { sandboxScore } from './sandbox.js';
 
 // Hardhat's default development accounts #0 (the service's signer) and #1 (a governance member).
 const SIGNER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
@@ -110,6 +111,30 @@ describe('ReputationOracle', () => {
     ];
     const abi = loadArtifact('ScoreThresholdVerifier').abi;
     expect(await read<boolean>(dep.scoreVerifier, abi, 'verifyProof', [a, b, c, pub])).toBe(true);
+  });
+
+  it('fails a sandbox proof made with a test key: its commitment is never published, the live one stays', async () => {
+    const admin = await signInAdmin(app);
+    const made = await app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/api-keys',
+      headers: admin.auth,
+      payload: { organizationName: 'Sandbox Org', contactEmail: 'dev@example.com', environment: 'test' },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const threshold = sandboxScore(subject, 'GOVERNANCE');
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/reputation/prove',
+      headers: { 'x-api-key': made.json().apiKey },
+      payload: { subject, proofType: 'ScoreAboveThreshold', category: 'GOVERNANCE', threshold },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().environment).toBe('test');
+    expect(await oracleVerify(res.json().proof, threshold, 3)).toBe(false);
+    expect(await read<bigint>(dep.oracle, oracleAbi, 'commitmentOf', [subject, 3])).not.toBe(BigInt(res.json().publicInputs.commitment));
+    // the live proof is untouched by it
+    expect(await oracleVerify(proof, 800, 3)).toBe(true);
   });
 
   it('fails the old proof once a changed score is published', async () => {
