@@ -43,6 +43,18 @@ export function presentedKey(headers: IncomingMessage['headers'], query: URLSear
   return m ? m[1] : null;
 }
 
+/** Every credential a hub client presents, in the places presentedKey looks. */
+function presentedCredentials(headers: IncomingMessage['headers'], query: URLSearchParams): string[] {
+  const out: string[] = [];
+  const q = query.get('access_token');
+  if (q) out.push(q);
+  const h = headers['x-api-key'];
+  if (typeof h === 'string' && h) out.push(h);
+  const m = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '');
+  if (m) out.push(m[1]);
+  return out;
+}
+
 /** A JWT (three base64url parts) rather than an API key (cred_live_/cred_test_ and base62, no dots). */
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
@@ -60,16 +72,23 @@ export function registerHubRoutes(app: App, ctx: AppContext, hub: Hub, tokens: T
    * mistyped test key never ends up receiving live events.
    */
   async function credentialOf(headers: IncomingMessage['headers'], query: URLSearchParams): Promise<HubCredential | null> {
-    const presented = presentedKey(headers, query);
-    if (!presented) return null;
-    if (JWT_SHAPE.test(presented)) {
-      const user = await ctx.jwt.verify(presented);
-      if (!user) throw unauthorized('The hub credential is not a valid API key or sign-in token (it may have expired): sign in again.');
-      return { keyId: null, environment: user.environment };
+    // every credential sent counts (as on the HTTP routes, a test sign-in beside a live key makes it a test connection)
+    const presented = [...new Set(presentedCredentials(headers, query))];
+    if (presented.length === 0) return null;
+    const cred: HubCredential = { keyId: null, environment: 'live' };
+    for (const c of presented) {
+      if (JWT_SHAPE.test(c)) {
+        const user = await ctx.jwt.verify(c);
+        if (!user) throw unauthorized('The hub credential is not a valid API key or sign-in token (it may have expired): sign in again.');
+        if (user.environment === 'test') cred.environment = 'test';
+        continue;
+      }
+      const p = await ctx.apiKeys.resolve(hashApiKey(c));
+      if (!p || (p.expiresAt != null && p.expiresAt <= Date.now())) throw unauthorized('The API key given to the hub is not valid.');
+      cred.keyId ??= p.keyId;
+      if (p.environment === 'test') cred.environment = 'test';
     }
-    const p = await ctx.apiKeys.resolve(hashApiKey(presented));
-    if (!p || (p.expiresAt != null && p.expiresAt <= Date.now())) throw unauthorized('The API key given to the hub is not valid.');
-    return { keyId: p.keyId, environment: p.environment === 'test' ? 'test' : 'live' };
+    return cred;
   }
 
   app.register(async (s) => {

@@ -381,9 +381,9 @@ interface Pushed {
 }
 
 /** The official client on a real socket, subscribed to `address`, recording what it receives. */
-async function hubClient(address: string, token?: string) {
+async function hubClient(address: string, token?: string, headers?: Record<string, string>) {
   const c = new signalR.HubConnectionBuilder()
-    .withUrl(`${base}/hubs/scores`, token ? { accessTokenFactory: () => token } : {})
+    .withUrl(`${base}/hubs/scores`, { ...(token ? { accessTokenFactory: () => token } : {}), ...(headers ? { headers } : {}) })
     .configureLogging(signalR.LogLevel.None)
     .build();
   const scores: Pushed[] = [];
@@ -400,14 +400,16 @@ describe('the hub sends each connection the events of its environment only', () 
   it('test key and test sign-in connections get test events; anonymous and live-key ones live events', async () => {
     const debtor = randomAddress();
     const t = await signInFor('test');
-    const [anon, liveConn, testConn, testJwtConn] = await Promise.all([
+    const [anon, liveConn, testConn, testJwtConn, mixed] = await Promise.all([
       hubClient(debtor),
       hubClient(debtor, liveKey.apiKey),
       hubClient(debtor, testKey.apiKey),
       hubClient(debtor, t.res.json().token),
+      // a live key beside a test sign-in: a test connection, as on the HTTP routes
+      hubClient(debtor, t.res.json().token, liveKey.headers),
     ]);
     const lives = [anon, liveConn];
-    const tests = [testConn, testJwtConn];
+    const tests = [testConn, testJwtConn, mixed];
     // a live score change, then a test claim, a live claim, and a last test claim
     await emitScoreChange(app, scoreChange(debtor, { newScore: 611 }));
     const file = async (headers: Record<string, string>, creditor = randomAddress()) => {
