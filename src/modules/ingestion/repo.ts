@@ -163,9 +163,9 @@ export function createIngestionRepo(db: Queryable) {
       );
     },
 
-    features: async (wallet: string, q: Queryable = db) => (await featuresForMany(q, [wallet]))[0],
-    /** Features of many wallets, one statement per chunk of FEATURES_CHUNK; in the order given (duplicates too). */
-    featuresMany: (wallets: string[], q: Queryable = db) => featuresForMany(q, wallets),
+    features: async (wallet: string, q: Queryable = db) => (await featuresForMany(q, [wallet], 1))[0],
+    /** Features of many wallets, one statement per chunk of wallets; in the order given (duplicates too). */
+    featuresMany: (wallets: string[], q: Queryable = db, chunk: number | ChunkSizer = FEATURES_CHUNK) => featuresForMany(q, wallets, chunk),
   };
 }
 
@@ -338,9 +338,10 @@ function lendingFromRows(raw: unknown, last: Date | null): { avgDaysToRepay: num
   return { avgDaysToRepay: positions.avgCycleDays === null ? null : Math.round(positions.avgCycleDays * 10) / 10, positions };
 }
 
-// Many wallets in one statement: the per-wallet aggregation above, correlated to each wallet of the list
-// (LATERAL; `wanted` is a name the aggregation does not use), with verifiedPool()'s probe. Planning this statement costs more than running it for one wallet: a chunk
-// is planned once, and on PostgreSQL, as a prepared statement, once per connection.
+// Many wallets in one statement: the per-wallet aggregation above, correlated to each wallet of the list (LATERAL;
+// `wanted` is a name the aggregation does not use), with verifiedPool()'s probe. Planning this statement costs more
+// than running it for one wallet: a chunk is planned once, and on PostgreSQL, as a prepared statement, once per
+// connection.
 const FEATURES_MANY_SQL = `
 SELECT wanted.wallet AS wallet_key,
   (SELECT p.protocol FROM wallet_activity p WHERE p.contract = wanted.wallet AND p.kind = 'swap' LIMIT 1) AS pool_protocol, f.*
@@ -349,20 +350,45 @@ CROSS JOIN LATERAL (${FEATURES_SQL.replace(/\$1(?!\d)/g, 'wanted.wallet')}) f
 ORDER BY wanted.i`;
 // no JIT: the estimate of a chunk crosses jit_above_cost, and compiling took 4.7 s where running took 0.2 s
 const FEATURES_MANY = { ...prepared(FEATURES_MANY_SQL), jit: false as const };
-export const FEATURES_CHUNK = 200;
+/** Wallets per statement on a server. */
+export const FEATURES_CHUNK = 100;
 
-async function featuresForMany(q: Queryable, wallets: string[]): Promise<WalletFeatures[]> {
+/** Chunk sizes that keep each statement near `targetMs`. PGlite runs a statement on this process's event loop
+ *  without a break, has no prepared statements (planning ~30 ms a statement), and runs ~3 ms a wallet of 60
+ *  records: chunks as large as the pause allows, smaller for wallets with long histories. */
+export interface ChunkSizer {
+  readonly size: number;
+  took(ms: number, wallets: number): void;
+}
+export function chunkSizer(targetMs: number, min = 4, max = FEATURES_CHUNK): ChunkSizer {
+  let size = min * 3;
+  return {
+    get size() {
+      return size;
+    },
+    took(ms, wallets) {
+      if (ms > targetMs * 1.5) size = Math.max(min, Math.floor(size / 2));
+      else if (ms < targetMs / 2 && wallets >= size) size = Math.min(max, size * 2);
+    },
+  };
+}
+
+async function featuresForMany(q: Queryable, wallets: string[], chunk: number | ChunkSizer): Promise<WalletFeatures[]> {
   const out: WalletFeatures[] = [];
-  for (let i = 0; i < wallets.length; i += FEATURES_CHUNK) {
+  for (let i = 0; i < wallets.length; ) {
+    const n = typeof chunk === 'number' ? chunk : chunk.size;
+    const t = performance.now();
     const rows = await q.query<Record<string, unknown>>(
       FEATURES_MANY_SQL,
       [
-        wallets.slice(i, i + FEATURES_CHUNK), DUST_USD, COSTS.trading.unvaluedSwapUsd, COSTS.trading.dayFeeCapUsd, COSTS.trading.dayFeeFloorUsd,
+        wallets.slice(i, i + n), DUST_USD, COSTS.trading.unvaluedSwapUsd, COSTS.trading.dayFeeCapUsd, COSTS.trading.dayFeeFloorUsd,
         COSTS.governance.voteFloorTokens, COSTS.governance.fullPowerTokens, COSTS.social.nativeFloorWei, listedCollections(), COSTS.nft.independentHolders,
       ],
       FEATURES_MANY,
     );
+    if (typeof chunk !== 'number') chunk.took(performance.now() - t, rows.length);
     for (const r of rows) out.push(toFeatures(r));
+    i += n;
   }
   return out;
 }

@@ -12,7 +12,7 @@ import { createCoverageRepo } from './coverage-repo.js';
 import type { ExplorerSource } from './explorer/source.js';
 import { syncWalletFromExplorer } from './explorer/sync.js';
 import type { Pinned } from './log-plan.js';
-import type { IngestionRepo } from './repo.js';
+import { chunkSizer, FEATURES_CHUNK, type IngestionRepo } from './repo.js';
 import type { ChainSource } from './rpc-source.js';
 import { priceReaderFor, type PriceReader } from './pricing/index.js';
 import { syncWalletOnChain, type SyncOptions, type SyncResult } from './sync.js';
@@ -57,6 +57,8 @@ export interface IngestionEngine extends IngestionService {
 
 export function createIngestionService(deps: IngestionDeps): IngestionEngine {
   const { db, repo, sources, log } = deps;
+  // PGlite: statements of about 50 ms (requests wait for no longer); a server: fixed chunks
+  const featureChunks = db.kind === 'pglite' ? chunkSizer(50) : FEATURES_CHUNK;
   const explorers = deps.explorers ?? [];
   const coverageRepo = createCoverageRepo(db);
   const chains = [...new Set([...sources.map((s) => s.chainId), ...explorers.map((e) => e.chainId)])].sort((a, b) => a - b);
@@ -170,7 +172,7 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
       return repo.features(address.toLowerCase());
     },
     async featuresForMany(addresses: string[]): Promise<WalletFeatures[]> {
-      return repo.featuresMany(addresses.map((a) => a.toLowerCase()));
+      return repo.featuresMany(addresses.map((a) => a.toLowerCase()), undefined, featureChunks);
     },
     async coverageFor(addresses: string[]): Promise<Map<string, Coverage>> {
       const wallets = [...new Set(addresses.map((a) => a.toLowerCase()))];
