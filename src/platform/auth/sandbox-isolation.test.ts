@@ -144,30 +144,37 @@ describe('every operation of the OpenAPI document, with test credentials, agains
     const before = await liveState();
     const liveIds = [live.dispute, live.webhook, live.claim, live.key];
     const seen: string[] = [];
-    for (const [template, item] of Object.entries(doc.paths)) {
-      for (const [method, op] of Object.entries(item)) {
-        if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
-        // the payment processor's own route (Stripe-signed, no credentials) and the hub's protocol are not caller-facing data
-        const url = template.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(paramValue(template, name)));
-        const sendsBody = ['post', 'put', 'patch'].includes(method);
-        const res = await app.inject({
-          method: method.toUpperCase() as 'GET',
-          url,
-          headers: { ...testKey.headers, authorization: `Bearer ${testAdminJwt}`, ...(sendsBody ? { 'content-type': 'application/json' } : {}) },
-          ...(sendsBody ? { payload: JSON.stringify(probeBody()) } : {}),
-        });
-        seen.push(`${method.toUpperCase()} ${template} -> ${res.statusCode}`);
-        const label = `${op.operationId} ${method.toUpperCase()} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`;
-        expect(res.statusCode, label).not.toBe(500);
-        // nothing of a live record is in the answer (an error may echo the id it was asked about, never the record)
-        for (const m of liveMarkers()) expect(res.body.includes(m), label).toBe(false);
-        if (res.statusCode < 400) for (const id of liveIds) expect(res.body.includes(id), label).toBe(false);
-        // an operation on a live record by its id does not succeed
-        if (liveIds.some((id) => url.includes(id))) expect(res.statusCode, label).toBeGreaterThanOrEqual(400);
-        // a route about the live wallet answers nothing live: its list holds no live dispute or claim
+    // a test key with a test admin sign-in, then the test sign-in alone (every route honours it as it would a test key)
+    const credentialSets: Record<string, string>[] = [
+      { ...testKey.headers, authorization: `Bearer ${testAdminJwt}` },
+      { authorization: `Bearer ${testAdminJwt}` },
+    ];
+    for (const credentials of credentialSets) {
+      for (const [template, item] of Object.entries(doc.paths)) {
+        for (const [method, op] of Object.entries(item)) {
+          if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+          // the payment processor's own route (Stripe-signed, no credentials) and the hub's protocol are not caller-facing data
+          const url = template.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(paramValue(template, name)));
+          const sendsBody = ['post', 'put', 'patch'].includes(method);
+          const res = await app.inject({
+            method: method.toUpperCase() as 'GET',
+            url,
+            headers: { ...credentials, ...(sendsBody ? { 'content-type': 'application/json' } : {}) },
+            ...(sendsBody ? { payload: JSON.stringify(probeBody()) } : {}),
+          });
+          seen.push(`${method.toUpperCase()} ${template} -> ${res.statusCode}`);
+          const label = `${Object.keys(credentials).join('+')} ${op.operationId} ${method.toUpperCase()} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`;
+          expect(res.statusCode, label).not.toBe(500);
+          // nothing of a live record is in the answer (an error may echo the id it was asked about, never the record)
+          for (const m of liveMarkers()) expect(res.body.includes(m), label).toBe(false);
+          if (res.statusCode < 400) for (const id of liveIds) expect(res.body.includes(id), label).toBe(false);
+          // an operation on a live record by its id does not succeed
+          if (liveIds.some((id) => url.includes(id))) expect(res.statusCode, label).toBeGreaterThanOrEqual(400);
+          // a route about the live wallet answers nothing live: its list holds no live dispute or claim
+        }
       }
     }
-    expect(seen.length).toBeGreaterThan(40);
+    expect(seen.length).toBeGreaterThan(80);
     expect(await liveState()).toBe(before);
   }, 300_000);
 
