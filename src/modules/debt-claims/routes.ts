@@ -116,7 +116,7 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
         '/debt-claims',
         {
           attachValidation: true,
-          config: { auth: 'optionalJwt', sandbox: true, idempotent: true },
+          config: { auth: 'optionalJwt', sandbox: true, idempotent: true, fieldChecks: createBodyProblems },
           schema: {
             operationId: 'debtClaims.createClaim',
             tags: TAGS,

@@ -126,6 +126,11 @@ function tooLarge(req: FastifyRequest, reply: FastifyReply) {
   return reply;
 }
 
+/** The field errors of a failed schema validation, as every validation error body lists them. */
+export function schemaFieldErrors(errors: unknown, context: string | undefined): FieldError[] {
+  return dedupe((errors as AjvError[]).filter((e) => !['anyOf', 'oneOf', 'if'].includes(e.keyword)).map((e) => ({ field: fieldName(e, context), message: message(e) })));
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { validationContext?: string }, req, reply) => {
     if (err instanceof AppError) {
@@ -134,7 +139,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.code(err.statusCode).send(err.body());
     }
     if (err.validation) {
-      const fields = dedupe((err.validation as AjvError[]).filter((e) => !['anyOf', 'oneOf', 'if'].includes(e.keyword)).map((e) => ({ field: fieldName(e, err.validationContext), message: message(e) })));
+      const fields = schemaFieldErrors(err.validation, err.validationContext);
       const details = fields.length ? `Invalid request: ${fields.map((f) => `${f.field} ${f.message}`).join('; ')}.` : 'Invalid request.';
       return reply.code(400).send({ error: 'validation_failed', details, fields });
     }

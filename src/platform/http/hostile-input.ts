@@ -11,6 +11,7 @@ import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, type FieldError } from '../errors.js';
+import { schemaFieldErrors } from './error-handler.js';
 
 // eslint-disable-next-line no-control-regex
 const BAD_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -91,6 +92,13 @@ export interface ConnectionCaps {
 
 const isWebSocket = (req: IncomingMessage) => /^websocket$/i.test(req.headers.upgrade ?? '');
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's checks a schema cannot make (run by its handler), so a NUL elsewhere does not hide them. */
+    fieldChecks?: (body: Record<string, unknown>) => FieldError[];
+  }
+}
+
 export function registerHostileInput(app: FastifyInstance, caps: ConnectionCaps) {
   app.addHook('preValidation', (req, _reply, done) => {
     if (!suspect(req.params) && !suspect(req.query) && !suspect(req.body)) return done();
@@ -100,6 +108,18 @@ export function registerHostileInput(app: FastifyInstance, caps: ConnectionCaps)
       ...(typeof req.body === 'object' ? badTextFields(req.body) : typeof req.body === 'string' ? badTextFields(req.body, 'body') : []),
     ];
     if (!fields.length) return done();
+    // The schema's findings on the other fields too: one answer names every offending field (issue 21, item 7).
+    const named = new Set(fields.map((f) => f.field));
+    for (const part of ['params', 'querystring', 'body'] as const) {
+      const validate = req.getValidationFunction(part) as ((data: unknown) => boolean) & { errors?: unknown } | undefined;
+      const data = part === 'params' ? req.params : part === 'querystring' ? req.query : req.body;
+      if (!validate || validate(data) || !validate.errors) continue;
+      for (const f of schemaFieldErrors(validate.errors, part)) if (!named.has(f.field)) (named.add(f.field), fields.push(f));
+    }
+    const checks = req.routeOptions.config.fieldChecks;
+    if (checks && req.body && typeof req.body === 'object' && !Array.isArray(req.body)) {
+      for (const f of checks(req.body as Record<string, unknown>)) if (!named.has(f.field)) (named.add(f.field), fields.push(f));
+    }
     done(badRequest(`Invalid request: ${fields.map((f) => `${f.field} ${f.message}`).join('; ')}.`, fields));
   });
 
