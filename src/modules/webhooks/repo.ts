@@ -52,7 +52,8 @@ export function createSubscriptionRepo(db: Queryable & { tx<T>(fn: (q: Queryable
     },
 
     async countForKey(apiKeyId: string, q: Queryable = db): Promise<number> {
-      const [r] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_subscriptions WHERE api_key_id = $1', [apiKeyId]);
+      // the temporary webhooks of `credence webhooks listen` (relay.ts) have their own limit
+      const [r] = await q.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_subscriptions WHERE api_key_id = $1 AND url NOT LIKE 'credence-listen:%'", [apiKeyId]);
       return r.n;
     },
 
