@@ -22,6 +22,8 @@ export type HubEnvironment = 'live' | 'test';
 interface Connection {
   id: string;
   environment: HubEnvironment;
+  /** the API key the connection was opened with (null: none, or a sign-in token) */
+  keyId: string | null;
   ws: WebSocket;
   handshaken: boolean;
   buffer: string;
@@ -147,22 +149,22 @@ export function createHub(o: HubOptions) {
   }
 
   /** The message (made once, only when someone gets it) to the subscribers of `address` in `environment`. */
-  function sendTo(address: string, environment: HubEnvironment, message: () => string): number {
+  function sendTo(address: string, environment: HubEnvironment, message: () => string, keyId?: string): number {
     const subs = byAddress.get(address.toLowerCase());
     if (!subs || subs.size === 0) return 0;
     let text: string | null = null;
     let n = 0;
     for (const c of subs) {
-      if (c.environment !== environment) continue;
+      if (c.environment !== environment || (keyId !== undefined && c.keyId !== keyId)) continue;
       send(c, (text ??= message()));
       n++;
     }
     return n;
   }
 
-  function attach(ws: WebSocket, connectionId: string, environment: HubEnvironment) {
+  function attach(ws: WebSocket, connectionId: string, environment: HubEnvironment, keyId: string | null) {
     const now = Date.now();
-    const c: Connection = { id: connectionId, environment, ws, handshaken: false, buffer: '', subs: new Set(), openedAt: now, lastReceived: now, lastSent: now };
+    const c: Connection = { id: connectionId, environment, keyId, ws, handshaken: false, buffer: '', subs: new Set(), openedAt: now, lastReceived: now, lastSent: now };
     connections.add(c);
     ws.on('message', (data, isBinary) => {
       c.lastReceived = Date.now();
@@ -202,8 +204,8 @@ export function createHub(o: HubOptions) {
   sweep.unref();
 
   return {
-    upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, connectionId: string, environment: HubEnvironment = 'live') {
-      wss.handleUpgrade(req, socket, head, (ws) => attach(ws, connectionId, environment));
+    upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, connectionId: string, environment: HubEnvironment = 'live', keyId: string | null = null) {
+      wss.handleUpgrade(req, socket, head, (ws) => attach(ws, connectionId, environment, keyId));
     },
 
     /**
@@ -214,10 +216,16 @@ export function createHub(o: HubOptions) {
       return sendTo(address, environment, () => invocation(target, [arg]));
     },
 
-    /** Sends ScoreUpdated to the connections of `environment` (live by default) subscribed to the change's address. */
-    publish(change: ScoreUpdatedArgs, environment: HubEnvironment = 'live') {
-      return sendTo(change.address, environment, () =>
-        invocation('ScoreUpdated', [{ address: toChecksum(change.address), category: change.category, oldScore: change.oldScore ?? null, newScore: change.newScore }]),
+    /**
+     * Sends ScoreUpdated to the connections of `environment` (live by default) subscribed to the change's address;
+     * with `keyId`, only to those opened with that API key (a sandbox event one test key triggered).
+     */
+    publish(change: ScoreUpdatedArgs, environment: HubEnvironment = 'live', keyId?: string) {
+      return sendTo(
+        change.address,
+        environment,
+        () => invocation('ScoreUpdated', [{ address: toChecksum(change.address), category: change.category, oldScore: change.oldScore ?? null, newScore: change.newScore }]),
+        keyId,
       );
     },
 

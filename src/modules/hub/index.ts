@@ -2,9 +2,16 @@
 // changes arrive as `score.updated` on the event bus, which REDIS_URL fans out to every instance.
 import type { Module } from '../../platform/http/types.js';
 import { SCORE_UPDATED, type ScoreChange } from '../scoring/contracts.js';
-import { createHub } from './hub.js';
+import { createHub, type ScoreUpdatedArgs } from './hub.js';
 import { registerHubRoutes } from './routes.js';
 import { createTokenSigner } from './token.js';
+
+/**
+ * Sandbox score events for test connections only (a test key's triggered score change, `credence trigger`): publish
+ * `{address, category, oldScore, newScore, keyId?}` here, never on SCORE_UPDATED, whose other listeners (proof
+ * commitments, caches) act on live scores. With `keyId`, only the connections opened with that key receive it.
+ */
+export const SANDBOX_SCORE_UPDATED = 'sandbox.score.updated';
 
 export const hubModule: Module = {
   name: 'hub',
@@ -27,5 +34,7 @@ export const hubModule: Module = {
       void hub.publishTo(e.address, 'DebtClaimFiled', e.data, e.environment === 'test' ? 'test' : 'live'),
     );
     ctx.onClose(offClaims);
+    const offSandbox = ctx.bus.subscribe<ScoreUpdatedArgs & { keyId?: string }>(SANDBOX_SCORE_UPDATED, (e) => void hub.publish(e, 'test', e.keyId));
+    ctx.onClose(offSandbox);
   },
 };

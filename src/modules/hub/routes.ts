@@ -162,12 +162,14 @@ export function registerHubRoutes(app: App, ctx: AppContext, hub: Hub, tokens: T
       const id = url.searchParams.get('id');
       let connectionId: string;
       let environment: 'live' | 'test';
+      let keyId: string | null;
       if (id) {
         // negotiate decided the credentials; its signed token carries the environment
         const claims = tokens.verify(id);
         if (!claims) return reject(socket, 404, 'Not Found', 'No connection with that id: negotiate again.');
         connectionId = claims.connectionId;
         environment = claims.environment;
+        keyId = claims.keyId;
       } else {
         let cred: HubCredential | null;
         try {
@@ -180,8 +182,9 @@ export function registerHubRoutes(app: App, ctx: AppContext, hub: Hub, tokens: T
         }
         connectionId = randomUUID();
         environment = cred?.environment ?? 'live';
+        keyId = cred?.keyId ?? null;
       }
-      hub.upgrade(req, socket, head, connectionId, environment);
+      hub.upgrade(req, socket, head, connectionId, environment, keyId);
     })().catch((err) => {
       ctx.log.error({ err }, 'hub upgrade failed');
       socket.destroy();

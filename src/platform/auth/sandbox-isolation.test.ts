@@ -18,6 +18,7 @@ import { sandboxKyc } from '../../modules/proofs/sandbox.js';
 import { LIVE_PROOF_IN_TEST, SANDBOX_PROOF_IN_LIVE } from '../../modules/proofs/service.js';
 import { yyyymmdd } from '../../modules/proofs/encoding.js';
 import { createCredenceClient, signIn as sdkSignIn } from '../../../sdk/src/index.js';
+import { SANDBOX_SCORE_UPDATED } from '../../modules/hub/index.js';
 import { startReceiver, type Receiver } from '../../../test/helpers/receiver.js';
 import { claimBody, claimSettled } from '../../modules/debt-claims/test-helpers.js';
 import type { App } from '../http/types.js';
@@ -438,6 +439,18 @@ describe('the hub sends each connection the events of its environment only', () 
       await eventually(() => x.claims.some((y) => y.claimId === test2), { timeoutMs: 20_000 });
       expect(x.claims.map((y) => y.claimId)).toEqual([test1, test2]);
       expect(x.scores).toEqual([]);
+    }
+    // sandbox score events (a test key's triggered change) reach test connections only; keyed ones only that key's
+    app.ctx.bus.publish(SANDBOX_SCORE_UPDATED, { address: debtor, category: 'OVERALL', oldScore: 100, newScore: 101, keyId: testKey.id });
+    app.ctx.bus.publish(SANDBOX_SCORE_UPDATED, { address: debtor, category: 'OVERALL', oldScore: 101, newScore: 102 });
+    for (const x of tests) await eventually(() => x.scores.some((p) => p.newScore === 102), { timeoutMs: 20_000 });
+    expect(testConn.scores.map((p) => p.newScore)).toEqual([101, 102]);
+    expect(testJwtConn.scores.map((p) => p.newScore)).toEqual([102]);
+    expect(mixed.scores.map((p) => p.newScore)).toEqual([102]);
+    await emitScoreChange(app, scoreChange(debtor, { newScore: 612 }));
+    for (const l of lives) {
+      await eventually(() => l.scores.some((p) => p.newScore === 612), { timeoutMs: 20_000 });
+      expect(l.scores.map((p) => p.newScore)).toEqual([611, 612]);
     }
     // credentials sent but not valid are refused, not taken for an anonymous live connection
     expect((await app.inject({ method: 'POST', url: '/hubs/scores/negotiate?negotiateVersion=1&access_token=cred_test_nope' })).statusCode).toBe(401);
