@@ -113,7 +113,7 @@ describe('strict flags and help', () => {
 
 
 describe('login, keys, score, proof, webhooks', () => {
-  it('logs in with a keystore, then with a private key; the session file is 0600', async () => {
+  it('logs in with a keystore, then with CREDENCE_PRIVATE_KEY; the session file is 0600', async () => {
     const keystore = path.join(configDir, 'wallet.json');
     writeFileSync(keystore, await encryptKeystoreJson({ address: wallet.address, privateKey: wallet.privateKey }, 'pw', { scrypt: { N: 1024 } }));
     const bad = await run(['login', '--keystore', keystore], { CREDENCE_KEYSTORE_PASSWORD: 'wrong' });
@@ -122,7 +122,10 @@ describe('login, keys, score, proof, webhooks', () => {
     const ks = await run(['login', '--keystore', keystore], { CREDENCE_KEYSTORE_PASSWORD: 'pw' });
     expect(ks.code, ks.stderr).toBe(0);
     expect(ks.stdout).toContain(`as ${wallet.address}`);
-    const pk = await run(['login', '--private-key', wallet.privateKey]);
+    const badKey = await run(['login', '--private-key', '0x1234']);
+    expect(badKey.code).toBe(2);
+    expect(badKey.stderr).toContain('32 bytes of hex');
+    const pk = await run(['login'], { CREDENCE_PRIVATE_KEY: wallet.privateKey });
     expect(pk.code, pk.stderr).toBe(0);
     expect(statSync(path.join(configDir, 'config.json')).mode & 0o777).toBe(0o600);
     expect(store().profiles[baseUrl].token).toMatch(/^ey/);

@@ -1,6 +1,7 @@
 // The integrator commands' settings and session: the API URL (--api-url, CREDENCE_API_URL, else the last one
 // signed in to, else http://127.0.0.1:8080), and per URL the sign-in token and the API key in use, kept in
-// config.json under $CREDENCE_CONFIG_DIR (default ~/.config/credence), readable by its owner only (0600).
+// config.json under $CREDENCE_CONFIG_DIR (default $XDG_CONFIG_HOME/credence, else ~/.config/credence), readable by
+// its owner only (0600).
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -30,7 +31,7 @@ export class CliError extends Error {
   }
 }
 
-export const configDir = () => process.env.CREDENCE_CONFIG_DIR || path.join(homedir(), '.config', 'credence');
+export const configDir = () => process.env.CREDENCE_CONFIG_DIR || path.join(process.env.XDG_CONFIG_HOME || path.join(homedir(), '.config'), 'credence');
 export const configFile = () => path.join(configDir(), 'config.json');
 
 export function readStore(): Store {
