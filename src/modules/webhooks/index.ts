@@ -11,6 +11,7 @@ import { WEBHOOKS_DUE, createDeliveryWorker } from './worker.js';
 import { registerWebhookRoutes } from './routes.js';
 import { createRelay } from './relay.js';
 import { createListenService } from './listen.js';
+import { SANDBOX_SCORE_UPDATED } from '../hub/index.js';
 import { registerListenRoutes } from './listen-routes.js';
 
 export const webhooksModule: Module = {
@@ -28,7 +29,8 @@ export const webhooksModule: Module = {
     // `credence webhooks listen` and `credence trigger` (relay.ts, listen.ts)
     const relay = createRelay({ bus: ctx.bus, distributed: ctx.redis !== null });
     const wake = () => ctx.bus.publish(WEBHOOKS_DUE, {});
-    registerListenRoutes(app, createListenService({ db: ctx.db, repo: createSubscriptionRepo(ctx.db), cipher: ctx.cipher, relay, wake }), relay);
+    const announce = (e: object) => ctx.bus.publish(SANDBOX_SCORE_UPDATED, e);
+    registerListenRoutes(app, createListenService({ db: ctx.db, repo: createSubscriptionRepo(ctx.db), cipher: ctx.cipher, relay, wake, announce }), relay);
     ctx.workers.push(
       createDeliveryWorker({
         repo: outboxRepo,

@@ -101,7 +101,7 @@ export function registerListenRoutes(app: App, service: ListenService, relay: Re
             description:
               'Test keys (cred_test_...) only: makes a sandbox score change of `address` (default: the key owner\'s wallet) in `category` ' +
               '(default OVERALL) and sends a real, signed `score.updated` event about it to the active test webhooks and listeners of this key ' +
-              'that match the wallet, through the same outbox, signatures and retries as live events. Sandbox scores themselves stay deterministic ' +
+              'that match the wallet, through the same outbox, signatures and retries as live events, and as `ScoreUpdated` to the test connections of the hub opened with this key. Sandbox scores themselves stay deterministic ' +
               '(reads still answer `oldScore`). Test events never reach live webhooks; live credentials get 403.',
             body: TriggerBody,
             response: { 202: TriggerResult, ...errorResponses(403) },

@@ -9,6 +9,7 @@ import { usingPostgres } from '../../../test/helpers/db.js';
 import { deploymentSettings } from '../../../test/helpers/deployment.js';
 import type { App } from '../../platform/http/types.js';
 import { verifyWebhook } from '../../../sdk/src/index.js';
+import * as signalR from '@microsoft/signalr';
 
 const schedule = [0.2, 0.2, 0.2];
 let app: App;
@@ -42,6 +43,19 @@ async function testKey(a: App = app): Promise<TestKey> {
   });
   expect(res.statusCode, res.body).toBe(201);
   return { apiKey: res.json().apiKey, id: res.json().id, tier: 'Free', owner, headers: { 'x-api-key': res.json().apiKey } };
+}
+
+/** The official SignalR client on a real socket, opened with the key, subscribed to the key owner's wallet. */
+async function hubClient(key: TestKey) {
+  const c = new signalR.HubConnectionBuilder()
+    .withUrl(`${base}/hubs/scores`, { accessTokenFactory: () => key.apiKey })
+    .configureLogging(signalR.LogLevel.None)
+    .build();
+  const scores: { address: string; newScore: number }[] = [];
+  c.on('ScoreUpdated', (p: { address: string; newScore: number }) => scores.push(p));
+  await c.start();
+  await c.invoke('SubscribeToAddress', key.owner.address);
+  return { c, scores };
 }
 
 interface StreamedDelivery {
@@ -173,6 +187,8 @@ describe('webhooks listen', () => {
     expect(liveHook.statusCode).toBe(201);
     const [a, b] = [await listen(base, mine), await listen(base, theirs)];
     const [ra, rb] = [await a.ready, await b.ready];
+    // the hub too: this key's test connection gets the sandbox change, another test key's and a live one's do not
+    const [hubMine, hubTheirs, hubLive] = await Promise.all([hubClient(mine), hubClient(theirs), hubClient(live)]);
     const t = await trigger(mine);
     // the key owner's wallet by default
     expect(t.json()).toMatchObject({ address: mine.owner.address, category: 'OVERALL', deliveryIds: [expect.any(String)] });
@@ -181,9 +197,17 @@ describe('webhooks listen', () => {
     expect(await deliveries(app, theirs, rb.webhookId)).toEqual([]);
     expect(await deliveries(app, live, liveHook.json().id)).toEqual([]);
     await ack(base, mine, ra.webhookId, { deliveryId: d.deliveryId, statusCode: 204 });
+    await eventually(() => hubMine.scores.length > 0, { timeoutMs: 20_000 });
+    expect(hubMine.scores.map((p) => [p.address.toLowerCase(), p.newScore])).toEqual([[mine.owner.address.toLowerCase(), t.json().newScore]]);
     // live credentials cannot trigger
     expect((await trigger(live)).statusCode).toBe(403);
-    await Promise.all([a.close(), b.close()]);
+    // the other key's trigger, as a marker: once hubTheirs has it, anything of `mine` would have arrived too
+    expect((await trigger(theirs)).statusCode).toBe(202);
+    await eventually(() => hubTheirs.scores.length > 0, { timeoutMs: 20_000 });
+    expect(hubTheirs.scores.map((p) => p.address.toLowerCase())).toEqual([theirs.owner.address.toLowerCase()]);
+    expect(hubLive.scores).toEqual([]);
+    expect(hubMine.scores).toHaveLength(1);
+    await Promise.all([a.close(), b.close(), hubMine.c.stop(), hubTheirs.c.stop(), hubLive.c.stop()]);
   });
 
   it('allows 5 listeners per key at once', async () => {

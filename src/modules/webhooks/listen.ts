@@ -18,7 +18,15 @@ import { RELAY_SCHEME, newRelayToken, relayToken, relayUrl, type Relay } from '.
 /** Listeners one key may have open at once. */
 export const MAX_LISTENERS = 5;
 
-export function createListenService(deps: { db: Db; repo: SubscriptionRepo; cipher: Cipher; relay: Relay; wake: () => void }) {
+export function createListenService(deps: {
+  db: Db;
+  repo: SubscriptionRepo;
+  cipher: Cipher;
+  relay: Relay;
+  wake: () => void;
+  /** tells the hub's test connections of this key (SANDBOX_SCORE_UPDATED), never live ones */
+  announce?: (e: { address: string; category: Category; oldScore: number; newScore: number; keyId: string }) => void;
+}) {
   const { db, repo } = deps;
   return {
     /** A temporary webhook whose deliveries go to the listener's stream; delete it when the stream closes. */
@@ -79,6 +87,7 @@ export function createListenService(deps: { db: Db; repo: SubscriptionRepo; ciph
         [caller.keyId, address.toLowerCase(), category, body],
       );
       if (rows.length) deps.wake();
+      deps.announce?.({ address: address.toLowerCase(), category, oldScore, newScore, keyId: caller.keyId });
       return { event: 'score.updated' as const, address, category, oldScore, newScore, deliveryIds: rows.map((r) => r.id) };
     },
   };
