@@ -35,6 +35,7 @@ describe('credence secrets generate', () => {
     expect(lines).toHaveLength(6);
     const bad = run('generate', '--formt', 'json');
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain('unknown argument "--formt"');
+    expect(bad.stderr).toContain('unknown flag --formt');
+    expect(bad.stderr).toContain('did you mean --format?');
   });
 });
