@@ -4,6 +4,20 @@ import { secondConnection, testDatabase, usingPostgres } from '../../../test/hel
 import type { App } from '../http/types.js';
 import { createMemoryLimiter } from './index.js';
 
+/**
+ * Runs a burst that must fit in the limiter's one-second window. On a loaded machine a burst can take longer (then
+ * its first requests have left the window and the limit is rightly not reached): such an attempt is run again with
+ * fresh identities (a new key or client address), never judged.
+ */
+async function inOneSecond<T>(attempt: (n: number) => Promise<T>): Promise<T> {
+  for (let n = 0; n < 6; n++) {
+    const started = performance.now();
+    const result = await attempt(n);
+    if (performance.now() - started < 900) return result;
+  }
+  throw new Error('no burst fitted in one second in six attempts: the machine is too loaded to test the window');
+}
+
 describe('sliding-window limiter (in-process)', () => {
   it('admits exactly `limit` requests in any rolling window', () => {
     let t = 10_000;
@@ -54,18 +68,21 @@ describe('per-key limit over HTTP', () => {
   afterAll(() => app.close());
 
   it('the eleventh request within a second on a Free key gets 429 with Retry-After', async () => {
-    const key = await createKey(app, 'Free');
-    const codes: number[] = [];
-    let last;
-    for (let i = 0; i < 11; i++) {
-      last = await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: key.headers });
-      codes.push(last.statusCode);
-      if (i < 10) {
-        expect(last.headers['x-ratelimit-limit']).toBe('10');
-        expect(last.headers['x-ratelimit-remaining']).toBe(String(9 - i));
-        expect(Number(last.headers['x-ratelimit-reset'])).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
+    const keys = await Promise.all(Array.from({ length: 6 }, () => createKey(app, 'Free')));
+    const { codes, last } = await inOneSecond(async (n) => {
+      const codes: number[] = [];
+      let last;
+      for (let i = 0; i < 11; i++) {
+        last = await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: keys[n].headers });
+        codes.push(last.statusCode);
+        if (i < 10) {
+          expect(last.headers['x-ratelimit-limit']).toBe('10');
+          expect(Number(last.headers['x-ratelimit-reset'])).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) - 1);
+          if (last.statusCode === 200) expect(last.headers['x-ratelimit-remaining']).toBe(String(9 - i));
+        }
       }
-    }
+      return { codes, last };
+    });
     expect(codes.slice(0, 10).every((c) => c === 200)).toBe(true);
     expect(last!.statusCode).toBe(429);
     expect(last!.json()).toEqual({ error: 'rate_limited', details: expect.stringContaining('10 requests per second') });
@@ -93,8 +110,11 @@ describe('per-IP limit on unauthenticated routes', () => {
   afterAll(() => app.close());
 
   it('refuses the fourth public request in a second from one address, not from another', async () => {
-    const codes = [];
-    for (let i = 0; i < 4; i++) codes.push((await app.inject({ method: 'GET', url: '/api/v1/auth/nonce' })).statusCode);
+    const codes = await inOneSecond(async (n) => {
+      const codes = [];
+      for (let i = 0; i < 4; i++) codes.push((await app.inject({ method: 'GET', url: '/api/v1/auth/nonce', remoteAddress: `127.0.9.${n + 1}` })).statusCode);
+      return codes;
+    });
     expect(codes).toEqual([200, 200, 200, 429]);
     const other = await app.inject({ method: 'GET', url: '/api/v1/auth/nonce', remoteAddress: '127.1.2.3' });
     expect(other.statusCode).toBe(200);
@@ -111,12 +131,15 @@ describe.skipIf(!redisUrl() || !usingPostgres())('two instances on one Redis sha
     const a = await createTestApp({ db, secrets, config: { redisPrefix: prefix } });
     const b = await createTestApp({ db: await secondConnection(db), secrets, config: { redisPrefix: prefix } });
     try {
-      const key = await createKey(a, 'Free');
-      const codes: number[] = [];
-      for (let i = 0; i < 12; i++) {
-        const inst = i % 2 === 0 ? a : b;
-        codes.push((await inst.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: key.headers })).statusCode);
-      }
+      const keys = await Promise.all(Array.from({ length: 6 }, () => createKey(a, 'Free')));
+      const codes = await inOneSecond(async (n) => {
+        const codes: number[] = [];
+        for (let i = 0; i < 12; i++) {
+          const inst = i % 2 === 0 ? a : b;
+          codes.push((await inst.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: keys[n].headers })).statusCode);
+        }
+        return codes;
+      });
       expect(codes.filter((c) => c === 200)).toHaveLength(10);
       expect(codes.filter((c) => c === 429)).toHaveLength(2);
     } finally {
