@@ -177,6 +177,9 @@ export function createKeyService(ctx: Pick<AppContext, 'db' | 'quota' | 'apiKeys
       const now = new Date();
       const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
       const dates = Array.from({ length: days }, (_, i) => dayOf(new Date(today - (days - 1 - i) * 86_400_000)));
+      // This instance's counts written first: read beside a flush in flight, the stored rows and the in-memory
+      // remainder could miss (or double) the batch being written. What arrives meanwhile is added as pending.
+      await ctx.quota.flush();
       // from the 1st of the first day's month, so the first day's running total is whole
       const [rows, used, pending] = await Promise.all([
         repo.dailyUsage(p.keyId, `${dates[0].slice(0, 7)}-01`, dates[dates.length - 1]),
