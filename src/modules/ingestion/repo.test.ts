@@ -4,7 +4,7 @@ import { randomAddress } from '../../../test/helpers/app.js';
 import { testDatabase } from '../../../test/helpers/db.js';
 import type { Db } from '../../platform/db/types.js';
 import { deploymentRecord } from './decode.js';
-import { createIngestionRepo, type IngestionRepo } from './repo.js';
+import { chunkSizer, createIngestionRepo, type IngestionRepo } from './repo.js';
 
 let db: Db;
 let repo: IngestionRepo;
@@ -23,6 +23,30 @@ describe('ingestion repo', () => {
     const f = await repo.features(w);
     expect(f).toMatchObject({ chains: [10], evidenceCount: 1, activeDays: 1, developer: { contractsDeployed: 1, contractsWithCode: 1 } });
     expect(f.firstActivityAt?.toISOString()).toBe('2024-01-02T03:04:05.000Z');
+  });
+
+  it('features of many wallets in one statement are each wallet\'s own, in the order asked, whatever the chunk size', async () => {
+    const [dev, trader, pool, nobody] = [randomAddress(), randomAddress(), randomAddress(), randomAddress()];
+    const at = new Date('2024-05-06T00:00:00Z');
+    await repo.insertActivity([
+      deploymentRecord(1, dev, randomAddress(), 3, at, true),
+      ...[1, 2].map((i) => ({
+        chainId: 1, wallet: trader, txFrom: trader, txHash: `0x${String(i).padStart(64, 'a')}`, logIndex: i, kind: 'swap', contract: pool, blockNumber: 10 + i,
+        occurredAt: new Date(at.getTime() + i * 86_400_000), counterparty: null, tokenId: null, amount: '3000', direction: i === 1 ? 'out' : 'in',
+        protocol: 'uniswap-v3', ref: `${randomAddress()}/${randomAddress()}`, valueUsd: 1_000 * i,
+      })),
+    ] as never);
+    await repo.recordAccount(trader, 1, { nonce: 7 });
+    const asked = [trader, dev, pool, nobody, trader];
+    const one = [];
+    for (const w of asked) one.push(await repo.features(w));
+    expect(one[2]).toMatchObject({ accountType: 'contract', contractLabel: 'Uniswap V3 pool (factory-derived)' });
+    expect(one[0]).toMatchObject({ txCount: 7, trading: { swaps: 2 } });
+    expect(one[1].developer.contractsDeployed).toBe(1);
+    expect(one[3].evidenceCount).toBe(0);
+    for (const chunk of [1, 2, 100]) expect(await repo.featuresMany(asked, db, chunk)).toEqual(one);
+    expect(await repo.featuresMany(asked, db, chunkSizer(50, 1))).toEqual(one);
+    expect(await repo.featuresMany([], db)).toEqual([]);
   });
 
   it('gives no trading credit for swaps in a pair whose liquidity tokens the wallet holds (trading against itself)', async () => {
