@@ -112,6 +112,20 @@ export async function createKey(app: App, tier: 'Free' | 'Starter' | 'Growth' | 
   return { apiKey: body.apiKey, id: body.id, tier: body.tier, owner: who, headers: { 'x-api-key': body.apiKey } };
 }
 
+/** A test-mode key (cred_test_...): any signed-in wallet may make one, of any tier (an admin for paid tiers). */
+export async function createTestModeKey(app: App, owner?: SignedIn): Promise<TestKey> {
+  const who = owner ?? (await signIn(app));
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/billing/api-keys',
+    headers: who.auth,
+    payload: { organizationName: 'Sandbox Org', contactEmail: 'dev@example.com', environment: 'test' },
+  });
+  if (res.statusCode !== 201) throw new Error(`api-keys (test): ${res.statusCode} ${res.body}`);
+  const body = res.json();
+  return { apiKey: body.apiKey, id: body.id, tier: body.tier, owner: who, headers: { 'x-api-key': body.apiKey } };
+}
+
 /** A random lowercase address for test data. */
 export const randomAddress = () => Wallet.createRandom().address.toLowerCase();
 

@@ -2,7 +2,7 @@
 // the quota store's write-behind into api_key_usage_daily.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Type } from '@sinclair/typebox';
-import { createKey, createTestApp, signInAdmin } from '../../../test/helpers/app.js';
+import { createKey, createTestApp, createTestModeKey, signInAdmin } from '../../../test/helpers/app.js';
 import { apiRoutes, type App } from '../../platform/http/types.js';
 import { createQuotaStore, dayOf } from '../../platform/rate-limit/quota.js';
 
@@ -75,14 +75,8 @@ describe('GET /billing/usage/daily', () => {
 
   it('a test key reads its own sandbox usage', async () => {
     const admin = await signInAdmin(app);
-    const made = await app.inject({
-      method: 'POST',
-      url: '/api/v1/billing/api-keys',
-      headers: admin.auth,
-      payload: { organizationName: 'Sandbox Org', contactEmail: 'dev@example.com', environment: 'test' },
-    });
-    expect(made.statusCode, made.body).toBe(201);
-    const res = await daily({ 'x-api-key': made.json().apiKey });
+    const made = await createTestModeKey(app, admin);
+    const res = await daily(made.headers);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ environment: 'test' });
   });

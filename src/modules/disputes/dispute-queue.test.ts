@@ -1,7 +1,7 @@
 // GET /disputes (the admin queue across wallets) and GET /audit-log (the admin's view of audit_log): filters, auth,
 // the sandbox, and an admin action in the queue showing up in the audit log.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, createTestApp, randomAddress, signIn, signInAdmin, type SignedIn, type TestKey } from '../../../test/helpers/app.js';
+import { createKey, createTestApp, createTestModeKey, randomAddress, signIn, signInAdmin, type SignedIn, type TestKey } from '../../../test/helpers/app.js';
 import type { App } from '../../platform/http/types.js';
 
 let app: App;
@@ -83,13 +83,8 @@ describe('GET /disputes (admin queue)', () => {
   it('a test sign-in sees only test disputes, a live one only live disputes', async () => {
     const wallet = randomAddress();
     const liveId = await file(wallet);
-    const made = await app.inject({
-      method: 'POST',
-      url: '/api/v1/billing/api-keys',
-      headers: admin.auth,
-      payload: { organizationName: 'Sandbox Org', contactEmail: 'dev@example.com', environment: 'test' },
-    });
-    const testId = await file(wallet, 'OVERALL', { 'x-api-key': made.json().apiKey });
+    const made = await createTestModeKey(app, admin);
+    const testId = await file(wallet, 'OVERALL', made.headers);
     const testAdmin = { authorization: `Bearer ${(await app.ctx.jwt.issue(admin.address, ['user', 'admin'], 'test')).token}` };
     expect((await queue(`?walletAddress=${wallet}`, testAdmin)).json().disputes.map((d: { id: string }) => d.id)).toEqual([testId]);
     expect((await queue(`?walletAddress=${wallet}`)).json().disputes.map((d: { id: string }) => d.id)).toEqual([liveId]);

@@ -8,7 +8,7 @@ import * as snarkjs from 'snarkjs';
 import { keccak256, toBytes, type Address, type Hex } from 'viem';
 import { poseidon4 } from 'poseidon-lite';
 import { startLocalChain, type LocalChain } from '../../../test/helpers/local-chain.js';
-import { createKey, createTestApp, eventually, randomAddress, signInAdmin, type TestKey } from '../../../test/helpers/app.js';
+import { createKey, createTestApp, createTestModeKey, eventually, randomAddress, signInAdmin, type TestKey } from '../../../test/helpers/app.js';
 import { secondConnection, testDatabase, usingPostgres } from '../../../test/helpers/db.js';
 import type { App } from '../../platform/http/types.js';
 import { connectChain, createCommitmentPublisher, deployContracts, disputeKey, loadArtifact, type Chain, type Deployment } from './chain.js';
@@ -115,18 +115,12 @@ describe('ReputationOracle', () => {
 
   it('fails a sandbox proof made with a test key: its commitment is never published, the live one stays', async () => {
     const admin = await signInAdmin(app);
-    const made = await app.inject({
-      method: 'POST',
-      url: '/api/v1/billing/api-keys',
-      headers: admin.auth,
-      payload: { organizationName: 'Sandbox Org', contactEmail: 'dev@example.com', environment: 'test' },
-    });
-    expect(made.statusCode, made.body).toBe(201);
+    const made = await createTestModeKey(app, admin);
     const threshold = sandboxScore(subject, 'GOVERNANCE');
     const res = await app.inject({
       method: 'POST',
       url: '/api/v1/reputation/prove',
-      headers: { 'x-api-key': made.json().apiKey },
+      headers: made.headers,
       payload: { subject, proofType: 'ScoreAboveThreshold', category: 'GOVERNANCE', threshold },
     });
     expect(res.statusCode, res.body).toBe(200);

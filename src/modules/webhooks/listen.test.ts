@@ -2,7 +2,7 @@
 // POST /webhooks/trigger (sandbox events for test keys), over a real socket; with PostgreSQL and Redis also
 // across two instances (the stream held by one, the delivery worker on the other).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, createTestApp, eventually, redisUrl, signIn, type TestKey } from '../../../test/helpers/app.js';
+import { createKey, createTestApp, createTestModeKey, eventually, redisUrl, signIn, type TestKey } from '../../../test/helpers/app.js';
 import { freePort } from '../../../test/helpers/ports.js';
 import { sharedPostgresDatabase } from '../../../test/helpers/shared-db.js';
 import { usingPostgres } from '../../../test/helpers/db.js';
@@ -33,17 +33,7 @@ async function closeApp(a: App | undefined) {
 }
 afterAll(() => closeApp(app));
 
-async function testKey(a: App = app): Promise<TestKey> {
-  const owner = await signIn(a);
-  const res = await a.inject({
-    method: 'POST',
-    url: '/api/v1/billing/api-keys',
-    headers: owner.auth,
-    payload: { organizationName: 'CLI', contactEmail: 'dev@example.com', environment: 'test' },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return { apiKey: res.json().apiKey, id: res.json().id, tier: 'Free', owner, headers: { 'x-api-key': res.json().apiKey } };
-}
+const testKey = (a: App = app) => createTestModeKey(a);
 
 /** The official SignalR client on a real socket, opened with the key, subscribed to the key owner's wallet. */
 async function hubClient(key: TestKey) {
