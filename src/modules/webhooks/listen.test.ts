@@ -2,7 +2,7 @@
 // POST /webhooks/trigger (sandbox events for test keys), over a real socket; with PostgreSQL and Redis also
 // across two instances (the stream held by one, the delivery worker on the other).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, createTestApp, createTestModeKey, eventually, redisUrl, signIn, type TestKey } from '../../../test/helpers/app.js';
+import { createKey, createTestApp, createTestModeKey, eventually, redisUrl, type TestKey } from '../../../test/helpers/app.js';
 import { freePort } from '../../../test/helpers/ports.js';
 import { sharedPostgresDatabase } from '../../../test/helpers/shared-db.js';
 import { usingPostgres } from '../../../test/helpers/db.js';
