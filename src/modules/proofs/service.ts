@@ -120,6 +120,25 @@ export function createProofsService(deps: {
     return remember(row, row.commitment === commitment ? salt : BigInt(cipher.decrypt(row.salt_enc!)));
   }
 
+  // Test-mode proofs count no quota and test keys are free to make: at most one per prover thread at a time on an
+  // instance, so a flood of them never queues live proofs behind it (the rest get 503 with Retry-After).
+  let sandboxProving = 0;
+  async function proveBounded(circuit: CircuitName, input: Record<string, string>) {
+    if (currentEnvironment() !== 'test') return runtime.prove(circuit, input);
+    const cap = Math.max(1, runtime.stats().provers.threads);
+    if (sandboxProving >= cap) {
+      throw new AppError('unavailable', `Test-mode proofs run at most ${cap} at a time on this instance, so they never delay live proofs; retry shortly.`, {
+        headers: { 'Retry-After': 1 },
+      });
+    }
+    sandboxProving++;
+    try {
+      return await runtime.prove(circuit, input);
+    } finally {
+      sandboxProving--;
+    }
+  }
+
   async function finish(
     type: ProofType,
     circuit: CircuitName,
@@ -128,7 +147,7 @@ export function createProofsService(deps: {
     issuedAt: Date,
     validUntil: number,
   ): Promise<ProofResult> {
-    const { proof, publicSignals } = await runtime.prove(circuit, { ...input, validUntil: String(validUntil) });
+    const { proof, publicSignals } = await proveBounded(circuit, { ...input, validUntil: String(validUntil) });
     const hex = encodeProof(type, proof, publicSignals);
     await repo.recordIssuance({ proofHash: sha256(hex), proofType: type, address: input.subject ? fieldToAddress(BigInt(input.subject)) : '', commitment: input.commitment, issuedAt });
     return { proof: hex, proofType: type, publicInputs: { ...publicInputs, timestamp: issuedAt.getTime() / 1000, validUntil } };

@@ -513,6 +513,24 @@ describe('proofs with test credentials (sandbox scores and the sandbox KYC)', ()
     expect((await post('/reputation/verify', testKey.headers, { proof: liveProof.json().proof })).json()).toEqual({ valid: false, reason: LIVE_PROOF_IN_TEST, environment: 'test' });
   }, 120_000);
 
+  it('a flood of test-mode proofs is bounded per instance (503 with Retry-After) and never keeps a live proof from being made', async () => {
+    const sandbox = sandboxScores(wallet).find((e) => e.category === 'OVERALL')!.score;
+    const flood = Array.from({ length: 6 }, () => post('/reputation/prove', testKey.headers, { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'OVERALL', threshold: sandbox }));
+    const live = post('/reputation/prove', liveKey.headers, { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'GOVERNANCE', threshold: 0 });
+    const answers = await Promise.all(flood);
+    const refused = answers.filter((r) => r.statusCode === 503);
+    expect(answers.filter((r) => r.statusCode === 200).length).toBeGreaterThanOrEqual(1);
+    expect(refused.length, answers.map((r) => r.statusCode).join()).toBeGreaterThan(0);
+    expect(answers.every((r) => r.statusCode === 200 || r.statusCode === 503)).toBe(true);
+    expect(refused[0].headers['retry-after']).toBe('1');
+    expect(refused[0].json()).toEqual({ error: 'unavailable', details: expect.stringContaining('Test-mode proofs run at most') });
+    const l = await live;
+    expect(l.statusCode, l.body).toBe(200);
+    expect(l.json().environment).toBe('live');
+    // once the flood is over, a test proof is made again
+    expect((await post('/reputation/prove', testKey.headers, { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'OVERALL', threshold: sandbox })).statusCode).toBe(200);
+  }, 120_000);
+
   it('age checks and age proofs of a test key read the sandbox KYC and leave no trace on the wallet', async () => {
     const before = await liveState();
     const { birthDate } = sandboxKyc(wallet);
