@@ -4,11 +4,12 @@ import { PassThrough } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from '../../platform/http/types.js';
+import type { Db } from '../../platform/db/types.js';
 import { errorResponses } from '../../platform/openapi.js';
 import { toChecksum } from '../../platform/http/address.js';
 import type { Category } from '../scoring/contracts.js';
 import type { Caller } from './service.js';
-import type { ListenService } from './listen.js';
+import { LISTENER_TOUCH_MS, sweepListeners, touchListeners, type ListenService } from './listen.js';
 import type { Relay } from './relay.js';
 import { AckBody, ListenBody, ListenHeaders, ListenStream, ListenerIdParams, TriggerBody, TriggerResult } from './listen-schemas.js';
 
@@ -16,9 +17,23 @@ const tags = ['Webhooks'];
 const caller = (req: FastifyRequest): Caller => ({ keyId: req.apiKey!.keyId, tier: req.apiKey!.tier });
 const PING_MS = 15_000;
 
-export function registerListenRoutes(app: App, service: ListenService, relay: Relay) {
+export function registerListenRoutes(app: App, service: ListenService, relay: Relay, db: Db) {
   // Open streams end at shutdown, so closing the server does not wait for listeners to hang up.
   app.addHook('preClose', async () => relay.closeAll());
+  // Presence: the listeners held here are refreshed every minute; any instance sweeps those nobody refreshed (an
+  // instance that died could not delete its own).
+  const held = new Set<string>();
+  let presence: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    presence = setInterval(() => {
+      touchListeners(db, [...held])
+        .then(() => sweepListeners(db))
+        .then((gone) => gone.length && app.log.info({ webhookIds: gone }, 'stale webhook listeners removed'))
+        .catch((err) => app.log.warn({ err }, 'webhook listener presence not refreshed'));
+    }, LISTENER_TOUCH_MS);
+    presence.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(presence));
   app.register(
     async (scope) => {
       const s = scope.withTypeProvider<TypeBoxTypeProvider>();
@@ -35,7 +50,8 @@ export function registerListenRoutes(app: App, service: ListenService, relay: Re
               'is signed, recorded and retried exactly as for any webhook; the caller forwards it to its local receiver and reports the local ' +
               'status with POST /webhooks/listen/{id}/acks (no acknowledgement within 10 s is a failed attempt). With a test key (any tier) it ' +
               'receives test events (POST /webhooks/trigger); with a live key (Starter and above) live score events. At most 5 listeners per key; ' +
-              'the temporary webhook is deleted when the stream closes. The request must accept `text/event-stream`.',
+              'the temporary webhook is deleted when the stream closes, or within about 5 minutes if the instance holding the stream dies. ' +
+              'The request must accept `text/event-stream`.',
             headers: ListenHeaders,
             body: ListenBody,
             response: { 200: ListenStream, ...errorResponses(403) },
@@ -52,10 +68,12 @@ export function registerListenRoutes(app: App, service: ListenService, relay: Re
             write: (d) => event('delivery', { deliveryId: d.deliveryId, headers: d.headers, body: d.body }, d.deliveryId),
             end: () => stream.end(),
           });
+          held.add(row.id);
           let closed = false;
           const close = () => {
             if (closed) return;
             closed = true;
+            held.delete(row.id);
             clearInterval(ping);
             detach();
             stream.end();

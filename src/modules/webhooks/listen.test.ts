@@ -10,6 +10,7 @@ import { deploymentSettings } from '../../../test/helpers/deployment.js';
 import type { App } from '../../platform/http/types.js';
 import { verifyWebhook } from '../../../sdk/src/index.js';
 import * as signalR from '@microsoft/signalr';
+import { sweepListeners, touchListeners } from './listen.js';
 
 const schedule = [0.2, 0.2, 0.2];
 let app: App;
@@ -198,6 +199,26 @@ describe('webhooks listen', () => {
     expect(hubLive.scores).toEqual([]);
     expect(hubMine.scores).toHaveLength(1);
     await Promise.all([a.close(), b.close(), hubMine.c.stop(), hubTheirs.c.stop(), hubLive.c.stop()]);
+  });
+
+  it("a listener whose instance died is swept once stale; an open one is kept by its instance's presence", async () => {
+    const key = await testKey();
+    const [open, orphan] = [await listen(base, key), await listen(base, key)];
+    const [ro, rx] = [await open.ready, await orphan.ready];
+    const seen = async (id: string) =>
+      (await app.ctx.db.query<{ stale: boolean }>("SELECT listener_seen_at < now() - interval '1 hour' AS stale FROM webhook_subscriptions WHERE id = $1", [id]))[0];
+    expect(await seen(ro.webhookId)).toEqual({ stale: false });
+    // both last vouched for two hours ago; the open one is vouched for again by its instance, the orphan's instance is gone
+    await app.ctx.db.query("UPDATE webhook_subscriptions SET listener_seen_at = now() - interval '2 hours' WHERE id = ANY($1::uuid[])", [[ro.webhookId, rx.webhookId]]);
+    await touchListeners(app.ctx.db, [ro.webhookId]);
+    expect(await sweepListeners(app.ctx.db)).toEqual([rx.webhookId]);
+    expect((await app.inject({ method: 'GET', url: `/api/v1/webhooks/${rx.webhookId}`, headers: key.headers })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: `/api/v1/webhooks/${ro.webhookId}`, headers: key.headers })).statusCode).toBe(200);
+    // an ordinary webhook is never swept
+    const plain = await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: (await createKey(app, 'Starter')).headers, payload: { url: 'http://127.0.0.1:9/hook' } });
+    expect(plain.statusCode, plain.body).toBe(201);
+    expect(await sweepListeners(app.ctx.db, 0)).not.toContain(plain.json().id);
+    await Promise.all([open.close(), orphan.close()]);
   });
 
   it('allows 5 listeners per key at once', async () => {

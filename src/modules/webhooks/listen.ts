@@ -44,7 +44,9 @@ export function createListenService(deps: {
           [caller.keyId, `${RELAY_SCHEME}%`],
         );
         if (n >= MAX_LISTENERS) throw forbidden(`This key has ${n} listeners open; at most ${MAX_LISTENERS} at once (close one).`);
-        return repo.insert({ apiKeyId: caller.keyId, url: relayUrl(token), filter: walletAddress?.toLowerCase() ?? null, secretEncrypted: deps.cipher.encrypt(secret) }, q);
+        const inserted = await repo.insert({ apiKeyId: caller.keyId, url: relayUrl(token), filter: walletAddress?.toLowerCase() ?? null, secretEncrypted: deps.cipher.encrypt(secret) }, q);
+        await q.query('UPDATE webhook_subscriptions SET listener_seen_at = now() WHERE id = $1', [inserted.id]);
+        return inserted;
       });
       return { row, secret, token };
     },
@@ -94,3 +96,23 @@ export function createListenService(deps: {
 }
 
 export type ListenService = ReturnType<typeof createListenService>;
+
+/** How often an instance says its listeners are alive, and when a listener nobody vouches for is removed. */
+export const LISTENER_TOUCH_MS = 60_000;
+export const LISTENER_STALE_SECONDS = 300;
+
+/** The listeners whose streams this instance holds are still there. */
+export async function touchListeners(db: Db, ids: string[]): Promise<void> {
+  if (ids.length) await db.query('UPDATE webhook_subscriptions SET listener_seen_at = now() WHERE id = ANY($1::uuid[])', [ids]);
+}
+
+/** Removes temporary webhooks whose stream no instance has vouched for lately (their instance died); their ids. */
+export async function sweepListeners(db: Db, staleSeconds = LISTENER_STALE_SECONDS): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `DELETE FROM webhook_subscriptions
+      WHERE url LIKE $1 AND (listener_seen_at IS NULL OR listener_seen_at < now() - make_interval(secs => $2))
+      RETURNING id`,
+    [`${RELAY_SCHEME}%`, staleSeconds],
+  );
+  return rows.map((r) => r.id);
+}
