@@ -13,8 +13,8 @@ import type { ScoringService } from '../scoring/contracts.js';
 import { advancedXml, fileText, sdnCsv, zipArchive, type SdnParty } from './sdn-files.js';
 import { parseSanctionsFile } from './parse/index.js';
 
-/** The real ETH addresses on the SDN list (CI has ../shared/data; elsewhere the test is skipped). */
-const REAL_LIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/data/ofac-sdn-eth-addresses-2024-09-27.txt');
+/** The real ETH addresses on the SDN list of 2024-09-27, as shipped in the repository (spelled as published). */
+const REAL_LIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../data/sanctions/ofac-sdn-evm-addresses-2024-09-27.txt');
 
 const checksummed = () => getAddress('0x' + randomBytes(20).toString('hex'));
 /** A mixed-case spelling that is not the EIP-55 one. */
@@ -230,7 +230,7 @@ describe('sanctions screening', () => {
   });
 
   it('flags every real SDN ETH address of 2024-09-27 and no random address', async () => {
-    const published = readFileSync(REAL_LIST, 'utf8').split(/\r?\n/).filter(Boolean);
+    const published = readFileSync(REAL_LIST, 'utf8').split(/\r?\n/).filter((l) => l && !l.startsWith('#'));
     expect(published).toHaveLength(152);
     // Ten addresses per SDN entry, in the published spelling (checksummed or lowercase).
     const parties: SdnParty[] = [];
