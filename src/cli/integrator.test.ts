@@ -132,6 +132,31 @@ describe('login, keys, score, proof, webhooks', () => {
     expect(store().apiUrl).toBe(baseUrl);
   });
 
+  it('asks for the keystore password on a terminal, without echoing it (a real pseudo-terminal, through script(1))', async () => {
+    const keystore = path.join(configDir, 'wallet.json');
+    const e: NodeJS.ProcessEnv = env();
+    delete e.CREDENCE_KEYSTORE_PASSWORD;
+    const child = spawn('script', ['-qec', `${JSON.stringify(process.execPath)} bin/credence.mjs login --keystore ${JSON.stringify(keystore)}`, '/dev/null'], {
+      cwd: root,
+      env: e,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const exited = new Promise<number | null>((r) => child.on('exit', r));
+    let answered = false;
+    child.stdout.on('data', (c: Buffer) => {
+      out += c;
+      if (!answered && out.includes('password for')) {
+        answered = true;
+        child.stdin.write('pw\r');
+      }
+    });
+    expect(await exited, out).toBe(0);
+    expect(out).toContain(`as ${wallet.address}`);
+    // raw mode: what was typed is not shown
+    expect(out.slice(out.indexOf('password for'))).not.toMatch(/\bpw\b/);
+  });
+
   let testKeyId = '';
   it('keys create (test and live), list, rotate, revoke', async () => {
     const test = await run(['keys', 'create', '--test']);
