@@ -64,6 +64,10 @@ export const complianceModule: Module = {
         const k = await kyc.walletSummary(address);
         return { sanctioned: ctx.services.sanctions?.status(address.toLowerCase()).sanctioned ?? null, kycStatus: k.status, kycLevel: k.level };
       },
+      async signalsForMany(addresses) {
+        const ks = await kyc.walletSummaries(addresses);
+        return addresses.map((a, i) => ({ sanctioned: ctx.services.sanctions?.status(a.toLowerCase()).sanctioned ?? null, kycStatus: ks[i].status, kycLevel: ks[i].level }));
+      },
     };
 
     let timer: NodeJS.Timeout | null = null;

@@ -187,6 +187,14 @@ export function createKycService(d: KycServiceDeps) {
 
     walletSummary: (address: string) => walletSummary(address),
 
+    /** walletSummary of many wallets in one query (bulk scoring), in the order asked. */
+    async walletSummaries(addresses: string[]) {
+      const wanted = addresses.map((a) => a.toLowerCase());
+      const by = new Map<string, KycSessionRow[]>(wanted.map((a) => [a, []]));
+      for (const s of await d.repo.currentForWallets([...by.keys()])) by.get(s.wallet_address)?.push(s);
+      return wanted.map((a) => summarize(by.get(a)!));
+    },
+
     async approvedBirthDate(address: string) {
       const a = address.toLowerCase();
       const row = await d.repo.birthDate(a);
@@ -204,7 +212,10 @@ export function createKycService(d: KycServiceDeps) {
 
   /** A wallet's KYC across its DIDs: approved if any DID is; expired sessions say nothing about the person. */
   async function walletSummary(address: string): Promise<{ status: 'none' | 'pending' | 'approved' | 'rejected'; level: KycLevel }> {
-    const sessions = await d.repo.currentForWallet(address.toLowerCase());
+    return summarize(await d.repo.currentForWallet(address.toLowerCase()));
+  }
+
+  function summarize(sessions: KycSessionRow[]): { status: 'none' | 'pending' | 'approved' | 'rejected'; level: KycLevel } {
     const approved = sessions.filter((s) => s.status === 'approved');
     if (approved.length) return { status: 'approved', level: approved.some((s) => s.kyc_level === 'full') ? 'full' : 'basic' };
     const live = sessions.filter((s) => !isExpired(s)).sort((x, y) => y.created_at.getTime() - x.created_at.getTime());

@@ -151,6 +151,11 @@ describe('POST /compliance/kyc/callback/{provider}', () => {
 
     expect(await app.ctx.services.kyc!.kycStatus(owner.address)).toBe('approved');
     expect(await app.ctx.services.compliance!.signalFor(owner.address)).toMatchObject({ kycStatus: 'approved', kycLevel: 'full' });
+    const nobody = randomAddress();
+    expect(await app.ctx.services.compliance!.signalsForMany!([owner.address, nobody])).toEqual([
+      await app.ctx.services.compliance!.signalFor(owner.address),
+      await app.ctx.services.compliance!.signalFor(nobody),
+    ]);
     // Approved is final for the DID.
     expect((await initiate({ did: owner.did }, owner.auth)).statusCode).toBe(409);
   });

@@ -65,6 +65,14 @@ export function createKycRepo(db: Queryable) {
         [address],
       );
     },
+    /** currentForWallet of many wallets in one statement (bulk scoring). */
+    currentForWallets(addresses: string[], q: Queryable = db) {
+      return q.query<KycSessionRow>(
+        `SELECT DISTINCT ON (wallet_address, did) * FROM kyc_sessions WHERE wallet_address = ANY($1::text[]) AND status <> 'superseded'
+          ORDER BY wallet_address, did, created_at DESC, id`,
+        [addresses],
+      );
+    },
     /** Moves a pending session to its result; null when it was no longer pending (a concurrent callback won). */
     complete(id: string, r: { status: 'approved' | 'rejected'; level: string; eventId: string; reason: string | null }, q: Queryable = db) {
       return maybeOne<KycSessionRow>(

@@ -116,6 +116,9 @@ describe('ctx.services.debtClaims.signalsFor', () => {
     expect(signals[0]).toMatchObject({ id: p.claim.id, amount: '12345678901234567890.123456', currency: 'USDC', creditorAddress: p.body.creditorAddress });
     expect(signals[0].createdAt).toBeInstanceOf(Date);
     expect(signals[1].resolvedAt).toBeInstanceOf(Date);
+    // bulk scoring reads the same in one query, in the order asked, a wallet without claims included
+    const other = randomAddress();
+    expect(await claims.app.ctx.services.debtClaims!.signalsForMany!([other, debtor.toUpperCase().replace('0X', '0x'), other])).toEqual([[], signals, []]);
   });
 });
 

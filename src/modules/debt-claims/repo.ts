@@ -223,6 +223,14 @@ export function createClaimsRepo(db: Queryable) {
         [debtor],
       );
     },
+    /** allForDebtor of many debtors in one statement (bulk scoring). */
+    async allForDebtors(debtors: string[], q: Queryable = db): Promise<(ClaimRow & { in_notice: boolean })[]> {
+      return q.query<ClaimRow & { in_notice: boolean }>(
+        `SELECT ${COLS}, (notice_ends_at IS NULL OR notice_ends_at > clock_timestamp()) AS in_notice
+         FROM debt_claims WHERE debtor_address = ANY($1::text[]) AND environment = 'live' ORDER BY created_at, id`,
+        [debtors],
+      );
+    },
   };
 }
 

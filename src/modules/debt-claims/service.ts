@@ -250,23 +250,33 @@ export function createDebtClaimsService(deps: DebtClaimsDeps) {
     /** Every claim against the debtor, withdrawn and resolved ones included, so history cannot be reset. */
     signals: {
       async signalsFor(debtorAddress: string): Promise<DebtClaimSignal[]> {
-        const rows = await repo.allForDebtor(debtorAddress.toLowerCase());
-        return rows.map((r) => ({
-          id: r.id,
-          creditorAddress: r.creditor_address,
-          status: r.status,
-          inFavorOf: r.status === 'Resolved' ? r.in_favor_of : null,
-          amount: r.amount,
-          currency: r.currency,
-          createdAt: r.created_at,
-          updatedAt: r.updated_at,
-          resolvedAt: r.resolved_at,
-          verified: verificationOf(r).verified,
-          creditorWeight: r.creditor_weight ?? CREDITOR_MIN_WEIGHT,
-          inNotice: r.status === 'Pending' && r.in_notice,
-        }));
+        return (await repo.allForDebtor(debtorAddress.toLowerCase())).map(claimSignal);
+      },
+      async signalsForMany(debtorAddresses: string[]): Promise<DebtClaimSignal[][]> {
+        const wanted = debtorAddresses.map((a) => a.toLowerCase());
+        const by = new Map<string, DebtClaimSignal[]>(wanted.map((a) => [a, []]));
+        for (const r of await repo.allForDebtors([...by.keys()])) by.get(r.debtor_address)?.push(claimSignal(r));
+        return wanted.map((a) => by.get(a)!);
       },
     } satisfies DebtClaimsSignals,
+  };
+}
+
+/** What scoring reads of a claim: every claim counts, withdrawn and resolved ones included. */
+function claimSignal(r: ClaimRow & { in_notice: boolean }): DebtClaimSignal {
+  return {
+    id: r.id,
+    creditorAddress: r.creditor_address,
+    status: r.status,
+    inFavorOf: r.status === 'Resolved' ? r.in_favor_of : null,
+    amount: r.amount,
+    currency: r.currency,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    resolvedAt: r.resolved_at,
+    verified: verificationOf(r).verified,
+    creditorWeight: r.creditor_weight ?? CREDITOR_MIN_WEIGHT,
+    inNotice: r.status === 'Pending' && r.in_notice,
   };
 }
 

@@ -26,6 +26,11 @@ export function createControlRepo(db: Queryable) {
       const rows = await q.query('SELECT 1 FROM wallet_control_proofs WHERE address = $1', [address.toLowerCase()]);
       return rows.length === 1;
     },
+    /** The wallets among these that proved control (bulk scoring). */
+    async provedAmong(addresses: string[], q: Queryable = db): Promise<Set<string>> {
+      const rows = await q.query<{ address: string }>('SELECT address FROM wallet_control_proofs WHERE address = ANY($1::text[])', [addresses.map((a) => a.toLowerCase())]);
+      return new Set(rows.map((r) => r.address));
+    },
   };
 }
 

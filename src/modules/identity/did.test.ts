@@ -210,6 +210,8 @@ describe('identity signals', () => {
     const s = await app.ctx.services.identity!.signalFor(address);
     expect(s).toMatchObject({ did: `did:credence:1:${address}`, hasDid: true, activeCredentials: 0 });
     expect(s.didCreatedAt).toBeInstanceOf(Date);
+    const none = randomAddress();
+    expect(await app.ctx.services.identity!.signalsForMany!([address, none])).toEqual([s, await app.ctx.services.identity!.signalFor(none)]);
   });
 });
 

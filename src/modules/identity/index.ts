@@ -43,6 +43,7 @@ export const identityModule: Module = {
     ctx.log.info({ issuerDid: creds.issuerDid }, 'verifiable credential issuer');
     ctx.services.identity = {
       signalFor: (address) => dids.signalFor(address),
+      signalsForMany: (addresses) => dids.signalsForMany(addresses),
       recordControl: (address, method) => dids.recordControl(address, method),
       resolveDid: async (did) => {
         const row = await dids.resolve(did);

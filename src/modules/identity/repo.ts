@@ -66,6 +66,10 @@ export function createIdentityRepo(db: Queryable) {
     byWallet(address: string, q: Queryable = db) {
       return q.query<DidRow>(`SELECT ${DID_COLS} FROM dids WHERE wallet_address = $1 ORDER BY created_at, chain_id`, [address]);
     },
+    /** byWallet of many wallets in one statement (bulk scoring), each wallet's in the same order. */
+    byWallets(addresses: string[], q: Queryable = db) {
+      return q.query<DidRow>(`SELECT ${DID_COLS} FROM dids WHERE wallet_address = ANY($1::text[]) ORDER BY created_at, chain_id`, [addresses]);
+    },
     async updateDocument(did: string, document: string, q: Queryable = db): Promise<boolean> {
       const rows = await q.query('UPDATE dids SET did_document = $2, updated_at = now() WHERE did = $1 RETURNING id', [did, document]);
       return rows.length === 1;
@@ -138,6 +142,15 @@ export function createIdentityRepo(db: Queryable) {
      * Unrevoked, unexpired credentials that count as identity evidence: only the service's own verified types backed by
      * a KYC (credential-types.ts). Holder assertions, holder-signed and legacy credentials never count.
      */
+    /** activeCredentialCount of many wallets in one statement; wallets without any are absent. */
+    async activeCredentialCounts(addresses: string[], q: Queryable = db): Promise<Map<string, number>> {
+      const rows = await q.query<{ wallet_address: string; n: string | number }>(
+        `SELECT wallet_address, count(*) AS n FROM credentials WHERE wallet_address = ANY($1::text[]) AND kind = 'service_verified'
+           AND credential_type = ANY($2) AND revoked_at IS NULL AND expiration_date > now() GROUP BY wallet_address`,
+        [addresses, [...IDENTITY_EVIDENCE_TYPES]],
+      );
+      return new Map(rows.map((r) => [r.wallet_address, Number(r.n)]));
+    },
     async activeCredentialCount(address: string, q: Queryable = db): Promise<number> {
       const row = await maybeOne<{ n: string | number }>(
         q,

@@ -19,7 +19,7 @@ export interface DidServiceDeps {
   /** Called after anything that changes a wallet's identity signal (fire and forget). */
   onIdentityChange(address: string): void;
   /** Wallets that proved control of their key (no DID credit without it); absent: no wallet ever has. */
-  control?: Pick<ControlRepo, 'record' | 'proved'>;
+  control?: Pick<ControlRepo, 'record' | 'proved' | 'provedAmong'>;
 }
 
 export function createDidService({ repo, cache, onIdentityChange, control }: DidServiceDeps) {
@@ -112,18 +112,36 @@ export function createDidService({ repo, cache, onIdentityChange, control }: Did
         repo.activeCredentialCount(a),
         control ? control.proved(a) : Promise.resolve(false),
       ]);
-      const active = dids.filter((d) => d.is_active);
-      // Ethereum's DID first when there is one; else the oldest.
-      const primary = active.find((d) => d.chain_id === 1) ?? active[0] ?? null;
-      return {
-        did: primary?.did ?? null,
-        hasDid: active.length > 0,
-        didCreatedAt: active.length ? active[0].created_at : null,
-        activeCredentials,
-        // registration is public: only a wallet that signed (SIWE or a DID update) earns DID credit
-        controlProved: controlProved && active.length > 0,
-      };
+      return identitySignal(dids, activeCredentials, controlProved);
     },
+
+    /** signalFor of many wallets in three queries (bulk scoring), in the order asked. */
+    async signalsForMany(addresses: string[]): Promise<IdentitySignal[]> {
+      const wanted = addresses.map((a) => a.toLowerCase());
+      const [dids, counts, proved] = await Promise.all([
+        repo.byWallets(wanted),
+        repo.activeCredentialCounts(wanted),
+        control ? control.provedAmong(wanted) : Promise.resolve(new Set<string>()),
+      ]);
+      const by = new Map<string, DidRow[]>(wanted.map((a) => [a, []]));
+      for (const d of dids) by.get(d.wallet_address)?.push(d);
+      return wanted.map((a) => identitySignal(by.get(a)!, counts.get(a) ?? 0, proved.has(a)));
+    },
+  };
+}
+
+/** What scoring reads of a wallet's identity. */
+function identitySignal(dids: DidRow[], activeCredentials: number, controlProved: boolean): IdentitySignal {
+  const active = dids.filter((d) => d.is_active);
+  // Ethereum's DID first when there is one; else the oldest.
+  const primary = active.find((d) => d.chain_id === 1) ?? active[0] ?? null;
+  return {
+    did: primary?.did ?? null,
+    hasDid: active.length > 0,
+    didCreatedAt: active.length ? active[0].created_at : null,
+    activeCredentials,
+    // registration is public: only a wallet that signed (SIWE or a DID update) earns DID credit
+    controlProved: controlProved && active.length > 0,
   };
 }
 

@@ -193,6 +193,12 @@ describe('service-verified credentials', () => {
 
     // the KYC-backed credentials count for IDENTITY, the others do not
     expect(await app.ctx.services.identity!.signalFor(h.address)).toMatchObject({ activeCredentials: 2 });
+    // bulk scoring reads the same in three queries
+    const unknown = Wallet.createRandom().address;
+    expect(await app.ctx.services.identity!.signalsForMany!([unknown, h.address])).toEqual([
+      await app.ctx.services.identity!.signalFor(unknown),
+      await app.ctx.services.identity!.signalFor(h.address),
+    ]);
 
     // an age proof and an age check made before the revocation
     const before = await http('POST', '/compliance/verify-age', { walletAddress: h.address, minimumAge: 18 }, key.headers);

@@ -179,12 +179,18 @@ export interface IngestionService {
 }
 export interface DebtClaimsSignals {
   signalsFor(debtorAddress: string): Promise<DebtClaimSignal[]>;
+  /** The same for many debtors in one query (bulk scoring), in the order asked. */
+  signalsForMany?(debtorAddresses: string[]): Promise<DebtClaimSignal[][]>;
 }
 export interface ComplianceSignals {
   signalFor(address: string): Promise<ComplianceSignal>;
+  /** The same for many wallets in one query (bulk scoring), in the order asked. */
+  signalsForMany?(addresses: string[]): Promise<ComplianceSignal[]>;
 }
 export interface IdentitySignals {
   signalFor(address: string): Promise<IdentitySignal>;
+  /** The same for many wallets in a few queries (bulk scoring), in the order asked. */
+  signalsForMany?(addresses: string[]): Promise<IdentitySignal[]>;
   /** A registered DID in canonical form (any accepted spelling in), or null; used by compliance (KYC ownership). */
   resolveDid?(did: string): Promise<{ did: string; walletAddress: string; chainId: number; isActive: boolean } | null>;
   /** Records that a wallet proved control of its key (auth calls it after a successful SIWE sign-in). */

@@ -104,9 +104,25 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
     const many = s.ingestion?.featuresForMany;
     const [features, rest] = await Promise.all([
       many ? many.call(s.ingestion, addresses) : Promise.all(addresses.map((a) => (s.ingestion ? s.ingestion.featuresFor(a) : emptyFeatures(a)))),
-      Promise.all(addresses.map(signals)),
+      addresses.length > 1 ? signalsOfMany(addresses) : Promise.all(addresses.map(signals)),
     ]);
     return addresses.map((_, i) => ({ features: features[i], ...rest[i] }));
+  }
+
+  /** signals() of a chunk of wallets: one query per source where the module offers it (bulk jobs, batches). */
+  async function signalsOfMany(addresses: string[]): Promise<Omit<ModelInput, 'features'>[]> {
+    const s = services;
+    const each = <T>(one: (a: string) => Promise<T>) => Promise.all(addresses.map(one));
+    const [claims, compliance, identity] = await Promise.all([
+      s.debtClaims ? (s.debtClaims.signalsForMany ? s.debtClaims.signalsForMany(addresses) : each((a) => s.debtClaims!.signalsFor(a))) : addresses.map(() => []),
+      s.compliance
+        ? s.compliance.signalsForMany
+          ? s.compliance.signalsForMany(addresses)
+          : each((a) => s.compliance!.signalFor(a))
+        : addresses.map((a) => (s.sanctions ? { ...NO_COMPLIANCE, sanctioned: s.sanctions.status(a).sanctioned } : NO_COMPLIANCE)),
+      s.identity ? (s.identity.signalsForMany ? s.identity.signalsForMany(addresses) : each((a) => s.identity!.signalFor(a))) : addresses.map(() => NO_IDENTITY),
+    ]);
+    return addresses.map((_, i) => ({ claims: claims[i], compliance: compliance[i], identity: identity[i] }));
   }
 
   async function signals(address: string): Promise<Omit<ModelInput, 'features'>> {
