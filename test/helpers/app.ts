@@ -64,12 +64,11 @@ export interface SignedIn {
   auth: { authorization: string };
 }
 
-/** The full Sign-In with Ethereum flow with a real ethers wallet. */
-export async function signIn(app: App, wallet: HDNodeWallet | Wallet = Wallet.createRandom()): Promise<SignedIn> {
+/** A signed EIP-4361 message for the app's own sign-in domain (CREDENCE_SIWE_DOMAIN, else its public URL's host). */
+export async function siweSigned(app: App, wallet: HDNodeWallet | Wallet): Promise<{ message: string; signature: string }> {
   const nonceRes = await app.inject({ method: 'GET', url: '/api/v1/auth/nonce' });
   if (nonceRes.statusCode !== 200) throw new Error(`nonce: ${nonceRes.statusCode} ${nonceRes.body}`);
   const { nonce } = nonceRes.json();
-  // The app's own sign-in domain (CREDENCE_SIWE_DOMAIN, else its public URL's host) and first allowed chain.
   const domain = siweDomainsOf(app.ctx.config)[0];
   const message = new SiweMessage({
     domain,
@@ -81,8 +80,12 @@ export async function signIn(app: App, wallet: HDNodeWallet | Wallet = Wallet.cr
     nonce,
     issuedAt: new Date().toISOString(),
   }).prepareMessage();
-  const signature = await wallet.signMessage(message);
-  const res = await app.inject({ method: 'POST', url: '/api/v1/auth/verify', payload: { message, signature } });
+  return { message, signature: await wallet.signMessage(message) };
+}
+
+/** The full Sign-In with Ethereum flow with a real ethers wallet. */
+export async function signIn(app: App, wallet: HDNodeWallet | Wallet = Wallet.createRandom()): Promise<SignedIn> {
+  const res = await app.inject({ method: 'POST', url: '/api/v1/auth/verify', payload: await siweSigned(app, wallet) });
   if (res.statusCode !== 200) throw new Error(`verify: ${res.statusCode} ${res.body}`);
   const { token } = res.json();
   return { token, wallet, address: wallet.address, auth: { authorization: `Bearer ${token}` } };

@@ -8,9 +8,8 @@
 // sandbox scores, and their proofs never verify as live.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as signalR from '@microsoft/signalr';
-import { SiweMessage } from 'siwe';
 import { Wallet } from 'ethers';
-import { createKey, createTestApp, eventually, randomAddress, signInAdmin, type TestKey } from '../../../test/helpers/app.js';
+import { createKey, createTestApp, eventually, randomAddress, signInAdmin, siweSigned, type TestKey } from '../../../test/helpers/app.js';
 import { emitScoreChange, scoreChange } from '../../../test/helpers/score-events.js';
 import { siweDomainsOf } from '../../modules/auth/service.js';
 import { sandboxScores } from '../../modules/scoring/sandbox.js';
@@ -250,20 +249,8 @@ describe("a test key's webhook receives only test events", () => {
 
 /** Sign-In with Ethereum as a person does it, choosing the environment (absent: the default, live). */
 async function signInFor(environment?: 'live' | 'test', wallet = Wallet.createRandom()) {
-  const { nonce } = (await app.inject({ method: 'GET', url: '/api/v1/auth/nonce' })).json();
-  const domain = siweDomainsOf(app.ctx.config)[0];
-  const message = new SiweMessage({
-    domain,
-    address: wallet.address,
-    statement: 'Sign in to Credence',
-    uri: `https://${domain}`,
-    version: '1',
-    chainId: app.ctx.config.siweChainIds[0] ?? 1,
-    nonce,
-    issuedAt: new Date().toISOString(),
-  }).prepareMessage();
-  const signature = await wallet.signMessage(message);
-  const res = await app.inject({ method: 'POST', url: '/api/v1/auth/verify', payload: { message, signature, ...(environment ? { environment } : {}) } });
+  const signed = await siweSigned(app, wallet);
+  const res = await app.inject({ method: 'POST', url: '/api/v1/auth/verify', payload: { ...signed, ...(environment ? { environment } : {}) } });
   return { res, wallet, address: wallet.address.toLowerCase(), auth: { authorization: `Bearer ${res.json().token}` } };
 }
 
