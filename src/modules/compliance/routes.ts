@@ -190,10 +190,8 @@ export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeServ
         },
         async (req) => {
           const { walletAddress, minimumAge } = req.body;
-          const environment = req.environment ?? 'live';
-          const check = () => age.verify(walletAddress, minimumAge);
-          const r = environment === 'test' ? await check() : await ageChecks.service.guard(askerOf(req), walletAddress, minimumAge, 'verify-age', check, answerOf);
-          return { proof: r.proof, minimumAge: req.body.minimumAge, verified: r.verified, publicInputs: r.publicInputs, reason: r.reason, environment };
+          const r = await ageChecks.service.guard(askerOf(req), walletAddress, minimumAge, 'verify-age', () => age.verify(walletAddress, minimumAge), answerOf);
+          return { proof: r.proof, minimumAge: req.body.minimumAge, verified: r.verified, publicInputs: r.publicInputs, reason: r.reason, environment: req.environment ?? 'live' };
         },
       );
 
@@ -215,10 +213,8 @@ export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeServ
         async (req) => {
           const jurisdictionCode = req.body.jurisdictionCode.toUpperCase();
           const minimumAge = req.body.minimumAge ?? age.legalAge(jurisdictionCode);
-          const environment = req.environment ?? 'live';
-          const check = () => age.verify(req.body.walletAddress, minimumAge);
-          const r = environment === 'test' ? await check() : await ageChecks.service.guard(askerOf(req), req.body.walletAddress, minimumAge, 'age-verify', check, answerOf);
-          return { walletAddress: toChecksum(req.body.walletAddress), jurisdictionCode, minimumAge, verified: r.verified, proof: r.proof, publicInputs: r.publicInputs, reason: r.reason, snarkjs: snarkjsForm(r.proof), environment };
+          const r = await ageChecks.service.guard(askerOf(req), req.body.walletAddress, minimumAge, 'age-verify', () => age.verify(req.body.walletAddress, minimumAge), answerOf);
+          return { walletAddress: toChecksum(req.body.walletAddress), jurisdictionCode, minimumAge, verified: r.verified, proof: r.proof, publicInputs: r.publicInputs, reason: r.reason, snarkjs: snarkjsForm(r.proof), environment: req.environment ?? 'live' };
         },
       );
     },

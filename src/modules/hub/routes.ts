@@ -33,17 +33,7 @@ function cors(req: FastifyRequest, reply: FastifyReply) {
   reply.header('Vary', 'Origin');
 }
 
-/** The API key a hub client presents: access_token query (browsers), X-API-Key, or Authorization: Bearer (Node client). */
-export function presentedKey(headers: IncomingMessage['headers'], query: URLSearchParams): string | null {
-  const q = query.get('access_token');
-  if (q) return q;
-  const h = headers['x-api-key'];
-  if (typeof h === 'string' && h) return h;
-  const m = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '');
-  return m ? m[1] : null;
-}
-
-/** Every credential a hub client presents, in the places presentedKey looks. */
+/** Every credential a hub client presents: access_token query (browsers), X-API-Key, or Authorization: Bearer (Node client). */
 function presentedCredentials(headers: IncomingMessage['headers'], query: URLSearchParams): string[] {
   const out: string[] = [];
   const q = query.get('access_token');

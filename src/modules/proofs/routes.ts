@@ -38,9 +38,9 @@ export function proofsRoutes(app: App, getService: () => Promise<FullProofsServi
         const service = await getService();
         const prove = () => service.prove(req.body);
         const environment = req.environment ?? 'live';
-        // An age proof is an age question: it goes under the compliance module's age-privacy allowance (403 beyond it).
-        // A sandbox one asks nothing about a real person.
-        const ageChecks = environment === 'live' ? req.server.ctx.services.ageChecks : undefined;
+        // An age proof is an age question: it goes under the compliance module's age-privacy allowance (403 beyond it;
+        // a sandbox one asks nothing about a real person and passes through).
+        const ageChecks = req.server.ctx.services.ageChecks;
         const isAge = req.body.proofType === 'AgeVerification' || req.body.proofType === 'AgeAboveMinimum';
         const asker = { keyId: req.apiKey!.keyId, keyOwner: req.apiKey!.ownerAddress };
         const result = isAge && ageChecks ? await ageChecks.guard(asker, req.body.subject, req.body.minimumAge ?? DEFAULT_MINIMUM_AGE, 'prove', prove) : await prove();

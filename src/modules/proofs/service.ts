@@ -166,30 +166,19 @@ export function createProofsService(deps: {
     if (entry.score < threshold) throw unsatisfiable(`The wallet's ${category} score is below the threshold ${threshold}: no proof exists.`);
     const catId = categoryId(category);
     const { row, salt } = await scoreCommitmentFor(address, catId, entry.score);
-    const input = {
-      threshold: String(threshold),
-      categoryId: String(catId),
-      subject: BigInt(address).toString(),
-      commitment: row.commitment,
-      score: String(entry.score),
-      salt: salt.toString(),
-    };
-    const { issuedAt, validUntil } = issueWindow();
-    return finish(
-      'ScoreAboveThreshold',
-      'score_threshold',
-      input,
-      { threshold, category, categoryId: catId, categoryHash: categoryHash(category), subject: toChecksum(address), commitment: row.commitment },
-      issuedAt,
-      validUntil,
-    );
+    return proveScoreOver(address, category, threshold, entry.score, salt, row.commitment);
   }
 
   /** Test credentials: the same circuit over the sandbox score, against a commitment that is computed, never stored. */
   async function proveSandboxScore(address: string, category: Category, threshold: number): Promise<ProofResult> {
-    const catId = categoryId(category);
-    const { score, salt, commitment } = sandboxScoreCommitment(address, category, catId);
+    const { score, salt, commitment } = sandboxScoreCommitment(address, category, categoryId(category));
     if (score < threshold) throw unsatisfiable(`The wallet's sandbox ${category} score (${score}) is below the threshold ${threshold}: no proof exists.`);
+    return proveScoreOver(address, category, threshold, score, salt, commitment);
+  }
+
+  /** The score-threshold proof of `score` under its committed salt. */
+  function proveScoreOver(address: string, category: Category, threshold: number, score: number, salt: bigint, commitment: string): Promise<ProofResult> {
+    const catId = categoryId(category);
     const input = { threshold: String(threshold), categoryId: String(catId), subject: BigInt(address).toString(), commitment, score: String(score), salt: salt.toString() };
     const { issuedAt, validUntil } = issueWindow();
     return finish(

@@ -97,20 +97,20 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
     return new Map(addresses.map((a) => [a, { status: 'none' as const, asOf: at, reason: NO_CHAIN_SOURCE, chains: [] }]));
   }
 
-  /** Evidence of these wallets: their features in a few statements (one per chunk, when ingestion offers it), the
-   *  other signals per wallet (a primary-key read each). */
+  /** Evidence of these wallets: their features in a few statements (one per chunk, when ingestion offers it) and
+   *  their other signals. */
   async function gather(addresses: string[]): Promise<ModelInput[]> {
     const s = services;
     const many = s.ingestion?.featuresForMany;
     const [features, rest] = await Promise.all([
       many ? many.call(s.ingestion, addresses) : Promise.all(addresses.map((a) => (s.ingestion ? s.ingestion.featuresFor(a) : emptyFeatures(a)))),
-      addresses.length > 1 ? signalsOfMany(addresses) : Promise.all(addresses.map(signals)),
+      signalsOf(addresses),
     ]);
     return addresses.map((_, i) => ({ features: features[i], ...rest[i] }));
   }
 
-  /** signals() of a chunk of wallets: one query per source where the module offers it (bulk jobs, batches). */
-  async function signalsOfMany(addresses: string[]): Promise<Omit<ModelInput, 'features'>[]> {
+  /** Debt claims, compliance and identity of these wallets: one query per source where the module offers it. */
+  async function signalsOf(addresses: string[]): Promise<Omit<ModelInput, 'features'>[]> {
     const s = services;
     const each = <T>(one: (a: string) => Promise<T>) => Promise.all(addresses.map(one));
     const [claims, compliance, identity] = await Promise.all([
@@ -123,20 +123,6 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
       s.identity ? (s.identity.signalsForMany ? s.identity.signalsForMany(addresses) : each((a) => s.identity!.signalFor(a))) : addresses.map(() => NO_IDENTITY),
     ]);
     return addresses.map((_, i) => ({ claims: claims[i], compliance: compliance[i], identity: identity[i] }));
-  }
-
-  async function signals(address: string): Promise<Omit<ModelInput, 'features'>> {
-    const s = services;
-    const [claims, compliance, identity] = await Promise.all([
-      s.debtClaims ? s.debtClaims.signalsFor(address) : [],
-      s.compliance
-        ? s.compliance.signalFor(address)
-        : s.sanctions
-          ? { ...NO_COMPLIANCE, sanctioned: s.sanctions.status(address).sanctioned }
-          : NO_COMPLIANCE,
-      s.identity ? s.identity.signalFor(address) : NO_IDENTITY,
-    ]);
-    return { claims, compliance, identity };
   }
 
   /** Scores these wallets from current evidence and writes everything in one transaction. */
