@@ -5,12 +5,13 @@
 import { emptyFeatures, scoreWallet } from '../src/modules/scoring/model/index.js';
 import type { Category, WalletFeatures } from '../src/modules/scoring/contracts.js';
 import { COSTS } from '../src/modules/ingestion/costs.js';
+import { CEILING, capitalCost } from '../src/modules/scoring/model/cost-ceiling.js';
 
 const TARGET = 600;
 /** USD of gas per simple transaction (swap, vote, transfer, call): ~150k gas at 10 gwei at ETH $3,000; an L2 */
 const GAS = { mainnet: 4.5, l2: 0.05 };
-/** what capital held costs its owner per year (yield forgone), for tokens held to vote */
-const CAPITAL_APR = 0.03;
+/** what capital held costs its owner per year (yield forgone), for tokens held to vote: the model's own rate */
+const CAPITAL_APR = CEILING.capitalCostPerYear;
 /** a funded sybil (gas money from an exchange withdrawal, not from the attacker's wallet) */
 const SYBIL_USD = { mainnet: 5, l2: 0.3 };
 
@@ -39,14 +40,15 @@ function cheapest(found: Cheapest[]): Cheapest | null {
 /** One swap a day (alternating sides, so each day keeps a net position), through `pools` pools of one fee tier. */
 function trading(net: 'mainnet' | 'l2'): Cheapest | null {
   const out: Cheapest[] = [];
-  for (const size of [200, 500, 1_000, 2_000, 5_000, 10_000, 25_000, 50_000])
-    for (const fee of [0.0001, 0.0005, 0.003])
-      for (const days of [5, 10, 20, 30, 45, 60, 90, 120, 180])
+  for (const size of [200, 500, 1_000, 2_000, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000])
+    for (const fee of [0.0001, 0.0005, 0.003, 0.01])
+      for (const days of [1, 2, 3, 4, 5, 7, 10, 15, 20, 30, 45, 60, 90, 120, 180, 365])
         for (const pools of [1, 3, 5, 10]) {
           const perDay = Math.min(COSTS.trading.dayFeeCapUsd, size * fee);
           const f = base();
           f.distinctTokens = Math.min(pools + 1, 12);
           f.trading = { swaps: days, distinctPools: Math.min(pools, days), protocols: pools > 1 ? 2 : 1, activeDays: perDay >= COSTS.trading.dayFeeFloorUsd ? days : 0, volumeUsd: size * days, unvaluedSwaps: 0, feesUsd: perDay * days };
+          // what the wallet pays the pools (the model counts at most the day's cap of it)
           const fees = size * fee * days;
           const gas = days * GAS[net];
           out.push({ category: 'DEFI_TRADING', net, plan: `${days} daily swaps of ${fmt(size)} through ${pools} pool(s) at ${fee * 1e4} bp`, score: score(f, 'DEFI_TRADING'), cost: fees + gas, breakdown: `pool fees ${fmt(fees)} + gas ${fmt(gas)}` });
@@ -54,22 +56,37 @@ function trading(net: 'mainnet' | 'l2'): Cheapest | null {
   return cheapest(out);
 }
 
-/** Hold `tokens` of a votes token (ARB at $0.50) through the snapshots of `proposals` proposals on two governors. */
+/** Hold `tokens` of a votes token (ARB at its reference price) through the snapshots of `proposals` proposals on two
+ *  governors over `months`. The carry is what the features SQL credits (first vote 7 days, then at most 30 days per
+ *  gap between votes): an attacker holding only around the snapshots pays at least that, plus gas. */
 function governance(net: 'mainnet' | 'l2'): Cheapest | null {
   const out: Cheapest[] = [];
-  const { voteFloorTokens: floor, fullPowerTokens: full } = COSTS.governance;
+  const { voteFloorTokens: floor, fullPowerTokens: full, firstVoteDays, maxGapDays } = COSTS.governance;
+  const price = COSTS.governance.tokenUsd['arbitrum-governance'];
   const weight = (t: number) => (t < floor ? 0 : Math.min(1, Math.log1p(t / floor) / Math.log1p(full / floor)));
-  for (const tokens of [10, 30, 100, 300, 1_000, 3_000, 10_000, 100_000])
-    for (const proposals of [5, 10, 15, 20, 30, 40, 60]) {
-      const f = base();
-      f.governance = { votes: proposals, proposalsVotedOn: proposals, delegationsMade: 0, delegationsReceived: 0, governors: 2, votePower: proposals * weight(tokens), delegatedPower: 0 };
-      const months = proposals / 4; // about four proposals a month on Arbitrum's two governors
-      const capital = tokens * 0.5;
-      const carry = (capital * CAPITAL_APR * months) / 12;
-      const gas = proposals * GAS[net];
-      out.push({ category: 'GOVERNANCE', net, plan: `${tokens.toLocaleString('en-US')} ARB (${fmt(capital)} at risk) held ${months.toFixed(1)} months, voting on ${proposals} proposals of 2 governors`, score: score(f, 'GOVERNANCE'), cost: carry + gas, breakdown: `carry ${fmt(carry)} + gas ${fmt(gas)} (capital at risk ${fmt(capital)})` });
-    }
+  for (const tokens of [10, 100, 1_000, 10_000, 100_000, 300_000, 1_000_000, 3_000_000, 10_000_000])
+    for (const proposals of [4, 10, 20, 40, 60])
+      for (const months of [1, 3, 6, 12, 24]) {
+        const f = base();
+        const perGovernor = proposals / 2;
+        const gap = Math.min(maxGapDays, (months * 30) / perGovernor);
+        const heldDays = 2 * (firstVoteDays + (perGovernor - 1) * gap);
+        const carry = capitalCost(tokens * price * heldDays);
+        f.governance = { votes: proposals, proposalsVotedOn: proposals, delegationsMade: 0, delegationsReceived: 0, governors: 2, votePower: proposals * weight(tokens), delegatedPower: 0, carryUsd: carry };
+        const gas = proposals * GAS[net];
+        out.push({ category: 'GOVERNANCE', net, plan: `${tokens.toLocaleString('en-US')} ARB (${fmt(tokens * price)} at risk) held through ${proposals} proposals of 2 governors over ${months} months`, score: score(f, 'GOVERNANCE'), cost: carry + gas, breakdown: `carry ${fmt(carry)} + gas ${fmt(gas)} (capital at risk ${fmt(tokens * price)})` });
+      }
   return cheapest(out);
+}
+
+/** NFT, SOCIAL and DEVELOPER stop at the unpriced cap without measured cost elsewhere: the cheapest measured cost is
+ *  pool fees (one-way swaps of $250,000 in a 1% pool, one a day at the day's cap), which also cost their gas. */
+const EXTRA_COST = [0, 250, 500, 1_000, 1_500, 2_000];
+function withMeasuredCost(f: WalletFeatures, extra: number, net: 'mainnet' | 'l2'): { cost: number; note: string } {
+  if (extra <= 0) return { cost: 0, note: '' };
+  const days = Math.ceil(extra / COSTS.trading.dayFeeCapUsd);
+  f.trading = { swaps: days, distinctPools: 1, protocols: 1, activeDays: days, volumeUsd: days * 25_000, unvaluedSwaps: 0, feesUsd: extra };
+  return { cost: extra + days * GAS[net], note: ` + ${fmt(extra)} of pool fees on ${days} day(s) (measured cost)` };
 }
 
 /** Collections made by a second wallet and minted by `holders` sybils each (funded from an exchange), plus the
@@ -78,13 +95,15 @@ function nft(net: 'mainnet' | 'l2'): Cheapest | null {
   const out: Cheapest[] = [];
   const holders = COSTS.nft.independentHolders;
   for (const collections of [1, 2, 3, 5, 8, 12])
-    for (const mints of [1, 2, 3, 5, 8]) {
-      const f = base();
-      f.nft = { mints: collections * mints, received: 0, sent: 0, collections };
-      const sybils = collections * holders * SYBIL_USD[net];
-      const gas = (collections * (holders + 1 + mints)) * GAS[net];
-      out.push({ category: 'NFT', net, plan: `${collections} collection(s) of a second wallet, ${holders} sybil minters each, ${mints} own mint(s) in each`, score: score(f, 'NFT'), cost: sybils + gas, breakdown: `sybils ${fmt(sybils)} + gas ${fmt(gas)}` });
-    }
+    for (const mints of [1, 2, 3, 5, 8])
+      for (const extra of EXTRA_COST) {
+        const f = base();
+        f.nft = { mints: collections * mints, received: 0, sent: 0, collections };
+        const m = withMeasuredCost(f, extra, net);
+        const sybils = collections * holders * SYBIL_USD[net];
+        const gas = (collections * (holders + 1 + mints)) * GAS[net];
+        out.push({ category: 'NFT', net, plan: `${collections} collection(s) of a second wallet, ${holders} sybil minters each, ${mints} own mint(s) in each${m.note}`, score: score(f, 'NFT'), cost: sybils + gas + m.cost, breakdown: `sybils ${fmt(sybils)} + gas ${fmt(gas)}${m.cost ? ` + measured cost ${fmt(m.cost)}` : ''}` });
+      }
   return cheapest(out);
 }
 
@@ -93,14 +112,16 @@ function social(net: 'mainnet' | 'l2'): Cheapest | null {
   const out: Cheapest[] = [];
   for (const n of [10, 25, 50, 75, 100, 150])
     for (const transfers of [0, 25, 50, 100, 200])
-      for (const months of [1, 6, 12, 24]) {
-        const f = base();
-        f.distinctCounterparties = n;
-        f.tokenTransfers = transfers;
-        f.activeMonths = months;
-        const gas = (n + transfers + months) * GAS[net];
-        out.push({ category: 'SOCIAL', net, plan: `${n} counterparties paid 0.001 ETH, ${transfers} stablecoin transfers of $1+, active ${months} months`, score: score(f, 'SOCIAL'), cost: gas, breakdown: `gas ${fmt(gas)} (the value sent comes back from the sybils)` });
-      }
+      for (const months of [1, 6, 12, 24])
+        for (const extra of EXTRA_COST) {
+          const f = base();
+          f.distinctCounterparties = n;
+          f.tokenTransfers = transfers;
+          f.activeMonths = months;
+          const m = withMeasuredCost(f, extra, net);
+          const gas = (n + transfers + months) * GAS[net];
+          out.push({ category: 'SOCIAL', net, plan: `${n} counterparties paid 0.001 ETH, ${transfers} stablecoin transfers of $1+, active ${months} months${m.note}`, score: score(f, 'SOCIAL'), cost: gas + m.cost, breakdown: `gas ${fmt(gas)} (the value sent comes back from the sybils)${m.cost ? ` + measured cost ${fmt(m.cost)}` : ''}` });
+        }
   return cheapest(out);
 }
 
@@ -108,14 +129,16 @@ function social(net: 'mainnet' | 'l2'): Cheapest | null {
 function developer(net: 'mainnet' | 'l2'): Cheapest | null {
   const out: Cheapest[] = [];
   for (const contracts of [1, 2, 3, 5, 8])
-    for (const users of [5, 10, 20, 30, 50, 80, 120]) {
-      const f = base();
-      f.txCount = contracts;
-      f.developer = { contractsDeployed: contracts, contractsWithCode: contracts, usedContracts: contracts, thirdPartyUsers: users };
-      const sybils = users * SYBIL_USD[net];
-      const gas = (contracts * 10 + users) * GAS[net];
-      out.push({ category: 'DEVELOPER', net, plan: `${contracts} contract(s) called by ${users} sybils funded elsewhere`, score: score(f, 'DEVELOPER'), cost: sybils + gas, breakdown: `sybils ${fmt(sybils)} + gas ${fmt(gas)} (deployments at 10 tx each)` });
-    }
+    for (const users of [5, 10, 20, 30, 50, 80, 120])
+      for (const extra of EXTRA_COST) {
+        const f = base();
+        f.txCount = contracts;
+        f.developer = { contractsDeployed: contracts, contractsWithCode: contracts, usedContracts: contracts, thirdPartyUsers: users };
+        const m = withMeasuredCost(f, extra, net);
+        const sybils = users * SYBIL_USD[net];
+        const gas = (contracts * 10 + users) * GAS[net];
+        out.push({ category: 'DEVELOPER', net, plan: `${contracts} contract(s) called by ${users} sybils funded elsewhere${m.note}`, score: score(f, 'DEVELOPER'), cost: sybils + gas + m.cost, breakdown: `sybils ${fmt(sybils)} + gas ${fmt(gas)} (deployments at 10 tx each)${m.cost ? ` + measured cost ${fmt(m.cost)}` : ''}` });
+      }
   return cheapest(out);
 }
 
@@ -129,7 +152,7 @@ export function activityCosts(): (Cheapest | { category: Category; net: string; 
 
 export function printActivityCosts(): void {
   console.log(`\nDEFI_TRADING, GOVERNANCE, NFT, SOCIAL, DEVELOPER (searched with the model: plans turned into the features ingestion computes)`);
-  console.log(`assumptions: gas ${fmt(GAS.mainnet)} / ${fmt(GAS.l2)} per transaction (mainnet / L2); a sybil funded from an exchange ${fmt(SYBIL_USD.mainnet)} / ${fmt(SYBIL_USD.l2)}; ARB $0.50; capital held costs ${CAPITAL_APR * 100}%/yr`);
+  console.log(`assumptions: gas ${fmt(GAS.mainnet)} / ${fmt(GAS.l2)} per transaction (mainnet / L2); a sybil funded from an exchange ${fmt(SYBIL_USD.mainnet)} / ${fmt(SYBIL_USD.l2)}; ARB ${fmt(COSTS.governance.tokenUsd['arbitrum-governance'])}; capital held costs ${CAPITAL_APR * 100}%/yr`);
   for (const r of activityCosts()) {
     if ('none' in r) console.log(`  ${r.category.padEnd(12)} ${r.net.padEnd(7)}: no plan in the grid reaches ${TARGET}`);
     else console.log(`  ${r.category.padEnd(12)} ${r.net.padEnd(7)}: ${r.plan} -> ${r.score}\n  ${''.padEnd(22)}cost ${fmt(r.cost)} = ${r.breakdown}`);

@@ -75,17 +75,18 @@ function v2SwapLogs(who: string, usd: number, buyWeth: boolean) {
       ];
 }
 
-/** A year of modest trading: twice a month, $1,500-2,900 USDC <-> WETH in the 5-bp and 30-bp pools (bought, then
- *  sold two weeks later), and two trades in the V2 pair. */
+/** A year of trading that pays its way: twice a month, $40,000-53,700 USDC <-> WETH in the 5-bp and 30-bp pools
+ *  (bought, then sold two weeks later), and two $20,000 trades in the V2 pair: about $2,100 of pool fees paid to
+ *  others' liquidity (model 3.0.0 prices 600 at $1,000 of measured cost). */
 export function honestTrader(x: EtlExport, who: string): void {
   for (let m = 0; m < 12; m++) {
-    const usd = 1500 + ((m * 137) % 1400);
+    const usd = 40_000 + ((m * 1370) % 14_000);
     const pool = m % 2 === 0 ? MAINNET.pool5bp : MAINNET.pool30bp;
     x.tx({ from: who, to: pool, at: day(m * 30 + 2), logs: v3SwapLogs(pool, who, usd, true) });
     x.tx({ from: who, to: pool, at: day(m * 30 + 16), logs: v3SwapLogs(pool, who, usd, false) });
   }
-  x.tx({ from: who, to: MAINNET.pairV2, at: day(100), logs: v2SwapLogs(who, 2000, true) });
-  x.tx({ from: who, to: MAINNET.pairV2, at: day(220), logs: v2SwapLogs(who, 2000, false) });
+  x.tx({ from: who, to: MAINNET.pairV2, at: day(100), logs: v2SwapLogs(who, 20_000, true) });
+  x.tx({ from: who, to: MAINNET.pairV2, at: day(220), logs: v2SwapLogs(who, 20_000, false) });
 }
 
 /** Row 4: flash-funded round trips of $50k (borrowed from the Balancer vault and paid back in the same transaction),

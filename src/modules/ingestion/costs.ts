@@ -10,7 +10,7 @@ const read = <T>(name: string) => JSON.parse(readFileSync(path.join(DATA, name),
 
 export const COSTS = read<{
   trading: { unvaluedSwapUsd: number; dayFeeCapUsd: number; dayFeeFloorUsd: number };
-  governance: { voteFloorTokens: number; fullPowerTokens: number };
+  governance: { voteFloorTokens: number; fullPowerTokens: number; tokenUsd: Record<string, number>; firstVoteDays: number; maxGapDays: number; delegationMaxDays: number };
   social: { nativeFloorWei: string };
   nft: { independentHolders: number };
 }>('costs.json');
@@ -19,3 +19,6 @@ const LISTED: string[] = read<{ collections: { chainId: number; address: string 
 
 /** `${chainId}:${address}` of the maintained collections, and of the local chain's (a demo's, see useLocalRegistry) */
 export const listedCollections = (): string[] => (localCollections.length ? [...LISTED, ...localCollections] : LISTED);
+
+/** The governors' reference vote-token prices as two parallel arrays (protocols, USD), parameters of the features SQL */
+export const GOVERNANCE_PRICES: [string[], number[]] = [Object.keys(COSTS.governance.tokenUsd), Object.values(COSTS.governance.tokenUsd)];

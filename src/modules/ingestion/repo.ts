@@ -4,7 +4,8 @@ import { prepared, type Queryable } from '../../platform/db/types.js';
 import type { WalletFeatures } from '../scoring/contracts.js';
 import { replayLending, type LendingEvent, type LendingPositions } from '../scoring/model/lending-positions.js';
 import type { ActivityRecord } from './decode.js';
-import { COSTS, listedCollections } from './costs.js';
+import { capitalCost } from '../scoring/model/cost-ceiling.js';
+import { COSTS, GOVERNANCE_PRICES, listedCollections } from './costs.js';
 import { DUST_USD } from './registry/gate.js';
 import { protocolContract } from './registry/index.js';
 
@@ -238,11 +239,22 @@ sc AS (SELECT sw.*, CASE WHEN pd.gross > 0 THEN pd.net / pd.gross ELSE 0 END AS 
 scn AS (SELECT * FROM sc WHERE share > 0.05),
 td AS (SELECT d, least($4, sum(fee * usd * share)) AS fees FROM scn GROUP BY d),
 -- governance: votes at or above the floor, per proposal, each weighing ln(1 + votes/floor) / ln(1 + full/floor)
-gv AS (SELECT contract, ref, max(amount) / 1e18 AS tokens FROM a WHERE kind = 'gov_vote' GROUP BY contract, ref HAVING max(amount) / 1e18 >= $6),
+gv AS (SELECT contract, ref, max(protocol) AS protocol, min(occurred_at) AS t, max(amount) / 1e18 AS tokens FROM a WHERE kind = 'gov_vote'
+       GROUP BY contract, ref HAVING max(amount) / 1e18 >= $6),
+-- the cost of that voting power: per governor, the smaller balance of two consecutive votes counts as held for the
+-- days between them (at most $14), the first vote for $13 days; valued at the governor's reference token price
+px AS (SELECT * FROM unnest($11::text[], $12::float8[]) AS px(protocol, usd)),
+gh AS (SELECT protocol, least(tokens, COALESCE(lag(tokens) OVER w, tokens)) AS held,
+              -- (LEAST skips NULLs: the first vote is told apart explicitly)
+              CASE WHEN lag(t) OVER w IS NULL THEN $13::float8 ELSE least($14::float8, EXTRACT(EPOCH FROM (t - lag(t) OVER w)) / 86400) END AS days
+       FROM gv WINDOW w AS (PARTITION BY contract ORDER BY t, ref)),
 -- delegations received weigh the votes they moved to the wallet (DelegateVotesChanged in the same transaction)
 dr AS (SELECT chain_id, tx_hash, count(*) AS n FROM a WHERE kind = 'gov_delegated_to' GROUP BY chain_id, tx_hash),
-dv AS (SELECT chain_id, tx_hash, sum(amount) / 1e18 AS tokens FROM wallet_activity WHERE wallet = $1 AND kind = 'gov_votes_changed' GROUP BY chain_id, tx_hash),
-dd AS (SELECT dr.n, dv.tokens / dr.n AS each FROM dr JOIN dv USING (chain_id, tx_hash) WHERE dv.tokens / dr.n >= $6),
+dv AS (SELECT chain_id, tx_hash, sum(amount) / 1e18 AS tokens, max(protocol) AS protocol, max(occurred_at) AS t
+       FROM wallet_activity WHERE wallet = $1 AND kind = 'gov_votes_changed' GROUP BY chain_id, tx_hash),
+dd AS (SELECT dr.n, dv.tokens / dr.n AS each, dv.protocol, dv.t FROM dr JOIN dv USING (chain_id, tx_hash) WHERE dv.tokens / dr.n >= $6),
+-- votes delegated to the wallet are voting power it holds from the delegation to its latest governance evidence
+gl AS (SELECT max(occurred_at) AS t FROM a WHERE kind IN ('gov_vote', 'gov_delegate', 'gov_delegated_to')),
 -- NFT: collections on the maintained list, or that enough other wallets minted or bought in their own transactions
 nc AS (SELECT DISTINCT n.chain_id, n.contract FROM a n WHERE n.kind IN ('nft_mint', 'transfer_erc721', 'transfer_erc1155')
          AND ((n.chain_id || ':' || n.contract) = ANY($9::text[])
@@ -298,6 +310,9 @@ SELECT
   (SELECT COALESCE(sum(n), 0) FROM dd) AS delegations_received,
   (SELECT COALESCE(sum(n * least(1, ln(1 + each / $6) / ln(1 + $7 / $6))), 0) FROM dd) AS delegated_power,
   (SELECT count(DISTINCT contract) FROM gv) AS governors,
+  (SELECT COALESCE(sum(gh.held * gh.days * px.usd), 0) FROM gh JOIN px USING (protocol)) AS vote_usd_days,
+  (SELECT COALESCE(sum(dd.n * dd.each * px.usd * least($15::float8, greatest(0, EXTRACT(EPOCH FROM (gl.t - dd.t)) / 86400))), 0)
+     FROM dd JOIN px USING (protocol) CROSS JOIN gl) AS delegated_usd_days,
   (SELECT count(*) FROM nf WHERE kind = 'nft_mint') AS mints,
   (SELECT count(*) FROM nf WHERE kind <> 'nft_mint' AND direction = 'in') AS nft_received,
   (SELECT count(*) FROM nf WHERE kind <> 'nft_mint' AND direction = 'out') AS nft_sent,
@@ -383,6 +398,7 @@ async function featuresForMany(q: Queryable, wallets: string[], chunk: number | 
       [
         wallets.slice(i, i + n), DUST_USD, COSTS.trading.unvaluedSwapUsd, COSTS.trading.dayFeeCapUsd, COSTS.trading.dayFeeFloorUsd,
         COSTS.governance.voteFloorTokens, COSTS.governance.fullPowerTokens, COSTS.social.nativeFloorWei, listedCollections(), COSTS.nft.independentHolders,
+        ...GOVERNANCE_PRICES, COSTS.governance.firstVoteDays, COSTS.governance.maxGapDays, COSTS.governance.delegationMaxDays,
       ],
       FEATURES_MANY,
     );
@@ -440,6 +456,7 @@ function toFeatures(r: Record<string, unknown>): WalletFeatures {
       governors: n('governors'),
       votePower: n('vote_power'),
       delegatedPower: n('delegated_power'),
+      carryUsd: capitalCost(n('vote_usd_days') + n('delegated_usd_days')),
     },
     nft: { mints: n('mints'), received: n('nft_received'), sent: n('nft_sent'), collections: n('collections') },
     developer: { contractsDeployed: n('deployed'), contractsWithCode: n('with_code'), usedContracts: n('used_contracts'), thirdPartyUsers: n('third_party_users') },

@@ -101,7 +101,9 @@ export interface WalletFeatures {
   trading: { swaps: number; distinctPools: number; protocols: number; activeDays: number; volumeUsd?: number; unvaluedSwaps?: number; feesUsd?: number };
   /** votes at or above the floor (data/scoring/costs.json); votePower: sum over proposals of each vote's weight 0-1;
    *  delegationsReceived: those that moved votes to the wallet, delegatedPower their summed weight */
-  governance: { votes: number; proposalsVotedOn: number; delegationsMade: number; delegationsReceived: number; governors: number; votePower?: number; delegatedPower?: number };
+  governance: { votes: number; proposalsVotedOn: number; delegationsMade: number; delegationsReceived: number; governors: number; votePower?: number; delegatedPower?: number;
+    /** USD the voting power cost to hold: tokens held between votes (and delegated to it) x days x the capital rate */
+    carryUsd?: number };
   /** only in transactions the wallet sent or paid in, only collections on the maintained list or with independent holders */
   nft: { mints: number; received: number; sent: number; collections: number };
   /** usedContracts / thirdPartyUsers: deployed contracts called by others the deployer did not fund (bulk import) */

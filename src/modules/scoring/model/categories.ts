@@ -5,6 +5,7 @@
 import type { ComplianceSignal, IdentitySignal, WalletFeatures } from '../contracts.js';
 import { claimsKey, claimTerms, type ClaimSummary } from './debt-claims.js';
 import { EMPTY_POSITIONS, UNVALUED_EVENT_USD } from './lending-positions.js';
+import { ceilingTerm, measuredCosts } from './cost-ceiling.js';
 import { confidenceOf, sumPoints, toScore, topFactors, type CategoryResult, type Term } from './terms.js';
 import { clamp, fingerprint, logCap, sat } from './transforms.js';
 
@@ -27,6 +28,15 @@ export interface ModelSignals {
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Holds the terms' positive points to what the cost behind them backs (cost-ceiling.ts); the limit applied, if any,
+ *  is part of the category's inputs (a dispute override lasts until it changes). */
+function capped(terms: Term[], costUsd: number, what: string, unpriced = false): string {
+  const t = ceilingTerm(terms, costUsd, what, unpriced);
+  if (!t) return '';
+  terms.push(t);
+  return `,cap${Math.round(t.points)}`;
+}
 
 function result(
   category: CategoryResult['category'],
@@ -90,11 +100,12 @@ export function lending(f: WalletFeatures, s: ModelSignals): CategoryResult {
     terms.push({ code: 'LIQUIDATIONS', description: `${plural(l.liquidations, 'liquidation')} of borrowed positions${lost ? ` (${usd(lost)} of debt)` : ''}`, points: -(150 * sat(l.liquidations, 1.5) + 250 * logCap(lost, 100_000)) });
   }
   terms.push(...claimTerms(s.claims));
+  const cap = capped(terms, measuredCosts(f).lending, 'own capital held in lending pools and interest paid');
   // evidence is what was held over time, not rows: a flash loop of a thousand events is no evidence; debt claims are
   // no evidence of the wallet's own activity and never raise confidence (model 3.0.0)
   const evidence = p.cycles + (p.debtUsdDays > 0 ? 1 : 0) + (p.collateralUsdDays > 0 ? 1 : 0) + l.liquidations;
   const conf = confidenceOf(evidence, 6, [p.collateralUsdDays > 0, p.debtUsdDays > 0, p.cycles > 0, p.interestUsd > 0, l.liquidations > 0, p.protocolsHeld >= 2], f.chains.length);
-  const inputs = `${r0(p.debtUsdDays)},${r0(p.collateralUsdDays)},${r0(p.interestUsd)},${p.cycles},${p.cycleMonths},${p.avgCycleDays === null ? '' : Math.round(p.avgCycleDays * 10)},${p.protocolsHeld},${r0(p.spanDays)},${l.liquidations},${r0(l.liquidatedUsd ?? 0)}`;
+  const inputs = `${r0(p.debtUsdDays)},${r0(p.collateralUsdDays)},${r0(p.interestUsd)},${p.cycles},${p.cycleMonths},${p.avgCycleDays === null ? '' : Math.round(p.avgCycleDays * 10)},${p.protocolsHeld},${r0(p.spanDays)},${l.liquidations},${r0(l.liquidatedUsd ?? 0)}${cap}`;
   return result('DEFI_LENDING', terms, conf, inputs, s.claimsKey, { code: 'NO_LENDING_HISTORY', description: 'no lending position held over time on supported chains' }, anchor(f, 'lending'));
 }
 
@@ -119,8 +130,9 @@ export function trading(f: WalletFeatures): CategoryResult {
     terms.push({ code: 'DEX_PROTOCOLS', description: `used ${plural(t.protocols, 'exchange protocol')}`, points: 100 * sat(t.protocols, 2) * paid });
     if (f.distinctTokens > 0) terms.push({ code: 'TOKEN_DIVERSITY', description: `held or moved ${plural(f.distinctTokens, 'token')}`, points: 100 * sat(f.distinctTokens, 10) * paid });
   }
+  const cap = capped(terms, fees, 'pool fees paid to others\' liquidity');
   const conf = confidenceOf(t.swaps, 20, [t.swaps > 0, t.distinctPools >= 2, t.protocols >= 2, t.activeDays >= 2, f.distinctTokens >= 2], f.chains.length);
-  return result('DEFI_TRADING', terms, conf, `${t.swaps},${t.distinctPools},${t.protocols},${t.activeDays},${t.swaps > 0 ? f.distinctTokens : 0},${r0(volume)},${Math.round(fees * 100)}`, '', {
+  return result('DEFI_TRADING', terms, conf, `${t.swaps},${t.distinctPools},${t.protocols},${t.activeDays},${t.swaps > 0 ? f.distinctTokens : 0},${r0(volume)},${Math.round(fees * 100)}${cap}`, '', {
     code: 'NO_TRADING_HISTORY',
     description: 'no swaps found on supported chains',
   }, anchor(f, 'trading'));
@@ -140,9 +152,10 @@ export function governance(f: WalletFeatures): CategoryResult {
   if (g.governors > 0) terms.push({ code: 'DAOS_PARTICIPATED', description: `took part in ${plural(g.governors, 'DAO governor')}`, points: 150 * sat(g.governors, 2) * share });
   if (g.delegationsMade > 0) terms.push({ code: 'DELEGATED_VOTES', description: `delegated to others ${plural(g.delegationsMade, 'time')}`, points: 50 * sat(g.delegationsMade, 2) });
   if (g.delegationsReceived > 0) terms.push({ code: 'DELEGATE_TRUST', description: `received ${plural(g.delegationsReceived, 'delegation')} that moved votes (weight ${trust.toFixed(1)})`, points: 200 * sat(trust, 2) });
+  const cap = capped(terms, measuredCosts(f).governance, 'voting power held over time');
   const ev = g.votes + g.delegationsMade + g.delegationsReceived;
   const conf = confidenceOf(ev, 8, [g.votes > 0, g.governors >= 2, g.delegationsMade > 0, g.delegationsReceived > 0], f.chains.length);
-  return result('GOVERNANCE', terms, conf, `${g.votes},${g.proposalsVotedOn},${g.governors},${g.delegationsMade},${g.delegationsReceived},${power.toFixed(3)},${trust.toFixed(3)}`, '', {
+  return result('GOVERNANCE', terms, conf, `${g.votes},${g.proposalsVotedOn},${g.governors},${g.delegationsMade},${g.delegationsReceived},${power.toFixed(3)},${trust.toFixed(3)},${r0(g.carryUsd ?? 0)}${cap}`, '', {
     code: 'NO_GOVERNANCE_ACTIVITY',
     description: 'no governance votes or delegations found',
   }, anchor(f, 'governance'));
@@ -159,8 +172,9 @@ export function nft(f: WalletFeatures): CategoryResult {
     const kept = clamp(1 - n.sent / acquired, 0, 1);
     terms.push({ code: 'NFT_RETENTION', description: `kept ${Math.round(kept * 100)}% of acquired NFTs`, points: 200 * kept });
   }
+  const cap = capped(terms, measuredCosts(f).total, 'measured cost', true);
   const conf = confidenceOf(acquired + n.sent, 10, [n.mints > 0, n.received > 0, n.collections >= 2, n.sent > 0], f.chains.length);
-  return result('NFT', terms, conf, `${n.mints},${n.received},${n.sent},${n.collections}`, '', { code: 'NO_NFT_ACTIVITY', description: 'no NFT transfers or mints found' }, anchor(f, 'nft'));
+  return result('NFT', terms, conf, `${n.mints},${n.received},${n.sent},${n.collections}${cap}`, '', { code: 'NO_NFT_ACTIVITY', description: 'no NFT transfers or mints found' }, anchor(f, 'nft'));
 }
 
 export function identity(f: WalletFeatures, s: ModelSignals): CategoryResult {
@@ -203,9 +217,10 @@ export function social(f: WalletFeatures): CategoryResult {
   if (f.activeMonths > 0) terms.push({ code: 'ACTIVE_MONTHS', description: `active in ${plural(f.activeMonths, 'month')}`, points: 150 * sat(f.activeMonths, 12) });
   if (f.identity.attestationsMade > 0) terms.push({ code: 'ATTESTATIONS_MADE', description: `made ${plural(f.identity.attestationsMade, 'attestation')} about others`, points: 150 * sat(f.identity.attestationsMade, 3) });
   if (f.governance.delegationsReceived > 0) terms.push({ code: 'TRUSTED_BY_DELEGATORS', description: `${plural(f.governance.delegationsReceived, 'wallet')} delegated to it`, points: 150 * sat(f.governance.delegationsReceived, 3) });
+  const cap = capped(terms, measuredCosts(f).total, 'measured cost', true);
   const ev = f.distinctCounterparties + f.identity.attestationsMade + f.governance.delegationsReceived;
   const conf = confidenceOf(ev, 30, [f.distinctCounterparties > 0, f.tokenTransfers > 0, f.identity.attestationsMade > 0, f.governance.delegationsReceived > 0, f.activeMonths >= 3], f.chains.length);
-  return result('SOCIAL', terms, conf, `${f.distinctCounterparties},${f.tokenTransfers},${f.activeMonths},${f.identity.attestationsMade},${f.governance.delegationsReceived}`, '', {
+  return result('SOCIAL', terms, conf, `${f.distinctCounterparties},${f.tokenTransfers},${f.activeMonths},${f.identity.attestationsMade},${f.governance.delegationsReceived}${cap}`, '', {
     code: 'NO_SOCIAL_GRAPH',
     description: 'no counterparties or attestations found',
   }, anchor(f, 'social'));
@@ -223,8 +238,9 @@ export function developer(f: WalletFeatures): CategoryResult {
   const live = Math.min(d.contractsWithCode, used);
   if (live > 0) terms.push({ code: 'LIVE_CONTRACTS', description: `${plural(live, 'contract')} in use still holding code`, points: 160 * sat(live, 5) });
   if (f.txCount > 0) terms.push({ code: 'TRANSACTIONS_SENT', description: `sent ${plural(f.txCount, 'transaction')}`, points: 40 * sat(f.txCount, 200) });
+  const cap = capped(terms, measuredCosts(f).total, 'measured cost', true);
   const conf = confidenceOf(d.contractsDeployed + users, 10, [d.contractsDeployed > 0, used > 0, users >= 5, f.txCount >= 10], f.chains.length);
-  return result('DEVELOPER', terms, conf, `${d.contractsDeployed},${d.contractsWithCode},${f.txCount},${used},${users}`, '', {
+  return result('DEVELOPER', terms, conf, `${d.contractsDeployed},${d.contractsWithCode},${f.txCount},${used},${users}${cap}`, '', {
     code: 'NO_CONTRACTS_DEPLOYED',
     description: 'no contract deployments found',
   }, anchor(f, 'developer'));

@@ -17,8 +17,9 @@ function borrower(): WalletFeatures {
   f.ageDays = 240;
   // model 2 scores value: a $40k borrower who repaid everything within two weeks
   f.lending = { supplies: 4, borrows: 5, repays: 5, liquidations: 0, protocols: 2, suppliedUsd: 64_000, borrowedUsd: 40_000, repaidUsd: 40_000, liquidatedUsd: 0, unvaluedSupplies: 0, unvaluedBorrows: 0, unvaluedRepays: 0, avgDaysToRepay: 14 };
-  // model 3.0.0 scores positions over time: five $40k loans held two weeks each, $64k of collateral for 240 days
-  f.lending.positions = { debtUsdDays: 2_800_000, collateralUsdDays: 15_360_000, interestUsd: 383, cycles: 5, cycleMonths: 5, avgCycleDays: 14, protocolsHeld: 2, spanDays: 240 };
+  // model 3.0.0 scores positions over time: five $40k loans held two weeks each, $120k of collateral for 240 days
+  // (~$2,450 of measured cost: interest in the own-capital share, own capital held; see cost-ceiling.ts)
+  f.lending.positions = { debtUsdDays: 2_800_000, collateralUsdDays: 28_800_000, interestUsd: 383, cycles: 5, cycleMonths: 5, avgCycleDays: 14, protocolsHeld: 2, spanDays: 240 };
   return f;
 }
 
@@ -242,13 +243,13 @@ describe('categories', () => {
     big.tokenTransfers = 1e6;
     big.distinctTokens = 1e6;
     big.trading = { swaps: 1e6, distinctPools: 1e6, protocols: 1e6, activeDays: 1e6, volumeUsd: 1e9, unvaluedSwaps: 0 };
-    big.governance = { votes: 1e6, proposalsVotedOn: 1e6, delegationsMade: 1e6, delegationsReceived: 1e6, governors: 1e6 };
+    big.governance = { votes: 1e6, proposalsVotedOn: 1e6, delegationsMade: 1e6, delegationsReceived: 1e6, governors: 1e6, carryUsd: 1e9 };
     big.nft = { mints: 1e6, received: 1e6, sent: 0, collections: 1e6 };
     big.developer = { contractsDeployed: 1e6, contractsWithCode: 1e6, usedContracts: 1e6, thirdPartyUsers: 1e6 };
     big.identity = { ensNames: 1e6, attestationsReceived: 1e6, attestationsMade: 1e6 };
     // valued evidence (unvalued events are capped, see UNVALUED_MAX_EVENTS)
     big.lending = { supplies: 1e6, borrows: 1e6, repays: 1e6, liquidations: 0, protocols: 1e6, avgDaysToRepay: 1, suppliedUsd: 1e9, borrowedUsd: 1e9, repaidUsd: 1e9, liquidatedUsd: 0, unvaluedSupplies: 0, unvaluedBorrows: 0, unvaluedRepays: 0 };
-    big.lending.positions = { debtUsdDays: 1e12, collateralUsdDays: 1e12, interestUsd: 1e9, cycles: 1e6, cycleMonths: 1e3, avgCycleDays: 1, protocolsHeld: 1e6, spanDays: 1e4 };
+    big.lending.positions = { debtUsdDays: 1e11, collateralUsdDays: 1e12, interestUsd: 1e9, cycles: 1e6, cycleMonths: 1e3, avgCycleDays: 1, protocolsHeld: 1e6, spanDays: 1e4 };
     big.ageDays = 1e4;
     const full = { did: `did:credence:1:${ADDR}`, hasDid: true, didCreatedAt: null, activeCredentials: 1e6, controlProved: true };
     const s = byCat({ features: small });
@@ -309,8 +310,10 @@ describe('model 2.0.0: value, self-dealing, anchors', () => {
     const b = byCat({ features: loan }).DEFI_LENDING.score;
     expect(a).toBe(0);
     expect(b).toBeGreaterThan(300);
+    // a longer history: the same loan, its collateral held for two years (more capital at risk over time)
     const older = JSON.parse(JSON.stringify(loan)) as WalletFeatures;
     older.lending.positions!.spanDays = 700;
+    older.lending.positions!.collateralUsdDays = 200_000 * 700;
     expect(byCat({ features: older }).DEFI_LENDING.score).toBeGreaterThan(b);
     // wallet age alone (inbound records can fake it) is no lending evidence
     older.ageDays = 7000;
