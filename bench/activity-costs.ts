@@ -64,9 +64,9 @@ function governance(net: 'mainnet' | 'l2'): Cheapest | null {
   const { voteFloorTokens: floor, fullPowerTokens: full, firstVoteDays, maxGapDays } = COSTS.governance;
   const price = COSTS.governance.tokenUsd['arbitrum-governance'];
   const weight = (t: number) => (t < floor ? 0 : Math.min(1, Math.log1p(t / floor) / Math.log1p(full / floor)));
-  for (const tokens of [10, 100, 1_000, 10_000, 100_000, 300_000, 1_000_000, 3_000_000, 10_000_000])
-    for (const proposals of [4, 10, 20, 40, 60])
-      for (const months of [1, 3, 6, 12, 24]) {
+  for (const tokens of [10, 100, 1_000, 10_000, 30_000, 50_000, 100_000, 200_000, 300_000, 500_000, 1_000_000, 3_000_000, 10_000_000])
+    for (const proposals of [4, 6, 10, 14, 20, 30, 40, 60])
+      for (const months of [1, 2, 3, 4, 6, 9, 12, 18, 24]) {
         const f = base();
         const perGovernor = proposals / 2;
         const gap = Math.min(maxGapDays, (months * 30) / perGovernor);

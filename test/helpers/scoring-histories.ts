@@ -126,9 +126,19 @@ export function pairGriefing(x: EtlExport, victim: string, attacker: string): vo
   for (let i = 0; i < 12; i++) x.tx({ from: victim, to: pair, at: day(45 + i * 14), logs: v2SwapLogs(victim, 2500, i % 2 === 0) });
 }
 
-/** A year of DAO voting: 10 ENS proposals with 2,000 ENS and 2 Compound proposals with 300 COMP; the COMP delegated
- *  to another delegate once; three holders (500, 1,200 and 80 ENS) delegate to it. */
+/** A year of DAO voting: 2,000 ENS and 300 COMP self-delegated at the start (their DelegateVotesChanged), 10 ENS
+ *  proposals and 2 Compound proposals voted with them; the COMP delegated to another delegate once; three holders
+ *  (500, 1,200 and 80 ENS) delegate to it. */
 export function honestVoter(x: EtlExport, who: string): void {
+  for (const [token, amount] of [[MAINNET.ensToken, '2000'], [MAINNET.comp, '300']] as const) {
+    x.tx({
+      from: who, to: token, at: day(0),
+      logs: [
+        { address: token, event: SIGS.delegateChanged, args: { delegator: who, fromDelegate: ZERO, toDelegate: who } },
+        { address: token, event: SIGS.delegateVotesChanged, args: { delegate: who, previousBalance: 0n, newBalance: parseEther(amount) } },
+      ],
+    });
+  }
   for (let p = 0; p < 10; p++) {
     x.tx({ from: who, to: MAINNET.ensGovernor, at: day(p * 33 + 5), logs: [{ address: MAINNET.ensGovernor, event: SIGS.voteCast, args: { voter: who, proposalId: BigInt(1000 + p), support: 1, weight: parseEther('2000'), reason: '' } }] });
   }
@@ -156,6 +166,20 @@ export function honestVoter(x: EtlExport, who: string): void {
       ],
     });
     votes += add;
+  }
+}
+
+/** Votes on borrowed tokens (Arbitrum): for each of 20 proposals over two months, 200,000 ARB ($100,000) are borrowed
+ *  and self-delegated a few minutes before the snapshot and returned right after it; the votes carry the full weight
+ *  (the snapshot saw it). What holding them cost is minutes of interest, not two months of carry. */
+export function snapshotBorrower(x: EtlExport, who: string): void {
+  const big = parseEther('200000');
+  for (let p = 0; p < 20; p++) {
+    const gov = p % 2 === 0 ? ARBITRUM.coreGovernor : ARBITRUM.treasuryGovernor;
+    const d = p * 3;
+    x.tx({ from: who, to: ARBITRUM.arb, at: day(d), logs: [{ address: ARBITRUM.arb, event: SIGS.delegateVotesChanged, args: { delegate: who, previousBalance: 0n, newBalance: big } }] });
+    x.tx({ from: who, to: ARBITRUM.arb, at: day(d, 0.1), logs: [{ address: ARBITRUM.arb, event: SIGS.delegateVotesChanged, args: { delegate: who, previousBalance: big, newBalance: 0n } }] });
+    x.tx({ from: who, to: gov, at: day(d + 2), logs: [{ address: gov, event: SIGS.voteCast, args: { voter: who, proposalId: BigInt(9000 + p), support: 1, weight: big, reason: '' } }] });
   }
 }
 

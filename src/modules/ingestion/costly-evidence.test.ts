@@ -99,6 +99,18 @@ describe('attacks through the import (issue 19)', () => {
     expect(a.OVERALL.score - base.OVERALL.score).toBeLessThanOrEqual(100);
   });
 
+  it('votes on tokens borrowed for each snapshot and returned minutes later buy no voting-power carry', async () => {
+    const [w] = await imported(42161, H.snapshotBorrower);
+    const [a, base] = [await scores(w), await fresh()];
+    const g = (await repo.features(w)).governance;
+    // the votes themselves are real (full weight at the snapshot) ...
+    expect(g).toMatchObject({ votes: 20, proposalsVotedOn: 20, governors: 2 });
+    // ... but the DelegateVotesChanged history shows the power held for minutes: 200,000 ARB x 0.1 h x 20 at $0.50
+    expect(g.carryUsd).toBeLessThan(1);
+    expect(a.GOVERNANCE.score - base.GOVERNANCE.score).toBeLessThanOrEqual(50);
+    expect(a.OVERALL.score - base.OVERALL.score).toBeLessThanOrEqual(100);
+  });
+
   it('row 8: a foreign token emitting Transfer(victim -> pair) and addLiquidity(to = victim) cost the victim at most 40', async () => {
     const x = new EtlExport();
     const [victim, attacker, control] = [H.addr(), H.addr(), H.addr()];

@@ -210,9 +210,10 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       break;
     }
     case 'DelegateVotesChanged': {
-      // the votes a delegation moved to the delegate (negative when they left): what a delegation received weighs
+      // the votes a delegation moved to the delegate (negative when they left): what a delegation received weighs;
+      // ref: the delegate's votes from then on (its voting power over time: what holding it cost)
       const moved = (args.newBalance as bigint) - (args.previousBalance as bigint);
-      add(a('delegate'), 'gov_votes_changed', { amount: moved.toString(), protocol: pass.protocol });
+      add(a('delegate'), 'gov_votes_changed', { amount: moved.toString(), ref: (args.newBalance as bigint).toString(), protocol: pass.protocol });
       break;
     }
     case 'EnsNameRegisteredV1':

@@ -255,6 +255,20 @@ dv AS (SELECT chain_id, tx_hash, sum(amount) / 1e18 AS tokens, max(protocol) AS 
 dd AS (SELECT dr.n, dv.tokens / dr.n AS each, dv.protocol, dv.t FROM dr JOIN dv USING (chain_id, tx_hash) WHERE dv.tokens / dr.n >= $6),
 -- votes delegated to the wallet are voting power it holds from the delegation to its latest governance evidence
 gl AS (SELECT max(occurred_at) AS t FROM a WHERE kind IN ('gov_vote', 'gov_delegate', 'gov_delegated_to')),
+-- the voting power it actually held: its DelegateVotesChanged history (ref = its votes after each change), each
+-- balance held until the next change or its latest governance act. Votes borrowed for a snapshot and returned show
+-- as a spike of minutes: the carry above, per governor protocol, is never more than this where the history is known
+vseg AS (SELECT protocol, ref::numeric / 1e18 AS bal,
+                greatest(0, EXTRACT(EPOCH FROM (COALESCE(lead(occurred_at) OVER w, (SELECT t FROM gl)) - occurred_at)) / 86400) AS days
+         FROM wallet_activity WHERE wallet = $1 AND kind = 'gov_votes_changed' AND ref IS NOT NULL AND occurred_at IS NOT NULL
+         WINDOW w AS (PARTITION BY chain_id, contract ORDER BY occurred_at, block_number, log_index)),
+vheld AS (SELECT protocol, sum(bal * least(days, $15::float8)) AS token_days FROM vseg GROUP BY protocol),
+-- the carry the votes and delegations suggest, per protocol, in token-days
+vest AS (SELECT protocol, sum(token_days) AS token_days FROM (
+           SELECT protocol, held * days AS token_days FROM gh
+           UNION ALL
+           SELECT dd.protocol, dd.n * dd.each * least($15::float8, greatest(0, EXTRACT(EPOCH FROM ((SELECT t FROM gl) - dd.t)) / 86400)) FROM dd
+         ) e GROUP BY protocol),
 -- NFT: collections on the maintained list, or that enough other wallets minted or bought in their own transactions
 nc AS (SELECT DISTINCT n.chain_id, n.contract FROM a n WHERE n.kind IN ('nft_mint', 'transfer_erc721', 'transfer_erc1155')
          AND ((n.chain_id || ':' || n.contract) = ANY($9::text[])
@@ -310,9 +324,8 @@ SELECT
   (SELECT COALESCE(sum(n), 0) FROM dd) AS delegations_received,
   (SELECT COALESCE(sum(n * least(1, ln(1 + each / $6) / ln(1 + $7 / $6))), 0) FROM dd) AS delegated_power,
   (SELECT count(DISTINCT contract) FROM gv) AS governors,
-  (SELECT COALESCE(sum(gh.held * gh.days * px.usd), 0) FROM gh JOIN px USING (protocol)) AS vote_usd_days,
-  (SELECT COALESCE(sum(dd.n * dd.each * px.usd * least($15::float8, greatest(0, EXTRACT(EPOCH FROM (gl.t - dd.t)) / 86400))), 0)
-     FROM dd JOIN px USING (protocol) CROSS JOIN gl) AS delegated_usd_days,
+  (SELECT COALESCE(sum(px.usd * CASE WHEN vheld.protocol IS NULL THEN vest.token_days ELSE least(vest.token_days, vheld.token_days) END), 0)
+     FROM vest JOIN px USING (protocol) LEFT JOIN vheld USING (protocol)) AS vote_usd_days,
   (SELECT count(*) FROM nf WHERE kind = 'nft_mint') AS mints,
   (SELECT count(*) FROM nf WHERE kind <> 'nft_mint' AND direction = 'in') AS nft_received,
   (SELECT count(*) FROM nf WHERE kind <> 'nft_mint' AND direction = 'out') AS nft_sent,
@@ -456,7 +469,7 @@ function toFeatures(r: Record<string, unknown>): WalletFeatures {
       governors: n('governors'),
       votePower: n('vote_power'),
       delegatedPower: n('delegated_power'),
-      carryUsd: capitalCost(n('vote_usd_days') + n('delegated_usd_days')),
+      carryUsd: capitalCost(n('vote_usd_days')),
     },
     nft: { mints: n('mints'), received: n('nft_received'), sent: n('nft_sent'), collections: n('collections') },
     developer: { contractsDeployed: n('deployed'), contractsWithCode: n('with_code'), usedContracts: n('used_contracts'), thirdPartyUsers: n('third_party_users') },
