@@ -15,7 +15,7 @@ import { artifact, chainClient } from '../../../scripts/scenarios.js';
 import type { App } from '../../platform/http/types.js';
 import { importEthereumEtl } from '../ingestion/etl/import.js';
 import { createIngestionRepo } from '../ingestion/repo.js';
-import { PENDING_PER_CREDITOR, UNVERIFIED_CAP } from '../scoring/model/debt-claims.js';
+import { CREDITOR_FULL_WEIGHT_SCORE, PENDING_PER_CREDITOR, UNVERIFIED_CAP } from '../scoring/model/debt-claims.js';
 import { claimSettled, fileClaim, post, type FiledClaim } from './test-helpers.js';
 
 const BASE = 8453;
@@ -47,18 +47,21 @@ let hub: signalR.HubConnection | undefined;
 const debtors = { honest: Wallet.createRandom(), disputing: Wallet.createRandom(), victim: Wallet.createRandom(), victim2: Wallet.createRandom(), pair: Wallet.createRandom() };
 
 /**
- * A modest, honest year of borrowing on Aave V3 (mainnet, pinned Pool): each month supply $10k USDC, borrow $4k,
- * repay $4,040 three weeks later, withdraw. Every transaction is the wallet's own.
+ * An honest year of borrowing on Aave V3 (mainnet, pinned Pool): each month supply $20k USDC, borrow $4k, repay
+ * $4,040 three weeks later, withdraw. Every transaction is the wallet's own. Under model 3.0.0's cost ceiling it pays
+ * its way: ~$4.5M-days of own capital (~$371 at 3%/yr) and ~$392 of the $480 interest in the own-capital share, ~$763
+ * in all, which backs 553 points: above CREDITOR_FULL_WEIGHT_SCORE, so an honest creditor weighs in full. ($10k a
+ * month was $449, 461 points: a 0.942 creditor.)
  */
 function honestYear(x: EtlExport, wallet: string) {
   const start = Date.now() - 400 * DAY;
   for (let m = 0; m < 12; m++) {
     const t = start + m * 30 * DAY;
     const ev = (event: string, args: Record<string, unknown>, at: number) => x.tx({ from: wallet, to: AAVE_V3_POOL, at: new Date(at), logs: [{ address: AAVE_V3_POOL, event, args }] });
-    ev(AAVE.supply, { reserve: MAINNET_USDC, user: wallet, onBehalfOf: wallet, amount: USDC(10_000), referralCode: 0 }, t);
+    ev(AAVE.supply, { reserve: MAINNET_USDC, user: wallet, onBehalfOf: wallet, amount: USDC(20_000), referralCode: 0 }, t);
     ev(AAVE.borrow, { reserve: MAINNET_USDC, user: wallet, onBehalfOf: wallet, amount: USDC(4_000), interestRateMode: 2, borrowRate: 10n ** 25n, referralCode: 0 }, t + DAY);
     ev(AAVE.repay, { reserve: MAINNET_USDC, user: wallet, repayer: wallet, amount: USDC(4_040), useATokens: false }, t + 22 * DAY);
-    ev(AAVE.withdraw, { reserve: MAINNET_USDC, user: wallet, to: wallet, amount: USDC(10_000) }, t + 23 * DAY);
+    ev(AAVE.withdraw, { reserve: MAINNET_USDC, user: wallet, to: wallet, amount: USDC(20_000) }, t + 23 * DAY);
   }
 }
 
@@ -93,6 +96,8 @@ beforeAll(async () => {
   for (const w of [...Object.values(debtors).map((d) => d.address), ...HONEST_CREDITORS.map((i) => account(i).address)]) {
     await app.ctx.services.scoring!.recompute(w.toLowerCase(), 'ingestion');
   }
+  // the honest creditors' own history is costly enough to weigh in full (the cost ceiling does not hold it below)
+  for (const i of HONEST_CREDITORS) expect((await lending(account(i).address)).score).toBeGreaterThanOrEqual(CREDITOR_FULL_WEIGHT_SCORE);
 }, 240_000);
 
 afterAll(async () => {
