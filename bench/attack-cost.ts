@@ -2,7 +2,8 @@
 // (capital x days, fees and interest, gas). DEFI_LENDING is searched: histories of loans are generated, replayed
 // through the model's own position rebuild (lending-positions.ts) and scored by the model in this checkout, over a
 // grid of loan sizes, durations, cycles and collateral habits; the cheapest one at 600 or more is printed with its
-// breakdown. The other categories are ESTIMATES from their terms (their owners re-measure them), marked as such.
+// breakdown. DEFI_TRADING, GOVERNANCE, NFT, SOCIAL and DEVELOPER are searched in activity-costs.ts. IDENTITY and
+// COMPLIANCE rest on verification, not activity, and are described, not searched.
 //
 //   node --import tsx bench/attack-cost.ts
 import { emptyFeatures, MODEL_VERSION, scoreWallet } from '../src/modules/scoring/model/index.js';
@@ -112,11 +113,11 @@ console.log(`  the flash loop of the issue (one transaction, $1.43M / $1M): ${le
 // DEFI_TRADING, GOVERNANCE, NFT, SOCIAL, DEVELOPER: searched with the model (bench/activity-costs.ts)
 printActivityCosts();
 
-// Estimates for the categories whose terms other owners rework in 3.0.0: from their documented terms, not searched.
+// The categories that rest on verification by others, and the debt-claim griefer: described from their terms.
 const ESTIMATES: { category: string; how: string; cost: string }[] = [
-  { category: 'IDENTITY', how: 'full KYC (450) + KYC-backed service credentials (up to 100) + an ENS name (~95) or trusted attestations (up to 285); a proved DID earns 15 (issue 20 weights)', cost: 'estimate: ~$5-$20 of ENS and gas, but a real identity passing KYC: not bought with capital (identity owner)' },
+  { category: 'IDENTITY', how: 'full KYC (450) + KYC-backed service credentials (up to 100) + an ENS name (~95) or trusted attestations (up to 285); a proved DID earns 15', cost: 'a real identity passing KYC or a trusted attester, plus ~$5-$20 of ENS and gas: verification, not capital' },
   { category: 'COMPLIANCE', how: 'screened clean (500) + KYC (250-350) + history months', cost: 'a status, not a purchase: 750+ for any KYC-approved, unsanctioned wallet' },
-  { category: 'debt claims', how: 'a griefer lowering a victim: verified claims need a real priced principal moved creditor -> debtor before the claim, creditors with costly history, a notice period (owner: debt claims)', cost: 'estimate: the principal moved to the victim (gone to the attacker) per creditor' },
+  { category: 'debt claims', how: 'a griefer lowering a victim: verified claims need a real priced principal moved creditor -> debtor before the claim, creditors with costly history, a notice period the debtor can dispute in', cost: 'the principal moved to the victim (gone to the attacker), per creditor with a costly history of its own' },
 ];
-console.log('\nOther categories: ESTIMATES from their terms (not searched here; each owner re-measures its own)');
+console.log('\nCategories of verification, not activity (not held to a cost; described from their terms)');
 for (const e of ESTIMATES) console.log(`  ${e.category.padEnd(12)} ${e.how}\n  ${''.padEnd(12)} -> ${e.cost}`);

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { MIGRATIONS_DIR } from '../../platform/db/migrate.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, eventually, randomAddress } from '../../../test/helpers/app.js';
 import type { App } from '../../platform/http/types.js';
@@ -192,5 +194,43 @@ describe('model upgrade', () => {
       expect(changes).toEqual([{ cause: 'model_upgrade', old_score: 839, new_score: 0 }]);
     }
     await bus.close();
+  });
+
+  it('migration 0042: scores stored by 3.0.0 before the cost ceiling are recomputed on their next read', async () => {
+    // $5k borrowed against $7k for ten months, repaid: long and clean, but ~$150 of measured cost
+    const w = randomAddress();
+    const day = 86_400_000;
+    const t0 = Date.now() - 320 * day;
+    const rows = [
+      ['lending_supply', 0, '7000000000', 7_000],
+      ['lending_borrow', 1, '5000000000', 5_000],
+      ['lending_repay', 300, '5200000000', 5_200],
+      ['lending_withdraw', 301, '7000000000', 7_000],
+    ] as const;
+    await createIngestionRepo(app.ctx.db).insertActivity(
+      rows.map(([kind, d, amount, usd], i) => ({
+        chainId: 1, txHash: `0x${randomBytes(32).toString('hex')}`, logIndex: 0, wallet: w, kind, blockNumber: 19_000_000 + i, occurredAt: new Date(t0 + d * day),
+        contract: '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2', counterparty: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', tokenId: null,
+        amount, direction: null, protocol: 'aave-v3', ref: null, valueUsd: usd, txFrom: w,
+      })) as never,
+    );
+    await scoring.recompute(w, 'ingestion');
+    const [now] = await app.ctx.db.query<{ score: number }>("SELECT score FROM scores WHERE address = $1 AND category = 'DEFI_LENDING'", [w]);
+    expect(now.score).toBeLessThan(400);
+    // what the 3.0.0 deployment before the ceiling left in the table for it
+    await app.ctx.db.query("UPDATE scores SET score = 700, model_score = 700 WHERE address = $1 AND category = 'DEFI_LENDING'", [w]);
+    const bus = createEventBus({ instanceId: 'ceiling', channel: 'ceiling' });
+    const stale = createScoringService({ db: app.ctx.db, bus, caches: createCacheFactory(bus), services: app.ctx.services });
+    expect((await stale.getScore(w, 'DEFI_LENDING')).score).toBe(700);
+    await bus.close();
+
+    await app.ctx.db.exec(readFileSync(`${MIGRATIONS_DIR}/0042_cost_ceiling.sql`, 'utf8'));
+
+    const bus2 = createEventBus({ instanceId: 'ceiling2', channel: 'ceiling2' });
+    const fresh = createScoringService({ db: app.ctx.db, bus: bus2, caches: createCacheFactory(bus2), services: app.ctx.services });
+    expect(await fresh.getScore(w, 'DEFI_LENDING')).toMatchObject({ score: now.score, modelVersion: MODEL_VERSION });
+    const changes = await app.ctx.db.query<{ cause: string; old_score: number; new_score: number }>("SELECT cause, old_score, new_score FROM score_changes WHERE address = $1 AND category = 'DEFI_LENDING' AND cause = 'model_upgrade'", [w]);
+    expect(changes).toEqual([{ cause: 'model_upgrade', old_score: 700, new_score: now.score }]);
+    await bus2.close();
   });
 });
