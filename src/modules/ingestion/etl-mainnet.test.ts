@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createKey, createTestApp, randomAddress, testConfig } from '../../../test/helpers/app.js';
 import { testDatabase } from '../../../test/helpers/db.js';
 import { runIngestCommand } from './cli.js';
+import { ceilingFor } from '../scoring/model/cost-ceiling.js';
 import type { App } from '../../platform/http/types.js';
 import { EVENTS } from './events.js';
 import { createIngestionRepo } from './repo.js';
@@ -61,19 +62,34 @@ describe('ethereum-etl import of real mainnet blocks', () => {
     );
     expect(senders.size).toBeGreaterThan(3);
     const ingestion = app.ctx.services.ingestion!;
+    const fees = new Map<string, number>();
     for (const s of senders) {
       const f = await ingestion.featuresFor(s);
       expect(f.trading.swaps, s).toBeGreaterThan(0);
+      // each paid pool fees for its swap: the trading evidence model 3.0.0 measures
+      expect(f.trading.feesUsd, s).toBeGreaterThan(0);
+      fees.set(s, f.trading.feesUsd!);
       expect(f.chains).toEqual([1]);
       expect(f.lastActivityAt?.toISOString().slice(0, 10)).toBe('2023-05-02');
     }
+    // Model 3.0.0: DEFI_TRADING is held to what the pool fees paid back (600 at $1,000). One real swap each in these
+    // two blocks paid $0.30-$22 (the largest: $22 on $7.2k), below the $31 that backs a first point: the evidence is
+    // credited (FEES_PAID) and the ceiling (COST_CEILING) holds each score to 0, what its fees back (20-263 before the
+    // ceiling). A fresh wallet has no such evidence at all.
+    expect(Math.max(...fees.values())).toBeLessThan(31.25);
     const scoring = app.ctx.services.scoring;
     if (scoring) {
-      const [swapper] = senders;
-      await scoring.recompute(swapper, 'ingestion');
-      const mine = await scoring.getScore(swapper, 'DEFI_TRADING');
-      const none = await scoring.getScore(randomAddress(), 'DEFI_TRADING');
-      expect(mine.score).toBeGreaterThan(none.score);
+      for (const s of senders) {
+        await scoring.recompute(s, 'ingestion');
+        const mine = await scoring.getScore(s, 'DEFI_TRADING', { explain: true });
+        const impact = (code: string) => mine.factors?.find((x) => x.code === code)?.impact ?? 0;
+        expect(impact('FEES_PAID'), s).toBeGreaterThan(0);
+        expect(impact('COST_CEILING'), s).toBeLessThan(0);
+        expect(mine.score, s).toBe(ceilingFor(fees.get(s)!));
+      }
+      const none = await scoring.getScore(randomAddress(), 'DEFI_TRADING', { explain: true });
+      expect(none.score).toBe(0);
+      expect(none.factors?.map((x) => x.code)).not.toContain('FEES_PAID');
     }
   });
 

@@ -11,6 +11,8 @@ import { randomAddress, testConfig } from '../../../test/helpers/app.js';
 import { testDatabase } from '../../../test/helpers/db.js';
 import type { Db } from '../../platform/db/types.js';
 import { runIngestCommand } from './cli.js';
+import { ceilingFor, lendingCost } from '../scoring/model/cost-ceiling.js';
+import { COLLATERAL_RATE_CAP_USD, DEBT_RATE_CAP_USD, UNVALUED_MARKET_MAX_USD } from '../scoring/model/lending-positions.js';
 
 const AAVE_V3_POOL = '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2';
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
@@ -129,24 +131,37 @@ describe('ethereum-etl import through the evidence registry', () => {
     const loop = await lending(looper);
     await ingest(writeExport(whale, AAVE_V3_POOL, 1_000_000n * 10n ** 6n, 1));
     const loan = await lending(whale);
-    // no loop completes a cycle (each loan is $1); $80 of collateral left over 40 weeks is nearly nothing
+    // no loop completes a cycle (each loan is $1); $80 of collateral left over 40 weeks is nearly nothing (0; 42
+    // before the ceiling)
     expect(loop.score).toBeLessThan(50);
-    // model 3.0.0: a $1M loan held one day counts as $250k for that day (2.0.0: 850)
-    expect(loan.score).toBeGreaterThan(300);
-    expect(loan.score).toBeLessThan(500);
+    // model 3.0.0: $2M supplied on day 0, $1M borrowed on day 1 and repaid on day 2. Each day counts at most the day's
+    // caps ($1M of collateral, $250k of debt), so the own capital held is 2 x $1M - $250k USD-days: $144 at 3%/yr,
+    // which backs 264 (3.0.0 before the ceiling: 387; 2.0.0: 850). Without the day's caps it would cost $247 and
+    // back 357: the score is held to what the capped days cost, no more.
+    const backed = ceilingFor(lendingCost({ interestUsd: 0, collateralUsdDays: 2 * COLLATERAL_RATE_CAP_USD, debtUsdDays: DEBT_RATE_CAP_USD }));
+    expect(backed).toBe(264);
+    expect(loan.score).toBe(backed);
+    expect(loan.factors.map((f) => f.code)).toContain('COST_CEILING');
+    // and the $1 loop stays far below it
+    expect(loop.score).toBeLessThan(loan.score - 200);
   }, 180_000);
 
   it('an unpriced asset: a loop of crumbs (1 wei of WETH) is dust, and real but unpriced loops are bounded', async () => {
     const crumbs = randomAddress();
     await ingest(writeExport(crumbs, AAVE_V3_POOL, 1n, 40, WETH));
     expect((await lending(crumbs)).score).toBe(0);
-    // 40 loops of 1 WETH (no price source yet: the largest event of a market counts $100, a market at most $1,000)
-    // stay below one real $1M loan
+    // 80 weekly loops of 1 WETH (no price source yet: the largest event of a market counts $100, a market at most
+    // $1,000 at a time). Model 3.0.0: the position counts as at most $1,000 of own capital however many WETH it
+    // holds, so its cost is at most $1,000 at 3%/yr over the ~1.5 years held ($43: 54 points; 40 weeks would be
+    // $20, which backs nothing). It earns something, never more than $1,000 held that long backs, and stays well
+    // below one real $1M loan.
     const unpriced = randomAddress();
-    await ingest(writeExport(unpriced, AAVE_V3_POOL, 10n ** 18n, 40, WETH));
+    await ingest(writeExport(unpriced, AAVE_V3_POOL, 10n ** 18n, 80, WETH));
     const bounded = (await lending(unpriced)).score;
     await ingest(writeExport(whale, AAVE_V3_POOL, 1_000_000n * 10n ** 6n, 1));
     expect(bounded).toBeGreaterThan(0);
+    const heldDays = 79 * 7 + 2;
+    expect(bounded).toBeLessThanOrEqual(ceilingFor(lendingCost({ interestUsd: 0, collateralUsdDays: UNVALUED_MARKET_MAX_USD * heldDays, debtUsdDays: 0 })));
     expect(bounded).toBeLessThan((await lending(whale)).score - 100);
   }, 180_000);
 });
