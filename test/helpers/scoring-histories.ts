@@ -89,6 +89,32 @@ export function honestTrader(x: EtlExport, who: string): void {
   x.tx({ from: who, to: MAINNET.pairV2, at: day(220), logs: v2SwapLogs(who, 20_000, false) });
 }
 
+const AAVE = {
+  pool: '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2',
+  usdt: '0xdac17f958d2ee523a2206206994597c13d831ec7',
+  supply: 'event Supply(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint16 indexed referralCode)',
+  borrow: 'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
+  repay: 'event Repay(address indexed reserve, address indexed user, address indexed repayer, uint256 amount, bool useATokens)',
+  withdraw: 'event Withdraw(address indexed reserve, address indexed user, address indexed to, uint256 amount)',
+};
+
+/** Row 1: one flash-loan transaction: $1.43M of USDC from the Balancer vault supplied to the Aave V3 Pool, $1M of USDT
+ *  borrowed and repaid, the USDC withdrawn and paid back (the same loop as ingestion/lending-attacks.test.ts). */
+export function flashLender(x: EtlExport, who: string): void {
+  const [supply, borrow] = [usdc(1_430_000), parseUnits('1000000', 6)];
+  x.tx({
+    from: who, to: addr(), at: day(300),
+    logs: [
+      { address: MAINNET.usdc, event: SIGS.transfer, args: { from: MAINNET.balancerVault, to: who, value: supply } },
+      { address: AAVE.pool, event: AAVE.supply, args: { reserve: MAINNET.usdc, user: who, onBehalfOf: who, amount: supply, referralCode: 0 } },
+      { address: AAVE.pool, event: AAVE.borrow, args: { reserve: AAVE.usdt, user: who, onBehalfOf: who, amount: borrow, interestRateMode: 2, borrowRate: 5n * 10n ** 25n, referralCode: 0 } },
+      { address: AAVE.pool, event: AAVE.repay, args: { reserve: AAVE.usdt, user: who, repayer: who, amount: borrow, useATokens: false } },
+      { address: AAVE.pool, event: AAVE.withdraw, args: { reserve: MAINNET.usdc, user: who, to: who, amount: supply } },
+      { address: MAINNET.usdc, event: SIGS.transfer, args: { from: who, to: MAINNET.balancerVault, value: supply } },
+    ],
+  });
+}
+
 /** Row 4: flash-funded round trips of $50k (borrowed from the Balancer vault and paid back in the same transaction),
  *  out through the 5-bp pool and back through the 1-bp pool, once a day for 10 days: 20 swaps, ~$600 of pool fees. */
 export function flashTrader(x: EtlExport, who: string): void {

@@ -122,6 +122,24 @@ describe('attacks through the import (issue 19)', () => {
     expect(clean.DEFI_TRADING.score - griefed.DEFI_TRADING.score).toBeLessThanOrEqual(40);
   });
 
+  it('all of them on one wallet: the flash loans, round trips, forged logs and mints, dust votes, airdrops', async () => {
+    const w = H.addr();
+    const mainnet = new EtlExport();
+    for (const build of [H.flashLender, H.flashTrader, H.spamWallet, H.airdropped]) build(mainnet, w);
+    await importEthereumEtl({ db, repo }, mainnet.write(), { chainId: 1 });
+    const arbitrum = new EtlExport();
+    H.dustVoter(arbitrum, w);
+    await importEthereumEtl({ db, repo }, arbitrum.write(), { chainId: 42161 });
+    const [a, base] = [await scores(w), await fresh()];
+    // the credentials it asked the service to sign are holder assertions since issue 20: no IDENTITY (identity tests)
+    for (const c of ['DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE', 'NFT', 'SOCIAL', 'DEVELOPER'] as const) {
+      expect(a[c].score - base[c].score, c).toBeLessThanOrEqual(50);
+    }
+    // model 2.0.0: OVERALL 712 (High) with credentials, 656 without
+    expect(a.OVERALL.score - base.OVERALL.score).toBeLessThanOrEqual(100);
+    expect(a.OVERALL.score).toBeLessThan(400);
+  });
+
   it('a wallet trading against liquidity it added itself (its transaction, the pair\'s own tokens) still earns nothing', async () => {
     const [w] = await imported(1, H.selfLiquidity);
     expect((await repo.features(w)).trading.swaps).toBe(0);

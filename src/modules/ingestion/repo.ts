@@ -206,7 +206,13 @@ lp AS (SELECT chain_id, contract, min(block_number) AS from_block FROM (
 paid AS (SELECT DISTINCT chain_id, tx_hash FROM wallet_activity WHERE wallet = $1 AND kind = 'transfer_erc20' AND direction = 'out'
            AND protocol = 'listed' AND COALESCE(value_usd, $2) >= $2),
 -- mine: the row is of a transaction the wallet sent or paid in (model 3.0.0: only what the wallet did earns credit)
-sent AS (SELECT w.*, (w.tx_from = $1 OR EXISTS (SELECT 1 FROM paid p WHERE p.chain_id = w.chain_id AND p.tx_hash = w.tx_hash)) AS mine
+-- settles: a token sent back to whoever lent it in the same transaction (a flash loan repaid), or paid into the pool
+-- the wallet swapped with in that transaction: no payment to anyone, so no counterparty and no transfer (SOCIAL)
+sent AS (SELECT w.*, (w.tx_from = $1 OR EXISTS (SELECT 1 FROM paid p WHERE p.chain_id = w.chain_id AND p.tx_hash = w.tx_hash)) AS mine,
+                (w.kind = 'transfer_erc20' AND w.direction = 'out' AND EXISTS (
+                  SELECT 1 FROM wallet_activity r WHERE r.wallet = $1 AND r.chain_id = w.chain_id AND r.tx_hash = w.tx_hash
+                     AND ((r.kind = 'transfer_erc20' AND r.direction = 'in' AND r.contract = w.contract AND r.counterparty = w.counterparty)
+                          OR (r.kind = 'swap' AND r.contract = w.counterparty)))) AS settles
          FROM wallet_activity w WHERE w.wallet = $1),
 a AS (
   SELECT * FROM sent w WHERE wallet = $1
@@ -290,9 +296,9 @@ SELECT
   count(DISTINCT (occurred_at AT TIME ZONE 'UTC')::date) FILTER (WHERE (mine OR kind IN ('gov_vote', 'gov_delegate')) AND kind NOT IN ('gov_votes_changed', 'contract_used')) AS active_days,
   count(DISTINCT date_trunc('month', occurred_at AT TIME ZONE 'UTC')) FILTER (WHERE (mine OR kind IN ('gov_vote', 'gov_delegate')) AND kind NOT IN ('gov_votes_changed', 'contract_used')) AS active_months,
   -- counterparties: addresses the wallet paid something real (0.001 of the coin, an allowlisted token above dust)
-  count(DISTINCT counterparty) FILTER (WHERE mine AND counterparty IS NOT NULL AND direction = 'out'
+  count(DISTINCT counterparty) FILTER (WHERE mine AND counterparty IS NOT NULL AND direction = 'out' AND NOT settles
     AND ((kind = 'transfer_native' AND amount >= $8::numeric) OR (kind = 'transfer_erc20' AND protocol = 'listed' AND COALESCE(value_usd, $2) >= $2))) AS counterparties,
-  count(*) FILTER (WHERE mine AND direction = 'out' AND kind = 'transfer_erc20' AND protocol = 'listed' AND COALESCE(value_usd, $2) >= $2) AS token_transfers,
+  count(*) FILTER (WHERE mine AND direction = 'out' AND NOT settles AND kind = 'transfer_erc20' AND protocol = 'listed' AND COALESCE(value_usd, $2) >= $2) AS token_transfers,
   count(DISTINCT contract) FILTER (WHERE mine AND ((kind = 'transfer_erc20' AND protocol = 'listed') OR kind IN ('transfer_erc721', 'transfer_erc1155', 'nft_mint'))) AS distinct_tokens,
   count(*) FILTER (WHERE kind = 'lending_supply') AS supplies,
   count(*) FILTER (WHERE kind = 'lending_borrow') AS borrows,
