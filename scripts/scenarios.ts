@@ -1,6 +1,10 @@
 // Drives wallets on a local chain through about eleven months of realistic histories, over plain JSON-RPC:
 // a steady borrower who repays, a borrower who gets liquidated, an active trader, a governance voter, an NFT
 // collector, a contract developer and a fresh wallet. Used by the ingestion tests and `npm run demo`.
+// Model 3.0.0 holds a category to what the wallet paid for it (cost-ceiling.ts: $1,000 of measured cost backs 600),
+// so the honest histories are sized as a real year that pays its way: the borrower keeps $60k of its own USDC lent on
+// Compound all year (WETH has no price on this chain: no oracle, so WETH collateral counts at most $1,000), the trader
+// pays over $2,000 of pool fees, the voter holds 20,000 votes (UNI, $8 in data/scoring/costs.json) between its votes.
 // Evidence counts only from the registry's pinned contracts, so the protocol mocks must be pinned:
 //  - on a chain that runs as chain 1 they are placed at the real mainnet addresses the registry pins
 //    (hardhat_setCode + their storage): Aave V3 Pool, cUSDCv3, the Uniswap V2/V3 USDC/WETH pools (the factories'
@@ -203,13 +207,13 @@ export async function runScenarios(url: string, accounts: string[]): Promise<Sce
   // Each wallet's starting balances and approvals.
   for (const w of [borrower, liquidated]) {
     await c.call(op, weth, 'MockERC20', 'mint', [w, E(50)]);
-    await c.call(op, usdc, 'MockERC20', 'mint', [w, U(20_000)]);
+    await c.call(op, usdc, 'MockERC20', 'mint', [w, U(w === borrower ? 100_000 : 20_000)]);
     for (const t of [weth, usdc]) for (const p of [aave, comet]) await c.call(w, t, 'MockERC20', 'approve', [p, MAX]);
   }
-  await c.call(op, weth, 'MockERC20', 'mint', [trader, E(100)]);
+  await c.call(op, weth, 'MockERC20', 'mint', [trader, E(200)]);
   await c.call(op, usdc, 'MockERC20', 'mint', [trader, U(200_000)]);
   for (const t of [weth, usdc]) for (const p of [pairV2, poolV3]) await c.call(trader, t, 'MockERC20', 'approve', [p, MAX]);
-  await c.call(op, gov, 'MockVotesToken', 'mint', [voter, E(5_000)]);
+  await c.call(op, gov, 'MockVotesToken', 'mint', [voter, E(20_000)]);
   await c.call(voter, gov, 'MockVotesToken', 'delegate', [voter]);
   await c.call(op, gov, 'MockVotesToken', 'mint', [op, E(1_000)]);
   await c.call(op, gov, 'MockVotesToken', 'delegate', [voter]); // the voter also receives a delegation
@@ -218,21 +222,25 @@ export async function runScenarios(url: string, accounts: string[]): Promise<Sce
   let punkForCollector = 0n;
   for (let month = 0; month < 11; month++) {
     await c.advanceDays(20);
-    // Steady borrower: supply collateral, borrow, repay in full a week later.
+    // Steady borrower: keeps its USDC lent on Compound all year ($60k from the first month, $5k added each quarter
+    // after), supplies WETH collateral on Aave (22 WETH over the year, never withdrawn) and borrows $10k USDC against
+    // it each month, repaid in full ten days later.
     await c.call(borrower, aave, 'MockAavePool', 'supply', [weth, E(2), borrower, 0]);
-    await c.call(borrower, aave, 'MockAavePool', 'borrow', [usdc, U(1_500), 2, 0, borrower]);
-    if (month % 3 === 0) await c.call(borrower, comet, 'MockComet', 'supply', [usdc, U(500)]);
+    await c.call(borrower, aave, 'MockAavePool', 'borrow', [usdc, U(10_000), 2, 0, borrower]);
+    if (month % 3 === 0) await c.call(borrower, comet, 'MockComet', 'supply', [usdc, U(month === 0 ? 60_000 : 5_000)]);
     // Liquidated borrower: borrows to the limit; liquidated in months 2, 5 and 8; Comet debt absorbed once.
     if (month % 3 === 0) {
       await c.call(liquidated, aave, 'MockAavePool', 'supply', [weth, E(3), liquidated, 0]);
       await c.call(liquidated, aave, 'MockAavePool', 'borrow', [usdc, U(4_500), 2, 0, liquidated]);
     }
     if (month === 1) await c.call(liquidated, comet, 'MockComet', 'withdraw', [usdc, U(2_000)]);
-    // Trader: swaps on several days of the month, both venues, both directions.
+    // Trader: swaps on several days of the month, both venues (0.3% pools), selling WETH one day and buying it back
+    // another: about $24k a day, $70 of pool fees (a same-day round trip would pay nothing: model 3.0.0 nets it).
     for (let d = 0; d < 3; d++) {
-      await c.call(trader, pairV2, 'MockUniswapV2Pair', 'swapExactIn', [d % 2 ? usdc : weth, d % 2 ? U(3_000) : E(1), trader]);
-      // the V3 mock swaps 1:1 in raw units: 2,000 USDC's worth of units either way
-      await c.call(trader, poolV3, 'MockUniswapV3Pool', 'swap', [trader, d % 2 === 0, U(2_000)]);
+      const tokenIn = d % 2 ? usdc : weth;
+      await c.call(trader, pairV2, 'MockUniswapV2Pair', 'swapExactIn', [tokenIn, d % 2 ? U(12_000) : E(6), trader]);
+      // the V3 mock swaps 1:1 in raw units: 12,000 USDC's worth of units, the same way as the V2 swap
+      await c.call(trader, poolV3, 'MockUniswapV3Pool', 'swap', [trader, tokenIn === t0, U(12_000)]);
       await c.advanceDays(1);
     }
     // Governance: a proposal a month; the voter votes on each.
@@ -252,7 +260,7 @@ export async function runScenarios(url: string, accounts: string[]): Promise<Sce
     if (month % 3 === 1) developerContracts.push(await c.deploy(developer, 'MockERC20', [`Dev Token ${month}`, `DEV${month}`]));
     if (month === 7) developerContracts.push(await c.deploy(developer, 'MockEAS'));
     await c.advanceDays(7);
-    await c.call(borrower, aave, 'MockAavePool', 'repay', [usdc, U(1_500), 2, borrower]);
+    await c.call(borrower, aave, 'MockAavePool', 'repay', [usdc, U(10_000), 2, borrower]);
     if (month % 3 === 2) await c.call(op, aave, 'MockAavePool', 'liquidationCall', [weth, usdc, liquidated, U(4_500), false]);
     if (month === 3) await c.call(op, comet, 'MockComet', 'absorb', [op, [liquidated]]);
   }

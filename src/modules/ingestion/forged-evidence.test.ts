@@ -70,7 +70,8 @@ describe('forged evidence from a self-deployed emitter', () => {
     const victim = sc.wallets.borrower;
     const before = await scoresOf(victim);
     const anchorsBefore = await anchors(victim);
-    // model 3.0.0: eleven $1,500 loans held ten days each, a month apart (2.0.0 gave it over 600)
+    // model 3.0.0: eleven $10k loans held ten days each, a month apart, and $60k of its own USDC lent on Compound all
+    // year (about $1,600 of measured cost: it pays its way to 666; the $1,500 loans alone scored 0 under the ceiling)
     expect(before.DEFI_LENDING.score).toBeGreaterThan(400);
 
     const c = chainClient(chain.url);

@@ -100,8 +100,11 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
     const f = await featuresIn(app.ctx.db, Object.values(sc.wallets));
     const { borrower, liquidated, trader, voter, collector, developer, fresh } = sc.wallets;
 
-    // model 2 (evidence registry): USDC amounts valued at 1 USD, WETH supplies unvalued
-    expect(f[borrower].lending).toMatchObject({ supplies: 15, borrows: 11, repays: 11, liquidations: 0, protocols: 2, borrowedUsd: 16_500, repaidUsd: 16_500, suppliedUsd: 2_000, unvaluedSupplies: 11 });
+    // model 2 (evidence registry): USDC amounts valued at 1 USD, WETH supplies unvalued (no oracle on this chain)
+    expect(f[borrower].lending).toMatchObject({ supplies: 15, borrows: 11, repays: 11, liquidations: 0, protocols: 2, borrowedUsd: 110_000, repaidUsd: 110_000, suppliedUsd: 75_000, unvaluedSupplies: 11 });
+    // model 3.0.0: the $60k lent on Compound from the first month is own capital held all year (~$20M-days)
+    expect(f[borrower].lending.positions).toMatchObject({ cycles: 11, cycleMonths: 11, protocolsHeld: 2 });
+    expect(f[borrower].lending.positions!.collateralUsdDays).toBeGreaterThan(15_000_000);
     expect(f[liquidated].lending).toMatchObject({ borrows: 4, repays: 0, liquidations: 4, protocols: 2 });
     expect(f[trader].trading).toMatchObject({ swaps: 66, distinctPools: 2, protocols: 2 });
     expect(f[trader].trading.activeDays).toBeGreaterThanOrEqual(30);
@@ -284,6 +287,13 @@ describe('scores from the ingested histories', () => {
     for (const w of Object.values(sc.wallets)) await scoring.recompute(w, 'ingestion');
     const score = async (role: (typeof ROLES)[number], category: Parameters<typeof scoring.getScore>[1]) => (await scoring.getScore(sc.wallets[role], category)).score;
     expect(await score('borrower', 'DEFI_LENDING')).toBeGreaterThan(await score('liquidated', 'DEFI_LENDING'));
+    expect(await score('borrower', 'DEFI_LENDING')).toBeGreaterThan(await score('fresh', 'DEFI_LENDING'));
+    // model 3.0.0: each history pays its way ($1,000 of measured cost backs 600): the borrower's own capital held,
+    // the trader's pool fees, the voter's votes held between its votes
+    expect(await score('borrower', 'DEFI_LENDING')).toBeGreaterThanOrEqual(600);
+    expect(await score('trader', 'DEFI_TRADING')).toBeGreaterThanOrEqual(600);
+    expect(await score('voter', 'GOVERNANCE')).toBeGreaterThanOrEqual(500);
+    for (const category of ['DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE'] as const) expect(await score('fresh', category), category).toBe(0);
     expect(await score('voter', 'GOVERNANCE')).toBeGreaterThan(await score('fresh', 'GOVERNANCE'));
     expect(await score('trader', 'DEFI_TRADING')).toBeGreaterThan(await score('fresh', 'DEFI_TRADING'));
     for (const [role, category] of [

@@ -24,6 +24,9 @@ const WBTC = '0x2260fac5e5542a773aa44fbcfedf7c193bc2c599';
 const ORACLE = oracleFor(1)!.address;
 const BUCKET = oracleFor(1)!.bucketBlocks;
 const usd = (n: number) => BigInt(n) * 10n ** 8n; // the oracle's 8 decimals
+/** each wallet's own collateral, and how long its 500-WETH loan stays open */
+const COLLATERAL_WETH = 1_000;
+const LOAN_DAYS = 60;
 
 let chain: LocalChain;
 let c: ReturnType<typeof chainClient>;
@@ -84,16 +87,28 @@ beforeAll(async () => {
   await c.pinAt(await c.deploy(op, 'MockAaveOracle'), ORACLE, 0);
   await c.call(op, PINNED.weth, 'MockERC20', 'mint', [PINNED.aave, parseEther('10000')]);
   await c.call(op, WBTC, 'MockERC20', 'mint', [PINNED.aave, 10n ** 12n]);
-  for (const w of [priced, unpriced]) await c.call(w, PINNED.weth, 'MockERC20', 'approve', [PINNED.aave, 2n ** 256n - 1n]);
+  for (const w of [priced, unpriced]) {
+    await c.call(op, PINNED.weth, 'MockERC20', 'mint', [w, parseEther(String(COLLATERAL_WETH))]);
+    await c.call(w, PINNED.weth, 'MockERC20', 'approve', [PINNED.aave, 2n ** 256n - 1n]);
+  }
 
-  // before the oracle has a price for WETH (it reverts): 500 WETH borrowed and repaid, unvalued
+  // Each wallet supplies 1,000 WETH of its own as collateral, borrows 500 WETH against it and repays it 60 days
+  // later (model 3.0.0 scores only what was held over time, up to what the own capital held backs: cost-ceiling.ts).
+  // Before the oracle has a price for WETH (it reverts), in one price bucket: all unvalued
+  await nextBucket();
+  await c.call(unpriced, PINNED.aave, 'MockAavePool', 'supply', [PINNED.weth, parseEther(String(COLLATERAL_WETH)), unpriced, 0]);
   await c.call(unpriced, PINNED.aave, 'MockAavePool', 'borrow', [PINNED.weth, parseEther('500'), 2, 0, unpriced]);
+  await c.rpc('evm_increaseTime', [LOAN_DAYS * 86_400]);
   await c.call(unpriced, PINNED.aave, 'MockAavePool', 'repay', [PINNED.weth, parseEther('500'), 2, unpriced]);
-  // WETH at $2,000, then the priced wallet borrows 500 WETH ($1M) and 20 WBTC (the oracle has no WBTC price: reverts)
+  // WETH at $2,000, then the priced wallet supplies 1,000 WETH ($2M), borrows 500 WETH ($1M) and 20 WBTC (the oracle
+  // has no WBTC price: reverts); it repays the WETH after LOAN_DAYS (below)
   await c.call(op, ORACLE, 'MockAaveOracle', 'setAssetPrice', [PINNED.weth, usd(2000)]);
   await nextBucket();
+  await c.call(priced, PINNED.aave, 'MockAavePool', 'supply', [PINNED.weth, parseEther(String(COLLATERAL_WETH)), priced, 0]);
   blocks.borrow = Number((await c.call(priced, PINNED.aave, 'MockAavePool', 'borrow', [PINNED.weth, parseEther('500'), 2, 0, priced])).blockNumber);
   await c.call(priced, PINNED.aave, 'MockAavePool', 'borrow', [WBTC, 20n * 10n ** 8n, 2, 0, priced]);
+  // the next block (the repay's bucket, below) is LOAN_DAYS later
+  await c.rpc('evm_increaseTime', [LOAN_DAYS * 86_400]);
 
   app = await createTestApp({ config: { rpcUrls: { 1: chain.url }, ingestConfirmations: 0 } });
   engine = app.ctx.services.ingestion as IngestionEngine;
@@ -110,10 +125,11 @@ describe('non-stable amounts valued by the Aave V3 oracle at the event block', (
   it('a 500-WETH borrow is valued at 500 x the oracle price at its block; an asset the oracle reverts on stays unvalued', async () => {
     await engine.syncWallet(priced);
     expect(await values(app.ctx.db, priced)).toEqual([
+      ['lending_supply', PINNED.weth, 2_000_000],
       ['lending_borrow', PINNED.weth, 1_000_000],
       ['lending_borrow', WBTC, null],
     ]);
-    // one eth_call per (asset, bucket): WETH and WBTC in the borrow's bucket
+    // one eth_call per (asset, bucket): WETH (supply and borrow) and WBTC in the borrow's bucket
     expect(engine.priceReader(1)!.stats).toMatchObject({ calls: 2, priced: 1, unpriced: 1, noState: 0 });
   });
 
@@ -125,6 +141,7 @@ describe('non-stable amounts valued by the Aave V3 oracle at the event block', (
     expect(Math.floor(blocks.repay / BUCKET)).toBeGreaterThan(Math.floor(blocks.borrow / BUCKET));
     await engine.syncWallet(priced);
     expect(await values(app.ctx.db, priced)).toEqual([
+      ['lending_supply', PINNED.weth, 2_000_000],
       ['lending_borrow', PINNED.weth, 1_000_000],
       ['lending_borrow', WBTC, null],
       ['lending_repay', PINNED.weth, 1_500_000],
@@ -137,6 +154,7 @@ describe('non-stable amounts valued by the Aave V3 oracle at the event block', (
     await ingest(['--wallet', priced, '--wallet', unpriced], { rpcUrls: { 1: chain.url }, ingestConfirmations: 0 }, db);
     expect(await values(db, priced)).toEqual(await values(app.ctx.db, priced));
     expect(await values(db, unpriced)).toEqual([
+      ['lending_supply', PINNED.weth, null],
       ['lending_borrow', PINNED.weth, null],
       ['lending_repay', PINNED.weth, null],
     ]);
@@ -149,6 +167,7 @@ describe('non-stable amounts valued by the Aave V3 oracle at the event block', (
     const out = await ingest(['--format', 'ethereum-etl', '--chain', '1', '--no-score', dir], { rpcUrls: { 1: chain.url } }, db);
     expect(await values(db, priced)).toEqual(await values(app.ctx.db, priced));
     expect(await values(db, unpriced)).toEqual([
+      ['lending_supply', PINNED.weth, null],
       ['lending_borrow', PINNED.weth, null],
       ['lending_repay', PINNED.weth, null],
     ]);
@@ -162,11 +181,13 @@ describe('non-stable amounts valued by the Aave V3 oracle at the event block', (
     await scoring.recompute(unpriced, 'ingestion');
     const valued = await scoring.getScore(priced, 'DEFI_LENDING');
     const flat = await scoring.getScore(unpriced, 'DEFI_LENDING');
-    // unvalued: $100 per event (UNVALUED_EVENT_USD); valued: $1M borrowed, $1.5M repaid. Model 3.0.0 pays for debt
-    // held over time, and this chain's blocks are seconds apart: the valued loan earns little, the unvalued nothing.
+    // valued: $2M of collateral, $1M borrowed, $1.5M repaid, the own $1M+ held 60 days (about $3,700 of measured cost
+    // at 3%/yr, model 3.0.0). Unvalued: a market never priced counts its largest event as $100 (UNVALUED_EVENT_USD):
+    // the same loan is $100 of collateral and $50 of debt, which backs nothing.
     console.info('DEFI_LENDING valued', valued.score, 'unvalued', flat.score);
     expect(flat.score).toBe(0);
-    expect(valued.score).toBeGreaterThan(flat.score);
+    expect(valued.score).toBeGreaterThan(500);
+    expect(valued.factors?.map((f) => f.code)).not.toContain('COST_CEILING');
   });
 
   it('rows imported without a price source are valued at the next JSON-RPC sync, and the score follows', async () => {
@@ -178,6 +199,7 @@ describe('non-stable amounts valued by the Aave V3 oracle at the event block', (
     // no CREDENCE_RPC_URL_1: nothing to price with
     await ingest(['--format', 'ethereum-etl', '--chain', '1', '--no-score', dir], deployment.config, db);
     expect(await values(db, priced)).toEqual([
+      ['lending_supply', PINNED.weth, null],
       ['lending_borrow', PINNED.weth, null],
       ['lending_borrow', WBTC, null],
       ['lending_repay', PINNED.weth, null],
@@ -190,10 +212,11 @@ describe('non-stable amounts valued by the Aave V3 oracle at the event block', (
       expect(await values(db, priced)).toEqual(await values(app.ctx.db, priced));
       // what has no price at its block stays unvalued (the oracle reverted for WETH before it was listed)
       await (upgraded.ctx.services.ingestion as IngestionEngine).syncWallet(unpriced);
-      expect((await values(db, unpriced)).map((v) => v[2])).toEqual([null, null]);
+      expect((await values(db, unpriced)).map((v) => v[2])).toEqual([null, null, null]);
       // valued, the loan earns what the same rows earn where they were priced at ingestion (unvalued: 0)
       const valued = await upgraded.ctx.services.scoring!.getScore(priced, 'DEFI_LENDING');
-      expect(valued.score).toBeGreaterThan(0);
+      expect(valued.score).toBe((await scoring.getScore(priced, 'DEFI_LENDING')).score);
+      expect(valued.score).toBeGreaterThan(500);
     } finally {
       await upgraded.close();
     }
