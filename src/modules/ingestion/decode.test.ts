@@ -89,6 +89,41 @@ describe('decodeLog', () => {
     ]);
   });
 
+  it('an Aave aToken Transfer between holders moves collateral: a withdrawal for the sender, a supply for the receiver', () => {
+    const AUSDC = '0x98c23e9d8f34fefb1b7bd6a91b7ff122f4e16f5c'; // AaveV3Ethereum.ASSETS.USDC.A_TOKEN
+    const AWETH = '0x4d5f47fa6a74757f35c14fd3a6ef8e3c9bc514e8'; // AaveV3Ethereum.ASSETS.WETH.A_TOKEN
+    const transfer = 'event Transfer(address indexed from, address indexed to, uint256 value)';
+    const moved = decodeLog(log(transfer, { from: a, to: b, value: 2_500_000_000n }, at_(AUSDC)), { chainId: 1 });
+    // the token movement as before, and the position's: the pool's rows, in the reserve's units, valued like them
+    expect(moved.map((r) => [r.wallet, r.kind, r.direction, r.contract, r.counterparty, r.protocol, r.amount, r.valueUsd, r.ref])).toEqual([
+      [a, 'transfer_erc20', 'out', AUSDC, b, null, '2500000000', null, null],
+      [b, 'transfer_erc20', 'in', AUSDC, a, null, '2500000000', null, null],
+      [a, 'lending_withdraw', 'out', AAVE, USDC, 'aave-v3', '2500000000', 2500, 'atoken-transfer'],
+      [b, 'lending_supply', null, AAVE, USDC, 'aave-v3', '2500000000', 2500, 'atoken-transfer'],
+    ]);
+    // a non-stable reserve at the oracle's price, like a Supply of it (the pricing pre-pass asks for the reserve)
+    const asked: string[] = [];
+    const priced = decodeLog(log(transfer, { from: a, to: b, value: 2n * 10n ** 18n }, at_(AWETH)), { chainId: 1, prices: (token) => (asked.push(token), 3000) });
+    expect(priced.filter((r) => r.kind.startsWith('lending_')).map((r) => [r.kind, r.counterparty, r.valueUsd])).toEqual([
+      ['lending_withdraw', WETH, 6000],
+      ['lending_supply', WETH, 6000],
+    ]);
+    expect(asked).toContain(WETH);
+    // mints and burns (they come with the pool's Supply and Withdraw, or interest accrual) and a transfer to oneself
+    // move nothing; V3's BalanceTransfer (scaled amounts) is not read; any other token's transfer is no lending
+    const lendingOf = (l: RawLog) => decodeLog(l, { chainId: 1 }).filter((r) => r.kind.startsWith('lending_'));
+    expect(lendingOf(log(transfer, { from: ZERO_ADDRESS, to: a, value: 5n }, at_(AUSDC)))).toEqual([]);
+    expect(lendingOf(log(transfer, { from: a, to: ZERO_ADDRESS, value: 5n }, at_(AUSDC)))).toEqual([]);
+    expect(lendingOf(log(transfer, { from: a, to: a, value: 5n }, at_(AUSDC)))).toEqual([]);
+    expect(decodeLog(log('event BalanceTransfer(address indexed from, address indexed to, uint256 value, uint256 index)', { from: a, to: b, value: 4n, index: 10n ** 27n }, at_(AUSDC)), { chainId: 1 })).toEqual([]);
+    expect(lendingOf(log(transfer, { from: a, to: b, value: 5n }, at_(USDC)))).toEqual([]);
+    // a liquidation with receiveAToken: the liquidated wallet's aTokens go to the liquidator, collateral leaving it
+    expect(kinds(log(transfer, { from: a, to: c, value: 5n }, at_(AUSDC))).filter(([, k]) => String(k).startsWith('lending_'))).toEqual([
+      [a, 'lending_withdraw', 'out'],
+      [c, 'lending_supply', null],
+    ]);
+  });
+
   it('Uniswap V2 and V3 swaps credit sender, recipient and (in bulk imports) the transaction sender once each', () => {
     const v2 = log('event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)', { sender: a, amount0In: 1n, amount1In: 0n, amount0Out: 0n, amount1Out: 2n, to: b }, at_(PAIR));
     // direction: the side paid into the pool ('out': token0, here amount0In), for round trips (repo.ts)

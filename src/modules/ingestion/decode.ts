@@ -6,7 +6,7 @@
 // registry contracts and verified pools are never wallets; amounts are valued in USD where a price is known.
 import { decodeEventLog } from 'viem';
 import { EVENTS_BY_TOPIC, ZERO_ADDRESS, type ActivityKind } from './events.js';
-import { contractInfo, easTrust, isPositionManager, tokenInfo } from './registry/index.js';
+import { aTokenInfo, contractInfo, easTrust, isPositionManager, tokenInfo } from './registry/index.js';
 import { evidenceValue, gate, usdValue, type DropCounter, type PoolInfo } from './registry/gate.js';
 import type { PriceLookup } from './pricing/reader.js';
 
@@ -132,6 +132,19 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       const protocol = tokenInfo(ctx.chainId, contract) ? 'listed' : null;
       add(from, 'transfer_erc20', { direction: 'out', counterparty: to, amount: n('value'), valueUsd, protocol });
       add(to, 'transfer_erc20', { direction: 'in', counterparty: from, amount: n('value'), valueUsd, protocol });
+      // An Aave aToken (registry role 'a-token') is the position itself: sent from one holder to another, the
+      // collateral leaves the sender (no Withdraw names it) and the receiver holds it (it can withdraw it). Rows like
+      // the pool's own: contract = the market's pool, counterparty = the reserve, amount in the reserve's units (a
+      // Transfer's value is; V3's BalanceTransfer beside it is scaled and is not read, so a transfer counts once),
+      // valued as a Supply/Withdraw of that reserve. Mints from and burns to the zero address come with the pool's
+      // Supply/Withdraw (and interest accrual): they are not counted again. A liquidation with receiveAToken moves
+      // the liquidated wallet's aTokens to the liquidator this way.
+      const aToken = aTokenInfo(ctx.chainId, contract);
+      if (aToken && from && to && from !== ZERO_ADDRESS && to !== ZERO_ADDRESS && from !== to) {
+        const moved = { protocol: aToken.protocol, contract: aToken.pool, counterparty: aToken.reserve, amount: n('value'), valueUsd: usd(aToken.reserve, n('value')), ref: 'atoken-transfer' };
+        add(from, 'lending_withdraw', { ...moved, direction: 'out' });
+        add(to, 'lending_supply', moved);
+      }
       break;
     }
     case 'TransferSingle':

@@ -39,6 +39,9 @@ export const DELEGATE_CHANGED = sel('DelegateChanged')[0];
 /** The events each registry role emits that can name a wallet (positions from events.ts). */
 const ROLE_EVENTS: Record<string, EventDef['name'][]> = {
   'lending-pool': ['AaveSupply', 'AaveBorrow', 'AaveRepay', 'AaveV2Deposit', 'AaveV2Borrow', 'AaveV2Repay', 'AaveLiquidationCall', 'AaveWithdraw'],
+  // an aToken's Transfer(from, to) moves collateral between holders (decode.ts): asked with the wallet as from (1) and
+  // as to (2); the token transfer scan asks those positions from every emitter anyway, so this costs no query
+  'a-token': ['Transfer'],
   comet: ['CometSupply', 'CometWithdraw', 'CometAbsorbDebt'],
   governor: ['VoteCast', 'VoteCastWithParams'],
   // a governance token's own transfers are asked too: the same positions are asked anyway, so they cost no window

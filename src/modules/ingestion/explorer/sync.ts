@@ -108,7 +108,14 @@ export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: E
     const key = `${lc(l.transactionHash)}:${l.logIndex}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    for (const r of decodeLog(l, { chainId, pools, prices })) if (r.wallet === wallet) records.push(r);
+    for (const r of decodeLog(l, { chainId, pools, prices })) {
+      if (r.wallet !== wallet) continue;
+      // a token list row without its log index (a stand-in index, see raw()) cannot be matched to the same
+      // transfer among the logs by topic: an aToken transfer's lending row is taken from the log only (the log
+      // query at topic 1 or 2 returns every Transfer naming the wallet), so collateral moved counts once
+      if (l.logIndex <= LIST_INDEX && r.kind.startsWith('lending_')) continue;
+      records.push(r);
+    }
   }
   for (const l of swaps) for (const r of decodeLog(l, { chainId, pools, txFrom: wallet, prices })) if (r.wallet === wallet) records.push(r);
   for (const d of direct) for (const r of decodeLog(d.log, { chainId, pools: d.pools, txFrom: wallet, prices })) if (r.wallet === wallet) records.push(r);
@@ -159,8 +166,11 @@ function native(chainId: number, t: Row, logIndex: number, direction: 'in' | 'ou
   return { chainId, txHash: lc(t.hash), logIndex, wallet, kind: 'transfer_native', blockNumber: Number(t.blockNumber), occurredAt: time(t), contract: null, counterparty: counterparty || null, tokenId: null, amount: t.value, direction, protocol: null, ref: null };
 }
 
+/** The log index given to a token list row that has none (this and below). */
+const LIST_INDEX = -1000;
+
 function raw(r: Row, topics: string[], data: string, i: number): RawLog {
-  return { address: r.contractAddress || r.address, topics, data: data || '0x', transactionHash: r.hash || r.transactionHash, logIndex: idx(r.logIndex, -1000 - i), blockNumber: n(r.blockNumber), timestamp: time(r) };
+  return { address: r.contractAddress || r.address, topics, data: data || '0x', transactionHash: r.hash || r.transactionHash, logIndex: idx(r.logIndex, LIST_INDEX - i), blockNumber: n(r.blockNumber), timestamp: time(r) };
 }
 
 /** The wallet's own successful transactions that sent an asset and received a different one. */

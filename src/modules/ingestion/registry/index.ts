@@ -11,6 +11,8 @@
 //   tokenInfo(chainId, address)  allowlisted token with decimals and whether it counts at 1 USD.
 //   isPositionManager(chainId, a) the Uniswap V3 NonfungiblePositionManager (its position NFTs mark a wallet's own
 //                                 liquidity, see ../positions.ts; they are never NFT evidence).
+//   aTokenInfo(chainId, a)      an Aave V2/V3 aToken (role 'a-token'), with its market's pool and underlying reserve:
+//                                 an aToken Transfer between two holders moves collateral (../decode.ts).
 import * as aave from '@bgd-labs/aave-address-book';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
@@ -40,7 +42,7 @@ export const REGISTRY_CHAINS = [1, 10, 137, 8453, 42161] as const;
 /** The local Hardhat chain id: the only chain an operator-provided entry may pin (demo and tests). */
 export const LOCAL_CHAIN_ID = 31337;
 
-export type Role = 'lending-pool' | 'comet' | 'dex-factory' | 'router' | 'position-manager' | 'governor' | 'votes-token' | 'ens-controller' | 'ens-base-registrar' | 'eas';
+export type Role = 'lending-pool' | 'a-token' | 'comet' | 'dex-factory' | 'router' | 'position-manager' | 'governor' | 'votes-token' | 'ens-controller' | 'ens-base-registrar' | 'eas';
 
 export interface PinnedContract {
   /** lowercase */
@@ -52,6 +54,10 @@ export interface PinnedContract {
   label: string;
   /** Comet: its base asset (lowercase), the unit of Supply/Withdraw/AbsorbDebt amounts */
   baseToken?: string;
+  /** aToken: its market's pool (lowercase), the contract of the lending rows its transfers make */
+  pool?: string;
+  /** aToken: the underlying reserve (lowercase), the unit of its Transfer amounts */
+  reserve?: string;
   source: string;
 }
 
@@ -104,7 +110,8 @@ function build(chainId: number): ChainRegistry {
   const contracts = new Map<string, PinnedContract>();
   const add = (c: Omit<PinnedContract, 'address' | 'fromBlock'> & { address: string; fromBlock?: number }) => {
     const address = lc(c.address);
-    if (!contracts.has(address)) contracts.set(address, { ...c, address, fromBlock: c.fromBlock ?? blocks.get(address) ?? 0, baseToken: c.baseToken ? lc(c.baseToken) : undefined });
+    if (!contracts.has(address))
+      contracts.set(address, { ...c, address, fromBlock: c.fromBlock ?? blocks.get(address) ?? 0, baseToken: c.baseToken ? lc(c.baseToken) : undefined, pool: c.pool ? lc(c.pool) : undefined, reserve: c.reserve ? lc(c.reserve) : undefined });
   };
   const tokens = new Map<string, TokenInfo>();
   const addToken = (address: string, symbol: string, decimals: number) => {
@@ -112,13 +119,29 @@ function build(chainId: number): ChainRegistry {
     if (!tokens.has(a)) tokens.set(a, { address: a, symbol, decimals, stable: STABLE.has(symbol.toUpperCase()) });
   };
 
-  // Aave V2/V3 pools (every market of the address book on this chain) and their reserves' decimals.
+  // Aave V2/V3 pools (every market of the address book on this chain), their reserves' decimals and their aTokens:
+  // a position is the wallet's aTokens, so one sent to another wallet is collateral leaving it (no Withdraw names
+  // it). An aToken is deployed by its pool's configurator after the pool: the pool's fromBlock bounds it.
   for (const [name, market] of Object.entries(aave as Record<string, unknown>)) {
-    const m = market as { CHAIN_ID?: number; POOL?: string; ASSETS?: Record<string, { UNDERLYING: string; decimals: number }> };
+    const m = market as { CHAIN_ID?: number; POOL?: string; ASSETS?: Record<string, { UNDERLYING: string; decimals: number; A_TOKEN?: string }> };
     const v = /^AaveV([23])[A-Z]/.exec(name)?.[1];
     if (!v || m?.CHAIN_ID !== chainId || !m.POOL) continue;
     add({ address: m.POOL, protocol: `aave-v${v}`, role: 'lending-pool', label: `${name} Pool`, source: `@bgd-labs/aave-address-book ${name}.POOL` });
-    for (const [sym, asset] of Object.entries(m.ASSETS ?? {})) addToken(asset.UNDERLYING, sym, asset.decimals);
+    const pool = contracts.get(lc(m.POOL))!;
+    for (const [sym, asset] of Object.entries(m.ASSETS ?? {})) {
+      addToken(asset.UNDERLYING, sym, asset.decimals);
+      if (asset.A_TOKEN && pool.role === 'lending-pool')
+        add({
+          address: asset.A_TOKEN,
+          protocol: pool.protocol,
+          role: 'a-token',
+          label: `${name} a${sym}`,
+          fromBlock: blocks.get(lc(asset.A_TOKEN)) ?? pool.fromBlock,
+          pool: pool.address,
+          reserve: asset.UNDERLYING,
+          source: `@bgd-labs/aave-address-book ${name}.ASSETS.${sym}.A_TOKEN`,
+        });
+    }
   }
   // Uniswap: factories (pools derive from them), routers (labelled, never scored), UNI and its governor.
   const v2Factory = V2_FACTORY_ADDRESSES[chainId] ? lc(V2_FACTORY_ADDRESSES[chainId]) : null;
@@ -174,6 +197,12 @@ export function pinnedContracts(chainId: number): Array<{ address: string; proto
 
 export function contractInfo(chainId: number, address: string): PinnedContract | undefined {
   return registry(chainId)?.contracts.get(lc(address));
+}
+
+/** An Aave aToken of the chain (role 'a-token'): its market's pool, underlying reserve and protocol. */
+export function aTokenInfo(chainId: number, address: string): { pool: string; reserve: string; protocol: string } | undefined {
+  const c = contractInfo(chainId, address);
+  return c?.role === 'a-token' && c.pool && c.reserve ? { pool: c.pool, reserve: c.reserve, protocol: c.protocol } : undefined;
 }
 
 /** Whether `address` is the chain's pinned Uniswap V3 NonfungiblePositionManager. */
@@ -243,7 +272,9 @@ export function useLocalRegistry(
   if (chainId !== LOCAL_CHAIN_ID) throw new Error(`operator registry entries are accepted for the local chain ${LOCAL_CHAIN_ID} only, not chain ${chainId}`);
   localCollections.splice(0, localCollections.length, ...(entries.collections ?? []).map((a) => `${chainId}:${lc(a)}`));
   const tokens = new Map((entries.tokens ?? []).map((t) => [lc(t.address), { ...t, address: lc(t.address), stable: STABLE.has(t.symbol.toUpperCase()) }]));
-  const contracts = new Map<string, PinnedContract>(entries.contracts.map((c) => [lc(c.address), { ...c, address: lc(c.address), baseToken: c.baseToken && lc(c.baseToken), source: 'operator (local chain)' }]));
+  const contracts = new Map<string, PinnedContract>(
+    entries.contracts.map((c) => [lc(c.address), { ...c, address: lc(c.address), baseToken: c.baseToken && lc(c.baseToken), pool: c.pool && lc(c.pool), reserve: c.reserve && lc(c.reserve), source: 'operator (local chain)' }]),
+  );
   // No factory deployed the declared pools: one 'dex-factory' entry per protocol (at its first pool) tells the
   // JSON-RPC plan to ask for that protocol's swaps; poolDerives checks the declared list.
   for (const protocol of ['uniswap-v2', 'uniswap-v3'] as const) {
