@@ -1,5 +1,6 @@
-// The eight independent categories of model v2. Each is a sum of bounded, monotone terms (saturating counts,
-// logarithmic USD values); the maxima of a category's positive terms add up to 1000. Features come only from the
+// The eight independent categories of model 3.0.0. Each is a sum of bounded, monotone terms (saturating counts,
+// logarithmic USD values); the maxima of a category's positive terms add up to 1000, and an activity category's
+// positive points never exceed what its measured cost backs (cost-ceiling.ts). Features come only from the
 // registry's pinned contracts, by value, with self-dealing removed (ingestion). docs/scoring-model.md explains
 // every term, its constants and why.
 import type { ComplianceSignal, IdentitySignal, WalletFeatures } from '../contracts.js';
