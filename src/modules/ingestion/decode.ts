@@ -145,6 +145,19 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
         add(from, 'lending_withdraw', { ...moved, direction: 'out' });
         add(to, 'lending_supply', moved);
       }
+      // A Comet market (registry role 'comet') is its own ERC-20 of base balances, and logs only their positive part:
+      // `transfer`/`transferFrom` of base emits no Supply or Withdraw, only a burn Transfer(src, 0) of what left the
+      // sender's positive balance and a mint Transfer(0, dst) of what raised the receiver's. Each is a move of the
+      // account's base balance, a row of the market like its Supply/Withdraw (contract = the market, amount in base
+      // units, valued as its base asset), marked 'comet-transfer'. Supply itself is followed by the mint of its
+      // supplied part and Withdraw by the burn of its withdrawn part (the next log): the replay counts those once
+      // (lending-positions.ts). An absorbed account's surplus is minted after AbsorbDebt: that is a supply.
+      const market = contractInfo(ctx.chainId, contract);
+      if (market?.role === 'comet' && from && to && from !== to && (from === ZERO_ADDRESS || to === ZERO_ADDRESS)) {
+        const moved = { protocol: 'compound-v3', counterparty: null, amount: n('value'), valueUsd: usd(market.baseToken ?? null, n('value')), ref: 'comet-transfer' };
+        if (to === ZERO_ADDRESS) add(from, 'lending_withdraw', { ...moved, direction: 'out' });
+        else add(to, 'lending_supply', moved);
+      }
       break;
     }
     case 'TransferSingle':

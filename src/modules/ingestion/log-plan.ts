@@ -42,7 +42,9 @@ const ROLE_EVENTS: Record<string, EventDef['name'][]> = {
   // an aToken's Transfer(from, to) moves collateral between holders (decode.ts): asked with the wallet as from (1) and
   // as to (2); the token transfer scan asks those positions from every emitter anyway, so this costs no query
   'a-token': ['Transfer'],
-  comet: ['CometSupply', 'CometWithdraw', 'CometAbsorbDebt'],
+  // a Comet market is its own ERC-20 of base balances: its Transfer(src, 0) and Transfer(0, dst) move a balance (a
+  // `transfer` of base emits nothing else, decode.ts); positions 1 and 2 are asked anyway, so no query of its own
+  comet: ['CometSupply', 'CometWithdraw', 'CometAbsorbDebt', 'Transfer'],
   governor: ['VoteCast', 'VoteCastWithParams'],
   // a governance token's own transfers are asked too: the same positions are asked anyway, so they cost no window
   'votes-token': ['DelegateChanged', 'DelegateVotesChanged', 'Transfer'],

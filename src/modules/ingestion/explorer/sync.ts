@@ -111,8 +111,9 @@ export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: E
     for (const r of decodeLog(l, { chainId, pools, prices })) {
       if (r.wallet !== wallet) continue;
       // a token list row without its log index (a stand-in index, see raw()) cannot be matched to the same
-      // transfer among the logs by topic: an aToken transfer's lending row is taken from the log only (the log
-      // query at topic 1 or 2 returns every Transfer naming the wallet), so collateral moved counts once
+      // transfer among the logs by topic: an aToken transfer's or a Comet mint's or burn's lending row is taken from
+      // the log only (the log query at topic 1 or 2 returns every Transfer naming the wallet, with the log index the
+      // replay pairs a Comet Supply/Withdraw with its own mint/burn by), so a position moved counts once
       if (l.logIndex <= LIST_INDEX && r.kind.startsWith('lending_')) continue;
       records.push(r);
     }

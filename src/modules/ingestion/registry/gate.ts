@@ -24,8 +24,9 @@ export interface DropCounter {
 export const newDropCounter = (): DropCounter => ({ unpinned: 0, unverifiedPool: 0, unlistedPool: 0 });
 
 /** The role and protocol an event's emitter must have; undefined: any emitter (token transfers). A Transfer is
- *  lending evidence only from an aToken the registry pins (role 'a-token', checked by decode through aTokenInfo):
- *  from any other emitter it is a token movement and nothing more. */
+ *  lending evidence only from an aToken the registry pins (role 'a-token', checked by decode through aTokenInfo) or
+ *  from a pinned Comet market (role 'comet': its mints and burns of base balances, checked by decode through
+ *  contractInfo): from any other emitter it is a token movement and nothing more. */
 const REQUIRED: Partial<Record<EventName, { role: Role; protocols?: string[] }>> = {
   AaveSupply: { role: 'lending-pool', protocols: ['aave-v3'] },
   AaveBorrow: { role: 'lending-pool', protocols: ['aave-v3'] },

@@ -74,6 +74,28 @@ describe('lending positions over time (model 3.0.0)', () => {
     expect(p).toMatchObject({ cycles: 1, protocolsHeld: 1 });
   });
 
+  it('a Comet mint or burn right after its Supply or Withdraw is that event\'s own; alone it is a base transfer', () => {
+    const OTHER = '0x3afdc9bca9213a35503b077a6072f3d0d5ab0840'; // another Comet market (cUSDTv3)
+    const c = (kind: LendingEvent['kind'], usd: number, day: number, o: Partial<LendingEvent> & { sameBlock?: boolean } = {}): LendingEvent => ({ ...ev(kind, usd, day, o), protocol: 'compound-v3', contract: o.contract ?? COMET, counterparty: null });
+    const echo = (kind: LendingEvent['kind'], usd: number, day: number, logIndex: number, o: Partial<LendingEvent> = {}) => c(kind, usd, day, { sameBlock: true, logIndex, ref: 'comet-transfer', ...o });
+    // supplied (its mint is the next log), sent away the next day (a burn alone), then 30 days of nothing held
+    const sent = [c('lending_supply', 100_000, 0, { logIndex: 3 }), echo('lending_supply', 100_000, 0, 4), c('lending_withdraw', 100_000, 1, { logIndex: 0, ref: 'comet-transfer' })];
+    expect(replayLending(sent, T0 + 31 * DAY).collateralUsdDays).toBeCloseTo(100_000, 3);
+    // received (a mint alone), withdrawn with its burn: held between the two, no debt
+    const got = [c('lending_supply', 100_000, 1, { logIndex: 1, ref: 'comet-transfer' }), c('lending_withdraw', 100_000, 31, { logIndex: 7 }), echo('lending_withdraw', 100_000, 31, 8)];
+    expect(replayLending(got, T0 + 61 * DAY)).toMatchObject({ collateralUsdDays: 3_000_000, debtUsdDays: 0 });
+    // a withdrawal beyond the balance: only the part from the balance is burnt, the borrow is the rest
+    const borrow = [c('lending_supply', 10_000, 0, { logIndex: 0 }), echo('lending_supply', 10_000, 0, 1), c('lending_withdraw', 60_000, 1, { logIndex: 2 }), echo('lending_withdraw', 10_000, 1, 3), c('lending_supply', 50_000, 11, { logIndex: 0 })];
+    expect(replayLending(borrow)).toMatchObject({ debtUsdDays: 500_000, cycles: 1 });
+    // not an echo: a mint in another block or after a log in between, one after another market's Supply, or the
+    // surplus an absorbed account is minted after AbsorbDebt
+    const apart = [c('lending_supply', 1_000, 0, { logIndex: 0 }), echo('lending_supply', 1_000, 0, 2), c('lending_supply', 1_000, 0, { logIndex: 5, contract: OTHER, sameBlock: true }), echo('lending_supply', 1_000, 0, 6), c('lending_supply', 1_000, 1, { logIndex: 1, ref: 'comet-transfer' })];
+    // the first day $3k on COMET (its Supply and two mints) and $1k on OTHER, the next day one more $1k on COMET
+    expect(replayLending(apart, T0 + 2 * DAY).collateralUsdDays).toBeCloseTo(4_000 + 5_000, 3);
+    const absorbed = [c('lending_withdraw', 5_000, 0, { logIndex: 0 }), c('lending_liquidation', 5_200, 10, { logIndex: 4 }), echo('lending_supply', 200, 10, 5)];
+    expect(replayLending(absorbed, T0 + 20 * DAY).collateralUsdDays).toBeCloseTo(200 * 10, 3);
+  });
+
   it('Aave repayments with aTokens shrink the collateral too; a liquidated loan completes no cycle', () => {
     // aTokens of the borrowed reserve (DAI here) repay the DAI debt
     const dai = { counterparty: DAI };

@@ -23,7 +23,8 @@ export interface LendingEvent {
   block: number;
   /** order within the block */
   logIndex?: number;
-  /** Aave V3 Repay with aTokens: the collateral shrinks too */
+  /** Aave V3 Repay with aTokens: the collateral shrinks too; 'atoken-transfer' / 'comet-transfer': a position moved
+   *  between holders by the token's own Transfer (ingestion/decode.ts) */
   ref?: string | null;
 }
 
@@ -86,7 +87,8 @@ const unitPrice = (e: LendingEvent) => (e.usd !== null && e.amount > 0 ? e.usd /
  * Rebuilds the wallet's positions per market (chain, pool, reserve) from its events, in time order. Positions still
  * open count up to `until` (the wallet's latest recorded activity: there is no clock in the model).
  */
-export function replayLending(events: readonly LendingEvent[], until?: number | null): LendingPositions {
+export function replayLending(all: readonly LendingEvent[], until?: number | null): LendingPositions {
+  const events = withoutCometEchoes(all);
   if (events.length === 0) return EMPTY_POSITIONS;
   const sorted = [...events].sort((a, b) => a.at - b.at || a.chainId - b.chainId || a.block - b.block || (a.logIndex ?? 0) - (b.logIndex ?? 0));
   const markets = new Map<string, Market>();
@@ -206,6 +208,21 @@ export function replayLending(events: readonly LendingEvent[], until?: number | 
     protocolsHeld: heldIn.size,
     spanDays: firstHeld !== null && lastHeld !== null ? (lastHeld - firstHeld) / DAY_MS : 0,
   };
+}
+
+/**
+ * A Comet market logs a base balance's positive part as its own ERC-20: a mint Transfer(0, account) right after a
+ * Supply (the part that did not repay debt) and a burn Transfer(account, 0) right after a Withdraw (the part that
+ * came out of a positive balance), and the same mint and burn alone for `transfer`/`transferFrom` of base. Decode
+ * stores each as a 'comet-transfer' supply or withdrawal; the one that is the next log after a Supply (or Withdraw)
+ * of the same market and account, in the same block, is that event's own echo and is dropped: counted once. Without
+ * such a partner it is a transfer: a withdrawal from the sender's balance, a supply to the receiver's.
+ */
+function withoutCometEchoes(events: readonly LendingEvent[]): readonly LendingEvent[] {
+  if (!events.some((e) => e.ref === 'comet-transfer')) return events;
+  const at = (e: LendingEvent, logIndex: number) => `${e.chainId}:${e.contract}:${e.block}:${logIndex}:${e.kind}`;
+  const own = new Set(events.filter((e) => e.protocol === 'compound-v3' && e.ref !== 'comet-transfer' && e.logIndex !== undefined).map((e) => at(e, e.logIndex!)));
+  return events.filter((e) => !(e.ref === 'comet-transfer' && e.logIndex !== undefined && own.has(at(e, e.logIndex - 1))));
 }
 
 function open(m: Market, e: LendingEvent) {
