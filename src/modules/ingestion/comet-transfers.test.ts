@@ -220,6 +220,8 @@ describe('Comet base transfers move the balance (ethereum-etl import, the real p
     const f = await repo.features(W.honest);
     expect(f.lending.positions!.collateralUsdDays).toBeCloseTo(100_000 * 365, -3);
     expect(f.lending.positions!.debtUsdDays).toBe(0);
+    // the supply counters count the Supply, not its mint (a moved position is not a supply)
+    expect(f.lending).toMatchObject({ supplies: 1, suppliedUsd: 100_000, unvaluedSupplies: 0 });
     // the same as the replay of the market's Supply and Withdraw alone (what was read before)
     expect(f.lending.positions).toEqual(replayLending(rows.filter((r) => r.ref !== 'comet-transfer').map(asEvent), f.lastActivityAt!.getTime()));
     // 174 before Comet transfers were read (header)

@@ -212,7 +212,10 @@ sent AS (SELECT w.*, (w.tx_from = $1 OR EXISTS (SELECT 1 FROM paid p WHERE p.cha
                 (w.kind = 'transfer_erc20' AND w.direction = 'out' AND EXISTS (
                   SELECT 1 FROM wallet_activity r WHERE r.wallet = $1 AND r.chain_id = w.chain_id AND r.tx_hash = w.tx_hash
                      AND ((r.kind = 'transfer_erc20' AND r.direction = 'in' AND r.contract = w.contract AND r.counterparty = w.counterparty)
-                          OR (r.kind = 'swap' AND r.contract = w.counterparty)))) AS settles
+                          OR (r.kind = 'swap' AND r.contract = w.counterparty)))) AS settles,
+                -- a position moved between holders (an aToken or a Comet balance transferred), not a Supply: the
+                -- positions replay reads it; the supply counters do not
+                COALESCE(w.ref IN ('atoken-transfer', 'comet-transfer'), false) AS moved
          FROM wallet_activity w WHERE w.wallet = $1),
 a AS (
   SELECT * FROM sent w WHERE wallet = $1
@@ -300,16 +303,16 @@ SELECT
     AND ((kind = 'transfer_native' AND amount >= $8::numeric) OR (kind = 'transfer_erc20' AND protocol = 'listed' AND COALESCE(value_usd, $2) >= $2))) AS counterparties,
   count(*) FILTER (WHERE mine AND direction = 'out' AND NOT settles AND kind = 'transfer_erc20' AND protocol = 'listed' AND COALESCE(value_usd, $2) >= $2) AS token_transfers,
   count(DISTINCT contract) FILTER (WHERE mine AND ((kind = 'transfer_erc20' AND protocol = 'listed') OR kind IN ('transfer_erc721', 'transfer_erc1155', 'nft_mint'))) AS distinct_tokens,
-  count(*) FILTER (WHERE kind = 'lending_supply') AS supplies,
+  count(*) FILTER (WHERE kind = 'lending_supply' AND NOT moved) AS supplies,
   count(*) FILTER (WHERE kind = 'lending_borrow') AS borrows,
   count(*) FILTER (WHERE kind = 'lending_repay') AS repays,
   count(*) FILTER (WHERE kind = 'lending_liquidation') AS liquidations,
   count(DISTINCT protocol) FILTER (WHERE kind LIKE 'lending\\_%') AS lending_protocols,
-  COALESCE(sum(value_usd) FILTER (WHERE kind = 'lending_supply'), 0) AS supplied_usd,
+  COALESCE(sum(value_usd) FILTER (WHERE kind = 'lending_supply' AND NOT moved), 0) AS supplied_usd,
   COALESCE(sum(value_usd) FILTER (WHERE kind = 'lending_borrow'), 0) AS borrowed_usd,
   COALESCE(sum(value_usd) FILTER (WHERE kind = 'lending_repay'), 0) AS repaid_usd,
   COALESCE(sum(value_usd) FILTER (WHERE kind = 'lending_liquidation'), 0) AS liquidated_usd,
-  count(*) FILTER (WHERE kind = 'lending_supply' AND value_usd IS NULL) AS unvalued_supplies,
+  count(*) FILTER (WHERE kind = 'lending_supply' AND NOT moved AND value_usd IS NULL) AS unvalued_supplies,
   count(*) FILTER (WHERE kind = 'lending_borrow' AND value_usd IS NULL) AS unvalued_borrows,
   count(*) FILTER (WHERE kind = 'lending_repay' AND value_usd IS NULL) AS unvalued_repays,
   -- every lending row, dust included (a small final repayment still closes a loan): positions are rebuilt from them
