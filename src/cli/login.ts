@@ -9,8 +9,9 @@ import { CliError, apiUrlOf, configFile, updateProfile } from './session.js';
 async function promptHidden(question: string): Promise<string> {
   const stdin = process.stdin;
   if (!stdin.isTTY) throw new CliError('the keystore password: set CREDENCE_KEYSTORE_PASSWORD (no terminal to ask on)', 2);
-  process.stderr.write(question);
+  // raw mode (no echo) before the question: an answer typed the moment the question shows is never echoed
   stdin.setRawMode(true);
+  process.stderr.write(question);
   stdin.resume();
   stdin.setEncoding('utf8');
   return new Promise((resolve, reject) => {
