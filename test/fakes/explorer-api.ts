@@ -109,6 +109,31 @@ export function explorerHistory(chainId: number, wallet: string, events: number,
   return h;
 }
 
+const TRANSFER_TOPIC = encodeEventTopics({ abi: parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)']), eventName: 'Transfer' })[0].toLowerCase();
+const word = (x: string | bigint) => pad((typeof x === 'bigint' ? `0x${x.toString(16)}` : x) as Hex).toLowerCase();
+/**
+ * The Transfer logs behind the token list rows, as the real getLogs returns them to a topic query (the list rows carry
+ * no log index; each log does, numbered here after the transaction's other logs). A history that already holds a
+ * transfer among its logs (with its real index) is not given a second copy.
+ */
+function transferLogs(h: ChainHistory): LogRow[] {
+  const have = new Set(h.logs.map((l) => `${l.transactionHash}|${l.address}|${l.topics.join(',')}|${l.data}`));
+  const out: LogRow[] = [];
+  const next = new Map<string, number>();
+  const rows: [Row, string[], string][] = [
+    ...h.tokentx.map((r): [Row, string[], string] => [r, [TRANSFER_TOPIC, word(r.from), word(r.to)], word(BigInt(r.value || '0'))]),
+    ...h.tokennfttx.map((r): [Row, string[], string] => [r, [TRANSFER_TOPIC, word(r.from), word(r.to), word(BigInt(r.tokenID || '0'))], '0x']),
+  ];
+  for (const [r, topics, data] of rows) {
+    const address = (r.contractAddress ?? '').toLowerCase();
+    if (have.has(`${r.hash}|${address}|${topics.join(',')}|${data}`)) continue;
+    const index = next.get(r.hash) ?? 100;
+    next.set(r.hash, index + 1);
+    out.push({ address, topics, data, blockNumber: Number(r.blockNumber), timeStamp: Number(r.timeStamp), transactionHash: r.hash, logIndex: index });
+  }
+  return out;
+}
+
 const META: Record<string, Row> = { USDC: { tokenName: 'USD Coin', tokenSymbol: 'USDC', tokenDecimal: '6' }, WETH: { tokenName: 'Wrapped Ether', tokenSymbol: 'WETH', tokenDecimal: '18' } };
 
 /** The chain's factory V2 pair for two tokens. */
@@ -205,7 +230,7 @@ export async function startFakeExplorer(histories: Record<number, ChainHistory>,
       const from = Number(q.get('fromBlock') ?? 0);
       const to = q.get('toBlock') === 'latest' ? h.head : Number(q.get('toBlock') ?? h.head);
       const address = q.get('address')?.toLowerCase();
-      rows = h.logs
+      rows = [...h.logs, ...transferLogs(h)]
         .filter((l) => l.blockNumber >= from && l.blockNumber <= to && (!address || l.address === address) && [0, 1, 2, 3].every((i) => !q.get(`topic${i}`) || l.topics[i] === q.get(`topic${i}`)!.toLowerCase()))
         .map((l) => ({ address: l.address, topics: l.topics, data: l.data, blockNumber: hex(l.blockNumber), timeStamp: hex(l.timeStamp), gasPrice: '0x1', gasUsed: '0x5208', logIndex: hex(l.logIndex), transactionHash: l.transactionHash, transactionIndex: '0x' }));
     } else return { status: '0', message: 'NOTOK', result: 'Error! Missing Or invalid Action name' };

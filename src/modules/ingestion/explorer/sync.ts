@@ -82,6 +82,7 @@ export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: E
     ),
   );
   for (const r of byTopic.flat()) logs.push(raw(r, (r.topics as unknown as string[]) ?? [r.topic0, r.topic1, r.topic2, r.topic3].filter(Boolean), r.data, 0));
+  dropListedTwice(logs);
 
   // router swaps: the wallet's own transactions that sent one asset and received another
   const swapTxs = new Set(logs.filter((l) => SWAP_TOPICS.has(l.topics[0]?.toLowerCase())).map((l) => l.transactionHash.toLowerCase()));
@@ -169,6 +170,25 @@ function native(chainId: number, t: Row, logIndex: number, direction: 'in' | 'ou
 
 /** The log index given to a token list row that has none (this and below). */
 const LIST_INDEX = -1000;
+
+/** A token transfer naming the wallet is in its token list (no log index) and again among the logs the topic query
+ *  returns (with its index): the list's copy goes, so the transfer is stored once (under its real log index). */
+function dropListedTwice(logs: RawLog[]): void {
+  const key = (l: RawLog) => `${lc(l.transactionHash)}|${lc(l.address)}|${l.topics.map(lc).join(',')}|${lc(l.data)}`;
+  const logged = new Map<string, number>();
+  for (const l of logs) if (l.logIndex > LIST_INDEX) logged.set(key(l), (logged.get(key(l)) ?? 0) + 1);
+  for (let i = logs.length - 1; i >= 0; i--) {
+    const l = logs[i];
+    if (l.logIndex > LIST_INDEX) continue;
+    const k = key(l);
+    const left = logged.get(k) ?? 0;
+    // one list row per logged copy (two identical transfers in one transaction are two logs and two rows)
+    if (left > 0) {
+      logged.set(k, left - 1);
+      logs.splice(i, 1);
+    }
+  }
+}
 
 function raw(r: Row, topics: string[], data: string, i: number): RawLog {
   return { address: r.contractAddress || r.address, topics, data: data || '0x', transactionHash: r.hash || r.transactionHash, logIndex: idx(r.logIndex, LIST_INDEX - i), blockNumber: n(r.blockNumber), timestamp: time(r) };
