@@ -19,6 +19,7 @@ import { signJwt } from './es256k.js';
 import { issuerDidOf } from './credentials.js';
 import { createIdentityRepo } from './repo.js';
 import { createStatusLists } from './status-list.js';
+import { backgroundSettled } from '../scoring/background.js';
 
 const KYC_SECRET = 'trusted-credentials-kyc-secret';
 const ISSUER_KEY = `0x${'7'.repeat(63)}1`;
@@ -334,6 +335,8 @@ describe('migration 0036', () => {
     );
     await app.ctx.services.scoring!.recompute(h.address.toLowerCase(), 'test');
     await expect(verifyWithStatus(jwt)).resolves.toBeDefined();
+    // a migration runs before any recomputation: none of the sign-in's or registration's may still be writing
+    await backgroundSettled();
 
     await db.exec(readFileSync(`${MIGRATIONS_DIR}/0036_holder_written_credentials.sql`, 'utf8'));
 

@@ -3,6 +3,15 @@
 import type { AppContext } from '../../platform/context.js';
 import './contracts.js';
 
+/** Every recomputation still running in this process, whichever module started it. */
+const running = new Set<Promise<unknown>>();
+
+/** Resolves once no background recomputation is running (including any started while waiting): for a caller that
+ *  changes stored scores behind the service's back, such as a data migration and its test. */
+export async function backgroundSettled(): Promise<void> {
+  while (running.size > 0) await Promise.allSettled([...running]);
+}
+
 export function backgroundRecompute(ctx: Pick<AppContext, 'services' | 'log' | 'onClose'>, cause: string): (address: string) => void {
   const inFlight = new Set<Promise<unknown>>();
   ctx.onClose(async () => {
@@ -14,7 +23,11 @@ export function backgroundRecompute(ctx: Pick<AppContext, 'services' | 'log' | '
     const p = scoring
       .recompute(address.toLowerCase(), cause)
       .catch((err) => ctx.log.error({ err, address, cause }, 'score recomputation failed'))
-      .finally(() => inFlight.delete(p));
+      .finally(() => {
+        inFlight.delete(p);
+        running.delete(p);
+      });
     inFlight.add(p);
+    running.add(p);
   };
 }

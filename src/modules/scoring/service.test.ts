@@ -7,6 +7,7 @@ import type { App } from '../../platform/http/types.js';
 import { createEventBus } from '../../platform/events/bus.js';
 import { createCacheFactory } from '../../platform/cache/index.js';
 import { SCORE_UPDATED, type ScoreChange } from './contracts.js';
+import { backgroundSettled } from './background.js';
 import { createScoringService, type ScoringServiceImpl } from './service.js';
 import { createIngestionRepo } from '../ingestion/repo.js';
 import { MODEL_VERSION, WEIGHTS } from './model/index.js';
@@ -224,6 +225,7 @@ describe('model upgrade', () => {
     expect((await stale.getScore(w, 'DEFI_LENDING')).score).toBe(700);
     await bus.close();
 
+    await backgroundSettled();
     await app.ctx.db.exec(readFileSync(`${MIGRATIONS_DIR}/0042_cost_ceiling.sql`, 'utf8'));
 
     const bus2 = createEventBus({ instanceId: 'ceiling2', channel: 'ceiling2' });
