@@ -10,6 +10,7 @@ import { computePairAddress } from '@uniswap/v2-sdk';
 import { Token } from '@uniswap/sdk-core';
 import { encodeAbiParameters, encodeEventTopics, getContractAddress, pad, parseAbi, type Hex } from 'viem';
 import { pinnedContracts } from '../../src/modules/ingestion/registry/index.js';
+import { encodeLog, SIGS } from '../helpers/etl-export.js';
 
 type Row = Record<string, string>;
 export interface LogRow { address: string; topics: string[]; data: string; blockNumber: number; timeStamp: number; transactionHash: string; logIndex: number }
@@ -107,6 +108,34 @@ export function explorerHistory(chainId: number, wallet: string, events: number,
     }
   }
   return h;
+}
+
+/**
+ * A chain history written transaction by transaction from the logs each emitted (as an ethereum-etl export is):
+ * `tx` adds the transaction to txlist, its logs to the logs a topic query returns (with their indexes), and each
+ * ERC-20 Transfer among them to the token list as Etherscan lists it (decoded, without its log index).
+ */
+export function historyOfLogs(head: number, firstBlock: number): {
+  h: ChainHistory;
+  tx: (from: string, to: string, at: Date, logs: { address: string; event: string; args: Record<string, unknown> }[], value?: string) => void;
+} {
+  const h: ChainHistory = { head, txlist: [], txlistinternal: [], tokentx: [], tokennfttx: [], token1155tx: [], logs: [], receipts: new Map(), expected: {} };
+  let block = firstBlock;
+  const tx = (from: string, to: string, at: Date, logs: { address: string; event: string; args: Record<string, unknown> }[], value = '0') => {
+    block += 10;
+    const hash = `0x${block.toString(16).padStart(64, '0')}`;
+    const ts = Math.floor(at.getTime() / 1000);
+    h.txlist.push({ blockNumber: String(block), timeStamp: String(ts), hash, nonce: String(h.txlist.filter((t) => t.from === from).length), blockHash: hash, transactionIndex: '0', from, to, value, gas: '21000', gasPrice: '1', isError: '0', txreceipt_status: '1', input: '0x', contractAddress: '', cumulativeGasUsed: '21000', gasUsed: '21000', confirmations: '100', methodId: '0x', functionName: '' });
+    logs.forEach((l, i) => {
+      const { topics, data } = encodeLog(l.event, l.args);
+      h.logs.push({ address: l.address, topics: topics.map((t) => t.toLowerCase()), data, blockNumber: block, timeStamp: ts, transactionHash: hash, logIndex: i });
+      if (l.event === SIGS.transfer) {
+        const args = l.args as { from: string; to: string; value: bigint };
+        h.tokentx.push({ blockNumber: String(block), timeStamp: String(ts), hash, nonce: '0', blockHash: hash, from: args.from, contractAddress: l.address, to: args.to, value: String(args.value), tokenName: 'x', tokenSymbol: 'x', tokenDecimal: '6', transactionIndex: '0', gas: '0', gasPrice: '0', gasUsed: '0', cumulativeGasUsed: '0', input: 'deprecated', confirmations: '100' });
+      }
+    });
+  };
+  return { h, tx };
 }
 
 const TRANSFER_TOPIC = encodeEventTopics({ abi: parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)']), eventName: 'Transfer' })[0].toLowerCase();

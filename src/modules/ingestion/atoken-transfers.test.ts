@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUnits } from 'viem';
 import { testDatabase } from '../../../test/helpers/db.js';
 import { encodeLog, EtlExport, SIGS, type EtlLog } from '../../../test/helpers/etl-export.js';
-import { startFakeExplorer, type ChainHistory, type LogRow } from '../../../test/fakes/explorer-api.js';
+import { historyOfLogs, startFakeExplorer } from '../../../test/fakes/explorer-api.js';
+import { asLendingEvent, lendingRows as lendingRowsOf, type LendingRow } from '../../../test/helpers/lending-rows.js';
 import type { Db } from '../../platform/db/types.js';
 import type { Category } from '../scoring/contracts.js';
 import { scoreWallet } from '../scoring/model/index.js';
@@ -96,18 +97,9 @@ afterAll(async () => {
   await db?.close();
 });
 
-type Row = { kind: LendingEvent['kind']; protocol: string; contract: string; counterparty: string; amount: string; value_usd: string | null; at: Date; block_number: string; log_index: number; ref: string | null; tx_from: string | null };
-async function lendingRows(w: string): Promise<Row[]> {
-  return db.query<Row>(
-    `SELECT kind, protocol, contract, counterparty, amount::text AS amount, value_usd::text AS value_usd, occurred_at AS at, block_number, log_index, ref, tx_from
-       FROM wallet_activity WHERE wallet = $1 AND kind LIKE 'lending\\_%' ORDER BY block_number, log_index`,
-    [w],
-  );
-}
-const asEvent = (r: Row): LendingEvent => ({
-  kind: r.kind, protocol: r.protocol, chainId: 1, contract: r.contract, counterparty: r.counterparty, amount: Number(r.amount), usd: r.value_usd === null ? null : Number(r.value_usd),
-  at: new Date(r.at).getTime(), block: Number(r.block_number), logIndex: r.log_index, ref: r.ref,
-});
+type Row = LendingRow;
+const lendingRows = (w: string) => lendingRowsOf(db, w);
+const asEvent = (r: Row) => asLendingEvent(r);
 const scores = async (w: string) => Object.fromEntries(scoreWallet({ features: await repo.features(w) }).map((r) => [r.category, r.score])) as Record<Category, number>;
 
 describe('aToken transfers move Aave collateral (ethereum-etl import, real pinned contracts)', () => {
@@ -206,24 +198,8 @@ describe('aToken transfers move Aave collateral (ethereum-etl import, real pinne
 describe('aToken transfers through the explorer source (Etherscan API V2 simulator)', () => {
   it('reads the transfer from the logs naming the wallet; its token list row (no log index) adds no second row', async () => {
     const [a, r] = [addr(), addr()];
-    const h: ChainHistory = { head: 20_000_000, txlist: [], txlistinternal: [], tokentx: [], tokennfttx: [], token1155tx: [], logs: [], receipts: new Map(), expected: {} };
-    let block = 19_000_000;
-    const tx = (from: string, to: string, d: number, logs: EtlLog[], value = '0') => {
-      block += 10;
-      const hash = `0x${block.toString(16).padStart(64, '0')}`;
-      const ts = Math.floor(day(d).getTime() / 1000);
-      h.txlist.push({ blockNumber: String(block), timeStamp: String(ts), hash, nonce: String(h.txlist.filter((t) => t.from === from).length), blockHash: hash, transactionIndex: '0', from, to, value, gas: '21000', gasPrice: '1', isError: '0', txreceipt_status: '1', input: '0x', contractAddress: '', cumulativeGasUsed: '21000', gasUsed: '21000', confirmations: '100', methodId: '0x', functionName: '' });
-      logs.forEach((l, i) => {
-        const { topics, data } = encodeLog(l.event, l.args);
-        const row: LogRow = { address: l.address, topics: topics.map((t) => t.toLowerCase()), data, blockNumber: block, timeStamp: ts, transactionHash: hash, logIndex: i };
-        h.logs.push(row);
-        // Etherscan's token list: the Transfer decoded, without its log index
-        if (l.event === SIGS.transfer) {
-          const args = l.args as { from: string; to: string; value: bigint };
-          h.tokentx.push({ blockNumber: String(block), timeStamp: String(ts), hash, nonce: '0', blockHash: hash, from: args.from, contractAddress: l.address, to: args.to, value: String(args.value), tokenName: 'x', tokenSymbol: 'x', tokenDecimal: '6', transactionIndex: '0', gas: '0', gasPrice: '0', gasUsed: '0', cumulativeGasUsed: '0', input: 'deprecated', confirmations: '100' });
-        }
-      });
-    };
+    const { h, tx: txAt } = historyOfLogs(20_000_000, 19_000_000);
+    const tx = (from: string, to: string, d: number, logs: EtlLog[], value = '0') => txAt(from, to, day(d), logs, value);
     tx(a, POOL, 0, supplyLogs(a, 100_000));
     tx(a, AUSDC, 1, aTokenTransferLogs(a, r, 100_000));
     for (let m = 1; m <= 12; m++) tx(a, addr(), 30 * m, [], '1000000000000000');
