@@ -2,7 +2,9 @@
 // through it; `down()` drops every open connection and refuses new ones (the dependency is gone), `up()`
 // forwards again (it is back), without restarting anything on either side. `stall()` is the unresponsive kind of
 // outage (a hung server, a network that drops packets): open connections are dropped and new ones are accepted
-// but never answered, so only the app's own timeouts get it out.
+// but never answered, so only the app's own timeouts get it out. `drop()` is a failover or a broken network path:
+// every established connection is closed at once, with no goodbye from the server, while new connections still
+// go through (the endpoint answers again at once).
 import net from 'node:net';
 
 export interface TcpProxy {
@@ -16,6 +18,9 @@ export interface TcpProxy {
    *  connections the app already holds. `up()` then drops them, as a peer's keepalive eventually would. */
   freeze(): void;
   up(): Promise<void>;
+  /** Closes every established connection (no message from the server) and keeps forwarding new ones.
+   *  Returns how many it closed. */
+  drop(): number;
   readonly open: number;
   close(): Promise<void>;
 }
@@ -102,6 +107,12 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
         pairs.clear();
       }
       if (!server.listening) await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+    },
+    drop() {
+      const n = sockets.size / 2;
+      dropAll();
+      pairs.clear();
+      return n;
     },
     get open() {
       return sockets.size / 2;

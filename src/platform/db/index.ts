@@ -20,20 +20,37 @@ pg.types.setTypeParser(20, (v) => Number(v));
 /** How long opening one connection may take before it counts as an outage (503 `unavailable`). */
 export const CONNECT_TIMEOUT_MS = 5_000;
 
-export async function openPostgres(url: string, poolSize = 10, opts: { connectTimeoutMs?: number } = {}): Promise<Db> {
+export interface PostgresOptions {
+  connectTimeoutMs?: number;
+}
+
+export async function openPostgres(url: string, poolSize = 10, opts: PostgresOptions = {}): Promise<Db> {
   // A refused or reset connection fails fast on its own, but a server that accepts and never answers (hung, or a
   // network dropping packets) would leave every request waiting for ever: each new connection gets a bounded time
   // to open. Set on the client, not the pool: the pool's connectionTimeoutMillis also bounds the wait for a free
   // pooled client, which would turn load into errors.
   const connectTimeoutMs = opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+  const lost = new Set<(err: Error) => void>();
+  let connectionsLost = 0;
+  const connectionLost = (err: Error) => {
+    connectionsLost++;
+    for (const fn of lost) fn(err);
+  };
   class TimedClient extends pg.Client {
     constructor(config?: string | pg.ClientConfig) {
       super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: connectTimeoutMs });
+      // A connection that ends under a client (a failover, a proxy restarted, a network path dropped: the socket
+      // closes with no word from the server; or pg_terminate_backend) is emitted as 'error' on the client. The pool
+      // listens only while the client is idle: checked out (a transaction between two statements, a statement in
+      // flight) nothing did, and the unhandled 'error' event ended the process (issue 33). Handled here, for every
+      // client in every role: the statement in flight (or the next one: the client is no longer queryable) fails
+      // with the connection error, which becomes 503 `unavailable`, and the client is discarded on release.
+      this.on('error', connectionLost);
     }
   }
   const pool = new pg.Pool({ connectionString: url, max: poolSize, keepAlive: true, Client: TimedClient });
   pool.on('error', () => {
-    /* idle client errors surface on the next query */
+    /* an idle client's connection ended: the pool has dropped it already (counted by the client's own listener) */
   });
   const client = await pool.connect();
   client.release();
@@ -76,6 +93,11 @@ export async function openPostgres(url: string, poolSize = 10, opts: { connectTi
     },
     async close() {
       await pool.end();
+    },
+    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, lost: connectionsLost }),
+    onConnectionLost(fn: (err: Error) => void) {
+      lost.add(fn);
+      return () => void lost.delete(fn);
     },
   }, { limit: Math.max(1, Math.floor(poolSize / 4)) });
 }

@@ -23,6 +23,10 @@ export interface Db extends Queryable {
   /** Runs a multi-statement script (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL: the pool's connections (open, idle, callers waiting for one) and how many ended under a client. */
+  pool?(): { total: number; idle: number; waiting: number; lost: number };
+  /** PostgreSQL: called each time a connection ends under a client (outage, failover); returns the unsubscriber. */
+  onConnectionLost?(fn: (err: Error) => void): () => void;
 }
 
 export async function one<T>(q: Queryable, sql: string, params?: unknown[]): Promise<T> {
