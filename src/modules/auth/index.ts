@@ -7,7 +7,10 @@ import { createSiweService } from './service.js';
 export const authModule: Module = {
   name: 'auth',
   register(app, ctx) {
-    const siwe = createSiweService(ctx);
+    const siwe = createSiweService(ctx, () => {
+      const a = app.server.address();
+      return a && typeof a === 'object' ? a.port : ctx.config.port;
+    });
     apiRoutes(app, (s) => {
         s.get(
           '/auth/nonce',
@@ -34,7 +37,8 @@ export const authModule: Module = {
               summary: 'Sign in with Ethereum',
               description:
                 'Verifies a signed EIP-4361 message and returns a JWT valid for 1 hour (claims sub = checksummed address, iat, exp, roles). ' +
-                "The message's domain must be the configured domain (CREDENCE_SIWE_DOMAIN, else the host of CREDENCE_PUBLIC_URL; never the request's Host) " +
+                "The message's domain must be the configured domain (CREDENCE_SIWE_DOMAIN, else the host of CREDENCE_PUBLIC_URL, else the hosts the service prints and listens on: " +
+                'localhost:PORT and 127.0.0.1:PORT when it listens on loopback or every interface; never the request\'s Host) ' +
                 'or one listed in CREDENCE_SIWE_DOMAINS, its uri on one of those domains, its chainId a supported chain (or one of CREDENCE_SIWE_CHAIN_IDS), ' +
                 'its issuedAt not in the future (60 s of clock skew allowed), its nonce one issued by ' +
                 'GET /auth/nonce and not yet used; expirationTime and notBefore are honoured. Smart-contract wallets (EIP-1271) verify where an RPC URL for the chain is configured. ' +

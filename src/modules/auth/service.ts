@@ -13,12 +13,28 @@ export const ISSUED_AT_SKEW_MS = 60_000;
 
 /**
  * The domains a sign-in message may name, primary first: CREDENCE_SIWE_DOMAIN, else the host of
- * CREDENCE_PUBLIC_URL (http://localhost:PORT by default), then CREDENCE_SIWE_DOMAINS. Never the request's Host:
- * a phishing site relaying its victim's message would choose that header itself.
+ * CREDENCE_PUBLIC_URL, else the hosts the service itself prints and listens on (below), then CREDENCE_SIWE_DOMAINS.
+ * Never the request's Host: a phishing site relaying its victim's message would choose that header itself.
+ * `port` is the port actually bound (PORT=0 picks one at listen time).
  */
-export function siweDomainsOf(config: Pick<Config, 'siweDomain' | 'siweDomains' | 'publicUrl' | 'port'>): string[] {
-  const primary = config.siweDomain ?? new URL(config.publicUrl ?? `http://localhost:${config.port}`).host.toLowerCase();
-  return [...new Set([primary, ...config.siweDomains])];
+export function siweDomainsOf(config: Pick<Config, 'siweDomain' | 'siweDomains' | 'publicUrl' | 'port' | 'host'>, port = config.port): string[] {
+  const configured = config.siweDomain ?? (config.publicUrl ? new URL(config.publicUrl).host.toLowerCase() : null);
+  return [...new Set([...(configured ? [configured] : listeningDomains(config.host, port)), ...config.siweDomains])];
+}
+
+/**
+ * Without a public URL, the links `npm start` prints (start banner, landing page) name the host it listens on, or
+ * localhost when it listens on every interface: each of those must sign in (issue 30). A loopback or wildcard
+ * listener is reachable as localhost and as the loopback address, so both are accepted; a listener on one
+ * specific address accepts that address only, never a host it was not started for.
+ */
+export function listeningDomains(host: string, port: number): string[] {
+  const at = (h: string) => new URL(`http://${h}:${port}`).host.toLowerCase();
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  if (h === '0.0.0.0' || h === '127.0.0.1' || h === 'localhost') return [at(h === '127.0.0.1' ? '127.0.0.1' : 'localhost'), at(h === '127.0.0.1' ? 'localhost' : '127.0.0.1')];
+  if (h === '::') return [at('localhost'), at('127.0.0.1'), at('[::1]')];
+  if (h === '::1') return [at('[::1]'), at('localhost')];
+  return [at(h.includes(':') ? `[${h}]` : h)];
 }
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -33,7 +49,9 @@ function newNonce(): string {
 function checkBinding(msg: SiweMessage, allowed: string[], chains: number[]): string {
   const domain = msg.domain.toLowerCase();
   const list = allowed.join(', ');
-  if (!allowed.includes(domain)) throw unauthorized(`The message's domain must be ${list}.`);
+  if (!allowed.includes(domain)) {
+    throw unauthorized(`The message's domain must be ${allowed.length > 1 ? 'one of ' : ''}${list} (the sign-in domains this service was configured or started for; CREDENCE_SIWE_DOMAINS adds others).`);
+  }
   let uriHost: string | null = null;
   try {
     uriHost = new URL(msg.uri).host.toLowerCase();
@@ -49,8 +67,8 @@ function checkBinding(msg: SiweMessage, allowed: string[], chains: number[]): st
   return msg.domain;
 }
 
-export function createSiweService(ctx: Pick<AppContext, 'db' | 'config' | 'jwt'>) {
-  const allowed = siweDomainsOf(ctx.config);
+/** `boundPort` answers the port the server listens on once it does (the configured one before). */
+export function createSiweService(ctx: Pick<AppContext, 'db' | 'config' | 'jwt'>, boundPort: () => number = () => ctx.config.port) {
   return {
     async issueNonce(): Promise<{ nonce: string; expiresAt: Date }> {
       const nonce = newNonce();
@@ -70,7 +88,7 @@ export function createSiweService(ctx: Pick<AppContext, 'db' | 'config' | 'jwt'>
           { field: 'message', message: 'must be an EIP-4361 message' },
         ]);
       }
-      const domain = checkBinding(msg, allowed, ctx.config.siweChainIds);
+      const domain = checkBinding(msg, siweDomainsOf(ctx.config, boundPort()), ctx.config.siweChainIds);
       const rpc = ctx.config.rpcUrls[msg.chainId];
       try {
         // verify() checks the signature (and EIP-1271 through a provider), nonce, domain, expirationTime and notBefore.
