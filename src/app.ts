@@ -20,7 +20,8 @@ import { registerEns } from './platform/ens.js';
 import { registerErrorHandling } from './platform/http/error-handler.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { registerMetrics } from './platform/metrics.js';
-import { registerDomainMetrics } from './platform/metrics-sources.js';
+import { registerDatabaseMetrics, registerDomainMetrics } from './platform/metrics-sources.js';
+import { logConnectionLoss } from './platform/db/watch.js';
 import { corsOptions } from './platform/http/cors.js';
 import cors from '@fastify/cors';
 import { ajvFormats } from './platform/http/schemas.js';
@@ -88,6 +89,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const closers: (() => Promise<void> | void)[] = [];
   const db = opts.db ?? (await openDatabase(config.databaseUrl, config.dataDir));
   closers.push(() => db.close());
+  closers.push(logConnectionLoss(db, app.log));
   await migrate(db);
 
   const redisConnection = (commands = true) => {
@@ -177,6 +179,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   for (const m of modules) await m.register(app, ctx);
   registerDomainMetrics(metrics, ctx);
+  registerDatabaseMetrics(metrics, ctx);
   // Refuse to start beside instances holding other keys (what they encrypt or sign, this one could not read).
   try {
     await checkSharedKeys(db, sharedKeys(config, resolvedSecrets));

@@ -80,4 +80,37 @@ export function registerDomainMetrics(metrics: Metrics, ctx: AppContext) {
       return row ? [{ labels: { basis: 'published' }, value: num(row.published) }, { labels: { basis: 'imported' }, value: num(row.imported) }] : [];
     },
   );
+
+  // 1 while the list in force (this instance's, in memory) is older than CREDENCE_SANCTIONS_MAX_AGE_DAYS: alert on it
+  metrics.gauge(
+    'credence_sanctions_list_stale',
+    'Whether the sanctions list in force was published more than CREDENCE_SANCTIONS_MAX_AGE_DAYS days ago (1) or not (0); absent without a list. max_age_days labels the setting.',
+    ['max_age_days'],
+    async () => {
+      const publishedAt = ctx.services.sanctions?.status('0x0000000000000000000000000000000000000000').listPublishedAt;
+      if (!publishedAt) return [];
+      const maxAgeDays = ctx.config.sanctionsMaxAgeDays;
+      return [{ labels: { max_age_days: maxAgeDays }, value: Date.now() - publishedAt.getTime() >= (maxAgeDays + 1) * 86_400_000 ? 1 : 0 }];
+    },
+  );
+}
+
+/** The PostgreSQL pool (absent on PGlite): what to watch in a database outage or failover. */
+export function registerDatabaseMetrics(metrics: Metrics, ctx: AppContext) {
+  const { db } = ctx;
+  if (!db.pool || !db.onConnectionLost) return;
+  const pool = db.pool.bind(db);
+  metrics.gauge('credence_db_pool_connections', 'PostgreSQL pool of this instance: connections open (open), idle in the pool (idle), and callers waiting for one (waiting).', ['state'], async () => {
+    const p = pool();
+    return [
+      { labels: { state: 'open' }, value: p.total },
+      { labels: { state: 'idle' }, value: p.idle },
+      { labels: { state: 'waiting' }, value: p.waiting },
+    ];
+  });
+  const lost = metrics.counter(
+    'credence_db_connections_lost_total',
+    'PostgreSQL connections that ended under this instance (server restart, failover, network cut, pg_terminate_backend); each was discarded and replaced on demand.',
+  );
+  ctx.onClose(db.onConnectionLost(() => lost.inc()));
 }

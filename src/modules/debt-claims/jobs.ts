@@ -9,6 +9,7 @@ import { runInEnvironment } from '../../platform/auth/environment.js';
 import { filedEvent } from './events.js';
 import type { EvidenceChecker } from './evidence.js';
 import type { ClaimsRepo, JobRow } from './repo.js';
+import { isUnavailable, retryWhileUnavailable } from '../../platform/db/unavailable.js';
 
 /** Evidence checks that keep failing (RPC down) give up as "unverifiable" after this many attempts. */
 export const MAX_EVIDENCE_ATTEMPTS = 5;
@@ -38,6 +39,12 @@ export function createClaimJobs(deps: ClaimJobsDeps) {
   /** A claim's job runs in its claim's environment: a test claim's notice goes to test webhooks and hub connections only. */
   const run = (job: JobRow): Promise<void> => runInEnvironment(job.environment, () => runJob(job));
 
+  /** A database outage cut the job: due again at once, handed back as soon as the database answers (not after the lease). */
+  async function handBack(job: JobRow, err: unknown) {
+    deps.log.warn({ claim: job.id, err: (err as Error).message }, 'debt claim job interrupted: the database is unreachable; it runs again once it is back');
+    await retryWhileUnavailable(() => repo.retryJob(job.id, 0), { active: () => !stopping });
+  }
+
   async function runJob(job: JobRow): Promise<void> {
     const backoff = Math.min(300_000, 1_000 * 2 ** job.job_attempts);
     if (job.evidence_status === 'pending') {
@@ -54,6 +61,7 @@ export function createClaimJobs(deps: ClaimJobsDeps) {
         const weight = r.evidence === 'found' && job.creditor_signed_in && job.environment === 'live' ? await deps.weigh(job.creditor_address) : null;
         await save(job, { evidenceStatus: r.evidence, creditorHasHistory: r.creditorHasHistory, valueUsd: r.valueUsd, evidenceAt: r.at, problem: r.problem, creditorWeight: weight });
       } catch (err) {
+        if (isUnavailable(err)) return handBack(job, err);
         if (job.job_attempts < MAX_EVIDENCE_ATTEMPTS) {
           deps.log.warn({ err, claim: job.id }, 'debt claim evidence check failed; retrying later');
           await repo.retryJob(job.id, backoff);
@@ -67,12 +75,13 @@ export function createClaimJobs(deps: ClaimJobsDeps) {
       try {
         await scoring.recompute(job.debtor_address, 'debt_claim');
       } catch (err) {
+        if (isUnavailable(err)) return handBack(job, err);
         deps.log.error({ err, claim: job.id }, 'score recompute after a debt claim change failed; retrying later');
         await repo.retryJob(job.id, backoff);
         return;
       }
     }
-    await repo.finishJob(job.id, job.job_due_key);
+    await retryWhileUnavailable(() => repo.finishJob(job.id, job.job_due_key), { active: () => !stopping });
   }
 
   /** Stores the check; a claim filed before notices existed gets its notice now, and its debtor is told then. */

@@ -1,9 +1,12 @@
 // After a new list, the wallets whose status it changed get their scores recomputed (COMPLIANCE follows the list,
 // and the score change reaches webhooks and the hub). Durable: each list row records when this was done, so an
-// import made by the CLI, or interrupted by a restart, is still followed through by a workers instance.
+// import made by the CLI, or interrupted by a restart, is still followed through by a workers instance. A database
+// outage mid-way is waited out (each wallet's recompute tried again once the database answers): finishing the list
+// with recomputes that could not be made would leave those wallets' scores on the old list for good.
 import type { ScoringService } from '../scoring/contracts.js';
 import type { SanctionsRepo } from './repo.js';
 import type { Log, SanctionsScreening } from './service.js';
+import { retryWhileUnavailable } from '../../platform/db/unavailable.js';
 
 const CONCURRENCY = 4;
 
@@ -14,19 +17,22 @@ export function createRecomputeWorker(deps: { repo: SanctionsRepo; screening: Sa
 
   async function processOne(claim: { id: string; version: number }): Promise<boolean> {
     // Scores must be computed against this list (or a newer one), so this instance loads it first.
-    await deps.screening.reload();
-    const changed = await deps.repo.changedAddresses(claim.id, claim.version);
+    const waitOut = <T>(fn: () => Promise<T>) => retryWhileUnavailable(fn, { active: () => active });
+    await waitOut(() => deps.screening.reload());
+    const changed = await waitOut(() => deps.repo.changedAddresses(claim.id, claim.version));
     const scoring = deps.scoring();
     let targets: string[] = [];
-    if (scoring && changed.length) targets = scoring.knownAddresses ? await scoring.knownAddresses(changed) : changed;
+    if (scoring && changed.length) targets = scoring.knownAddresses ? await waitOut(() => scoring.knownAddresses!(changed)) : changed;
     let next = 0;
     let failed = 0;
     const lane = async () => {
       while (active && next < targets.length) {
         const address = targets[next++];
         try {
-          await scoring!.recompute(address, 'sanctions');
+          await retryWhileUnavailable(() => scoring!.recompute(address, 'sanctions'), { active: () => active });
         } catch (err) {
+          // stopped during an outage: the list is handed back below and done again by the next worker
+          if (!active) break;
           failed++;
           deps.log.error({ err, address }, 'score recompute after a sanctions list change failed');
         }
@@ -37,7 +43,7 @@ export function createRecomputeWorker(deps: { repo: SanctionsRepo; screening: Sa
       await deps.repo.releaseRecompute(claim.id);
       return false;
     }
-    await deps.repo.finishRecompute(claim.id, targets.length);
+    await retryWhileUnavailable(() => deps.repo.finishRecompute(claim.id, targets.length), { active: () => active });
     deps.log.info({ version: claim.version, changed: changed.length, recomputed: targets.length, failed }, 'sanctions status changes applied to scores');
     return true;
   }
@@ -47,7 +53,7 @@ export function createRecomputeWorker(deps: { repo: SanctionsRepo; screening: Sa
       again = false;
       for (;;) {
         if (!active) return;
-        const claim = await deps.repo.claimPendingRecompute();
+        const claim = await retryWhileUnavailable(() => deps.repo.claimPendingRecompute(), { active: () => active });
         if (!claim) break;
         if (!(await processOne(claim))) return;
       }

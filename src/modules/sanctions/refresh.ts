@@ -4,8 +4,11 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { ImportResult, Log, SanctionsScreening } from './service.js';
+import { isUnavailable } from '../../platform/db/unavailable.js';
 
 const RETRY_MS = 15 * 60_000;
+/** An import cut by a database outage is tried again sooner: the file was fine, the database was away. */
+const RETRY_AFTER_OUTAGE_MS = 60_000;
 const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
 
 export interface RefreshOptions {
@@ -108,7 +111,7 @@ export function createRefreshWorker(o: RefreshOptions) {
     } catch (err) {
       if (stopped) return;
       o.log.error({ err, url: o.url }, 'sanctions list refresh failed; the list in force stays');
-      schedule(Math.min(RETRY_MS, intervalMs));
+      schedule(Math.min(isUnavailable(err) ? RETRY_AFTER_OUTAGE_MS : RETRY_MS, intervalMs));
     } finally {
       abort = null;
     }
@@ -124,7 +127,7 @@ export function createRefreshWorker(o: RefreshOptions) {
         schedule(Math.max(0, latest && latest.format !== 'snapshot' ? latest.importedAt.getTime() + intervalMs - Date.now() : 0));
       } catch (err) {
         o.log.error({ err }, 'sanctions refresh could not read the list in force; trying again later');
-        schedule(Math.min(RETRY_MS, intervalMs));
+        schedule(Math.min(isUnavailable(err) ? RETRY_AFTER_OUTAGE_MS : RETRY_MS, intervalMs));
       }
     },
     async stop() {

@@ -128,6 +128,8 @@ export function createOutboxRepo(db: Db) {
            INSERT INTO webhook_attempts (delivery_id, attempt, status_code, duration_ms, error, succeeded)
            SELECT m.id, m.attempt, m.status_code, m.duration_ms, NULL, true FROM m
            WHERE EXISTS (SELECT 1 FROM webhook_deliveries w WHERE w.id = m.id)
+             -- recorded already: this is the same outcome written again after a cut that hid its commit
+             AND NOT EXISTS (SELECT 1 FROM webhook_attempts x WHERE x.delivery_id = m.id AND x.attempt = m.attempt)
            RETURNING id
          )
          SELECT id FROM d`,
@@ -214,10 +216,12 @@ export function createOutboxRepo(db: Db) {
 }
 
 async function insertAttempt(q: Queryable, d: ClaimedDelivery, o: AttemptOutcome, succeeded: boolean) {
-  // The row may be gone (subscription deleted mid-delivery): then there is nothing to record against.
+  // The row may be gone (subscription deleted mid-delivery): then there is nothing to record against. An attempt
+  // already recorded is not recorded twice (the outcome written again after a cut connection hid its commit).
   await q.query(
     `INSERT INTO webhook_attempts (delivery_id, attempt, status_code, duration_ms, error, succeeded)
-     SELECT $1, $2, $3, $4, $5, $6 WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = $1)`,
+     SELECT $1, $2, $3, $4, $5, $6 WHERE EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = $1)
+       AND NOT EXISTS (SELECT 1 FROM webhook_attempts WHERE delivery_id = $1 AND attempt = $2)`,
     [d.id, d.attempts, o.statusCode, o.durationMs, o.error, succeeded],
   );
 }

@@ -10,6 +10,7 @@ import type { Worker } from '../../platform/context.js';
 import type { ClaimedDelivery, OutboxRepo } from './outbox-repo.js';
 import type { Sender } from './sender.js';
 import { signedHeaders } from './signing.js';
+import { isUnavailable, retryWhileUnavailable } from '../../platform/db/unavailable.js';
 
 export const MAX_CONSECUTIVE_FAILURES = 10;
 /** Bus topic: deliveries were made due outside a score change (enable, replay, test). */
@@ -94,11 +95,16 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): Worker & { wake(
 
   // The outcome of a send that happened must be recorded: a failed write (database busy or briefly away) is
   // tried again rather than left to the lease, which would re-send the row only after `lease` seconds (the
-  // cause of the two-instance test's lateness under load: sent rows sat claimed past its deadline).
+  // cause of the two-instance test's lateness under load: sent rows sat claimed past its deadline). A database
+  // outage is waited out for as long as the worker runs (issue 33): the receiver got the message, and recording
+  // it once the database is back (within the lease) is what keeps it from being sent again.
   async function persist<T>(fn: () => Promise<T>): Promise<T> {
     for (let wait = 100; ; wait *= 2) {
       try {
-        return await fn();
+        return await retryWhileUnavailable(fn, {
+          active: () => running,
+          onRetry: (err, ms) => o.log.warn({ err: (err as Error).message }, `webhook outcome not recorded: the database is unreachable; retrying in ${ms} ms`),
+        });
       } catch (err) {
         if (!running || wait > 6_400) throw err;
         o.log.warn({ err }, `webhook outcome not recorded; retrying in ${wait} ms`);
@@ -169,7 +175,8 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): Worker & { wake(
         await o.repo.purge(30);
       }
     } catch (err) {
-      if (running) o.log.error({ err }, 'webhook worker cycle failed');
+      if (running && isUnavailable(err)) o.log.warn({ err: (err as Error).message }, 'webhook worker: the database is unreachable; deliveries wait for it');
+      else if (running) o.log.error({ err }, 'webhook worker cycle failed');
     } finally {
       pumping = false;
     }

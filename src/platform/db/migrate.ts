@@ -4,10 +4,28 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from './types.js';
+import { isUnavailable } from './unavailable.js';
+
+/** A start whose migration run is cut (the database restarting or failing over) tries again this long. */
+const START_RETRY_MS = 30_000;
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../migrations');
 
-export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
+export async function migrate(db: Db, dir = MIGRATIONS_DIR, opts: { retryForMs?: number } = {}): Promise<string[]> {
+  // The run is one transaction (each file recorded in it), so a run cut mid-way left nothing behind and is run
+  // again whole; one whose commit was cut and did land finds its files recorded and applies nothing twice.
+  const until = Date.now() + (opts.retryForMs ?? START_RETRY_MS);
+  for (let wait = 250; ; wait = Math.min(wait * 2, 4_000)) {
+    try {
+      return await migrateOnce(db, dir);
+    } catch (err) {
+      if (!isUnavailable(err) || Date.now() + wait > until) throw err;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+}
+
+async function migrateOnce(db: Db, dir: string): Promise<string[]> {
   const files = readdirSync(dir)
     .filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f))
     .sort();

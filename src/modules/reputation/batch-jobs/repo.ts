@@ -86,6 +86,10 @@ export function createBatchJobRepo(db: Queryable) {
     async release(id: string) {
       await db.query(`UPDATE batch_jobs SET claimed_until = NULL WHERE id = $1 AND status = 'running'`, [id]);
     },
+    /** Hands the job back after an interruption that was not its fault (database outage): claimable at once, attempt not counted. */
+    async handBack(id: string) {
+      await db.query(`UPDATE batch_jobs SET claimed_until = NULL, attempts = greatest(attempts - 1, 0) WHERE id = $1 AND status = 'running'`, [id]);
+    },
     /** Result chunks in order, a few at a time (a 100,000-line result is never held whole in memory). */
     async chunks(id: string, from: number, count: number): Promise<{ chunk: number; lines: string }[]> {
       return db.query(`SELECT chunk, lines FROM batch_job_results WHERE job_id = $1 AND chunk >= $2 ORDER BY chunk LIMIT $3`, [id, from, count]);

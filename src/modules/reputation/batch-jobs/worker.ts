@@ -7,10 +7,14 @@
 // - a rest between steps (REST_RATIO of the step's time): bulk work takes at most a fair share of the process;
 // - turns: a job works for SLICE_MS, then gives its turn back to the next job in line (repo.claim);
 // - cancellable: a job deleted, expired or failed meanwhile stops at the next step; stop() (SIGTERM) stops at the
-//   end of the step under way and releases the job, which the next start resumes.
+//   end of the step under way and releases the job, which the next start resumes;
+// - a database outage mid-step is not the job's fault: the job is handed back (its attempt not counted) as soon
+//   as the database answers again, and the next claim resumes it at the first chunk not stored (a chunk whose
+//   commit was cut is computed again and overwrites itself: each address's result is stored once).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../platform/db/types.js';
 import { inBackground } from '../../../platform/db/background.js';
+import { isUnavailable, retryWhileUnavailable } from '../../../platform/db/unavailable.js';
 import type { Worker } from '../../../platform/context.js';
 import { toChecksum } from '../../../platform/http/address.js';
 import type { Category, ScoringService } from '../../scoring/contracts.js';
@@ -87,6 +91,11 @@ export function createBatchJobWorker(o: {
         if (why === 'stopped') await o.repo.release(job.id);
         else if (why === 'turn') await inBackground(() => o.repo.yieldTurn(job.id));
       } catch (err) {
+        if (isUnavailable(err)) {
+          o.log.warn({ job: job.id, err: (err as Error).message }, 'batch job interrupted: the database is unreachable; it resumes once it is back');
+          await retryWhileUnavailable(() => o.repo.handBack(job.id), { active: () => running });
+          return;
+        }
         o.log.error({ err, job: job.id }, 'batch job step failed');
         if (job.attempts >= 3) await o.repo.fail(job.id, 'scoring failed repeatedly; submit the job again');
         else await o.repo.release(job.id);
@@ -98,7 +107,9 @@ export function createBatchJobWorker(o: {
   function wake() {
     if (!running || busy) return;
     busy = pump()
-      .catch((err) => o.log.error({ err }, 'batch job worker failed'))
+      .catch((err) =>
+        isUnavailable(err) ? o.log.warn({ err: (err as Error).message }, 'batch job worker: the database is unreachable') : o.log.error({ err }, 'batch job worker failed'),
+      )
       .finally(() => {
         busy = null;
       });
