@@ -2,8 +2,10 @@
 // Runs compose.yaml's Credence services without Docker (CI machines have none): the same commands and
 // environment, with the compose file's postgres and redis replaced by the ones on 127.0.0.1. Checks that every
 // instance becomes healthy (and ready), that the two API instances act as one deployment (a nonce from one is
-// redeemed on the other, a key made on one works on the other), scrapes /metrics, then stops everything with
-// SIGTERM and expects clean exits.
+// redeemed on the other, a key made on one works on the other), scrapes /metrics, then fails the database over under
+// them (every PostgreSQL connection cut at the network by a proxy in front of the database, then every session
+// terminated by the server): no instance may exit, and each must serve again without a restart. Then stops
+// everything with SIGTERM and expects clean exits.
 // Settings: CREDENCE_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), CREDENCE_TEST_REDIS_URL.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -97,12 +99,47 @@ const vars = {
   CREDENCE_METRICS_TOKEN: hex(16),
 };
 
+/** A TCP proxy in front of PostgreSQL that can cut every established connection at once (a failover as the
+ * instances see it: sockets closed with no word from the server; new connections go through). */
+async function startProxy(target) {
+  const open = new Set();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port) || 5432, target.hostname);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      open.delete(client);
+      open.delete(upstream);
+    };
+    open.add(client).add(upstream);
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: server.address().port,
+    drop() {
+      const n = open.size / 2;
+      for (const s of open) s.destroy();
+      open.clear();
+      return n;
+    },
+    close: () => new Promise((r) => (server.close(() => r()), [...open].forEach((s) => s.destroy()))),
+  };
+}
+
 const dbName = `credence_compose_${hex(5)}`;
 const adminDb = new pg.Client({ connectionString: pgUrl });
 await adminDb.connect();
 await adminDb.query(`CREATE DATABASE ${dbName}`);
 const dbUrl = new URL(pgUrl);
 dbUrl.pathname = `/${dbName}`;
+const pgProxy = await startProxy(new URL(pgUrl));
+const viaProxy = new URL(dbUrl);
+viaProxy.hostname = '127.0.0.1';
+viaProxy.port = String(pgProxy.port);
 const prefix = `credence-compose:${hex(4)}:`;
 
 const children = [];
@@ -113,7 +150,7 @@ try {
   for (const [name, svc] of ours) {
     const env = Object.fromEntries(Object.entries(svc.environment ?? {}).map(([k, v]) => [k, interpolate(v, vars)]));
     // compose's service hostnames become the services on 127.0.0.1
-    if (/@postgres[:/]/.test(env.DATABASE_URL ?? '')) env.DATABASE_URL = dbUrl.toString();
+    if (/@postgres[:/]/.test(env.DATABASE_URL ?? '')) env.DATABASE_URL = viaProxy.toString();
     if (/\/\/redis[:/]/.test(env.REDIS_URL ?? '')) env.REDIS_URL = redisUrl;
     const port = await freePort();
     const dataDir = mkdtempSync(path.join(tmpdir(), `credence-${name}-`));
@@ -154,6 +191,31 @@ try {
   const usage = await fetch(`${b.base}/api/v1/billing/usage`, { headers: { 'x-api-key': apiKey } });
   if (usage.status !== 200) throw new Error(`key from ${a.name} on ${b.name}: ${usage.status} ${await usage.text()}`);
   log(`${a.name} and ${b.name} share sign-in and keys`);
+
+  // A failover under every instance: connections cut at the network; once they serve again, every session ended
+  // by the server.
+  const cuts = [
+    ['cut at the network', async () => pgProxy.drop()],
+    ['terminated by the server', async () => (await adminDb.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [dbName])).rowCount],
+  ];
+  for (const [how, cut] of cuts) {
+    const n = await cut();
+    if (n === 0) throw new Error(`no connection of the instances to ${how}`);
+    log(`database failover: ${n} connection(s) ${how}`);
+    for (const i of instances) {
+      await until(`${i.name} ready after the failover`, async () => !failed && (await fetch(`${i.base}/health/ready`)).status === 200);
+      if (i.roles.includes('api')) {
+        // 503 `unavailable` (a call cut in flight) until it serves; anything else fails at once
+        const r = await until(`${i.name} serving after the failover`, async () => {
+          const res = await fetch(`${i.base}/api/v1/billing/usage`, { headers: { 'x-api-key': apiKey } });
+          return res.status === 503 ? null : res;
+        });
+        if (r.status !== 200) throw new Error(`${i.name} after the failover: ${r.status} ${await r.text()}`);
+      }
+    }
+  }
+  if (failed) throw new Error('an instance exited during the failover');
+  log('every instance survived the failover and serves again, without a restart');
 } catch (e) {
   failed = true;
   console.error('[compose-smoke] FAILED:', e.message);
@@ -175,6 +237,7 @@ try {
         }),
     ),
   );
+  await pgProxy.close();
   await adminDb.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
   await adminDb.end();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
