@@ -4,9 +4,9 @@
 // `npm start` serves compiled JavaScript instead of transpiling every module at each start.
 // esbuild only strips types: type checking is `npm run typecheck` (CI and the image run it).
 import { build } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = path.join(ROOT, 'src');
@@ -33,6 +33,9 @@ const { ts: all, copy } = walk(SRC);
 // src/cli/sdk.ts re-exports the SDK from sdk/src (outside src/): bundled, so dist/ needs no build of sdk/
 const BUNDLED = [path.join(SRC, 'cli', 'sdk.ts')];
 const ts = all.filter((f) => !BUNDLED.includes(f));
+// the PGlite initdb template (src/platform/db/pglite-template.ts) survives a rebuild: it changes only with PGlite
+const TEMPLATE = path.join(OUT, 'pglite-template.tar.gz');
+const kept = [TEMPLATE, `${TEMPLATE}.version`].filter((f) => existsSync(f)).map((f) => [f, readFileSync(f)]);
 rmSync(OUT, { recursive: true, force: true });
 await build({
   entryPoints: BUNDLED,
@@ -59,6 +62,15 @@ for (const file of copy) {
   const dest = path.join(OUT, path.relative(SRC, file));
   mkdirSync(path.dirname(dest), { recursive: true });
   copyFileSync(file, dest);
+}
+for (const [file, content] of kept) writeFileSync(file, content);
+{
+  const t = Date.now();
+  const { initdbTemplate, writeInitdbTemplate } = await import(pathToFileURL(path.join(OUT, 'platform', 'db', 'pglite-template.js')).href);
+  if (!initdbTemplate(TEMPLATE)) {
+    await writeInitdbTemplate(TEMPLATE);
+    console.log(`made the embedded database's initdb template in ${Date.now() - t} ms`);
+  }
 }
 // bin/credence.mjs compares this stamp with the sources to tell a stale build from a current one
 writeFileSync(path.join(OUT, '.build-stamp'), `${new Date().toISOString()}\n`);

@@ -1,5 +1,5 @@
 // Opens the system of record: PGlite (embedded, default) or a PostgreSQL server (DATABASE_URL).
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
@@ -8,6 +8,7 @@ import { AppError } from '../errors.js';
 import { isConnectionError, mapConnectionError } from './unavailable.js';
 import { lockDataDir } from './lock.js';
 import { withBackgroundLane } from './background.js';
+import { initdbTemplate, PGLITE_START_PARAMS } from './pglite-template.js';
 
 export { DataDirLocked } from './lock.js';
 export { inBackground } from './background.js';
@@ -138,7 +139,9 @@ export async function openPglite(dataDir: string | null, loadDataDir?: Blob): Pr
   }
   let db: PGlite;
   try {
-    db = await PGlite.create(dir, loadDataDir ? { loadDataDir } : {});
+    // a new directory (or memory) starts from the build's initdb template when there is one
+    loadDataDir ??= dir && existsSync(path.join(dir, 'PG_VERSION')) ? undefined : initdbTemplate();
+    db = await PGlite.create(dir, { startParams: PGLITE_START_PARAMS, ...(loadDataDir ? { loadDataDir } : {}) });
   } catch (e) {
     unlock();
     throw e;

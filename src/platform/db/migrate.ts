@@ -29,6 +29,7 @@ async function migrateOnce(db: Db, dir: string): Promise<string[]> {
   const files = readdirSync(dir)
     .filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f))
     .sort();
+  if (db.kind === 'pglite') return migrateEmbedded(db, dir, files);
   const applied: string[] = [];
   await db.tx(async (q) => {
     // The lock comes first: instances starting together on a new database would otherwise race even on
@@ -50,6 +51,36 @@ async function migrateOnce(db: Db, dir: string): Promise<string[]> {
     }
   });
   return applied;
+}
+
+/**
+ * The embedded database: one process holds the data directory (lock.ts), so no instance races this one. What is
+ * pending runs as one script in one transaction: a new data directory's 150-odd statements in one call instead of
+ * a protocol round trip (parse, bind, describe, execute) each, and every file recorded by one INSERT.
+ */
+async function migrateEmbedded(db: Db, dir: string, files: string[]): Promise<string[]> {
+  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version text PRIMARY KEY,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`);
+  const done = new Set((await db.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+  const pending = files.map((f) => f.replace(/\.sql$/, '')).filter((v) => !done.has(v));
+  if (!pending.length) return [];
+  // each file ends on its own line: a last line comment without a newline cannot swallow what follows
+  const script = [
+    'BEGIN',
+    ...pending.map((v) => readFileSync(path.join(dir, `${v}.sql`), 'utf8')),
+    `INSERT INTO schema_migrations (version) VALUES ${pending.map((v) => `('${v}')`).join(', ')}`,
+    'COMMIT',
+  ].join('\n;\n');
+  try {
+    await db.exec(script);
+  } catch (err) {
+    // a failed statement leaves the transaction aborted: nothing of the run stays
+    await db.exec('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+  return pending;
 }
 
 /** Splits a script on semicolons outside quotes, dollar-quoted bodies and comments. */
