@@ -6,7 +6,8 @@
 // registry contracts and verified pools are never wallets; amounts are valued in USD where a price is known.
 import { decodeEventLog } from 'viem';
 import { EVENTS_BY_TOPIC, ZERO_ADDRESS, type ActivityKind } from './events.js';
-import { aTokenInfo, contractInfo, easTrust, isPositionManager, tokenInfo } from './registry/index.js';
+import { aTokenInfo, cTokenInfo, contractInfo, easTrust, isPositionManager, tokenInfo, wrappedNative } from './registry/index.js';
+import { cTokenRate, morphoMarket, v4Pool } from './registry/markets.js';
 import { evidenceValue, gate, usdValue, type DropCounter, type PoolInfo } from './registry/gate.js';
 import type { PriceLookup } from './pricing/reader.js';
 
@@ -152,6 +153,21 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       // units, valued as its base asset), marked 'comet-transfer'. Supply itself is followed by the mint of its
       // supplied part and Withdraw by the burn of its withdrawn part (the next log): the replay counts those once
       // (lending-positions.ts). An absorbed account's surplus is minted after AbsorbDebt: that is a supply.
+      // A Compound V2 cToken is the position too: a Transfer between two holders moves collateral like an aToken's
+      // (rows of the cToken and its underlying, ref 'atoken-transfer': a position token moved between holders). Its value is in cTokens: converted to the
+      // underlying at the cToken's exchange rate at that block (registry/markets.ts, from its own Mint and Redeem
+      // events); with no rate known the move is not stored (it could not be sized). A mint is Transfer(cToken,
+      // minter) and a redeem Transfer(redeemer, cToken): the cToken itself is never a holder, so those come with
+      // the Mint/Redeem rows only. A liquidation's seize is Transfer(borrower, liquidator): the seized collateral
+      // leaves the borrower.
+      const cToken = cTokenInfo(ctx.chainId, contract);
+      const rate = cToken && from && to ? cTokenRate(ctx.chainId, contract, log.blockNumber) : undefined;
+      if (cToken && rate !== undefined && from && to && from !== ZERO_ADDRESS && to !== ZERO_ADDRESS && from !== to && from !== contract && to !== contract) {
+        const underlying = ((args.value as bigint) * rate) / 10n ** 18n;
+        const moved = { protocol: 'compound-v2', counterparty: cToken.underlying, amount: underlying.toString(), valueUsd: usd(cToken.underlying, underlying.toString()), ref: 'atoken-transfer' };
+        add(from, 'lending_withdraw', { ...moved, direction: 'out' });
+        add(to, 'lending_supply', moved);
+      }
       const market = contractInfo(ctx.chainId, contract);
       if (market?.role === 'comet' && from && to && from !== to && (from === ZERO_ADDRESS || to === ZERO_ADDRESS)) {
         const moved = { protocol: 'compound-v3', counterparty: null, amount: n('value'), valueUsd: usd(market.baseToken ?? null, n('value')), ref: 'comet-transfer' };
@@ -205,6 +221,119 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       // usdValue is Comet's own oracle valuation of the absorbed debt (8 decimals)
       const v = args.usdValue as bigint;
       add(a('borrower'), 'lending_liquidation', { protocol: 'compound-v3', counterparty: a('absorber'), amount: n('basePaidOut'), valueUsd: Number(v / 10n ** 8n) + Number(v % 10n ** 8n) / 1e8 });
+      break;
+    }
+    // Morpho Blue: rows of the singleton (contract) and the asset moved (counterparty: the market's loan token for
+    // Supply/Withdraw/Borrow/Repay/Liquidate, its collateral token for SupplyCollateral/WithdrawCollateral), amounts
+    // in that asset's units as the events carry them (Borrow and Repay give the assets for the shares at the
+    // market's state in that block), exactly as an Aave pool's rows of a reserve. A market not learned yet
+    // (registry/markets.ts) is stored with the market id as counterparty and no value: its own position in the
+    // replay, weighed as unvalued.
+    case 'MorphoSupply':
+    case 'MorphoWithdraw':
+    case 'MorphoBorrow':
+    case 'MorphoRepay':
+    case 'MorphoSupplyCollateral':
+    case 'MorphoWithdrawCollateral':
+    case 'MorphoLiquidate': {
+      const id = log.topics[1].toLowerCase();
+      const m = morphoMarket(ctx.chainId, id);
+      const collateralSide = def.name === 'MorphoSupplyCollateral' || def.name === 'MorphoWithdrawCollateral';
+      const asset = m ? (collateralSide ? m.collateralToken : m.loanToken) : null;
+      const amount = n(def.name === 'MorphoLiquidate' ? 'repaidAssets' : 'assets');
+      const row = { protocol: 'morpho-blue', counterparty: asset ?? id, amount, valueUsd: asset ? usd(asset, amount) : null };
+      if (def.name === 'MorphoSupply' || def.name === 'MorphoSupplyCollateral') add(a('onBehalf'), 'lending_supply', row);
+      else if (def.name === 'MorphoWithdraw' || def.name === 'MorphoWithdrawCollateral') add(a('onBehalf'), 'lending_withdraw', { ...row, direction: 'out' });
+      else if (def.name === 'MorphoBorrow') add(a('onBehalf'), 'lending_borrow', row);
+      else if (def.name === 'MorphoRepay') add(a('onBehalf'), 'lending_repay', row);
+      else add(a('borrower'), 'lending_liquidation', row);
+      break;
+    }
+    // Compound V2: rows of the cToken (contract) and its underlying (counterparty; cETH: the wrapped native token),
+    // amounts in underlying units as the events carry them
+    case 'CompoundV2Mint':
+    case 'CompoundV2Redeem':
+    case 'CompoundV2Borrow':
+    case 'CompoundV2RepayBorrow':
+    case 'CompoundV2LiquidateBorrow': {
+      const underlying = cTokenInfo(ctx.chainId, contract)?.underlying ?? null;
+      const row = (k: string) => ({ protocol: 'compound-v2', counterparty: underlying, amount: n(k), valueUsd: usd(underlying, n(k)) });
+      if (def.name === 'CompoundV2Mint') add(a('minter'), 'lending_supply', row('mintAmount'));
+      else if (def.name === 'CompoundV2Redeem') add(a('redeemer'), 'lending_withdraw', { ...row('redeemAmount'), direction: 'out' });
+      else if (def.name === 'CompoundV2Borrow') add(a('borrower'), 'lending_borrow', row('borrowAmount'));
+      else if (def.name === 'CompoundV2RepayBorrow') add(a('borrower'), 'lending_repay', row('repayAmount'));
+      else add(a('borrower'), 'lending_liquidation', row('repayAmount'));
+      break;
+    }
+    case 'UniswapV4Swap': {
+      // One PoolManager holds every V4 pool: the row's contract is the pool id, its pair the pool key's currencies
+      // (the native coin, the zero address, valued and allowlisted as the wrapped native token). The fee is the
+      // one the Swap event says was charged (hundredths of a bip, dynamic fees included); a pool whose hooks may
+      // return deltas on a swap (permission bits BEFORE_SWAP_RETURNS_DELTA 1<<3, AFTER_SWAP_RETURNS_DELTA 1<<2
+      // of the hooks address) can hand the trader back what it paid: its swaps count no fee. The hooks are named
+      // (counterparty). The trader is the transaction's sender, and the caller when it called the PoolManager
+      // itself (a router is a pinned contract: never a wallet).
+      const id = log.topics[1].toLowerCase();
+      const key = v4Pool(ctx.chainId, id);
+      const asToken = (c: string) => (c === ZERO_ADDRESS ? (wrappedNative(ctx.chainId) ?? c) : c);
+      if (!key) {
+        if (ctx.dropped) ctx.dropped.unverifiedPool++;
+        break;
+      }
+      const t0 = asToken(key.currency0);
+      const t1 = asToken(key.currency1);
+      if (!tokenInfo(ctx.chainId, t0) || !tokenInfo(ctx.chainId, t1)) {
+        if (ctx.dropped) ctx.dropped.unlistedPool++;
+        break;
+      }
+      const a0 = args.amount0 as bigint;
+      const a1 = args.amount1 as bigint;
+      // V4's amounts are the trader's balance change: negative is what it paid into the pool
+      const pool: PoolInfo = { protocol: 'uniswap-v3', token0: t0, token1: t1 };
+      const valueUsd = swapValue(ctx.chainId, pool, { amount0: -a0, amount1: -a1 }, false, price);
+      const rebates = (BigInt(key.hooks) & 0b1100n) !== 0n;
+      const swap = { protocol: 'uniswap-v4', valueUsd, amount: String(rebates ? 0 : Number(args.fee)), ref: `${key.currency0}/${key.currency1}`, direction: a0 < 0n ? ('out' as const) : ('in' as const), contract: id, counterparty: key.hooks === ZERO_ADDRESS ? null : key.hooks };
+      add(a('sender'), 'swap', swap);
+      if (ctx.txFrom) add(ctx.txFrom.toLowerCase(), 'swap', swap);
+      break;
+    }
+    case 'UniswapV4ModifyLiquidity': {
+      // liquidity added to a V4 pool by the wallet (its own call, or a transaction it sent through the position
+      // manager): its swaps in that pool trade against itself from here on (repo.ts, like a V3 position)
+      if ((args.liquidityDelta as bigint) <= 0n) break;
+      const id = log.topics[1].toLowerCase();
+      const lp = { protocol: 'uniswap-v4', contract: id };
+      add(a('sender'), 'lp_position', lp);
+      if (ctx.txFrom) add(ctx.txFrom.toLowerCase(), 'lp_position', lp);
+      break;
+    }
+    case 'BalancerSwap': {
+      // Balancer V2: the Vault's Swap names the pool (the poolId's first 20 bytes) and both tokens; the trader is
+      // the transaction's sender. The pool's swap fee is not in the Vault's logs (the pool keeps it, anyone can
+      // register a pool with any fee logic): swaps are volume with no fee counted (amount 0).
+      const poolAddress = `0x${log.topics[1].slice(2, 42)}`.toLowerCase();
+      const tokenIn = a('tokenIn')!;
+      const tokenOut = a('tokenOut')!;
+      if (!tokenInfo(ctx.chainId, tokenIn) || !tokenInfo(ctx.chainId, tokenOut)) {
+        if (ctx.dropped) ctx.dropped.unlistedPool++;
+        break;
+      }
+      const [token0, token1] = tokenIn < tokenOut ? [tokenIn, tokenOut] : [tokenOut, tokenIn];
+      const zeroIn = tokenIn === token0;
+      const pool: PoolInfo = { protocol: 'uniswap-v3', token0, token1 };
+      const amountIn = args.amountIn as bigint;
+      const amountOut = args.amountOut as bigint;
+      const valueUsd = swapValue(ctx.chainId, pool, { amount0: zeroIn ? amountIn : -amountOut, amount1: zeroIn ? -amountOut : amountIn }, false, price);
+      if (ctx.txFrom) add(ctx.txFrom.toLowerCase(), 'swap', { protocol: 'balancer-v2', valueUsd, amount: '0', ref: `${token0}/${token1}`, direction: zeroIn ? 'out' : 'in', contract: poolAddress, counterparty: null });
+      break;
+    }
+    case 'BalancerPoolBalanceChanged': {
+      // a join (a positive delta) makes the provider a holder of that pool: its swaps there are its own liquidity
+      const deltas = args.deltas as bigint[];
+      if (!deltas.some((d) => d > 0n)) break;
+      const lp = { protocol: 'balancer-v2', contract: `0x${log.topics[1].slice(2, 42)}`.toLowerCase() };
+      add(a('liquidityProvider'), 'lp_position', lp);
+      if (ctx.txFrom) add(ctx.txFrom.toLowerCase(), 'lp_position', lp);
       break;
     }
     case 'UniswapV2Swap':

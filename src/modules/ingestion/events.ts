@@ -37,6 +37,28 @@ export const EVENT_ABI = parseAbi([
   'event Attested(address indexed recipient, address indexed attester, bytes32 uid, bytes32 indexed schemaUID)',
   // Aave V2 LendingPool and V3 Pool (same signature): collateral taken back, read to rebuild positions over time
   'event Withdraw(address indexed reserve, address indexed user, address indexed to, uint256 amount)',
+  // Morpho Blue (the singleton): markets by id; every event carries the assets moved (Borrow/Repay their shares too)
+  'event Supply(bytes32 indexed id, address indexed caller, address indexed onBehalf, uint256 assets, uint256 shares)',
+  'event Withdraw(bytes32 indexed id, address caller, address indexed onBehalf, address indexed receiver, uint256 assets, uint256 shares)',
+  'event Borrow(bytes32 indexed id, address caller, address indexed onBehalf, address indexed receiver, uint256 assets, uint256 shares)',
+  'event Repay(bytes32 indexed id, address indexed caller, address indexed onBehalf, uint256 assets, uint256 shares)',
+  'event SupplyCollateral(bytes32 indexed id, address indexed caller, address indexed onBehalf, uint256 assets)',
+  'event WithdrawCollateral(bytes32 indexed id, address caller, address indexed onBehalf, address indexed receiver, uint256 assets)',
+  'event Liquidate(bytes32 indexed id, address indexed caller, address indexed borrower, uint256 repaidAssets, uint256 repaidShares, uint256 seizedAssets, uint256 badDebtAssets, uint256 badDebtShares)',
+  'event CreateMarket(bytes32 indexed id, (address loanToken, address collateralToken, address oracle, address irm, uint256 lltv) marketParams)',
+  // Compound V2 cToken: nothing indexed, the wallet is in the data (the JSON-RPC plan cannot ask by topic, see log-plan.ts)
+  'event Mint(address minter, uint256 mintAmount, uint256 mintTokens)',
+  'event Redeem(address redeemer, uint256 redeemAmount, uint256 redeemTokens)',
+  'event Borrow(address borrower, uint256 borrowAmount, uint256 accountBorrows, uint256 totalBorrows)',
+  'event RepayBorrow(address payer, address borrower, uint256 repayAmount, uint256 accountBorrows, uint256 totalBorrows)',
+  'event LiquidateBorrow(address liquidator, address borrower, uint256 repayAmount, address cTokenCollateral, uint256 seizeTokens)',
+  // Uniswap V4 PoolManager: pools are ids; Initialize gives the pool key (currencies, fee, tick spacing, hooks)
+  'event Initialize(bytes32 indexed id, address indexed currency0, address indexed currency1, uint24 fee, int24 tickSpacing, address hooks, uint160 sqrtPriceX96, int24 tick)',
+  'event Swap(bytes32 indexed id, address indexed sender, int128 amount0, int128 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick, uint24 fee)',
+  'event ModifyLiquidity(bytes32 indexed id, address indexed sender, int24 tickLower, int24 tickUpper, int256 liquidityDelta, bytes32 salt)',
+  // Balancer V2 Vault: every pool's swaps and joins/exits (the pool is the poolId's first 20 bytes)
+  'event Swap(bytes32 indexed poolId, address indexed tokenIn, address indexed tokenOut, uint256 amountIn, uint256 amountOut)',
+  'event PoolBalanceChanged(bytes32 indexed poolId, address indexed liquidityProvider, address[] tokens, int256[] deltas, uint256[] protocolFeeAmounts)',
 ]);
 
 type Name =
@@ -63,7 +85,25 @@ type Name =
   | 'EnsNameRegisteredV2'
   | 'EnsBaseNameRegistered'
   | 'Attested'
-  | 'AaveWithdraw';
+  | 'AaveWithdraw'
+  | 'MorphoSupply'
+  | 'MorphoWithdraw'
+  | 'MorphoBorrow'
+  | 'MorphoRepay'
+  | 'MorphoSupplyCollateral'
+  | 'MorphoWithdrawCollateral'
+  | 'MorphoLiquidate'
+  | 'MorphoCreateMarket'
+  | 'CompoundV2Mint'
+  | 'CompoundV2Redeem'
+  | 'CompoundV2Borrow'
+  | 'CompoundV2RepayBorrow'
+  | 'CompoundV2LiquidateBorrow'
+  | 'UniswapV4Initialize'
+  | 'UniswapV4Swap'
+  | 'UniswapV4ModifyLiquidity'
+  | 'BalancerSwap'
+  | 'BalancerPoolBalanceChanged';
 
 const NAMES: Name[] = [
   'Transfer',
@@ -90,6 +130,24 @@ const NAMES: Name[] = [
   'EnsBaseNameRegistered',
   'Attested',
   'AaveWithdraw',
+  'MorphoSupply',
+  'MorphoWithdraw',
+  'MorphoBorrow',
+  'MorphoRepay',
+  'MorphoSupplyCollateral',
+  'MorphoWithdrawCollateral',
+  'MorphoLiquidate',
+  'MorphoCreateMarket',
+  'CompoundV2Mint',
+  'CompoundV2Redeem',
+  'CompoundV2Borrow',
+  'CompoundV2RepayBorrow',
+  'CompoundV2LiquidateBorrow',
+  'UniswapV4Initialize',
+  'UniswapV4Swap',
+  'UniswapV4ModifyLiquidity',
+  'BalancerSwap',
+  'BalancerPoolBalanceChanged',
 ];
 
 export type EventName = Name;
@@ -128,6 +186,28 @@ const WALLET_TOPICS: Record<Name, number[]> = {
   EnsBaseNameRegistered: [2],
   Attested: [1, 2],
   AaveWithdraw: [2],
+  // Morpho Blue: the position's owner (onBehalf), the liquidated borrower
+  MorphoSupply: [3],
+  MorphoWithdraw: [2],
+  MorphoBorrow: [2],
+  MorphoRepay: [3],
+  MorphoSupplyCollateral: [3],
+  MorphoWithdrawCollateral: [2],
+  MorphoLiquidate: [3],
+  MorphoCreateMarket: [],
+  // Compound V2: the wallet is never a topic
+  CompoundV2Mint: [],
+  CompoundV2Redeem: [],
+  CompoundV2Borrow: [],
+  CompoundV2RepayBorrow: [],
+  CompoundV2LiquidateBorrow: [],
+  // Uniswap V4 and Balancer V2: the caller of the PoolManager (a router, or a wallet calling it itself) and the
+  // liquidity provider; the trader is the transaction's sender (decode.ts)
+  UniswapV4Initialize: [],
+  UniswapV4Swap: [2],
+  UniswapV4ModifyLiquidity: [2],
+  BalancerSwap: [],
+  BalancerPoolBalanceChanged: [2],
 };
 
 export const EVENTS: EventDef[] = EVENT_ABI.map((abi, i) => ({

@@ -45,6 +45,16 @@ const ROLE_EVENTS: Record<string, EventDef['name'][]> = {
   // a Comet market is its own ERC-20 of base balances: its Transfer(src, 0) and Transfer(0, dst) move a balance (a
   // `transfer` of base emits nothing else, decode.ts); positions 1 and 2 are asked anyway, so no query of its own
   comet: ['CometSupply', 'CometWithdraw', 'CometAbsorbDebt', 'Transfer'],
+  // Morpho Blue names the position's owner in a topic of every event
+  'morpho-blue': ['MorphoSupply', 'MorphoWithdraw', 'MorphoBorrow', 'MorphoRepay', 'MorphoSupplyCollateral', 'MorphoWithdrawCollateral', 'MorphoLiquidate'],
+  // a Compound V2 cToken names the wallet only in its data: its Transfer (positions 1 and 2, asked anyway) finds the
+  // transactions of a mint, a redeem or a move, and the wallet's underlying Transfer to or from a cToken those of a
+  // borrow or a repay; sync.ts then reads those transactions' receipts for the cToken's own events
+  'c-token': ['Transfer'],
+  // Uniswap V4 and Balancer V2: a wallet calling the PoolManager itself (sender), or providing liquidity; a swap
+  // through a router names the router (found by the explorer source or an import, as routed V2/V3 swaps)
+  'v4-pool-manager': ['UniswapV4Swap', 'UniswapV4ModifyLiquidity'],
+  'balancer-vault': ['BalancerPoolBalanceChanged'],
   governor: ['VoteCast', 'VoteCastWithParams'],
   // a governance token's own transfers are asked too: the same positions are asked anyway, so they cost no window
   'votes-token': ['DelegateChanged', 'DelegateVotesChanged', 'Transfer'],
@@ -64,7 +74,7 @@ function streamsOf(c: Pinned): Stream[] {
     for (const p of e.walletTopics as Position[]) {
       // delegations to the wallet are found through DelegateVotesChanged (position 1), see above
       if (e.name === 'DelegateChanged' && p === 3) continue;
-      if (e.name === 'AaveLiquidationCall') gated.add(e.topic0);
+      if (e.name === 'AaveLiquidationCall' || e.name === 'MorphoLiquidate') gated.add(e.topic0);
       (by.get(p) ?? by.set(p, new Set()).get(p)!).add(e.topic0);
     }
   }

@@ -6,10 +6,12 @@
 import type { Db } from '../../platform/db/types.js';
 import { decodeLog, deploymentRecord, type ActivityRecord } from './decode.js';
 import { poolsForLogs } from './registry/pools.js';
+import { cTokenInfo } from './registry/index.js';
+import { learnFromLogs, resolveIds } from './registry/markets.js';
 import { priceReaderFor, pricesForLogs, type PriceReader } from './pricing/index.js';
 import { revalueStored } from './pricing/revalue.js';
 import { positionMintRecipient, positionRecords } from './positions.js';
-import { buildPlan, DELEGATE_CHANGED, DELEGATE_VOTES_CHANGED, walletTopic, type LogPlan, type Pinned } from './log-plan.js';
+import { buildPlan, DELEGATE_CHANGED, DELEGATE_VOTES_CHANGED, TRANSFER_SELECTORS, walletTopic, type LogPlan, type Pinned } from './log-plan.js';
 import type { IngestionRepo } from './repo.js';
 import { createCoverageRepo } from './coverage-repo.js';
 import { classify } from './rpc-errors.js';
@@ -139,6 +141,21 @@ export async function syncWalletOnChain(db: Db, repo: IngestionRepo, source: Cha
   return { chainId, newRecords: newRecords + dep.records, nonceChanged, head, complete, nonceScanCapped: dep.capped };
 }
 
+const TRANSFER_TOPIC = TRANSFER_SELECTORS[0].toLowerCase();
+/** Transactions in which a Transfer naming the wallet was a cToken's own or moved an asset to or from a cToken. */
+function compoundTransactions(chainId: number, wallet: string, logs: readonly ChainLog[]): string[] {
+  const out = new Set<string>();
+  const at = (t: string | undefined) => (t && t.length === 66 ? `0x${t.slice(26)}`.toLowerCase() : '');
+  for (const l of logs) {
+    if (l.topics.length !== 3 || l.topics[0]?.toLowerCase() !== TRANSFER_TOPIC) continue;
+    const from = at(l.topics[1]);
+    const to = at(l.topics[2]);
+    if (from !== wallet && to !== wallet) continue;
+    if (cTokenInfo(chainId, l.address) || cTokenInfo(chainId, from === wallet ? to : from)) out.add(l.transactionHash.toLowerCase());
+  }
+  return [...out];
+}
+
 async function commitRound(db: Db, repo: IngestionRepo, source: ChainSource, wallet: string, plan: LogPlan, done: { window: { from: number; to: number }; logs: ChainLog[] }[], opened: { lending_borrow?: number }) {
   if (!done.length) return { records: 0, nextFrom: null as number | null, reopened: false };
   const chainId = source.chainId;
@@ -156,6 +173,18 @@ async function commitRound(db: Db, repo: IngestionRepo, source: ChainSource, wal
     for (const l of extra) kept.find((d) => d.window.from <= l.blockNumber && l.blockNumber <= d.window.to)?.logs.push(l);
   }
   const all = kept.flatMap((d) => d.logs);
+  // Compound V2's events name the wallet only in their data: the transactions in which the wallet's Transfer
+  // involved a cToken (a mint, redeem or move of cTokens; a borrow or repay of the underlying) are read whole, and
+  // their cTokens' own logs decoded with the rest
+  const cTxs = compoundTransactions(chainId, wallet, all);
+  if (cTxs.length) {
+    const have = new Set(all.map((l) => `${l.transactionHash.toLowerCase()}:${l.logIndex}`));
+    for (const logs of (await source.receiptLogs(cTxs)).values())
+      for (const l of logs) if (cTokenInfo(chainId, l.address) && !have.has(`${l.transactionHash.toLowerCase()}:${l.logIndex}`)) all.push(l);
+  }
+  // Morpho markets and V4 pools by id, cToken exchange rates: from these logs, else asked of the chain (markets.ts)
+  learnFromLogs(chainId, all);
+  await resolveIds(chainId, all, (to, data) => source.call(to, data));
   const times = await source.blockTimes(all.map((l) => l.blockNumber));
   // evidence registry: a swap counts only from a pool that derives from the Uniswap factory (token0/token1/fee read over RPC)
   const pools = await poolsForLogs(chainId, all, (to, data) => source.call(to, data));

@@ -10,6 +10,7 @@ import { EVENTS, ZERO_ADDRESS } from '../events.js';
 import type { IngestionRepo } from '../repo.js';
 import { newDropCounter, type DropCounter, type PoolInfo } from '../registry/gate.js';
 import { derivePool, SWAP_TOPICS } from '../registry/pools.js';
+import { learnFromLogs } from '../registry/markets.js';
 import { pricesForLogs, type PriceLookup, type PriceReader } from '../pricing/index.js';
 import { isPositionManager } from '../registry/index.js';
 import { positionMintRecipient, positionRecords } from '../positions.js';
@@ -89,6 +90,10 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
     }
   }
   const pools = await swapPools(files, chainId);
+  // Morpho markets and V4 pool keys by id, cToken exchange rates: learned from the export's own CreateMarket,
+  // Initialize, Mint and Redeem logs before any is decoded (registry/markets.ts)
+  for (const f of files.filter((x) => x.kind === 'logs'))
+    for await (const { rows } of readRows(f.file, 0, 5000)) learnFromLogs(chainId, rows.flatMap((r) => rawLog(r, () => null) ?? []));
 
   const timeOf = (r: Row) => {
     const ts = num(r.block_timestamp);

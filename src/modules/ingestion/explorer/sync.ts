@@ -12,6 +12,8 @@ import { EVENTS, EVENTS_BY_TOPIC } from '../events.js';
 import { walletTopic } from '../log-plan.js';
 import { createCoverageRepo } from '../coverage-repo.js';
 import { derivePool, poolsForLogs, SWAP_TOPICS } from '../registry/pools.js';
+import { cTokenInfo } from '../registry/index.js';
+import { learnFromLogs, resolveIds } from '../registry/markets.js';
 import { pricesForLogs } from '../pricing/index.js';
 import { positionMintRecipient, positionRecords } from '../positions.js';
 import type { PoolInfo } from '../registry/gate.js';
@@ -22,6 +24,8 @@ import type { ExplorerSource, Row } from './source.js';
 const topic = (name: string) => EVENTS.find((e) => e.name === name)!.topic0;
 const TRANSFER = topic('Transfer');
 const TRANSFER_SINGLE = topic('TransferSingle');
+/** Uniswap V4 and Balancer V2 swaps and liquidity (one contract holds every pool): read from receipts like router swaps */
+const SINGLETON_TRADES = new Set(['UniswapV4Swap', 'UniswapV4ModifyLiquidity', 'BalancerSwap', 'BalancerPoolBalanceChanged'].map((n) => topic(n).toLowerCase()));
 const ok = (r: Row) => r.isError !== '1' && r.txreceipt_status !== '0';
 const lc = (s: string | undefined) => (s ?? '').toLowerCase();
 const time = (r: Row) => (r.timeStamp ? new Date(Number(r.timeStamp === '0x' ? 0 : r.timeStamp) * 1000) : null);
@@ -100,9 +104,28 @@ export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: E
   const at = (hash: string) => time(txs.find((t) => lc(t.hash) === hash)!);
   if (candidates.length) for (const [hash, ls] of await receiptLogsOf(src, candidates, receipts)) for (const l of ls) receiptLogs.push({ ...l, timestamp: at(hash) });
 
+  // Compound V2's events name the wallet only in their data: the receipts of the wallet's transactions to a cToken,
+  // and of those in which its token list moved an asset to or from one (a borrow, a repay), hold them
+  const cTxs = new Set<string>();
+  for (const t of txs) if (ok(t) && lc(t.from) === wallet && cTokenInfo(chainId, lc(t.to))) cTxs.add(lc(t.hash));
+  for (const r of erc20) if (cTokenInfo(chainId, lc(r.from)) || cTokenInfo(chainId, lc(r.to)) || cTokenInfo(chainId, lc(r.contractAddress))) cTxs.add(lc(r.hash));
+  const fetched = new Set(receiptLogs.map((l) => lc(l.transactionHash)));
+  const cWanted = [...cTxs].filter((h) => !fetched.has(h));
+  const known = new Set(logs.map((l) => `${lc(l.transactionHash)}:${l.logIndex}`));
+  const cLogs: RawLog[] = [];
+  const when = (hash: string) => {
+    const row = txs.find((t) => lc(t.hash) === hash) ?? erc20.find((t) => lc(t.hash) === hash);
+    return row ? time(row) : null;
+  };
+  if (cWanted.length) for (const [hash, ls] of await receiptLogsOf(src, cWanted, receipts)) for (const l of ls) cLogs.push({ ...l, timestamp: when(hash) });
+  for (const l of receiptLogs) if (cTxs.has(lc(l.transactionHash))) cLogs.push(l);
+  const compound = cLogs.filter((l) => cTokenInfo(chainId, l.address) && !known.has(`${lc(l.transactionHash)}:${l.logIndex}`));
+  // Morpho markets and V4 pools by id, cToken rates: from these logs, else asked through the explorer (markets.ts)
+  learnFromLogs(chainId, [...logs, ...receiptLogs, ...cLogs]);
+  await resolveIds(chainId, [...logs, ...receiptLogs], (to, data) => src.call(to, data));
   const pools = await poolsFor(chainId, [...logs, ...receiptLogs], erc20, src);
   // oracle prices of non-stable amounts, over the chain's JSON-RPC source when one is configured (pricing/)
-  const swaps = receiptLogs.filter((l) => SWAP_TOPICS.has(l.topics[0]?.toLowerCase()));
+  const swaps = [...receiptLogs.filter((l) => SWAP_TOPICS.has(l.topics[0]?.toLowerCase()) || SINGLETON_TRADES.has(l.topics[0]?.toLowerCase())), ...compound];
   const prices = await pricesForLogs(opts.prices, [...logs, ...swaps, ...direct.map((d) => d.log)], { chainId, pools: new Map([...pools, ...direct.flatMap((d) => [...d.pools])]) });
   const seen = new Set<string>();
   for (const l of logs) {

@@ -11,8 +11,12 @@
 //   tokenInfo(chainId, address)  allowlisted token with decimals and whether it counts at 1 USD.
 //   isPositionManager(chainId, a) the Uniswap V3 NonfungiblePositionManager (its position NFTs mark a wallet's own
 //                                 liquidity, see ../positions.ts; they are never NFT evidence).
-//   aTokenInfo(chainId, a)      an Aave V2/V3 aToken (role 'a-token'), with its market's pool and underlying reserve:
-//                                 an aToken Transfer between two holders moves collateral (../decode.ts).
+//   aTokenInfo(chainId, a)      an Aave V2/V3 or SparkLend aToken/spToken (role 'a-token'), with its market's pool and
+//                                 underlying reserve: a Transfer between two holders moves collateral (../decode.ts).
+//   cTokenInfo(chainId, a)      a Compound V2 cToken (role 'c-token') with its underlying (cETH: WETH, for valuation).
+//   unreadProtocol(chainId, a)  a contract of a known lending or trading protocol that is NOT read (unread.json):
+//                                 a wallet touching one gets coverage 'partial' (../coverage.ts).
+//   protocolsRead(chainId)      the protocols whose events the chain's registry pins (coverage lists them).
 import * as aave from '@bgd-labs/aave-address-book';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
@@ -21,6 +25,10 @@ import { fileURLToPath } from 'node:url';
 // The Uniswap SDKs' ESM builds import files without extensions, which Node's own loader refuses (tsx forgives it):
 // their CommonJS builds load everywhere.
 const require = createRequire(import.meta.url);
+// Morpho Blue's singleton per chain (getChainAddresses(chainId).morpho) and Balancer V2's Vault (task 20210418-vault)
+// come from their maintainers' packages; both are read lazily (CommonJS builds, see above).
+type MorphoSdk = { getChainAddresses(chainId: number): { morpho?: string } };
+type BalancerDeployments = { getBalancerContractAddress(task: string, contract: string, network: string): string };
 const {
   Token,
   V2_FACTORY_ADDRESSES,
@@ -30,6 +38,7 @@ const {
   V2_ROUTER_ADDRESSES,
   SWAP_ROUTER_02_ADDRESSES,
   NONFUNGIBLE_POSITION_MANAGER_ADDRESSES,
+  CHAIN_TO_ADDRESSES_MAP,
 } = require('@uniswap/sdk-core') as typeof import('@uniswap/sdk-core');
 // The pool SDKs are only needed to check a swap's pool (ingestion): loaded then, not at every start (~0.5 s).
 let pairSdk: typeof import('@uniswap/v2-sdk') | undefined;
@@ -42,7 +51,23 @@ export const REGISTRY_CHAINS = [1, 10, 137, 8453, 42161] as const;
 /** The local Hardhat chain id: the only chain an operator-provided entry may pin (demo and tests). */
 export const LOCAL_CHAIN_ID = 31337;
 
-export type Role = 'lending-pool' | 'a-token' | 'comet' | 'dex-factory' | 'router' | 'position-manager' | 'governor' | 'votes-token' | 'ens-controller' | 'ens-base-registrar' | 'eas';
+export type Role =
+  | 'lending-pool'
+  | 'a-token'
+  | 'comet'
+  | 'c-token'
+  | 'comptroller'
+  | 'morpho-blue'
+  | 'v4-pool-manager'
+  | 'balancer-vault'
+  | 'dex-factory'
+  | 'router'
+  | 'position-manager'
+  | 'governor'
+  | 'votes-token'
+  | 'ens-controller'
+  | 'ens-base-registrar'
+  | 'eas';
 
 export interface PinnedContract {
   /** lowercase */
@@ -56,7 +81,7 @@ export interface PinnedContract {
   baseToken?: string;
   /** aToken: its market's pool (lowercase), the contract of the lending rows its transfers make */
   pool?: string;
-  /** aToken: the underlying reserve (lowercase), the unit of its Transfer amounts */
+  /** aToken: the underlying reserve (lowercase), the unit of its Transfer amounts; cToken: its underlying (cETH: WETH) */
   reserve?: string;
   source: string;
 }
@@ -71,7 +96,7 @@ export interface TokenInfo {
 
 interface ChainFile {
   chainId: number;
-  contracts: { address: string; protocol: string; role: Role; label: string; fromBlock: number; baseToken?: string; source: string }[];
+  contracts: { address: string; protocol: string; role: Role; label: string; fromBlock: number; baseToken?: string; pool?: string; reserve?: string; source: string }[];
   fromBlocks?: Record<string, { fromBlock: number; source: string } | string>;
   eas?: { trustedSchemas: { uid: string }[]; trustedAttesters: { address: string }[] };
 }
@@ -165,6 +190,48 @@ function build(chainId: number): ChainRegistry {
     const d = require(`@ethereum-attestation-service/eas-contracts/deployments/${easDir}/EAS.json`) as { address: string; receipt?: { blockNumber?: number } };
     add({ address: d.address, protocol: 'eas', role: 'eas', label: 'EAS', fromBlock: d.receipt?.blockNumber ?? 0, source: `@ethereum-attestation-service/eas-contracts deployments/${easDir}/EAS.json` });
   }
+  // Uniswap V4: one PoolManager per chain emits every pool's Swap (pools are ids, not contracts; see ../decode.ts)
+  const v4 = (CHAIN_TO_ADDRESSES_MAP as Record<number, { v4PoolManagerAddress?: string }>)[chainId]?.v4PoolManagerAddress;
+  if (v4) add({ address: v4, protocol: 'uniswap-v4', role: 'v4-pool-manager', label: 'Uniswap V4 PoolManager', source: '@uniswap/sdk-core CHAIN_TO_ADDRESSES_MAP[chainId].v4PoolManagerAddress' });
+  // its PositionManager calls the PoolManager for the liquidity it manages: labelled (never a wallet), and asked for
+  // pool keys (registry/markets.ts)
+  const v4pm = v4PositionManager(chainId);
+  if (v4pm) add({ address: v4pm, protocol: 'uniswap-v4', role: 'router', label: 'Uniswap V4 PositionManager', source: '@uniswap/sdk-core CHAIN_TO_ADDRESSES_MAP[chainId].v4PositionManagerAddress' });
+  // Morpho Blue: the singleton holds every market (by id); its events carry the assets moved
+  let morpho: string | undefined;
+  try {
+    morpho = (require('@morpho-org/blue-sdk') as MorphoSdk).getChainAddresses(chainId).morpho;
+  } catch {
+    morpho = undefined; // the SDK does not know this chain
+  }
+  if (morpho) add({ address: morpho, protocol: 'morpho-blue', role: 'morpho-blue', label: 'Morpho Blue', source: '@morpho-org/blue-sdk getChainAddresses(chainId).morpho' });
+  // Balancer V2: the Vault emits every pool's Swap (poolId)
+  const network = BALANCER_NETWORK[chainId];
+  if (network) {
+    try {
+      const vault = (require('@balancer-labs/v2-deployments') as BalancerDeployments).getBalancerContractAddress('20210418-vault', 'Vault', network);
+      if (vault) add({ address: vault, protocol: 'balancer-v2', role: 'balancer-vault', label: 'Balancer V2 Vault', source: `@balancer-labs/v2-deployments 20210418-vault Vault (${network})` });
+    } catch {
+      // the package has no Vault deployment for this network
+    }
+  }
+  // SparkLend (an Aave V3 deployment of Spark's own) and Compound V2 (Comptroller and cTokens): reviewed files
+  // generated from the protocols' published lists (each entry names its source)
+  const spark = optionalFile<SparkFile>(`spark-${chainId}.json`);
+  if (spark) {
+    add({ address: spark.pool.address, protocol: 'spark', role: 'lending-pool', label: spark.pool.label, fromBlock: spark.pool.fromBlock, source: spark.pool.source });
+    const pool = lc(spark.pool.address);
+    for (const t of spark.spTokens) add({ address: t.address, protocol: 'spark', role: 'a-token', label: `SparkLend sp${t.symbol}`, fromBlock: spark.pool.fromBlock, pool, reserve: t.reserve, source: t.source });
+  }
+  const compound = optionalFile<CompoundV2File>(`compound-v2-${chainId}.json`);
+  if (compound) {
+    add({ address: compound.comptroller.address, protocol: 'compound-v2', role: 'comptroller', label: 'Compound V2 Comptroller (Unitroller)', fromBlock: compound.comptroller.fromBlock, source: compound.comptroller.source });
+    for (const t of compound.cTokens) {
+      // cETH's amounts are ether: valued (and priced) as WETH, the same asset
+      const reserve = t.underlying || wrappedNative(chainId);
+      add({ address: t.address, protocol: 'compound-v2', role: 'c-token', label: `Compound V2 ${t.symbol}`, fromBlock: t.fromBlock, reserve, source: t.source });
+    }
+  }
   // The reviewed data file: what no package holds.
   for (const c of file.contracts) add(c);
   // The trading allowlist: the Uniswap default token list.
@@ -180,6 +247,29 @@ function build(chainId: number): ChainRegistry {
     trustedAttesters: new Set((file.eas?.trustedAttesters ?? []).map((s) => lc(s.address))),
   };
 }
+
+interface SparkFile {
+  pool: { address: string; label: string; fromBlock: number; source: string };
+  spTokens: { symbol: string; address: string; reserve: string; source: string }[];
+}
+interface CompoundV2File {
+  comptroller: { address: string; fromBlock: number; source: string };
+  cTokens: { symbol: string; address: string; underlying?: string; fromBlock: number; source: string }[];
+}
+const optionalFile = <T>(name: string): T | null => {
+  try {
+    return JSON.parse(readFileSync(path.join(DATA, name), 'utf8')) as T;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+};
+/** Network names of @balancer-labs/v2-deployments (it has no Base deployment of the V2 Vault) */
+const BALANCER_NETWORK: Record<number, string> = { 1: 'mainnet', 10: 'optimism', 137: 'polygon', 42161: 'arbitrum' };
+/** The chain's wrapped native token (data/debt-claims/wrapped-native.json, each with its source): cETH's amounts and
+ *  Uniswap V4's native currency (the zero address) are valued as it. */
+const WRAPPED = (JSON.parse(readFileSync(path.resolve(DATA, '../debt-claims/wrapped-native.json'), 'utf8')) as { chains: Record<string, { address: string }> }).chains;
+export const wrappedNative = (chainId: number): string | undefined => WRAPPED[String(chainId)]?.address.toLowerCase();
 
 function registry(chainId: number): ChainRegistry | undefined {
   let r = registries.get(chainId);
@@ -203,6 +293,23 @@ export function contractInfo(chainId: number, address: string): PinnedContract |
 export function aTokenInfo(chainId: number, address: string): { pool: string; reserve: string; protocol: string } | undefined {
   const c = contractInfo(chainId, address);
   return c?.role === 'a-token' && c.pool && c.reserve ? { pool: c.pool, reserve: c.reserve, protocol: c.protocol } : undefined;
+}
+
+/** The chain's Uniswap V4 PositionManager (lowercase), from @uniswap/sdk-core. */
+export function v4PositionManager(chainId: number): string | undefined {
+  return (CHAIN_TO_ADDRESSES_MAP as Record<number, { v4PositionManagerAddress?: string }>)[chainId]?.v4PositionManagerAddress?.toLowerCase();
+}
+
+/** A Compound V2 cToken of the chain (role 'c-token'): its underlying (cETH: WETH). */
+export function cTokenInfo(chainId: number, address: string): { underlying: string } | undefined {
+  const c = contractInfo(chainId, address);
+  return c?.role === 'c-token' && c.reserve ? { underlying: c.reserve } : undefined;
+}
+
+/** The protocols whose events the chain's registry pins, sorted (what coverage says is read). */
+export function protocolsRead(chainId: number): string[] {
+  const roles = new Set<Role>(['lending-pool', 'comet', 'c-token', 'morpho-blue', 'v4-pool-manager', 'balancer-vault', 'dex-factory']);
+  return [...new Set([...(registry(chainId)?.contracts.values() ?? [])].filter((c) => roles.has(c.role)).map((c) => c.protocol))].sort();
 }
 
 /** Whether `address` is the chain's pinned Uniswap V3 NonfungiblePositionManager. */
