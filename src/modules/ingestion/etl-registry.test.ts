@@ -11,8 +11,8 @@ import { randomAddress, testConfig } from '../../../test/helpers/app.js';
 import { testDatabase } from '../../../test/helpers/db.js';
 import type { Db } from '../../platform/db/types.js';
 import { runIngestCommand } from './cli.js';
-import { ceilingFor, lendingCost } from '../scoring/model/cost-ceiling.js';
-import { COLLATERAL_RATE_CAP_USD, DEBT_RATE_CAP_USD, UNVALUED_MARKET_MAX_USD } from '../scoring/model/lending-positions.js';
+import { ceilingFor } from '../scoring/model/cost-ceiling.js';
+import { BACKING } from '../scoring/model/backing.js';
 
 const AAVE_V3_POOL = '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2';
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
@@ -34,6 +34,10 @@ function encode(signature: string, args: Record<string, unknown>) {
  * An export in ethereum-etl's JSON-lines layout: blocks, transactions and logs of `loops` supply/borrow/repay
  * cycles of `usdc` USDC each by `wallet`, emitted by `emitter`, a week apart from 2024-01-01.
  */
+/** each transaction of the export: 150k gas at 20 gwei (ETH at the reference price of data/scoring/backing.json) */
+const GAS_USED = 150_000;
+const GAS_USD_PER_TX = GAS_USED * 20e-9 * BACKING.nativeUsd['1'];
+
 function writeExport(wallet: string, emitter: string, usdc: bigint, loops: number, reserve = USDC): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'credence-etl-aave-'));
   const blocks: string[] = [];
@@ -60,6 +64,7 @@ function writeExport(wallet: string, emitter: string, usdc: bigint, loops: numbe
         JSON.stringify({
           type: 'transaction', hash, nonce: nonce++, transaction_index: 0, from_address: wallet, to_address: emitter, value: 0, gas: 300000, gas_price: 20e9,
           input: '0x', block_timestamp: ts, block_number: block, block_hash: keccak256(toHex(block)), receipt_status: 1, receipt_contract_address: null,
+          receipt_gas_used: GAS_USED, receipt_effective_gas_price: 20e9,
         }),
       );
       logs.push(JSON.stringify({ type: 'log', log_index: 0, transaction_hash: hash, transaction_index: 0, address: emitter, data, topics, block_number: block, block_timestamp: ts, block_hash: keccak256(toHex(block)) }));
@@ -96,10 +101,13 @@ describe('ethereum-etl import through the evidence registry', () => {
   };
   // the scores the command stored when it rescored the imported wallets (a wallet never scored has none: 0)
   const lending = async (w: string) => {
-    const rows = await db.query<{ score: number; factors: { code: string }[] | string }>("SELECT score, factors FROM scores WHERE address = $1 AND category = 'DEFI_LENDING'", [w]);
-    if (!rows.length) return { score: 0, factors: [{ code: 'NO_LENDING_HISTORY' }], stored: false };
+    const rows = await db.query<{ score: number; conduct: number; backing_usd: number; factors: { code: string }[] | string }>(
+      "SELECT score, conduct, backing_usd, factors FROM scores WHERE address = $1 AND category = 'DEFI_LENDING'",
+      [w],
+    );
+    if (!rows.length) return { score: 0, conduct: 0, backing: 0, factors: [{ code: 'NO_LENDING_HISTORY' }], stored: false };
     const f = rows[0].factors;
-    return { score: rows[0].score, factors: (typeof f === 'string' ? JSON.parse(f) : f) as { code: string }[], stored: true };
+    return { score: rows[0].score, conduct: rows[0].conduct, backing: Number(rows[0].backing_usd), factors: (typeof f === 'string' ? JSON.parse(f) : f) as { code: string }[], stored: true };
   };
 
   afterAll(async () => {
@@ -111,15 +119,21 @@ describe('ethereum-etl import through the evidence registry', () => {
     expect(text).toMatch(/new activity records for/);
     expect(text).not.toMatch(/not evidence/);
     const s = await lending(honest);
-    // model 3.0.0: six one-day loans of $25k over six weeks, the collateral kept: positions held over time
-    expect(s.score).toBeGreaterThan(300);
-    expect(s.factors.map((f) => f.code)).toEqual(expect.arrayContaining(['DEBT_CARRIED', 'REPAYMENT_RECORD', 'CLEAN_CREDIT_RECORD', 'COLLATERAL_HELD']));
+    // model 4.0.0: six one-day loans of $25k over six weeks, each repaid: a short credit record (conduct); repaid
+    // without interest, it is backed by its gas alone (18 transactions), and held to what that supports
+    expect(s.conduct).toBeGreaterThan(250);
+    expect(s.backing).toBeCloseTo(18 * GAS_USD_PER_TX, 1);
+    expect(s.score).toBe(Math.min(s.conduct, ceilingFor(18 * GAS_USD_PER_TX)));
+    expect(s.score).toBeGreaterThan(0);
+    expect(s.factors.map((f) => f.code)).toEqual(expect.arrayContaining(['REPAYMENT_RECORD', 'COST_CEILING']));
   }, 180_000);
 
   it('the very same events from any other address raise nothing and are reported as left out', async () => {
     const text = await ingest(writeExport(forged, randomAddress(), 25_000n * 10n ** 6n, 6));
     expect(text).toMatch(/not evidence \(left out, never scored\): 18 logs from contracts outside the registry/);
-    expect(text).toMatch(/^0 new activity records/m);
+    // nothing of it is evidence: the wallet's only rows are the fees of the transactions it sent
+    const kinds = await db.query<{ kind: string }>('SELECT DISTINCT kind FROM wallet_activity WHERE wallet = $1', [forged]);
+    expect(kinds.map((k) => k.kind)).toEqual(['tx_fee']);
     // the wallet was rescored (its nonces were imported) to nothing
     const s = await lending(forged);
     expect(s.score).toBe(0);
@@ -131,19 +145,16 @@ describe('ethereum-etl import through the evidence registry', () => {
     const loop = await lending(looper);
     await ingest(writeExport(whale, AAVE_V3_POOL, 1_000_000n * 10n ** 6n, 1));
     const loan = await lending(whale);
-    // no loop completes a cycle (each loan is $1); $80 of collateral left over 40 weeks is nearly nothing (0; 42
-    // before the ceiling)
+    // no loop completes a cycle (each loan is $1): no credit record, whatever its 120 transactions of gas back
+    expect(loop.conduct).toBeLessThan(50);
     expect(loop.score).toBeLessThan(50);
-    // model 3.0.0: $2M supplied on day 0, $1M borrowed on day 1 and repaid on day 2. Each day counts at most the day's
-    // caps ($1M of collateral, $250k of debt), so the own capital held is 2 x $1M - $250k USD-days: $144 at 3%/yr,
-    // which backs 264 (3.0.0 before the ceiling: 387; 2.0.0: 850). Without the day's caps it would cost $247 and
-    // back 357: the score is held to what the capped days cost, no more.
-    const backed = ceilingFor(lendingCost({ interestUsd: 0, collateralUsdDays: 2 * COLLATERAL_RATE_CAP_USD, debtUsdDays: DEBT_RATE_CAP_USD }));
-    expect(backed).toBe(264);
-    expect(loan.score).toBe(backed);
+    // model 4.0.0: $2M supplied on day 0, $1M borrowed on day 1 and repaid on day 2 without interest: one repaid
+    // loan (a little conduct), backed by its three transactions' gas only: the parked $2M backs nothing (3.0.0 counted
+    // it at 3%/yr: 264; 2.0.0: 850)
+    expect(loan.backing).toBeCloseTo(3 * GAS_USD_PER_TX, 1);
+    expect(loan.score).toBe(Math.min(loan.conduct, ceilingFor(3 * GAS_USD_PER_TX)));
+    expect(loan.score).toBeLessThan(50);
     expect(loan.factors.map((f) => f.code)).toContain('COST_CEILING');
-    // and the $1 loop stays far below it
-    expect(loop.score).toBeLessThan(loan.score - 200);
   }, 180_000);
 
   it('an unpriced asset: a loop of crumbs (1 wei of WETH) is dust, and real but unpriced loops are bounded', async () => {
@@ -151,17 +162,13 @@ describe('ethereum-etl import through the evidence registry', () => {
     await ingest(writeExport(crumbs, AAVE_V3_POOL, 1n, 40, WETH));
     expect((await lending(crumbs)).score).toBe(0);
     // 80 weekly loops of 1 WETH (no price source yet: the largest event of a market counts $100, a market at most
-    // $1,000 at a time). Model 3.0.0: the position counts as at most $1,000 of own capital however many WETH it
-    // holds, so its cost is at most $1,000 at 3%/yr over the ~1.5 years held ($43: 54 points; 40 weeks would be
-    // $20, which backs nothing). It earns something, never more than $1,000 held that long backs, and stays well
-    // below one real $1M loan.
+    // $1,000 at a time): a long record of repaid loans (conduct), but repaid without interest, it is backed by its
+    // 240 transactions' gas alone and held to what that supports, whatever the WETH was worth
     const unpriced = randomAddress();
     await ingest(writeExport(unpriced, AAVE_V3_POOL, 10n ** 18n, 80, WETH));
-    const bounded = (await lending(unpriced)).score;
-    await ingest(writeExport(whale, AAVE_V3_POOL, 1_000_000n * 10n ** 6n, 1));
-    expect(bounded).toBeGreaterThan(0);
-    const heldDays = 79 * 7 + 2;
-    expect(bounded).toBeLessThanOrEqual(ceilingFor(lendingCost({ interestUsd: 0, collateralUsdDays: UNVALUED_MARKET_MAX_USD * heldDays, debtUsdDays: 0 })));
-    expect(bounded).toBeLessThan((await lending(whale)).score - 100);
+    const bounded = await lending(unpriced);
+    expect(bounded.conduct).toBeGreaterThan(500);
+    expect(bounded.backing).toBeCloseTo(240 * GAS_USD_PER_TX, 1);
+    expect(bounded.score).toBe(ceilingFor(240 * GAS_USD_PER_TX));
   }, 180_000);
 });

@@ -257,6 +257,8 @@ export const ACTIVITY_KINDS = [
   'attestation_made',
   // a Uniswap V3 position the wallet minted and paid for (contract: its pool): marks self-dealing, earns nothing
   'lp_position',
+  // the fee of a transaction the wallet sent (amount: wei counted, tips capped: data/scoring/backing.json): backing
+  'tx_fee',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

@@ -9,9 +9,10 @@
 // the caller runs between the pool's Mint and the NFT's Transfer (the NPM mints with `_mint`, no receiver hook), so
 // the position's pool is the emitter of the nearest NPM-owned Mint before the Transfer.
 //
-// Griefing: anyone can mint a position to any recipient, or send one. Only a position the wallet paid for counts:
-// the minting transaction was sent by the wallet, or the wallet paid an allowlisted token into the pool in it.
-// A stranger can do neither, so nothing a stranger does takes a trader's credit away.
+// Griefing: anyone can mint a position to any recipient, or send one, and anyone can emit an allowlisted token's
+// Transfer(victim -> pool, 0) (a zero-value transferFrom needs no allowance). Only a position the wallet paid for
+// counts: the minting transaction was sent by the wallet, and in it the wallet paid the pool a non-zero amount equal
+// to what the pool's Mint took. A stranger can do neither, so nothing a stranger does takes a trader's credit away.
 import { toEventSelector } from 'viem';
 import type { ActivityRecord, RawLog } from './decode.js';
 import { EVENTS, ZERO_ADDRESS } from './events.js';
@@ -53,10 +54,17 @@ export function positionRecords(chainId: number, tx: MintingTransaction): Activi
     for (let k = i - 1; k >= 0 && !mint; k--) if (logs[k].topics[0]?.toLowerCase() === V3_POOL_MINT && topicAddress(logs[k].topics[1]) === npm) mint = logs[k];
     if (!mint) return;
     const pool = mint.address.toLowerCase();
+    // the pool's Mint data: sender, liquidity, amount0, amount1 (32 bytes each)
+    const words = (mint.data ?? '0x').slice(2);
+    const owed = [2, 3].map((w) => (words.length >= 64 * (w + 1) ? BigInt(`0x${words.slice(64 * w, 64 * (w + 1))}`) : 0n)).filter((v) => v > 0n);
     const paid = logs.some(
-      (l) => l.topics.length === 3 && l.topics[0]?.toLowerCase() === TRANSFER && topicAddress(l.topics[1]) === wallet && topicAddress(l.topics[2]) === pool && !!tokenInfo(chainId, l.address),
+      (l) =>
+        l.topics.length === 3 && l.topics[0]?.toLowerCase() === TRANSFER && topicAddress(l.topics[1]) === wallet && topicAddress(l.topics[2]) === pool && !!tokenInfo(chainId, l.address) &&
+        owed.includes(BigInt(l.data && l.data !== '0x' ? l.data : '0x0')),
     );
-    if (sender !== wallet && !paid) return;
+    // the wallet's own transaction, in which it paid the pool what its Mint took (non-zero): a stranger's zero-value
+    // transferFrom(victim, pool, 0) with NPM.mint(recipient = victim) is neither
+    if (sender !== wallet || !paid) return;
     out.push({
       chainId,
       txHash: tx.hash.toLowerCase(),

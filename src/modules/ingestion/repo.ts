@@ -4,8 +4,7 @@ import { prepared, type Queryable } from '../../platform/db/types.js';
 import type { WalletFeatures } from '../scoring/contracts.js';
 import { replayLending, type LendingEvent, type LendingPositions } from '../scoring/model/lending-positions.js';
 import type { ActivityRecord } from './decode.js';
-import { capitalCost } from '../scoring/model/cost-ceiling.js';
-import { COSTS, GOVERNANCE_PRICES, listedCollections } from './costs.js';
+import { COSTS, establishedPools, NATIVE_PRICES, listedCollections } from './costs.js';
 import { DUST_USD } from './registry/gate.js';
 import { protocolContract } from './registry/index.js';
 
@@ -195,7 +194,7 @@ lp AS (SELECT chain_id, contract, min(block_number) AS from_block FROM (
           WHERE m.wallet = $1 AND m.kind = 'transfer_erc20' AND m.direction = 'in' AND m.contract IS NOT NULL
             AND m.counterparty = '0x0000000000000000000000000000000000000000' AND m.tx_from = $1
             AND EXISTS (SELECT 1 FROM wallet_activity p WHERE p.wallet = $1 AND p.chain_id = m.chain_id AND p.tx_hash = m.tx_hash
-                        AND p.kind = 'transfer_erc20' AND p.direction = 'out' AND p.counterparty = m.contract
+                        AND p.kind = 'transfer_erc20' AND p.direction = 'out' AND p.counterparty = m.contract AND p.amount > 0
                         AND EXISTS (SELECT 1 FROM wallet_activity t WHERE t.wallet = $1 AND t.kind = 'swap' AND t.chain_id = m.chain_id
                                     AND t.contract = m.contract AND p.contract IN (split_part(t.ref, '/', 1), split_part(t.ref, '/', 2))))
          UNION ALL
@@ -225,7 +224,7 @@ a AS (
     AND NOT COALESCE(kind IN ('transfer_erc20', 'transfer_erc721', 'transfer_erc1155', 'nft_mint') AND contract IN (SELECT contract FROM own), false)
     AND NOT COALESCE(kind IN ('lending_supply', 'lending_borrow', 'lending_repay', 'lending_withdraw', 'swap') AND value_usd < $2, false)
     AND NOT (kind = 'swap' AND EXISTS (SELECT 1 FROM lp WHERE lp.chain_id = w.chain_id AND lp.contract = w.contract AND lp.from_block <= w.block_number))
-    AND kind <> 'lp_position'
+    AND kind NOT IN ('lp_position', 'tx_fee')
     -- a swap the explorer settled from token transfers (log index -3) is the same swap as its Swap log when a bulk
     -- import or a receipt stored that too: counted once
     AND NOT (kind = 'swap' AND log_index = -3 AND EXISTS (
@@ -239,45 +238,48 @@ s AS (SELECT COALESCE(sum(nonce), 0) AS tx_count, array_agg(chain_id) FILTER (WH
 -- trading: the wallet's swaps, per pair and UTC day; a swap counts in the share of its pair-day's volume that stayed
 -- a net position (a round trip that returns everything within a day, a flash-funded one above all, earns nothing);
 -- fees paid = volume x the pool's fee tier, capped per day (data/scoring/costs.json)
-sw AS (SELECT chain_id, contract, protocol, COALESCE(ref, contract) AS pair, (occurred_at AT TIME ZONE 'UTC')::date AS d, occurred_at,
+-- model 4.0.0: a swap in a pool where a wallet of the payer's funding cluster (the first wallet that sent it coin, and
+-- wallets it paid in its own transactions) added liquidity, from that block on, is no conduct either; the fees of
+-- swaps in established pools (data/scoring/established-pools.json) back the category, unless a position was minted
+-- in the same pool and block (just-in-time liquidity takes the fee)
+cl AS (SELECT counterparty AS w FROM wallet_activity
+        WHERE wallet = $1 AND kind IN ('transfer_native', 'transfer_erc20') AND direction = 'out' AND tx_from = $1
+          AND counterparty IS NOT NULL AND counterparty <> $1
+          AND ((kind = 'transfer_native' AND amount >= $8::numeric) OR (kind = 'transfer_erc20' AND protocol = 'listed' AND COALESCE(value_usd, $2) >= $2))
+       UNION
+       SELECT * FROM (SELECT counterparty FROM wallet_activity WHERE wallet = $1 AND kind = 'transfer_native' AND direction = 'in'
+                        AND counterparty IS NOT NULL AND amount >= $8::numeric ORDER BY block_number, log_index LIMIT 1) first_funder),
+clp AS (SELECT x.chain_id, x.contract, min(x.block_number) AS from_block FROM wallet_activity x JOIN cl ON x.wallet = cl.w
+         WHERE x.kind = 'lp_position'
+            OR (x.kind = 'transfer_erc20' AND x.direction = 'in' AND x.counterparty = '0x0000000000000000000000000000000000000000'
+                AND x.tx_from = x.wallet AND x.contract IN (SELECT contract FROM a WHERE kind = 'swap'))
+         GROUP BY x.chain_id, x.contract),
+sw0 AS (SELECT chain_id, tx_hash, contract, protocol, COALESCE(ref, contract) AS pair, (occurred_at AT TIME ZONE 'UTC')::date AS d, occurred_at,
               COALESCE(amount, 3000) / 1000000.0 AS fee, COALESCE(value_usd, $3) AS usd, value_usd IS NULL AS unvalued,
-              CASE WHEN direction = 'in' THEN -1 ELSE 1 END * COALESCE(value_usd, $3) AS signed
+              CASE WHEN direction = 'in' THEN -1 ELSE 1 END * COALESCE(value_usd, $3) AS signed,
+              EXISTS (SELECT 1 FROM clp WHERE clp.chain_id = a.chain_id AND clp.contract = a.contract AND clp.from_block <= a.block_number) AS cluster_lp,
+              (a.chain_id || ':' || a.contract) = ANY($11::text[]) AS established,
+              EXISTS (SELECT 1 FROM wallet_activity j WHERE j.kind = 'lp_position' AND j.contract = a.contract AND j.chain_id = a.chain_id
+                        AND j.block_number = a.block_number) AS jit
        FROM a WHERE kind = 'swap'),
+sw AS (SELECT * FROM sw0 WHERE NOT cluster_lp),
 pd AS (SELECT chain_id, pair, d, abs(sum(signed)) AS net, sum(usd) AS gross FROM sw GROUP BY chain_id, pair, d),
 sc AS (SELECT sw.*, CASE WHEN pd.gross > 0 THEN pd.net / pd.gross ELSE 0 END AS share FROM sw JOIN pd USING (chain_id, pair, d)),
 scn AS (SELECT * FROM sc WHERE share > 0.05),
-td AS (SELECT d, least($4, sum(fee * usd * share)) AS fees FROM scn GROUP BY d),
+td AS (SELECT d, least($4, sum(fee * usd * share)) AS fees, least($4, COALESCE(sum(fee * usd * share) FILTER (WHERE established AND NOT jit), 0)) AS backed
+       FROM scn GROUP BY d),
 -- governance: votes at or above the floor, per proposal, each weighing ln(1 + votes/floor) / ln(1 + full/floor)
 gv AS (SELECT contract, ref, max(protocol) AS protocol, min(occurred_at) AS t, max(amount) / 1e18 AS tokens FROM a WHERE kind = 'gov_vote'
        GROUP BY contract, ref HAVING max(amount) / 1e18 >= $6),
--- the cost of that voting power: per governor, the smaller balance of two consecutive votes counts as held for the
--- days between them (at most $14), the first vote for $13 days; valued at the governor's reference token price
-px AS (SELECT * FROM unnest($11::text[], $12::float8[]) AS px(protocol, usd)),
-gh AS (SELECT protocol, least(tokens, COALESCE(lag(tokens) OVER w, tokens)) AS held,
-              -- (LEAST skips NULLs: the first vote is told apart explicitly)
-              CASE WHEN lag(t) OVER w IS NULL THEN $13::float8 ELSE least($14::float8, EXTRACT(EPOCH FROM (t - lag(t) OVER w)) / 86400) END AS days
-       FROM gv WINDOW w AS (PARTITION BY contract ORDER BY t, ref)),
 -- delegations received weigh the votes they moved to the wallet (DelegateVotesChanged in the same transaction)
 dr AS (SELECT chain_id, tx_hash, count(*) AS n FROM a WHERE kind = 'gov_delegated_to' GROUP BY chain_id, tx_hash),
 dv AS (SELECT chain_id, tx_hash, sum(amount) / 1e18 AS tokens, max(protocol) AS protocol, max(occurred_at) AS t
        FROM wallet_activity WHERE wallet = $1 AND kind = 'gov_votes_changed' GROUP BY chain_id, tx_hash),
 dd AS (SELECT dr.n, dv.tokens / dr.n AS each, dv.protocol, dv.t FROM dr JOIN dv USING (chain_id, tx_hash) WHERE dv.tokens / dr.n >= $6),
--- votes delegated to the wallet are voting power it holds from the delegation to its latest governance evidence
-gl AS (SELECT max(occurred_at) AS t FROM a WHERE kind IN ('gov_vote', 'gov_delegate', 'gov_delegated_to')),
--- the voting power it actually held: its DelegateVotesChanged history (ref = its votes after each change), each
--- balance held until the next change or its latest governance act. Votes borrowed for a snapshot and returned show
--- as a spike of minutes: the carry above, per governor protocol, is never more than this where the history is known
-vseg AS (SELECT protocol, ref::numeric / 1e18 AS bal,
-                greatest(0, EXTRACT(EPOCH FROM (COALESCE(lead(occurred_at) OVER w, (SELECT t FROM gl)) - occurred_at)) / 86400) AS days
-         FROM wallet_activity WHERE wallet = $1 AND kind = 'gov_votes_changed' AND ref IS NOT NULL AND occurred_at IS NOT NULL
-         WINDOW w AS (PARTITION BY chain_id, contract ORDER BY occurred_at, block_number, log_index)),
-vheld AS (SELECT protocol, sum(bal * least(days, $15::float8)) AS token_days FROM vseg GROUP BY protocol),
--- the carry the votes and delegations suggest, per protocol, in token-days
-vest AS (SELECT protocol, sum(token_days) AS token_days FROM (
-           SELECT protocol, held * days AS token_days FROM gh
-           UNION ALL
-           SELECT dd.protocol, dd.n * dd.each * least($15::float8, greatest(0, EXTRACT(EPOCH FROM ((SELECT t FROM gl) - dd.t)) / 86400)) FROM dd
-         ) e GROUP BY protocol),
+-- gas the wallet paid (data/scoring/backing.json): per transaction it sent, at the chain's reference coin price
+gas AS (SELECT g.chain_id, g.tx_hash, g.amount::float8 / 1e18 * COALESCE(px.usd, 0) AS usd
+        FROM wallet_activity g LEFT JOIN unnest($12::int[], $13::float8[]) AS px(cid, usd) ON px.cid = g.chain_id
+        WHERE g.wallet = $1 AND g.kind = 'tx_fee' AND g.amount IS NOT NULL),
 -- NFT: collections on the maintained list, or that enough other wallets minted or bought in their own transactions
 nc AS (SELECT DISTINCT n.chain_id, n.contract FROM a n WHERE n.kind IN ('nft_mint', 'transfer_erc721', 'transfer_erc1155')
          AND ((n.chain_id || ':' || n.contract) = ANY($9::text[])
@@ -326,6 +328,16 @@ SELECT
   (SELECT count(DISTINCT protocol) FROM scn) AS swap_protocols,
   (SELECT count(*) FROM td WHERE fees >= $5) AS swap_days,
   (SELECT COALESCE(sum(fees), 0) FROM td) AS fees_usd,
+  (SELECT COALESCE(sum(backed), 0) FROM td) AS backed_fees_usd,
+  (SELECT count(*) FROM sw0 WHERE cluster_lp) AS swaps_cluster_lp,
+  (SELECT count(*) FROM scn WHERE jit) AS swaps_jit,
+  (SELECT count(*) FROM sc WHERE share <= 0.05) AS swaps_round_trip,
+  (SELECT count(*) FROM sent o WHERE o.kind = 'swap' AND o.mine
+     AND EXISTS (SELECT 1 FROM lp WHERE lp.chain_id = o.chain_id AND lp.contract = o.contract AND lp.from_block <= o.block_number)) AS swaps_own_lp,
+  (SELECT COALESCE(sum(usd), 0) FROM gas WHERE EXISTS (SELECT 1 FROM a WHERE a.chain_id = gas.chain_id AND a.tx_hash = gas.tx_hash AND a.kind LIKE 'lending\\_%')) AS gas_lending,
+  (SELECT COALESCE(sum(usd), 0) FROM gas WHERE EXISTS (SELECT 1 FROM scn WHERE scn.chain_id = gas.chain_id AND scn.tx_hash = gas.tx_hash)) AS gas_trading,
+  (SELECT COALESCE(sum(usd), 0) FROM gas WHERE EXISTS (SELECT 1 FROM a WHERE a.chain_id = gas.chain_id AND a.tx_hash = gas.tx_hash AND a.kind IN ('gov_vote', 'gov_delegate'))) AS gas_governance,
+  (SELECT COALESCE(sum(usd), 0) FROM gas WHERE EXISTS (SELECT 1 FROM a WHERE a.chain_id = gas.chain_id AND a.tx_hash = gas.tx_hash AND a.kind <> 'contract_used')) AS gas_total,
   count(*) FILTER (WHERE kind = 'gov_vote' AND amount / 1e18 >= $6) AS votes,
   (SELECT count(*) FROM gv) AS proposals,
   (SELECT COALESCE(sum(least(1, ln(1 + tokens / $6) / ln(1 + $7 / $6))), 0) FROM gv) AS vote_power,
@@ -333,8 +345,6 @@ SELECT
   (SELECT COALESCE(sum(n), 0) FROM dd) AS delegations_received,
   (SELECT COALESCE(sum(n * least(1, ln(1 + each / $6) / ln(1 + $7 / $6))), 0) FROM dd) AS delegated_power,
   (SELECT count(DISTINCT contract) FROM gv) AS governors,
-  (SELECT COALESCE(sum(px.usd * CASE WHEN vheld.protocol IS NULL THEN vest.token_days ELSE least(vest.token_days, vheld.token_days) END), 0)
-     FROM vest JOIN px USING (protocol) LEFT JOIN vheld USING (protocol)) AS vote_usd_days,
   (SELECT count(*) FROM nf WHERE kind = 'nft_mint') AS mints,
   (SELECT count(*) FROM nf WHERE kind <> 'nft_mint' AND direction = 'in') AS nft_received,
   (SELECT count(*) FROM nf WHERE kind <> 'nft_mint' AND direction = 'out') AS nft_sent,
@@ -420,7 +430,7 @@ async function featuresForMany(q: Queryable, wallets: string[], chunk: number | 
       [
         wallets.slice(i, i + n), DUST_USD, COSTS.trading.unvaluedSwapUsd, COSTS.trading.dayFeeCapUsd, COSTS.trading.dayFeeFloorUsd,
         COSTS.governance.voteFloorTokens, COSTS.governance.fullPowerTokens, COSTS.social.nativeFloorWei, listedCollections(), COSTS.nft.independentHolders,
-        ...GOVERNANCE_PRICES, COSTS.governance.firstVoteDays, COSTS.governance.maxGapDays, COSTS.governance.delegationMaxDays,
+        establishedPools(), ...NATIVE_PRICES,
       ],
       FEATURES_MANY,
     );
@@ -469,7 +479,11 @@ function toFeatures(r: Record<string, unknown>): WalletFeatures {
       unvaluedRepays: n('unvalued_repays'),
       ...lendingFromRows(r.lending_rows, last),
     },
-    trading: { swaps: n('swaps'), distinctPools: n('pools'), protocols: n('swap_protocols'), activeDays: n('swap_days'), volumeUsd: n('volume_usd'), unvaluedSwaps: n('unvalued_swaps'), feesUsd: n('fees_usd') },
+    trading: {
+      swaps: n('swaps'), distinctPools: n('pools'), protocols: n('swap_protocols'), activeDays: n('swap_days'), volumeUsd: n('volume_usd'), unvaluedSwaps: n('unvalued_swaps'),
+      feesUsd: n('fees_usd'), backedFeesUsd: n('backed_fees_usd'),
+      discounted: { ownLiquidity: n('swaps_own_lp'), clusterLiquidity: n('swaps_cluster_lp'), sameBlockLiquidity: n('swaps_jit'), roundTrips: n('swaps_round_trip') },
+    },
     governance: {
       votes: n('votes'),
       proposalsVotedOn: n('proposals'),
@@ -478,8 +492,8 @@ function toFeatures(r: Record<string, unknown>): WalletFeatures {
       governors: n('governors'),
       votePower: n('vote_power'),
       delegatedPower: n('delegated_power'),
-      carryUsd: capitalCost(n('vote_usd_days')),
     },
+    gasUsd: { lending: n('gas_lending'), trading: n('gas_trading'), governance: n('gas_governance'), total: n('gas_total') },
     nft: { mints: n('mints'), received: n('nft_received'), sent: n('nft_sent'), collections: n('collections') },
     developer: { contractsDeployed: n('deployed'), contractsWithCode: n('with_code'), usedContracts: n('used_contracts'), thirdPartyUsers: n('third_party_users') },
     identity: { ensNames: n('ens_names'), attestationsReceived: n('att_received'), attestationsMade: n('att_made') },

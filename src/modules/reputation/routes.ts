@@ -125,6 +125,8 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
               address: toChecksum(addresses[i]),
               ensName: ensNameOf(req, `addresses[${i}]`),
               score: e.score,
+              conduct: e.conduct,
+              backingUsd: e.backingUsd,
               confidence: e.confidence,
               tier: e.tier,
               calculatedAt: e.calculatedAt,

@@ -45,7 +45,20 @@ export const Coverage = Type.Object(
 );
 
 const entryFields = {
-  score: Type.Integer({ minimum: 0, maximum: 1000 }),
+  score: Type.Integer({ minimum: 0, maximum: 1000, description: 'conduct held to what the backing supports (600 + 120 x log2(backingUsd / 1000), 0-1000); verification categories (IDENTITY, COMPLIANCE) are not held' }),
+  conduct: Type.Integer({
+    minimum: 0,
+    maximum: 1000,
+    description: 'how the wallet behaves, before the backing ceiling (DEFI_LENDING: repaid loans, tenure, leverage, liquidations by recency; size only logarithmically). A lender that sets its own policy on backing reads this.',
+    examples: [712],
+  }),
+  backingUsd: Nullable(
+    Type.Number({
+      minimum: 0,
+      description: 'USD the wallet lost and cannot get back behind this category: interest net of what the borrowed cash earns parked, pool fees paid to liquidity it does not control, gas of its own evidence. Capital merely held backs nothing. What faking the score would cost. Null for IDENTITY and COMPLIANCE (verification, not cost).',
+      examples: [164.5],
+    }),
+  ),
   confidence: Type.Number({ minimum: 0, maximum: 1, description: 'decayed at read time: x 0.95^(days since the last new evidence / 30)' }),
   tier: Type.String({ description: 'Very Low (0-199), Low (200-399), Medium (400-599), High (600-799), Very High (800-1000)', examples: ['High'] }),
   calculatedAt: Timestamp(),

@@ -18,6 +18,10 @@ export interface Factor {
 export interface ScoreEntry {
   category: Category;
   score: number;
+  /** the conduct score before the backing ceiling (how the wallet behaves) */
+  conduct: number;
+  /** USD the wallet lost and cannot get back that backs the score; null for verification categories */
+  backingUsd: number | null;
   /** decayed confidence at read time */
   confidence: number;
   tier: string;
@@ -98,7 +102,12 @@ export interface WalletFeatures {
   };
   /** model 3.0.0: swaps the wallet sent, round trips netted out per pair and day; feesUsd: pool fees paid to others'
    *  liquidity (volume x fee tier), capped per day; activeDays: days whose fees reached the floor */
-  trading: { swaps: number; distinctPools: number; protocols: number; activeDays: number; volumeUsd?: number; unvaluedSwaps?: number; feesUsd?: number };
+  trading: { swaps: number; distinctPools: number; protocols: number; activeDays: number; volumeUsd?: number; unvaluedSwaps?: number; feesUsd?: number;
+    /** the part of feesUsd paid in pools on the reviewed list of established pools (data/scoring/established-pools.json):
+     *  the only fees that back the category */
+    backedFeesUsd?: number;
+    /** swaps found but not credited, by reason (the factors say so) */
+    discounted?: { ownLiquidity: number; clusterLiquidity: number; sameBlockLiquidity: number; roundTrips: number } };
   /** votes at or above the floor (data/scoring/costs.json); votePower: sum over proposals of each vote's weight 0-1;
    *  delegationsReceived: those that moved votes to the wallet, delegatedPower their summed weight */
   governance: { votes: number; proposalsVotedOn: number; delegationsMade: number; delegationsReceived: number; governors: number; votePower?: number; delegatedPower?: number;
@@ -109,6 +118,9 @@ export interface WalletFeatures {
   /** usedContracts / thirdPartyUsers: deployed contracts called by others the deployer did not fund (bulk import) */
   developer: { contractsDeployed: number; contractsWithCode: number; usedContracts?: number; thirdPartyUsers?: number };
   identity: { ensNames: number; attestationsReceived: number; attestationsMade: number };
+  /** gas the wallet paid (USD at reference prices, tips capped: data/scoring/backing.json), for the transactions that
+   *  made each category's evidence, and for all of them (each transaction once) */
+  gasUsd?: { lending: number; trading: number; governance: number; total: number };
   /** number of activity records behind these features */
   evidenceCount: number;
   /** per category, the time of its latest own evidence (the decay anchor); null: none, nothing decays */

@@ -31,6 +31,8 @@ export interface WalletPlanInput {
   override?: Override;
   /** the signed points the wallet's debt claims add to DEFI_LENDING now (model/debt-claims.claimPoints) */
   claimPoints?: number;
+  /** OVERALL's backing: all the wallet lost, each dollar once (model/backing.ts backingOf().total) */
+  overallBackingUsd?: number | null;
 }
 
 const later = (a: Date | null, b: Date | null) => (!a ? b : !b ? a : a > b ? a : b);
@@ -107,6 +109,8 @@ export function planWallet(p: WalletPlanInput, cause: string, now: Date): { rows
       override_claim_points: o ? o.base : null,
       model_version: MODEL_VERSION,
       calculated_at: now,
+      conduct: r.conduct,
+      backing_usd: r.backingUsd,
     };
   };
 
@@ -119,9 +123,12 @@ export function planWallet(p: WalletPlanInput, cause: string, now: Date): { rows
     overallAnchor = later(overallAnchor, anchor);
     rows.push(toRow(r, anchor, offchainAt));
   }
+  // OVERALL's backing: everything the wallet lost, each dollar once (the model's own OVERALL carries it)
+  const overallBacking = p.overallBackingUsd ?? null;
   const overall = composite(
-    rows.map((r, i) => ({ category: r.category, score: r.score, confidence: r.confidence, inputsKey: p.results[i].inputsKey })),
+    rows.map((r, i) => ({ category: r.category, score: r.score, conduct: p.results[i].conduct, confidence: r.confidence, inputsKey: p.results[i].inputsKey })),
     p.sanctioned,
+    overallBacking,
   );
   rows.unshift(toRow(overall, overallAnchor, null));
 

@@ -22,15 +22,19 @@ export interface ScoreRow {
   override_claim_points: number | null;
   model_version: string;
   calculated_at: Date;
+  /** the model's conduct score before the backing ceiling (null: stored by a model before 4.0.0) */
+  conduct: number | null;
+  /** USD backing the category (null: a verification category, or stored before 4.0.0) */
+  backing_usd: number | null;
 }
 
 const COLUMNS =
   'address, category, score, model_score, confidence, decay_anchor, factors, inputs_key, offchain_key, offchain_at, ' +
-  'last_activity_at, override_score, override_inputs_key, override_dispute_id, model_version, calculated_at, override_claim_points';
+  'last_activity_at, override_score, override_inputs_key, override_dispute_id, model_version, calculated_at, override_claim_points, conduct, backing_usd';
 
 /** Only what a read needs (the hot batch path). */
-const READ_COLUMNS = 'address, category, score, confidence, decay_anchor, factors, model_version, calculated_at';
-export type ReadRow = Pick<ScoreRow, 'address' | 'category' | 'score' | 'confidence' | 'decay_anchor' | 'factors' | 'model_version' | 'calculated_at'>;
+const READ_COLUMNS = 'address, category, score, confidence, decay_anchor, factors, model_version, calculated_at, conduct, backing_usd';
+export type ReadRow = Pick<ScoreRow, 'address' | 'category' | 'score' | 'confidence' | 'decay_anchor' | 'factors' | 'model_version' | 'calculated_at' | 'conduct' | 'backing_usd'>;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -66,18 +70,18 @@ export function createScoresRepo(db: Queryable) {
       const dates = (k: 'decay_anchor' | 'offchain_at' | 'last_activity_at' | 'calculated_at') => rows.map((r) => iso(r[k]));
       await q.query(
         `INSERT INTO scores (${COLUMNS})
-         SELECT a, c, s, ms, conf, da, f::jsonb, ik, ok, oa, la, os, oik, odi, mv, ca, ocp
+         SELECT a, c, s, ms, conf, da, f::jsonb, ik, ok, oa, la, os, oik, odi, mv, ca, ocp, cd, bu
          FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::float8[], $6::timestamptz[], $7::text[], $8::text[],
                      $9::text[], $10::timestamptz[], $11::timestamptz[], $12::int[], $13::text[], $14::text[], $15::text[], $16::timestamptz[],
-                     $17::float8[])
-           AS t(a, c, s, ms, conf, da, f, ik, ok, oa, la, os, oik, odi, mv, ca, ocp)
+                     $17::float8[], $18::int[], $19::float8[])
+           AS t(a, c, s, ms, conf, da, f, ik, ok, oa, la, os, oik, odi, mv, ca, ocp, cd, bu)
          ON CONFLICT (address, category) DO UPDATE SET
            score = excluded.score, model_score = excluded.model_score, confidence = excluded.confidence,
            decay_anchor = excluded.decay_anchor, factors = excluded.factors, inputs_key = excluded.inputs_key,
            offchain_key = excluded.offchain_key, offchain_at = excluded.offchain_at, last_activity_at = excluded.last_activity_at,
            override_score = excluded.override_score, override_inputs_key = excluded.override_inputs_key,
            override_dispute_id = excluded.override_dispute_id, model_version = excluded.model_version, calculated_at = excluded.calculated_at,
-           override_claim_points = excluded.override_claim_points`,
+           override_claim_points = excluded.override_claim_points, conduct = excluded.conduct, backing_usd = excluded.backing_usd`,
         [
           col('address'),
           col('category'),
@@ -96,6 +100,8 @@ export function createScoresRepo(db: Queryable) {
           col('model_version'),
           dates('calculated_at'),
           col('override_claim_points'),
+          col('conduct'),
+          col('backing_usd'),
         ],
       );
     },

@@ -15,7 +15,7 @@ function draw(address: string, category: string): { score: number; confidence: n
 }
 
 function entry(category: Category, score: number, confidence: number, explain: boolean): ScoreEntry {
-  const e: ScoreEntry = { category, score, confidence, tier: tierFor(score), calculatedAt: CALCULATED_AT, modelVersion: VERSION };
+  const e: ScoreEntry = { category, score, conduct: score, backingUsd: null, confidence, tier: tierFor(score), calculatedAt: CALCULATED_AT, modelVersion: VERSION };
   if (explain) e.factors = [{ code: 'SANDBOX_DATA', description: 'deterministic sandbox data for test keys: not a real score', impact: 0 }];
   return e;
 }

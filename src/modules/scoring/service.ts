@@ -1,5 +1,6 @@
 // The scoring service: gathers evidence from the providers in ctx.services, runs the pure model, stores scores,
 // history and webhook outbox rows in one transaction, then announces changes and evicts cached reads.
+import { backingOf } from './model/backing.js';
 import type { Db } from '../../platform/db/types.js';
 import type { EventBus } from '../../platform/events/bus.js';
 import type { CacheFactory } from '../../platform/cache/index.js';
@@ -29,6 +30,8 @@ export function toEntry(r: ReadRow, now: Date): ScoreEntry {
   return {
     category: r.category,
     score: r.score,
+    conduct: r.conduct ?? r.score,
+    backingUsd: r.backing_usd === null || r.backing_usd === undefined ? null : Number(r.backing_usd),
     confidence: decayConfidence(r.confidence, r.decay_anchor, now),
     tier: tierFor(r.score),
     calculatedAt: r.calculated_at,
@@ -40,6 +43,8 @@ export function toEntry(r: ReadRow, now: Date): ScoreEntry {
 export const withoutFactors = (e: ScoreEntry): ScoreEntry => ({
   category: e.category,
   score: e.score,
+  conduct: e.conduct,
+  backingUsd: e.backingUsd,
   confidence: e.confidence,
   tier: e.tier,
   calculatedAt: e.calculatedAt,
@@ -150,6 +155,7 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
             stored: byAddress.get(address) ?? [],
             override: override?.address === address ? override : undefined,
             claimPoints: claimPoints(inputs[i].claims ?? []),
+            overallBackingUsd: inputs[i].features.accountType === 'contract' ? null : backingOf(inputs[i].features).total,
           },
           cause,
           at,

@@ -2,6 +2,7 @@
 // the same decoder as the JSON-RPC path. Each batch's records and the file's row offset are written in one
 // transaction, so an interrupted import resumes where it stopped and a repeated one changes nothing.
 import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { bigOrNull, txFeeRecord } from '../tx-fees.js';
 import path from 'node:path';
 import { getContractAddress, pad, toHex } from 'viem';
 import type { Db } from '../../../platform/db/types.js';
@@ -74,6 +75,8 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
 
   // Block times and transaction senders, needed to date logs and to credit swaps to the account that sent them.
   const times = new Map<number, Date>();
+  // base fee per block (blocks files): a transaction's fee counts at most that per gas (tx-fees.ts)
+  const baseFees = new Map<number, bigint>();
   const senders = new Map<string, string>();
   // contracts created in the export, and by whom: a third party's call to one is what the deployment weighs
   const deployers = new Map<string, string>();
@@ -83,6 +86,8 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
         const block = num(f.kind === 'blocks' ? r.number : r.block_number);
         const ts = num(f.kind === 'blocks' ? r.timestamp : r.block_timestamp);
         if (block !== null && ts !== null) times.set(block, new Date(ts * 1000));
+        const baseFee = f.kind === 'blocks' ? bigOrNull(r.base_fee_per_gas) : null;
+        if (block !== null && baseFee !== null) baseFees.set(block, baseFee);
         if (f.kind === 'transactions' && str(r.hash) && str(r.from_address)) senders.set(String(r.hash).toLowerCase(), String(r.from_address).toLowerCase());
         const created = f.kind === 'transactions' && !str(r.to_address) && num(r.receipt_status) !== 0 ? createdBy(r) : null;
         if (created) deployers.set(created, String(r.from_address).toLowerCase());
@@ -123,7 +128,7 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
     for await (const { rows, consumed } of readRows(f.file, offset, batchSize)) {
       let records: ActivityRecord[] = [];
       const nonces = new Map<string, number>();
-      if (f.kind === 'transactions') records = transactionRecords(rows, chainId, timeOf, nonces, deployers);
+      if (f.kind === 'transactions') records = transactionRecords(rows, chainId, timeOf, nonces, deployers, baseFees);
       else if (f.kind === 'logs') {
         const prices = await pricesForLogs(opts.prices, rows.flatMap((r) => rawLog(r, timeOf) ?? []), { chainId, pools });
         records = rows.flatMap((r) => logRecords(r, { chainId, pools, dropped: result.dropped, prices }, timeOf, senders));
@@ -160,7 +165,7 @@ function createdBy(r: Row): string | null {
   return str(r.receipt_contract_address)?.toLowerCase() ?? (from && nonce !== null ? getContractAddress({ from: from as `0x${string}`, nonce: BigInt(nonce) }).toLowerCase() : null);
 }
 
-function transactionRecords(rows: Row[], chainId: number, timeOf: (r: Row) => Date | null, nonces: Map<string, number>, deployers: Map<string, string>): ActivityRecord[] {
+function transactionRecords(rows: Row[], chainId: number, timeOf: (r: Row) => Date | null, nonces: Map<string, number>, deployers: Map<string, string>, baseFees: Map<number, bigint>): ActivityRecord[] {
   const out: ActivityRecord[] = [];
   for (const r of rows) {
     const from = str(r.from_address)?.toLowerCase();
@@ -168,6 +173,13 @@ function transactionRecords(rows: Row[], chainId: number, timeOf: (r: Row) => Da
     if (!from || !hash) continue;
     const nonce = num(r.nonce);
     if (nonce !== null) nonces.set(from, Math.max(nonces.get(from) ?? 0, nonce + 1));
+    // what the sender paid for it (exports with receipts): backs the category its evidence belongs to
+    const gasUsed = bigOrNull(r.receipt_gas_used);
+    const gasPrice = bigOrNull(r.receipt_effective_gas_price) ?? bigOrNull(r.gas_price);
+    if (gasUsed !== null && gasPrice !== null) {
+      const fee = txFeeRecord({ chainId, hash, from, blockNumber: Number(r.block_number), occurredAt: timeOf(r), gasUsed, gasPrice, baseFee: baseFees.get(Number(r.block_number)) ?? null, l1Fee: bigOrNull(r.receipt_l1_fee) });
+      if (fee) out.push(fee);
+    }
     if (num(r.receipt_status) === 0) continue; // failed: no value moved, nothing deployed
     const to = str(r.to_address)?.toLowerCase() ?? null;
     const block = Number(r.block_number);

@@ -5,6 +5,7 @@
 // of the wallet's own transactions that moved one asset out and another in, a direct swap in a pool that derives
 // from the factory for that pair is settled from the token list alone (directSwap); only the rest (multi-hop or
 // split routes, native legs) costs a receipt.
+import { bigOrNull, txFeeRecord } from '../tx-fees.js';
 import { encodeAbiParameters, pad, toHex } from 'viem';
 import type { Db } from '../../../platform/db/types.js';
 import { decodeLog, deploymentRecord, type ActivityRecord, type RawLog } from '../decode.js';
@@ -60,8 +61,15 @@ export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: E
     const f = lc(t.from);
     const to = lc(t.to);
     if (f === wallet && t.nonce !== undefined) nonce = Math.max(nonce, Number(t.nonce) + 1);
-    if (!ok(t)) continue;
     const block = Number(t.blockNumber);
+    // the fee of a transaction the wallet sent (tx-fees.ts): txlist has no base fee, so tips count up to the cap
+    const gasUsed = bigOrNull(t.gasUsed);
+    const gasPrice = bigOrNull(t.gasPrice);
+    if (f === wallet && t.hash && gasUsed !== null && gasPrice !== null) {
+      const fee = txFeeRecord({ chainId, hash: t.hash, from: wallet, blockNumber: block, occurredAt: time(t), gasUsed, gasPrice });
+      if (fee) records.push(fee);
+    }
+    if (!ok(t)) continue;
     if (!to && t.contractAddress && f === wallet) {
       records.push(deploymentRecord(chainId, wallet, t.contractAddress, block, time(t), true));
       continue;

@@ -127,6 +127,8 @@ interface ChainRegistry {
 const registries = new Map<number, ChainRegistry>();
 /** `${chainId}:${address}` of the local chain's listed NFT collections (useLocalRegistry) */
 export const localCollections: string[] = [];
+/** `${chainId}:${pool}` of the pools a local demo declared: its own world's established pools (model 4.0.0 backing) */
+export const localPools: string[] = [];
 const lc = (a: string) => a.toLowerCase();
 
 function build(chainId: number): ChainRegistry {
@@ -378,6 +380,7 @@ export function useLocalRegistry(
 ): void {
   if (chainId !== LOCAL_CHAIN_ID) throw new Error(`operator registry entries are accepted for the local chain ${LOCAL_CHAIN_ID} only, not chain ${chainId}`);
   localCollections.splice(0, localCollections.length, ...(entries.collections ?? []).map((a) => `${chainId}:${lc(a)}`));
+  localPools.splice(0, localPools.length, ...(entries.pools ?? []).map((p) => `${chainId}:${lc(p.address)}`));
   const tokens = new Map((entries.tokens ?? []).map((t) => [lc(t.address), { ...t, address: lc(t.address), stable: STABLE.has(t.symbol.toUpperCase()) }]));
   const contracts = new Map<string, PinnedContract>(
     entries.contracts.map((c) => [lc(c.address), { ...c, address: lc(c.address), baseToken: c.baseToken && lc(c.baseToken), pool: c.pool && lc(c.pool), reserve: c.reserve && lc(c.reserve), source: 'operator (local chain)' }]),

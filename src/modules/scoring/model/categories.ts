@@ -1,12 +1,13 @@
-// The eight independent categories of model 3.0.0. Each is a sum of bounded, monotone terms (saturating counts,
-// logarithmic USD values); the maxima of a category's positive terms add up to 1000, and an activity category's
-// positive points never exceed what its measured cost backs (cost-ceiling.ts). Features come only from the
-// registry's pinned contracts, by value, with self-dealing removed (ingestion). docs/scoring-model.md explains
-// every term, its constants and why.
+// The eight independent categories. Each is a sum of bounded, monotone terms (saturating counts, logarithmic USD
+// values): the conduct score. An activity category's positive points are then held to what its backing supports
+// (backing.ts: what the wallet lost and cannot get back; cost-ceiling.ts: the curve). Each result carries both, so
+// a lender can set its own policy. Features come only from the registry's pinned contracts, by value, with
+// self-dealing removed (ingestion). docs/scoring-model.md explains every term, its constants and why.
 import type { ComplianceSignal, IdentitySignal, WalletFeatures } from '../contracts.js';
 import { claimsKey, claimTerms, type ClaimSummary } from './debt-claims.js';
 import { EMPTY_POSITIONS, UNVALUED_EVENT_USD } from './lending-positions.js';
-import { ceilingTerm, measuredCosts } from './cost-ceiling.js';
+import { ceilingTerm } from './cost-ceiling.js';
+import { backingOf } from './backing.js';
 import { confidenceOf, sumPoints, toScore, topFactors, type CategoryResult, type Term } from './terms.js';
 import { clamp, fingerprint, logCap, sat } from './transforms.js';
 
@@ -30,10 +31,12 @@ export interface ModelSignals {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** Holds the terms' positive points to what the cost behind them backs (cost-ceiling.ts); the limit applied, if any,
+const CEILING_CODES = new Set(['COST_CEILING', 'UNPRICED_EVIDENCE_CAP']);
+
+/** Holds the terms' positive points to what the backing supports (cost-ceiling.ts); the limit applied, if any,
  *  is part of the category's inputs (a dispute override lasts until it changes). */
-function capped(terms: Term[], costUsd: number, what: string, unpriced = false): string {
-  const t = ceilingTerm(terms, costUsd, what, unpriced);
+function capped(terms: Term[], backingUsd: number, what: string, unpriced = false): string {
+  const t = ceilingTerm(terms, backingUsd, what, unpriced);
   if (!t) return '';
   terms.push(t);
   return `,cap${Math.round(t.points)}`;
@@ -46,12 +49,17 @@ function result(
   inputs: string,
   offchain: string,
   empty: { code: string; description: string },
-  evidenceAt?: Date | null,
+  evidenceAt: Date | null | undefined,
+  backingUsd: number | null,
 ): CategoryResult {
   const offchainKey = offchain === '' ? '' : fingerprint(offchain);
+  let conduct = 0;
+  for (const t of terms) if (!CEILING_CODES.has(t.code)) conduct += t.points;
   return {
     category,
     score: toScore(sumPoints(terms)),
+    conduct: toScore(conduct),
+    backingUsd: backingUsd === null ? null : Math.round(backingUsd * 100) / 100,
     confidence: conf,
     factors: topFactors(terms, empty),
     inputsKey: fingerprint(inputs) + offchainKey,
@@ -62,52 +70,87 @@ function result(
 
 /** log(1 + x/floor) / log(1 + cap/floor), 1 at the cap: below the floor a value is nearly nothing (cost, not rows). */
 const logScale = (x: number, floor: number, cap: number) => (x <= 0 ? 0 : Math.min(1, Math.log1p(x / floor) / Math.log1p(cap / floor)));
-/** Model 3.0.0 lending scales (docs/scoring-model.md): USD-days of debt and collateral, interest in USD. */
-export const LENDING_SCALE = {
-  debtUsdDays: { floor: 1_000, cap: 10_000_000 },
-  collateralUsdDays: { floor: 1_000, cap: 100_000_000 },
-  interestUsd: { floor: 10, cap: 1_000 },
-} as const;
 const days = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}k` : String(Math.round(n)));
+
+/**
+ * DEFI_LENDING conduct: how the wallet behaves with credit. Repaid loans (held a day or more), in distinct months,
+ * over a long credit record, with leverage kept away from liquidation; liquidations weigh most when recent and never
+ * vanish. Size enters only logarithmically (DEBT_SIZE and INTEREST_PAID together gain under 60 points for 10x the
+ * capital), and capital that never borrowed is no credit record. The constants are in LENDING_CONDUCT.
+ */
+export const LENDING_CONDUCT = {
+  repaid: { points: 380, k: 6 },
+  months: { points: 100, k: 6 },
+  tenure: { points: 170, kDays: 365 },
+  leverage: { points: 120, safeLtv: 0.5, liquidationLtv: 0.85 },
+  speed: { points: 40, days: 90 },
+  interest: { points: 30, kUsd: 10 },
+  size: { pointsPerDecade: 25, fromUsdDays: 10_000, maxDecades: 4 },
+  liquidation: { lasting: 120, recent: 330, recentDays: 180, size: 80, sizeDays: 365, max: 900 },
+  /** below this much debt over time ($100 owed for ten days) there is no credit record: dust loops are not loans */
+  minDebtUsdDays: 1_000,
+} as const;
 
 export function lending(f: WalletFeatures, s: ModelSignals): CategoryResult {
   const l = f.lending;
-  // model 3.0.0: credit only from positions held over time (lending-positions.ts); a round trip within one
-  // transaction, block or day holds nothing and earns nothing, and what one day can earn is capped there
+  // positions over time (lending-positions.ts): a round trip within one transaction, block or day holds nothing
   const p = l.positions ?? EMPTY_POSITIONS;
-  const S = LENDING_SCALE;
-  const debt = logScale(p.debtUsdDays, S.debtUsdDays.floor, S.debtUsdDays.cap);
-  const held = logScale(p.debtUsdDays + p.collateralUsdDays, S.debtUsdDays.floor, S.debtUsdDays.cap);
+  const C = LENDING_CONDUCT;
   const terms: Term[] = [];
-  if (p.debtUsdDays > 0) {
-    terms.push({ code: 'DEBT_CARRIED', description: `carried ${usd(p.debtUsdDays)}-days of debt`, points: 250 * debt });
-    if (l.liquidations === 0 && s.claims.upheld === 0) {
-      // only a wallet that carried debt has a credit record to be clean
-      terms.push({ code: 'CLEAN_CREDIT_RECORD', description: 'carried debt with no liquidations and no upheld debt claims', points: 150 * debt });
+  const borrowed = p.debtUsdDays >= C.minDebtUsdDays;
+  if (borrowed) {
+    if (p.cycles > 0) {
+      terms.push({ code: 'REPAYMENT_RECORD', description: `repaid ${plural(p.cycles, 'loan')} held a day or more`, points: C.repaid.points * sat(p.cycles, C.repaid.k) });
+      terms.push({ code: 'REPAID_MONTHS', description: `repaid loans in ${plural(p.cycleMonths, 'distinct month')}`, points: C.months.points * sat(p.cycleMonths, C.months.k) });
+      const avg = p.avgCycleDays ?? 0;
+      const speed = avg <= C.speed.days ? 1 : C.speed.days / avg;
+      terms.push({ code: 'TIME_TO_REPAY', description: `repaid on average ${Math.round(avg)} days after borrowing`, points: C.speed.points * speed });
     }
+    const tenure = p.creditDays ?? p.spanDays;
+    if (tenure > 0) terms.push({ code: 'CREDIT_HISTORY', description: `a credit record of ${days(tenure)} days since its first loan`, points: C.tenure.points * sat(tenure, C.tenure.kDays) });
+    const lev = p.leveragedDays ?? 0;
+    // no collateral seen beside the debt (a Comet base borrow): half credit, neither safe nor risky as far as we know
+    const ltv = lev > 0 ? (p.ltvDays ?? 0) / lev : null;
+    const safety = ltv === null ? 0.5 : clamp((C.leverage.liquidationLtv - ltv) / (C.leverage.liquidationLtv - C.leverage.safeLtv), 0, 1);
+    terms.push({
+      code: 'SAFE_LEVERAGE',
+      description: ltv === null ? 'borrowed with no collateral seen beside the debt: leverage unknown' : `kept debt at ${Math.round(ltv * 100)}% of collateral on average (liquidation near ${Math.round(C.leverage.liquidationLtv * 100)}%)`,
+      points: C.leverage.points * safety,
+    });
+    if (p.interestUsd > 0) terms.push({ code: 'INTEREST_PAID', description: `paid ${usd(p.interestUsd)} of interest on its loans`, points: C.interest.points * sat(p.interestUsd, C.interest.kUsd) });
+    const decades = clamp(Math.log10(p.debtUsdDays / C.size.fromUsdDays), 0, C.size.maxDecades);
+    if (decades > 0) terms.push({ code: 'DEBT_SIZE', description: `carried ${usd(p.debtUsdDays)}-days of debt`, points: C.size.pointsPerDecade * decades });
   }
-  if (p.cycles > 0) {
-    terms.push({ code: 'REPAYMENT_RECORD', description: `repaid ${plural(p.cycles, 'loan')} held a day or more, in ${plural(p.cycleMonths, 'distinct month')}`, points: 200 * sat(p.cycleMonths, 3) * debt });
-    const avg = p.avgCycleDays ?? 0;
-    const speed = avg <= 90 ? 1 : 90 / avg;
-    terms.push({ code: 'TIME_TO_REPAY', description: `repaid on average ${Math.round(avg)} days after borrowing`, points: 50 * speed * debt });
-  }
-  if (p.interestUsd > 0) terms.push({ code: 'INTEREST_PAID', description: `paid ${usd(p.interestUsd)} of interest`, points: 100 * logScale(p.interestUsd, S.interestUsd.floor, S.interestUsd.cap) });
-  if (p.collateralUsdDays > 0) terms.push({ code: 'COLLATERAL_HELD', description: `kept ${usd(p.collateralUsdDays)}-days of collateral in lending pools`, points: 100 * logScale(p.collateralUsdDays, S.collateralUsdDays.floor, S.collateralUsdDays.cap) });
-  if (p.protocolsHeld > 0) terms.push({ code: 'LENDING_PROTOCOLS', description: `held positions in ${plural(p.protocolsHeld, 'lending protocol')}`, points: 50 * sat(p.protocolsHeld, 2) * held });
-  if (p.spanDays > 0) terms.push({ code: 'LENDING_HISTORY', description: `held lending positions over ${days(p.spanDays)} days`, points: 100 * sat(p.spanDays, 365) * held });
+  const aged = p.liquidationsAged ?? [];
   if (l.liquidations > 0) {
+    // each liquidation costs a lasting part and a part that fades with its age (and a part for its size that fades
+    // more slowly): none > one 18 months ago > one last week, whatever else is the same
+    const L = C.liquidation;
+    const list = aged.length ? aged : Array.from({ length: l.liquidations }, () => ({ usd: (l.liquidatedUsd ?? 0) / l.liquidations, ageDays: 0 }));
+    let penalty = 0;
+    for (const q of list) penalty += L.lasting + L.recent * Math.exp(-q.ageDays / L.recentDays) + L.size * logCap(q.usd, 1_000_000) * Math.exp(-q.ageDays / L.sizeDays);
     const lost = l.liquidatedUsd ?? 0;
-    terms.push({ code: 'LIQUIDATIONS', description: `${plural(l.liquidations, 'liquidation')} of borrowed positions${lost ? ` (${usd(lost)} of debt)` : ''}`, points: -(150 * sat(l.liquidations, 1.5) + 250 * logCap(lost, 100_000)) });
+    const newest = list.reduce((m, q) => Math.min(m, q.ageDays), Infinity);
+    terms.push({
+      code: 'LIQUIDATIONS',
+      description: `${plural(l.liquidations, 'liquidation')} of borrowed positions${lost ? ` (${usd(lost)} of debt)` : ''}, the latest ${Math.round(newest)} days before its latest activity`,
+      points: -Math.min(L.max, penalty),
+    });
+  }
+  if (!borrowed && p.debtUsdDays > 0) {
+    terms.push({ code: 'NO_CREDIT_RECORD', description: `owed only ${usd(p.debtUsdDays)}-days of debt: too little to be a credit record`, points: 0, pinned: true });
+  } else if (!borrowed && p.collateralUsdDays > 0) {
+    terms.push({ code: 'NO_CREDIT_RECORD', description: `supplied ${usd(p.collateralUsdDays)}-days of collateral but never borrowed: capital held is no credit record`, points: 0, pinned: true });
   }
   terms.push(...claimTerms(s.claims));
-  const cap = capped(terms, measuredCosts(f).lending, 'own capital held in lending pools and interest paid');
-  // evidence is what was held over time, not rows: a flash loop of a thousand events is no evidence; debt claims are
-  // no evidence of the wallet's own activity and never raise confidence (model 3.0.0)
+  const backing = backingOf(f).lending;
+  const cap = capped(terms, backing, 'interest paid beyond what the borrowed cash earns parked, and gas');
+  // evidence is what was held over time, not rows; debt claims are no evidence of the wallet's own activity
   const evidence = p.cycles + (p.debtUsdDays > 0 ? 1 : 0) + (p.collateralUsdDays > 0 ? 1 : 0) + l.liquidations;
   const conf = confidenceOf(evidence, 6, [p.collateralUsdDays > 0, p.debtUsdDays > 0, p.cycles > 0, p.interestUsd > 0, l.liquidations > 0, p.protocolsHeld >= 2], f.chains.length);
-  const inputs = `${r0(p.debtUsdDays)},${r0(p.collateralUsdDays)},${r0(p.interestUsd)},${p.cycles},${p.cycleMonths},${p.avgCycleDays === null ? '' : Math.round(p.avgCycleDays * 10)},${p.protocolsHeld},${r0(p.spanDays)},${l.liquidations},${r0(l.liquidatedUsd ?? 0)}${cap}`;
-  return result('DEFI_LENDING', terms, conf, inputs, s.claimsKey, { code: 'NO_LENDING_HISTORY', description: 'no lending position held over time on supported chains' }, anchor(f, 'lending'));
+  const liq = aged.map((q) => `${Math.round(q.ageDays)}:${r0(q.usd)}`).join(';');
+  const inputs = `${r0(p.debtUsdDays)},${r0(p.collateralUsdDays)},${r0(p.interestUsd)},${p.cycles},${p.cycleMonths},${p.avgCycleDays === null ? '' : Math.round(p.avgCycleDays * 10)},${r0(p.creditDays ?? 0)},${Math.round((p.ltvDays ?? 0) * 10)},${r0(p.leveragedDays ?? 0)},${l.liquidations},${r0(l.liquidatedUsd ?? 0)},${liq},${r0(backing)}${cap}`;
+  return result('DEFI_LENDING', terms, conf, inputs, s.claimsKey, { code: 'NO_LENDING_HISTORY', description: 'no lending position held over time on supported chains' }, anchor(f, 'lending'), backing);
 }
 
 /** Pool fees (USD) from which DEFI_TRADING's breadth terms count in full (a modest year of trading pays ~$100). */
@@ -131,12 +174,26 @@ export function trading(f: WalletFeatures): CategoryResult {
     terms.push({ code: 'DEX_PROTOCOLS', description: `used ${plural(t.protocols, 'exchange protocol')}`, points: 100 * sat(t.protocols, 2) * paid });
     if (f.distinctTokens > 0) terms.push({ code: 'TOKEN_DIVERSITY', description: `held or moved ${plural(f.distinctTokens, 'token')}`, points: 100 * sat(f.distinctTokens, 10) * paid });
   }
-  const cap = capped(terms, fees, 'pool fees paid to others\' liquidity');
+  const d = t.discounted;
+  if (d) {
+    const why: string[] = [];
+    if (d.ownLiquidity) why.push(`${plural(d.ownLiquidity, 'swap')} in pools where it provides liquidity itself`);
+    if (d.clusterLiquidity) why.push(`${plural(d.clusterLiquidity, 'swap')} in pools where a wallet it funded, or that funded it, provides liquidity`);
+    if (d.sameBlockLiquidity) why.push(`${plural(d.sameBlockLiquidity, 'swap')} in a block where liquidity was added to the same pool (just-in-time)`);
+    if (d.roundTrips) why.push(`${plural(d.roundTrips, 'swap')} undone the same day`);
+    if (why.length) terms.push({ code: 'SWAPS_DISCOUNTED', description: `found but not counted: ${why.join('; ')} (the fees go back to the payer or were never at risk)`, points: 0, pinned: true });
+  }
+  const backing = backingOf(f).trading;
+  if (fees > 0 && (t.backedFeesUsd ?? 0) < fees) {
+    terms.push({ code: 'FEES_UNBACKED', description: `${usd(fees - (t.backedFeesUsd ?? 0))} of its fees were paid in pools outside the reviewed list of established pools: they count as conduct, not as backing`, points: 0, pinned: true });
+  }
+  const cap = capped(terms, backing, 'pool fees paid to established pools, and gas');
   const conf = confidenceOf(t.swaps, 20, [t.swaps > 0, t.distinctPools >= 2, t.protocols >= 2, t.activeDays >= 2, f.distinctTokens >= 2], f.chains.length);
-  return result('DEFI_TRADING', terms, conf, `${t.swaps},${t.distinctPools},${t.protocols},${t.activeDays},${t.swaps > 0 ? f.distinctTokens : 0},${r0(volume)},${Math.round(fees * 100)}${cap}`, '', {
+  const dk = d ? `,${d.ownLiquidity}:${d.clusterLiquidity}:${d.sameBlockLiquidity}:${d.roundTrips}` : '';
+  return result('DEFI_TRADING', terms, conf, `${t.swaps},${t.distinctPools},${t.protocols},${t.activeDays},${t.swaps > 0 ? f.distinctTokens : 0},${r0(volume)},${Math.round(fees * 100)},${r0(backing)}${dk}${cap}`, '', {
     code: 'NO_TRADING_HISTORY',
     description: 'no swaps found on supported chains',
-  }, anchor(f, 'trading'));
+  }, anchor(f, 'trading'), backing);
 }
 
 export function governance(f: WalletFeatures): CategoryResult {
@@ -153,13 +210,14 @@ export function governance(f: WalletFeatures): CategoryResult {
   if (g.governors > 0) terms.push({ code: 'DAOS_PARTICIPATED', description: `took part in ${plural(g.governors, 'DAO governor')}`, points: 150 * sat(g.governors, 2) * share });
   if (g.delegationsMade > 0) terms.push({ code: 'DELEGATED_VOTES', description: `delegated to others ${plural(g.delegationsMade, 'time')}`, points: 50 * sat(g.delegationsMade, 2) });
   if (g.delegationsReceived > 0) terms.push({ code: 'DELEGATE_TRUST', description: `received ${plural(g.delegationsReceived, 'delegation')} that moved votes (weight ${trust.toFixed(1)})`, points: 200 * sat(trust, 2) });
-  const cap = capped(terms, measuredCosts(f).governance, 'voting power held over time');
+  const backing = backingOf(f).governance;
+  const cap = capped(terms, backing, 'gas paid to vote and delegate (voting power held comes back: it backs nothing)');
   const ev = g.votes + g.delegationsMade + g.delegationsReceived;
   const conf = confidenceOf(ev, 8, [g.votes > 0, g.governors >= 2, g.delegationsMade > 0, g.delegationsReceived > 0], f.chains.length);
-  return result('GOVERNANCE', terms, conf, `${g.votes},${g.proposalsVotedOn},${g.governors},${g.delegationsMade},${g.delegationsReceived},${power.toFixed(3)},${trust.toFixed(3)},${r0(g.carryUsd ?? 0)}${cap}`, '', {
+  return result('GOVERNANCE', terms, conf, `${g.votes},${g.proposalsVotedOn},${g.governors},${g.delegationsMade},${g.delegationsReceived},${power.toFixed(3)},${trust.toFixed(3)},${r0(backing)}${cap}`, '', {
     code: 'NO_GOVERNANCE_ACTIVITY',
     description: 'no governance votes or delegations found',
-  }, anchor(f, 'governance'));
+  }, anchor(f, 'governance'), backing);
 }
 
 export function nft(f: WalletFeatures): CategoryResult {
@@ -173,9 +231,10 @@ export function nft(f: WalletFeatures): CategoryResult {
     const kept = clamp(1 - n.sent / acquired, 0, 1);
     terms.push({ code: 'NFT_RETENTION', description: `kept ${Math.round(kept * 100)}% of acquired NFTs`, points: 200 * kept });
   }
-  const cap = capped(terms, measuredCosts(f).total, 'measured cost', true);
+  const backing = backingOf(f).total;
+  const cap = capped(terms, backing, 'what it lost', true);
   const conf = confidenceOf(acquired + n.sent, 10, [n.mints > 0, n.received > 0, n.collections >= 2, n.sent > 0], f.chains.length);
-  return result('NFT', terms, conf, `${n.mints},${n.received},${n.sent},${n.collections}${cap}`, '', { code: 'NO_NFT_ACTIVITY', description: 'no NFT transfers or mints found' }, anchor(f, 'nft'));
+  return result('NFT', terms, conf, `${n.mints},${n.received},${n.sent},${n.collections}${cap}`, '', { code: 'NO_NFT_ACTIVITY', description: 'no NFT transfers or mints found' }, anchor(f, 'nft'), backing);
 }
 
 export function identity(f: WalletFeatures, s: ModelSignals): CategoryResult {
@@ -208,7 +267,7 @@ export function identity(f: WalletFeatures, s: ModelSignals): CategoryResult {
   return result('IDENTITY', terms, conf, `${i.ensNames},${i.attestationsReceived}`, offchain, {
     code: 'NO_IDENTITY_EVIDENCE',
     description: 'no DID, credentials, KYC, ENS name or attestations',
-  }, anchor(f, 'identity'));
+  }, anchor(f, 'identity'), null);
 }
 
 export function social(f: WalletFeatures): CategoryResult {
@@ -218,13 +277,14 @@ export function social(f: WalletFeatures): CategoryResult {
   if (f.activeMonths > 0) terms.push({ code: 'ACTIVE_MONTHS', description: `active in ${plural(f.activeMonths, 'month')}`, points: 150 * sat(f.activeMonths, 12) });
   if (f.identity.attestationsMade > 0) terms.push({ code: 'ATTESTATIONS_MADE', description: `made ${plural(f.identity.attestationsMade, 'attestation')} about others`, points: 150 * sat(f.identity.attestationsMade, 3) });
   if (f.governance.delegationsReceived > 0) terms.push({ code: 'TRUSTED_BY_DELEGATORS', description: `${plural(f.governance.delegationsReceived, 'wallet')} delegated to it`, points: 150 * sat(f.governance.delegationsReceived, 3) });
-  const cap = capped(terms, measuredCosts(f).total, 'measured cost', true);
+  const backing = backingOf(f).total;
+  const cap = capped(terms, backing, 'what it lost', true);
   const ev = f.distinctCounterparties + f.identity.attestationsMade + f.governance.delegationsReceived;
   const conf = confidenceOf(ev, 30, [f.distinctCounterparties > 0, f.tokenTransfers > 0, f.identity.attestationsMade > 0, f.governance.delegationsReceived > 0, f.activeMonths >= 3], f.chains.length);
   return result('SOCIAL', terms, conf, `${f.distinctCounterparties},${f.tokenTransfers},${f.activeMonths},${f.identity.attestationsMade},${f.governance.delegationsReceived}${cap}`, '', {
     code: 'NO_SOCIAL_GRAPH',
     description: 'no counterparties or attestations found',
-  }, anchor(f, 'social'));
+  }, anchor(f, 'social'), backing);
 }
 
 export function developer(f: WalletFeatures): CategoryResult {
@@ -239,12 +299,13 @@ export function developer(f: WalletFeatures): CategoryResult {
   const live = Math.min(d.contractsWithCode, used);
   if (live > 0) terms.push({ code: 'LIVE_CONTRACTS', description: `${plural(live, 'contract')} in use still holding code`, points: 160 * sat(live, 5) });
   if (f.txCount > 0) terms.push({ code: 'TRANSACTIONS_SENT', description: `sent ${plural(f.txCount, 'transaction')}`, points: 40 * sat(f.txCount, 200) });
-  const cap = capped(terms, measuredCosts(f).total, 'measured cost', true);
+  const backing = backingOf(f).total;
+  const cap = capped(terms, backing, 'what it lost', true);
   const conf = confidenceOf(d.contractsDeployed + users, 10, [d.contractsDeployed > 0, used > 0, users >= 5, f.txCount >= 10], f.chains.length);
   return result('DEVELOPER', terms, conf, `${d.contractsDeployed},${d.contractsWithCode},${f.txCount},${used},${users}${cap}`, '', {
     code: 'NO_CONTRACTS_DEPLOYED',
     description: 'no contract deployments found',
-  }, anchor(f, 'developer'));
+  }, anchor(f, 'developer'), backing);
 }
 
 /**
@@ -281,9 +342,9 @@ export function compliance(f: WalletFeatures, s: ModelSignals): CategoryResult {
     conf = 0.95;
     const factors = [{ code: 'SANCTIONED', description: `address is on the OFAC SDN list (${wouldBe} points below the clean baseline)`, impact: -wouldBe }];
     const at = latestEvidence(f);
-    return { category: 'COMPLIANCE', score: 0, confidence: conf, factors, ...(at !== undefined ? { evidenceAt: at } : {}), inputsKey: fingerprint(`${f.activeMonths}`) + fingerprint(offchain), offchainKey: fingerprint(offchain) };
+    return { category: 'COMPLIANCE', score: 0, conduct: 0, backingUsd: null, confidence: conf, factors, ...(at !== undefined ? { evidenceAt: at } : {}), inputsKey: fingerprint(`${f.activeMonths}`) + fingerprint(offchain), offchainKey: fingerprint(offchain) };
   }
-  return result('COMPLIANCE', terms, conf, `${f.activeMonths}`, offchain, { code: 'NO_COMPLIANCE_EVIDENCE', description: 'no compliance evidence' }, latestEvidence(f));
+  return result('COMPLIANCE', terms, conf, `${f.activeMonths}`, offchain, { code: 'NO_COMPLIANCE_EVIDENCE', description: 'no compliance evidence' }, latestEvidence(f), null);
 }
 
 export { claimsKey };

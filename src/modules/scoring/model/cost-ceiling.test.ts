@@ -1,8 +1,9 @@
-// The cost ceiling (issue 19, item 9): a category's positive points never exceed what its measured cost backs, so
-// no category reaches 600 for less than $1,000 of what the wallet itself paid. Gas is not measured: real cost is more.
+// The backing ceiling: a category's conduct is held to what its backing supports (what the wallet lost and cannot
+// get back: backing.ts), so no category reaches 600 for less than $1,000 of it. Each result says both.
 import { describe, expect, it } from 'vitest';
 import type { Category, WalletFeatures } from '../contracts.js';
-import { CEILING, ceilingFor, lendingCost, measuredCosts } from './cost-ceiling.js';
+import { CEILING, ceilingFor } from './cost-ceiling.js';
+import { BACKING, backingOf, netInterest } from './backing.js';
 import { emptyFeatures, scoreWallet } from './index.js';
 import { EMPTY_POSITIONS } from './lending-positions.js';
 
@@ -12,6 +13,7 @@ const wallet = () => {
   return f;
 };
 const result = (f: WalletFeatures, c: Category) => scoreWallet({ features: f }).find((r) => r.category === c)!;
+const gas = (g: Partial<NonNullable<WalletFeatures['gasUsd']>>) => ({ lending: 0, trading: 0, governance: 0, total: 0, ...g });
 
 describe('ceilingFor', () => {
   it('is 600 at $1,000 of measured cost and never from less', () => {
@@ -33,69 +35,96 @@ describe('ceilingFor', () => {
   });
 });
 
-describe('lending cost', () => {
-  it('is the interest paid plus the own capital held over time at the documented rate', () => {
-    // $100k of collateral for a year, no debt: $3,000 at 3%
-    expect(lendingCost({ interestUsd: 0, collateralUsdDays: 100_000 * 365, debtUsdDays: 0 })).toBeCloseTo(100_000 * CEILING.capitalCostPerYear, 6);
+describe('backing', () => {
+  it('interest backs only net of what the borrowed cash earns parked; capital held backs nothing', () => {
+    // $250k borrowed 2 days three times at 5%: $205 of interest, $148 of it earned back parked at 3.6%
+    const p = { ...EMPTY_POSITIONS, debtUsdDays: 250_000 * 6, interestUsd: 250_000 * 0.05 * 6 / 365, collateralUsdDays: 1_000_000 * 90 };
+    expect(netInterest(p)).toBeCloseTo(250_000 * (0.05 - BACKING.parkedYieldApr) * 6 / 365, 6);
+    const f = wallet();
+    f.lending.positions = p;
+    expect(backingOf(f).lending).toBeCloseTo(57.5, 0);
+    // $1M parked a year, never borrowed: nothing
+    f.lending.positions = { ...EMPTY_POSITIONS, collateralUsdDays: 1_000_000 * 365 };
+    expect(backingOf(f)).toEqual({ lending: 0, trading: 0, governance: 0, total: 0 });
+    // a cheaper asset than the parked rate: interest is earned back, backs nothing
+    f.lending.positions = { ...EMPTY_POSITIONS, debtUsdDays: 100_000 * 365, interestUsd: 2_000 };
+    expect(netInterest(f.lending.positions)).toBe(0);
   });
-  it('a loop that re-supplies what it borrowed adds no capital, and its interest counts in the own share', () => {
-    // $25k of own capital looped to $100k of collateral and $75k of debt for a year, 5% paid on the debt
-    const looped = lendingCost({ interestUsd: 3_750, collateralUsdDays: 100_000 * 365, debtUsdDays: 75_000 * 365 });
-    // own capital $25k at 3% ($750) and a quarter of the interest: the supply interest on the borrowed $75k that
-    // sits in the pool offsets the rest of what the loop pays
-    expect(looped).toBeCloseTo(750 + 3_750 * 0.25, 6);
-    // the same $25k held without a loop and no debt
-    const plain = lendingCost({ interestUsd: 0, collateralUsdDays: 25_000 * 365, debtUsdDays: 0 });
-    expect(looped - plain).toBeCloseTo(937.5, 6);
-  });
-  it('counts interest in full for debt with no visible collateral (a Comet base borrow)', () => {
-    expect(lendingCost({ interestUsd: 400, collateralUsdDays: 0, debtUsdDays: 50_000 * 60 })).toBe(400);
+  it('gas backs the category whose evidence its transactions made; fees only in established pools', () => {
+    const f = wallet();
+    f.gasUsd = gas({ lending: 12, trading: 30, governance: 7, total: 60 });
+    f.trading = { swaps: 10, distinctPools: 2, protocols: 1, activeDays: 10, volumeUsd: 100_000, unvaluedSwaps: 0, feesUsd: 300, backedFeesUsd: 120 };
+    expect(backingOf(f)).toEqual({ lending: 12, trading: 150, governance: 7, total: 180 });
   });
 });
 
-describe('categories are held to their cost', () => {
-  it('DEFI_LENDING: a long, cheap history is capped, named COST_CEILING, and a liquidation still counts below it', () => {
+describe('conduct held to backing', () => {
+  it('DEFI_LENDING: a long, clean history with little backing keeps its conduct and is held to the ceiling', () => {
     const f = wallet();
-    // $2k borrowed against $2.7k for 20 months: long, clean, almost free ($180 of interest, $150 of capital)
-    f.lending.positions = { debtUsdDays: 2_000 * 600, collateralUsdDays: 2_700 * 600, interestUsd: 180, cycles: 12, cycleMonths: 12, avgCycleDays: 50, protocolsHeld: 2, spanDays: 600 };
-    const cost = measuredCosts(f).lending;
-    expect(cost).toBeLessThan(300);
+    // $2k borrowed against $5k, 24 loans of 25 days over two years: $164 of interest, $46 of it net, $120 of gas
+    f.lending.positions = { debtUsdDays: 2_000 * 25 * 24, collateralUsdDays: 5_000 * 730, interestUsd: 164, cycles: 24, cycleMonths: 24, avgCycleDays: 25, protocolsHeld: 1, spanDays: 730, creditDays: 730, ltvDays: 0.4 * 600, leveragedDays: 600, liquidationsAged: [] };
+    f.gasUsd = gas({ lending: 120, total: 120 });
     const r = result(f, 'DEFI_LENDING');
-    expect(r.score).toBe(ceilingFor(cost));
+    const backing = 164 - (2_000 * 25 * 24 * BACKING.parkedYieldApr) / 365 + 120;
+    expect(r.backingUsd).toBeCloseTo(backing, 1);
+    expect(r.conduct).toBeGreaterThan(750);
+    expect(r.score).toBe(ceilingFor(backing));
     expect(r.factors.find((x) => x.code === 'COST_CEILING')?.impact).toBeLessThan(0);
+    expect(r.factors.find((x) => x.code === 'COST_CEILING')?.description).toMatch(/points of conduct held to/);
     f.lending.liquidations = 1;
     f.lending.liquidatedUsd = 2_000;
+    f.lending.positions.liquidationsAged = [{ usd: 2_000, ageDays: 10 }];
     expect(result(f, 'DEFI_LENDING').score).toBeLessThan(r.score);
+    expect(result(f, 'DEFI_LENDING').conduct).toBeLessThan(r.conduct);
   });
 
-  it('DEFI_LENDING: a costly history keeps a high score', () => {
+  it('DEFI_LENDING: the same conduct with $3,000 of backing is not held', () => {
     const f = wallet();
-    // $100k kept a year, $20k borrowed 25 days a month: ~$820 of interest, ~$2,450 of own capital held
-    f.lending.positions = { debtUsdDays: 20_000 * 300, collateralUsdDays: 100_000 * 358, interestUsd: 822, cycles: 12, cycleMonths: 12, avgCycleDays: 25, protocolsHeld: 1, spanDays: 358 };
-    expect(measuredCosts(f).lending).toBeGreaterThan(3_000);
-    expect(result(f, 'DEFI_LENDING').score).toBeGreaterThanOrEqual(780);
+    f.lending.positions = { debtUsdDays: 20_000 * 300, collateralUsdDays: 100_000 * 358, interestUsd: 822, cycles: 12, cycleMonths: 12, avgCycleDays: 25, protocolsHeld: 1, spanDays: 358, creditDays: 358, ltvDays: 60, leveragedDays: 300, liquidationsAged: [] };
+    f.gasUsd = gas({ lending: 3_000, total: 3_000 });
+    const r = result(f, 'DEFI_LENDING');
+    expect(r.score).toBe(r.conduct);
+    expect(r.score).toBeGreaterThanOrEqual(700);
   });
 
-  it('DEFI_TRADING: fees below $1,000 never reach 600, however many days and pools', () => {
+  it('DEFI_TRADING: fees outside the established pools are conduct, not backing; below $1,000 of backing never 600', () => {
     const f = wallet();
     f.distinctTokens = 20;
-    f.trading = { swaps: 400, distinctPools: 30, protocols: 3, activeDays: 200, volumeUsd: 400_000, unvaluedSwaps: 0, feesUsd: 990 };
+    f.trading = { swaps: 400, distinctPools: 30, protocols: 3, activeDays: 200, volumeUsd: 400_000, unvaluedSwaps: 0, feesUsd: 4_000, backedFeesUsd: 0 };
+    const unbacked = result(f, 'DEFI_TRADING');
+    expect(unbacked.conduct).toBeGreaterThan(700);
+    expect(unbacked.score).toBe(0);
+    expect(unbacked.factors.map((x) => x.code)).toContain('FEES_UNBACKED');
+    f.trading.backedFeesUsd = 990;
     expect(result(f, 'DEFI_TRADING').score).toBeLessThan(600);
-    f.trading.feesUsd = 4_000;
+    f.trading.backedFeesUsd = 4_000;
     expect(result(f, 'DEFI_TRADING').score).toBeGreaterThan(700);
   });
 
-  it('GOVERNANCE: full voting power with no carry (features without it) earns nothing', () => {
+  it('DEFI_TRADING: swaps found and discounted are named with the reason, never as no activity', () => {
     const f = wallet();
-    f.governance = { votes: 40, proposalsVotedOn: 40, delegationsMade: 2, delegationsReceived: 4, governors: 3, votePower: 30, delegatedPower: 3 };
-    expect(result(f, 'GOVERNANCE').score).toBe(0);
-    f.governance.carryUsd = 999;
-    expect(result(f, 'GOVERNANCE').score).toBeLessThan(600);
-    f.governance.carryUsd = 5_000;
-    expect(result(f, 'GOVERNANCE').score).toBeGreaterThan(800);
+    f.trading = { swaps: 0, distinctPools: 0, protocols: 0, activeDays: 0, volumeUsd: 0, unvaluedSwaps: 0, feesUsd: 0, backedFeesUsd: 0, discounted: { ownLiquidity: 30, clusterLiquidity: 2, sameBlockLiquidity: 0, roundTrips: 4 } };
+    const r = result(f, 'DEFI_TRADING');
+    expect(r.score).toBe(0);
+    const d = r.factors.find((x) => x.code === 'SWAPS_DISCOUNTED');
+    expect(d?.description).toMatch(/30 swaps in pools where it provides liquidity itself/);
+    expect(d?.description).toMatch(/2 swaps in pools where a wallet it funded/);
+    expect(r.factors.map((x) => x.code)).not.toContain('NO_TRADING_HISTORY');
   });
 
-  it('NFT, SOCIAL and DEVELOPER stop at the unpriced cap until the wallet paid $1,000 somewhere it can be measured', () => {
+  it('GOVERNANCE: voting power held backs nothing; only the gas of its votes does', () => {
+    const f = wallet();
+    f.governance = { votes: 40, proposalsVotedOn: 40, delegationsMade: 2, delegationsReceived: 4, governors: 3, votePower: 30, delegatedPower: 3 };
+    const r = result(f, 'GOVERNANCE');
+    expect(r.score).toBe(0);
+    expect(r.conduct).toBeGreaterThan(700);
+    f.gasUsd = gas({ governance: 999, total: 999 });
+    expect(result(f, 'GOVERNANCE').score).toBeLessThan(600);
+    f.gasUsd = gas({ governance: 5_000, total: 5_000 });
+    expect(result(f, 'GOVERNANCE').score).toBeGreaterThan(750);
+  });
+
+  it('NFT, SOCIAL and DEVELOPER stop at the unpriced cap until the wallet lost $1,000 somewhere it can be measured', () => {
     const f = wallet();
     f.nft = { mints: 40, received: 20, sent: 0, collections: 12 };
     f.distinctCounterparties = 200;
@@ -106,9 +135,10 @@ describe('categories are held to their cost', () => {
     for (const c of ['NFT', 'SOCIAL', 'DEVELOPER'] as const) {
       const r = result(f, c);
       expect(r.score, c).toBe(CEILING.unpricedCap);
+      expect(r.conduct, c).toBeGreaterThan(CEILING.unpricedCap);
       expect(r.factors.find((x) => x.code === 'UNPRICED_EVIDENCE_CAP'), c).toBeDefined();
     }
-    f.trading = { swaps: 10, distinctPools: 1, protocols: 1, activeDays: 10, volumeUsd: 1e6, unvaluedSwaps: 0, feesUsd: 4_000 };
+    f.trading = { swaps: 10, distinctPools: 1, protocols: 1, activeDays: 10, volumeUsd: 1e6, unvaluedSwaps: 0, feesUsd: 4_000, backedFeesUsd: 4_000 };
     for (const c of ['NFT', 'SOCIAL', 'DEVELOPER'] as const) expect(result(f, c).score, c).toBeGreaterThan(CEILING.unpricedCap);
   });
 
@@ -117,8 +147,18 @@ describe('categories are held to their cost', () => {
     f.nft = { mints: 4, received: 3, sent: 1, collections: 4 };
     const r = result(f, 'NFT');
     expect(r.score).toBeLessThan(CEILING.unpricedCap);
+    expect(r.score).toBe(r.conduct);
     expect(r.factors.some((x) => x.code === 'UNPRICED_EVIDENCE_CAP' || x.code === 'COST_CEILING')).toBe(false);
-    expect(measuredCosts(f)).toEqual({ lending: 0, trading: 0, governance: 0, total: 0 });
-    expect(f.lending.positions).toEqual(EMPTY_POSITIONS);
+    expect(backingOf(f)).toEqual({ lending: 0, trading: 0, governance: 0, total: 0 });
+  });
+
+  it('verification categories carry no backing; OVERALL carries all of it, each dollar once', () => {
+    const f = wallet();
+    f.gasUsd = gas({ lending: 10, trading: 20, total: 25 });
+    f.trading = { swaps: 1, distinctPools: 1, protocols: 1, activeDays: 1, volumeUsd: 10_000, unvaluedSwaps: 0, feesUsd: 5, backedFeesUsd: 5 };
+    const all = scoreWallet({ features: f });
+    expect(all.find((r) => r.category === 'IDENTITY')!.backingUsd).toBeNull();
+    expect(all.find((r) => r.category === 'COMPLIANCE')!.backingUsd).toBeNull();
+    expect(all.find((r) => r.category === 'OVERALL')!.backingUsd).toBe(30);
   });
 });

@@ -1,20 +1,24 @@
-// Scoring model v3.0.0: pure functions from a wallet's features and signals to nine scores with reason codes.
+// The scoring model: pure functions from a wallet's features and signals to nine scores with reason codes.
 // Nothing here reads a clock, a database or the network, so the same inputs always give the same scores.
 import type { Category, ComplianceSignal, DebtClaimSignal, Factor, IdentitySignal, WalletFeatures } from '../contracts.js';
 import { claimsKey, compliance, developer, governance, identity, lending, nft, social, trading, type ModelSignals } from './categories.js';
 import { summarizeClaims } from './debt-claims.js';
 import { EMPTY_POSITIONS } from './lending-positions.js';
+import { backingOf } from './backing.js';
 import { MAX_FACTORS, type CategoryResult } from './terms.js';
 import { clamp, fingerprint, round3 } from './transforms.js';
 
 export { tierFor, decayConfidence, TIERS } from './transforms.js';
 export type { CategoryResult } from './terms.js';
 
-/** 3.0.0: every point backed by what the wallet itself paid or held over time (lending: positions over time, see
+/** 4.0.0: conduct and backing apart. A category's conduct ranks behaviour (lending: repaid loans, tenure, leverage,
+ *  liquidations by recency; size only logarithmically); its backing is what the wallet lost and cannot get back
+ *  (backing.ts); the score is conduct held to what the backing supports, and each result carries both.
+ *  3.0.0: every point backed by what the wallet itself paid or held over time (lending: positions over time, see
  *  lending-positions.ts). 2.0.0: evidence only from the registry's pinned contracts, by USD value, self-dealing
  *  removed, per-category decay anchors, protocol contracts not scored. Scores stored under any other version are
  *  recomputed on their next read (cause model_upgrade). */
-export const MODEL_VERSION = '3.0.0';
+export const MODEL_VERSION = '4.0.0';
 
 /** OVERALL = sum of weight x category score. The one weights table; it sums to 1. */
 export const WEIGHTS: Readonly<Record<Exclude<Category, 'OVERALL'>, number>> = {
@@ -90,6 +94,8 @@ function protocolContract(f: WalletFeatures): CategoryResult[] {
   return (['DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE', 'NFT', 'IDENTITY', 'SOCIAL', 'DEVELOPER', 'COMPLIANCE'] as const).map((category) => ({
     category,
     score: 0,
+    conduct: 0,
+    backingUsd: null,
     confidence: 0.95,
     factors: [factor],
     inputsKey: fingerprint(`contract:${f.contractLabel ?? ''}`),
@@ -101,6 +107,10 @@ function protocolContract(f: WalletFeatures): CategoryResult[] {
 export interface CompositeInput {
   category: Category;
   score: number;
+  /** the category's conduct before its backing ceiling (default: its score) */
+  conduct?: number;
+  /** the category's backing in USD (null: a verification category) */
+  backingUsd?: number | null;
   confidence: number;
   inputsKey: string;
 }
@@ -110,8 +120,9 @@ export interface CompositeInput {
  * weighted sum since the weights sum to 1, written so each category's factor says how far it pulled up or down.
  * Confidence is the weighted mean of the category confidences.
  */
-export function composite(parts: readonly CompositeInput[], sanctioned: boolean | null): CategoryResult {
+export function composite(parts: readonly CompositeInput[], sanctioned: boolean | null, backingUsd: number | null = null): CategoryResult {
   let total = 0;
+  let conduct = 0;
   let conf = 0;
   let keys = '';
   const factors: Factor[] = [];
@@ -119,6 +130,7 @@ export function composite(parts: readonly CompositeInput[], sanctioned: boolean 
     if (p.category === 'OVERALL') continue;
     const w = WEIGHTS[p.category];
     total += w * p.score;
+    conduct += w * (p.conduct ?? p.score);
     conf += w * p.confidence;
     keys += p.inputsKey;
     factors.push({ code: `CATEGORY_${p.category}`, description: `${p.category} ${p.score} (weight ${Math.round(w * 100)}%)`, impact: Math.round(w * (p.score - 500)) });
@@ -132,6 +144,8 @@ export function composite(parts: readonly CompositeInput[], sanctioned: boolean 
   return {
     category: 'OVERALL',
     score,
+    conduct: sanctioned === true ? Math.min(SANCTIONED_OVERALL_CAP, Math.round(clamp(conduct, 0, 1000))) : Math.round(clamp(conduct, 0, 1000)),
+    backingUsd: backingUsd === null ? null : Math.round(backingUsd * 100) / 100,
     confidence: round3(conf),
     factors: factors.slice(0, MAX_FACTORS),
     inputsKey: fingerprint(keys),
@@ -142,5 +156,6 @@ export function composite(parts: readonly CompositeInput[], sanctioned: boolean 
 /** All nine results, OVERALL first (the order of CATEGORIES). */
 export function scoreWallet(input: ModelInput): CategoryResult[] {
   const cats = scoreCategories(input);
-  return [composite(cats, input.compliance?.sanctioned ?? null), ...cats];
+  const backing = input.features.accountType === 'contract' ? null : backingOf(input.features).total;
+  return [composite(cats, input.compliance?.sanctioned ?? null, backing), ...cats];
 }

@@ -45,9 +45,21 @@ export interface LendingPositions {
   protocolsHeld: number;
   /** days from the first to the last moment the wallet held a position (only time with a position open) */
   spanDays: number;
+  /** integral of outstanding debt over days without the per-moment cap: what the borrowed cash would have earned
+   *  parked is counted on all of it (backing.ts) */
+  rawDebtUsdDays?: number;
+  /** days from the wallet's first borrow to its latest lending evidence: the tenure of its credit record */
+  creditDays?: number;
+  /** integral over time of debt / collateral (both USD, same market set) while it owed something against collateral
+   *  it was seen to hold; with leveragedDays, the mean loan-to-value it kept */
+  ltvDays?: number;
+  /** days during which it owed something against collateral seen in the same protocol */
+  leveragedDays?: number;
+  /** each liquidation: its debt covered (USD, 0 when unvalued) and its age in days at the latest lending evidence */
+  liquidationsAged?: { usd: number; ageDays: number }[];
 }
 
-export const EMPTY_POSITIONS: LendingPositions = { debtUsdDays: 0, collateralUsdDays: 0, interestUsd: 0, cycles: 0, cycleMonths: 0, avgCycleDays: null, protocolsHeld: 0, spanDays: 0 };
+export const EMPTY_POSITIONS: LendingPositions = { debtUsdDays: 0, collateralUsdDays: 0, interestUsd: 0, cycles: 0, cycleMonths: 0, avgCycleDays: null, protocolsHeld: 0, spanDays: 0, rawDebtUsdDays: 0, creditDays: 0, ltvDays: 0, leveragedDays: 0, liquidationsAged: [] };
 
 const DAY_MS = 86_400_000;
 /** What counts of a position at any one moment: one day of anything earns at most this many USD-days. */
@@ -106,6 +118,11 @@ export function replayLending(all: readonly LendingEvent[], until?: number | nul
   const heldIn = new Set<string>();
   let firstHeld: number | null = null;
   let lastHeld: number | null = null;
+  let firstBorrow: number | null = null;
+  let ltvDays = 0;
+  let leveragedDays = 0;
+  let rawDebtUsdDays = 0;
+  const liquidated: { usd: number; at: number }[] = [];
   let t = sorted[0].at;
 
   const advance = (to: number) => {
@@ -113,17 +130,36 @@ export function replayLending(all: readonly LendingEvent[], until?: number | nul
     if (dt <= 0) return;
     let debt = 0;
     let coll = 0;
+    // leverage per protocol: debt against the collateral seen in the same protocol (a Comet account's collateral
+    // assets are not read: its borrows count as unknown leverage)
+    const byProtocol = new Map<string, { debt: number; coll: number }>();
     for (const m of markets.values()) {
       const cap = m.unpriced ? UNVALUED_MARKET_MAX_USD : Infinity;
-      debt += Math.min(cap, m.debt * m.price);
-      coll += Math.min(cap, m.collateral * m.price);
+      const d = Math.min(cap, m.debt * m.price);
+      const c = Math.min(cap, m.collateral * m.price);
+      debt += d;
+      coll += c;
+      if (!m.comet) {
+        const b = byProtocol.get(m.protocol) ?? { debt: 0, coll: 0 };
+        b.debt += d;
+        b.coll += c;
+        byProtocol.set(m.protocol, b);
+      }
       if ((m.debt > 0 || m.collateral > 0) && m.heldSince !== null && to - m.heldSince >= DAY_MS) heldIn.add(m.protocol);
     }
     if (debt >= CLOSED_USD || coll >= CLOSED_USD) {
       firstHeld ??= t;
       lastHeld = to;
     }
+    let owed = 0;
+    let against = 0;
+    for (const b of byProtocol.values()) if (b.debt >= CLOSED_USD && b.coll > 0) (owed += b.debt), (against += b.coll);
+    if (owed > 0) {
+      ltvDays += (Math.min(1, owed / against) * dt) / DAY_MS;
+      leveragedDays += dt / DAY_MS;
+    }
     debtUsdDays += (Math.min(debt, DEBT_RATE_CAP_USD) * dt) / DAY_MS;
+    rawDebtUsdDays += (debt * dt) / DAY_MS;
     collateralUsdDays += (Math.min(coll, COLLATERAL_RATE_CAP_USD) * dt) / DAY_MS;
     t = to;
   };
@@ -148,6 +184,8 @@ export function replayLending(all: readonly LendingEvent[], until?: number | nul
       // a Comet account is one signed balance of the base asset: below zero it is a borrow
       const bal = m.collateral - m.debt;
       if (e.kind === 'lending_supply') repaid = Math.min(x, m.debt);
+      if (e.kind === 'lending_withdraw' && (x - Math.max(0, bal)) * m.price >= CLOSED_USD) firstBorrow ??= e.at;
+      if (e.kind === 'lending_liquidation') liquidated.push({ usd: e.usd ?? 0, at: e.at });
       const next = e.kind === 'lending_supply' ? bal + x : e.kind === 'lending_withdraw' ? bal - x : e.kind === 'lending_liquidation' ? Math.max(0, bal) : bal;
       if (next < 0 && m.debt === 0) open(m, e);
       if (next < 0) m.peak = Math.max(m.peak, -next);
@@ -159,6 +197,7 @@ export function replayLending(all: readonly LendingEvent[], until?: number | nul
     } else if (e.kind === 'lending_withdraw') {
       m.collateral = Math.max(0, m.collateral - x);
     } else if (e.kind === 'lending_borrow') {
+      if (x * m.price >= CLOSED_USD) firstBorrow ??= e.at;
       if (m.debt === 0) open(m, e);
       m.debt += x;
       m.principal += x;
@@ -173,6 +212,7 @@ export function replayLending(all: readonly LendingEvent[], until?: number | nul
       if (m.principal === 0) m.debt = 0;
       if (e.ref === 'atokens') m.collateral = Math.max(0, m.collateral - x);
     } else if (e.kind === 'lending_liquidation') {
+      liquidated.push({ usd: e.usd ?? 0, at: e.at });
       m.debt = Math.max(0, m.debt - x);
       m.principal = Math.min(m.principal, m.debt);
       m.openedAt = null; // a liquidated loan is no completed cycle
@@ -196,8 +236,12 @@ export function replayLending(all: readonly LendingEvent[], until?: number | nul
       if (m.collateral === 0) m.heldSince = null;
     }
   }
-  advance(Math.max(sorted[sorted.length - 1].at, until ?? 0));
+  const end = Math.max(sorted[sorted.length - 1].at, until ?? 0);
+  advance(end);
   interestUsd = Math.min(interestUsd, (debtUsdDays * MAX_APR) / 365);
+  // the wallet's latest recorded activity dates the record (no clock in the model): a liquidation ages only while
+  // the wallet keeps a history after it
+  const lastEvent = sorted[sorted.length - 1].at;
   return {
     debtUsdDays,
     collateralUsdDays,
@@ -207,6 +251,11 @@ export function replayLending(all: readonly LendingEvent[], until?: number | nul
     avgCycleDays: cycles ? cycleMs / cycles / DAY_MS : null,
     protocolsHeld: heldIn.size,
     spanDays: firstHeld !== null && lastHeld !== null ? (lastHeld - firstHeld) / DAY_MS : 0,
+    rawDebtUsdDays,
+    creditDays: firstBorrow !== null ? Math.max(0, lastEvent - firstBorrow) / DAY_MS : 0,
+    ltvDays,
+    leveragedDays,
+    liquidationsAged: liquidated.map((l) => ({ usd: l.usd, ageDays: Math.max(0, end - l.at) / DAY_MS })),
   };
 }
 

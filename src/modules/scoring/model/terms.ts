@@ -13,8 +13,12 @@ export interface Term {
 
 export interface CategoryResult {
   category: Category;
-  /** model score 0-1000 (before any dispute override) */
+  /** model score 0-1000 (before any dispute override): conduct held to what the backing supports */
   score: number;
+  /** the conduct score before the backing ceiling, 0-1000 (how the wallet behaves) */
+  conduct: number;
+  /** USD the wallet lost and cannot get back that backs this category; null for verification categories */
+  backingUsd: number | null;
   /** confidence before read-time decay, 0-1 */
   confidence: number;
   factors: Factor[];
