@@ -49,6 +49,22 @@ export function createCoverageRepo(db: Queryable) {
       return out;
     },
 
+    /** Per wallet, the unread protocols (registry unreadContracts) its stored activity touched: a token sent to or
+     *  received from one of their contracts, or a token one of them issues. One statement for many wallets. */
+    async unreadTouched(wallets: string[], unread: { chainId: number; address: string; protocol: string }[], q: Queryable = db): Promise<Map<string, string[]>> {
+      const out = new Map<string, string[]>();
+      if (!wallets.length || !unread.length) return out;
+      const rows = await q.query<{ wallet: string; protocol: string }>(
+        `SELECT DISTINCT a.wallet, u.protocol FROM wallet_activity a
+           JOIN unnest($2::int[], $3::text[], $4::text[]) AS u(chain_id, address, protocol)
+             ON u.chain_id = a.chain_id AND (a.counterparty = u.address OR a.contract = u.address)
+          WHERE a.wallet = ANY($1::text[]) ORDER BY 1, 2`,
+        [wallets, unread.map((u) => u.chainId), unread.map((u) => u.address), unread.map((u) => u.protocol)],
+      );
+      for (const r of rows) (out.get(r.wallet) ?? out.set(r.wallet, []).get(r.wallet)!).push(r.protocol);
+      return out;
+    },
+
     /** A failed sync: the wallet is retried after base * 2^(failures-1) seconds, at most maxSeconds. */
     async recordFailure(wallet: string, baseSeconds: number, maxSeconds: number, q: Queryable = db): Promise<void> {
       await q.query(

@@ -2,14 +2,18 @@
 // "complete": every configured chain was read up to its final block by the last sync; "partial": some chain is
 // not (yet) read to the end, so the score may rise or fall as the sync goes on; "none": no chain has a source,
 // so nothing was read and the scores say nothing about on-chain activity (reason NO_CHAIN_SOURCE).
+// A wallet whose activity touched a contract of a known lending or trading protocol that is not read
+// (data/registry/unread.json) is "partial" too, whatever the sync: reason UNREAD_PROTOCOL:<protocols, comma-separated>,
+// so "no lending evidence" is never read as "never borrowed" where it borrowed somewhere unread.
 import type { Coverage } from '../scoring/contracts.js';
 import type { ChainCoverageRow } from './coverage-repo.js';
 
 export const NO_CHAIN_SOURCE = 'NO_CHAIN_SOURCE';
+export const UNREAD_PROTOCOL = 'UNREAD_PROTOCOL';
 
 export const noSourceCoverage = (at: Date): Coverage => ({ status: 'none', asOf: at, reason: NO_CHAIN_SOURCE, chains: [] });
 
-export function coverageOf(chains: number[], rows: ChainCoverageRow[], at: Date, explorer: boolean, rpcChains: number[]): Coverage {
+export function coverageOf(chains: number[], rows: ChainCoverageRow[], at: Date, explorer: boolean, rpcChains: number[], unread: string[] = []): Coverage {
   if (!chains.length) return noSourceCoverage(at);
   const list = chains.map((chainId) => {
     const r = rows.find((x) => x.chainId === chainId);
@@ -22,5 +26,6 @@ export function coverageOf(chains: number[], rows: ChainCoverageRow[], at: Date,
       source: r?.source ?? configured,
     };
   });
-  return { status: list.every((c) => c.complete) ? 'complete' : 'partial', asOf: at, reason: null, chains: list };
+  const names = [...new Set(unread)].sort();
+  return { status: list.every((c) => c.complete) && !names.length ? 'complete' : 'partial', asOf: at, reason: names.length ? `${UNREAD_PROTOCOL}:${names.join(',')}` : null, chains: list };
 }

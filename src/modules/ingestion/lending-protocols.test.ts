@@ -18,7 +18,9 @@ import { importEthereumEtl } from './etl/import.js';
 import { createExplorerClient } from './explorer/source.js';
 import { syncWalletFromExplorer } from './explorer/sync.js';
 import { buildPlan, walletTopic } from './log-plan.js';
-import { contractInfo, pinnedContracts, protocolsRead } from './registry/index.js';
+import { contractInfo, pinnedContracts, protocolsRead, unreadContracts } from './registry/index.js';
+import { coverageOf } from './coverage.js';
+import { createCoverageRepo } from './coverage-repo.js';
 import { morphoMarket, morphoMarketId } from './registry/markets.js';
 import { createIngestionRepo, type IngestionRepo } from './repo.js';
 import { EVENTS } from './events.js';
@@ -112,7 +114,9 @@ const W = {
   receiver: { spark: addr(), compound: addr() },
   liquidator: addr(),
   unknownMarket: addr(),
+  curve: addr(),
 };
+const CURVE_USDC_USDT = '0x4f493b7de8aac7d55f71853688b1f7c8f0243c85'; // unread.json: spark-address-registry Ethereum.CURVE_USDCUSDT
 const plain = (x: EtlExport, w: string, d: number) => x.tx({ from: w, to: addr(), at: day(d), value: 10n ** 15n });
 
 function buildExport(): string {
@@ -151,6 +155,8 @@ function buildExport(): string {
   // a Morpho market the export never saw created
   const other = '0x' + 'ab'.repeat(32);
   x.tx({ from: W.unknownMarket, to: MORPHO, at: day(0), logs: [{ address: MORPHO, event: SIG.mSupplyCollateral, args: { id: other, caller: W.unknownMarket, onBehalf: W.unknownMarket, assets: dai(5) } }] });
+  // a trader on Curve (not read): USDC paid into the pool, USDT back
+  x.tx({ from: W.curve, to: CURVE_USDC_USDT, at: day(3), logs: [transfer(USDC, W.curve, CURVE_USDC_USDT, usdc(5_000)), transfer('0xdac17f958d2ee523a2206206994597c13d831ec7', CURVE_USDC_USDT, W.curve, usdc(4_999))] });
   return x.write('credence-etl-lending-protocols-');
 }
 
@@ -236,7 +242,7 @@ describe('the attacks of the cost model on each new protocol', () => {
   it('a SparkLend spToken or Compound V2 cToken sent away moves the collateral: one day held, not a year', async () => {
     for (const p of ['spark', 'compound'] as const) {
       const rows = await rowsOf(W.mover[p]);
-      expect(rows.map(([kind, , , counterparty, usd, ref]) => [kind, counterparty, Math.round(usd), ref]), p).toEqual([
+      expect(rows.map(([kind, , , counterparty, usd, ref]) => [kind, counterparty, Math.round(Number(usd)), ref]), p).toEqual([
         ['lending_supply', DAI, 100_000, null],
         ['lending_withdraw', DAI, 100_000, 'atoken-transfer'],
       ]);
@@ -263,7 +269,7 @@ describe('the attacks of the cost model on each new protocol', () => {
 
   it('a liquidation seizing cTokens moves the seized collateral from the borrower to the liquidator', async () => {
     const rows = await rowsOf(W.liquidated.compound);
-    expect(rows.map(([kind, , contract, , usd, ref]) => [kind, contract, Math.round(usd), ref])).toEqual([
+    expect(rows.map(([kind, , contract, , usd, ref]) => [kind, contract, Math.round(Number(usd)), ref])).toEqual([
       ['lending_supply', C_DAI, 20_000, null],
       ['lending_borrow', C_USDC, 15_000, null],
       ['lending_liquidation', C_USDC, 7_500, null],
@@ -275,6 +281,20 @@ describe('the attacks of the cost model on each new protocol', () => {
     expect(await rowsOf(W.unknownMarket)).toEqual([['lending_supply', 'morpho-blue', MORPHO, '0x' + 'ab'.repeat(32), 0, null]]);
     const [{ v }] = await db.query<{ v: string | null }>("SELECT value_usd::text AS v FROM wallet_activity WHERE wallet = $1 AND kind = 'lending_supply'", [W.unknownMarket]);
     expect(v).toBeNull();
+  });
+});
+
+describe('coverage says what is not read', () => {
+  it('a wallet that traded on Curve (a listed unread protocol) is partial, naming it; the borrowers on read protocols are not', async () => {
+    const cov = createCoverageRepo(db);
+    const unread = unreadContracts();
+    expect(unread.find((u) => u.address === CURVE_USDC_USDT)).toMatchObject({ chainId: 1, protocol: 'curve' });
+    const touched = await cov.unreadTouched([W.curve, ...PROTOCOLS.map((p) => W.honest[p])], unread);
+    expect([...touched]).toEqual([[W.curve, ['curve']]]);
+    const synced = [{ chainId: 1, syncedToBlock: 100, finalizedBlock: 100, complete: true, source: 'rpc', syncedAt: new Date() }];
+    const at = new Date();
+    expect(coverageOf([1], synced, at, false, [1], touched.get(W.curve))).toMatchObject({ status: 'partial', reason: 'UNREAD_PROTOCOL:curve' });
+    expect(coverageOf([1], synced, at, false, [1], touched.get(W.honest.morpho))).toMatchObject({ status: 'complete', reason: null });
   });
 });
 

@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db/types.js';
 import type { Coverage, IngestionService, ScoringService, WalletFeatures } from '../scoring/contracts.js';
 import { coverageOf } from './coverage.js';
+import { unreadContracts } from './registry/index.js';
 import { createCoverageRepo } from './coverage-repo.js';
 import type { ExplorerSource } from './explorer/source.js';
 import { syncWalletFromExplorer } from './explorer/sync.js';
@@ -177,8 +178,9 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
     async coverageFor(addresses: string[]): Promise<Map<string, Coverage>> {
       const wallets = [...new Set(addresses.map((a) => a.toLowerCase()))];
       const rows = chains.length ? await coverageRepo.chains(wallets) : new Map();
+      const unread = chains.length ? await coverageRepo.unreadTouched(wallets, unreadContracts().filter((u) => chains.includes(u.chainId))) : new Map<string, string[]>();
       const at = new Date();
-      return new Map(wallets.map((w) => [w, coverageOf(chains, rows.get(w) ?? [], at, explorers.length > 0, sources.map((s) => s.chainId))]));
+      return new Map(wallets.map((w) => [w, coverageOf(chains, rows.get(w) ?? [], at, explorers.length > 0, sources.map((s) => s.chainId), unread.get(w))]));
     },
     async ensureFresh(address: string, maxWaitMs: number): Promise<void> {
       const wallet = address.toLowerCase();

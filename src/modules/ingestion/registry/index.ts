@@ -308,6 +308,13 @@ export function cTokenInfo(chainId: number, address: string): { underlying: stri
   return c?.role === 'c-token' && c.reserve ? { underlying: c.reserve } : undefined;
 }
 
+/** Contracts of known lending and trading protocols that are NOT read (data/registry/unread.json, each with its
+ *  source), per chain: a wallet touching one has history its scores do not see (coverage partial). */
+const UNREAD = (JSON.parse(readFileSync(path.join(DATA, 'unread.json'), 'utf8')) as { chains: Record<string, { address: string; protocol: string }[]> }).chains;
+export function unreadContracts(): { chainId: number; address: string; protocol: string }[] {
+  return Object.entries(UNREAD).flatMap(([chainId, list]) => list.map((c) => ({ chainId: Number(chainId), address: lc(c.address), protocol: c.protocol })));
+}
+
 /** The protocols whose events the chain's registry pins, sorted (what coverage says is read). */
 export function protocolsRead(chainId: number): string[] {
   const roles = new Set<Role>(['lending-pool', 'comet', 'c-token', 'morpho-blue', 'v4-pool-manager', 'balancer-vault', 'dex-factory']);
