@@ -5,6 +5,7 @@
 import type { Address, Hex } from 'viem';
 import { loadArtifact, type Chain } from './chain.js';
 import type { CommitmentRow, ProofsRepo } from './repo.js';
+import { retryWhileUnavailable } from '../../platform/db/unavailable.js';
 
 export type PublisherState = 'idle' | 'publishing' | { refused: string };
 
@@ -42,7 +43,9 @@ export function createCommitmentPublisher(opts: {
       await release(ids);
       throw err;
     });
-    await done(ids, tx);
+    // Sent on chain: recorded once the database answers (an outage now would otherwise leave the claim to lapse and
+    // the same commitments to be sent, and paid for, again).
+    await retryWhileUnavailable(() => done(ids, tx), { active: () => !stopped });
   }
 
   async function publishOnce(): Promise<number> {
