@@ -55,6 +55,8 @@ export interface Config {
   ipfsApi: string | null;
   sanctionsUrl: string | null;
   sanctionsRefreshHours: number;
+  /** A list in force published longer ago than this is reported stale (readiness, metrics, admin status). */
+  sanctionsMaxAgeDays: number;
   hubRequireKey: boolean;
   /** Hub keep-alive: the server pings every N seconds; a client silent for the timeout is closed. */
   hubKeepAliveSeconds: number;
@@ -391,6 +393,7 @@ export function loadConfig(env: Env = process.env): Config {
     ipfsApi: url(env, 'CREDENCE_IPFS_API', ['http:', 'https:']),
     sanctionsUrl: url(env, 'CREDENCE_SANCTIONS_URL', ['http:', 'https:']),
     sanctionsRefreshHours: int(env, 'CREDENCE_SANCTIONS_REFRESH_HOURS', 24, 1, 24 * 30),
+    sanctionsMaxAgeDays: int(env, 'CREDENCE_SANCTIONS_MAX_AGE_DAYS', 30, 1, 3650),
     hubRequireKey: bool(env, 'CREDENCE_HUB_REQUIRE_KEY', false),
     hubKeepAliveSeconds: int(env, 'CREDENCE_HUB_KEEPALIVE_SECONDS', 15, 1, 3600),
     hubClientTimeoutSeconds: int(env, 'CREDENCE_HUB_CLIENT_TIMEOUT_SECONDS', 30, 2, 7200),

@@ -6,6 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../platform/http/types.js';
 import type { AppContext } from '../../platform/context.js';
 import { Nullable, Timestamp } from '../../platform/http/schemas.js';
+import { stalenessOf } from '../sanctions/staleness.js';
 
 const Check = (states: string[], description: string) =>
   Type.Object(
@@ -23,7 +24,7 @@ const ReadyBody = Type.Object({
   checks: Type.Object({
     database: Check(['up', 'down'], 'PostgreSQL / PGlite: down means 503 on every route that needs it'),
     redis: Check(['up', 'down', 'not_configured'], 'down: limits, quota counters and caches are per instance until it is back'),
-    sanctions: Check(['loaded', 'missing'], 'missing: sanctions screening answers 503 (fails closed)'),
+    sanctions: Check(['loaded', 'stale', 'missing'], 'missing: sanctions screening answers 503 (fails closed); stale: the list in force is older than CREDENCE_SANCTIONS_MAX_AGE_DAYS (screening still answers, against it)'),
     prover: Check(['ready', 'unavailable'], 'the proofs module is wired on this instance'),
   }),
 });
@@ -49,7 +50,8 @@ export function registerReadiness(app: App, ctx: AppContext) {
         summary: 'Readiness (for load balancers)',
         description:
           'Each dependency with its state. 200 while the instance can serve: `ready`, or `degraded` when Redis is unreachable (in-process ' +
-          'limits and caches meanwhile), no sanctions list is loaded or the prover is not wired here. 503 `unavailable` when the database ' +
+          'limits and caches meanwhile), no sanctions list is loaded, the list in force is older than CREDENCE_SANCTIONS_MAX_AGE_DAYS (`stale`, ' +
+          'its details say what to do) or the prover is not wired here. 503 `unavailable` when the database ' +
           'does not answer. Liveness (is the process up) is GET /health. Counts no queries and needs no credentials.',
         response: { 200: ReadyBody, 503: ReadyBody },
       },
@@ -66,9 +68,10 @@ export function registerReadiness(app: App, ctx: AppContext) {
       } catch {
         listAt = null;
       }
-      const sanctions = listAt ? 'loaded' : 'missing';
+      const age = stalenessOf(listAt, ctx.config.sanctionsMaxAgeDays);
+      const sanctions = !listAt ? 'missing' : age.stale ? 'stale' : 'loaded';
       const prover = ctx.services.proofs ? 'ready' : 'unavailable';
-      const status = !db.ok ? 'unavailable' : redisStatus === 'down' || sanctions === 'missing' || prover === 'unavailable' ? 'degraded' : 'ready';
+      const status = !db.ok ? 'unavailable' : redisStatus === 'down' || sanctions !== 'loaded' || prover === 'unavailable' ? 'degraded' : 'ready';
       reply.code(db.ok ? 200 : 503);
       if (!db.ok) reply.header('Retry-After', 5);
       return {
@@ -77,7 +80,7 @@ export function registerReadiness(app: App, ctx: AppContext) {
         checks: {
           database: { status: db.ok ? 'up' : 'down', latencyMs: db.latencyMs, details: db.details },
           redis: { status: redisStatus, latencyMs: redis?.latencyMs ?? null, details: redisStatus === 'down' ? (redis?.details ?? 'connection lost') : null },
-          sanctions: { status: sanctions, details: listAt ? `list published ${listAt.toISOString()}` : 'no OFAC SDN list loaded' },
+          sanctions: { status: sanctions, details: age.warning ?? (listAt ? `list published ${listAt.toISOString()}` : 'no OFAC SDN list loaded') },
           prover: { status: prover, details: null },
         },
       } as const;

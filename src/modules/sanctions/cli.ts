@@ -13,10 +13,11 @@ import { createSanctionsScreening, type ImportResult, type Log } from './service
 import type { ListRow } from './repo.js';
 
 const USAGE = `usage:
-  credence sanctions import <file> [--published-at YYYY-MM-DD] [--comments sdn_comments.csv] [--force]
+  credence sanctions import <file> [--published-at YYYY-MM-DD] [--comments sdn_comments.csv] [--confirm] [--force]
       import sdn_advanced.xml or sdn.csv as a new list version. sdn.csv carries no date: --published-at gives it,
       else the file's modification time is used. Its remarks overflow into sdn_comments.csv, read from --comments
-      or from the same directory. --force accepts a list older than the one in force.
+      or from the same directory. A file that drops more than half (and at least 10) of the list in force is refused unless
+      --confirm. --force accepts a list older than the one in force (and implies --confirm).
   credence sanctions refresh      download CREDENCE_SANCTIONS_URL now and import it if it changed
   credence sanctions status       the list in force and the recent imports`;
 
@@ -66,6 +67,7 @@ export async function runSanctionsCommand(args: string[], config: Config): Promi
         publishedAt,
         importedBy: 'cli',
         force: rest.includes('--force'),
+        confirm: rest.includes('--confirm'),
       });
       printResult(r, Date.now() - started);
     } else {

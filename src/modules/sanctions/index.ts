@@ -4,7 +4,7 @@ import type { Module } from '../../platform/http/types.js';
 import { createRecomputeWorker } from './recompute.js';
 import { createRefreshWorker } from './refresh.js';
 import { registerSanctionsRoutes } from './routes.js';
-import { createSanctionsScreening } from './service.js';
+import { createSanctionsScreening, stalenessOf } from './service.js';
 import { loadSnapshotIfEmpty } from './snapshot.js';
 
 /** How often every instance checks for a list imported elsewhere (the CLI, or an instance without Redis). */
@@ -20,6 +20,10 @@ export const sanctionsModule: Module = {
       if (loaded) ctx.log.info({ version: loaded.version, entries: loaded.entryCount, publishedAt: loaded.publishedAt }, 'no sanctions list yet: loaded the shipped OFAC SDN snapshot');
     }
     await screening.reload();
+    // said at start: a list older than CREDENCE_SANCTIONS_MAX_AGE_DAYS screens against yesterday's sanctions
+    const inForce = screening.current();
+    const age = stalenessOf(inForce?.publishedAt ?? null, ctx.config.sanctionsMaxAgeDays);
+    if (age.stale) ctx.log.warn({ publishedAt: inForce!.publishedAt, ageDays: age.ageDays, maxAgeDays: age.maxAgeDays }, age.warning!);
     ctx.onClose(screening.startSync(POLL_MS));
 
     const recompute = createRecomputeWorker({ repo: screening.repo, screening, scoring: () => ctx.services.scoring, log: ctx.log });
@@ -28,6 +32,6 @@ export const sanctionsModule: Module = {
     if (ctx.config.sanctionsUrl) {
       ctx.workers.push(createRefreshWorker({ url: ctx.config.sanctionsUrl, intervalHours: ctx.config.sanctionsRefreshHours, screening, log: ctx.log }));
     }
-    registerSanctionsRoutes(app, screening);
+    registerSanctionsRoutes(app, screening, ctx.config.sanctionsMaxAgeDays);
   },
 };

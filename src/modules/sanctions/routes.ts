@@ -6,7 +6,7 @@ import { errorResponses } from '../../platform/openapi.js';
 import { apiRoutes, type App } from '../../platform/http/types.js';
 import { SanctionsFileError, SanctionsFileTooLarge } from './parse/index.js';
 import { ImportQuery, ImportResponse, ListsResponse, SanctionsAddressParams, SanctionsCheckBody, SanctionsResult, type SanctionsResultT } from './schemas.js';
-import { SanctionsImportRefused, SOURCE, type SanctionsScreening } from './service.js';
+import { SanctionsImportRefused, SOURCE, stalenessOf, type SanctionsScreening } from './service.js';
 
 /** Largest upload accepted (the full sdn_advanced.xml is ~100 MB). */
 export const MAX_UPLOAD_BYTES = 256 * 1024 * 1024;
@@ -22,7 +22,7 @@ const SCREENING_RULES =
   'nothing imported) the answer is 503 `unavailable`: screening fails closed and never answers "not sanctioned" without a list. ' +
   'A mixed-case address that fails its EIP-55 checksum gets 400.';
 
-export function registerSanctionsRoutes(app: App, screening: SanctionsScreening) {
+export function registerSanctionsRoutes(app: App, screening: SanctionsScreening, maxAgeDays: number) {
   const check = (address: string): SanctionsResultT => {
     const r = screening.screen(address);
     if (!r) throw unavailable('No sanctions list is loaded, so no address can be screened; an operator must import the OFAC SDN list (or enable the shipped snapshot).');
@@ -78,13 +78,16 @@ export function registerSanctionsRoutes(app: App, screening: SanctionsScreening)
           operationId: 'compliance.listSanctionsLists',
           tags: ['Compliance'],
           summary: 'Imported sanctions lists (admin)',
-          description: 'The list in force (the highest version) and the 20 most recent imports. Admin JWT only.',
+          description:
+            'The list in force (the highest version), how old it is (`staleness`: `stale` when published more than CREDENCE_SANCTIONS_MAX_AGE_DAYS ' +
+            'days ago, with a `warning` saying what to do) and the 20 most recent imports. Admin JWT only.',
           response: { 200: ListsResponse },
         },
       },
       async () => {
         const lists = await screening.repo.recent(20);
-        return { current: lists[0] ?? null, lists };
+        const current = lists[0] ?? null;
+        return { current, staleness: stalenessOf(current ? new Date(current.publishedAt) : null, maxAgeDays), lists };
       },
     );
   });
@@ -105,7 +108,9 @@ export function registerSanctionsRoutes(app: App, screening: SanctionsScreening)
             `(text/csv), or the ZIP archive of either; application/octet-stream is sniffed. At most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. The file becomes a new list version ` +
             'and is in force on every instance at once; wallets whose status it changes have their scores recomputed in the background. ' +
             'A file identical to the list in force gives 200 `unchanged`; a new version 201. A list published before the one in force ' +
-            'is refused with 409 unless `force=true`; a file that is not an SDN file in either format gets 400. An uploaded sdn.csv is read ' +
+            'is refused with 409 unless `force=true`. A file that would drop more than half of the entries of the list in force, and at least 10 (for example a ' +
+            'one-entry sdn.csv replacing 152) is refused with 409 `invalid_state` whose details say how many entries it would drop and keep, ' +
+            'unless `confirm=true` (or `force=true`); nothing is imported then. A file that is not an SDN file in either format gets 400. An uploaded sdn.csv is read ' +
             'without sdn_comments.csv (the overflow of long remarks): prefer the advanced XML here, or the CLI for the CSV pair. Admin JWT only.',
           querystring: ImportQuery,
           response: { 200: ImportResponse, 201: ImportResponse, ...errorResponses(409) },
@@ -128,6 +133,7 @@ export function registerSanctionsRoutes(app: App, screening: SanctionsScreening)
             publishedAt,
             importedBy: toChecksum(req.user!.address),
             force: req.query.force,
+            confirm: req.query.confirm,
             maxBytes: MAX_UPLOAD_BYTES,
           });
           reply.code(result.status === 'imported' ? 201 : 200);

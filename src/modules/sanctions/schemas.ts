@@ -57,8 +57,24 @@ export const ImportQuery = Type.Object({
     }),
   ),
   fileName: Type.Optional(Type.String({ maxLength: 200 })),
-  force: Type.Optional(Type.Boolean({ default: false, description: 'import even if published before the list in force, or listing no EVM address' })),
+  force: Type.Optional(Type.Boolean({ default: false, description: 'import even if published before the list in force, or listing no EVM address (implies confirm)' })),
+  confirm: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: 'replace the list in force even though the file drops most of its entries (more than half, and at least 10); without it such a file is refused with 409, naming how many entries it would drop',
+    }),
+  ),
 });
+
+export const SanctionsStaleness = Type.Object(
+  {
+    ageDays: Nullable(Type.Integer({ description: 'days since the list in force was published; null without a list' })),
+    maxAgeDays: Type.Integer({ description: 'CREDENCE_SANCTIONS_MAX_AGE_DAYS' }),
+    stale: Type.Boolean({ description: 'the list in force is older than maxAgeDays' }),
+    warning: Nullable(Type.String({ description: 'what to do about a stale list; null when fresh' })),
+  },
+  { title: 'SanctionsStaleness', description: 'how old the list in force is (also in GET /health/ready and the metric credence_sanctions_list_stale)' },
+);
 
 export const ImportResponse = Type.Object({
   status: Type.Union([Type.Literal('imported'), Type.Literal('unchanged')], { description: 'unchanged: the file is identical to the list in force' }),
@@ -67,5 +83,6 @@ export const ImportResponse = Type.Object({
 
 export const ListsResponse = Type.Object({
   current: Nullable(SanctionsList),
+  staleness: SanctionsStaleness,
   lists: Type.Array(SanctionsList, { description: 'the 20 most recent imports, newest first' }),
 });

@@ -25,8 +25,10 @@ export interface ImportInput {
   /** For files that carry no date (sdn.csv); ignored when the file has its own (advanced XML DateOfIssue). */
   publishedAt?: Date | null;
   importedBy: string;
-  /** Accept a list published before the one in force, or one with no EVM address. */
+  /** Accept a list published before the one in force, or one with no EVM address (and, as confirm, one dropping most entries). */
   force?: boolean;
+  /** Accept a list that drops most entries of the list in force (refused without it: a truncated or wrong file). */
+  confirm?: boolean;
   format?: ListFormat;
   maxBytes?: number;
 }
@@ -36,8 +38,15 @@ export interface ImportResult {
   list: ListRow;
 }
 
-/** A list that would replace a newer one (without force). */
+/** A list that would replace a newer one (without force), or drop most of the list in force (without confirm). */
 export class SanctionsImportRefused extends Error {}
+
+/** A replacement dropping more than this share of the entries in force needs confirm (issue 30: 1 entry replacing 152). */
+export const MAX_UNCONFIRMED_DROP = 0.5;
+/** ... and at least this many entries: replacing a handful of entries (a test or private list) is not suspicious. */
+export const MIN_CONFIRMED_DROP = 10;
+export { stalenessOf } from './staleness.js';
+
 
 /** snapshot: the file shipped with the code (data/sanctions); import: an official file imported or refreshed. */
 export type ListSource = 'snapshot' | 'import';
@@ -103,6 +112,18 @@ export function createSanctionsScreening(deps: { db: Db; bus: EventBus; log: Log
         throw new SanctionsImportRefused(
           `this list was published ${publishedAt.toISOString().slice(0, 10)}, before the list in force (version ${latest.version}, published ${latest.publishedAt.toISOString().slice(0, 10)}); use force to import it anyway`,
         );
+      }
+      // A file that would drop most of the list in force is more likely truncated or wrong than a real delisting.
+      if (latest && !input.confirm && !input.force) {
+        const inForce = await repo.entries(latest.id, q);
+        const dropped = inForce.filter((e) => !parsed.entries.has(e.address)).length;
+        if (dropped >= MIN_CONFIRMED_DROP && dropped > inForce.length * MAX_UNCONFIRMED_DROP) {
+          throw new SanctionsImportRefused(
+            `this file would drop ${dropped} of the ${inForce.length} entries of the list in force (version ${latest.version}, published ` +
+              `${latest.publishedAt.toISOString().slice(0, 10)}), keeping ${inForce.length - dropped}; the file lists ${parsed.entries.size}. ` +
+              'Nothing was imported. If that is intended, send it again with confirm=true (CLI: --confirm).',
+          );
+        }
       }
       const list = await repo.insertList(q, {
         format: parsed.format,

@@ -68,12 +68,12 @@ describe('an app on a fresh database with the snapshot on (the default)', () => 
     expect(lists.json().current).toMatchObject({ version: 1, format: 'snapshot', importedBy: 'snapshot', entryCount: 152 });
   });
 
-  it('is replaced by an import, even one published before the snapshot, and results then say import', async () => {
+  it('is replaced by an import, even one published before the snapshot, and results then say import (confirmed: it drops the 152)', async () => {
     const listed = getAddress(randomAddress());
     const csv = fileText(sdnCsv([{ id: 50001, name: 'SOME ENTITY', addresses: [{ ticker: 'ETH', address: listed }] }]));
     const res = await app.inject({
       method: 'POST',
-      url: '/api/v1/compliance/sanctions/import?publishedAt=2024-01-02',
+      url: '/api/v1/compliance/sanctions/import?publishedAt=2024-01-02&confirm=true',
       headers: { 'content-type': 'text/csv', ...(await signInAdmin(app)).auth },
       payload: csv,
     });
@@ -93,7 +93,9 @@ describe('an app on a fresh database with the snapshot on (the default)', () => 
 describe('with CREDENCE_SANCTIONS_URL set', () => {
   it('the scheduled refresh downloads at start over the snapshot instead of waiting an interval', async () => {
     const listed = getAddress(randomAddress());
-    const body = fileText(advancedXml(new Date('2024-10-01T00:00:00Z'), [{ id: 9, name: 'LAZARUS GROUP', addresses: [{ ticker: 'ETH', address: listed }] }]));
+    // a real newer list keeps the snapshot's addresses (one that dropped most of them would need confirmation)
+    const kept = readSnapshot().entries.map((e, i) => ({ id: 1000 + i, name: `SDN ${i}`, addresses: [{ ticker: 'ETH', address: e.address }] }));
+    const body = fileText(advancedXml(new Date('2024-10-01T00:00:00Z'), [...kept, { id: 9, name: 'LAZARUS GROUP', addresses: [{ ticker: 'ETH', address: listed }] }]));
     let requests = 0;
     const srv = createHttpServer((_req, res) => {
       requests++;
