@@ -87,8 +87,19 @@ function augment(route: RouteOptions) {
   if (mode !== 'none' && !route.config?.sandbox) codes.add(403);
   const response = (schema.response ??= {}) as Record<string, unknown>;
   for (const [code, body] of Object.entries(errorResponses(...codes))) if (!(code in response)) response[code] = body;
+  // routes an owner reads with its session alone (issue 30): an API key, or the wallet's own sign-in
+  if (mode === 'apiKey' && route.config?.owner) {
+    if (route.config.owner !== 'any') codes.add(403);
+    for (const [code, body] of Object.entries(errorResponses(...codes))) if (!(code in response)) response[code] = body;
+    if (schema.security === undefined) schema.security = [{ ApiKey: [] }, { Bearer: [] }];
+  }
   if (schema.security === undefined && SECURITY[mode]) schema.security = SECURITY[mode];
 }
+
+const pageHeaders: onRequestHookHandler = (_req, reply, done) => {
+  reply.headers(PAGE_HEADERS);
+  done();
+};
 
 export async function registerOpenApi(app: FastifyInstance, version: string) {
   app.addHook('onRoute', augment);

@@ -3,10 +3,14 @@ import { apiRoutes, type Module } from '../../platform/http/types.js';
 import { errorResponses } from '../../platform/openapi.js';
 import { NonceResponse, VerifyBody, VerifyResponse } from './schemas.js';
 import { createSiweService } from './service.js';
+import { registerOwnerSessions } from '../../platform/auth/plugin.js';
 
 export const authModule: Module = {
   name: 'auth',
   register(app, ctx) {
+    // Sessions read their own wallet's records (issue 30): every later module's owner routes check it, after ENS
+    // names are resolved (platform hooks, ENS included, are registered before any module).
+    registerOwnerSessions(app);
     const siwe = createSiweService(ctx, () => {
       const a = app.server.address();
       return a && typeof a === 'object' ? a.port : ctx.config.port;

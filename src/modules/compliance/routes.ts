@@ -54,6 +54,9 @@ const AGE_PRIVACY =
   'CREDENCE_LEGAL_AGES); a further different minimum gets 403 `forbidden` saying so, so successive minimums cannot reveal an exact ' +
   'age. Asking again about a minimum already asked is always allowed. The wallet owner sees every question at GET /compliance/age-checks.';
 
+/** The wallet of a did:credence DID (its last part; the path pattern was validated): its session reads it (issue 30). */
+const didWallet = (req: FastifyRequest) => (req.params as { did: string }).did.split(':').pop()!;
+
 export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeService, ageChecks: AgeChecks) {
   app.register(
     async (s) => {
@@ -80,7 +83,7 @@ export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeServ
       s.get<{ Params: { did: string } }>(
         '/compliance/kyc/:did/status',
         {
-          config: { auth: 'apiKey', cost: 1 },
+          config: { auth: 'apiKey', cost: 1, owner: didWallet },
           schema: {
             operationId: 'compliance.getKycStatus',
             tags,
@@ -88,7 +91,8 @@ export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeServ
             description:
               'From the newest session: `pending` (awaiting the person), `approved` (with `kycLevel` basic or full) or `rejected` ' +
               '(`reason` says why; a session that expired unfinished is reported rejected with reason `expired`). 404 when the DID is ' +
-              'unknown or never started a session. Counts 1 query.',
+              'unknown or never started a session. Counts 1 query. ' +
+              "The DID's wallet may also read it with its session alone (Authorization: Bearer, no API key, no quota); another wallet's session gets 403.",
             params: DidParams,
             response: { 200: KycStatus },
           },

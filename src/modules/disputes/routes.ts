@@ -53,7 +53,12 @@ async function optionalJwt(jwt: JwtService, req: FastifyRequest): Promise<JwtUse
   return user;
 }
 
+const OWNER_ONLY =
+  " The disputed wallet may also call it with its session alone (Authorization: Bearer, no API key); another wallet's session gets 403.";
+
 export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtService) {
+  /** The wallet a dispute is about: its owner reads and acts on it with a session alone (issue 30). */
+  const disputeWallet = async (req: FastifyRequest) => (await svc.get((req.params as { id: string }).id)).wallet_address;
   const full = async (row: DisputeRow) => ({ ...toDispute(row), history: (await svc.history(row.id)).map(toHistory) });
 
   app.register(
@@ -62,7 +67,7 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
       s.post(
         '/dispute',
         {
-          config: { auth: 'apiKey', sandbox: true, idempotent: true },
+          config: { auth: 'apiKey', sandbox: true, idempotent: true, owner: (req) => (req.body as { walletAddress: string }).walletAddress },
           schema: {
             operationId: 'disputes.createDispute',
             tags: TAGS,
@@ -70,13 +75,13 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
             description:
               "Files a dispute against the wallet's score in one category. The new dispute is Pending. `walletAddress` is the original submitter: " +
               'only that wallet may later withdraw the dispute. The API key that filed it is recorded too. `reason` must be one of the eight DisputeReason values ' +
-              `(IncorrectData is not one: 400). ${LIFECYCLE}`,
+              `(IncorrectData is not one: 400). ${LIFECYCLE}${OWNER_ONLY}`,
             body: CreateDisputeBody,
             response: { 201: Dispute },
           },
         },
         async (req, reply) => {
-          const row = await svc.create(req.body, req.apiKey);
+          const row = await svc.create(req.body, req.apiKey, req.user?.address);
           return reply.code(201).header('Location', `/api/v1/dispute/${row.id}`).send(toDispute(row) as never);
         },
       );
@@ -84,12 +89,12 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
       s.get(
         '/dispute/:id',
         {
-          config: { auth: 'apiKey', sandbox: true },
+          config: { auth: 'apiKey', sandbox: true, owner: disputeWallet },
           schema: {
             operationId: 'disputes.getDispute',
             tags: TAGS,
             summary: 'Get a dispute',
-            description: `The full dispute with \`history\`: every status change, who made it and when. Unknown id: 404; an id that is not a GUID: 400. ${LIFECYCLE}`,
+            description: `The full dispute with \`history\`: every status change, who made it and when. Unknown id: 404; an id that is not a GUID: 400. ${LIFECYCLE}${OWNER_ONLY}`,
             params: IdParams,
             response: { 200: DisputeWithHistory },
           },
@@ -100,14 +105,14 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
       s.get(
         '/dispute/wallet/:address',
         {
-          config: { auth: 'apiKey', sandbox: true },
+          config: { auth: 'apiKey', sandbox: true, owner: (req) => (req.params as { address: string }).address },
           schema: {
             operationId: 'disputes.listWalletDisputes',
             tags: TAGS,
             summary: "A wallet's disputes",
             description:
               'Every dispute filed for the wallet, newest first, paged with `limit` and `cursor` (see Pagination); `count` is their number on every page. ' +
-              'A wallet without disputes gets count 0, not 404.',
+              `A wallet without disputes gets count 0, not 404.${OWNER_ONLY}`,
             params: AddressParams,
             querystring: WalletDisputesQuery,
             response: { 200: WalletDisputes },
@@ -174,7 +179,7 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
       s.post(
         '/dispute/:id/escalate',
         {
-          config: { auth: 'apiKey', sandbox: true },
+          config: { auth: 'apiKey', sandbox: true, owner: disputeWallet },
           schema: {
             operationId: 'disputes.escalateDispute',
             tags: TAGS,
@@ -183,19 +188,19 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
               'When the off-chain resolution is unsatisfactory: moves the dispute to Escalated from every state except Withdrawn and Escalated (those give 409) ' +
               'and records the reason. When the oracle contract is configured (CREDENCE_ORACLE_ADDRESS and a signer), the escalation is submitted to it ' +
               'for governance-role holders to review, and `escalation.txHash` holds the transaction; a failed submission is retried in the background ' +
-              `(escalation.onChainStatus failed/pending). Without an oracle, onChainStatus is not_configured. Returns the updated dispute. ${LIFECYCLE}`,
+              `(escalation.onChainStatus failed/pending). Without an oracle, onChainStatus is not_configured. Returns the updated dispute. ${LIFECYCLE}${OWNER_ONLY}`,
             params: IdParams,
             body: EscalateBody,
             response: { 200: Dispute, ...errorResponses(409) },
           },
         },
-        async (req) => toDispute(await svc.escalate(req.params.id, req.body.reason, req.apiKey)) as never,
+        async (req) => toDispute(await svc.escalate(req.params.id, req.body.reason, req.apiKey, req.user?.address)) as never,
       );
 
       s.post(
         '/dispute/:id/withdraw',
         {
-          config: { auth: 'apiKey', sandbox: true },
+          config: { auth: 'apiKey', sandbox: true, owner: disputeWallet },
           schema: {
             operationId: 'disputes.withdrawDispute',
             tags: TAGS,
@@ -204,7 +209,7 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
               "Only the original submitter: `walletAddress` must be the dispute's walletAddress (else 403). The caller proves it is that wallet with a JWT " +
               'of the wallet (Authorization: Bearer, subject must match, else 403), or without a JWT by using the API key that filed the dispute or a key ' +
               'owned by the wallet (else 403). CREDENCE_STRICT_OWNERSHIP=true makes the JWT mandatory (401 without). Only from Pending, Under Review or ' +
-              'Evidence Requested (else 409). The status becomes Withdrawn; 204 No Content.',
+              `Evidence Requested (else 409). The status becomes Withdrawn; 204 No Content.${OWNER_ONLY}`,
             params: IdParams,
             body: WithdrawBody,
             response: { 204: { type: 'null', description: 'Withdrawn' }, ...errorResponses(403, 409) },

@@ -54,8 +54,11 @@ export function createDisputesService(deps: DisputesDeps) {
     }
   }
 
+  const actorOf = (key: ApiKeyPrincipal | undefined, wallet: string | undefined) => (key ? `api-key:${key.keyId}` : wallet ? `wallet:${wallet}` : 'anonymous');
+
   return {
-    async create(body: CreateDisputeBody, key: ApiKeyPrincipal | undefined): Promise<DisputeRow> {
+    /** `wallet`: the signed-in wallet acting with its session alone (no key), recorded as the actor. */
+    async create(body: CreateDisputeBody, key: ApiKeyPrincipal | undefined, wallet?: string): Promise<DisputeRow> {
       return deps.db.tx(async (q) => {
         const row = await repo.insert(
           {
@@ -65,11 +68,11 @@ export function createDisputesService(deps: DisputesDeps) {
             description: body.description,
             evidence: body.evidence ?? null,
             keyId: key?.keyId ?? null,
-            keyOwner: key?.ownerAddress?.toLowerCase() ?? null,
+            keyOwner: key?.ownerAddress?.toLowerCase() ?? (key ? null : (wallet ?? null)),
           },
           q,
         );
-        await repo.recordHistory({ disputeId: row.id, from: null, to: 'Pending', actor: key ? `api-key:${key.keyId}` : 'anonymous' }, q);
+        await repo.recordHistory({ disputeId: row.id, from: null, to: 'Pending', actor: actorOf(key, wallet) }, q);
         return row;
       });
     },
@@ -109,13 +112,13 @@ export function createDisputesService(deps: DisputesDeps) {
       return row;
     },
 
-    async escalate(id: string, reason: string, key: ApiKeyPrincipal | undefined): Promise<DisputeRow> {
+    async escalate(id: string, reason: string, key: ApiKeyPrincipal | undefined, wallet?: string): Promise<DisputeRow> {
       // test disputes never reach the chain
       const oracle = currentEnvironment() === 'live' ? deps.oracle() : undefined;
       const before = await load(id);
       const row = await deps.db.tx(async (q) => {
         const r = await repo.transition(id, { notFrom: NOT_ESCALATABLE }, 'Escalated', { reason, chainStatus: oracle ? 'pending' : 'not_configured' }, q);
-        if (r) await repo.recordHistory({ disputeId: id, from: before.status, to: 'Escalated', actor: key ? `api-key:${key.keyId}` : 'anonymous', note: reason }, q);
+        if (r) await repo.recordHistory({ disputeId: id, from: before.status, to: 'Escalated', actor: actorOf(key, wallet), note: reason }, q);
         return r;
       });
       if (!row) {

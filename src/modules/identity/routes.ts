@@ -22,6 +22,9 @@ import { linkNext, pageQuery } from '../../platform/http/pagination.js';
 
 const tags = ['Identity'];
 
+/** The wallet of a did:credence DID (its last part; the path pattern was validated): its session reads it (issue 30). */
+const didWallet = (req: { params: unknown }) => (req.params as { did: string }).did.split(':').pop()!;
+
 export function registerIdentityRoutes(app: App, dids: DidService, creds: CredentialService) {
   app.register(
     async (s) => {
@@ -70,14 +73,15 @@ export function registerIdentityRoutes(app: App, dids: DidService, creds: Creden
       s.get<{ Params: { did: string } }>(
         '/identity/:did',
         {
-          config: { auth: 'apiKey', cost: 0 },
+          config: { auth: 'apiKey', cost: 0, owner: didWallet },
           schema: {
             operationId: 'identity.resolveDid',
             tags,
             summary: 'Resolve a DID',
             description:
               'The DID record with its document (a JSON string). Accepts `did:credence:0x...` (chain 1) and any hex case. ' +
-              'Free (counts 0 queries). Cached 5 minutes per DID; an update evicts the entry on every instance.',
+              'Free (counts 0 queries). Cached 5 minutes per DID; an update evicts the entry on every instance. ' +
+              "The DID's wallet may also read it with its session alone (Authorization: Bearer, no API key); another wallet's session gets 403.",
             params: DidParams,
             response: { 200: DidRecord },
           },

@@ -11,7 +11,7 @@ export function proofsRoutes(app: App, getService: () => Promise<FullProofsServi
     s.post(
       '/reputation/prove',
       {
-        config: { auth: 'apiKey', cost: 1, idempotent: true, sandbox: true },
+        config: { auth: 'apiKey', cost: 1, idempotent: true, sandbox: true, owner: (req) => (req.body as { subject: string }).subject },
         schema: {
           operationId: 'proofs.createProof',
           tags: ['Proofs'],
@@ -29,7 +29,9 @@ export function proofsRoutes(app: App, getService: () => Promise<FullProofsServi
             '**Test mode**: with test credentials (a cred_test_ key, or a JWT signed in with `environment: "test"`) the proof is made over sandbox ' +
             'data: the sandbox score a test key reads from GET /reputation/{address}, or the sandbox KYC (every wallet approved, with a birth date ' +
             'drawn from its address). It is a real Groth16 proof, answered with `environment: "test"`; its commitment is never recorded nor published, ' +
-            'so it verifies only with test credentials, never with live ones nor on-chain. Test requests count no quota and no age-privacy allowance.',
+            'so it verifies only with test credentials, never with live ones nor on-chain. Test requests count no quota and no age-privacy allowance.\n\n' +
+            "**Owners**: the subject's own wallet may prove about itself with its session alone (Authorization: Bearer, no API key, no quota; " +
+            "its own age questions count no age-privacy allowance); another wallet's session gets 403.",
           body: ProveBody,
           response: { 200: ProveResponse, ...errorResponses(403, 422, 503) },
         },
@@ -42,8 +44,9 @@ export function proofsRoutes(app: App, getService: () => Promise<FullProofsServi
         // a sandbox one asks nothing about a real person and passes through).
         const ageChecks = req.server.ctx.services.ageChecks;
         const isAge = req.body.proofType === 'AgeVerification' || req.body.proofType === 'AgeAboveMinimum';
-        const asker = { keyId: req.apiKey!.keyId, keyOwner: req.apiKey!.ownerAddress };
-        const result = isAge && ageChecks ? await ageChecks.guard(asker, req.body.subject, req.body.minimumAge ?? DEFAULT_MINIMUM_AGE, 'prove', prove) : await prove();
+        // the wallet asking about its own age (its session, no key) learns nothing it does not know: no allowance
+        const key = req.apiKey;
+        const result = isAge && ageChecks && key ? await ageChecks.guard({ keyId: key.keyId, keyOwner: key.ownerAddress }, req.body.subject, req.body.minimumAge ?? DEFAULT_MINIMUM_AGE, 'prove', prove) : await prove();
         // the alias is answered under the name asked for; the proof itself carries the canonical type
         const out = { ...result, snarkjs: snarkjsForm(result.proof), environment };
         return req.body.proofType === 'AgeAboveMinimum' ? { ...out, proofType: 'AgeAboveMinimum' } : out;
@@ -53,7 +56,7 @@ export function proofsRoutes(app: App, getService: () => Promise<FullProofsServi
     s.post(
       '/reputation/verify',
       {
-        config: { auth: 'apiKey', cost: 0, sandbox: true },
+        config: { auth: 'apiKey', cost: 0, sandbox: true, owner: 'any' },
         schema: {
           operationId: 'proofs.verifyProof',
           tags: ['Proofs'],
@@ -66,7 +69,8 @@ export function proofsRoutes(app: App, getService: () => Promise<FullProofsServi
             `400 only for a missing proof or one over ${MAX_PROOF_CHARS.toLocaleString('en-US')} characters. A valid answer names \`subject\`, the ` +
             `wallet the proof is about: check it is the party you act for (or send \`publicInputs.subject\`). Counts 0 queries. ` +
             `Live credentials accept live proofs only: a sandbox proof (made with test credentials) answers \`valid: false\` with the reason ` +
-            `"${SANDBOX_PROOF_IN_LIVE}". Test credentials accept sandbox proofs only ("${LIVE_PROOF_IN_TEST}" otherwise). The answer says \`environment\`.`,
+            `"${SANDBOX_PROOF_IN_LIVE}". Test credentials accept sandbox proofs only ("${LIVE_PROOF_IN_TEST}" otherwise). The answer says \`environment\`. ` +
+            'Any signed-in wallet may also verify with its session alone (Authorization: Bearer, no API key).',
           body: VerifyBody,
           response: { 200: VerifyResponse },
         },

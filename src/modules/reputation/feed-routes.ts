@@ -11,6 +11,15 @@ import { BIGINT_ID, CURSOR_MESSAGE, decodeCursor, encodeCursor, fitsBigint } fro
 import type { ChangeRow, ScoreChangeLog } from '../scoring/changes-repo.js';
 import { BatchJob, BatchJobBody, FeedQuery, FeedResponse, HistoryQuery, HistoryResponse, JobParams, MAX_JOB_ADDRESSES, ResultQuery } from './feed-schemas.js';
 import { CategoryParams } from './schemas.js';
+import { OWNER_READS, ownWallet } from './routes.js';
+import type { FastifyRequest } from 'fastify';
+
+/** A session follows its own wallet's changes only: `address` is required with one (issue 30). */
+function changesOwner(req: FastifyRequest): string {
+  const address = (req.query as { address?: string }).address;
+  if (!address) throw forbidden("A session follows only its own wallet's changes: add address=<your wallet>. The feed of every wallet needs an API key.");
+  return address;
+}
 import type { BatchJobRepo, JobRow } from './batch-jobs/repo.js';
 
 const tags = ['Reputation'];
@@ -59,14 +68,14 @@ export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo
       s.get(
         '/reputation/:address/:category/history',
         {
-          config: { auth: 'apiKey', cost: 1 },
+          config: { auth: 'apiKey', cost: 1, owner: ownWallet },
           schema: {
             operationId: 'reputation.getScoreHistory',
             tags,
             summary: "A wallet's score changes in one category, with their causes",
             description:
               'Every stored change of the category score, newest first, with what caused it (ingestion, debt_claim, dispute_revision, kyc, sanctions, ...). ' +
-              'Paged with `limit` and `cursor` (see Pagination; `before` is the older name of `cursor` here). Counts 1 query.',
+              `Paged with \`limit\` and \`cursor\` (see Pagination; \`before\` is the older name of \`cursor\` here). Counts 1 query.${OWNER_READS}`,
             params: CategoryParams,
             querystring: HistoryQuery,
             response: { 200: HistoryResponse },
@@ -86,7 +95,7 @@ export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo
       s.get(
         '/reputation/changes',
         {
-          config: { auth: 'apiKey', cost: 1 },
+          config: { auth: 'apiKey', cost: 1, owner: changesOwner },
           schema: {
             operationId: 'reputation.listScoreChanges',
             tags,
@@ -95,7 +104,9 @@ export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo
               'Score changes oldest first after `cursor` (the `nextCursor` of your previous call; omit it to start from the beginning; `after` is its older name). ' +
               'Poll with the last `nextCursor`: no change is skipped, even one whose transaction commits late (changes are numbered in commit order). ' +
               '`hasMore: true` means call again at once. Filter by `category` and/or `address`. Without `address` the feed covers every wallet, ' +
-              'like an unfiltered webhook, and needs a Starter or higher key (403 for Free keys). Counts 1 query per call.',
+              'like an unfiltered webhook, and needs a Starter or higher key (403 for Free keys). Counts 1 query per call. ' +
+              'A signed-in wallet follows its own changes with its session alone (Authorization: Bearer, `address` = its wallet, no API key, no quota); ' +
+              "another wallet's address, or no address, gets 403 with a session.",
             querystring: FeedQuery,
             response: { 200: FeedResponse, ...errorResponses(403) },
           },

@@ -21,6 +21,11 @@ const FIRST_READ =
   'A wallet never scored before is ingested first (waiting at most ~2 s; ingestion continues in the background and later ' +
   'changes are pushed as `score.updated`) and scored from whatever evidence is in by then.';
 
+/** The wallet a score read is about: its owner reads it with a session alone (issue 30). */
+export const ownWallet = (req: FastifyRequest) => (req.params as { address: string }).address;
+export const OWNER_READS =
+  " A signed-in wallet reads its own with its session alone (Authorization: Bearer, no API key, counting no quota); another wallet's session gets 403.";
+
 export function registerReputationRoutes(app: App, ctx: AppContext) {
   // the cached category read is also answered before Fastify's router (fast-read.ts)
   if (ctx.fastPaths) ctx.fastPaths.add(fastCategoryRead(ctx, ctx.fastPaths));
@@ -38,7 +43,7 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
       s.get(
         '/reputation/:address',
         {
-          config: { auth: 'apiKey', cost: 1, sandbox: true },
+          config: { auth: 'apiKey', cost: 1, sandbox: true, owner: ownWallet },
           schema: {
             operationId: 'reputation.getWalletScores',
             tags,
@@ -46,7 +51,7 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
             description:
               'Returns the checksummed address (and `ensName` when the path gave an ENS name), its DID (null when none is registered) and nine score entries, OVERALL first. ' +
               'OVERALL is the weighted composite of the other eight. `?explain=true` adds `factors` (reason codes) to each entry. ' +
-              `Counts 1 query. ${FIRST_READ}`,
+              `Counts 1 query. ${FIRST_READ}${OWNER_READS}`,
             params: AddressParams,
             querystring: ExplainQuery(false),
             response: { 200: WalletScores },
@@ -68,7 +73,7 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
       s.get(
         '/reputation/:address/:category',
         {
-          config: { auth: 'apiKey', cost: 1, sandbox: true },
+          config: { auth: 'apiKey', cost: 1, sandbox: true, owner: ownWallet },
           schema: {
             operationId: 'reputation.getCategoryScore',
             tags,
@@ -77,7 +82,7 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
               'The score entry of one category, with `factors` (the top signals that raised or lowered it) unless `explain=false`. ' +
               'Served from a 60-second cache per address and category, evicted on every instance as soon as the score changes. ' +
               'The category must be exactly one of the nine upper-case names (400 otherwise). `address` may be an ENS name (see the parameter). ' +
-              `Counts 1 query. ${FIRST_READ}`,
+              `Counts 1 query. ${FIRST_READ}${OWNER_READS}`,
             params: CategoryParams,
             querystring: ExplainQuery(true),
             response: { 200: ScoreEntry },

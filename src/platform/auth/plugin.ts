@@ -27,6 +27,13 @@ declare module 'fastify' {
      * so a route that has not said so never serves a live record to them.
      */
     sandbox?: boolean;
+    /**
+     * On an apiKey route about one wallet's own records (issue 30): the wallet the request is about. The route then
+     * also takes that wallet's session alone (Authorization: Bearer, no API key, no quota of any plan); a session of
+     * another wallet gets 403. null: no such record, the route answers its 404 itself. May throw its own error.
+     * `'any'` (not a function): any signed-in wallet may call the route with its session (nothing owned is read).
+     */
+    owner?: ((req: FastifyRequest) => string | null | Promise<string | null>) | 'any';
   }
   interface FastifyRequest {
     apiKey?: ApiKeyPrincipal;
@@ -173,6 +180,19 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     },
   };
 
+  /**
+   * apiKey routes with an `owner` (issue 30): an API key when one is sent (integrators, counted against its plan),
+   * else the signed-in wallet's session (owners read their own records with no key). Which wallet the session may
+   * read is checked once the request is parsed (registerOwnerSessions).
+   */
+  const apiKeyOrSession: onRequestHookHandler = (req, reply, done) => {
+    if (req.headers['x-api-key'] !== undefined) return hooks.apiKey!.call(app, req, reply, done);
+    if (req.headers.authorization === undefined) {
+      return done(unauthorized('Missing credentials: send an API key in the X-API-Key header, or sign in as the wallet (Authorization: Bearer <token> from POST /api/v1/auth/verify) to read its own records.'));
+    }
+    limitIp(req, reply).then(() => readJwt(req, true)).then(() => done(), done);
+  };
+
   // The hashes of recently seen keys: a Map lookup costs a tenth of hashing again. Only hashes are ever stored;
   // the raw keys held here are the ones that already pass through this process with every request.
   const hashes = new Map<string, string>();
@@ -263,7 +283,7 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
 
   app.addHook('onRoute', (route: RouteOptions) => {
     const mode = route.config?.auth ?? defaultAuth(route.url);
-    const hook = hooks[mode];
+    const hook = mode === 'apiKey' && route.config?.owner ? apiKeyOrSession : hooks[mode];
     if (!hook) return;
     route.onRequest = [hook, gateEnvironment, ...toArray(route.onRequest)];
     route.preHandler = [...toArray(route.preHandler), enterEnvironment];
@@ -271,6 +291,34 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
       route.preHandler = [consumeQuota, ...toArray(route.preHandler)];
       route.onSend = [...toArray(route.onSend), refund as never];
     }
+  });
+}
+
+/**
+ * A session reads only its own wallet's records: on routes with an `owner`, a request made with a session and no API
+ * key must be about the session's wallet (403 otherwise). Registered after ENS resolution, so a name in the path is
+ * compared as the address it resolves to.
+ */
+export function registerOwnerSessions(app: FastifyInstance) {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const owner = route.config?.owner;
+    if (!owner || owner === 'any') return;
+    const check: preHandlerHookHandler = (req, _reply, done) => {
+      const user = req.user;
+      if (!user || req.apiKey) return done();
+      Promise.resolve()
+        .then(() => owner(req))
+        .then((wallet) => {
+          if (wallet === null || wallet.toLowerCase() === user.address) return done();
+          done(
+            forbidden(
+              `Signed in as ${user.sub}, this session reads only that wallet's own records; this request is about ${wallet}. ` +
+                'Reading other wallets needs an API key (X-API-Key).',
+            ),
+          );
+        }, done);
+    };
+    route.preHandler = [...toArray(route.preHandler), check];
   });
 }
 
