@@ -75,7 +75,9 @@ export function registerWebhookRoutes(app: App, service: WebhookService) {
             summary: 'Register a webhook for score changes',
             description:
               'Subscribes `url` to `score.updated` and `debt_claim.filed` events of every wallet, or of one wallet (`walletAddress` or its alias `walletAddressFilter`). ' +
-              'Available from the Starter tier (Free: 403); at most 3 (Starter), 10 (Growth) or 50 (Enterprise) webhooks per key (more: 403 `forbidden`). ' +
+              'Live keys: available from the Starter tier (Free: 403); at most 3 (Starter), 10 (Growth) or 50 (Enterprise) webhooks per key (more: 403 `forbidden`). ' +
+              'Test keys (cred_test_...) of every tier, Free included, register test webhooks (at least 3 per key, or their tier\'s allowance when larger), ' +
+              'which receive test events only (POST /webhooks/trigger, test debt claims). ' +
               'The URL must be http(s), at most 2,000 characters, and must not point at a private, loopback, link-local or otherwise reserved address ' +
               '(checked now and again at each delivery after DNS resolution). The signing `secret` is returned only here. ' +
               'Each delivery is a POST of `{event, timestamp, data}` (the `score.updated` callback below: `data` is `{walletAddress, address, category, ' +

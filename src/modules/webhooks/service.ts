@@ -2,12 +2,22 @@
 // encrypted, shown once), and the delivery history.
 import { fieldError, forbidden, notFound } from '../../platform/errors.js';
 import type { Cipher } from '../../platform/secrets.js';
+import { currentEnvironment } from '../../platform/auth/environment.js';
 import { ForbiddenTargetError, checkTarget } from './ssrf.js';
 import { generateSecret } from './signing.js';
 import type { AttemptRow, DeliveryRow, SubscriptionRepo, SubscriptionRow } from './repo.js';
 
 /** Max webhooks per key by tier (spec, Limits); tiers not listed get none. */
 export const WEBHOOK_LIMITS: Record<string, number> = { Free: 0, Starter: 3, Growth: 10, Enterprise: 50 };
+/**
+ * Test webhooks per test key of any tier (issue 30): the sandbox is where integrations are built, so every test key
+ * gets what docs/events.md promises (test webhooks, listen, trigger); a paid tier's own allowance applies when larger.
+ */
+export const SANDBOX_WEBHOOKS = 3;
+
+/** How many webhooks a key may register: its tier's, or for a test key at least the sandbox allowance. */
+export const webhookLimitOf = (tier: string, environment: 'live' | 'test'): number =>
+  environment === 'test' ? Math.max(WEBHOOK_LIMITS[tier] ?? 0, SANDBOX_WEBHOOKS) : (WEBHOOK_LIMITS[tier] ?? 0);
 
 export interface Caller {
   keyId: string;
@@ -56,7 +66,8 @@ export function createWebhookService(deps: {
 
   return {
     async create(caller: Caller, input: { url: string; walletAddress?: string; walletAddressFilter?: string }) {
-      const max = WEBHOOK_LIMITS[caller.tier] ?? 0;
+      const environment = currentEnvironment();
+      const max = webhookLimitOf(caller.tier, environment);
       if (max === 0) throw forbidden(`Webhooks are not available on the ${caller.tier} tier; upgrade to Starter or above (POST /api/v1/billing/checkout).`);
       const a = input.walletAddress?.toLowerCase();
       const b = input.walletAddressFilter?.toLowerCase();
@@ -68,7 +79,11 @@ export function createWebhookService(deps: {
         await repo.lockKey(q, caller.keyId);
         const n = await repo.countForKey(caller.keyId, q);
         if (n >= max) {
-          throw forbidden(`The ${caller.tier} tier allows at most ${max} webhooks per API key and this key has ${n}; delete one or upgrade.`);
+          throw forbidden(
+            environment === 'test'
+              ? `A test key may register at most ${max} test webhooks and this key has ${n}; delete one.`
+              : `The ${caller.tier} tier allows at most ${max} webhooks per API key and this key has ${n}; delete one or upgrade.`,
+          );
         }
         return repo.insert({ apiKeyId: caller.keyId, url, filter, secretEncrypted: cipher.encrypt(secret) }, q);
       });
