@@ -108,14 +108,15 @@ export async function verifyProofOffline(proof: string | { proof: SnarkjsProof; 
   const base = { proofType: decoded.proofType, subject, validUntil, publicSignals: decoded.publicSignals };
   const circuit = (keys as { circuits: { proofTypes: string[]; verificationKey: unknown }[] }).circuits.find((c) => c.proofTypes.includes(decoded.proofType));
   if (!circuit) return { ...base, valid: false, reason: `no verification key for ${decoded.proofType}` };
-  if (validUntil * 1000 < now) return { ...base, valid: false, reason: 'expired (validUntil is in the past)' };
   snarkjs ??= import('snarkjs' as string) as Promise<Snarkjs>;
   const s = await snarkjs;
   inFlight++;
   await holdWorkers(s, true);
   try {
     const ok = await s.groth16.verify(circuit.verificationKey, decoded.publicSignals, decoded.proof);
-    return ok ? { ...base, valid: true } : { ...base, valid: false, reason: 'the Groth16 check failed' };
+    if (!ok) return { ...base, valid: false, reason: 'the Groth16 check failed' };
+    // only a sound proof's validUntil is its own: a tampered one is invalid, whatever date it now reads
+    return validUntil * 1000 < now ? { ...base, valid: false, reason: 'expired (validUntil is in the past)' } : { ...base, valid: true };
   } finally {
     if (--inFlight === 0) await holdWorkers(s, false);
   }

@@ -199,6 +199,17 @@ describe("whose proof it is (issue 13: a proof works for whoever presents it)", 
 });
 
 describe('expiry (validUntil)', () => {
+  it('a proof whose validUntil was rewritten into the past is invalid (the Groth16 check), not "expired"', async () => {
+    const wallet = randomAddress();
+    await setScore(app, wallet, 'GOVERNANCE', 640);
+    const res = await prove({ subject: wallet, proofType: 'ScoreAboveThreshold', category: 'GOVERNANCE', threshold: 600 });
+    expect(res.statusCode, res.body).toBe(200);
+    const p = res.json().proof as string;
+    // the last of the 14 words is publicSignals[4], validUntil: one second after the epoch
+    const tampered = `${p.slice(0, 2 + 13 * 64)}${'1'.padStart(64, '0')}`;
+    expect((await verify({ proof: tampered })).json()).toEqual({ valid: false, reason: 'invalid Groth16 proof', environment: 'live' });
+  });
+
   it('refuses a proof once its validUntil has passed', async () => {
     const short = await createTestApp({ config: { proofLifetimeSeconds: 1 } });
     try {

@@ -328,7 +328,6 @@ export function createProofsService(deps: {
       const invalid = (reason: string) => ({ valid: false, reason });
       if (isScore && p1 >= BigInt(CATEGORIES.length)) return invalid('unknown category');
       if (d.proofType === 'KYCVerified' && p1 !== 0n) return invalid('a KYCVerified proof has minimum age 0');
-      if (p4 < BigInt(Math.floor(nowMs() / 1000))) return invalid('expired (validUntil has passed)');
       // the pairing check and the commitment lookups overlap (with a PostgreSQL server the lookups wait on the network)
       const subject = fieldToAddress(p2);
       // Test credentials verify sandbox proofs only; live ones never accept a sandbox proof (its commitment is no
@@ -339,6 +338,8 @@ export function createProofsService(deps: {
           : checkCommitment(d, subject, isScore ? Number(p1) : BIRTH_DATE_CATEGORY).then((p) => (p === 'unknown commitment' && isSandboxProof(d, subject) ? SANDBOX_PROOF_IN_LIVE : p));
       const [sound, stale] = await Promise.all([runtime.verify(isScore ? 'score_threshold' : 'age_over', d.publicSignals, d.proof), commitmentProblem]);
       if (!sound) return invalid('invalid Groth16 proof');
+      // only a sound proof's validUntil is its own: a tampered one is invalid, whatever date it now reads
+      if (p4 < BigInt(Math.floor(nowMs() / 1000))) return invalid('expired (validUntil has passed)');
       if (stale) return invalid(stale);
       if (claimed && Object.values(claimed).some((v) => v !== undefined)) {
         const issuedAt = claimed.timestamp !== undefined ? await repo.issuedAt(sha256(proofHex)) : null;
