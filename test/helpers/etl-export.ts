@@ -38,22 +38,40 @@ export interface EtlTx {
   at: Date;
   value?: bigint;
   logs?: EtlLog[];
+  /** in the previous transaction's block (several transactions per block: just-in-time liquidity) */
+  sameBlock?: boolean;
+}
+
+/** Receipts' gas for every transaction of an export (exports without it carry no receipt gas, as before) */
+export interface EtlGas {
+  gasUsed: bigint;
+  /** effective gas price, wei */
+  priceWei: bigint;
 }
 
 export class EtlExport {
   private block: number;
   private nonces = new Map<string, number>();
+  private logBase = 0;
   readonly blocks: string[] = [];
   readonly txs: string[] = [];
   readonly logs: string[] = [];
 
-  constructor(firstBlock = 19_000_000) {
+  constructor(firstBlock = 19_000_000, private readonly gas?: EtlGas) {
     this.block = firstBlock;
+  }
+
+  /** USD of one transaction's gas at a coin price (what an export with receipts charges each transaction) */
+  gasUsd(coinUsd: number): number {
+    return this.gas ? (Number(this.gas.gasUsed * this.gas.priceWei) / 1e18) * coinUsd : 0;
   }
 
   /** Adds one transaction (and its logs) in a block of its own; returns its hash and, for a creation, the contract. */
   tx(t: EtlTx): { hash: string; created: string | null } {
-    const block = ++this.block;
+    const block = t.sameBlock ? this.block : ++this.block;
+    if (!t.sameBlock) this.logBase = 0;
+    const first = this.logBase;
+    this.logBase += t.logs?.length ?? 0;
     const ts = Math.floor(t.at.getTime() / 1000);
     const from = t.from.toLowerCase();
     const nonce = this.nonces.get(from) ?? 0;
@@ -61,16 +79,18 @@ export class EtlExport {
     const hash = keccak256(toHex(`${from}:${nonce}:${block}`));
     const created = t.to === null ? getContractAddress({ from: from as `0x${string}`, nonce: BigInt(nonce) }).toLowerCase() : null;
     const blockHash = keccak256(toHex(block));
-    this.blocks.push(JSON.stringify({ type: 'block', number: block, hash: blockHash, timestamp: ts, transaction_count: 1 }));
+    if (!t.sameBlock) this.blocks.push(JSON.stringify({ type: 'block', number: block, hash: blockHash, timestamp: ts, transaction_count: 1 }));
+    const receipt = this.gas ? { receipt_gas_used: Number(this.gas.gasUsed), receipt_effective_gas_price: Number(this.gas.priceWei) } : {};
     this.txs.push(
       JSON.stringify({
         type: 'transaction', hash, nonce, transaction_index: 0, from_address: from, to_address: t.to?.toLowerCase() ?? null, value: (t.value ?? 0n).toString(),
-        gas: 300000, gas_price: 1e9, input: '0x', block_timestamp: ts, block_number: block, block_hash: blockHash, receipt_status: 1, receipt_contract_address: created,
+        gas: 300000, gas_price: this.gas ? Number(this.gas.priceWei) : 1e9, input: '0x', block_timestamp: ts, block_number: block, block_hash: blockHash, receipt_status: 1, receipt_contract_address: created,
+        ...receipt,
       }),
     );
     (t.logs ?? []).forEach((l, i) => {
       const { topics, data } = encodeLog(l.event, l.args);
-      this.logs.push(JSON.stringify({ type: 'log', log_index: i, transaction_hash: hash, transaction_index: 0, address: l.address.toLowerCase(), data, topics, block_number: block, block_timestamp: ts, block_hash: blockHash }));
+      this.logs.push(JSON.stringify({ type: 'log', log_index: first + i, transaction_hash: hash, transaction_index: 0, address: l.address.toLowerCase(), data, topics, block_number: block, block_timestamp: ts, block_hash: blockHash }));
     });
     return { hash, created };
   }
