@@ -90,7 +90,7 @@ export async function openPostgres(url: string, poolSize = 10, opts: PostgresOpt
     ...wrap(pool, false),
     tx,
     async exec(sql: string) {
-      await pool.query(sql);
+      await pool.query(sql).catch(mapConnectionError);
     },
     async close() {
       await pool.end();
