@@ -8,6 +8,9 @@ import { createIngestionRepo } from './repo.js';
 import { importEthereumEtl, type ProgressSink } from './etl/import.js';
 import type { IngestionEngine } from './service.js';
 
+/** Wallets rescored together after an import (one features statement and one transaction each). */
+const RESCORE_CHUNK = 100;
+
 const USAGE = `usage:
   credence ingest --format ethereum-etl [--chain 1] [--no-score] <dir>
   credence ingest --wallet <address> [--wallet <address> ...]`;
@@ -81,11 +84,17 @@ export async function runIngestCommand(args: string[], config: Config, opts: { d
     const result = await importEthereumEtl({ db: ctx.db, repo: createIngestionRepo(ctx.db) }, positionals[0], { chainId, progress, prices });
     const scoring = ctx.services.scoring;
     if (scoring && !values['no-score'] && result.wallets.size) {
+      // after the load, in chunks: features are read one statement per chunk and each chunk is stored in one
+      // transaction (the scoring service's bulk path), instead of a statement and a transaction per wallet
       progress.start('rescoring wallets', result.wallets.size, 0);
-      let n = 0;
-      for (const w of result.wallets) {
-        await scoring.recompute(w, 'ingestion');
-        progress.update(++n);
+      // (recomputeMany is the scoring service's own; its public contract has only recompute, the fallback)
+      const bulk = scoring as { recomputeMany?: (addresses: string[], cause: string) => Promise<unknown> };
+      const wallets = [...result.wallets];
+      for (let i = 0; i < wallets.length; i += RESCORE_CHUNK) {
+        const chunk = wallets.slice(i, i + RESCORE_CHUNK);
+        if (bulk.recomputeMany) await bulk.recomputeMany(chunk, 'ingestion');
+        else for (const w of chunk) await scoring.recompute(w, 'ingestion');
+        progress.update(i + chunk.length);
       }
       progress.stop();
     }

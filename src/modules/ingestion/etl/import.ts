@@ -16,6 +16,7 @@ import { pricesForLogs, type PriceLookup, type PriceReader } from '../pricing/in
 import { isPositionManager } from '../registry/index.js';
 import { positionMintRecipient, positionRecords } from '../positions.js';
 import { countRows, num, readRows, str, topicsOf, type Row } from './reader.js';
+import { insertActivityBulk, writeQueue } from './writer.js';
 
 const KINDS = ['blocks', 'transactions', 'logs', 'token_transfers'] as const;
 type FileKind = (typeof KINDS)[number];
@@ -65,7 +66,8 @@ export function findExportFiles(dir: string): { file: string; kind: FileKind }[]
 export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, dir: string, opts: EtlImportOptions): Promise<EtlImportResult> {
   const { db, repo } = deps;
   const chainId = opts.chainId;
-  const batchSize = opts.batchSize ?? 2000;
+  // rows per transaction: large statements (writer.ts), and the offset saved with each batch for a resume
+  const batchSize = opts.batchSize ?? 10_000;
   const root = realpathSync(dir);
   const source = `ethereum-etl:${chainId}:${root}`;
   const files = findExportFiles(root);
@@ -94,21 +96,17 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
       }
     }
   }
-  const pools = await swapPools(files, chainId);
-  // Morpho markets and V4 pool keys by id, cToken exchange rates: learned from the export's own CreateMarket,
-  // Initialize, Mint and Redeem logs before any is decoded (registry/markets.ts)
-  for (const f of files.filter((x) => x.kind === 'logs'))
-    for await (const { rows } of readRows(f.file, 0, 5000)) learnFromLogs(chainId, rows.flatMap((r) => rawLog(r, () => null) ?? []));
 
   const timeOf = (r: Row) => {
     const ts = num(r.block_timestamp);
     return ts !== null ? new Date(ts * 1000) : (times.get(Number(r.block_number)) ?? null);
   };
 
-  // Uniswap V3 positions minted to wallets that paid for them (read from whole transactions, so before the batches)
-  const positions = await exportPositions(files, chainId, senders, timeOf);
+  // Swap pools, and Uniswap V3 positions minted to wallets that paid for them (read from whole transactions, so
+  // before the batches)
+  const { pools, positions } = await scanLogs(files, chainId, senders, timeOf);
   if (positions.length) {
-    const changed = await db.tx((q) => repo.insertActivity(positions, q));
+    const changed = await db.tx((q) => insertActivityBulk(q, positions));
     for (const w of changed) result.wallets.add(w);
     result.records += positions.filter((r) => changed.has(r.wallet)).length;
   }
@@ -125,6 +123,8 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
     const total = opts.progress ? await countRows(f.file) : 0;
     opts.progress?.start(`${f.kind} ${rel}`, total, offset);
     const entry = { file: rel, kind: f.kind, rows: offset, resumedAt: offset, skipped: false };
+    // each batch is written while the next one is read and decoded; batches commit in order, each with its offset
+    const writes = writeQueue();
     for await (const { rows, consumed } of readRows(f.file, offset, batchSize)) {
       let records: ActivityRecord[] = [];
       const nonces = new Map<string, number>();
@@ -136,21 +136,24 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
       else records = await newTokenTransfers(db, chainId, rows.flatMap((r) => tokenTransferRecords(r, chainId, timeOf, senders)));
       offset += consumed;
       const end = offset;
-      const changed = await db.tx(async (q) => {
-        const c = await repo.insertActivity(records, q);
-        if (nonces.size) await repo.recordNonces(nonces, chainId, q);
-        await repo.saveImportProgress(source, rel, end, false, q);
-        return c;
+      await writes.push(async () => {
+        const changed = await db.tx(async (q) => {
+          const c = await insertActivityBulk(q, records);
+          if (nonces.size) await repo.recordNonces(nonces, chainId, q);
+          await repo.saveImportProgress(source, rel, end, false, q);
+          return c;
+        });
+        for (const w of changed) result.wallets.add(w);
+        for (const w of nonces.keys()) result.wallets.add(w);
+        if (changed.size) {
+          result.records += records.length;
+          result.recordsWithoutTime += records.filter((r) => !r.occurredAt).length;
+        }
+        entry.rows = end;
+        opts.progress?.update(end);
       });
-      for (const w of changed) result.wallets.add(w);
-      for (const w of nonces.keys()) result.wallets.add(w);
-      if (changed.size) {
-        result.records += records.length;
-        result.recordsWithoutTime += records.filter((r) => !r.occurredAt).length;
-      }
-      entry.rows = offset;
-      opts.progress?.update(offset);
     }
+    await writes.drain();
     await repo.saveImportProgress(source, rel, offset, true);
     opts.progress?.stop();
     result.files.push(entry);
@@ -218,23 +221,40 @@ function logRecords(r: Row, ctx: LogCtx, timeOf: (r: Row) => Date | null, sender
 }
 
 /**
- * The export's swap emitters that are real Uniswap pools. A pool's pair is not in its Swap event: it is inferred
- * from the same transaction's token transfers into or out of the pool, and the pool counts only if the factory's
- * CREATE2 address for that pair (and a V3 fee tier) is the pool's own address. Two passes over the logs (and
- * token_transfers) keep memory to the transactions that swapped.
+ * What must be known of the whole export before its logs are decoded, in two passes over the logs (and
+ * token_transfers) whatever their number; the passes read only ids, addresses and topics (no exact big integers):
+ * - Morpho markets and V4 pool keys by id, cToken exchange rates: learned from the export's own CreateMarket,
+ *   Initialize, Mint and Redeem logs (registry/markets.ts).
+ * - The swap emitters that are real Uniswap pools. A pool's pair is not in its Swap event: it is inferred from the
+ *   same transaction's token transfers into or out of the pool, and the pool counts only if the factory's CREATE2
+ *   address for that pair (and a V3 fee tier) is the pool's own address.
+ * - The `lp_position` records (positions.ts): the transactions in which the pinned position manager minted a
+ *   position, then all of those transactions' logs.
+ * The second pass keeps in memory only the transactions that swapped or minted.
  */
-async function swapPools(files: { file: string; kind: FileKind }[], chainId: number): Promise<Map<string, PoolInfo | null>> {
+async function scanLogs(
+  files: { file: string; kind: FileKind }[],
+  chainId: number,
+  senders: Map<string, string>,
+  timeOf: (r: Row) => Date | null,
+): Promise<{ pools: Map<string, PoolInfo | null>; positions: ActivityRecord[] }> {
+  const logFiles = files.filter((f) => f.kind === 'logs');
   const protocolOf = new Map<string, 'uniswap-v2' | 'uniswap-v3'>();
   const poolsInTx = new Map<string, Set<string>>();
-  const logFiles = files.filter((f) => f.kind === 'logs');
+  const minting = new Set<string>();
   for (const f of logFiles) {
-    for await (const { rows } of readRows(f.file, 0, 5000)) {
+    for await (const { rows } of readRows(f.file, 0, 5000, { exactIntegers: false })) {
+      learnFromLogs(chainId, rows.flatMap((r) => rawLog(r, () => null) ?? []));
       for (const r of rows) {
-        const t0 = topicsOf(r.topics)[0]?.toLowerCase();
-        const protocol = t0 ? SWAP_TOPICS.get(t0) : undefined;
+        const topics = topicsOf(r.topics);
         const tx = str(r.transaction_hash)?.toLowerCase();
-        const pool = str(r.address)?.toLowerCase();
-        if (!protocol || !tx || !pool) continue;
+        const address = str(r.address);
+        if (!tx || !address) continue;
+        if (positionMintRecipient(chainId, { address, topics })) minting.add(tx);
+        const t0 = topics[0]?.toLowerCase();
+        const protocol = t0 ? SWAP_TOPICS.get(t0) : undefined;
+        if (!protocol) continue;
+        const pool = address.toLowerCase();
         protocolOf.set(pool, protocol);
         const set = poolsInTx.get(tx) ?? new Set<string>();
         set.add(pool);
@@ -253,9 +273,10 @@ async function swapPools(files: { file: string; kind: FileKind }[], chainId: num
       candidates.set(pool, set);
     }
   };
-  if (poolsInTx.size) {
-    for (const f of files.filter((x) => x.kind === 'logs' || x.kind === 'token_transfers')) {
-      for await (const { rows } of readRows(f.file, 0, 5000)) {
+  const byTx = new Map<string, RawLog[]>();
+  if (poolsInTx.size || minting.size) {
+    for (const f of files.filter((x) => x.kind === 'logs' || (poolsInTx.size && x.kind === 'token_transfers'))) {
+      for await (const { rows } of readRows(f.file, 0, 5000, { exactIntegers: false })) {
         for (const r of rows) {
           const tx = str(r.transaction_hash)?.toLowerCase();
           if (f.kind === 'token_transfers') {
@@ -263,48 +284,22 @@ async function swapPools(files: { file: string; kind: FileKind }[], chainId: num
             continue;
           }
           const topics = topicsOf(r.topics);
+          const address = str(r.address);
+          if (tx && address && minting.has(tx)) {
+            const list = byTx.get(tx) ?? [];
+            list.push({ address, topics, data: str(r.data) ?? '0x', transactionHash: tx, logIndex: Number(r.log_index), blockNumber: Number(r.block_number), timestamp: timeOf(r) });
+            byTx.set(tx, list);
+          }
           if (topics.length !== 3 || topics[0]?.toLowerCase() !== TRANSFER_TOPIC) continue;
-          note(tx, str(r.address)?.toLowerCase() ?? null, `0x${topics[1].slice(26)}`.toLowerCase(), `0x${topics[2].slice(26)}`.toLowerCase());
+          note(tx, address?.toLowerCase() ?? null, `0x${topics[1].slice(26)}`.toLowerCase(), `0x${topics[2].slice(26)}`.toLowerCase());
         }
       }
     }
   }
-  const out = new Map<string, PoolInfo | null>();
-  for (const [pool, protocol] of protocolOf) out.set(pool, derivePool(chainId, protocol, pool, candidates.get(pool) ?? []));
-  return out;
-}
-
-/**
- * The `lp_position` records of the export (positions.ts): two passes over the logs, first for the transactions in
- * which the pinned position manager minted a position, then for all of those transactions' logs.
- */
-async function exportPositions(files: { file: string; kind: FileKind }[], chainId: number, senders: Map<string, string>, timeOf: (r: Row) => Date | null): Promise<ActivityRecord[]> {
-  const logFiles = files.filter((f) => f.kind === 'logs');
-  const minting = new Set<string>();
-  for (const f of logFiles) {
-    for await (const { rows } of readRows(f.file, 0, 5000)) {
-      for (const r of rows) {
-        const address = str(r.address);
-        const tx = str(r.transaction_hash)?.toLowerCase();
-        if (address && tx && positionMintRecipient(chainId, { address, topics: topicsOf(r.topics) })) minting.add(tx);
-      }
-    }
-  }
-  if (!minting.size) return [];
-  const byTx = new Map<string, RawLog[]>();
-  for (const f of logFiles) {
-    for await (const { rows } of readRows(f.file, 0, 5000)) {
-      for (const r of rows) {
-        const tx = str(r.transaction_hash)?.toLowerCase();
-        const address = str(r.address);
-        if (!tx || !address || !minting.has(tx)) continue;
-        const list = byTx.get(tx) ?? [];
-        list.push({ address, topics: topicsOf(r.topics), data: str(r.data) ?? '0x', transactionHash: tx, logIndex: Number(r.log_index), blockNumber: Number(r.block_number), timestamp: timeOf(r) });
-        byTx.set(tx, list);
-      }
-    }
-  }
-  return [...byTx].flatMap(([hash, logs]) => positionRecords(chainId, { hash, from: senders.get(hash) ?? null, logs }));
+  const pools = new Map<string, PoolInfo | null>();
+  for (const [pool, protocol] of protocolOf) pools.set(pool, derivePool(chainId, protocol, pool, candidates.get(pool) ?? []));
+  const positions = [...byTx].flatMap(([hash, logs]) => positionRecords(chainId, { hash, from: senders.get(hash) ?? null, logs }));
+  return { pools, positions };
 }
 
 /** A token_transfers row is the decoded form of an ERC-20 Transfer log: re-encoded and decoded like any log. */

@@ -1,0 +1,203 @@
+// `credence ingest --format ethereum-etl` at scale: a generated export of about a million rows (the real 2-block
+// mainnet export in /work/shared/data/ethereum-etl repeated under new block numbers, times and hashes, written to a
+// temporary directory at bench time), imported into a new database, against the database's own bulk-load rate in
+// the same run: the same number of rows written by plain multi-row INSERTs into a scratch table shaped like
+// wallet_activity (its columns and indexes), with no reading, parsing or decoding. Memory is sampled through the
+// import (the reader streams: it should stay flat whatever the export's size). The rescoring after the load is
+// timed apart (the CLI runs it; BENCH_RESCORE=0 skips it).
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx bench/etl-import.ts [rows=1000000]
+//   (without DATABASE_URL: embedded PGlite in memory)
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { openDatabase, type Db, type Queryable } from '../src/platform/db/index.js';
+import { migrate } from '../src/platform/db/migrate.js';
+import { createIngestionRepo } from '../src/modules/ingestion/repo.js';
+import { importEthereumEtl } from '../src/modules/ingestion/etl/import.js';
+
+const ROWS = Number(process.argv[2] ?? 1_000_000);
+const MAINNET = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/data/ethereum-etl/mainnet-17173049-17173050-json');
+const KINDS = ['blocks', 'transactions', 'logs', 'token_transfers'] as const;
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+/** Writes the real export `copies` times; copy k has its blocks moved k*blocks on, its hashes replaced. */
+async function generate(dir: string, rows: number): Promise<{ rows: number; copies: number; bytes: number }> {
+  const lines = Object.fromEntries(KINDS.map((k) => [k, readFileSync(path.join(MAINNET, `${k}.json`), 'utf8').split('\n').filter(Boolean)])) as Record<(typeof KINDS)[number], string[]>;
+  const perCopy = lines.transactions.length + lines.logs.length + lines.token_transfers.length;
+  const copies = Math.ceil(rows / perCopy);
+  const blocks = lines.blocks.map((l) => JSON.parse(l) as { number: number; hash: string; timestamp: number });
+  const span = blocks.length;
+  // every transaction and block hash of the export, renamed per copy (topics and data keep their words)
+  const hashes = new Set<string>();
+  for (const l of [...lines.transactions, ...lines.blocks]) for (const m of l.matchAll(/"(?:hash|parent_hash)": "(0x[0-9a-f]{64})"/g)) hashes.add(m[1]);
+  let bytes = 0;
+  for (const kind of KINDS) {
+    const out = createWriteStream(path.join(dir, `${kind}.json`));
+    for (let k = 0; k < copies; k++) {
+      const salt = `copy-${k}`;
+      const renamed = new Map<string, string>();
+      const rename = (h: string) => {
+        if (!hashes.has(h)) return h;
+        let v = renamed.get(h);
+        if (!v) renamed.set(h, (v = `0x${createHash('sha256').update(salt).update(h).digest('hex')}`));
+        return v;
+      };
+      const chunk =
+        lines[kind]
+          .map((l) =>
+            l
+              .replace(/0x[0-9a-f]{64}/g, rename)
+              .replace(/("(?:block_number|number)": )(\d+)/g, (_, p: string, n: string) => `${p}${Number(n) + (k + 1) * span}`)
+              .replace(/("(?:block_timestamp|timestamp)": )(\d+)/g, (_, p: string, n: string) => `${p}${Number(n) + (k + 1) * span * 12}`),
+          )
+          .join('\n') + '\n';
+      bytes += chunk.length;
+      if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
+    }
+    await new Promise<void>((r, j) => {
+      out.once('error', j);
+      out.end(() => r());
+    });
+  }
+  return { rows: copies * perCopy, copies, bytes };
+}
+
+/** A new, migrated database: a scratch PostgreSQL database beside DATABASE_URL's, or PGlite in memory. */
+async function freshDatabase(): Promise<{ db: Db; drop: () => Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (!url?.startsWith('postgres')) {
+    const db = await openDatabase('pglite://memory', tmpdir());
+    await migrate(db);
+    return { db, drop: () => db.close() };
+  }
+  const name = `credence_bench_etl_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const db = await openDatabase(u.toString(), tmpdir());
+  await migrate(db);
+  return {
+    db,
+    drop: async () => {
+      await db.close();
+      await admin.query(`DROP DATABASE ${name}`);
+      await admin.end();
+    },
+  };
+}
+
+/** The database's own rate: `rows` rows of wallet_activity's shape, 5,000 a statement, one transaction per 20,000. */
+async function baseline(db: Db, rows: number): Promise<number> {
+  await db.exec('DROP TABLE IF EXISTS etl_bench_baseline; CREATE TABLE etl_bench_baseline (LIKE wallet_activity INCLUDING ALL)');
+  const batch = 5000;
+  const t = performance.now();
+  for (let done = 0; done < rows; ) {
+    await db.tx(async (q) => {
+      for (let i = 0; i < 4 && done < rows; i++) {
+        const n = Math.min(batch, rows - done);
+        const ix = Array.from({ length: n }, (_, j) => done + j);
+        await q.query(
+          `INSERT INTO etl_bench_baseline (chain_id, tx_hash, log_index, wallet, kind, block_number, occurred_at, contract, counterparty, token_id, amount, direction, protocol, ref, value_usd, tx_from)
+           SELECT 1, h, i, w, 'transfer_erc20', b, now(), c, w, NULL, '1000000', 'out', NULL, NULL, NULL, w
+           FROM unnest($1::text[], $2::int[], $3::text[], $4::bigint[], $5::text[]) AS t(h, i, w, b, c)
+           ON CONFLICT DO NOTHING`,
+          [ix.map((x) => `0x${x.toString(16).padStart(64, '0')}`), ix.map((x) => x % 400), ix.map((x) => `0x${(x % 50_000).toString(16).padStart(40, '0')}`), ix.map((x) => 17_000_000 + (x >> 9)), ix.map((x) => `0x${(x % 300).toString(16).padStart(40, '0')}`)],
+        );
+        done += n;
+      }
+    });
+  }
+  const ms = performance.now() - t;
+  await db.exec('DROP TABLE etl_bench_baseline');
+  return rows / (ms / 1000);
+}
+
+/** Wall time spent in each kind of statement (its first words), for the import's breakdown. */
+function timedDb(db: Db): { db: Db; report(): string } {
+  const spent = new Map<string, { ms: number; n: number }>();
+  const time = async <T>(sql: string, run: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    try {
+      return await run();
+    } finally {
+      const key = sql.replace(/\s+/g, ' ').trim().slice(0, 48);
+      const e = spent.get(key) ?? { ms: 0, n: 0 };
+      e.ms += performance.now() - t;
+      e.n++;
+      spent.set(key, e);
+    }
+  };
+  const wrap = (q: Queryable): Queryable => ({ query: (sql, params, o) => time(sql, () => q.query(sql, params, o)) });
+  return {
+    db: { ...db, ...wrap(db), tx: (fn) => time('(transaction)', () => db.tx((q) => fn(wrap(q)))) },
+    report: () =>
+      [...spent]
+        .sort((a, b) => b[1].ms - a[1].ms)
+        .slice(0, 6)
+        .map(([k, v]) => `    ${(v.ms / 1000).toFixed(1).padStart(6)} s in ${String(v.n).padStart(4)} x ${k}`)
+        .join('\n'),
+  };
+}
+
+async function main() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'credence-etl-bench-'));
+  try {
+    let t = performance.now();
+    const gen = await generate(dir, ROWS);
+    console.log(`generated ${gen.rows} rows (${gen.copies} copies of the mainnet export, ${(gen.bytes / 2 ** 20).toFixed(0)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s (load ${load()})`);
+
+    const { db, drop } = await freshDatabase();
+    try {
+      const base = await baseline(db, gen.rows);
+      console.log(`baseline (${db.kind}): plain multi-row INSERTs of ${gen.rows} rows into a wallet_activity-shaped table: ${Math.round(base)} rows/s`);
+
+      const repo = createIngestionRepo(db);
+      let peakRss = 0;
+      const samples: number[] = [];
+      const sampler = setInterval(() => {
+        const rss = process.memoryUsage().rss;
+        peakRss = Math.max(peakRss, rss);
+        samples.push(rss);
+      }, 250);
+      const timed = timedDb(db);
+      t = performance.now();
+      const cpu0 = process.cpuUsage();
+      const r = await importEthereumEtl({ db: timed.db, repo: createIngestionRepo(timed.db) }, dir, { chainId: 1 });
+      const ms = performance.now() - t;
+      const cpu = process.cpuUsage(cpu0);
+      clearInterval(sampler);
+      const rows = r.files.reduce((s, f) => s + f.rows, 0);
+      const rate = rows / (ms / 1000);
+      const q = (p: number) => [...samples].sort((a, b) => a - b)[Math.floor(p * (samples.length - 1))] / 2 ** 20;
+      console.log(`import (${db.kind}): ${rows} rows -> ${r.records} records for ${r.wallets.size} wallets in ${(ms / 1000).toFixed(1)} s: ${Math.round(rate)} rows/s (load ${load()})`);
+      // this process's CPU (reading, parsing, decoding; on PGlite the database's work too): the load-independent part
+      console.log(`  CPU of the importing process: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (${((cpu.user + cpu.system) / rows).toFixed(1)} µs a row)`);
+      console.log(`  ratio to the baseline: ${(rate / base).toFixed(2)}; goal 50,000 rows/s on PostgreSQL`);
+      console.log(`  where the import waited on the database (wall time per statement, writes overlap reading):\n${timed.report()}`);
+      console.log(`  memory through the import: rss median ${q(0.5).toFixed(0)} MB, peak ${(peakRss / 2 ** 20).toFixed(0)} MB (first quarter's median ${q(0.25).toFixed(0)} MB)`);
+
+      if (process.env.BENCH_RESCORE !== '0') {
+        const { createScoringService } = await import('../src/modules/scoring/service.js');
+        const { createEventBus } = await import('../src/platform/events/bus.js');
+        const { createCacheFactory } = await import('../src/platform/cache/index.js');
+        const bus = createEventBus({ instanceId: 'bench', channel: 'bench' });
+        const scoring = createScoringService({ db, bus, caches: createCacheFactory(bus), services: { ingestion: { featuresFor: (w: string) => repo.features(w), featuresForMany: (ws: string[]) => repo.featuresMany(ws, db) } } as never });
+        t = performance.now();
+        await scoring.recomputeMany([...r.wallets], 'ingestion');
+        const rs = performance.now() - t;
+        console.log(`rescoring after the load: ${r.wallets.size} wallets in ${(rs / 1000).toFixed(1)} s (${Math.round(r.wallets.size / (rs / 1000))} wallets/s)`);
+      }
+    } finally {
+      await drop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
