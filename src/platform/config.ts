@@ -63,7 +63,8 @@ export interface Config {
   hubClientTimeoutSeconds: number;
   proverConcurrency: number;
   verifierThreads: number;
-  /** Start the proving and verifying threads at boot (API instances) instead of on the first proof. */
+  /** Start the proving and verifying threads at boot (API instances) instead of on the first proof. Off by default:
+   *  the threads and the circuits' keys they load are ~110 MB an instance that proves nothing never needs. */
   proverWarmup: boolean;
   kycCallbackSecret: string | null;
   /** Legal age by jurisdiction for /compliance/age-verify (`CC` or `CC-RRR`); built-in: US-* 21, else 18. */
@@ -399,7 +400,7 @@ export function loadConfig(env: Env = process.env): Config {
     hubClientTimeoutSeconds: int(env, 'CREDENCE_HUB_CLIENT_TIMEOUT_SECONDS', 30, 2, 7200),
     proverConcurrency: int(env, 'CREDENCE_PROVER_CONCURRENCY', 2, 1, 64),
     verifierThreads: int(env, 'CREDENCE_VERIFIER_THREADS', 1, 1, 64),
-    proverWarmup: bool(env, 'CREDENCE_PROVER_WARMUP', true),
+    proverWarmup: bool(env, 'CREDENCE_PROVER_WARMUP', false),
     kycCallbackSecret: str(env, 'CREDENCE_KYC_CALLBACK_SECRET'),
     legalAges: legalAges(str(env, 'CREDENCE_LEGAL_AGES')),
     kycProviders: { default: kycProvider(env, 'DEFAULT'), alt: kycProvider(env, 'ALT') },
