@@ -71,7 +71,11 @@ function start(args: string[]) {
   return { child: child as ChildProcess, line, exited, output: () => ({ out, err }) };
 }
 
-const store = () => JSON.parse(readFileSync(path.join(configDir, 'config.json'), 'utf8')) as { apiUrl: string; profiles: Record<string, { token?: string; apiKey?: string; apiKeyId?: string }> };
+const store = () =>
+  JSON.parse(readFileSync(path.join(configDir, 'config.json'), 'utf8')) as {
+    apiUrl: string;
+    profiles: Record<string, { token?: string; apiKey?: string; apiKeyId?: string; apiKeyEnvironment?: string; keys?: Record<string, { apiKey: string }> }>;
+  };
 
 describe('strict flags and help', () => {
   it('an unknown flag or command exits 2 with the closest spelling', async () => {
@@ -175,16 +179,47 @@ describe('login, keys, score, proof, webhooks', () => {
     expect(liveKey).toMatchObject({ environment: 'live', apiKey: expect.stringMatching(/^cred_live_/) });
     expect(store().profiles[baseUrl].apiKey).toBe(key); // --no-save kept the test key in use
 
-    const rotated = await run(['keys', 'rotate', testKeyId, '--grace-period', '0']);
+    // a live key created while the test key is in use is saved, but the test key stays in use, and it says so
+    const second = await run(['keys', 'create', '--email', 'dev@example.com', '--org', 'Acme']);
+    expect(second.code, second.stderr).toBe(0);
+    const secondKey = /cred_live_\w+/.exec(second.stdout)![0];
+    const prefixes = new Map((JSON.parse((await run(['keys', 'list', '--json'])).stdout) as { id: string; keyPrefix: string }[]).map((k) => [k.id, k.keyPrefix]));
+    const testPrefix = prefixes.get(testKeyId)!;
+    expect(second.stdout).toContain(`The key in use stays ${testPrefix} (test, ${testKeyId})`);
+    const secondId = Object.entries(store().profiles[baseUrl].keys ?? {}).find(([, k]) => k.apiKey === secondKey)![0];
+    expect(second.stdout).toContain(`credence keys use ${prefixes.get(secondId)}`);
+    expect(store().profiles[baseUrl]).toMatchObject({ apiKey: key, apiKeyId: testKeyId });
+
+    // keys use: by the prefix keys list shows, by id; a key whose secret this CLI never saw is explained
+    const useLive = await run(['keys', 'use', `${prefixes.get(secondId)}…`]);
+    expect(useLive.code, useLive.stderr).toBe(0);
+    expect(useLive.stdout).toContain(`now using live key ${prefixes.get(secondId)} (${secondId})`);
+    expect(store().profiles[baseUrl]).toMatchObject({ apiKey: secondKey, apiKeyId: secondId, apiKeyEnvironment: 'live' });
+    const unknown = await run(['keys', 'use', liveKey.id]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(`does not hold the secret of key ${prefixes.get(liveKey.id)}`);
+    const byKey = await run(['keys', 'use', liveKey.apiKey]);
+    expect(byKey.code, byKey.stderr).toBe(0);
+    expect(store().profiles[baseUrl]).toMatchObject({ apiKey: liveKey.apiKey, apiKeyId: liveKey.id });
+    const back = await run(['keys', 'use', testKeyId]);
+    expect(back.code, back.stderr).toBe(0);
+    expect(store().profiles[baseUrl]).toMatchObject({ apiKey: key, apiKeyId: testKeyId, apiKeyEnvironment: 'test' });
+
+    // rotate and revoke take the prefix keys list shows
+    const rotated = await run(['keys', 'rotate', testPrefix, '--grace-period', '0']);
     expect(rotated.code, rotated.stderr).toBe(0);
     const newKey = /cred_test_\w+/.exec(rotated.stdout)?.[0];
     expect(newKey).not.toBe(key);
     expect(store().profiles[baseUrl].apiKey).toBe(newKey);
 
-    const revoked = await run(['keys', 'revoke', liveKey.id]);
+    const revoked = await run(['keys', 'revoke', prefixes.get(liveKey.id)!]);
     expect(revoked.code, revoked.stderr).toBe(0);
+    expect((await run(['keys', 'revoke', secondId])).code).toBe(0);
     const badId = await run(['keys', 'revoke', 'nope']);
     expect(badId.code).toBe(2);
+    const noSuch = await run(['keys', 'rotate', 'cred_test_zzzz']);
+    expect(noSuch.code).toBe(1);
+    expect(noSuch.stderr).toContain('no key with prefix cred_test_zzzz');
 
     const list = await run(['keys', 'list', '--json']);
     expect(list.code, list.stderr).toBe(0);
@@ -271,7 +306,7 @@ describe('login, keys, score, proof, webhooks', () => {
 
       const trigger = await run(['trigger', 'score.updated', '--address', vitalik]);
       expect(trigger.code, trigger.stderr).toBe(0);
-      expect(trigger.stdout).toContain('queued for 1 webhook(s) or listener(s)');
+      expect(trigger.stdout).toContain('queued for 1 webhook or listener');
 
       const printed = await listen.line(/score\.updated/);
       expect(printed).toContain(`${vitalik} OVERALL`);
@@ -298,6 +333,7 @@ describe('login, keys, score, proof, webhooks', () => {
 
       listen.child.kill('SIGINT');
       expect(await listen.exited).toBe(0);
+      expect(listen.output().out).toContain(`stopped: the temporary webhook ${webhookId} was removed`);
       await eventually(async () => (await app.inject({ method: 'GET', url: `/api/v1/webhooks/${webhookId}`, headers })).statusCode === 404);
     } finally {
       receiver.close();

@@ -18,6 +18,8 @@ export interface Profile {
   apiKey?: string;
   apiKeyId?: string;
   apiKeyEnvironment?: 'live' | 'test';
+  /** the secrets of the keys this CLI created or rotated (shown once by the service), by key id: `keys use` */
+  keys?: Record<string, { apiKey: string; keyPrefix: string; environment: 'live' | 'test' }>;
 }
 
 export interface Store {

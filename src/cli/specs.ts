@@ -29,7 +29,7 @@ export const loginSpec: CommandSpec = {
 };
 
 export const keysSpec: CommandSpec = {
-  summary: 'API keys of the logged-in wallet: create, list, rotate, revoke',
+  summary: 'API keys of the logged-in wallet: create, list, use, rotate, revoke',
   subcommands: {
     create: {
       summary: 'create a key (--test: a cred_test_ key with sandbox data) and save it as the key in use',
@@ -40,18 +40,26 @@ export const keysSpec: CommandSpec = {
         email: { type: 'string', value: '<email>', description: 'contact email (required for live keys)' },
         tier: { type: 'string', value: '<tier>', description: 'Free (default); paid tiers need an admin session' },
         'expires-at': { type: 'string', value: '<ISO time>', description: 'the key stops working then' },
-        'no-save': { type: 'boolean', description: 'do not save it as the key in use' },
+        'no-save': { type: 'boolean', description: 'do not save it (nor use it)' },
+        use: { type: 'boolean', description: 'make it the key in use even when a key of the other environment is in use' },
         ...JSON_FLAG,
       },
+      notes: 'The new key becomes the key in use when none is, or when the key in use has the same environment; a key of the other environment (a live key while a test key is in use) is saved and the key in use stays, unless --use. credence keys use switches.',
     },
     list: { summary: "list the wallet's keys (never the keys themselves)", flags: { ...API_FLAGS, ...JSON_FLAG } },
+    use: {
+      summary: 'make a key the one the other commands use (a key this CLI created or rotated, or its secret)',
+      args: '<key id|prefix|secret>',
+      positionals: ID,
+      flags: { ...API_FLAGS },
+    },
     rotate: {
       summary: 'issue a new secret for a key; the old one works for the grace period',
-      args: '<key id>',
+      args: '<key id|prefix>',
       positionals: ID,
       flags: { ...API_FLAGS, 'grace-period': { type: 'string', value: '<seconds>', description: 'how long the previous secret keeps working (default 86400, 0 ends it now)' }, ...JSON_FLAG },
     },
-    revoke: { summary: 'revoke a key at once', args: '<key id>', positionals: ID, flags: { ...API_FLAGS } },
+    revoke: { summary: 'revoke a key at once', args: '<key id|prefix>', positionals: ID, flags: { ...API_FLAGS } },
   },
 };
 
@@ -94,7 +102,7 @@ export const webhooksSpec: CommandSpec = {
         address: { type: 'string', value: '<address>', description: 'only events of this wallet' },
         'print-json': { type: 'boolean', description: 'also print each event body' },
       },
-      notes: 'With a test key: test events (credence trigger score.updated); with a live key (Starter and above): live score events. Ctrl-C removes the temporary webhook.',
+      notes: 'With a test key: test events (credence trigger score.updated); with a live key (Starter and above): live score events. Ctrl-C removes the temporary webhook and says so.',
     },
   },
 };

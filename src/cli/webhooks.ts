@@ -78,8 +78,16 @@ export async function runListen(flags: Record<string, unknown>) {
     if (exiting) return;
     exiting = true;
     stop.abort();
-    // the service also deletes it when the stream closes; this makes sure before exiting
-    if (webhookId) await client.DELETE('/api/v1/webhooks/{id}', { params: { path: { id: webhookId } } }).catch(() => undefined);
+    // the service also deletes it when the stream closes; this makes sure before exiting, and says so
+    if (webhookId) {
+      const r = await client
+        .with({ timeoutMs: 5_000, maxRetries: 1 })
+        .DELETE('/api/v1/webhooks/{id}', { params: { path: { id: webhookId } } })
+        .catch((e: Error) => ({ response: null, error: e }));
+      const status = r.response?.status;
+      if (status === 204 || status === 200 || status === 404) console.log(`stopped: the temporary webhook ${webhookId} was removed`);
+      else console.error(`stopped, but the temporary webhook ${webhookId} could not be removed (${status ? `HTTP ${status}` : (r as { error?: Error }).error?.message}): the service removes it when it sees the stream closed; credence webhooks listen again, or DELETE /api/v1/webhooks/${webhookId}`);
+    } else console.log('stopped before the temporary webhook was ready: nothing to remove');
     process.exit(code);
   };
   process.on('SIGINT', () => void quit(0));
@@ -135,6 +143,7 @@ export async function runTrigger(flags: Record<string, unknown>, positionals: st
   };
   const r = await unwrap(client.POST('/api/v1/webhooks/trigger', { body }));
   if (flags.json) return console.log(JSON.stringify(r, null, 2));
-  console.log(`triggered ${r.event}: ${r.address} ${r.category} ${r.oldScore} -> ${r.newScore}; queued for ${r.deliveryIds.length} webhook(s) or listener(s)`);
+  const n = r.deliveryIds.length;
+  console.log(`triggered ${r.event}: ${r.address} ${r.category} ${r.oldScore} -> ${r.newScore}; queued for ${n} ${n === 1 ? 'webhook or listener' : 'webhooks or listeners'}`);
   if (!r.deliveryIds.length) console.log('nothing receives it: start credence webhooks listen --forward-to <url> with this test key first');
 }
