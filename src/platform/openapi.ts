@@ -1,8 +1,9 @@
 // The OpenAPI 3.0.4 document is generated from the route schemas. Every route gets its security scheme and
 // the error responses its auth mode and method can produce, so the document is complete by construction.
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, RouteOptions, onRequestHookHandler } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { PAGE_HEADERS } from './http/page-security.js';
 import { Type } from '@sinclair/typebox';
 import { ErrorBody, FieldErrorSchema } from './http/schemas.js';
 import { PAGINATION_DOC } from './http/pagination.js';
@@ -96,6 +97,8 @@ function augment(route: RouteOptions) {
   if (schema.security === undefined && SECURITY[mode]) schema.security = SECURITY[mode];
 }
 
+const SWAGGER_RUNTIME_STYLE = 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w=';
+
 const pageHeaders: onRequestHookHandler = (_req, reply, done) => {
   reply.headers(PAGE_HEADERS);
   done();
@@ -128,7 +131,20 @@ export async function registerOpenApi(app: FastifyInstance, version: string) {
     refResolver: { buildLocalReference: (json: Record<string, unknown>, _base: unknown, _fragment: string, i: number) => schemaName(json) ?? `Schema${i}` },
     transformObject: (documentObject) => finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject) as never,
   });
-  await app.register(swaggerUi, { routePrefix: '/swagger', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  // The API explorer is hardened like every page (issue 30): swagger-ui's own CSP (hashes of its inline parts), never
+  // framed, no Referer, no sniffing; without upgrade-insecure-requests, which would break it on http://localhost.
+  await app.register(swaggerUi, {
+    routePrefix: '/swagger',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+    staticCSP: true,
+    transformStaticCSP: (header) =>
+      header
+        .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
+        .replace(/\s*upgrade-insecure-requests;?/, '')
+        // the one <style> swagger-ui-bundle inserts at run time (its hash; the page test fails if a new version changes it)
+        .replace("style-src 'self' https:", `style-src 'self' https: '${SWAGGER_RUNTIME_STYLE}'`),
+    uiHooks: { onRequest: pageHeaders },
+  });
   for (const url of ['/swagger/v1/swagger.json', '/swagger/swagger.json']) {
     app.get(url, { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
   }

@@ -2,12 +2,13 @@
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** `confirmAction`: where the button posts; it carries the creator's token when the page was opened with it. */
-export function checkoutPage(s: { id: string; tier: string; priceUsd: number | null; status: string; cancelUrl: string | null; confirmAction: string }): string {
+export function checkoutPage(s: { id: string; tier: string; priceUsd: number | null; status: string; cancelUrl: string | null; confirmAction: string; nonce: string }): string {
   const done = s.status !== 'open';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
 <title>Credence checkout</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1a1a2e}
+<style nonce="${esc(s.nonce)}">body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1a1a2e}
 .card{border:1px solid #ddd;border-radius:12px;padding:2rem}button{font-size:1rem;padding:.7rem 1.4rem;border-radius:8px;border:0;background:#4f46e5;color:#fff;cursor:pointer}
 button:disabled{background:#999}.muted{color:#666;font-size:.9rem}</style></head>
 <body><div class="card">
@@ -18,7 +19,9 @@ button:disabled{background:#999}.muted{color:#666;font-size:.9rem}</style></head
 <form id="pay-form" method="post" action="${esc(s.confirmAction)}"><button id="pay" type="submit" ${done ? 'disabled' : ''}>Confirm payment</button></form>
 ${s.cancelUrl ? `<p><a href="${esc(s.cancelUrl)}">Cancel</a></p>` : ''}
 </div>
-<script>
+<script nonce="${esc(s.nonce)}">
+// the token stays in the form's action only: not in the address bar, history or bookmarks
+if (location.search) history.replaceState(null, '', location.pathname);
 document.getElementById('pay-form').addEventListener('submit', async (ev) => {
   ev.preventDefault();
   const btn = document.getElementById('pay'); btn.disabled = true;
@@ -30,6 +33,7 @@ document.getElementById('pay-form').addEventListener('submit', async (ev) => {
 </script></body></html>`;
 }
 
-export const donePage = (ok: boolean) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Credence checkout</title></head>
-<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto"><h1>${ok ? 'Payment received' : 'Checkout cancelled'}</h1>
+export const donePage = (ok: boolean, nonce: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Credence checkout</title>
+<style nonce="${esc(nonce)}">body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto}</style></head>
+<body><h1>${ok ? 'Payment received' : 'Checkout cancelled'}</h1>
 <p>${ok ? 'Your API key has been upgraded. Check it with GET /api/v1/billing/usage.' : 'Nothing was charged.'}</p></body></html>`;

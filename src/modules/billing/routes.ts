@@ -1,4 +1,5 @@
 // Billing routes: API key creation, usage, checkout, the local checkout page and payment-processor events.
+import { originOf, securePage } from '../../platform/http/page-security.js';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { apiRoutes, type App } from '../../platform/http/types.js';
@@ -235,8 +236,10 @@ export function billingRoutes(app: App, ctx: AppContext, repo: BillingRepo, keys
         const cs = await payments.localSession(req.params.sessionId);
         if (!cs) throw notFound('Unknown checkout session.');
         reply.type('text/html; charset=utf-8');
+        // the form posts here and is redirected (303) to the success page, which may be the integrator's site
+        const nonce = securePage(reply, [originOf(cs.success_url)].filter((o): o is string => o !== null));
         const confirmAction = `/api/v1/billing/checkout/local/${encodeURIComponent(cs.id)}/confirm${req.query.token ? `?token=${encodeURIComponent(req.query.token)}` : ''}`;
-        return checkoutPage({ id: cs.id, tier: cs.tier, priceUsd: limitsOf(cs.tier).priceUsd, status: cs.status, cancelUrl: cs.cancel_url, confirmAction });
+        return checkoutPage({ id: cs.id, tier: cs.tier, priceUsd: limitsOf(cs.tier).priceUsd, status: cs.status, cancelUrl: cs.cancel_url, confirmAction, nonce });
       },
     );
 
@@ -293,7 +296,7 @@ export function billingRoutes(app: App, ctx: AppContext, repo: BillingRepo, keys
       },
       async (req, reply) => {
         reply.type('text/html; charset=utf-8');
-        return donePage(!req.query.cancelled);
+        return donePage(!req.query.cancelled, securePage(reply));
       },
     );
 

@@ -6,6 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../platform/http/types.js';
 import { notFound } from '../../platform/errors.js';
 import { HtmlPage } from '../../platform/http/schemas.js';
+import { securePage } from '../../platform/http/page-security.js';
 import { errorResponses } from '../../platform/openapi.js';
 import type { KycService } from './kyc-service.js';
 import { LOCAL_SIGNATURE_HEADER, type LocalCallbackBody, type LocalProvider } from './providers/local.js';
@@ -14,16 +15,16 @@ import type { KycSessionRow } from './repo.js';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-const layout = (title: string, body: string) => `<!doctype html>
+const layout = (title: string, body: string, nonce: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1d2330}
+<style nonce="${esc(nonce)}">body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1d2330}
 label{display:block;margin:1rem 0 .3rem;font-weight:600}input,select{font-size:1rem;padding:.4rem}
 .actions{margin-top:1.5rem;display:flex;gap:1rem}button{font-size:1rem;padding:.6rem 1.4rem;border-radius:6px;border:1px solid #888;cursor:pointer}
 #approve{background:#176b3a;color:#fff}#reject{background:#9b1c1c;color:#fff}.error{color:#9b1c1c}.muted{color:#667}</style>
 </head><body>${body}</body></html>`;
 
-function formPage(s: KycSessionRow, error: string | null, values: { birthDate?: string; level?: string } = {}) {
+function formPage(nonce: string, s: KycSessionRow, error: string | null, values: { birthDate?: string; level?: string } = {}) {
   return layout(
     'Credence identity verification',
     `<h1>Identity verification</h1>
@@ -42,14 +43,16 @@ ${error ? `<p class="error" id="error" role="alert">${esc(error)}</p>` : ''}
 <button type="submit" id="approve" name="decision" value="approve">Approve</button>
 <button type="submit" id="reject" name="decision" value="reject">Reject</button>
 </div></form>`,
+    nonce,
   );
 }
 
-const resultPage = (s: KycSessionRow, status: string, message: string) =>
+const resultPage = (nonce: string, s: KycSessionRow, status: string, message: string) =>
   layout(
     'Credence identity verification',
     `<h1>Identity verification</h1><p id="result" data-status="${esc(status)}">${esc(message)}</p>
 <p class="muted">Session <code>${esc(s.id)}</code> for <code>${esc(s.did)}</code>. You can close this page.</p>`,
+    nonce,
   );
 
 export function registerLocalPage(app: App, kyc: KycService, providers: Map<string, LocalProvider>) {
@@ -91,11 +94,12 @@ export function registerLocalPage(app: App, kyc: KycService, providers: Map<stri
         const session = await liveSession(req.params.sessionId);
         if (!session) throw sessionNotFound();
         reply.type('text/html; charset=utf-8');
+        const nonce = securePage(reply);
         if (session.status !== 'pending' || session.expires_at.getTime() <= Date.now()) {
           const st = session.status === 'pending' ? 'expired' : session.status;
-          return resultPage(session, st, `This verification session is ${st}.`);
+          return resultPage(nonce, session, st, `This verification session is ${st}.`);
         }
-        return formPage(session, null);
+        return formPage(nonce, session, null);
       },
     );
 
@@ -114,14 +118,15 @@ export function registerLocalPage(app: App, kyc: KycService, providers: Map<stri
         const session = await liveSession(req.params.sessionId);
         if (!session) throw sessionNotFound();
         reply.type('text/html; charset=utf-8');
+        const nonce = securePage(reply);
         const form = (req.body ?? {}) as Record<string, string>;
         const decision = form.decision;
         const level = form.level === 'full' ? 'full' : 'basic';
-        if (decision !== 'approve' && decision !== 'reject') return reply.code(400).send(formPage(session, 'Choose Approve or Reject.', form));
+        if (decision !== 'approve' && decision !== 'reject') return reply.code(400).send(formPage(nonce, session, 'Choose Approve or Reject.', form));
         const body: LocalCallbackBody = { eventId: randomUUID(), sessionId: session.provider_session_id, status: decision === 'approve' ? 'approved' : 'rejected' };
         if (decision === 'approve') {
           if (parseBirthDate(form.birthDate) === null) {
-            return reply.code(400).send(formPage(session, 'Enter a valid date of birth (between 1900 and today) to approve.', form));
+            return reply.code(400).send(formPage(nonce, session, 'Enter a valid date of birth (between 1900 and today) to approve.', form));
           }
           body.birthDate = form.birthDate;
           body.level = level;
@@ -138,10 +143,10 @@ export function registerLocalPage(app: App, kyc: KycService, providers: Map<stri
         });
         if (res.statusCode !== 200) {
           const details = (res.json() as { details?: string }).details ?? `status ${res.statusCode}`;
-          return reply.code(res.statusCode === 409 ? 409 : 502).send(resultPage(session, 'error', `The result could not be recorded: ${details}`));
+          return reply.code(res.statusCode === 409 ? 409 : 502).send(resultPage(nonce, session, 'error', `The result could not be recorded: ${details}`));
         }
         const status = (res.json() as { status: string }).status;
-        return resultPage(session, status, status === 'approved' ? 'Verification approved.' : 'Verification rejected.');
+        return resultPage(nonce, session, status, status === 'approved' ? 'Verification approved.' : 'Verification rejected.');
       },
     );
   }, { prefix: '/api/v1' });
