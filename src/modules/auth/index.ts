@@ -50,7 +50,8 @@ export const authModule: Module = {
                 '**Environment**: `environment` (default `live`) chooses the world the token works in. With `test` the token (claim `env: "test"`) works ' +
                 'as a cred_test_ key does, on every route: test disputes, debt claims and webhooks only (a live record is 404), sandbox scores and ' +
                 'sandbox proofs (`environment: "test"`, never valid for live verification), hub connections that receive test events only; routes ' +
-                'without a sandbox answer 403. A test token sent beside a live key makes the request a test request. The answer repeats `environment`.',
+                'without a sandbox answer 403. A token of one environment sent beside an API key of the other (a test token with a live key, a live token with a test key) ' +
+                'is refused with 401 naming both, never settled silently. The answer repeats `environment`.',
               body: VerifyBody,
               response: { 200: VerifyResponse, ...errorResponses(401) },
             },

@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../platform/http/types.js';
 import type { AppContext } from '../../platform/context.js';
 import { hashApiKey } from '../../platform/auth/api-key.js';
+import { mixedEnvironments } from '../../platform/auth/plugin.js';
 import { unauthorized } from '../../platform/errors.js';
 import { errorResponses } from '../../platform/openapi.js';
 import type { Hub } from './hub.js';
@@ -62,21 +63,27 @@ export function registerHubRoutes(app: App, ctx: AppContext, hub: Hub, tokens: T
    * mistyped test key never ends up receiving live events.
    */
   async function credentialOf(headers: IncomingMessage['headers'], query: URLSearchParams): Promise<HubCredential | null> {
-    // every credential sent counts (as on the HTTP routes, a test sign-in beside a live key makes it a test connection)
+    // every credential sent counts; as on the HTTP routes, a key and a sign-in of different environments are refused
     const presented = [...new Set(presentedCredentials(headers, query))];
     if (presented.length === 0) return null;
     const cred: HubCredential = { keyId: null, environment: 'live' };
+    const seen: { key?: 'live' | 'test'; token?: 'live' | 'test' } = {};
     for (const c of presented) {
       if (JWT_SHAPE.test(c)) {
         const user = await ctx.jwt.verify(c);
         if (!user) throw unauthorized('The hub credential is not a valid API key or sign-in token (it may have expired): sign in again.');
         if (user.environment === 'test') cred.environment = 'test';
+        seen.token ??= user.environment;
+        if (seen.key && seen.key !== user.environment) throw mixedEnvironments(seen.key, user.environment);
         continue;
       }
       const p = await ctx.apiKeys.resolve(hashApiKey(c));
       if (!p || (p.expiresAt != null && p.expiresAt <= Date.now())) throw unauthorized('The API key given to the hub is not valid.');
       cred.keyId ??= p.keyId;
       if (p.environment === 'test') cred.environment = 'test';
+      const keyEnv = p.environment ?? 'live';
+      seen.key ??= keyEnv;
+      if (seen.token && seen.token !== keyEnv) throw mixedEnvironments(keyEnv, seen.token);
     }
     return cred;
   }

@@ -56,7 +56,7 @@ export function fastCategoryRead(ctx: AppContext, paths: FastPaths): FastRoute {
     const category = url.slice(PREFIX.length + 43);
     if (!categories.has(category) || !isAddress(address)) return false;
     const h = req.headers;
-    // a bearer token may make the request a test request (a test sign-in beside a live key): the router decides that
+    // a bearer token beside the key must be of its environment (else 401, mixed environments): the router decides that
     if (h['content-length'] !== undefined || h['transfer-encoding'] !== undefined || h.authorization !== undefined) return false;
     // browsers (and any origin under `*`) get their CORS headers from the route; without an Origin header the
     // route adds only `Vary: Origin` (cors.ts), as below

@@ -68,6 +68,23 @@ function rateLimited(r: LimitResult, who: string): AppError {
   return new AppError('rate_limited', `Rate limit of ${r.limit} requests per second exceeded for this ${who}; retry in ${r.retryAfter} s.`);
 }
 
+/** The environment of the API key a request carried, kept for the comparison with its bearer token. */
+const KEY_ENVIRONMENT = Symbol('credence.keyEnvironment');
+type WithKeyEnvironment = { [KEY_ENVIRONMENT]?: Environment };
+
+const ENV_NAMES: Record<Environment, string> = { live: 'a live key (cred_live_...)', test: 'a test key (cred_test_...)' };
+
+/**
+ * A key of one environment beside a sign-in of the other (issue 30): refused, never settled silently (a live key
+ * once answered sandbox scores because a test token came with it).
+ */
+export function mixedEnvironments(keyEnv: Environment, tokenEnv: Environment): AppError {
+  return unauthorized(
+    `Mixed environments: the API key is ${ENV_NAMES[keyEnv]} but the bearer token was signed in for the ${tokenEnv} environment. ` +
+      `Send credentials of one environment: ${keyEnv === 'live' ? 'a live sign-in with a live key, or a test key with a test sign-in' : 'a test sign-in (environment: "test") with a test key, or a live key with a live sign-in'}, or only one of them.`,
+  );
+}
+
 function bearer(req: FastifyRequest): string | null {
   const h = req.headers.authorization;
   if (!h) return null;
@@ -127,7 +144,10 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
       keyCache.set(hash, p, p ? undefined : 5_000);
     }
     if (!p || (p.expiresAt != null && p.expiresAt <= Date.now())) throw unauthorized('The API key is not valid.');
-    if (p.environment === 'test') req.environment = 'test';
+    const keyEnv = p.environment ?? 'live';
+    if (req.user && req.user.environment !== keyEnv) throw mixedEnvironments(keyEnv, req.user.environment);
+    (req as WithKeyEnvironment)[KEY_ENVIRONMENT] = keyEnv;
+    if (keyEnv === 'test') req.environment = 'test';
   }
 
   /**
@@ -139,7 +159,10 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     const token = bearer(req);
     if (!token) return;
     const user = await ctx.jwt.verify(token);
-    if (user?.environment === 'test') req.environment = 'test';
+    if (!user) return;
+    const keyEnv = (req as WithKeyEnvironment)[KEY_ENVIRONMENT];
+    if (keyEnv && keyEnv !== user.environment) throw mixedEnvironments(keyEnv, user.environment);
+    if (user.environment === 'test') req.environment = 'test';
   }
 
   const hooks: Record<AuthMode, onRequestHookHandler | null> = {
@@ -212,9 +235,11 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     // A cached principal outlives neither its key's expiry nor a rotated secret's grace period.
     if (p.expiresAt != null && p.expiresAt <= Date.now()) return done(unauthorized('The API key has expired.'));
     req.apiKey = p;
-    if (p.environment === 'test') req.environment = 'test';
-    // a live key with a test sign-in beside it: the JWT's environment wins (only then is a promise needed)
-    else if (req.headers.authorization !== undefined) return void jwtEnvironment(req).then(() => limitKey(req, reply, done, p), done);
+    const keyEnv = p.environment ?? 'live';
+    (req as WithKeyEnvironment)[KEY_ENVIRONMENT] = keyEnv;
+    if (keyEnv === 'test') req.environment = 'test';
+    // a sign-in beside the key must be of the key's environment (only then is a promise needed)
+    if (req.headers.authorization !== undefined) return void jwtEnvironment(req).then(() => limitKey(req, reply, done, p), done);
     limitKey(req, reply, done, p);
   }
 
@@ -237,7 +262,7 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     const cost = req.routeOptions.config.cost;
     const n = typeof cost === 'function' ? cost(req) : (cost ?? 0);
     if (n <= 0) return done();
-    // Test requests (a test key, or a test sign-in beside a live key) count against no quota, so they may only reach
+    // Test requests (a test key, or a test sign-in) count against no quota, so they may only reach
     // routes that answer sandbox data.
     if (req.environment === 'test') return done(req.routeOptions.config.sandbox ? undefined : testKeyRefused());
     const fast = ctx.quota.consumeCached(key.keyId, key.monthlyLimit, n);

@@ -331,13 +331,12 @@ describe('signing in for the test environment (POST /auth/verify with environmen
     expect((await app.inject({ method: 'GET', url: `/api/v1/debt-claims/${filed.json().id}`, headers: live1.auth })).statusCode).toBe(404);
     expect((await claimsOf('creditor', t.address, testKey.headers)).claims.map((c) => c.id)).toEqual([filed.json().id]);
     expect((await claimsOf('creditor', t.address, {})).claimCount).toBe(0);
-    // beside a live key, the test token makes the request a test request: sandbox scores, a test dispute
+    // beside a live key, a test token is refused (issue 30: it once turned the live key's answers into sandbox ones)
     const read = await app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}/GOVERNANCE`, headers: { ...liveKey.headers, ...t.auth } });
-    expect(read.statusCode, read.body).toBe(200);
-    expect(read.json().modelVersion).toMatch(/-sandbox$/);
-    expect(read.json().score).toBe(sandboxScores(wallet).find((e) => e.category === 'GOVERNANCE')!.score);
+    expect(read.statusCode, read.body).toBe(401);
+    expect(read.json().details).toMatch(/^Mixed environments: the API key is a live key/);
     expect((await app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}/GOVERNANCE`, headers: liveKey.headers })).json().modelVersion).not.toMatch(/-sandbox$/);
-    expect((await app.inject({ method: 'GET', url: `/api/v1/dispute/${live.dispute}`, headers: { ...liveKey.headers, ...t.auth } })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: `/api/v1/dispute/${live.dispute}`, headers: { ...liveKey.headers, ...t.auth } })).statusCode).toBe(401);
     // a JWT route with no sandbox: 403 (the same token for the live environment is served)
     const checks = await app.inject({ method: 'GET', url: '/api/v1/compliance/age-checks', headers: t.auth });
     expect(checks.statusCode, checks.body).toBe(403);
@@ -395,16 +394,16 @@ describe('the hub sends each connection the events of its environment only', () 
   it('test key and test sign-in connections get test events; anonymous and live-key ones live events', async () => {
     const debtor = randomAddress();
     const t = await signInFor('test');
-    const [anon, liveConn, testConn, testJwtConn, mixed] = await Promise.all([
+    const [anon, liveConn, testConn, testJwtConn] = await Promise.all([
       hubClient(debtor),
       hubClient(debtor, liveKey.apiKey),
       hubClient(debtor, testKey.apiKey),
       hubClient(debtor, t.res.json().token),
-      // a live key beside a test sign-in: a test connection, as on the HTTP routes
-      hubClient(debtor, t.res.json().token, liveKey.headers),
     ]);
+    // a live key beside a test sign-in: refused, as on the HTTP routes (issue 30)
+    await expect(hubClient(debtor, t.res.json().token, liveKey.headers)).rejects.toThrow();
     const lives = [anon, liveConn];
-    const tests = [testConn, testJwtConn, mixed];
+    const tests = [testConn, testJwtConn];
     // a live score change, then a test claim, a live claim, and a last test claim
     await emitScoreChange(app, scoreChange(debtor, { newScore: 611 }));
     const file = async (headers: Record<string, string>, creditor = randomAddress()) => {
@@ -433,7 +432,6 @@ describe('the hub sends each connection the events of its environment only', () 
     for (const x of tests) await eventually(() => x.scores.some((p) => p.newScore === 102), { timeoutMs: 20_000 });
     expect(testConn.scores.map((p) => p.newScore)).toEqual([101, 102]);
     expect(testJwtConn.scores.map((p) => p.newScore)).toEqual([102]);
-    expect(mixed.scores.map((p) => p.newScore)).toEqual([102]);
     await emitScoreChange(app, scoreChange(debtor, { newScore: 612 }));
     for (const l of lives) {
       await eventually(() => l.scores.some((p) => p.newScore === 612), { timeoutMs: 20_000 });
