@@ -48,10 +48,10 @@ const debtors = { honest: Wallet.createRandom(), disputing: Wallet.createRandom(
 
 /**
  * An honest year of borrowing on Aave V3 (mainnet, pinned Pool): each month supply $20k USDC, borrow $4k, repay
- * $4,040 three weeks later, withdraw. Every transaction is the wallet's own. Under model 3.0.0's cost ceiling it pays
- * its way: ~$4.5M-days of own capital (~$371 at 3%/yr) and ~$392 of the $480 interest in the own-capital share, ~$763
- * in all, which backs 553 points: above CREDITOR_FULL_WEIGHT_SCORE, so an honest creditor weighs in full. ($10k a
- * month was $449, 461 points: a 0.942 creditor.)
+ * $4,040 three weeks later, withdraw, each transaction 150k gas at 20 gwei. Every transaction is the wallet's own. Under
+ * model 4.0.0 what backs it is what it lost: $480 of interest less the ~$99 its borrowed cash would have earned parked,
+ * and 48 transactions of gas (~$216 at the reference $1,500 ETH), ~$597, which supports 510 points: above
+ * CREDITOR_FULL_WEIGHT_SCORE, so an honest creditor weighs in full. (Without its gas it would be a 0.9 creditor.)
  */
 function honestYear(x: EtlExport, wallet: string) {
   const start = Date.now() - 400 * DAY;
@@ -88,7 +88,7 @@ beforeAll(async () => {
   await c.pinAt(deployed, BASE_USDC);
 
   // the histories, through the bulk import (what `credence ingest --format ethereum-etl --chain 1` runs) at the pinned Aave V3 Pool
-  const x = new EtlExport();
+  const x = new EtlExport(19_000_000, { gasUsed: 150_000n, priceWei: 20_000_000_000n });
   for (const d of Object.values(debtors)) honestYear(x, d.address.toLowerCase());
   for (const i of HONEST_CREDITORS) honestYear(x, account(i).address.toLowerCase());
   const imported = await importEthereumEtl({ db: app.ctx.db, repo: createIngestionRepo(app.ctx.db) }, x.write('credence-etl-claims-'), { chainId: 1 });

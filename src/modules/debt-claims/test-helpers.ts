@@ -34,19 +34,23 @@ export async function goodBorrower(app: App): Promise<string> {
       wallet,
       kind,
       blockNumber: 18_000_000 + m * 200_000 + i,
-      // model 3.0.0 scores positions over time: $20k loans held ten days, four times a quarter apart
+      // positions over time: $20k loans held ten days, four times a quarter apart
       occurredAt: new Date(Date.now() - (400 - m * 90 - i * 10) * 86_400_000),
       contract: '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2',
       counterparty: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
       tokenId: null,
-      amount: '20000000000',
+      // repaid with $100 of interest each time (model 4.0.0: interest beyond what the cash earns parked backs the score)
+      amount: kind === 'lending_repay' ? '20100000000' : '20000000000',
       direction: null,
       protocol: i < 3 ? 'aave-v3' : 'compound-v3',
       ref: null,
-      valueUsd: 20_000,
+      valueUsd: kind === 'lending_repay' ? 20_100 : 20_000,
+      txFrom: wallet,
     })),
   );
-  await createIngestionRepo(app.ctx.db).insertActivity(records as never);
+  // and the gas of each of its transactions (0.05 ETH each): what it lost, so the score is backed
+  const fees = records.map((r) => ({ ...r, logIndex: -5, kind: 'tx_fee', contract: null, counterparty: null, amount: '50000000000000000', direction: 'out', protocol: null, valueUsd: null }));
+  await createIngestionRepo(app.ctx.db).insertActivity([...records, ...fees] as never);
   await app.ctx.services.scoring!.recompute(wallet, 'ingestion');
   return wallet;
 }

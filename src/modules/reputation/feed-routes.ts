@@ -24,7 +24,7 @@ import type { BatchJobRepo, JobRow } from './batch-jobs/repo.js';
 
 const tags = ['Reputation'];
 /** `coverage` is the entry's coverage status (complete, partial or none; empty for jobs stored before it existed). */
-const CSV_HEADER = 'address,category,score,confidence,tier,calculatedAt,modelVersion,coverage';
+const CSV_HEADER = 'address,category,score,confidence,tier,calculatedAt,modelVersion,coverage,conduct,backingUsd';
 
 const KIND = 'score_change';
 const change = ({ id, ...c }: ChangeRow) => ({ cursor: encodeCursor(KIND, [id]), ...c, address: toChecksum(c.address) });
@@ -184,7 +184,7 @@ export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo
               'One line per address in request order: `{address, category, score, confidence, tier, calculatedAt, modelVersion, coverage}` as JSON lines ' +
               '(application/x-ndjson), where `coverage` is the `Coverage` object of the synchronous batch (`{status, asOf, reason, chains}`: how much of ' +
               "the wallet's on-chain history the score read when the job scored it; `status: none` with `NO_CHAIN_SOURCE` when no chain source is configured); " +
-              `or CSV (text/csv, header \`${CSV_HEADER}\`, where \`coverage\` is the coverage status: complete, partial or none) with ?format=csv. ` +
+              `or CSV (text/csv, header \`${CSV_HEADER}\`, where \`coverage\` is the coverage status: complete, partial or none, and \`conduct\`/\`backingUsd\` are empty for results stored before model 4.0.0) with ?format=csv. ` +
               '409 while the job is not completed. Counts 0 queries.',
             params: JobParams,
             querystring: ResultQuery,
@@ -229,8 +229,9 @@ function toCsv(lines: string): string {
   return lines
     .split('\n')
     .map((l) => {
-      const r = JSON.parse(l) as Record<string, string | number> & { coverage?: { status?: string } };
-      return [r.address, r.category, r.score, r.confidence, r.tier, r.calculatedAt, r.modelVersion, r.coverage?.status ?? ''].join(',');
+      const r = JSON.parse(l) as Record<string, string | number | null> & { coverage?: { status?: string } };
+      // conduct and backingUsd: empty for results stored before model 4.0.0 (and backingUsd for verification categories)
+      return [r.address, r.category, r.score, r.confidence, r.tier, r.calculatedAt, r.modelVersion, r.coverage?.status ?? '', r.conduct ?? '', r.backingUsd ?? ''].join(',');
     })
     .join('\n');
 }

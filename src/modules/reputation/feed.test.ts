@@ -218,14 +218,15 @@ describe('POST /reputation/batch-jobs', () => {
     const csv = await app.inject({ method: 'GET', url: `/api/v1/reputation/batch-jobs/${job.id}/results?format=csv`, headers: key.headers });
     expect(csv.headers['content-type']).toContain('text/csv');
     const rows = csv.body.trim().split('\n');
-    expect(rows[0]).toBe('address,category,score,confidence,tier,calculatedAt,modelVersion,coverage');
+    expect(rows[0]).toBe('address,category,score,confidence,tier,calculatedAt,modelVersion,coverage,conduct,backingUsd');
+    expect(rows[1].split(',')[8]).toBe(String(lines[0].conduct));
     expect(rows).toHaveLength(232);
     expect(rows[1].split(',')[2]).toBe(String(lines[0].score));
     expect(rows.slice(1).every((r) => r.split(',')[7] === 'none')).toBe(true);
     // the header is documented in the OpenAPI description of the results route
     const doc = (await app.inject({ method: 'GET', url: '/swagger/v1/swagger.json' })).json();
     const results = doc.paths['/api/v1/reputation/batch-jobs/{id}/results'].get.description;
-    expect(results).toContain('address,category,score,confidence,tier,calculatedAt,modelVersion,coverage');
+    expect(results).toContain('address,category,score,confidence,tier,calculatedAt,modelVersion,coverage,conduct,backingUsd');
     expect(results).toContain('`coverage`');
   }, 240_000); // bulk work gives way to everything else: on a loaded machine 231 first reads take a while
 
@@ -241,8 +242,9 @@ describe('POST /reputation/batch-jobs', () => {
     const csv = await app.inject({ method: 'GET', url: `/api/v1/reputation/batch-jobs/${row.id}/results?format=csv`, headers: key.headers });
     expect(csv.statusCode).toBe(200);
     const rows = csv.body.trim().split('\n');
-    expect(rows[1].split(',')).toHaveLength(8);
-    expect(rows[1].endsWith(',')).toBe(true);
+    // its coverage, conduct and backingUsd columns are empty
+    expect(rows[1].split(',')).toHaveLength(10);
+    expect(rows[1].endsWith(',,,')).toBe(true);
   });
 
   it("only the creating key sees a job; a job larger than the quota is refused whole; limits are enforced", async () => {

@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { MIGRATIONS_DIR } from '../../platform/db/migrate.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, eventually, randomAddress } from '../../../test/helpers/app.js';
 import type { App } from '../../platform/http/types.js';
@@ -197,8 +195,8 @@ describe('model upgrade', () => {
     await bus.close();
   });
 
-  it('migration 0042: scores stored by 3.0.0 before the cost ceiling are recomputed on their next read', async () => {
-    // $5k borrowed against $7k for ten months, repaid: long and clean, but ~$150 of measured cost
+  it('scores stored by 3.0.0 are recomputed on their next read, and gain conduct and backing (cause model_upgrade)', async () => {
+    // $5k borrowed against $7k for ten months, repaid with $200 of interest: a clean record, little backing
     const w = randomAddress();
     const day = 86_400_000;
     const t0 = Date.now() - 320 * day;
@@ -216,23 +214,22 @@ describe('model upgrade', () => {
       })) as never,
     );
     await scoring.recompute(w, 'ingestion');
-    const [now] = await app.ctx.db.query<{ score: number }>("SELECT score FROM scores WHERE address = $1 AND category = 'DEFI_LENDING'", [w]);
-    expect(now.score).toBeLessThan(400);
-    // what the 3.0.0 deployment before the ceiling left in the table for it
-    await app.ctx.db.query("UPDATE scores SET score = 700, model_score = 700 WHERE address = $1 AND category = 'DEFI_LENDING'", [w]);
-    const bus = createEventBus({ instanceId: 'ceiling', channel: 'ceiling' });
-    const stale = createScoringService({ db: app.ctx.db, bus, caches: createCacheFactory(bus), services: app.ctx.services });
-    expect((await stale.getScore(w, 'DEFI_LENDING')).score).toBe(700);
-    await bus.close();
-
+    const [now] = await app.ctx.db.query<{ score: number; conduct: number; backing_usd: number }>("SELECT score, conduct, backing_usd FROM scores WHERE address = $1 AND category = 'DEFI_LENDING'", [w]);
+    // its conduct is a clean ten-month loan; its score is held to the interest beyond what $5k parked earns (~$52)
+    expect(now.conduct).toBeGreaterThan(now.score);
+    expect(Number(now.backing_usd)).toBeCloseTo(200 - (5_000 * 299 * 0.036) / 365, 0);
+    // what a 3.0.0 deployment left in the table (no conduct or backing: migration 0043 adds the columns empty)
     await backgroundSettled();
-    await app.ctx.db.exec(readFileSync(`${MIGRATIONS_DIR}/0042_cost_ceiling.sql`, 'utf8'));
+    await app.ctx.db.query("UPDATE scores SET model_version = '3.0.0', conduct = NULL, backing_usd = NULL WHERE address = $1", [w]);
+    await app.ctx.db.query("UPDATE scores SET score = 700, model_score = 700 WHERE address = $1 AND category = 'DEFI_LENDING'", [w]);
 
-    const bus2 = createEventBus({ instanceId: 'ceiling2', channel: 'ceiling2' });
-    const fresh = createScoringService({ db: app.ctx.db, bus: bus2, caches: createCacheFactory(bus2), services: app.ctx.services });
-    expect(await fresh.getScore(w, 'DEFI_LENDING')).toMatchObject({ score: now.score, modelVersion: MODEL_VERSION });
+    const bus = createEventBus({ instanceId: 'upgrade4', channel: 'upgrade4' });
+    const fresh = createScoringService({ db: app.ctx.db, bus, caches: createCacheFactory(bus), services: app.ctx.services });
+    expect(await fresh.getScore(w, 'DEFI_LENDING')).toMatchObject({ score: now.score, conduct: now.conduct, modelVersion: '4.0.0' });
     const changes = await app.ctx.db.query<{ cause: string; old_score: number; new_score: number }>("SELECT cause, old_score, new_score FROM score_changes WHERE address = $1 AND category = 'DEFI_LENDING' AND cause = 'model_upgrade'", [w]);
     expect(changes).toEqual([{ cause: 'model_upgrade', old_score: 700, new_score: now.score }]);
-    await bus2.close();
+    const stored = await app.ctx.db.query<{ conduct: number | null }>('SELECT conduct FROM scores WHERE address = $1', [w]);
+    expect(stored.every((r) => r.conduct !== null)).toBe(true);
+    await bus.close();
   });
 });

@@ -54,7 +54,7 @@ export function createBatchJobWorker(o: {
     const entries = await scoring.getBatch(slice, job.category as Category);
     const lines = entries
       .map((e, i) =>
-        JSON.stringify({ address: toChecksum(slice[i]), category: e.category, score: e.score, confidence: e.confidence, tier: e.tier, calculatedAt: e.calculatedAt, modelVersion: e.modelVersion, coverage: e.coverage }),
+        JSON.stringify({ address: toChecksum(slice[i]), category: e.category, score: e.score, conduct: e.conduct, backingUsd: e.backingUsd, confidence: e.confidence, tier: e.tier, calculatedAt: e.calculatedAt, modelVersion: e.modelVersion, coverage: e.coverage }),
       )
       .join('\n');
     await o.db.tx((q) => o.repo.saveChunk(q, job.id, start / CHUNK, lines, Math.min(job.total, start + CHUNK), LEASE_SECONDS));
