@@ -5,7 +5,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import * as snarkjs from 'snarkjs';
 import type { Abi, Hex } from 'viem';
 import { CIRCUIT_NAMES, ROOT, VERIFIER_NAMES, circuitFiles } from './artifacts.js';
 
@@ -83,6 +82,8 @@ export function compileSolidity(
 /** The Solidity verifier snarkjs exports for a zkey, named `name` (snarkjs calls every one Groth16Verifier). */
 export async function exportVerifierSource(zkey: string, name: string): Promise<string> {
   const template = readFileSync(path.join(ROOT, 'node_modules/snarkjs/templates/verifier_groth16.sol.ejs'), 'utf8');
+  // snarkjs (and its curve code) is loaded by the first call: no route needs it to serve
+  const snarkjs = await import('snarkjs');
   const sol = (await snarkjs.zKey.exportSolidityVerifier(zkey, { groth16: template })) as string;
   return sol.replace(/contract Groth16Verifier/, `contract ${name}`);
 }

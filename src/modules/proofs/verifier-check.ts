@@ -4,7 +4,6 @@
 // against a ceremony's verifier, or the reverse) fail the first check. Used by `credence contracts deploy` before
 // it deploys the oracle, and by the commitment publisher before it publishes anything.
 import path from 'node:path';
-import * as snarkjs from 'snarkjs';
 import type { Address, PublicClient } from 'viem';
 import { VERIFIER_NAMES, circuitFiles, type CircuitName } from './artifacts.js';
 import { birthDateCommitment, scoreCommitment } from './commitments.js';
@@ -49,6 +48,8 @@ export const proveWithDir =
   (dir: string): Prove =>
   async (circuit, input) => {
     const f = circuitFiles(circuit, dir);
+    // snarkjs (and its curve code) is loaded by the first call: no route needs it to serve
+    const snarkjs = await import('snarkjs');
     return (await snarkjs.groth16.fullProve(input, f.wasm, f.zkey, undefined, undefined, { singleThread: true })) as { proof: Groth16Proof; publicSignals: string[] };
   };
 
