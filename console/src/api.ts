@@ -2,7 +2,19 @@
 // `call`, which turns the API's error body into an Error whose message is the API's own `details` text.
 import { createCredenceClient, type CredenceClient } from '@credence/sdk';
 
+/** The session's client for what a signed-in wallet manages: its API keys, and (administrators) the admin pages. */
 export const client: CredenceClient = createCredenceClient({ baseUrl: location.origin });
+/** The API key chosen on the Developer page, alone (its usage, plan, checkout and webhooks): a key and a session of
+ *  different environments together are refused by the service, and a key call needs no session. */
+export const keyed: CredenceClient = createCredenceClient({ baseUrl: location.origin });
+/** The wallet owner's client: the session alone. A signed-in wallet reads its own scores, history, claims, disputes,
+ *  DID and proofs with it: no API key, no quota of any integrator's plan. */
+export const own: CredenceClient = createCredenceClient({ baseUrl: location.origin });
+
+/** "1 claim", "0 claims", "3 entries": a count with its noun in the right number. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+}
 
 /** An API error: status, code and the API's own words. */
 export class ApiError extends Error {

@@ -4,7 +4,7 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import './styles.css';
 import { messageOf } from './api.ts';
-import { loadSession, signInWithWallet, signOut, storedKey, type Session } from './session.ts';
+import { loadSession, signInWithWallet, signOut, type Session } from './session.ts';
 import { Status } from './ui/kit.tsx';
 import { lazy } from './ui/lazy.tsx';
 
@@ -115,7 +115,7 @@ function App() {
       <main id="main" class="page">
         <h1>{TITLES[route]}</h1>
         {route === 'verify' ? (
-          <Verify hasKey={!!(session && storedKey(session.address))} />
+          <Verify signedIn={!!session} />
         ) : !session ? (
           <SignIn onSession={setSession} />
         ) : route === 'developer' ? (
@@ -123,7 +123,7 @@ function App() {
         ) : route === 'admin' ? (
           isAdmin ? <Admin address={session.address} token={session.token} /> : <p class="panel">This wallet is not an administrator.</p>
         ) : (
-          <OwnerPage s={session} keyTick={keyTick} onKey={onKey} />
+          <OwnerPage s={session} />
         )}
       </main>
     </>

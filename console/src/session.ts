@@ -1,6 +1,7 @@
-// Who is signed in (the SIWE JWT, in sessionStorage for its one-hour life) and which API key the console uses
-// for key-authenticated reads (in localStorage, per wallet: the service shows a key only once).
-import { client } from './api.ts';
+// Who is signed in (the SIWE JWT, in sessionStorage for its one-hour life) and which API key the Developer page
+// uses for its integration's usage and webhooks (in localStorage, per wallet: the service shows a key only once).
+// The owner's own records are read with the session alone (api.ts `own`): no key.
+import { client, keyed, own } from './api.ts';
 
 export interface Session {
   token: string;
@@ -17,7 +18,8 @@ export function loadSession(): Session | null {
     const s = JSON.parse(sessionStorage.getItem(SESSION) ?? 'null') as Session | null;
     if (!s || s.expiresAt < Date.now()) return null;
     client.setToken(s.token);
-    client.setApiKey(localStorage.getItem(keyItem(s.address)));
+    own.setToken(s.token);
+    keyed.setApiKey(localStorage.getItem(keyItem(s.address)));
     return s;
   } catch {
     return null;
@@ -34,14 +36,16 @@ export async function signInWithWallet(): Promise<Session> {
   const s: Session = { token: r.token, address: r.address, roles: r.roles, expiresAt: Date.now() + r.expiresIn * 1000 };
   sessionStorage.setItem(SESSION, JSON.stringify(s));
   client.setToken(s.token);
-  client.setApiKey(localStorage.getItem(keyItem(s.address)));
+  own.setToken(s.token);
+  keyed.setApiKey(localStorage.getItem(keyItem(s.address)));
   return s;
 }
 
 export function signOut(): void {
   sessionStorage.removeItem(SESSION);
   client.setToken(null);
-  client.setApiKey(null);
+  own.setToken(null);
+  keyed.setApiKey(null);
 }
 
 export const storedKey = (address: string) => localStorage.getItem(keyItem(address));
@@ -49,5 +53,5 @@ export const storedKey = (address: string) => localStorage.getItem(keyItem(addre
 export function useKey(address: string, key: string | null): void {
   if (key) localStorage.setItem(keyItem(address), key);
   else localStorage.removeItem(keyItem(address));
-  client.setApiKey(key);
+  keyed.setApiKey(key);
 }

@@ -1,7 +1,8 @@
 // Admin: the disputes queue across every wallet (status, category and wallet filters, paged), each dispute with
 // its status action and optional revised score; with a wallet chosen, that wallet's score revisions.
 import { useEffect, useState } from 'preact/hooks';
-import { call, client, CATEGORIES, CATEGORY_NAMES, type Category } from '../api.ts';
+import { call, client, CATEGORIES, CATEGORY_NAMES, plural, type Category } from '../api.ts';
+import { reasonWords } from './disputes.tsx';
 import { Field, Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
 
 const STATUSES = ['Pending', 'Under Review', 'Evidence Requested', 'Resolved', 'Rejected', 'Escalated'] as const;
@@ -35,7 +36,7 @@ function DisputeAdmin({ d, admin, onChange }: { d: Dispute; admin: string; onCha
   return (
     <li class="row" data-testid="admin-dispute">
       <p>
-        <strong>{CATEGORY_NAMES[d.category]}</strong> · {d.reason} · <span class="badge" data-testid="admin-dispute-status">{d.status}</span> · {when(d.createdAt)}
+        <strong>{CATEGORY_NAMES[d.category]}</strong> · {reasonWords(d.reason)} · <span class="badge" data-testid="admin-dispute-status">{d.status}</span> · {when(d.createdAt)}
       </p>
       <p class="muted">
         Wallet <code data-testid="admin-dispute-wallet">{d.walletAddress}</code> · dispute <code>{d.id}</code>
@@ -78,10 +79,12 @@ function DisputeAdmin({ d, admin, onChange }: { d: Dispute; admin: string; onCha
   );
 }
 
+/** A wallet's score revisions, from the audit log (score.revised on wallet:<address>): an administrator's session
+ *  reads it for any wallet, with no API key. */
 function Revisions({ wallet, tick }: { wallet: string; tick: unknown }) {
   const r = useLoad(async () => {
-    const res = await call(client.GET('/api/v1/reputation/changes', { params: { query: { address: wallet, limit: 500 } } }));
-    return res.changes.filter((c) => c.cause === 'dispute_revision');
+    const res = await call(client.GET('/api/v1/audit-log', { params: { query: { action: 'score.revised', target: `wallet:${wallet.toLowerCase()}`, limit: 100 } } }));
+    return res.entries as { id: string; createdAt: string; details: { category?: Category; oldScore?: number | null; newScore?: number } }[];
   }, [wallet, tick]);
   return (
     <>
@@ -91,8 +94,8 @@ function Revisions({ wallet, tick }: { wallet: string; tick: unknown }) {
       {r.data && r.data.length > 0 && (
         <ul class="list" data-testid="revisions">
           {r.data.map((c) => (
-            <li key={c.cursor}>
-              {when(c.recordedAt)} · {CATEGORY_NAMES[c.category as Category]}: {c.oldScore ?? '—'} → <strong>{c.newScore}</strong>
+            <li key={c.id}>
+              {when(c.createdAt)} · {c.details.category ? CATEGORY_NAMES[c.details.category] : 'Score'}: {c.details.oldScore ?? '—'} → <strong>{c.details.newScore}</strong>
             </li>
           ))}
         </ul>
@@ -165,7 +168,7 @@ export function DisputesQueue({ admin, onAction }: { admin: string; onAction: ()
       <Status error={l.error} testid="admin-disputes" />
       {l.data && (
         <p role="status" data-testid="queue-count">
-          {l.data.count.toLocaleString()} dispute(s) match.
+          {plural(l.data.count, 'dispute')} {l.data.count === 1 ? 'matches' : 'match'}.
         </p>
       )}
       <ul class="list" data-testid="queue">

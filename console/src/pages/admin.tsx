@@ -1,55 +1,99 @@
 // Admin (a JWT with the admin role): the disputes queue with status actions and revised scores (and a chosen
-// wallet's score revisions), the audit log, and the sanctions lists with an upload that shows its progress.
+// wallet's score revisions), the audit log, and the sanctions lists: how old the one in force is, an upload that
+// shows its progress and its failure as a failure, and a confirmation before a file that drops most entries.
 import { useState } from 'preact/hooks';
 import { createCredenceClient } from '@credence/sdk';
-import { call, client } from '../api.ts';
+import { ApiError, call, client, plural } from '../api.ts';
 import { Field, Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
 import { xhrFetch } from '../xhr-fetch.ts';
 import { DisputesQueue } from './admin-queue.tsx';
 import { AuditLog } from './admin-audit.tsx';
 
+interface Staleness {
+  ageDays: number | null;
+  maxAgeDays: number;
+  stale: boolean;
+  warning: string | null;
+}
+
+/** A refused replacement that would drop most of the list: the service's 409 asks for confirm=true. */
+const dropsMost = (e: unknown) => e instanceof ApiError && e.status === 409 && /confirm/i.test(e.message);
+
 function Sanctions({ token }: { token: string }) {
   const l = useLoad(() => call(client.GET('/api/v1/compliance/sanctions/lists')), []);
   const [file, setFile] = useState<File | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
+  const [progress, setProgress] = useState<{ share: number; state: 'sending' | 'done' | 'failed' } | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
   const a = useAction();
   const current = l.data?.current as { version: number; publishedAt: string; entryCount: number; importedAt: string; fileName: string } | null | undefined;
+  const staleness = (l.data as { staleness?: Staleness } | null)?.staleness;
+
+  const upload = (f: File, confirm: boolean) =>
+    a.run(async () => {
+      setConfirming(null);
+      setProgress({ share: 0, state: 'sending' });
+      // the same SDK, with a transport that reports upload progress (fetch cannot)
+      const up = createCredenceClient({ baseUrl: location.origin, fetch: xhrFetch((sent, total) => setProgress({ share: total ? sent / total : 0, state: 'sending' })) });
+      up.setToken(token);
+      const type = f.name.endsWith('.csv') ? 'text/csv' : f.name.endsWith('.xml') ? 'application/xml' : 'application/octet-stream';
+      let r: unknown;
+      try {
+        r = await call(
+          up.POST('/api/v1/compliance/sanctions/import', {
+            params: { query: { fileName: f.name, ...(confirm ? { confirm: true } : {}) } },
+            body: f as never,
+            bodySerializer: (b: unknown) => b as never,
+            headers: { 'content-type': type },
+          } as never),
+        );
+      } catch (e) {
+        // the file was sent but not imported: a failure, not a full bar
+        setProgress((p) => ({ share: p?.share ?? 0, state: 'failed' }));
+        if (!confirm && dropsMost(e)) {
+          setConfirming((e as ApiError).message.replace(/\s*If that is intended.*$/, ''));
+          return;
+        }
+        throw e;
+      }
+      setProgress({ share: 1, state: 'done' });
+      l.reload();
+      const res = r as { status: string; list: { version: number; entryCount: number } };
+      return res.status === 'unchanged' ? 'Identical to the list in force: nothing changed.' : `Imported version ${res.list.version} (${plural(res.list.entryCount, 'entry', 'entries')}).`;
+    });
+
   return (
     <Section id="sanctions" title="Sanctions list" intro="The OFAC SDN list in force; upload sdn_advanced.xml, sdn.csv or their ZIP to import a newer one.">
       <Status error={l.error} testid="sanctions" />
       {l.data && (
         <p data-testid="sanctions-current">
-          {current ? `In force: version ${current.version}, published ${when(current.publishedAt)}, ${current.entryCount.toLocaleString()} entries (${current.fileName}, imported ${when(current.importedAt)}).` : 'No list loaded: screening fails closed.'}
+          {current
+            ? `In force: version ${current.version}, published ${when(current.publishedAt)}${staleness?.ageDays != null ? ` (${plural(staleness.ageDays, 'day')} ago)` : ''}, ${plural(current.entryCount, 'entry', 'entries')} (${current.fileName}, imported ${when(current.importedAt)}).`
+            : 'No list loaded: screening fails closed.'}
+        </p>
+      )}
+      {staleness?.stale && (
+        <p class="error" role="alert" data-testid="sanctions-stale">
+          Out of date: {staleness.warning ?? `the list is older than ${plural(staleness.maxAgeDays, 'day')}.`}
         </p>
       )}
       <form
         class="grid"
         onSubmit={(e) => {
           e.preventDefault();
-          if (!file) return;
-          void a.run(async () => {
-            setProgress(0);
-            // the same SDK, with a transport that reports upload progress (fetch cannot)
-            const upload = createCredenceClient({ baseUrl: location.origin, fetch: xhrFetch((sent, total) => setProgress(total ? sent / total : 0)) });
-            upload.setToken(token);
-            const type = file.name.endsWith('.csv') ? 'text/csv' : file.name.endsWith('.xml') ? 'application/xml' : 'application/octet-stream';
-            const r = await call(
-              upload.POST('/api/v1/compliance/sanctions/import', {
-                params: { query: { fileName: file.name } },
-                body: file as never,
-                bodySerializer: (b: unknown) => b as never,
-                headers: { 'content-type': type },
-              } as never),
-            );
-            setProgress(1);
-            l.reload();
-            const res = r as { status: string; list: { version: number; entryCount: number } };
-            return res.status === 'unchanged' ? 'Identical to the list in force: nothing changed.' : `Imported version ${res.list.version} (${res.list.entryCount} entries).`;
-          });
+          if (file) void upload(file, false);
         }}
       >
         <Field label="SDN file">
-          <input name="sdnFile" type="file" accept=".xml,.csv,.zip" onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
+          <input
+            name="sdnFile"
+            type="file"
+            accept=".xml,.csv,.zip"
+            onChange={(e) => {
+              setFile(e.currentTarget.files?.[0] ?? null);
+              setConfirming(null);
+              setProgress(null);
+            }}
+          />
         </Field>
         <button type="submit" disabled={a.busy || !file}>
           Upload
@@ -57,8 +101,31 @@ function Sanctions({ token }: { token: string }) {
       </form>
       {progress !== null && (
         <div class="meter-row">
-          <progress max={1} value={progress} aria-label="Upload progress" data-testid="upload-progress" />
-          <span>{Math.round(progress * 100)}%</span>
+          <progress max={1} value={progress.share} aria-label="Upload progress" data-testid="upload-progress" data-state={progress.state} />
+          <span data-testid="upload-state">
+            {progress.state === 'sending' ? `${Math.round(progress.share * 100)}% sent` : progress.state === 'done' ? 'Imported' : 'Sent, not imported'}
+          </span>
+        </div>
+      )}
+      {confirming && file && (
+        <div class="notice sandbox" role="alertdialog" aria-labelledby="sanctions-confirm-h" data-testid="sanctions-confirm">
+          <h3 id="sanctions-confirm-h">Replace the list with this much smaller one?</h3>
+          <p>{confirming}</p>
+          <p class="actions">
+            <button type="button" class="danger" disabled={a.busy} onClick={() => void upload(file, true)}>
+              Replace anyway
+            </button>
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => {
+                setConfirming(null);
+                setProgress(null);
+              }}
+            >
+              Keep the list in force
+            </button>
+          </p>
         </div>
       )}
       <Status error={a.error} ok={a.ok} testid="sanctions-upload" />
@@ -68,7 +135,7 @@ function Sanctions({ token }: { token: string }) {
           <ul class="list">
             {(l.data.lists as unknown as { id: string; version: number; importedAt: string; entryCount: number; importedBy: string }[]).map((x) => (
               <li key={x.id}>
-                v{x.version} · {x.entryCount} entries · {when(x.importedAt)} by {x.importedBy}
+                v{x.version} · {plural(x.entryCount, 'entry', 'entries')} · {when(x.importedAt)} by {x.importedBy}
               </li>
             ))}
           </ul>

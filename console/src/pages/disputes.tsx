@@ -1,10 +1,20 @@
-// Debt claims against me (dispute a wrong one) and my disputes about my scores (file, follow, escalate, withdraw).
+// Debt claims against me (dispute a wrong one) and my disputes about my scores (file, follow, escalate, withdraw),
+// with the wallet's own session. Texts the service wants 10 to 2,000 characters long are checked here first.
 import { useState } from 'preact/hooks';
-import { call, client, CATEGORIES, CATEGORY_NAMES, type Category } from '../api.ts';
+import { call, own as client, CATEGORIES, CATEGORY_NAMES, plural, type Category } from '../api.ts';
 import { Field, Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
 
 const REASONS = ['InaccurateScore', 'MissingActivity', 'IncorrectCategory', 'DataOutdated', 'WrongWallet', 'FraudulentData', 'ComplianceError', 'Other'] as const;
-const reasonWords = (r: string) => r.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+/** InaccurateScore -> "inaccurate score" */
+export const reasonWords = (r: string) => r.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+
+/** The service's rule for these texts (10 to 2,000 characters), checked before sending: null when it holds. */
+export function textProblem(what: string, text: string): string | null {
+  const n = text.trim().length;
+  if (n < 10) return `${what} needs at least 10 characters (${n === 0 ? 'none yet' : `only ${plural(n, 'character')} so far`}).`;
+  if (n > 2000) return `${what} may be at most 2,000 characters (${n.toLocaleString()} now).`;
+  return null;
+}
 
 function ClaimRow({ address, claim, onChange }: { address: string; claim: { id: string; creditorAddress: string; claimType: string; status: string; amountExact?: string; amount: number; currency: string; protocolName?: string; createdAt: string }; onChange: () => void }) {
   const [reason, setReason] = useState('');
@@ -21,8 +31,11 @@ function ClaimRow({ address, claim, onChange }: { address: string; claim: { id: 
       {claim.status === 'Pending' && (
         <form
           class="inline"
+          noValidate
           onSubmit={(e) => {
             e.preventDefault();
+            const problem = textProblem('The reason', reason);
+            if (problem) return a.setError(problem);
             void a.run(async () => {
               await call(client.POST('/api/v1/debt-claims/{id}/dispute', { params: { path: { id: claim.id } }, body: { debtorAddress: address, reason } }));
               onChange();
@@ -31,7 +44,7 @@ function ClaimRow({ address, claim, onChange }: { address: string; claim: { id: 
           }}
         >
           <Field label="Why this claim is wrong (10-2,000 characters)">
-            <textarea name="claimReason" value={reason} onInput={(e) => setReason(e.currentTarget.value)} rows={2} />
+            <textarea name="claimReason" value={reason} onInput={(e) => setReason(e.currentTarget.value)} rows={2} minLength={10} maxLength={2000} required />
           </Field>
           <button type="submit" disabled={a.busy}>
             Dispute this claim
@@ -51,7 +64,7 @@ export function Claims({ address }: { address: string }) {
       {l.data && (
         <>
           <p>
-            {l.data.claimCount} claim(s); outstanding {l.data.totalOutstandingDebtExact ?? l.data.totalOutstandingDebt}.
+            {plural(l.data.claimCount, 'claim')}; outstanding {l.data.totalOutstandingDebtExact ?? l.data.totalOutstandingDebt}.
           </p>
           <ul class="list">
             {l.data.claims.map((c) => (
@@ -91,8 +104,11 @@ function DisputeRow({ address, d, onChange }: { address: string; d: Dispute; onC
         <div class="actions">
           <form
             class="inline"
+            noValidate
             onSubmit={(e) => {
               e.preventDefault();
+              const problem = textProblem('Why the answer is unsatisfactory', why);
+              if (problem) return a.setError(problem);
               void a.run(async () => {
                 await call(client.POST('/api/v1/dispute/{id}/escalate', { params: { path: { id: d.id } }, body: { reason: why } }));
                 onChange();
@@ -101,7 +117,7 @@ function DisputeRow({ address, d, onChange }: { address: string; d: Dispute; onC
             }}
           >
             <Field label="Escalate: why the answer is unsatisfactory">
-              <input name="escalateReason" value={why} onInput={(e) => setWhy(e.currentTarget.value)} />
+              <input name="escalateReason" value={why} onInput={(e) => setWhy(e.currentTarget.value)} minLength={10} maxLength={2000} required />
             </Field>
             <button type="submit" class="secondary" disabled={a.busy}>
               Escalate
@@ -138,9 +154,13 @@ export function Disputes({ address }: { address: string }) {
   return (
     <Section id="disputes" title="My disputes" intro="Think a score is wrong? File a dispute; an administrator reviews it and may revise the score.">
       <form
-        class="grid"
+        class="stack"
+        noValidate
+        aria-label="File a dispute"
         onSubmit={(e) => {
           e.preventDefault();
+          const problem = textProblem('What is wrong', description);
+          if (problem) return a.setError(problem);
           void a.run(async () => {
             await call(client.POST('/api/v1/dispute', { body: { walletAddress: address, category, reason, description, ...(evidence ? { evidence } : {}) } }));
             setDescription('');
@@ -150,6 +170,7 @@ export function Disputes({ address }: { address: string }) {
           });
         }}
       >
+        <div class="grid">
         <Field label="Category">
           <select name="category" value={category} onChange={(e) => setCategory(e.currentTarget.value as Category)}>
             {CATEGORIES.map((c) => (
@@ -169,14 +190,17 @@ export function Disputes({ address }: { address: string }) {
           </select>
         </Field>
         <Field label="What is wrong (10-2,000 characters)">
-          <textarea name="description" value={description} onInput={(e) => setDescription(e.currentTarget.value)} rows={3} />
+          <textarea name="description" value={description} onInput={(e) => setDescription(e.currentTarget.value)} rows={3} minLength={10} maxLength={2000} required />
         </Field>
         <Field label="Evidence (optional: transaction hashes, links)">
           <textarea name="evidence" value={evidence} onInput={(e) => setEvidence(e.currentTarget.value)} rows={2} />
         </Field>
-        <button type="submit" disabled={a.busy}>
-          File dispute
-        </button>
+        </div>
+        <p class="actions">
+          <button type="submit" disabled={a.busy}>
+            File dispute
+          </button>
+        </p>
       </form>
       <Status error={a.error} ok={a.ok} testid="dispute-file" />
       <Status error={l.error} testid="disputes" />

@@ -1,9 +1,18 @@
-// My DID (register it if I have none), my credentials (list, revoke) and my KYC status (start a session).
-import { call, client, ApiError } from '../api.ts';
+// My DID (register it if I have none), my credentials (list, revoke) and my KYC status (start a session), with
+// the wallet's own session. The KYC status is asked only when there is one to ask about (a session started from
+// this browser, or a KYC credential), or when the person asks: never a 404 on every page load.
+import { useState } from 'preact/hooks';
+import { call, own as client, ApiError } from '../api.ts';
 import { Section, Status, useAction, useLoad, when, short } from '../ui/kit.tsx';
 
-function Credentials({ did }: { did: string }) {
-  const l = useLoad(() => call(client.GET('/api/v1/identity/{did}/credentials', { params: { path: { did } } })), [did]);
+const kycItem = (did: string) => `credence.console.kyc.${did.toLowerCase()}`;
+
+function Credentials({ did, onKycCredential }: { did: string; onKycCredential: () => void }) {
+  const l = useLoad(async () => {
+    const list = await call(client.GET('/api/v1/identity/{did}/credentials', { params: { path: { did } } }));
+    if (list.some((c) => /kyc|age/i.test(c.credentialType))) onKycCredential();
+    return list;
+  }, [did]);
   const a = useAction();
   return (
     <div>
@@ -12,8 +21,8 @@ function Credentials({ did }: { did: string }) {
       <Status error={a.error} ok={a.ok} testid="credential-action" />
       {l.data && l.data.length === 0 && <p>No credentials issued to this DID.</p>}
       {l.data && l.data.length > 0 && (
-        <div class="scroll" tabIndex={0}>
-        <table>
+        <div class="scroll" tabIndex={0} role="region" aria-label="Credentials">
+        <table class="responsive">
           <thead>
             <tr>
               <th scope="col">Type</th>
@@ -28,10 +37,10 @@ function Credentials({ did }: { did: string }) {
           <tbody>
             {l.data.map((c) => (
               <tr key={c.id}>
-                <td>{c.credentialType}</td>
-                <td>{when(c.issuanceDate)}</td>
-                <td>{when(c.expirationDate)}</td>
-                <td>{c.revoked ? 'revoked' : 'active'}</td>
+                <td data-label="Type">{c.credentialType}</td>
+                <td data-label="Issued">{when(c.issuanceDate)}</td>
+                <td data-label="Expires">{when(c.expirationDate)}</td>
+                <td data-label="State">{c.revoked ? 'revoked' : 'active'}</td>
                 <td>
                   {!c.revoked && (
                     <button
@@ -60,44 +69,75 @@ function Credentials({ did }: { did: string }) {
   );
 }
 
-function Kyc({ did }: { did: string }) {
+function KycStatus({ did }: { did: string }) {
   const l = useLoad(async () => {
     try {
       return await call(client.GET('/api/v1/compliance/kyc/{did}/status', { params: { path: { did } } }));
     } catch (e) {
-      if (e instanceof ApiError && e.status === 404) return null; // no session yet
+      if (e instanceof ApiError && e.status === 404) return null; // never started
       throw e;
     }
   }, [did]);
-  const a = useAction();
   return (
-    <div>
-      <h3>KYC</h3>
+    <>
       <Status error={l.error} testid="kyc" />
+      {l.loading && <p role="status">Reading the KYC status…</p>}
       {!l.loading && !l.error && (
         <p data-testid="kyc-status">{l.data ? `Status: ${l.data.status}, level ${l.data.kycLevel}${l.data.reason ? ` (${l.data.reason})` : ''}.` : 'Not started.'}</p>
       )}
-      {(!l.data || l.data.status === 'rejected') && (
-        <button
-          type="button"
-          disabled={a.busy}
-          onClick={() =>
-            void a.run(async () => {
-              const s = await call(client.POST('/api/v1/compliance/kyc/initiate', { body: { did } }));
-              location.assign(s.redirectUrl);
-            })
-          }
-        >
-          Start identity verification
-        </button>
-      )}
+      {!l.loading && !l.error && (!l.data || l.data.status === 'rejected') && <StartKyc did={did} />}
+    </>
+  );
+}
+
+function StartKyc({ did }: { did: string }) {
+  const a = useAction();
+  return (
+    <>
+      <button
+        type="button"
+        disabled={a.busy}
+        onClick={() =>
+          void a.run(async () => {
+            const s = await call(client.POST('/api/v1/compliance/kyc/initiate', { body: { did } }));
+            localStorage.setItem(kycItem(did), '1');
+            location.assign(s.redirectUrl);
+          })
+        }
+      >
+        Start identity verification
+      </button>
       <Status error={a.error} testid="kyc-start" />
+    </>
+  );
+}
+
+function Kyc({ did, known }: { did: string; known: boolean }) {
+  const [asked, setAsked] = useState(false);
+  const started = known || asked || localStorage.getItem(kycItem(did)) !== null;
+  return (
+    <div>
+      <h3>KYC</h3>
+      {started ? (
+        <KycStatus did={did} />
+      ) : (
+        <>
+          <p data-testid="kyc-status">No identity verification started from this browser.</p>
+          <p class="actions">
+            <StartKyc did={did} />
+            <button type="button" class="secondary" onClick={() => setAsked(true)}>
+              Check my KYC status
+            </button>
+          </p>
+        </>
+      )}
     </div>
   );
 }
 
 export function Identity({ address, did, onDid }: { address: string; did: string | null; onDid: (did: string) => void }) {
   const a = useAction();
+  const [kycKnown, setKycKnown] = useState(false);
   return (
     <Section id="identity" title="My identity">
       {did ? (
@@ -123,8 +163,8 @@ export function Identity({ address, did, onDid }: { address: string; did: string
         </p>
       )}
       <Status error={a.error} ok={a.ok} testid="did" />
-      {did && <Credentials did={did} />}
-      {did && <Kyc did={did} />}
+      {did && <Credentials did={did} onKycCredential={() => setKycKnown(true)} />}
+      {did && <Kyc did={did} known={kycKnown} />}
     </Section>
   );
 }

@@ -42,7 +42,7 @@ export function Keys({ address, onKeyChange }: { address: string; onKeyChange: (
   return (
     <Section id="keys" title="API keys" intro="Keys authenticate your integration (X-API-Key). Test keys (cred_test_…) live in their own sandbox world.">
       <p class="muted" data-testid="console-key">
-        This console uses: {current ? <code>{current.slice(0, 14)}…</code> : 'no key'}
+        The Developer page uses: {current ? <code>{current.slice(0, 14)}…</code> : 'no key'} (your own scores need none: they are read with your session)
       </p>
       <form
         class="grid"
@@ -85,8 +85,8 @@ export function Keys({ address, onKeyChange }: { address: string; onKeyChange: (
       )}
       <Status error={l.error} testid="keys-list" />
       {l.data && (
-        <div class="scroll" tabIndex={0}>
-          <table data-testid="keys-table">
+        <div class="scroll" tabIndex={0} role="region" aria-label="API keys">
+          <table class="responsive" data-testid="keys-table">
             <thead>
               <tr>
                 <th scope="col">Key</th>
@@ -102,18 +102,18 @@ export function Keys({ address, onKeyChange }: { address: string; onKeyChange: (
             <tbody>
               {l.data.keys.map((k) => (
                 <tr key={k.id} data-testid="key-row">
-                  <td>
+                  <td data-label="Key">
                     <code>{k.keyPrefix}…</code> {k.environment === 'test' && <span class="badge">test</span>}
                     <br />
                     <small>{k.organizationName}</small>
                   </td>
-                  <td>{k.tier}</td>
-                  <td data-testid="key-status">
+                  <td data-label="Tier">{k.tier}</td>
+                  <td data-label="Status" data-testid="key-status">
                     {k.status}
                     {k.previousKeyExpiresAt ? ` (old key valid until ${when(k.previousKeyExpiresAt)})` : ''}
                   </td>
-                  <td>{when(k.createdAt)}</td>
-                  <td>{when(k.lastUsedAt)}</td>
+                  <td data-label="Created">{when(k.createdAt)}</td>
+                  <td data-label="Last used">{when(k.lastUsedAt)}</td>
                   <td class="actions">
                     {k.status === 'active' && (
                       <>

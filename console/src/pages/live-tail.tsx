@@ -16,7 +16,7 @@ interface Update {
 
 export function LiveTail({ address }: { address: string }) {
   const [target, setTarget] = useState(address);
-  const [state, setState] = useState<'off' | 'connecting' | 'live'>('off');
+  const [state, setState] = useState<'off' | 'connecting' | 'live' | 'stopped'>('off');
   const [error, setError] = useState<string | null>(null);
   const [events, setEvents] = useState<Update[]>([]);
   const conn = useRef<HubConnection | null>(null);
@@ -35,7 +35,7 @@ export function LiveTail({ address }: { address: string }) {
         .configureLogging(LogLevel.None)
         .build();
       c.on('ScoreUpdated', (u: Omit<Update, 'at'>) => setEvents((list) => [{ ...u, at: new Date().toLocaleTimeString() }, ...list].slice(0, 100)));
-      c.onclose(() => setState('off'));
+      c.onclose(() => setState((st) => (st === 'stopped' ? st : 'off')));
       await c.start();
       await c.invoke('SubscribeToAddress', target.trim());
       conn.current = c;
@@ -44,6 +44,13 @@ export function LiveTail({ address }: { address: string }) {
       setState('off');
       setError(e instanceof Error ? e.message : String(e));
     }
+  }
+
+  async function stop() {
+    const c = conn.current;
+    conn.current = null;
+    setState('stopped');
+    await c?.stop();
   }
 
   return (
@@ -58,12 +65,19 @@ export function LiveTail({ address }: { address: string }) {
         <Field label="Wallet to follow">
           <input name="tailAddress" value={target} onInput={(e) => setTarget(e.currentTarget.value)} />
         </Field>
-        <button type="submit" disabled={state === 'connecting'}>
-          {state === 'live' ? 'Follow this wallet instead' : 'Start'}
-        </button>
+        <p class="actions">
+          <button type="submit" disabled={state === 'connecting'}>
+            {state === 'live' ? 'Follow this wallet instead' : 'Start'}
+          </button>
+          {(state === 'live' || state === 'connecting') && (
+            <button type="button" class="secondary" onClick={() => void stop()}>
+              Stop
+            </button>
+          )}
+        </p>
       </form>
       <p role="status" data-testid="tail-state">
-        Hub: {state}
+        Hub: {state === 'stopped' ? 'stopped (no more events are received)' : state}
       </p>
       <Status error={error} testid="tail" />
       <ul class="list" aria-live="polite" data-testid="tail-events">

@@ -1,7 +1,8 @@
-// The console key's plan and usage this month against its quota, usage by day as a chart against the plan's
-// quota, and the upgrade (hosted checkout).
+// The console key's plan and usage this month against its quota, usage by day in two charts (queries per day
+// against the quota's even daily share; the month's running total against the quota itself), and the upgrade
+// (hosted checkout). A test key has no plan: it gets the sandbox banner (developer-page.tsx) and no upgrade.
 import { useMemo } from 'preact/hooks';
-import { call, client } from '../api.ts';
+import { call, keyed as client } from '../api.ts';
 import { color, LineChart, type Series } from '../ui/chart.tsx';
 import { Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
 
@@ -11,27 +12,44 @@ interface UsageDay {
   monthToDate: number;
 }
 
-/** The last 30 UTC days: queries per day, the month's running total, and the monthly quota it runs up against. */
+/** Days in the UTC month of `date` (yyyy-mm-dd). */
+const daysInMonth = (date: string) => new Date(Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)), 0)).getUTCDate();
+
+/** The last 30 UTC days: queries per day against the even daily share of the quota (quota / days in that month),
+ *  and the month's running total against the quota itself: each line against a reference of its own scale. */
 function UsageByDay({ keyId }: { keyId: string | null }) {
   const u = useLoad(() => call(client.GET('/api/v1/billing/usage/daily', { params: { query: { days: 30 } } })), [keyId]);
   const days = (u.data?.days ?? []) as UsageDay[];
   const limit = u.data?.monthlyLimit ?? null;
-  const series = useMemo<Series[]>(() => {
+  const [daily, monthly] = useMemo<[Series[], Series[]]>(() => {
     const t = (d: UsageDay) => Date.parse(`${d.date}T00:00:00Z`) / 1000;
-    const out: Series[] = [
-      { label: 'Queries per day', points: days.map((d) => [t(d), d.queries]), stroke: color(0) },
-      { label: 'This month so far', points: days.map((d) => [t(d), d.monthToDate]), stroke: color(2) },
-    ];
-    if (limit != null) out.push({ label: 'Monthly quota', points: days.map((d) => [t(d), limit]), stroke: color(1), dash: [6, 4] });
-    return out;
+    const perDay: Series[] = [{ label: 'Queries per day', points: days.map((d) => [t(d), d.queries]), stroke: color(0) }];
+    const total: Series[] = [{ label: 'This month so far', points: days.map((d) => [t(d), d.monthToDate]), stroke: color(2) }];
+    if (limit != null) {
+      perDay.push({ label: 'Even daily share of the quota', points: days.map((d) => [t(d), Math.round((limit / daysInMonth(d.date)) * 10) / 10]), stroke: color(1), dash: [6, 4] });
+      total.push({ label: 'Monthly quota', points: days.map((d) => [t(d), limit]), stroke: color(1), dash: [6, 4] });
+    }
+    return [perDay, total];
   }, [u.data]);
+  const share = limit != null && days.length ? Math.round((limit / daysInMonth(days[days.length - 1].date)) * 10) / 10 : null;
   return (
     <>
       <h3>Usage by day</h3>
       <Status error={u.error} testid="usage-daily" />
       {u.data && (
         <>
-          <LineChart title={limit != null ? `Queries, last 30 days (UTC), against the monthly quota of ${limit.toLocaleString()}` : 'Queries, last 30 days (UTC); no monthly quota'} series={series} testid="usage-chart" height={220} />
+          <LineChart
+            title={share != null ? `Queries per day, last 30 days (UTC), against an even share of the quota (${share.toLocaleString()} a day)` : 'Queries per day, last 30 days (UTC); no monthly quota'}
+            series={daily}
+            testid="usage-chart"
+            height={200}
+          />
+          <LineChart
+            title={limit != null ? `Queries this month so far, against the monthly quota of ${limit.toLocaleString()}` : 'Queries this month so far; no monthly quota'}
+            series={monthly}
+            testid="usage-month-chart"
+            height={200}
+          />
           <details>
             <summary>Usage by day as a table</summary>
             <div class="scroll" tabIndex={0} role="region" aria-label="Usage by day">
@@ -89,7 +107,7 @@ export function Plan({ keyId }: { keyId: string | null }) {
               <span>{Math.round(share * 100)}%</span>
             </div>
           )}
-          {(d.tier === 'Free' || d.tier === 'Starter') && (
+          {d.environment === 'live' && (d.tier === 'Free' || d.tier === 'Starter') && (
             <p class="actions">
               {(['starter', 'growth'] as const)
                 .filter((p) => !(d.tier === 'Starter' && p === 'starter'))

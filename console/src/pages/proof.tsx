@@ -1,7 +1,8 @@
 // Generate a zero-knowledge proof that my score is at least a threshold, copy it, and share a link that
-// verifies it (the proof travels in the link's fragment, which browsers never send to a server).
+// verifies it (the proof travels in the link's fragment, which browsers never send to a server). Made with the
+// wallet's own session: no API key.
 import { useState } from 'preact/hooks';
-import { call, client, CATEGORIES, CATEGORY_NAMES, type Category } from '../api.ts';
+import { call, own as client, CATEGORIES, CATEGORY_NAMES, type Category } from '../api.ts';
 import { Copy, Field, Section, Status, useAction } from '../ui/kit.tsx';
 
 export function verifyLink(proof: string): string {

@@ -1,7 +1,9 @@
 // The nine scores with tier, confidence, coverage and reason codes in words, each with what would raise it
-// (from data/raise.json: the costly actions the model counts), and a chart of each category's history.
+// (from data/raise.json: the costly actions the model counts), and a chart of each category's history. Read with
+// the wallet's own session. With no chain source (coverage none) nothing on-chain was read: the page says so once,
+// with the way to data, and shows no number the model did not measure.
 import { useMemo } from 'preact/hooks';
-import { call, client, CATEGORIES, CATEGORY_NAMES, type Category } from '../api.ts';
+import { call, own as client, CATEGORIES, CATEGORY_NAMES, plural, type Category } from '../api.ts';
 import raise from '../data/raise.json';
 import { color, LineChart, type Series } from '../ui/chart.tsx';
 import { Section, Status, useLoad, when } from '../ui/kit.tsx';
@@ -31,9 +33,74 @@ const ADVICE = raise.categories as Record<Category, Advice>;
 const confidenceWords = (c: number) => (c > 0.8 ? 'high' : c >= 0.5 ? 'moderate' : 'low');
 const words = (code: string) => code.toLowerCase().replace(/_/g, ' ');
 
+const NO_CHAIN_SOURCE = 'NO_CHAIN_SOURCE';
+const REVISION = 'DISPUTE_REVISION';
+const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
+
+/** A CATEGORY_* factor's score and weight, from its description ("DEFI_LENDING 640 (weight 20%)"). */
+function partOf(f: Factor): { category: Category; score: number; weight: number } | null {
+  const m = f.description.match(/(\d+)\s*\(weight (\d+)%\)/);
+  return m ? { category: f.code.slice('CATEGORY_'.length) as Category, score: Number(m[1]), weight: Number(m[2]) / 100 } : null;
+}
+
+/**
+ * OVERALL is measured from a baseline: each CATEGORY_* factor is its category's weight times its distance from it
+ * (impact = weight x (score - baseline)). The baseline is read back from the factors themselves (so it stays right
+ * if the model changes), and only stated when they agree on it. The factors list the largest pulls; what the
+ * smaller ones add is shown as one line, so the lines add up to the score.
+ */
+function OverallBreakdown({ e }: { e: Entry }) {
+  const parts = (e.factors ?? []).filter((f) => f.code.startsWith('CATEGORY_'));
+  const estimates = parts
+    .map((f) => ({ f, p: partOf(f) }))
+    .filter((x) => x.p && x.p.weight > 0 && x.f.impact !== 0)
+    .map((x) => x.p!.score - x.f.impact / x.p!.weight);
+  if (parts.length === 0 || estimates.length === 0) return null;
+  const baseline = Math.round(estimates[0]);
+  if (estimates.some((b) => Math.abs(b - baseline) > 5)) return null;
+  const others = (e.factors ?? []).filter((f) => !f.code.startsWith('CATEGORY_') && f.code !== NO_CHAIN_SOURCE);
+  const listed = [...parts, ...others];
+  const rest = e.score - baseline - listed.reduce((sum, f) => sum + f.impact, 0);
+  return (
+    <div data-testid="overall-breakdown">
+      <p>
+        Overall is measured from a baseline of <strong>{baseline}</strong>: each category moves it by its weight times its distance from {baseline}, so a
+        category above {baseline} raises Overall and one below lowers it.
+      </p>
+      <ul class="factors" aria-label="How Overall is made">
+        <li>
+          <span class="flat">{baseline}</span> baseline
+        </li>
+        {listed.map((f) => (
+          <li key={f.code}>
+            <span class={f.impact > 0 ? 'up' : f.impact < 0 ? 'down' : 'flat'}>{signed(f.impact)}</span> {f.code.startsWith('CATEGORY_') ? categoryPart(f) : f.description}
+          </li>
+        ))}
+        {rest !== 0 && (
+          <li>
+            <span class={rest > 0 ? 'up' : 'down'}>{signed(rest)}</span> the other categories together (smaller pulls), and rounding
+          </li>
+        )}
+        <li>
+          <strong>= {e.score}</strong>
+        </li>
+      </ul>
+    </div>
+  );
+}
+
+/** "DEFI_LENDING 640 (weight 20%)" in words: "DeFi lending (credit history): 640, weight 20%". */
+function categoryPart(f: Factor): string {
+  const p = partOf(f);
+  return p ? `${CATEGORY_NAMES[p.category] ?? p.category}: ${p.score}, weight ${Math.round(p.weight * 100)}%` : f.description;
+}
+
 function ScoreCard({ e }: { e: Entry }) {
   const advice = ADVICE[e.category];
   const specific = (e.factors ?? []).map((f) => advice?.codes?.[f.code]).filter((x): x is string => !!x);
+  const overall = e.category === 'OVERALL' && (e.factors ?? []).some((f) => f.code.startsWith('CATEGORY_'));
+  // the NO_CHAIN_SOURCE paragraph is said once for the page, not in every card
+  const factors = (e.factors ?? []).filter((f) => f.code !== NO_CHAIN_SOURCE);
   return (
     <article class="score" data-testid={`score-${e.category}`} aria-labelledby={`score-${e.category}-h`}>
       <h3 id={`score-${e.category}-h`}>{CATEGORY_NAMES[e.category]}</h3>
@@ -44,9 +111,10 @@ function ScoreCard({ e }: { e: Entry }) {
         Confidence {Math.round(e.confidence * 100)}% ({confidenceWords(e.confidence)}) · coverage {e.coverage?.status ?? 'unknown'}
         {e.coverage?.reason ? ` (${words(e.coverage.reason)})` : ''} · model {e.modelVersion}
       </p>
-      {e.factors && e.factors.length > 0 && (
+      {overall && <OverallBreakdown e={e} />}
+      {!overall && factors.length > 0 && (
         <ul class="factors" aria-label="Reason codes">
-          {e.factors.map((f) => (
+          {factors.map((f) => (
             <li key={f.code}>
               <span class={f.impact > 0 ? 'up' : f.impact < 0 ? 'down' : 'flat'}>{f.impact > 0 ? `+${f.impact}` : f.impact}</span> {f.description}{' '}
               <code class="muted">{f.code}</code>
@@ -102,7 +170,7 @@ function History({ address }: { address: string }) {
       {series.length > 0 && <LineChart title="Scores over time" series={series} yMax={1000} testid="history-chart" />}
       {h.data && h.data.length > 0 && (
         <details>
-          <summary>{h.data.length} changes as a table</summary>
+          <summary>{plural(h.data.length, 'change')} as a table</summary>
           <div class="scroll" tabIndex={0}>
           <table>
             <thead>
@@ -131,12 +199,72 @@ function History({ address }: { address: string }) {
   );
 }
 
+/** A category of a wallet nobody read: no number, unless an administrator set one (a dispute's revised score). */
+function UnscoredRow({ e }: { e: Entry }) {
+  const revision = (e.factors ?? []).find((f) => f.code === REVISION);
+  // off-chain evidence (a DID, a KYC, the sanctions list) was looked at: what it found is true
+  const found = (e.factors ?? []).filter((f) => f.code !== NO_CHAIN_SOURCE && f.code !== REVISION && !f.code.startsWith('CATEGORY_'));
+  return (
+    <tr data-testid={`score-${e.category}`}>
+      <th scope="row">{CATEGORY_NAMES[e.category]}</th>
+      <td>
+        {revision ? (
+          <>
+            <strong class="value">{e.score}</strong> <span class={`tier tier-${e.tier.replace(/\s/g, '-').toLowerCase()}`}>{e.tier}</span>{' '}
+            <span class="muted">set by an administrator: {revision.description}</span>
+          </>
+        ) : (
+          <span class="muted">not measured</span>
+        )}
+        {found.length > 0 && <span class="muted"> · {found.map((f) => f.description).join('; ')}</span>}
+      </td>
+    </tr>
+  );
+}
+
+function Unscored({ entries }: { entries: Entry[] }) {
+  const how = entries.flatMap((e) => e.factors ?? []).find((f) => f.code === NO_CHAIN_SOURCE)?.description;
+  return (
+    <div data-testid="unscored">
+      <div class="notice" role="note">
+        <h3>Not scored yet: no on-chain data was read</h3>
+        <p>
+          This service has no chain source configured, so nothing this wallet did on chain was read. The model's defaults for a wallet nobody read are
+          not measurements and are not shown.
+        </p>
+        <p data-testid="unscored-how">
+          {how
+            ? `How to get data: ${how.replace(/^no chain source is configured: on-chain activity was not read, so no activity found here is not a finding\. (To read it, )?/i, '')}.`
+            : 'How to get data: start the service with a chain source (CREDENCE_RPC_URL_<chainId>, or CREDENCE_EXPLORER_API_URL with CREDENCE_EXPLORER_API_KEY), or run npm run demo for a local chain with scored wallets.'}
+        </p>
+      </div>
+      <div class="scroll" tabIndex={0} role="region" aria-label="Categories">
+        <table data-testid="unscored-table">
+          <thead>
+            <tr>
+              <th scope="col">Category</th>
+              <th scope="col">Score</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => (
+              <UnscoredRow key={e.category} e={e} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
 export function Scores({ address, onDid }: { address: string; onDid?: (did: string | null) => void }) {
   const s = useLoad(async () => {
     const r = await call(client.GET('/api/v1/reputation/{address}', { params: { path: { address }, query: { explain: true } } }));
     onDid?.(r.did ?? null);
     return r;
   }, [address]);
+  const entries = (s.data?.scores ?? []) as unknown as Entry[];
+  const unread = entries.length > 0 && entries.every((e) => e.coverage?.status === 'none');
   return (
     <>
       <Section id="scores" title="My scores">
@@ -145,13 +273,17 @@ export function Scores({ address, onDid }: { address: string; onDid?: (did: stri
         {s.data && (
           <>
             <p class="muted">
-              {s.data.address} · calculated {when((s.data.scores[0] as Entry).calculatedAt)}
+              {s.data.address} · calculated {when(entries[0]?.calculatedAt)}
             </p>
-            <div class="cards scores">
-              {(s.data.scores as unknown as Entry[]).map((e) => (
-                <ScoreCard key={e.category} e={e} />
-              ))}
-            </div>
+            {unread ? (
+              <Unscored entries={entries} />
+            ) : (
+              <div class="cards scores">
+                {entries.map((e) => (
+                  <ScoreCard key={e.category} e={e} />
+                ))}
+              </div>
+            )}
           </>
         )}
       </Section>

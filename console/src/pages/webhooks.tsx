@@ -1,7 +1,8 @@
 // Webhooks of the console key: register (secret shown once), test, deliveries with status and response,
-// replay what did not get through, enable an inactive one, delete.
-import { useState } from 'preact/hooks';
-import { call, client } from '../api.ts';
+// replay what did not get through, enable an inactive one, delete. While a delivery is on its way the list is
+// read again each second (for half a minute), and the webhook's "last delivery" follows once one arrives.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { call, keyed as client, plural } from '../api.ts';
 import { Copy, Field, Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
 
 interface Hook {
@@ -14,15 +15,35 @@ interface Hook {
   createdAt: string;
 }
 
-function Deliveries({ hook, tick }: { hook: Hook; tick: number }) {
-  const l = useLoad(() => call(client.GET('/api/v1/webhooks/{id}/deliveries', { params: { path: { id: hook.id }, query: { limit: 20 } } })), [hook.id, tick]);
+const FINAL = new Set(['delivered', 'failed']);
+
+function Deliveries({ hook, tick, onDelivered }: { hook: Hook; tick: number; onDelivered: () => void }) {
+  const [poll, setPoll] = useState(0);
+  const l = useLoad(() => call(client.GET('/api/v1/webhooks/{id}/deliveries', { params: { path: { id: hook.id }, query: { limit: 20 } } })), [hook.id, tick, poll]);
+  const polls = useRef(0);
+  const delivered = useRef<number | null>(null);
+  useEffect(() => void (polls.current = 0), [tick]);
+  useEffect(() => {
+    const list = l.data?.deliveries;
+    if (!list) return;
+    const count = list.filter((d) => d.status === 'delivered').length;
+    // a delivery arrived since the last read: the webhook's "last delivery" changed
+    if (delivered.current !== null && count > delivered.current) onDelivered();
+    delivered.current = count;
+    if (!list.some((d) => !FINAL.has(d.status)) || polls.current >= 30) return;
+    const t = setTimeout(() => {
+      polls.current++;
+      setPoll((p) => p + 1);
+    }, 1000);
+    return () => clearTimeout(t);
+  }, [l.data]);
   return (
     <div>
       <Status error={l.error} testid="deliveries" />
       {l.data && l.data.deliveries.length === 0 && <p>No deliveries yet.</p>}
       {l.data && l.data.deliveries.length > 0 && (
-        <div class="scroll" tabIndex={0}>
-          <table data-testid="deliveries-table">
+        <div class="scroll" tabIndex={0} role="region" aria-label="Deliveries">
+          <table class="responsive" data-testid="deliveries-table">
             <thead>
               <tr>
                 <th scope="col">Event</th>
@@ -34,12 +55,12 @@ function Deliveries({ hook, tick }: { hook: Hook; tick: number }) {
             <tbody>
               {l.data.deliveries.map((d) => (
                 <tr key={d.id} data-testid="delivery-row">
-                  <td>
+                  <td data-label="Event">
                     {d.event}
                     {d.walletAddress ? <small> {d.walletAddress}</small> : null}
                   </td>
-                  <td data-testid="delivery-status">{d.status}</td>
-                  <td>
+                  <td data-label="Status" data-testid="delivery-status">{d.status}</td>
+                  <td data-label="Attempts">
                     {d.attempts.map((t) => (
                       <div key={t.attempt}>
                         #{t.attempt}: {t.statusCode != null ? `HTTP ${t.statusCode}` : 'no answer'}
@@ -47,7 +68,7 @@ function Deliveries({ hook, tick }: { hook: Hook; tick: number }) {
                       </div>
                     ))}
                   </td>
-                  <td>{when(d.createdAt)}</td>
+                  <td data-label="Created">{when(d.createdAt)}</td>
                 </tr>
               ))}
             </tbody>
@@ -72,8 +93,8 @@ function HookRow({ hook, onChange }: { hook: Hook; onChange: () => void }) {
     <li class="row" data-testid="webhook">
       <p>
         <code>{hook.url}</code> · {hook.walletAddressFilter ? `only ${hook.walletAddressFilter}` : 'all addresses'} ·{' '}
-        <span class="badge" data-testid="webhook-active">{hook.isActive ? 'active' : 'inactive'}</span> · {hook.consecutiveFailures} failure(s) in a row · last delivery{' '}
-        {when(hook.lastDeliveryAt)}
+        <span class="badge" data-testid="webhook-active">{hook.isActive ? 'active' : 'inactive'}</span> · {plural(hook.consecutiveFailures, 'failure')} in a row · last delivery{' '}
+        <span data-testid="webhook-last-delivery">{when(hook.lastDeliveryAt)}</span>
       </p>
       <p class="actions">
         <button type="button" class="secondary" disabled={a.busy} onClick={() => act(async () => (await call(client.POST('/api/v1/webhooks/{id}/test', { params: { path: { id: hook.id } } })), 'Test event queued.'))}>
@@ -86,7 +107,7 @@ function HookRow({ hook, onChange }: { hook: Hook; onChange: () => void }) {
           onClick={() =>
             act(async () => {
               const r = await call(client.POST('/api/v1/webhooks/{id}/replay', { params: { path: { id: hook.id } }, body: { since: hook.createdAt } }));
-              return `${r.requeued} delivery(ies) queued again.`;
+              return `${plural(r.requeued, 'delivery', 'deliveries')} queued again.`;
             })
           }
         >
@@ -97,7 +118,14 @@ function HookRow({ hook, onChange }: { hook: Hook; onChange: () => void }) {
             Enable
           </button>
         )}
-        <button type="button" class="secondary" onClick={() => setTick((t) => t + 1)}>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => {
+            setTick((t) => t + 1);
+            onChange();
+          }}
+        >
           Refresh deliveries
         </button>
         <button type="button" class="danger" disabled={a.busy} onClick={() => act(async () => (await call(client.DELETE('/api/v1/webhooks/{id}', { params: { path: { id: hook.id } } })), 'Webhook deleted.'))}>
@@ -105,7 +133,7 @@ function HookRow({ hook, onChange }: { hook: Hook; onChange: () => void }) {
         </button>
       </p>
       <Status error={a.error} ok={a.ok} testid="webhook-action" />
-      <Deliveries hook={hook} tick={tick} />
+      <Deliveries hook={hook} tick={tick} onDelivered={onChange} />
     </li>
   );
 }
@@ -117,7 +145,7 @@ export function Webhooks({ keyId }: { keyId: string | null }) {
   const [secret, setSecret] = useState<string | null>(null);
   const a = useAction();
   return (
-    <Section id="webhooks" title="Webhooks" intro="Signed score.updated deliveries, retried with backoff (Starter plan and above).">
+    <Section id="webhooks" title="Webhooks" intro="Signed score.updated deliveries, retried with backoff (live keys: Starter plan and above; test keys: test events, free).">
       <form
         class="grid"
         onSubmit={(e) => {

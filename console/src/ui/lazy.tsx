@@ -1,8 +1,9 @@
 // A component loaded on first render from its own chunk (dynamic import), with a plain loading line meanwhile.
-import type { ComponentType } from 'preact';
+import type { ComponentProps, ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
-export function lazy<P extends object, K extends string>(load: () => Promise<Record<K, ComponentType<P>>>, name: K): ComponentType<P> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function lazy<M extends { [k in K]: ComponentType<any> }, K extends string, P extends object = ComponentProps<M[K]>>(load: () => Promise<M>, name: K): ComponentType<P> {
   let loaded: ComponentType<P> | null = null;
   return function Lazy(props: P) {
     const [C, setC] = useState<ComponentType<P> | null>(() => loaded);
@@ -11,7 +12,7 @@ export function lazy<P extends object, K extends string>(load: () => Promise<Rec
       if (C) return;
       load().then(
         (m) => {
-          loaded = m[name];
+          loaded = m[name] as ComponentType<P>;
           setC(() => loaded);
         },
         (e: unknown) => setError(`This page could not be loaded (${e instanceof Error ? e.message : String(e)}): reload to try again.`),
