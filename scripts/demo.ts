@@ -13,6 +13,7 @@ import { loadConfig } from '../src/platform/config.js';
 import type { IngestionEngine } from '../src/modules/ingestion/service.js';
 import { startLocalChain } from '../test/helpers/local-chain.js';
 import { ROLES, runScenarios, SCENARIO_START_DAYS_AGO } from './scenarios.js';
+import { CATEGORIES } from '../src/modules/scoring/contracts.js';
 import { UsageError, helpText, parseCommand, type CommandSpec } from '../src/cli/args.js';
 
 const SPEC: CommandSpec = {
@@ -60,6 +61,9 @@ const DESCRIPTIONS: Record<(typeof ROLES)[number], string> = {
   developer: 'contract developer: deploys contracts, ENS name, attested',
   fresh: 'fresh wallet: no history',
 };
+
+/** Factors that say why something found does not count (discounted, unbacked, held to its cost): printed. */
+const EXPLAINED = /DISCOUNTED|UNBACKED|COST_CEILING|UNPRICED_EVIDENCE_CAP|CAPPED|_CAP$/;
 
 async function main() {
   const opts = options();
@@ -118,15 +122,25 @@ async function main() {
   console.log(`demo admin wallet ${admin.address} (an admin of this demo), private key ${admin.privateKey}`);
   console.log(`  sign in as it: node bin/credence.mjs login --api-url ${url} --private-key ${admin.privateKey}  (or in the console)`);
   if (apiKey) console.log(`demo API key (Growth): ${apiKey}\n`);
-  const cats = ['OVERALL', 'DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE', 'NFT', 'IDENTITY', 'DEVELOPER'];
-  console.log(`${'wallet'.padEnd(11)} ${'address'.padEnd(42)} ${cats.map((c) => c.slice(0, 12).padStart(12)).join(' ')}`);
+  // all nine categories, in the API's order, each column headed by a short name (the legend under the table)
+  const cats = CATEGORIES;
+  const SHORT: Record<(typeof CATEGORIES)[number], string> = { OVERALL: 'OVERALL', DEFI_LENDING: 'LENDING', DEFI_TRADING: 'TRADING', GOVERNANCE: 'GOVERN', NFT: 'NFT', IDENTITY: 'IDENTITY', SOCIAL: 'SOCIAL', DEVELOPER: 'DEVELOPER', COMPLIANCE: 'COMPLY' };
+  console.log(`${'wallet'.padEnd(11)} ${'address'.padEnd(42)} ${cats.map((c) => SHORT[c].padStart(9)).join(' ')}`);
   for (const role of ROLES) {
     const address = sc.wallets[role];
-    const scores = app.ctx.services.scoring ? await app.ctx.services.scoring.getScores(address) : [];
-    const cell = (c: string) => String(scores.find((s) => s.category === c)?.score ?? '-').padStart(12);
+    const scores = app.ctx.services.scoring ? await app.ctx.services.scoring.getScores(address, { explain: true }) : [];
+    const cell = (c: string) => String(scores.find((s) => s.category === c)?.score ?? '-').padStart(9);
     console.log(`${role.padEnd(11)} ${address} ${cats.map(cell).join(' ')}`);
     console.log(`${''.padEnd(11)} ${DESCRIPTIONS[role]}`);
+    // what the model found but did not count, or held back, in its own words: a low number is explained
+    for (const e of scores) {
+      for (const f of e.factors ?? []) {
+        if (EXPLAINED.test(f.code)) console.log(`${''.padEnd(11)}   ${SHORT[e.category as (typeof CATEGORIES)[number]] ?? e.category}: ${f.description}`);
+      }
+    }
   }
+  console.log(`\ncolumns: ${cats.map((c) => `${SHORT[c]} = ${c}`).join(', ')}`);
+  console.log('history: the scores above are computed once, after the replay; the console\'s history chart starts at that computation (the replayed year is not re-scored day by day)');
   if (apiKey) {
     console.log('\ntry:');
     console.log(`  curl -s -H 'X-API-Key: ${apiKey}' ${url}/api/v1/reputation/${sc.wallets.borrower}/DEFI_LENDING`);
