@@ -319,9 +319,10 @@ function tokenTransferRecords(r: Row, chainId: number, timeOf: (r: Row) => Date 
 /** token_transfers repeat logs already decoded (which also know ERC-721 from ERC-20): keep only the others. */
 async function newTokenTransfers(db: Db, chainId: number, records: ActivityRecord[]): Promise<ActivityRecord[]> {
   if (!records.length) return records;
+  // a join from the batch's keys into the primary key: a lookup per transfer, not a scan of every stored record
   const rows = await db.query<{ tx_hash: string; log_index: number }>(
-    `SELECT DISTINCT tx_hash, log_index FROM wallet_activity
-     WHERE chain_id = $1 AND (tx_hash, log_index) IN (SELECT * FROM unnest($2::text[], $3::int[]))`,
+    `SELECT DISTINCT a.tx_hash, a.log_index FROM unnest($2::text[], $3::int[]) AS t(tx_hash, log_index)
+     JOIN wallet_activity a ON a.chain_id = $1 AND a.tx_hash = t.tx_hash AND a.log_index = t.log_index`,
     [chainId, records.map((r) => r.txHash), records.map((r) => r.logIndex)],
   );
   const seen = new Set(rows.map((r) => `${r.tx_hash}:${r.log_index}`));
