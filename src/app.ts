@@ -65,6 +65,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const app = Fastify({
     // keys and tokens are redacted from request logs (query string and headers)
     logger: opts.logger ?? loggerOptions(config.logLevel, opts.logStream),
+    // one line per request at debug, not info (below): at the default level a terminal shows the start banner and
+    // what needs attention, not every request (issue 30); LOG_LEVEL=debug shows them
+    disableRequestLogging: true,
     bodyLimit: 1024 * 1024,
     // DIDs (max 200 characters) and proofs travel in path segments.
     routerOptions: { maxParamLength: 1000 },
@@ -160,6 +163,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerIdempotency(app, ctx);
   // ENS names in fields that take them resolved to addresses before the handler (after the key and quota checks)
   registerEns(app, ctx);
+  // Request logs, at debug: Fastify's own pair of lines (same serializers, so keys and tokens stay redacted).
+  app.addHook('onRequest', (req, _reply, done) => {
+    req.log.debug({ req }, 'incoming request');
+    done();
+  });
+  app.addHook('onResponse', (req, reply, done) => {
+    req.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    done();
+  });
   // X-Response-Time on every response, in milliseconds (fastify's own timer only runs with a logger).
   app.decorateRequest('startedAt', 0);
   app.addHook('onRequest', (req, _reply, done) => {

@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'rate_limited'
   | 'quota_exceeded'
   | 'payload_too_large'
+  // the request URL (or one of its path parameters) is longer than the server reads (issue 30: not validation_failed)
+  | 'uri_too_long'
   | 'unsupported_media_type'
   | 'proof_unsatisfiable'
   | 'upstream_unavailable'
@@ -26,6 +28,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   not_found: 404,
   invalid_state: 409,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
   proof_unsatisfiable: 422,
   rate_limited: 429,

@@ -143,6 +143,7 @@ const DETAILS: Partial<Record<ErrorCode, string>> = {
   not_found: 'No record with this id.',
   invalid_state: 'A Resolved dispute cannot move to Under Review.',
   payload_too_large: 'The request body is too large.',
+  uri_too_long: 'The request URL is too long (5,032 characters); a path parameter may have at most 1,000.',
   unsupported_media_type: 'The request body must be JSON (Content-Type: application/json).',
   proof_unsatisfiable: 'The statement is false: the score is below the threshold.',
   rate_limited: 'Rate limit of 10 requests per second exceeded for this API key; retry in 1 s.',

@@ -84,7 +84,8 @@ export function createKycService(d: KycServiceDeps) {
     async status(didInput: string) {
       const rec = await resolveDid(didInput);
       const s = await d.repo.current(rec.did);
-      if (!s) throw notFound(`No KYC session was ever started for ${rec.did}.`);
+      // decisions.md keeps 404 here; its details say this is "not verified yet" and the way on (issue 30)
+      if (!s) throw notFound(`No KYC session was ever started for ${rec.did}: not verified yet. The DID's wallet starts one with POST /api/v1/compliance/kyc/initiate (signed in).`);
       const w = wireStatus(s);
       return { did: rec.did, kycLevel: w.kycLevel, status: w.status, reason: w.reason, sessionId: s.id, provider: s.provider, updatedAt: s.completed_at ?? s.created_at };
     },

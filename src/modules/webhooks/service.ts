@@ -51,7 +51,14 @@ export function createWebhookService(deps: {
       try {
         await checkTarget(u);
       } catch (e) {
-        if (e instanceof ForbiddenTargetError) throw fieldError('url', `is not allowed: ${e.message}`);
+        // on a developer machine the receiver is local: say the two ways to reach it (issue 30)
+        if (e instanceof ForbiddenTargetError) {
+          throw fieldError(
+            'url',
+            `is not allowed: ${e.message}. To receive deliveries on this machine, run \`credence webhooks listen --forward-to ${raw}\` (no public URL needed), ` +
+              'or, on a development server, set CREDENCE_WEBHOOK_ALLOW_PRIVATE=true to allow private and loopback targets',
+          );
+        }
         throw e;
       }
     }

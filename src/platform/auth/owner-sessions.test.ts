@@ -64,6 +64,9 @@ describe('reads with the session alone', () => {
     expect(res.json().did).toBe(did(owner.address));
     const kyc = await get(`/api/v1/compliance/kyc/${encodeURIComponent(did(owner.address))}/status`, owner.auth);
     expect(kyc.statusCode, kyc.body).toBe(404);
+    // decisions.md keeps 404 for no session; its details say "not verified yet" and the way on
+    expect(kyc.json().details).toContain('not verified yet');
+    expect(kyc.json().details).toContain('POST /api/v1/compliance/kyc/initiate');
   });
 
   it('own disputes: file one, list them, read it, escalate it, withdraw another', async () => {

@@ -79,7 +79,7 @@ const BY_STATUS: Record<number, ErrorCode> = {
   404: 'not_found',
   409: 'invalid_state',
   413: 'payload_too_large',
-  414: 'validation_failed',
+  414: 'uri_too_long',
   415: 'unsupported_media_type',
   422: 'proof_unsatisfiable',
   429: 'rate_limited',
@@ -131,6 +131,10 @@ export function schemaFieldErrors(errors: unknown, context: string | undefined):
   return dedupe((errors as AjvError[]).filter((e) => !['anyOf', 'oneOf', 'if'].includes(e.keyword)).map((e) => ({ field: fieldName(e, context), message: message(e) })));
 }
 
+/** The 414 details: how long the URL was and the limit, never the URL itself. */
+export const uriTooLong = (length: number) =>
+  `The request URL is too long (${length.toLocaleString('en-US')} characters); a path parameter may have at most 1,000 characters and the whole request line at most 16 KB.`;
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { validationContext?: string }, req, reply) => {
     if (err instanceof AppError) {
@@ -155,6 +159,8 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.code(400).send({ error: 'validation_failed', details: 'The request body is not valid JSON.', fields: [{ field: 'body', message: 'must be valid JSON' }] });
     }
     const status = err.statusCode ?? 500;
+    // the router's answer to an over-long path parameter: its message quotes the whole URL, never echoed back
+    if (status === 414) return reply.code(414).send({ error: 'uri_too_long', details: uriTooLong(req.url.length) });
     if (status >= 400 && status < 500 && BY_STATUS[status]) {
       return reply.code(status).send({ error: BY_STATUS[status], details: err.message });
     }
@@ -163,6 +169,8 @@ export function registerErrorHandling(app: FastifyInstance) {
   });
 
   app.setNotFoundHandler((req, reply) => {
-    reply.code(404).send({ error: 'not_found', details: `No route ${req.method} ${req.url.split('?')[0]}.` });
+    const path = req.url.split('?')[0];
+    // a long path is named by its start only (a 5,000-character URL is not echoed back)
+    reply.code(404).send({ error: 'not_found', details: `No route ${req.method} ${path.length > 200 ? `${path.slice(0, 200)}… (${path.length.toLocaleString('en-US')} characters)` : path}.` });
   });
 }

@@ -46,10 +46,10 @@ export function installFastPaths(app: FastifyInstance, opts: { metrics: RequestM
     closing = true;
     done();
   });
-  // Request logs at info as Fastify writes them; the client address is the socket's (a proxy's forwarded address
+  // Request logs at debug, as the app writes them (app.ts); the client address is the socket's (a proxy's forwarded address
   // needs Fastify's trust-proxy handling, so with both on, Fastify serves these requests).
   const log = opts.log as FastifyBaseLogger & { isLevelEnabled?(level: string): boolean };
-  const logRequests = () => log.isLevelEnabled?.('info') ?? false;
+  const logRequests = () => log.isLevelEnabled?.('debug') ?? false;
   const usable = () => !closing && !(opts.trustProxy && logRequests());
 
   server.removeListener('request', fastify);
@@ -63,7 +63,7 @@ export function installFastPaths(app: FastifyInstance, opts: { metrics: RequestM
   function answer(req: IncomingMessage, res: ServerResponse, startedAt: number, a: FastAnswer) {
     const id = requestIdOf(req);
     const reqLog = logRequests() ? opts.log.child({ reqId: id }) : null;
-    reqLog?.info({ req: { method: req.method, url: req.url, host: req.headers.host, ip: req.socket.remoteAddress, socket: req.socket } }, 'incoming request');
+    reqLog?.debug({ req: { method: req.method, url: req.url, host: req.headers.host, ip: req.socket.remoteAddress, socket: req.socket } }, 'incoming request');
     const headers = a.headers;
     headers['x-response-time'] = (performance.now() - startedAt).toFixed(3);
     headers['x-request-id'] = id;
@@ -73,7 +73,7 @@ export function installFastPaths(app: FastifyInstance, opts: { metrics: RequestM
     paths.served++;
     const seconds = (performance.now() - startedAt) / 1000;
     opts.metrics.record('GET', a.route, a.status, seconds);
-    reqLog?.info({ res: { statusCode: a.status }, responseTime: seconds * 1000 }, 'request completed');
+    reqLog?.debug({ res: { statusCode: a.status }, responseTime: seconds * 1000 }, 'request completed');
   }
 
   const paths = { add: (r: FastRoute) => void routes.push(r), send: answer, fallback: fastify, served: 0 };

@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, type FieldError } from '../errors.js';
-import { schemaFieldErrors } from './error-handler.js';
+import { schemaFieldErrors, uriTooLong } from './error-handler.js';
 
 // eslint-disable-next-line no-control-regex
 const BAD_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -70,14 +70,17 @@ export function hardenedServerOptions() {
     // Bad percent-encoding in the path (`/%ZZ`) and similar router failures.
     frameworkErrors: (err: FastifyError, _req: FastifyRequest, reply: FastifyReply) => {
       const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
-      reply.code(status).send({ error: 'validation_failed', details: `The request URL is not valid: ${err.message}` });
+      // a path parameter over the router's limit (maxParamLength): its own code, and the URL (its message) never echoed
+      if (status === 414) return reply.code(414).send({ error: 'uri_too_long', details: uriTooLong(_req.raw.url?.length ?? 0) });
+      const m = err.message.length > 300 ? `${err.message.slice(0, 300)}…` : err.message;
+      reply.code(status).send({ error: 'validation_failed', details: `The request URL is not valid: ${m}` });
     },
     // What Node's HTTP parser refuses never reaches Fastify's handlers: answer it here, in the same format.
     clientErrorHandler: (err: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Socket) => {
       if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
       let msg: string;
       if (err.code === 'HPE_HEADER_OVERFLOW') msg = json(431, 'Request Header Fields Too Large', 'validation_failed', 'The request line or headers are too large.');
-      else if (err.code === 'HPE_URI_TOO_LONG') msg = json(414, 'URI Too Long', 'validation_failed', 'The request URL is too long.');
+      else if (err.code === 'HPE_URI_TOO_LONG') msg = json(414, 'URI Too Long', 'uri_too_long', 'The request URL is too long: the whole request line may be at most 16 KB.');
       else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT') msg = json(408, 'Request Timeout', 'validation_failed', 'The request was not received in time.');
       else msg = json(400, 'Bad Request', 'validation_failed', `Malformed HTTP request (${err.code ?? 'parse error'}).`);
       socket.end(msg);
