@@ -5,7 +5,7 @@ import cliProgress from 'cli-progress';
 import type { Config } from '../../platform/config.js';
 import type { Db } from '../../platform/db/types.js';
 import { createIngestionRepo } from './repo.js';
-import { importEthereumEtl, type ProgressSink } from './etl/import.js';
+import { EtlFieldError, importEthereumEtl, type ProgressSink } from './etl/import.js';
 import type { IngestionEngine } from './service.js';
 
 /** Wallets rescored together after an import (one features statement and one transaction each). */
@@ -81,7 +81,16 @@ export async function runIngestCommand(args: string[], config: Config, opts: { d
     const started = Date.now();
     // with CREDENCE_RPC_URL_<chain> set, non-stable amounts are valued by the chain's oracle over that endpoint
     const prices = (ctx.services.ingestion as IngestionEngine | undefined)?.priceReader(chainId);
-    const result = await importEthereumEtl({ db: ctx.db, repo: createIngestionRepo(ctx.db) }, positionals[0], { chainId, progress, prices });
+    const result = await importEthereumEtl({ db: ctx.db, repo: createIngestionRepo(ctx.db) }, positionals[0], { chainId, progress, prices }).catch((e: unknown) => {
+      // a value the export cannot hold exactly: one clear line naming file, line and field, not a stack trace
+      if (e instanceof EtlFieldError) {
+        bars.stop();
+        console.error(`credence ingest: ${e.message}`);
+        return null;
+      }
+      throw e;
+    });
+    if (!result) return 1;
     const scoring = ctx.services.scoring;
     if (scoring && !values['no-score'] && result.wallets.size) {
       // after the load, in chunks: features are read one statement per chunk and each chunk is stored in one

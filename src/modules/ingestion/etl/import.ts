@@ -126,6 +126,12 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
     // each batch is written while the next one is read and decoded; batches commit in order, each with its offset
     const writes = writeQueue();
     for await (const { rows, consumed } of readRows(f.file, offset, batchSize)) {
+      try {
+        checkIntegerFields(rows, f.kind, rel, offset + 1 + (/\.csv$/i.test(f.file) ? 1 : 0));
+      } catch (e) {
+        await writes.drain(); // the batches before it are kept (a run after the fix resumes from them)
+        throw e;
+      }
       let records: ActivityRecord[] = [];
       const nonces = new Map<string, number>();
       if (f.kind === 'transactions') records = transactionRecords(rows, chainId, timeOf, nonces, deployers, baseFees);
@@ -300,6 +306,39 @@ async function scanLogs(
   for (const [pool, protocol] of protocolOf) pools.set(pool, derivePool(chainId, protocol, pool, candidates.get(pool) ?? []));
   const positions = [...byTx].flatMap(([hash, logs]) => positionRecords(chainId, { hash, from: senders.get(hash) ?? null, logs }));
   return { pools, positions };
+}
+
+/** A value of an export that is not an exact integer (issue 30), named by file, line and field. */
+export class EtlFieldError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EtlFieldError';
+  }
+}
+
+/** The integer fields read as BigInt (wei, gas): a float such as 1.5018869857704244e+29 has lost digits. */
+const INTEGER_FIELDS: Partial<Record<string, string[]>> = {
+  transactions: ['value', 'gas', 'gas_price', 'receipt_gas_used', 'receipt_effective_gas_price'],
+  token_transfers: ['value'],
+};
+const EXACT_INTEGER = /^(?:\d+|0x[0-9a-fA-F]+)$/;
+
+function checkIntegerFields(rows: Row[], kind: string, file: string, firstLine: number) {
+  const fields = INTEGER_FIELDS[kind];
+  if (!fields) return;
+  rows.forEach((r, i) => {
+    for (const field of fields) {
+      const v = str(r[field]);
+      if (v !== null && !EXACT_INTEGER.test(v)) {
+        throw new EtlFieldError(
+          `${file}, line ${firstLine + i}: field "${field}" is ${v.length > 60 ? `${v.slice(0, 60)}…` : v}, not an exact integer. ` +
+            'Amounts must be written as integers (as ethereum-etl writes them); a tool that round-tripped the file through floating-point ' +
+            'numbers (e.g. 1.5018869857704244e+29) has lost digits: export again, or convert the field to integers. The import stopped before ' +
+            'this line\'s batch; what was imported is kept and running it again resumes there.',
+        );
+      }
+    }
+  });
 }
 
 /** A token_transfers row is the decoded form of an ERC-20 Transfer log: re-encoded and decoded like any log. */
