@@ -349,6 +349,8 @@ SELECT
   (SELECT count(*) FROM nf WHERE kind <> 'nft_mint' AND direction = 'in') AS nft_received,
   (SELECT count(*) FROM nf WHERE kind <> 'nft_mint' AND direction = 'out') AS nft_sent,
   (SELECT count(*) FROM nc) AS collections,
+  -- NFTs the wallet moved itself in collections neither listed nor held by enough others: found, not counted
+  count(*) FILTER (WHERE kind IN ('nft_mint', 'transfer_erc721', 'transfer_erc1155') AND (chain_id, contract) NOT IN (SELECT chain_id, contract FROM nc)) AS nft_unlisted,
   count(*) FILTER (WHERE kind = 'contract_deploy') AS deployed,
   count(*) FILTER (WHERE kind = 'contract_deploy' AND ref = 'code') AS with_code,
   (SELECT count(DISTINCT contract) FROM du) AS used_contracts,
@@ -494,7 +496,7 @@ function toFeatures(r: Record<string, unknown>): WalletFeatures {
       delegatedPower: n('delegated_power'),
     },
     gasUsd: { lending: n('gas_lending'), trading: n('gas_trading'), governance: n('gas_governance'), total: n('gas_total') },
-    nft: { mints: n('mints'), received: n('nft_received'), sent: n('nft_sent'), collections: n('collections') },
+    nft: { mints: n('mints'), received: n('nft_received'), sent: n('nft_sent'), collections: n('collections'), unlisted: n('nft_unlisted') },
     developer: { contractsDeployed: n('deployed'), contractsWithCode: n('with_code'), usedContracts: n('used_contracts'), thirdPartyUsers: n('third_party_users') },
     identity: { ensNames: n('ens_names'), attestationsReceived: n('att_received'), attestationsMade: n('att_made') },
     evidenceCount: n('evidence'),

@@ -114,7 +114,9 @@ export interface WalletFeatures {
     /** USD the voting power cost to hold: tokens held between votes (and delegated to it) x days x the capital rate */
     carryUsd?: number };
   /** only in transactions the wallet sent or paid in, only collections on the maintained list or with independent holders */
-  nft: { mints: number; received: number; sent: number; collections: number };
+  nft: { mints: number; received: number; sent: number; collections: number;
+    /** NFT records of its own transactions in collections neither listed nor held by enough others: not counted */
+    unlisted?: number };
   /** usedContracts / thirdPartyUsers: deployed contracts called by others the deployer did not fund (bulk import) */
   developer: { contractsDeployed: number; contractsWithCode: number; usedContracts?: number; thirdPartyUsers?: number };
   identity: { ensNames: number; attestationsReceived: number; attestationsMade: number };

@@ -67,11 +67,14 @@ const NO_SOURCE_FACTOR = {
  *  something nobody looked at: they give way to NO_CHAIN_SOURCE. */
 export function withCoverage(e: ScoreEntry, coverage: Coverage): ScoreEntry {
   if (coverage.status !== 'none' || !e.factors) return { ...e, coverage };
+  // evidence was found (an import) and discounted: the factors say why, and that is a finding
+  if (e.factors.some((f) => DISCOUNTED_EVIDENCE.has(f.code))) return { ...e, coverage };
   // Off-chain evidence (DIDs, KYC, sanctions) was looked at: its "none found" factors stay true.
   const rest = e.factors.filter((f) => !ON_CHAIN_ABSENCE.has(f.code));
   // what the model found stays first (an admin's revision, a protocol contract's label); then what was not read
   return { ...e, coverage, factors: [...rest, NO_SOURCE_FACTOR] };
 }
+const DISCOUNTED_EVIDENCE = new Set(['SWAPS_DISCOUNTED', 'NFTS_DISCOUNTED', 'FEES_UNBACKED', 'NO_CREDIT_RECORD']);
 const ON_CHAIN_ABSENCE = new Set([
   'NO_LENDING_HISTORY', 'NO_TRADING_HISTORY', 'NO_GOVERNANCE_ACTIVITY', 'NO_NFT_ACTIVITY', 'NO_SOCIAL_GRAPH', 'NO_CONTRACTS_DEPLOYED',
 ]);

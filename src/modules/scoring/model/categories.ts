@@ -231,6 +231,9 @@ export function nft(f: WalletFeatures): CategoryResult {
     const kept = clamp(1 - n.sent / acquired, 0, 1);
     terms.push({ code: 'NFT_RETENTION', description: `kept ${Math.round(kept * 100)}% of acquired NFTs`, points: 200 * kept });
   }
+  if ((n.unlisted ?? 0) > 0) {
+    terms.push({ code: 'NFTS_DISCOUNTED', description: `found but not counted: ${plural(n.unlisted!, 'NFT transfer or mint', 'NFT transfers or mints')} in collections neither on the reviewed list nor held by enough independent wallets`, points: 0, pinned: true });
+  }
   const backing = backingOf(f).total;
   const cap = capped(terms, backing, 'what it lost', true);
   const conf = confidenceOf(acquired + n.sent, 10, [n.mints > 0, n.received > 0, n.collections >= 2, n.sent > 0], f.chains.length);
