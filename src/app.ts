@@ -1,7 +1,7 @@
 // Builds the whole service as a Fastify app without listening, so tests boot the real thing and inject.
 import { lazySerializerFactory, lazyValidator } from './platform/http/lazy-schemas.js';
 import { randomBytes, randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Redis } from 'ioredis';
 import type { Config } from './platform/config.js';
@@ -61,13 +61,26 @@ function makeAjv(coerceTypes: boolean | 'array') {
   return ajv;
 }
 
+/** Fastify's request lines, at debug instead of info (same fields and serializers: keys and tokens stay redacted). */
+class DebugRequestLogs extends LogController {
+  override incomingRequest(request: FastifyRequest) {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+  override requestCompleted(...args: Parameters<LogController['requestCompleted']>) {
+    const [error, , reply] = args;
+    // a request that errored keeps Fastify's own line (at error)
+    if (error) return super.requestCompleted(...args);
+    reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<App> {
   const app = Fastify({
     // keys and tokens are redacted from request logs (query string and headers)
     logger: opts.logger ?? loggerOptions(config.logLevel, opts.logStream),
-    // one line per request at debug, not info (below): at the default level a terminal shows the start banner and
-    // what needs attention, not every request (issue 30); LOG_LEVEL=debug shows them
-    disableRequestLogging: true,
+    // one line per request at debug, not info: at the default level a terminal shows the start banner and what needs
+    // attention, not every request (issue 30); LOG_LEVEL=debug shows them
+    logController: new DebugRequestLogs(),
     bodyLimit: 1024 * 1024,
     // DIDs (max 200 characters) and proofs travel in path segments.
     routerOptions: { maxParamLength: 1000 },
@@ -163,15 +176,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerIdempotency(app, ctx);
   // ENS names in fields that take them resolved to addresses before the handler (after the key and quota checks)
   registerEns(app, ctx);
-  // Request logs, at debug: Fastify's own pair of lines (same serializers, so keys and tokens stay redacted).
-  app.addHook('onRequest', (req, _reply, done) => {
-    req.log.debug({ req }, 'incoming request');
-    done();
-  });
-  app.addHook('onResponse', (req, reply, done) => {
-    req.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
-    done();
-  });
   // X-Response-Time on every response, in milliseconds (fastify's own timer only runs with a logger).
   app.decorateRequest('startedAt', 0);
   app.addHook('onRequest', (req, _reply, done) => {
