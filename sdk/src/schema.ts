@@ -30,7 +30,7 @@ export interface paths {
         };
         /**
          * Readiness (for load balancers)
-         * @description Each dependency with its state. 200 while the instance can serve: `ready`, or `degraded` when Redis is unreachable (in-process limits and caches meanwhile), no sanctions list is loaded or the prover is not wired here. 503 `unavailable` when the database does not answer. Liveness (is the process up) is GET /health. Counts no queries and needs no credentials.
+         * @description Each dependency with its state. 200 while the instance can serve: `ready`, or `degraded` when Redis is unreachable (in-process limits and caches meanwhile), no sanctions list is loaded, the list in force is older than CREDENCE_SANCTIONS_MAX_AGE_DAYS (`stale`, its details say what to do) or the prover is not wired here. 503 `unavailable` when the database does not answer. Liveness (is the process up) is GET /health. Counts no queries and needs no credentials.
          */
         get: operations["health.getReadiness"];
         put?: never;
@@ -112,9 +112,9 @@ export interface paths {
         put?: never;
         /**
          * Sign in with Ethereum
-         * @description Verifies a signed EIP-4361 message and returns a JWT valid for 1 hour (claims sub = checksummed address, iat, exp, roles). The message's domain must be the configured domain (CREDENCE_SIWE_DOMAIN, else the host of CREDENCE_PUBLIC_URL; never the request's Host) or one listed in CREDENCE_SIWE_DOMAINS, its uri on one of those domains, its chainId a supported chain (or one of CREDENCE_SIWE_CHAIN_IDS), its issuedAt not in the future (60 s of clock skew allowed), its nonce one issued by GET /auth/nonce and not yet used; expirationTime and notBefore are honoured. Smart-contract wallets (EIP-1271) verify where an RPC URL for the chain is configured. Addresses listed in CREDENCE_ADMIN_ADDRESSES get the role admin (re-checked against the settings on every call). A bad signature, domain, uri, chain, time or nonce gives 401.
+         * @description Verifies a signed EIP-4361 message and returns a JWT valid for 1 hour (claims sub = checksummed address, iat, exp, roles). The message's domain must be the configured domain (CREDENCE_SIWE_DOMAIN, else the host of CREDENCE_PUBLIC_URL, else the hosts the service prints and listens on: localhost:PORT and 127.0.0.1:PORT when it listens on loopback or every interface; never the request's Host) or one listed in CREDENCE_SIWE_DOMAINS, its uri on one of those domains, its chainId a supported chain (or one of CREDENCE_SIWE_CHAIN_IDS), its issuedAt not in the future (60 s of clock skew allowed), its nonce one issued by GET /auth/nonce and not yet used; expirationTime and notBefore are honoured. Smart-contract wallets (EIP-1271) verify where an RPC URL for the chain is configured. Addresses listed in CREDENCE_ADMIN_ADDRESSES get the role admin (re-checked against the settings on every call). A bad signature, domain, uri, chain, time or nonce gives 401.
          *
-         *     **Environment**: `environment` (default `live`) chooses the world the token works in. With `test` the token (claim `env: "test"`) works as a cred_test_ key does, on every route: test disputes, debt claims and webhooks only (a live record is 404), sandbox scores and sandbox proofs (`environment: "test"`, never valid for live verification), hub connections that receive test events only; routes without a sandbox answer 403. A test token sent beside a live key makes the request a test request. The answer repeats `environment`.
+         *     **Environment**: `environment` (default `live`) chooses the world the token works in. With `test` the token (claim `env: "test"`) works as a cred_test_ key does, on every route: test disputes, debt claims and webhooks only (a live record is 404), sandbox scores and sandbox proofs (`environment: "test"`, never valid for live verification), hub connections that receive test events only; routes without a sandbox answer 403. A token of one environment sent beside an API key of the other (a test token with a live key, a live token with a test key) is refused with 401 naming both, never settled silently. The answer repeats `environment`.
          */
         post: operations["auth.verifySignature"];
         delete?: never;
@@ -373,7 +373,7 @@ export interface paths {
         };
         /**
          * A wallet's scores in all nine categories
-         * @description Returns the checksummed address (and `ensName` when the path gave an ENS name), its DID (null when none is registered) and nine score entries, OVERALL first. OVERALL is the weighted composite of the other eight. `?explain=true` adds `factors` (reason codes) to each entry. Counts 1 query. A wallet never scored before is ingested first (waiting at most ~2 s; ingestion continues in the background and later changes are pushed as `score.updated`) and scored from whatever evidence is in by then.
+         * @description Returns the checksummed address (and `ensName` when the path gave an ENS name), its DID (null when none is registered) and nine score entries, OVERALL first. OVERALL is the weighted composite of the other eight. `?explain=true` adds `factors` (reason codes) to each entry. Counts 1 query. A wallet never scored before is ingested first (waiting at most ~2 s; ingestion continues in the background and later changes are pushed as `score.updated`) and scored from whatever evidence is in by then. A signed-in wallet reads its own with its session alone (Authorization: Bearer, no API key, counting no quota); another wallet's session gets 403.
          */
         get: operations["reputation.getWalletScores"];
         put?: never;
@@ -393,7 +393,7 @@ export interface paths {
         };
         /**
          * One category score of a wallet
-         * @description The score entry of one category, with `factors` (the top signals that raised or lowered it) unless `explain=false`. Served from a 60-second cache per address and category, evicted on every instance as soon as the score changes. The category must be exactly one of the nine upper-case names (400 otherwise). `address` may be an ENS name (see the parameter). Counts 1 query. A wallet never scored before is ingested first (waiting at most ~2 s; ingestion continues in the background and later changes are pushed as `score.updated`) and scored from whatever evidence is in by then.
+         * @description The score entry of one category, with `factors` (the top signals that raised or lowered it) unless `explain=false`. Served from a 60-second cache per address and category, evicted on every instance as soon as the score changes. The category must be exactly one of the nine upper-case names (400 otherwise). `address` may be an ENS name (see the parameter). Counts 1 query. A wallet never scored before is ingested first (waiting at most ~2 s; ingestion continues in the background and later changes are pushed as `score.updated`) and scored from whatever evidence is in by then. A signed-in wallet reads its own with its session alone (Authorization: Bearer, no API key, counting no quota); another wallet's session gets 403.
          */
         get: operations["reputation.getCategoryScore"];
         put?: never;
@@ -433,7 +433,7 @@ export interface paths {
         };
         /**
          * A wallet's score changes in one category, with their causes
-         * @description Every stored change of the category score, newest first, with what caused it (ingestion, debt_claim, dispute_revision, kyc, sanctions, ...). Paged with `limit` and `cursor` (see Pagination; `before` is the older name of `cursor` here). Counts 1 query.
+         * @description Every stored change of the category score, newest first, with what caused it (ingestion, debt_claim, dispute_revision, kyc, sanctions, ...). Paged with `limit` and `cursor` (see Pagination; `before` is the older name of `cursor` here). Counts 1 query. A signed-in wallet reads its own with its session alone (Authorization: Bearer, no API key, counting no quota); another wallet's session gets 403.
          */
         get: operations["reputation.getScoreHistory"];
         put?: never;
@@ -453,7 +453,7 @@ export interface paths {
         };
         /**
          * Feed of score changes, for polling
-         * @description Score changes oldest first after `cursor` (the `nextCursor` of your previous call; omit it to start from the beginning; `after` is its older name). Poll with the last `nextCursor`: no change is skipped, even one whose transaction commits late (changes are numbered in commit order). `hasMore: true` means call again at once. Filter by `category` and/or `address`. Without `address` the feed covers every wallet, like an unfiltered webhook, and needs a Starter or higher key (403 for Free keys). Counts 1 query per call.
+         * @description Score changes oldest first after `cursor` (the `nextCursor` of your previous call; omit it to start from the beginning; `after` is its older name). Poll with the last `nextCursor`: no change is skipped, even one whose transaction commits late (changes are numbered in commit order). `hasMore: true` means call again at once. Filter by `category` and/or `address`. Without `address` the feed covers every wallet, like an unfiltered webhook, and needs a Starter or higher key (403 for Free keys). Counts 1 query per call. A signed-in wallet follows its own changes with its session alone (Authorization: Bearer, `address` = its wallet, no API key, no quota); another wallet's address, or no address, gets 403 with a session.
          */
         get: operations["reputation.listScoreChanges"];
         put?: never;
@@ -513,7 +513,7 @@ export interface paths {
         };
         /**
          * Result of a completed bulk scoring job (JSON lines or CSV)
-         * @description One line per address in request order: `{address, category, score, confidence, tier, calculatedAt, modelVersion, coverage}` as JSON lines (application/x-ndjson), where `coverage` is the `Coverage` object of the synchronous batch (`{status, asOf, reason, chains}`: how much of the wallet's on-chain history the score read when the job scored it; `status: none` with `NO_CHAIN_SOURCE` when no chain source is configured); or CSV (text/csv, header `address,category,score,confidence,tier,calculatedAt,modelVersion,coverage`, where `coverage` is the coverage status: complete, partial or none) with ?format=csv. 409 while the job is not completed. Counts 0 queries.
+         * @description One line per address in request order: `{address, category, score, confidence, tier, calculatedAt, modelVersion, coverage}` as JSON lines (application/x-ndjson), where `coverage` is the `Coverage` object of the synchronous batch (`{status, asOf, reason, chains}`: how much of the wallet's on-chain history the score read when the job scored it; `status: none` with `NO_CHAIN_SOURCE` when no chain source is configured); or CSV (text/csv, header `address,category,score,confidence,tier,calculatedAt,modelVersion,coverage,conduct,backingUsd`, where `coverage` is the coverage status: complete, partial or none, and `conduct`/`backingUsd` are empty for results stored before model 4.0.0) with ?format=csv. 409 while the job is not completed. Counts 0 queries.
          */
         get: operations["reputation.getBatchJobResults"];
         put?: never;
@@ -538,6 +538,8 @@ export interface paths {
          * @description Groth16 proof of a statement about `subject`, revealing nothing more. ScoreAboveThreshold (needs `category` and `threshold`): the score Credence committed to for the wallet and category is at least the threshold. AgeVerification (alias AgeAboveMinimum; `minimumAge` default 21): the birth date of the wallet's approved KYC makes the person at least that old today (UTC). KYCVerified: the wallet has an approved KYC. A false statement, or no approved KYC for an age/KYC proof, gives 422 `proof_unsatisfiable` and no proof. `proof` is the ABI encoding the on-chain ReputationOracle.verifyProofFor(holder, proof, threshold, categoryId) and CredentialVerifier.verifyAgeProofFor(holder, proof, minimumAge) take; a consumer passes msg.sender as holder, because any API key can obtain any wallet's proof (verifyProof alone is not bound to its presenter). Every proof expires at `publicInputs.validUntil` (Unix seconds, a public input of the proof): verifiers, offline ones included, must refuse it afterwards. Counts 1 query. Age proofs count against the age-privacy allowance of POST /compliance/verify-age (a few different minimum ages per key and wallet per window; a further one gets 403).
          *
          *     **Test mode**: with test credentials (a cred_test_ key, or a JWT signed in with `environment: "test"`) the proof is made over sandbox data: the sandbox score a test key reads from GET /reputation/{address}, or the sandbox KYC (every wallet approved, with a birth date drawn from its address). It is a real Groth16 proof, answered with `environment: "test"`; its commitment is never recorded nor published, so it verifies only with test credentials, never with live ones nor on-chain. Test requests count no quota and no age-privacy allowance.
+         *
+         *     **Owners**: the subject's own wallet may prove about itself with its session alone (Authorization: Bearer, no API key, no quota; its own age questions count no age-privacy allowance); another wallet's session gets 403.
          */
         post: operations["proofs.createProof"];
         delete?: never;
@@ -557,7 +559,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a proof
-         * @description Checks a proof from /reputation/prove: a valid Groth16 proof, against the commitment Credence currently holds for the wallet (a proof against a superseded commitment, for example after the score changed, is no longer valid), not expired (`validUntil`), and, when `publicInputs` is sent, every field given agrees with the proof. Anything else, including a string that is not a proof at all, gives `valid: false`; 400 only for a missing proof or one over 10,000 characters. A valid answer names `subject`, the wallet the proof is about: check it is the party you act for (or send `publicInputs.subject`). Counts 0 queries. Live credentials accept live proofs only: a sandbox proof (made with test credentials) answers `valid: false` with the reason "a test (sandbox) proof, made with test credentials: never valid for live verification". Test credentials accept sandbox proofs only ("not a test (sandbox) proof: test credentials verify sandbox proofs only" otherwise). The answer says `environment`.
+         * @description Checks a proof from /reputation/prove: a valid Groth16 proof, against the commitment Credence currently holds for the wallet (a proof against a superseded commitment, for example after the score changed, is no longer valid), not expired (`validUntil`), and, when `publicInputs` is sent, every field given agrees with the proof. Anything else, including a string that is not a proof at all, gives `valid: false`; 400 only for a missing proof or one over 10,000 characters. A valid answer names `subject`, the wallet the proof is about: check it is the party you act for (or send `publicInputs.subject`). Counts 0 queries. Live credentials accept live proofs only: a sandbox proof (made with test credentials) answers `valid: false` with the reason "a test (sandbox) proof, made with test credentials: never valid for live verification". Test credentials accept sandbox proofs only ("not a test (sandbox) proof: test credentials verify sandbox proofs only" otherwise). The answer says `environment`. Any signed-in wallet may also verify with its session alone (Authorization: Bearer, no API key).
          */
         post: operations["proofs.verifyProof"];
         delete?: never;
@@ -635,7 +637,7 @@ export interface paths {
         };
         /**
          * Resolve a DID
-         * @description The DID record with its document (a JSON string). Accepts `did:credence:0x...` (chain 1) and any hex case. Free (counts 0 queries). Cached 5 minutes per DID; an update evicts the entry on every instance.
+         * @description The DID record with its document (a JSON string). Accepts `did:credence:0x...` (chain 1) and any hex case. Free (counts 0 queries). Cached 5 minutes per DID; an update evicts the entry on every instance. The DID's wallet may also read it with its session alone (Authorization: Bearer, no API key); another wallet's session gets 403.
          */
         get: operations["identity.resolveDid"];
         /**
@@ -751,7 +753,7 @@ export interface paths {
         };
         /**
          * A DID's KYC status
-         * @description From the newest session: `pending` (awaiting the person), `approved` (with `kycLevel` basic or full) or `rejected` (`reason` says why; a session that expired unfinished is reported rejected with reason `expired`). 404 when the DID is unknown or never started a session. Counts 1 query.
+         * @description From the newest session: `pending` (awaiting the person), `approved` (with `kycLevel` basic or full) or `rejected` (`reason` says why; a session that expired unfinished is reported rejected with reason `expired`). 404 when the DID is unknown or never started a session. Counts 1 query. The DID's wallet may also read it with its session alone (Authorization: Bearer, no API key, no quota); another wallet's session gets 403.
          */
         get: operations["compliance.getKycStatus"];
         put?: never;
@@ -935,7 +937,7 @@ export interface paths {
         };
         /**
          * Imported sanctions lists (admin)
-         * @description The list in force (the highest version) and the 20 most recent imports. Admin JWT only.
+         * @description The list in force (the highest version), how old it is (`staleness`: `stale` when published more than CREDENCE_SANCTIONS_MAX_AGE_DAYS days ago, with a `warning` saying what to do) and the 20 most recent imports. Admin JWT only.
          */
         get: operations["compliance.listSanctionsLists"];
         put?: never;
@@ -957,7 +959,7 @@ export interface paths {
         put?: never;
         /**
          * Import an OFAC SDN file (admin)
-         * @description The request body is the official file itself, streamed: `sdn_advanced.xml` (Content-Type application/xml) or `sdn.csv` (text/csv), or the ZIP archive of either; application/octet-stream is sniffed. At most 256 MB. The file becomes a new list version and is in force on every instance at once; wallets whose status it changes have their scores recomputed in the background. A file identical to the list in force gives 200 `unchanged`; a new version 201. A list published before the one in force is refused with 409 unless `force=true`; a file that is not an SDN file in either format gets 400. An uploaded sdn.csv is read without sdn_comments.csv (the overflow of long remarks): prefer the advanced XML here, or the CLI for the CSV pair. Admin JWT only.
+         * @description The request body is the official file itself, streamed: `sdn_advanced.xml` (Content-Type application/xml) or `sdn.csv` (text/csv), or the ZIP archive of either; application/octet-stream is sniffed. At most 256 MB. The file becomes a new list version and is in force on every instance at once; wallets whose status it changes have their scores recomputed in the background. A file identical to the list in force gives 200 `unchanged`; a new version 201. A list published before the one in force is refused with 409 unless `force=true`. A file that would drop more than half of the entries of the list in force, and at least 10 (for example a one-entry sdn.csv replacing 152) is refused with 409 `invalid_state` whose details say how many entries it would drop and keep, unless `confirm=true` (or `force=true`); nothing is imported then. A file that is not an SDN file in either format gets 400. An uploaded sdn.csv is read without sdn_comments.csv (the overflow of long remarks): prefer the advanced XML here, or the CLI for the CSV pair. Admin JWT only.
          */
         post: operations["compliance.importSanctionsList"];
         delete?: never;
@@ -977,7 +979,7 @@ export interface paths {
         put?: never;
         /**
          * Dispute a score
-         * @description Files a dispute against the wallet's score in one category. The new dispute is Pending. `walletAddress` is the original submitter: only that wallet may later withdraw the dispute. The API key that filed it is recorded too. `reason` must be one of the eight DisputeReason values (IncorrectData is not one: 400). Statuses on the wire: Pending, Under Review, Evidence Requested, Resolved, Rejected, Escalated, Withdrawn. New disputes are Pending; an admin moves them (PUT /dispute/{id}/status, any status); escalation is open from every state except Withdrawn and Escalated; withdrawal only from Pending, Under Review or Evidence Requested.
+         * @description Files a dispute against the wallet's score in one category. The new dispute is Pending. `walletAddress` is the original submitter: only that wallet may later withdraw the dispute. The API key that filed it is recorded too. `reason` must be one of the eight DisputeReason values (IncorrectData is not one: 400). Statuses on the wire: Pending, Under Review, Evidence Requested, Resolved, Rejected, Escalated, Withdrawn. New disputes are Pending; an admin moves them (PUT /dispute/{id}/status, any status); escalation is open from every state except Withdrawn and Escalated; withdrawal only from Pending, Under Review or Evidence Requested. The disputed wallet may also call it with its session alone (Authorization: Bearer, no API key); another wallet's session gets 403.
          */
         post: operations["disputes.createDispute"];
         delete?: never;
@@ -995,7 +997,7 @@ export interface paths {
         };
         /**
          * Get a dispute
-         * @description The full dispute with `history`: every status change, who made it and when. Unknown id: 404; an id that is not a GUID: 400. Statuses on the wire: Pending, Under Review, Evidence Requested, Resolved, Rejected, Escalated, Withdrawn. New disputes are Pending; an admin moves them (PUT /dispute/{id}/status, any status); escalation is open from every state except Withdrawn and Escalated; withdrawal only from Pending, Under Review or Evidence Requested.
+         * @description The full dispute with `history`: every status change, who made it and when. Unknown id: 404; an id that is not a GUID: 400. Statuses on the wire: Pending, Under Review, Evidence Requested, Resolved, Rejected, Escalated, Withdrawn. New disputes are Pending; an admin moves them (PUT /dispute/{id}/status, any status); escalation is open from every state except Withdrawn and Escalated; withdrawal only from Pending, Under Review or Evidence Requested. The disputed wallet may also call it with its session alone (Authorization: Bearer, no API key); another wallet's session gets 403.
          */
         get: operations["disputes.getDispute"];
         put?: never;
@@ -1015,7 +1017,7 @@ export interface paths {
         };
         /**
          * A wallet's disputes
-         * @description Every dispute filed for the wallet, newest first, paged with `limit` and `cursor` (see Pagination); `count` is their number on every page. A wallet without disputes gets count 0, not 404.
+         * @description Every dispute filed for the wallet, newest first, paged with `limit` and `cursor` (see Pagination); `count` is their number on every page. A wallet without disputes gets count 0, not 404. The disputed wallet may also call it with its session alone (Authorization: Bearer, no API key); another wallet's session gets 403.
          */
         get: operations["disputes.listWalletDisputes"];
         put?: never;
@@ -1077,7 +1079,7 @@ export interface paths {
         put?: never;
         /**
          * Escalate a dispute to on-chain governance
-         * @description When the off-chain resolution is unsatisfactory: moves the dispute to Escalated from every state except Withdrawn and Escalated (those give 409) and records the reason. When the oracle contract is configured (CREDENCE_ORACLE_ADDRESS and a signer), the escalation is submitted to it for governance-role holders to review, and `escalation.txHash` holds the transaction; a failed submission is retried in the background (escalation.onChainStatus failed/pending). Without an oracle, onChainStatus is not_configured. Returns the updated dispute. Statuses on the wire: Pending, Under Review, Evidence Requested, Resolved, Rejected, Escalated, Withdrawn. New disputes are Pending; an admin moves them (PUT /dispute/{id}/status, any status); escalation is open from every state except Withdrawn and Escalated; withdrawal only from Pending, Under Review or Evidence Requested.
+         * @description When the off-chain resolution is unsatisfactory: moves the dispute to Escalated from every state except Withdrawn and Escalated (those give 409) and records the reason. When the oracle contract is configured (CREDENCE_ORACLE_ADDRESS and a signer), the escalation is submitted to it for governance-role holders to review, and `escalation.txHash` holds the transaction; a failed submission is retried in the background (escalation.onChainStatus failed/pending). Without an oracle, onChainStatus is not_configured. Returns the updated dispute. Statuses on the wire: Pending, Under Review, Evidence Requested, Resolved, Rejected, Escalated, Withdrawn. New disputes are Pending; an admin moves them (PUT /dispute/{id}/status, any status); escalation is open from every state except Withdrawn and Escalated; withdrawal only from Pending, Under Review or Evidence Requested. The disputed wallet may also call it with its session alone (Authorization: Bearer, no API key); another wallet's session gets 403.
          */
         post: operations["disputes.escalateDispute"];
         delete?: never;
@@ -1097,7 +1099,7 @@ export interface paths {
         put?: never;
         /**
          * Withdraw a dispute
-         * @description Only the original submitter: `walletAddress` must be the dispute's walletAddress (else 403). The caller proves it is that wallet with a JWT of the wallet (Authorization: Bearer, subject must match, else 403), or without a JWT by using the API key that filed the dispute or a key owned by the wallet (else 403). CREDENCE_STRICT_OWNERSHIP=true makes the JWT mandatory (401 without). Only from Pending, Under Review or Evidence Requested (else 409). The status becomes Withdrawn; 204 No Content.
+         * @description Only the original submitter: `walletAddress` must be the dispute's walletAddress (else 403). The caller proves it is that wallet with a JWT of the wallet (Authorization: Bearer, subject must match, else 403), or without a JWT by using the API key that filed the dispute or a key owned by the wallet (else 403). CREDENCE_STRICT_OWNERSHIP=true makes the JWT mandatory (401 without). Only from Pending, Under Review or Evidence Requested (else 409). The status becomes Withdrawn; 204 No Content. The disputed wallet may also call it with its session alone (Authorization: Bearer, no API key); another wallet's session gets 403.
          */
         post: operations["disputes.withdrawDispute"];
         delete?: never;
@@ -1326,7 +1328,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook for score changes
-         * @description Subscribes `url` to `score.updated` and `debt_claim.filed` events of every wallet, or of one wallet (`walletAddress` or its alias `walletAddressFilter`). Available from the Starter tier (Free: 403); at most 3 (Starter), 10 (Growth) or 50 (Enterprise) webhooks per key (more: 403 `forbidden`). The URL must be http(s), at most 2,000 characters, and must not point at a private, loopback, link-local or otherwise reserved address (checked now and again at each delivery after DNS resolution). The signing `secret` is returned only here. Each delivery is a POST of `{event, timestamp, data}` (the `score.updated` callback below: `data` is `{walletAddress, address, category, oldScore, previousScore, newScore, confidence, tier, coverage}`, where `coverage` is the `Coverage` of score entries, how much of the wallet's on-chain history the new score covers: `partial` while chains are still read, `complete`, or `none` with `NO_CHAIN_SOURCE`) signed with `X-Credence-Signature: sha256=<hex HMAC-SHA256 of the body keyed by the secret>` and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. Delivery is at least once; failures are retried with backoff; while an endpoint fails it gets one attempt at a time along the schedule, and 10 failures in a row make the webhook inactive (its undelivered events are kept; POST /webhooks/{id}/enable resumes it, /replay sends failed ones again, /test sends a test event).
+         * @description Subscribes `url` to `score.updated` and `debt_claim.filed` events of every wallet, or of one wallet (`walletAddress` or its alias `walletAddressFilter`). Live keys: available from the Starter tier (Free: 403); at most 3 (Starter), 10 (Growth) or 50 (Enterprise) webhooks per key (more: 403 `forbidden`). Test keys (cred_test_...) of every tier, Free included, register test webhooks (at least 3 per key, or their tier's allowance when larger), which receive test events only (POST /webhooks/trigger, test debt claims). The URL must be http(s), at most 2,000 characters, and must not point at a private, loopback, link-local or otherwise reserved address (checked now and again at each delivery after DNS resolution). The signing `secret` is returned only here. Each delivery is a POST of `{event, timestamp, data}` (the `score.updated` callback below: `data` is `{walletAddress, address, category, oldScore, previousScore, newScore, confidence, tier, coverage}`, where `coverage` is the `Coverage` of score entries, how much of the wallet's on-chain history the new score covers: `partial` while chains are still read, `complete`, or `none` with `NO_CHAIN_SOURCE`) signed with `X-Credence-Signature: sha256=<hex HMAC-SHA256 of the body keyed by the secret>` and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`. Delivery is at least once; failures are retried with backoff; while an endpoint fails it gets one attempt at a time along the schedule, and 10 failures in a row make the webhook inactive (its undelivered events are kept; POST /webhooks/{id}/enable resumes it, /replay sends failed ones again, /test sends a test event).
          */
         post: operations["webhooks.createWebhook"];
         delete?: never;
@@ -1535,7 +1537,7 @@ export interface components {
              * @example not_found
              * @enum {string}
              */
-            error: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "invalid_state" | "payload_too_large" | "unsupported_media_type" | "proof_unsatisfiable" | "rate_limited" | "quota_exceeded" | "internal" | "upstream_unavailable" | "unavailable" | "idempotency_key_reused" | "idempotency_key_in_use";
+            error: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "invalid_state" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "proof_unsatisfiable" | "rate_limited" | "quota_exceeded" | "internal" | "upstream_unavailable" | "unavailable" | "idempotency_key_reused" | "idempotency_key_in_use";
             /** @description human-readable explanation */
             details: string;
             /** @description every offending field (validation errors only) */
@@ -1565,10 +1567,10 @@ export interface components {
                     latencyMs?: number | null;
                     details?: string | null;
                 };
-                /** @description missing: sanctions screening answers 503 (fails closed) */
+                /** @description missing: sanctions screening answers 503 (fails closed); stale: the list in force is older than CREDENCE_SANCTIONS_MAX_AGE_DAYS (screening still answers, against it) */
                 sanctions: {
                     /** @enum {string} */
-                    status: "loaded" | "missing";
+                    status: "loaded" | "stale" | "missing";
                     latencyMs?: number | null;
                     details?: string | null;
                 };
@@ -2008,7 +2010,18 @@ export interface components {
              * @enum {string}
              */
             category: "OVERALL" | "DEFI_LENDING" | "DEFI_TRADING" | "GOVERNANCE" | "NFT" | "IDENTITY" | "SOCIAL" | "DEVELOPER" | "COMPLIANCE";
+            /** @description conduct held to what the backing supports (600 + 120 x log2(backingUsd / 1000), 0-1000); verification categories (IDENTITY, COMPLIANCE) are not held */
             score: number;
+            /**
+             * @description how the wallet behaves, before the backing ceiling (DEFI_LENDING: repaid loans, tenure, leverage, liquidations by recency; size only logarithmically). A lender that sets its own policy on backing reads this.
+             * @example 712
+             */
+            conduct: number;
+            /**
+             * @description USD the wallet lost and cannot get back behind this category: interest net of what the borrowed cash earns parked, pool fees paid to liquidity it does not control, gas of its own evidence. Capital merely held backs nothing. What faking the score would cost. Null for IDENTITY and COMPLIANCE (verification, not cost).
+             * @example 164.5
+             */
+            backingUsd: number | null;
             /** @description decayed at read time: x 0.95^(days since the last new evidence / 30) */
             confidence: number;
             /**
@@ -2073,7 +2086,18 @@ export interface components {
              * @example vitalik.eth
              */
             ensName?: string;
+            /** @description conduct held to what the backing supports (600 + 120 x log2(backingUsd / 1000), 0-1000); verification categories (IDENTITY, COMPLIANCE) are not held */
             score: number;
+            /**
+             * @description how the wallet behaves, before the backing ceiling (DEFI_LENDING: repaid loans, tenure, leverage, liquidations by recency; size only logarithmically). A lender that sets its own policy on backing reads this.
+             * @example 712
+             */
+            conduct: number;
+            /**
+             * @description USD the wallet lost and cannot get back behind this category: interest net of what the borrowed cash earns parked, pool fees paid to liquidity it does not control, gas of its own evidence. Capital merely held backs nothing. What faking the score would cost. Null for IDENTITY and COMPLIANCE (verification, not cost).
+             * @example 164.5
+             */
+            backingUsd: number | null;
             /** @description decayed at read time: x 0.95^(days since the last new evidence / 30) */
             confidence: number;
             /**
@@ -2653,9 +2677,24 @@ export interface components {
             recomputeDoneAt: string | null;
             recomputedCount: number | null;
         };
+        /**
+         * SanctionsStaleness
+         * @description how old the list in force is (also in GET /health/ready and the metric credence_sanctions_list_stale)
+         */
+        SanctionsStaleness: {
+            /** @description days since the list in force was published; null without a list */
+            ageDays: number | null;
+            /** @description CREDENCE_SANCTIONS_MAX_AGE_DAYS */
+            maxAgeDays: number;
+            /** @description the list in force is older than maxAgeDays */
+            stale: boolean;
+            /** @description what to do about a stale list; null when fresh */
+            warning: string | null;
+        };
         /** ListSanctionsListsResponse */
         ListSanctionsListsResponse: {
             current: components["schemas"]["SanctionsList"] | null;
+            staleness: components["schemas"]["SanctionsStaleness"];
             /** @description the 20 most recent imports, newest first */
             lists: components["schemas"]["SanctionsList"][];
         };
@@ -6453,6 +6492,8 @@ export interface operations {
                      *         {
                      *           "category": "OVERALL",
                      *           "score": 500,
+                     *           "conduct": 712,
+                     *           "backingUsd": 164.5,
                      *           "confidence": 0.5,
                      *           "tier": "High",
                      *           "calculatedAt": "2026-01-15T09:30:00.000Z",
@@ -6482,6 +6523,8 @@ export interface operations {
                      *         {
                      *           "category": "OVERALL",
                      *           "score": 500,
+                     *           "conduct": 712,
+                     *           "backingUsd": 164.5,
                      *           "confidence": 0.5,
                      *           "tier": "High",
                      *           "calculatedAt": "2026-01-15T09:30:00.000Z",
@@ -6511,6 +6554,8 @@ export interface operations {
                      *         {
                      *           "category": "OVERALL",
                      *           "score": 500,
+                     *           "conduct": 712,
+                     *           "backingUsd": 164.5,
                      *           "confidence": 0.5,
                      *           "tier": "High",
                      *           "calculatedAt": "2026-01-15T09:30:00.000Z",
@@ -6540,6 +6585,8 @@ export interface operations {
                      *         {
                      *           "category": "OVERALL",
                      *           "score": 500,
+                     *           "conduct": 712,
+                     *           "backingUsd": 164.5,
                      *           "confidence": 0.5,
                      *           "tier": "High",
                      *           "calculatedAt": "2026-01-15T09:30:00.000Z",
@@ -6569,6 +6616,8 @@ export interface operations {
                      *         {
                      *           "category": "OVERALL",
                      *           "score": 500,
+                     *           "conduct": 712,
+                     *           "backingUsd": 164.5,
                      *           "confidence": 0.5,
                      *           "tier": "High",
                      *           "calculatedAt": "2026-01-15T09:30:00.000Z",
@@ -6598,6 +6647,8 @@ export interface operations {
                      *         {
                      *           "category": "OVERALL",
                      *           "score": 500,
+                     *           "conduct": 712,
+                     *           "backingUsd": 164.5,
                      *           "confidence": 0.5,
                      *           "tier": "High",
                      *           "calculatedAt": "2026-01-15T09:30:00.000Z",
@@ -6627,6 +6678,8 @@ export interface operations {
                      *         {
                      *           "category": "OVERALL",
                      *           "score": 500,
+                     *           "conduct": 712,
+                     *           "backingUsd": 164.5,
                      *           "confidence": 0.5,
                      *           "tier": "High",
                      *           "calculatedAt": "2026-01-15T09:30:00.000Z",
@@ -6656,6 +6709,8 @@ export interface operations {
                      *         {
                      *           "category": "OVERALL",
                      *           "score": 500,
+                     *           "conduct": 712,
+                     *           "backingUsd": 164.5,
                      *           "confidence": 0.5,
                      *           "tier": "High",
                      *           "calculatedAt": "2026-01-15T09:30:00.000Z",
@@ -6685,6 +6740,8 @@ export interface operations {
                      *         {
                      *           "category": "OVERALL",
                      *           "score": 500,
+                     *           "conduct": 712,
+                     *           "backingUsd": 164.5,
                      *           "confidence": 0.5,
                      *           "tier": "High",
                      *           "calculatedAt": "2026-01-15T09:30:00.000Z",
@@ -6766,6 +6823,23 @@ export interface operations {
                      * @example {
                      *       "error": "unauthorized",
                      *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -6889,6 +6963,8 @@ export interface operations {
                      * @example {
                      *       "category": "OVERALL",
                      *       "score": 500,
+                     *       "conduct": 712,
+                     *       "backingUsd": 164.5,
                      *       "confidence": 0.5,
                      *       "tier": "High",
                      *       "calculatedAt": "2026-01-15T09:30:00.000Z",
@@ -6954,6 +7030,23 @@ export interface operations {
                      * @example {
                      *       "error": "unauthorized",
                      *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7089,6 +7182,8 @@ export interface operations {
                      *           "address": "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
                      *           "ensName": "vitalik.eth",
                      *           "score": 500,
+                     *           "conduct": 712,
+                     *           "backingUsd": 164.5,
                      *           "confidence": 0.5,
                      *           "tier": "High",
                      *           "calculatedAt": "2026-01-15T09:30:00.000Z",
@@ -12768,6 +12863,12 @@ export interface operations {
                      *         "recomputeDoneAt": "2026-01-15T09:30:00.000Z",
                      *         "recomputedCount": 1
                      *       },
+                     *       "staleness": {
+                     *         "ageDays": 1,
+                     *         "maxAgeDays": 1,
+                     *         "stale": true,
+                     *         "warning": "example"
+                     *       },
                      *       "lists": [
                      *         {
                      *           "id": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
@@ -12885,8 +12986,10 @@ export interface operations {
                  */
                 publishedAt?: string;
                 fileName?: string;
-                /** @description import even if published before the list in force, or listing no EVM address */
+                /** @description import even if published before the list in force, or listing no EVM address (implies confirm) */
                 force?: boolean;
+                /** @description replace the list in force even though the file drops most of its entries (more than half, and at least 10); without it such a file is refused with 409, naming how many entries it would drop */
+                confirm?: boolean;
             };
             header?: never;
             path?: never;
@@ -13211,6 +13314,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown record or route (`not_found`). */
             404: {
                 headers: {
@@ -13449,6 +13569,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown record or route (`not_found`). */
             404: {
                 headers: {
@@ -13614,6 +13751,23 @@ export interface operations {
                      * @example {
                      *       "error": "unauthorized",
                      *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -14193,6 +14347,23 @@ export interface operations {
                      * @example {
                      *       "error": "unauthorized",
                      *       "details": "The API key is not valid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authenticated but not allowed (`forbidden`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Response-Time": components["headers"]["XResponseTime"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "details": "This operation is for administrators only."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
