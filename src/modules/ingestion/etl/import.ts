@@ -358,10 +358,12 @@ function tokenTransferRecords(r: Row, chainId: number, timeOf: (r: Row) => Date 
 /** token_transfers repeat logs already decoded (which also know ERC-721 from ERC-20): keep only the others. */
 async function newTokenTransfers(db: Db, chainId: number, records: ActivityRecord[]): Promise<ActivityRecord[]> {
   if (!records.length) return records;
-  // a join from the batch's keys into the primary key: a lookup per transfer, not a scan of every stored record
+  // one primary-key lookup per transfer (LATERAL ... LIMIT 1 cannot be planned as a hash join over a scan of every
+  // stored record, which a freshly loaded table's statistics invited: seconds per batch in a million-row import)
   const rows = await db.query<{ tx_hash: string; log_index: number }>(
-    `SELECT DISTINCT a.tx_hash, a.log_index FROM unnest($2::text[], $3::int[]) AS t(tx_hash, log_index)
-     JOIN wallet_activity a ON a.chain_id = $1 AND a.tx_hash = t.tx_hash AND a.log_index = t.log_index`,
+    `SELECT t.tx_hash, t.log_index FROM unnest($2::text[], $3::int[]) AS t(tx_hash, log_index)
+     CROSS JOIN LATERAL (SELECT 1 FROM wallet_activity a
+       WHERE a.chain_id = $1 AND a.tx_hash = t.tx_hash AND a.log_index = t.log_index LIMIT 1) stored`,
     [chainId, records.map((r) => r.txHash), records.map((r) => r.logIndex)],
   );
   const seen = new Set(rows.map((r) => `${r.tx_hash}:${r.log_index}`));
