@@ -22,6 +22,10 @@ interface Entry {
   modelVersion: string;
   factors?: Factor[];
   coverage?: { status: string; reason?: string | null; chains: { chainId: number; complete: boolean }[] };
+  /** the score before the backing ceiling: how the wallet behaves */
+  conduct?: number;
+  /** USD the wallet lost and cannot get back behind the score (null: a verification category) */
+  backingUsd?: number | null;
 }
 interface Advice {
   actions: string[];
@@ -95,6 +99,36 @@ function categoryPart(f: Factor): string {
   return p ? `${CATEGORY_NAMES[p.category] ?? p.category}: ${p.score}, weight ${Math.round(p.weight * 100)}%` : f.description;
 }
 
+const dollars = (n: number) => `$${n >= 1000 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2)}`;
+
+/** Conduct and backing in words: how the wallet behaves, and what faking that would have cost (what it lost). */
+function ConductLine({ e }: { e: Entry }) {
+  if (e.conduct === undefined) return null;
+  if (e.backingUsd === null || e.backingUsd === undefined) {
+    return e.category === 'OVERALL' ? null : <p class="muted conduct">Verification by others, not activity: not held to what it cost.</p>;
+  }
+  const backing = dollars(e.backingUsd);
+  if (e.category === 'OVERALL') {
+    return (
+      <p class="muted conduct">
+        Conduct {e.conduct} across the categories; {backing} lost and not recoverable behind them (interest beyond what the borrowed cash earns
+        parked, fees paid to others' liquidity, gas).
+      </p>
+    );
+  }
+  return e.conduct > e.score ? (
+    <p class="conduct">
+      Conduct {e.conduct}: how this wallet behaves. Held to {e.score} because faking it would have cost only {backing}: what this wallet lost and
+      cannot get back (interest beyond what the borrowed cash earns parked, fees paid to others' liquidity, gas). Capital merely held counts for
+      nothing here.
+    </p>
+  ) : (
+    <p class="muted conduct">
+      Conduct {e.conduct}, fully backed: {backing} lost and not recoverable (interest beyond what the cash earns parked, fees to others' liquidity, gas).
+    </p>
+  );
+}
+
 function ScoreCard({ e }: { e: Entry }) {
   const advice = ADVICE[e.category];
   const specific = (e.factors ?? []).map((f) => advice?.codes?.[f.code]).filter((x): x is string => !!x);
@@ -111,6 +145,7 @@ function ScoreCard({ e }: { e: Entry }) {
         Confidence {Math.round(e.confidence * 100)}% ({confidenceWords(e.confidence)}) · coverage {e.coverage?.status ?? 'unknown'}
         {e.coverage?.reason ? ` (${words(e.coverage.reason)})` : ''} · model {e.modelVersion}
       </p>
+      <ConductLine e={e} />
       {overall && <OverallBreakdown e={e} />}
       {!overall && factors.length > 0 && (
         <ul class="factors" aria-label="Reason codes">
