@@ -34,8 +34,9 @@ async function setup(histories: Record<number, ChainHistory>, opts: { fakeRps?: 
   return { fake, db, repo, engine };
 }
 
+/** the evidence records per chain and kind (the fees of the wallet's transactions, 'tx_fee', apart) */
 async function kinds(db: Db, wallet: string) {
-  const rows = await db.query<{ chain_id: number; kind: string; n: number }>('SELECT chain_id, kind, count(*)::int AS n FROM wallet_activity WHERE wallet = $1 GROUP BY chain_id, kind', [wallet]);
+  const rows = await db.query<{ chain_id: number; kind: string; n: number }>("SELECT chain_id, kind, count(*)::int AS n FROM wallet_activity WHERE wallet = $1 AND kind <> 'tx_fee' GROUP BY chain_id, kind", [wallet]);
   const out: Record<number, Record<string, number>> = {};
   for (const r of rows) (out[r.chain_id] ??= {})[r.kind] = r.n;
   return out;
@@ -51,6 +52,13 @@ describe('explorer source (Etherscan API V2 simulator)', () => {
     expect(results.map((r) => r.complete)).toEqual(CHAINS.map(() => true));
     const got = await kinds(db, wallet);
     for (const c of CHAINS) expect(got[c], `chain ${c}`).toEqual(histories[c].expected);
+    // and what each transaction the wallet sent paid (txlist: gasUsed x gasPrice), one record each
+    const [{ fees, sent }] = await db.query<{ fees: number; sent: number }>(
+      "SELECT count(*) FILTER (WHERE kind = 'tx_fee')::int AS fees, count(DISTINCT tx_hash) FILTER (WHERE kind = 'tx_fee')::int AS sent FROM wallet_activity WHERE wallet = $1",
+      [wallet],
+    );
+    expect(fees).toBeGreaterThan(0);
+    expect(fees).toBe(sent);
     expect(fake.rateLimited).toBeGreaterThan(0);
     // the swap's recipient was the router: only the transaction's sender explains the wallet's credit
     const [swap] = await db.query<{ contract: string; protocol: string }>("SELECT contract, protocol FROM wallet_activity WHERE wallet = $1 AND kind = 'swap' LIMIT 1", [wallet]);

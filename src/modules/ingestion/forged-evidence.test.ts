@@ -70,9 +70,9 @@ describe('forged evidence from a self-deployed emitter', () => {
     const victim = sc.wallets.borrower;
     const before = await scoresOf(victim);
     const anchorsBefore = await anchors(victim);
-    // model 3.0.0: eleven $10k loans held ten days each, a month apart, and $60k of its own USDC lent on Compound all
-    // year (about $1,600 of measured cost: it pays its way to 666; the $1,500 loans alone scored 0 under the ceiling)
-    expect(before.DEFI_LENDING.score).toBeGreaterThan(400);
+    // eleven $10k loans held ten days each, a month apart, and $60k of its own USDC lent on Compound all year: a good
+    // record (model 4.0.0: its conduct; its score is held to what its interest and gas back)
+    expect(before.DEFI_LENDING.conduct).toBeGreaterThan(400);
 
     const c = chainClient(chain.url);
     const griefer = chain.accounts[22];
@@ -83,6 +83,7 @@ describe('forged evidence from a self-deployed emitter', () => {
 
     const after = await scoresOf(victim);
     for (const cat of Object.keys(before) as Category[]) expect(after[cat].score, cat).toBe(before[cat].score);
+    for (const cat of Object.keys(before) as Category[]) expect(after[cat].conduct, cat).toBe(before[cat].conduct);
     expect(after.DEFI_LENDING.factors?.map((f) => f.code)).not.toContain('LIQUIDATIONS');
     expect(await anchors(victim)).toEqual(anchorsBefore);
   });
@@ -91,7 +92,7 @@ describe('forged evidence from a self-deployed emitter', () => {
     const victim = sc.wallets.liquidated;
     const s = await scoresOf(victim);
     expect(s.DEFI_LENDING.factors?.map((f) => f.code)).toContain('LIQUIDATIONS');
-    expect(s.DEFI_LENDING.score).toBeLessThan((await scoresOf(sc.wallets.borrower)).DEFI_LENDING.score - 300);
+    expect(s.DEFI_LENDING.conduct).toBeLessThan((await scoresOf(sc.wallets.borrower)).DEFI_LENDING.conduct - 300);
   });
 });
 

@@ -1,7 +1,8 @@
 // Ingestion over JSON-RPC against provider simulators shaped like the hosted ones (test/fakes/rpc-provider.ts),
 // over a simulated 20,000,000-block chain with one wallet holding ~2,000 evidence logs at the registry's contracts.
 // Every profile must complete through `credence ingest --wallet` (exit 0, records stored); the call counts show the
-// cost: at a 10,000-block cap a first sync needs at most a fifth of the 12,321 eth_getLogs the issue measured.
+// cost: at a 10,000-block cap a first sync needs at most half of the 12,321 eth_getLogs the issue measured (a fifth
+// before Morpho Blue, Uniswap V4 and Balancer V2 were read).
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { randomAddress, testConfig } from '../../../test/helpers/app.js';
 import { keepOpen, testDatabase } from '../../../test/helpers/db.js';
@@ -61,12 +62,15 @@ describe('JSON-RPC ingestion completes on every provider profile (simulated 20,0
     }, 120_000);
   }
 
-  it('at a 10,000-block cap (Infura-like) a first sync needs at most a fifth of the 12,321 eth_getLogs measured before, one refusal to learn the cap', async () => {
+  it('at a 10,000-block cap (Infura-like) a first sync needs at most half of the 12,321 eth_getLogs measured before, one refusal to learn the cap', async () => {
     const r = await ingest(chain, 'infura');
     expect(r.code).toBe(0);
     const getLogs = r.provider.calls.get('eth_getLogs') ?? 0;
     console.info('infura-like calls', Object.fromEntries(r.provider.calls), 'requests', r.provider.requests);
-    expect(getLogs).toBeLessThanOrEqual(Math.floor(12_321 / 5));
+    // at most half of them: since the plan also reads Morpho Blue (from its deployment block), Uniswap V4 and the
+    // Balancer V2 Vault (from block 0: their deployment blocks are not in the packages they come from), a fifth no
+    // longer holds (2,464 before those protocols; 6,127 with Morpho also read from block 0)
+    expect(getLogs).toBeLessThanOrEqual(Math.floor(12_321 / 2));
     // the cap was learned from the message by the earlier Infura-like test on another URL: here it is learned once more
     expect(r.provider.refusals).toBeLessThanOrEqual(2);
     // block times: one eth_getBlockByNumber per distinct block (plus the finalized tag), never one per log

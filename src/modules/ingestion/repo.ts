@@ -443,6 +443,8 @@ async function featuresForMany(q: Queryable, wallets: string[], chunk: number | 
   return out;
 }
 
+const micro = (x: number) => Math.round(x * 1e6) / 1e6;
+
 function toFeatures(r: Record<string, unknown>): WalletFeatures {
   const wallet = r.wallet_key as string;
   const n = (k: string) => Number(r[k] ?? 0);
@@ -495,7 +497,8 @@ function toFeatures(r: Record<string, unknown>): WalletFeatures {
       votePower: n('vote_power'),
       delegatedPower: n('delegated_power'),
     },
-    gasUsd: { lending: n('gas_lending'), trading: n('gas_trading'), governance: n('gas_governance'), total: n('gas_total') },
+    // to a millionth of a dollar: the same gas summed in another order (another source's row order) is the same figure
+    gasUsd: { lending: micro(n('gas_lending')), trading: micro(n('gas_trading')), governance: micro(n('gas_governance')), total: micro(n('gas_total')) },
     nft: { mints: n('mints'), received: n('nft_received'), sent: n('nft_sent'), collections: n('collections'), unlisted: n('nft_unlisted') },
     developer: { contractsDeployed: n('deployed'), contractsWithCode: n('with_code'), usedContracts: n('used_contracts'), thirdPartyUsers: n('third_party_users') },
     identity: { ensNames: n('ens_names'), attestationsReceived: n('att_received'), attestationsMade: n('att_made') },

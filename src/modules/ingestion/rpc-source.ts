@@ -46,6 +46,11 @@ export interface ChainSource extends SourceBase {
   receiptLogs(hashes: string[]): Promise<Map<string, ChainLog[]>>;
   /** many transactions' senders in one round trip (eth_getTransactionByHash): who sent what the wallet's logs are in */
   senders(hashes: string[]): Promise<Map<string, string | null>>;
+  /** senders and what each transaction paid, from their receipts (as many calls as senders): the gas that backs
+   *  the evidence (tx-fees.ts); sources without receipts leave it out */
+  senderFees?(hashes: string[]): Promise<Map<string, TxCost>>;
+  /** a block's base fee per gas, when blockTimes read it (null: not known) */
+  baseFeeOf?(block: number): bigint | null;
   /** many transactions' senders and logs in one round trip (a Uniswap V3 position's minting transaction) */
   receipts(hashes: string[]): Promise<Map<string, { from: string | null; logs: ChainLog[] }>>;
   /** eth_call (registry checks) */
@@ -61,12 +66,24 @@ export interface RpcSourceOptions extends Partial<TransportOptions> {
 
 const hex = (n: number) => `0x${n.toString(16)}`;
 
+export interface TxCost {
+  from: string | null;
+  blockNumber: number;
+  gasUsed: bigint | null;
+  /** effectiveGasPrice of the receipt */
+  gasPrice: bigint | null;
+  /** an OP-stack L2's data fee */
+  l1Fee: bigint | null;
+}
+const big = (v: unknown) => (typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v) ? BigInt(v) : null);
+
 type WireLog = { address: string; topics: string[]; data: string; transactionHash: string; logIndex: string; blockNumber: string; removed?: boolean };
 
 export function createRpcSource(chainId: number, url: string, options: RpcSourceOptions = {}): ChainSource {
   const transport = createTransport(url, options);
   const limits = limitsFor(url, options.maxRange);
   const times = new Map<number, Date>();
+  const baseFees = new Map<number, bigint>();
   const rpc = <T>(method: string, params: unknown[]) => transport.request<T>(method, params);
   let finalizedTag: boolean | null = null;
 
@@ -139,14 +156,16 @@ export function createRpcSource(chainId: number, url: string, options: RpcSource
         return !t;
       });
       if (!missing.length) return out;
-      const fetched = await transport.batch<{ timestamp: string } | null>(missing.map((b) => ({ method: 'eth_getBlockByNumber', params: [hex(b), false] })));
+      const fetched = await transport.batch<{ timestamp: string; baseFeePerGas?: string } | null>(missing.map((b) => ({ method: 'eth_getBlockByNumber', params: [hex(b), false] })));
       missing.forEach((b, i) => {
         const r = fetched[i];
         if (!r.ok) throw r.error;
         if (!r.value) throw new Error(`block ${b} not found`);
         const t = new Date(Number(r.value.timestamp) * 1000);
-        if (times.size > 50_000) times.clear();
+        if (times.size > 50_000) (times.clear(), baseFees.clear());
         times.set(b, t);
+        const fee = big(r.value.baseFeePerGas);
+        if (fee !== null) baseFees.set(b, fee);
         out.set(b, t);
       });
       return out;
@@ -169,6 +188,26 @@ export function createRpcSource(chainId: number, url: string, options: RpcSource
       return new Map([...(await receipts(hashes))].map(([h, r]) => [h, r.logs]));
     },
     receipts,
+    baseFeeOf: (block) => baseFees.get(block) ?? null,
+    async senderFees(hashes) {
+      const out = new Map<string, TxCost>();
+      for (let i = 0; i < hashes.length; i += 500) {
+        const chunk = hashes.slice(i, i + 500);
+        const answers = await transport.batch<{ from?: string; blockNumber?: string; gasUsed?: string; effectiveGasPrice?: string; l1Fee?: string } | null>(
+          chunk.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })),
+        );
+        const unknown: string[] = [];
+        answers.forEach((o, k) => {
+          if (!o.ok) throw o.error;
+          const r = o.value;
+          if (!r?.from) unknown.push(chunk[k]);
+          else out.set(chunk[k].toLowerCase(), { from: r.from.toLowerCase(), blockNumber: Number(r.blockNumber ?? 0), gasUsed: big(r.gasUsed), gasPrice: big(r.effectiveGasPrice), l1Fee: big(r.l1Fee) });
+        });
+        // a node that answers no receipt (or one without its sender) still names the sender of the transaction
+        if (unknown.length) for (const [h, from] of await this.senders(unknown)) out.set(h, { from, blockNumber: 0, gasUsed: null, gasPrice: null, l1Fee: null });
+      }
+      return out;
+    },
     async senders(hashes) {
       const out = new Map<string, string | null>();
       for (let i = 0; i < hashes.length; i += 500) {

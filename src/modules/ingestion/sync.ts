@@ -3,6 +3,7 @@
 // endpoint accepts (rpc-limits.ts). Each round's complete windows are stored with the cursor in one transaction,
 // so an error never loses or skips blocks. Contracts the wallet deployed are looked for afterwards, in bounded
 // batches with their own cursor, so a busy sender's nonces never hold back its other evidence.
+import { txFeeRecord } from './tx-fees.js';
 import type { Db } from '../../platform/db/types.js';
 import { decodeLog, deploymentRecord, type ActivityRecord } from './decode.js';
 import { poolsForLogs } from './registry/pools.js';
@@ -206,9 +207,21 @@ async function commitRound(db: Db, repo: IngestionRepo, source: ChainSource, wal
       for (const r of positionRecords(chainId, { hash, from: tx.from, logs })) if (r.wallet === wallet) records.push(r);
     }
   }
-  // who sent each transaction: only what the wallet sent earns credit (repo.ts)
-  const senders = await source.senders([...new Set(records.map((r) => r.txHash.toLowerCase()))]);
-  for (const r of records) r.txFrom ??= senders.get(r.txHash.toLowerCase()) ?? null;
+  // who sent each transaction: only what the wallet sent earns credit (repo.ts); from the receipts where the source
+  // has them (the same number of calls), with what each transaction the wallet sent paid: its gas backs its evidence
+  const hashes = [...new Set(records.map((r) => r.txHash.toLowerCase()))];
+  if (source.senderFees) {
+    const costs = await source.senderFees(hashes);
+    for (const r of records) r.txFrom ??= costs.get(r.txHash.toLowerCase())?.from ?? null;
+    for (const [hash, c] of costs) {
+      if (c.from !== wallet || c.gasUsed === null || c.gasPrice === null) continue;
+      const fee = txFeeRecord({ chainId, hash, from: wallet, blockNumber: c.blockNumber, occurredAt: times.get(c.blockNumber) ?? null, gasUsed: c.gasUsed, gasPrice: c.gasPrice, baseFee: source.baseFeeOf?.(c.blockNumber) ?? null, l1Fee: c.l1Fee });
+      if (fee) records.push(fee);
+    }
+  } else {
+    const senders = await source.senders(hashes);
+    for (const r of records) r.txFrom ??= senders.get(r.txHash.toLowerCase()) ?? null;
+  }
   let end = done[done.length - 1].window.to;
   let reopened = false;
   if (opened.lending_borrow === undefined) {

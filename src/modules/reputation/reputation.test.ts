@@ -38,7 +38,7 @@ function expectEntry(e: Record<string, unknown>) {
   expect(e.confidence as number).toBeLessThanOrEqual(1);
   expect(['Very Low', 'Low', 'Medium', 'High', 'Very High']).toContain(e.tier);
   expect(new Date(e.calculatedAt as string).toISOString()).toBe(e.calculatedAt);
-  expect(e.modelVersion).toBe('3.0.0');
+  expect(e.modelVersion).toBe('4.0.0');
 }
 
 describe('auth', () => {
@@ -174,7 +174,7 @@ describe('POST /reputation/batch', () => {
     expect(body.results.map((r: { score: number }) => r.score)).toEqual([0, 420, 0, 0]);
     for (const r of body.results) {
       expectEntry(r);
-      expect(Object.keys(r).sort()).toEqual(['address', 'calculatedAt', 'confidence', 'coverage', 'modelVersion', 'score', 'tier']);
+      expect(Object.keys(r).sort()).toEqual(['address', 'backingUsd', 'calculatedAt', 'conduct', 'confidence', 'coverage', 'modelVersion', 'score', 'tier']);
     }
     const explained = (await batch({ addresses: [b], category: 'GOVERNANCE' }, key.headers, '?explain=true')).json();
     expect(explained.results[0].factors[0].code).toBe('DISPUTE_REVISION');

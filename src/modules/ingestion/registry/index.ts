@@ -206,7 +206,15 @@ function build(chainId: number): ChainRegistry {
   } catch {
     morpho = undefined; // the SDK does not know this chain
   }
-  if (morpho) add({ address: morpho, protocol: 'morpho-blue', role: 'morpho-blue', label: 'Morpho Blue', source: '@morpho-org/blue-sdk getChainAddresses(chainId).morpho' });
+  // its deployment block from the same SDK: a first sync reads its logs from there, not from block 0
+  let morphoFrom: number | undefined;
+  try {
+    const at = (require('@morpho-org/blue-sdk') as { deployments?: Record<number, { morpho?: bigint | number }> }).deployments?.[chainId]?.morpho;
+    morphoFrom = at === undefined ? undefined : Number(at);
+  } catch {
+    morphoFrom = undefined;
+  }
+  if (morpho) add({ address: morpho, protocol: 'morpho-blue', role: 'morpho-blue', label: 'Morpho Blue', fromBlock: morphoFrom, source: '@morpho-org/blue-sdk getChainAddresses(chainId).morpho, deployments[chainId].morpho (block)' });
   // Balancer V2: the Vault emits every pool's Swap (poolId)
   const network = BALANCER_NETWORK[chainId];
   if (network) {
