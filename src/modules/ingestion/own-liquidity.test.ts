@@ -188,7 +188,7 @@ describe('swaps against the wallet\'s own Uniswap V3 liquidity', () => {
     for (const wallet of [w.trader, w.gifted]) {
       for (const f of [await overRpc(wallet), await fromExport(wallet), await fromExplorer(wallet)]) {
         expect(f.trading, wallet).toMatchObject({ swaps: 8, distinctPools: 1, volumeUsd: volume(8) });
-        expect(f.nft, wallet).toEqual({ mints: 0, received: 0, sent: 0, collections: 0 });
+        expect(f.nft, wallet).toEqual({ mints: 0, received: 0, sent: 0, collections: 0, unlisted: 0 });
       }
     }
     for (const db of [app.ctx.db, etlDb, explorerDb]) {

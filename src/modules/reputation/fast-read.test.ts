@@ -189,7 +189,8 @@ describe('request logs of fast answers', () => {
         done();
       },
     });
-    const logged = await buildApp(testConfig({ logLevel: 'info' }), { db: await testDatabase(), secrets: {}, logStream: sink });
+    // request lines are at debug (issue 30: a terminal at the default level shows the banner, not every request)
+    const logged = await buildApp(testConfig({ logLevel: 'debug' }), { db: await testDatabase(), secrets: {}, logStream: sink });
     try {
       await logged.ready();
       await logged.listen({ port: 0, host: '127.0.0.1' });
