@@ -300,8 +300,10 @@ describe('scores from the ingested histories', () => {
     // what the gas of its votes supports, and the ceiling says so
     expect(await score('trader', 'DEFI_TRADING')).toBeGreaterThanOrEqual(600);
     const voter = await entry('voter', 'GOVERNANCE');
-    expect(voter.backingUsd).toBeGreaterThan(0);
+    // (a local chain's base fee falls to a few wei: its gas is worth next to nothing)
+    expect(voter.backingUsd).not.toBeNull();
     expect(voter.score).toBe(Math.min(voter.conduct, ceilingFor(voter.backingUsd!)));
+    expect(voter.score).toBeLessThan(voter.conduct);
     for (const category of ['DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE'] as const) expect(await score('fresh', category), category).toBe(0);
     for (const [role, category] of [
       ['trader', 'DEFI_TRADING'],
