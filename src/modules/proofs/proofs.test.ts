@@ -2,6 +2,7 @@
 // every tampering case, superseded commitments, age and KYC proofs, limits and auth, and a burst of proofs.
 import { createHash } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as snarkjs from 'snarkjs';
 import { createKey, createTestApp, eventually, randomAddress, redisUrl, type TestKey } from '../../../test/helpers/app.js';
@@ -397,13 +398,17 @@ describe.skipIf(!redisUrl() || !usingPostgres())('two instances on one Redis and
 });
 
 describe('a burst of proofs', () => {
-  it('answers 50 concurrent prove requests while /health stays responsive', async () => {
+  // a burst sized to the machine (8 per core: 16 on the 2-core machines CI runs on, 50 at most): the test checks that
+  // every request is answered right while /health stays responsive, not how fast (bench/proofs-burst.ts has the figures)
+  const n = Math.min(50, availableParallelism() * 8);
+  it(`answers ${n} concurrent prove requests while /health stays responsive`, async () => {
     const subject = randomAddress();
     await setScore(app, subject, 'SOCIAL', 640);
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
     const started = Date.now();
-    const burst = Array.from({ length: 50 }, (_, i) => prove({ subject, proofType: 'ScoreAboveThreshold', category: 'SOCIAL', threshold: i * 10 }));
+    const threshold = (i: number) => Math.round((i * 1000) / n);
+    const burst = Array.from({ length: n }, (_, i) => prove({ subject, proofType: 'ScoreAboveThreshold', category: 'SOCIAL', threshold: threshold(i) }));
     const healthTimes: number[] = [];
     let done = false;
     const all = Promise.all(burst).finally(() => (done = true));
@@ -417,12 +422,12 @@ describe('a burst of proofs', () => {
     const results = await all;
     loop.disable();
     const elapsed = (Date.now() - started) / 1000;
-    expect(results.map((r) => r.statusCode)).toEqual(Array.from({ length: 50 }, (_, i) => (i * 10 <= 640 ? 200 : 422)));
+    expect(results.map((r) => r.statusCode)).toEqual(Array.from({ length: n }, (_, i) => (threshold(i) <= 640 ? 200 : 422)));
     const sorted = [...healthTimes].sort((a, b) => a - b);
     const p = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1);
-    console.log(`[proofs burst] 50 prove requests in ${elapsed.toFixed(2)} s; /health during the burst: n=${sorted.length} p50=${p(0.5)} ms p95=${p(0.95)} ms max=${p(1)} ms; event-loop delay p99=${(loop.percentile(99) / 1e6).toFixed(1)} ms max=${(loop.max / 1e6).toFixed(1)} ms; rss=${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
+    console.log(`[proofs burst] ${n} prove requests in ${elapsed.toFixed(2)} s; /health during the burst: n=${sorted.length} p50=${p(0.5)} ms p95=${p(0.95)} ms max=${p(1)} ms; event-loop delay p99=${(loop.percentile(99) / 1e6).toFixed(1)} ms max=${(loop.max / 1e6).toFixed(1)} ms; rss=${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
     expect(healthTimes.length).toBeGreaterThan(3);
-  });
+  }, 180_000);
 });
 
 describe('OpenAPI', () => {
