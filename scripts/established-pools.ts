@@ -70,7 +70,7 @@ const pools = PAIRS.map(([chainId, protocol, a, b, fee, depth]) => {
     pair: `${a}/${b}`,
     ...(fee !== null ? { feeBps: fee / 100 } : {}),
     depth,
-    source: `${protocol === 'uniswap-v2' ? '@uniswap/v2-sdk computePairAddress' : '@uniswap/v3-sdk computePoolAddress'} from @uniswap/sdk-core ${protocol === 'uniswap-v2' ? 'V2_FACTORY_ADDRESSES' : 'V3_CORE_FACTORY_ADDRESSES'}[${chainId}]; depth: info.uniswap.org, 2024-2025`,
+    source: `${protocol === 'uniswap-v2' ? '@uniswap/v2-sdk computePairAddress' : '@uniswap/v3-sdk computePoolAddress'} from @uniswap/sdk-core ${protocol === 'uniswap-v2' ? 'V2_FACTORY_ADDRESSES' : 'V3_CORE_FACTORY_ADDRESSES'}[${chainId}]; depth: order of magnitude as reviewed by hand (2024-2025 liquidity, not checked against a live source)`,
   };
 });
 
