@@ -27,7 +27,7 @@ const T: Record<number, Record<string, string>> = {
 };
 
 /** Reviewed pairs: [chain, protocol, tokenA, tokenB, fee (V3), depth: the order of magnitude of its liquidity]. The
- *  depth is the floor the pool was reviewed against (Uniswap's own analytics, info.uniswap.org, 2024-2025): a payer's
+ *  depth is the floor the pool was reviewed against (its 2024-2025 liquidity as a reviewer estimated it; to be confirmed against Uniswap's analytics): a payer's
  *  fee in a pool this deep goes to liquidity it cannot be most of without that much capital in range. */
 const PAIRS: [number, 'uniswap-v2' | 'uniswap-v3', string, string, number | null, string][] = [
   [1, 'uniswap-v3', 'USDC', 'WETH', 500, '>$100M'],
