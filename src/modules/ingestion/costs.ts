@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { localCollections, localPools } from './registry/index.js';
+import { BACKING } from '../scoring/model/backing.js';
 
 const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../data/scoring');
 const read = <T>(name: string) => JSON.parse(readFileSync(path.join(DATA, name), 'utf8')) as T;
@@ -25,6 +26,5 @@ const ESTABLISHED: string[] = read<{ pools: { chainId: number; address: string }
 /** `${chainId}:${pool}` of the established pools whose fees back DEFI_TRADING (and a local demo's own pools) */
 export const establishedPools = (): string[] => (localPools.length ? [...ESTABLISHED, ...localPools] : ESTABLISHED);
 
-const BACKING = read<{ nativeUsd: Record<string, number> }>('backing.json');
 /** The chains' reference coin prices as two parallel arrays (chain ids, USD), parameters of the features SQL */
 export const NATIVE_PRICES: [number[], number[]] = [Object.keys(BACKING.nativeUsd).map(Number), Object.values(BACKING.nativeUsd)];

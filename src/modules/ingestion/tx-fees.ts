@@ -3,13 +3,10 @@
 // the block's base fee where the source gives it, else at most the chain's cap: on Ethereum a tip goes to the block's
 // builder, which an attacker can be, so a tip is never counted beyond the cap. An L2's data fee (receipt l1Fee) is
 // paid to the chain and counts in full.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BACKING } from '../scoring/model/backing.js';
 import type { ActivityRecord } from './decode.js';
 
-const FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../data/scoring/backing.json');
-const CAPS = (JSON.parse(readFileSync(FILE, 'utf8')) as { gasPriceCapGwei: Record<string, number> }).gasPriceCapGwei;
+const CAPS = BACKING.gasPriceCapGwei;
 
 export interface TxFeeInput {
   chainId: number;

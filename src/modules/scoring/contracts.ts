@@ -110,9 +110,7 @@ export interface WalletFeatures {
     discounted?: { ownLiquidity: number; clusterLiquidity: number; sameBlockLiquidity: number; roundTrips: number } };
   /** votes at or above the floor (data/scoring/costs.json); votePower: sum over proposals of each vote's weight 0-1;
    *  delegationsReceived: those that moved votes to the wallet, delegatedPower their summed weight */
-  governance: { votes: number; proposalsVotedOn: number; delegationsMade: number; delegationsReceived: number; governors: number; votePower?: number; delegatedPower?: number;
-    /** USD the voting power cost to hold: tokens held between votes (and delegated to it) x days x the capital rate */
-    carryUsd?: number };
+  governance: { votes: number; proposalsVotedOn: number; delegationsMade: number; delegationsReceived: number; governors: number; votePower?: number; delegatedPower?: number };
   /** only in transactions the wallet sent or paid in, only collections on the maintained list or with independent holders */
   nft: { mints: number; received: number; sent: number; collections: number;
     /** NFT records of its own transactions in collections neither listed nor held by enough others: not counted */

@@ -68,8 +68,6 @@ function result(
   };
 }
 
-/** log(1 + x/floor) / log(1 + cap/floor), 1 at the cap: below the floor a value is nearly nothing (cost, not rows). */
-const logScale = (x: number, floor: number, cap: number) => (x <= 0 ? 0 : Math.min(1, Math.log1p(x / floor) / Math.log1p(cap / floor)));
 const days = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}k` : String(Math.round(n)));
 
 /**
