@@ -137,8 +137,43 @@ export function positionMintLogs(chainId: number, pool: string, t0: string, t1: 
     ...(zeroFrom ? [{ address: a0, event: SIGS.transfer, args: { from: zeroFrom, to: pool, value: 0n } }] : []),
     { address: a0, event: SIGS.transfer, args: { from: payer, to: pool, value: amt } },
     { address: a1, event: SIGS.transfer, args: { from: payer, to: pool, value: amt } },
-    { address: pool, event: V3_POOL_MINT, args: { sender: npm, owner: npm, tickLower: -10, tickUpper: 10, amount: 10n ** 12n, amount0: amt, amount1: amt } },
+    { address: pool, event: V3_POOL_MINT, args: { sender: npm, owner: npm, tickLower: -10, tickUpper: 10, amount: POSITION_LIQUIDITY, amount0: amt, amount1: amt } },
     { address: npm, event: SIGS.nftTransfer, args: { from: ZERO, to: recipient, tokenId: id } },
+    { address: npm, event: NPM_INCREASE, args: { tokenId: id, liquidity: POSITION_LIQUIDITY, amount0: amt, amount1: amt } },
+  ];
+}
+
+const NPM_INCREASE = 'event IncreaseLiquidity(uint256 indexed tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)';
+const NPM_DECREASE = 'event DecreaseLiquidity(uint256 indexed tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)';
+const V3_POOL_BURN = 'event Burn(address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)';
+/** the liquidity positionMintLogs adds */
+export const POSITION_LIQUIDITY = 10n ** 12n;
+/** the token id of the position minted in `logs` (positionMintLogs) */
+export const positionIdOf = (logs: EtlLog[]) => logs.find((l) => l.event === SIGS.nftTransfer)!.args.tokenId as bigint;
+
+/**
+ * NPM.decreaseLiquidity of `liquidity` from position `id` in `pool` (the pool's Burn, owner = the NPM, then the NPM's
+ * DecreaseLiquidity), and with `burn` the NFT burned too (Transfer(owner -> 0)), as the owner's own transaction.
+ */
+export function positionExitLogs(chainId: number, pool: string, id: bigint, owner: string, liquidity: bigint, burn: boolean): EtlLog[] {
+  const npm = npmOf(chainId);
+  return [
+    { address: pool, event: V3_POOL_BURN, args: { owner: npm, tickLower: -10, tickUpper: 10, amount: liquidity, amount0: 1n, amount1: 1n } },
+    { address: npm, event: NPM_DECREASE, args: { tokenId: id, liquidity, amount0: 1n, amount1: 1n } },
+    ...(burn ? [{ address: npm, event: SIGS.nftTransfer, args: { from: owner, to: ZERO, tokenId: id } }] : []),
+  ];
+}
+
+/** NPM.increaseLiquidity of position `id`, paid by `payer` (anyone may add to any position). */
+export function positionAddLogs(chainId: number, pool: string, id: bigint, t0: string, t1: string, payer: string, usd: number): EtlLog[] {
+  const npm = npmOf(chainId);
+  const [a0, a1] = sorted(t0, t1);
+  const amt = usd6(usd);
+  return [
+    { address: a0, event: SIGS.transfer, args: { from: payer, to: pool, value: amt } },
+    { address: a1, event: SIGS.transfer, args: { from: payer, to: pool, value: amt } },
+    { address: pool, event: V3_POOL_MINT, args: { sender: npm, owner: npm, tickLower: -10, tickUpper: 10, amount: POSITION_LIQUIDITY, amount0: amt, amount1: amt } },
+    { address: npm, event: NPM_INCREASE, args: { tokenId: id, liquidity: POSITION_LIQUIDITY, amount0: amt, amount1: amt } },
   ];
 }
 
@@ -150,6 +185,17 @@ export function pairMintLogs(pair: string, t0: string, t1: string, who: string, 
     { address: t1, event: SIGS.transfer, args: { from: who, to: pair, value: amt } },
     { address: pair, event: SIGS.transfer, args: { from: ZERO, to: who, value: amt } },
     { address: pair, event: SIGS.v2Mint, args: { sender: who, amount0: amt, amount1: amt } },
+  ];
+}
+
+/** V2 liquidity taken out by `who`: its LP tokens sent to the pair, burned there, and the pair's tokens paid back. */
+export function pairBurnLogs(pair: string, t0: string, t1: string, who: string, lp: number): EtlLog[] {
+  const amt = usd6(lp);
+  return [
+    { address: pair, event: SIGS.transfer, args: { from: who, to: pair, value: amt } },
+    { address: pair, event: SIGS.transfer, args: { from: pair, to: ZERO, value: amt } },
+    { address: t0, event: SIGS.transfer, args: { from: pair, to: who, value: amt } },
+    { address: t1, event: SIGS.transfer, args: { from: pair, to: who, value: amt } },
   ];
 }
 

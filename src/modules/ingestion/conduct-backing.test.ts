@@ -8,11 +8,13 @@ import { testConfig } from '../../../test/helpers/app.js';
 import { testDatabase } from '../../../test/helpers/db.js';
 import { EtlExport } from '../../../test/helpers/etl-export.js';
 import {
-  addr, ARBITRUM_AAVE, arbVoter, at, ETHEREUM_AAVE, GAS, Lender, pairMintLogs, positionMintLogs, REAL, stableSwapLogs, v2Pair, v3Pool,
+  addr, ARBITRUM_AAVE, arbVoter, at, ETHEREUM_AAVE, GAS, Lender, pairBurnLogs, pairMintLogs, POSITION_LIQUIDITY, positionAddLogs, positionExitLogs,
+  positionIdOf, positionMintLogs, REAL, stableSwapLogs, v2Pair, v3Pool,
 } from '../../../test/helpers/conduct-histories.js';
 import type { Db } from '../../platform/db/types.js';
 import { ceilingFor } from '../scoring/model/cost-ceiling.js';
 import { runIngestCommand } from './cli.js';
+import { createIngestionRepo } from './repo.js';
 
 const ARB_USDCE = ARBITRUM_AAVE.collateral; // USDC.e
 const ARB_USDCN = '0xaf88d065e77c8cc2239327c5edb3a432268e5831'; // native USDC (USDCn)
@@ -228,6 +230,77 @@ describe('a stranger\'s transactions move nothing (Ethereum)', () => {
     // 20 one-way $400k swaps at 1 bp: $40 a swap
     expect(c.DEFI_TRADING.backing).toBeGreaterThan(20 * 40);
     expect(c.DEFI_TRADING.backing).toBeLessThan(20 * 40 + 20 * mainGasUsd);
+  });
+});
+
+describe('a self-dealing marker lasts while its liquidity is in the pool (Ethereum)', () => {
+  const x = new EtlExport(23_000_000, GAS.mainnet);
+  const pool = POOL_USDC_USDT_1BP;
+  const pair = v2Pair(1, MAINNET_USDC, MAINNET_USDT);
+  const [p0, p1] = [MAINNET_USDC, MAINNET_USDT].sort();
+  let day = 0;
+  const swap = (who: string, v2 = false) => {
+    const [a, b] = day % 2 === 0 ? [MAINNET_USDC, MAINNET_USDT] : [MAINNET_USDT, MAINNET_USDC];
+    const where = v2 ? pair : pool;
+    x.tx({ from: who, to: where, at: at(day++, 1), logs: stableSwapLogs(where, v2, a, b, who, 10_000) });
+  };
+  const swaps = (who: string, n: number, v2 = false) => Array.from({ length: n }, () => swap(who, v2));
+  const mintV3 = (who: string) => {
+    const logs = positionMintLogs(1, pool, MAINNET_USDC, MAINNET_USDT, who, who, 50_000);
+    x.tx({ from: who, to: pool, at: at(day++), logs });
+    return positionIdOf(logs);
+  };
+  const exitV3 = (who: string, id: bigint, liquidity: bigint, burn: boolean) => x.tx({ from: who, to: pool, at: at(day++), logs: positionExitLogs(1, pool, id, who, liquidity, burn) });
+
+  // V3: all the liquidity out and the NFT burned; half of it out; all of it out, then added again
+  const burned = addr();
+  const id1 = mintV3(burned);
+  swaps(burned, 3);
+  exitV3(burned, id1, POSITION_LIQUIDITY, true);
+  swaps(burned, 4);
+  const half = addr();
+  const id2 = mintV3(half);
+  swaps(half, 3);
+  exitV3(half, id2, POSITION_LIQUIDITY / 2n, false);
+  swaps(half, 4);
+  const again = addr();
+  const id3 = mintV3(again);
+  swaps(again, 2);
+  exitV3(again, id3, POSITION_LIQUIDITY, false);
+  swaps(again, 3);
+  x.tx({ from: again, to: pool, at: at(day++), logs: positionAddLogs(1, pool, id3, MAINNET_USDC, MAINNET_USDT, again, 50_000) });
+  swaps(again, 2);
+  // V2: the LP tokens burned at the pair; the LP tokens sent to another wallet (the liquidity is still there)
+  const v2burned = addr();
+  x.tx({ from: v2burned, to: pair, at: at(day++), logs: pairMintLogs(pair, p0, p1, v2burned, 50_000) });
+  swaps(v2burned, 3, true);
+  x.tx({ from: v2burned, to: pair, at: at(day++), logs: pairBurnLogs(pair, p0, p1, v2burned, 50_000) });
+  swaps(v2burned, 4, true);
+  const v2moved = addr();
+  x.tx({ from: v2moved, to: pair, at: at(day++), logs: pairMintLogs(pair, p0, p1, v2moved, 50_000) });
+  swaps(v2moved, 3, true);
+  x.tx({ from: v2moved, to: pair, at: at(day++), logs: [{ address: pair, event: 'event Transfer(address indexed from, address indexed to, uint256 value)', args: { from: v2moved, to: addr(), value: 50_000_000_000n } }] });
+  swaps(v2moved, 4, true);
+
+  const seen: Record<string, { swaps: number; own: number }> = {};
+  beforeAll(async () => {
+    await ingest(x, 1);
+    const repo = createIngestionRepo(db);
+    for (const w of [burned, half, again, v2burned, v2moved]) {
+      const f = await repo.features(w);
+      seen[w] = { swaps: f.trading.swaps, own: f.trading.discounted?.ownLiquidity ?? -1 };
+    }
+  }, 240_000);
+
+  it('V3: swaps count again once the position\'s liquidity is out; not while some of it is there, nor once it is added back', () => {
+    expect(seen[burned]).toEqual({ swaps: 4, own: 3 });
+    expect(seen[half]).toEqual({ swaps: 0, own: 7 });
+    expect(seen[again]).toEqual({ swaps: 3, own: 4 });
+  });
+
+  it('V2: swaps count again once the LP tokens are burned at the pair, not when they are sent to another wallet', () => {
+    expect(seen[v2burned]).toEqual({ swaps: 4, own: 3 });
+    expect(seen[v2moved]).toEqual({ swaps: 0, own: 7 });
   });
 });
 

@@ -104,11 +104,15 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
 
   // ERC-721 Transfer shares ERC-20's selector but indexes tokenId: told apart by the topic count.
   if (def.name === 'Transfer' && log.topics.length === 4) {
-    // a Uniswap V3 position NFT is liquidity, not a collectible: no NFT evidence (positions.ts reads its mint)
-    if (isPositionManager(ctx.chainId, contract)) return out;
     const from = topicAddress(log.topics[1]);
     const to = topicAddress(log.topics[2]);
     const tokenId = BigInt(log.topics[3]).toString();
+    // a Uniswap V3 position NFT is liquidity, not a collectible: no NFT evidence (positions.ts reads its mint). Its
+    // burn (only its owner can, once the liquidity is out) ends the pool's self-dealing marker (repo.ts)
+    if (isPositionManager(ctx.chainId, contract)) {
+      if (to === ZERO_ADDRESS) add(from, 'lp_liquidity', { tokenId, ref: 'burn', protocol: 'uniswap-v3' });
+      return out;
+    }
     nftTransfer(add, from, to, 'transfer_erc721', { tokenId, amount: '1' });
     return out;
   }
@@ -299,12 +303,25 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
     }
     case 'UniswapV4ModifyLiquidity': {
       // liquidity added to a V4 pool by the wallet (its own call, or a transaction it sent through the position
-      // manager): its swaps in that pool trade against itself from here on (repo.ts, like a V3 position)
-      if ((args.liquidityDelta as bigint) <= 0n) break;
+      // manager): its swaps in that pool trade against itself from here on (repo.ts, like a V3 position), while
+      // what it added is more than what it took out (amount: the signed liquidity delta)
+      const delta = args.liquidityDelta as bigint;
+      if (delta === 0n) break;
       const id = log.topics[1].toLowerCase();
-      const lp = { protocol: 'uniswap-v4', contract: id };
-      add(a('sender'), 'lp_position', lp);
-      if (ctx.txFrom) add(ctx.txFrom.toLowerCase(), 'lp_position', lp);
+      const lp = { protocol: 'uniswap-v4', contract: id, amount: delta.toString() };
+      const kind = delta > 0n ? 'lp_position' : 'lp_liquidity';
+      add(a('sender'), kind, lp);
+      if (ctx.txFrom) add(ctx.txFrom.toLowerCase(), kind, lp);
+      break;
+    }
+    case 'NpmIncreaseLiquidity':
+    case 'NpmDecreaseLiquidity': {
+      // a V3 position's liquidity, by token id (anyone may add to any position; only its owner or an approved
+      // operator may remove): recorded under the transaction's sender, read by token id (repo.ts)
+      const liquidity = args.liquidity as bigint;
+      if (liquidity === 0n || !ctx.txFrom) break;
+      const signed = def.name === 'NpmIncreaseLiquidity' ? liquidity : -liquidity;
+      add(ctx.txFrom.toLowerCase(), 'lp_liquidity', { protocol: 'uniswap-v3', tokenId: BigInt(log.topics[1]).toString(), amount: signed.toString() });
       break;
     }
     case 'BalancerSwap': {

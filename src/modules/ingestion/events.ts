@@ -59,6 +59,9 @@ export const EVENT_ABI = parseAbi([
   // Balancer V2 Vault: every pool's swaps and joins/exits (the pool is the poolId's first 20 bytes)
   'event Swap(bytes32 indexed poolId, address indexed tokenIn, address indexed tokenOut, uint256 amountIn, uint256 amountOut)',
   'event PoolBalanceChanged(bytes32 indexed poolId, address indexed liquidityProvider, address[] tokens, int256[] deltas, uint256[] protocolFeeAmounts)',
+  // Uniswap V3 NonfungiblePositionManager: a position's liquidity added and removed (it ends a self-dealing marker)
+  'event IncreaseLiquidity(uint256 indexed tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)',
+  'event DecreaseLiquidity(uint256 indexed tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)',
 ]);
 
 type Name =
@@ -103,7 +106,9 @@ type Name =
   | 'UniswapV4Swap'
   | 'UniswapV4ModifyLiquidity'
   | 'BalancerSwap'
-  | 'BalancerPoolBalanceChanged';
+  | 'BalancerPoolBalanceChanged'
+  | 'NpmIncreaseLiquidity'
+  | 'NpmDecreaseLiquidity';
 
 const NAMES: Name[] = [
   'Transfer',
@@ -148,6 +153,8 @@ const NAMES: Name[] = [
   'UniswapV4ModifyLiquidity',
   'BalancerSwap',
   'BalancerPoolBalanceChanged',
+  'NpmIncreaseLiquidity',
+  'NpmDecreaseLiquidity',
 ];
 
 export type EventName = Name;
@@ -208,6 +215,10 @@ const WALLET_TOPICS: Record<Name, number[]> = {
   UniswapV4ModifyLiquidity: [2],
   BalancerSwap: [],
   BalancerPoolBalanceChanged: [2],
+  // the position is a token id, no wallet topic to ask eth_getLogs by: read from bulk imports (over JSON-RPC the
+  // NFT's burn, a Transfer from the wallet, ends the marker instead)
+  NpmIncreaseLiquidity: [],
+  NpmDecreaseLiquidity: [],
 };
 
 export const EVENTS: EventDef[] = EVENT_ABI.map((abi, i) => ({
@@ -257,6 +268,9 @@ export const ACTIVITY_KINDS = [
   'attestation_made',
   // a Uniswap V3 position the wallet minted and paid for (contract: its pool): marks self-dealing, earns nothing
   'lp_position',
+  // liquidity of a marked position added (amount > 0) or removed (< 0), or a position burned (ref 'burn'): the
+  // marker lasts while the liquidity does (repo.ts)
+  'lp_liquidity',
   // the fee of a transaction the wallet sent (amount: wei counted, tips capped: data/scoring/backing.json): backing
   'tx_fee',
 ] as const;

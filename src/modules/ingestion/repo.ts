@@ -171,6 +171,31 @@ export function createIngestionRepo(db: Queryable) {
 
 export type IngestionRepo = ReturnType<typeof createIngestionRepo>;
 
+/**
+ * Whether the liquidity behind a self-dealing marker `m` (a row of lp/clp below) is still in the pool at `block`:
+ * a V3 position until its liquidity (IncreaseLiquidity less DecreaseLiquidity, by token id, whoever sent them) is
+ * zero or the NFT is burned (with no liquidity records, as over JSON-RPC, until the burn); a V2 pair's LP tokens
+ * until the wallet has sent the pair back as many as were minted to it and holds none (sending them to another
+ * wallet does not end it); a V4 pool until what the wallet added less what it removed is zero; Balancer: always.
+ */
+const live = (m: string, block: string) => `(CASE
+  WHEN ${m}.protocol = 'uniswap-v3' AND ${m}.token_id IS NOT NULL THEN
+    NOT EXISTS (SELECT 1 FROM wallet_activity e WHERE e.kind = 'lp_liquidity' AND e.contract = ${m}.npm AND e.token_id = ${m}.token_id
+                  AND e.chain_id = ${m}.chain_id AND e.ref = 'burn' AND e.block_number <= ${block})
+    AND COALESCE((SELECT sum(e.amount) FROM wallet_activity e WHERE e.kind = 'lp_liquidity' AND e.contract = ${m}.npm
+                    AND e.token_id = ${m}.token_id AND e.chain_id = ${m}.chain_id AND e.block_number <= ${block}), 1) > 0
+  WHEN ${m}.protocol = 'uniswap-v2' THEN
+    (SELECT COALESCE(sum(t.amount) FILTER (WHERE t.direction = 'in' AND t.counterparty = '0x0000000000000000000000000000000000000000'), 0)
+              > COALESCE(sum(t.amount) FILTER (WHERE t.direction = 'out' AND t.counterparty = ${m}.contract), 0)
+         OR COALESCE(sum(CASE WHEN t.direction = 'in' THEN t.amount ELSE -t.amount END), 0) > 0
+       FROM wallet_activity t WHERE t.wallet = ${m}.wallet AND t.kind = 'transfer_erc20' AND t.chain_id = ${m}.chain_id
+         AND t.contract = ${m}.contract AND t.block_number <= ${block})
+  WHEN ${m}.protocol = 'uniswap-v4' THEN
+    COALESCE((SELECT sum(e.amount) FROM wallet_activity e WHERE e.wallet = ${m}.wallet AND e.kind IN ('lp_position', 'lp_liquidity')
+                AND e.chain_id = ${m}.chain_id AND e.contract = ${m}.contract AND e.block_number <= ${block}), 1) > 0
+  ELSE true END)`;
+
+
 // Features by value, from pinned evidence only (decode stored nothing else). Self-dealing is removed here:
 // transfers with, and tokens/NFTs of, contracts the wallet deployed; swaps in a Uniswap V2 pair, from the block
 // where the pair minted liquidity tokens to the wallet in a transaction where the wallet paid tokens into the pair
@@ -179,27 +204,26 @@ export type IngestionRepo = ReturnType<typeof createIngestionRepo>;
 // Uniswap V3 pool, on the same chain, from the block where the wallet opened a position there (an 'lp_position'
 // record: a position NFT the pinned NonfungiblePositionManager minted to the wallet in a transaction the wallet
 // sent or paid the pool in, see positions.ts; a position sent to the wallet, or minted to it by someone else,
-// takes nothing away); the 'lp_position' markers themselves (no credit of any kind); valued lending and swaps
+// takes nothing away), each while that liquidity is in the pool (`live`); the 'lp_position' and 'lp_liquidity' records themselves (no credit of any kind); valued lending and swaps
 // below the dust floor;
 // zero-weight votes; self-delegation; attestations other than trusted ones ('eas-trusted') and self-attestations.
 const FEATURES_SQL = `
 WITH own AS (SELECT contract FROM wallet_activity WHERE wallet = $1 AND kind = 'contract_deploy' AND contract IS NOT NULL),
--- pools holding the wallet's own liquidity, from the block it was added: a V2 pair that minted the wallet LP tokens
+-- pools holding the wallet's own liquidity, from the block it was added (while it is there: live): a V2 pair that minted the wallet LP tokens
 -- in a transaction the wallet sent, in which it paid the pair one of the pair's own tokens (a stranger adding
 -- liquidity in its name sends the transaction and pays itself, and a token of the stranger's emitting
 -- Transfer(wallet -> pair) is not the pair's: it cannot wipe the wallet's trading credit this way), or a V3 pool of
 -- an 'lp_position' (positions.ts)
-lp AS (SELECT chain_id, contract, min(block_number) AS from_block FROM (
-         SELECT m.chain_id, m.contract, m.block_number FROM wallet_activity m
+lp AS (SELECT m.chain_id, m.contract, m.block_number AS from_block, $1::text AS wallet, 'uniswap-v2' AS protocol, NULL::numeric AS token_id, NULL::text AS npm
+         FROM wallet_activity m
           WHERE m.wallet = $1 AND m.kind = 'transfer_erc20' AND m.direction = 'in' AND m.contract IS NOT NULL
             AND m.counterparty = '0x0000000000000000000000000000000000000000' AND m.tx_from = $1
             AND EXISTS (SELECT 1 FROM wallet_activity p WHERE p.wallet = $1 AND p.chain_id = m.chain_id AND p.tx_hash = m.tx_hash
                         AND p.kind = 'transfer_erc20' AND p.direction = 'out' AND p.counterparty = m.contract AND p.amount > 0
                         AND EXISTS (SELECT 1 FROM wallet_activity t WHERE t.wallet = $1 AND t.kind = 'swap' AND t.chain_id = m.chain_id
                                     AND t.contract = m.contract AND p.contract IN (split_part(t.ref, '/', 1), split_part(t.ref, '/', 2))))
-         UNION ALL
-         SELECT chain_id, contract, block_number FROM wallet_activity WHERE wallet = $1 AND kind = 'lp_position'
-       ) liquidity GROUP BY chain_id, contract),
+       UNION ALL
+       SELECT chain_id, contract, block_number, wallet, protocol, token_id, counterparty FROM wallet_activity WHERE wallet = $1 AND kind = 'lp_position'),
 -- transactions the wallet paid in without sending them (a contract wallet, a relayed call): it moved an allowlisted
 -- token out, which no one can fake (a token of anyone's emitting Transfer(wallet -> x) is not allowlisted)
 paid AS (SELECT DISTINCT chain_id, tx_hash FROM wallet_activity WHERE wallet = $1 AND kind = 'transfer_erc20' AND direction = 'out'
@@ -214,7 +238,10 @@ sent AS (SELECT w.*, (w.tx_from = $1 OR EXISTS (SELECT 1 FROM paid p WHERE p.cha
                           OR (r.kind = 'swap' AND r.contract = w.counterparty)))) AS settles,
                 -- a position moved between holders (an aToken or a Comet balance transferred), not a Supply: the
                 -- positions replay reads it; the supply counters do not
-                COALESCE(w.ref IN ('atoken-transfer', 'comet-transfer'), false) AS moved
+                COALESCE(w.ref IN ('atoken-transfer', 'comet-transfer'), false) AS moved,
+                -- a swap in a pool where the wallet's own liquidity sits (a marker still live at the swap's block)
+                (w.kind = 'swap' AND EXISTS (SELECT 1 FROM lp WHERE lp.chain_id = w.chain_id AND lp.contract = w.contract
+                                               AND lp.from_block <= w.block_number AND ${live('lp', 'w.block_number')})) AS own_lp
          FROM wallet_activity w WHERE w.wallet = $1),
 a AS (
   SELECT * FROM sent w WHERE wallet = $1
@@ -223,8 +250,8 @@ a AS (
     AND NOT COALESCE(kind IN ('transfer_native', 'transfer_erc20', 'transfer_erc721', 'transfer_erc1155') AND counterparty IN (SELECT contract FROM own), false)
     AND NOT COALESCE(kind IN ('transfer_erc20', 'transfer_erc721', 'transfer_erc1155', 'nft_mint') AND contract IN (SELECT contract FROM own), false)
     AND NOT COALESCE(kind IN ('lending_supply', 'lending_borrow', 'lending_repay', 'lending_withdraw', 'swap') AND value_usd < $2, false)
-    AND NOT (kind = 'swap' AND EXISTS (SELECT 1 FROM lp WHERE lp.chain_id = w.chain_id AND lp.contract = w.contract AND lp.from_block <= w.block_number))
-    AND kind NOT IN ('lp_position', 'tx_fee')
+    AND NOT own_lp
+    AND kind NOT IN ('lp_position', 'lp_liquidity', 'tx_fee')
     -- a swap the explorer settled from token transfers (log index -3) is the same swap as its Swap log when a bulk
     -- import or a receipt stored that too: counted once
     AND NOT (kind = 'swap' AND log_index = -3 AND EXISTS (
@@ -249,15 +276,17 @@ cl AS (SELECT counterparty AS w FROM wallet_activity
        UNION
        SELECT * FROM (SELECT counterparty FROM wallet_activity WHERE wallet = $1 AND kind = 'transfer_native' AND direction = 'in'
                         AND counterparty IS NOT NULL AND amount >= $8::numeric ORDER BY block_number, log_index LIMIT 1) first_funder),
-clp AS (SELECT x.chain_id, x.contract, min(x.block_number) AS from_block FROM wallet_activity x JOIN cl ON x.wallet = cl.w
+clp AS (SELECT x.chain_id, x.contract, x.block_number AS from_block, x.wallet,
+                CASE WHEN x.kind = 'lp_position' THEN x.protocol ELSE 'uniswap-v2' END AS protocol, x.token_id, x.counterparty AS npm
+         FROM wallet_activity x JOIN cl ON x.wallet = cl.w
          WHERE x.kind = 'lp_position'
             OR (x.kind = 'transfer_erc20' AND x.direction = 'in' AND x.counterparty = '0x0000000000000000000000000000000000000000'
-                AND x.tx_from = x.wallet AND x.contract IN (SELECT contract FROM a WHERE kind = 'swap'))
-         GROUP BY x.chain_id, x.contract),
+                AND x.tx_from = x.wallet AND x.contract IN (SELECT contract FROM a WHERE kind = 'swap'))),
 sw0 AS (SELECT chain_id, tx_hash, contract, protocol, COALESCE(ref, contract) AS pair, (occurred_at AT TIME ZONE 'UTC')::date AS d, occurred_at,
               COALESCE(amount, 3000) / 1000000.0 AS fee, COALESCE(value_usd, $3) AS usd, value_usd IS NULL AS unvalued,
               CASE WHEN direction = 'in' THEN -1 ELSE 1 END * COALESCE(value_usd, $3) AS signed,
-              EXISTS (SELECT 1 FROM clp WHERE clp.chain_id = a.chain_id AND clp.contract = a.contract AND clp.from_block <= a.block_number) AS cluster_lp,
+              EXISTS (SELECT 1 FROM clp WHERE clp.chain_id = a.chain_id AND clp.contract = a.contract AND clp.from_block <= a.block_number
+                        AND ${live('clp', 'a.block_number')}) AS cluster_lp,
               (a.chain_id || ':' || a.contract) = ANY($11::text[]) AS established,
               EXISTS (SELECT 1 FROM wallet_activity j WHERE j.kind = 'lp_position' AND j.contract = a.contract AND j.chain_id = a.chain_id
                         AND j.block_number = a.block_number) AS jit
@@ -332,8 +361,7 @@ SELECT
   (SELECT count(*) FROM sw0 WHERE cluster_lp) AS swaps_cluster_lp,
   (SELECT count(*) FROM scn WHERE jit) AS swaps_jit,
   (SELECT count(*) FROM sc WHERE share <= 0.05) AS swaps_round_trip,
-  (SELECT count(*) FROM sent o WHERE o.kind = 'swap' AND o.mine
-     AND EXISTS (SELECT 1 FROM lp WHERE lp.chain_id = o.chain_id AND lp.contract = o.contract AND lp.from_block <= o.block_number)) AS swaps_own_lp,
+  (SELECT count(*) FROM sent o WHERE o.kind = 'swap' AND o.mine AND o.own_lp) AS swaps_own_lp,
   (SELECT COALESCE(sum(usd), 0) FROM gas WHERE EXISTS (SELECT 1 FROM a WHERE a.chain_id = gas.chain_id AND a.tx_hash = gas.tx_hash AND a.kind LIKE 'lending\\_%')) AS gas_lending,
   (SELECT COALESCE(sum(usd), 0) FROM gas WHERE EXISTS (SELECT 1 FROM scn WHERE scn.chain_id = gas.chain_id AND scn.tx_hash = gas.tx_hash)) AS gas_trading,
   (SELECT COALESCE(sum(usd), 0) FROM gas WHERE EXISTS (SELECT 1 FROM a WHERE a.chain_id = gas.chain_id AND a.tx_hash = gas.tx_hash AND a.kind IN ('gov_vote', 'gov_delegate'))) AS gas_governance,

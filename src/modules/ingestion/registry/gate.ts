@@ -58,6 +58,8 @@ const REQUIRED: Partial<Record<EventName, { role: Role; protocols?: string[] }>>
   UniswapV4ModifyLiquidity: { role: 'v4-pool-manager' },
   BalancerSwap: { role: 'balancer-vault' },
   BalancerPoolBalanceChanged: { role: 'balancer-vault' },
+  NpmIncreaseLiquidity: { role: 'position-manager' },
+  NpmDecreaseLiquidity: { role: 'position-manager' },
   VoteCast: { role: 'governor' },
   VoteCastWithParams: { role: 'governor' },
   DelegateChanged: { role: 'votes-token' },
