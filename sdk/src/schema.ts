@@ -1983,13 +1983,29 @@ export interface components {
             complete: boolean;
             /** @description `rpc`, `explorer` or `explorer+rpc` (the explorer backfilled, JSON-RPC follows the head) */
             source: string;
+            /**
+             * @description the lending and trading protocols whose events are read on this chain, by registry name (for example `aave-v3`, `morpho-blue`, `compound-v2`, `spark`, `uniswap-v4`, `balancer-v2`): activity on any other protocol is not evidence, and a wallet seen touching a known one that is not read gets status `partial` with reason `UNREAD_PROTOCOL:<names>`
+             * @example [
+             *       "aave-v2",
+             *       "aave-v3",
+             *       "balancer-v2",
+             *       "compound-v2",
+             *       "compound-v3",
+             *       "morpho-blue",
+             *       "spark",
+             *       "uniswap-v2",
+             *       "uniswap-v3",
+             *       "uniswap-v4"
+             *     ]
+             */
+            protocols: string[];
         };
         /**
          * Coverage
          * @description How much of the wallet's on-chain history the evidence behind this score covers.
          */
         Coverage: {
-            /** @description `complete`: every configured chain was read up to its final block; `partial`: some chain is still being read (the score may change, and `score.updated` fires as each chain completes); `none`: no chain has a source configured, nothing on-chain was read (reason `NO_CHAIN_SOURCE`): the score says nothing about on-chain activity. */
+            /** @description `complete`: every configured chain was read up to its final block; `partial`: some chain is still being read (the score may change, and `score.updated` fires as each chain completes), or the wallet touched a known lending or trading protocol that is not read (reason `UNREAD_PROTOCOL:<names>`); `none`: no chain has a source configured, nothing on-chain was read (reason `NO_CHAIN_SOURCE`): the score says nothing about on-chain activity. */
             status: "complete" | "partial" | "none";
             /**
              * Format: date-time
@@ -1997,7 +2013,7 @@ export interface components {
              */
             asOf: string;
             /**
-             * @description `NO_CHAIN_SOURCE` when status is `none`, else null
+             * @description `NO_CHAIN_SOURCE` when status is `none`; `UNREAD_PROTOCOL:<names, comma-separated>` when the wallet touched contracts of known protocols that are not read (its history there is not seen); else null
              * @example NO_CHAIN_SOURCE
              */
             reason: string | null;
@@ -6515,7 +6531,19 @@ export interface operations {
                      *                 "syncedToBlock": 1,
                      *                 "finalizedBlock": 1,
                      *                 "complete": true,
-                     *                 "source": "example"
+                     *                 "source": "example",
+                     *                 "protocols": [
+                     *                   "aave-v2",
+                     *                   "aave-v3",
+                     *                   "balancer-v2",
+                     *                   "compound-v2",
+                     *                   "compound-v3",
+                     *                   "morpho-blue",
+                     *                   "spark",
+                     *                   "uniswap-v2",
+                     *                   "uniswap-v3",
+                     *                   "uniswap-v4"
+                     *                 ]
                      *               }
                      *             ]
                      *           }
@@ -6546,7 +6574,19 @@ export interface operations {
                      *                 "syncedToBlock": 1,
                      *                 "finalizedBlock": 1,
                      *                 "complete": true,
-                     *                 "source": "example"
+                     *                 "source": "example",
+                     *                 "protocols": [
+                     *                   "aave-v2",
+                     *                   "aave-v3",
+                     *                   "balancer-v2",
+                     *                   "compound-v2",
+                     *                   "compound-v3",
+                     *                   "morpho-blue",
+                     *                   "spark",
+                     *                   "uniswap-v2",
+                     *                   "uniswap-v3",
+                     *                   "uniswap-v4"
+                     *                 ]
                      *               }
                      *             ]
                      *           }
@@ -6577,7 +6617,19 @@ export interface operations {
                      *                 "syncedToBlock": 1,
                      *                 "finalizedBlock": 1,
                      *                 "complete": true,
-                     *                 "source": "example"
+                     *                 "source": "example",
+                     *                 "protocols": [
+                     *                   "aave-v2",
+                     *                   "aave-v3",
+                     *                   "balancer-v2",
+                     *                   "compound-v2",
+                     *                   "compound-v3",
+                     *                   "morpho-blue",
+                     *                   "spark",
+                     *                   "uniswap-v2",
+                     *                   "uniswap-v3",
+                     *                   "uniswap-v4"
+                     *                 ]
                      *               }
                      *             ]
                      *           }
@@ -6608,7 +6660,19 @@ export interface operations {
                      *                 "syncedToBlock": 1,
                      *                 "finalizedBlock": 1,
                      *                 "complete": true,
-                     *                 "source": "example"
+                     *                 "source": "example",
+                     *                 "protocols": [
+                     *                   "aave-v2",
+                     *                   "aave-v3",
+                     *                   "balancer-v2",
+                     *                   "compound-v2",
+                     *                   "compound-v3",
+                     *                   "morpho-blue",
+                     *                   "spark",
+                     *                   "uniswap-v2",
+                     *                   "uniswap-v3",
+                     *                   "uniswap-v4"
+                     *                 ]
                      *               }
                      *             ]
                      *           }
@@ -6639,7 +6703,19 @@ export interface operations {
                      *                 "syncedToBlock": 1,
                      *                 "finalizedBlock": 1,
                      *                 "complete": true,
-                     *                 "source": "example"
+                     *                 "source": "example",
+                     *                 "protocols": [
+                     *                   "aave-v2",
+                     *                   "aave-v3",
+                     *                   "balancer-v2",
+                     *                   "compound-v2",
+                     *                   "compound-v3",
+                     *                   "morpho-blue",
+                     *                   "spark",
+                     *                   "uniswap-v2",
+                     *                   "uniswap-v3",
+                     *                   "uniswap-v4"
+                     *                 ]
                      *               }
                      *             ]
                      *           }
@@ -6670,7 +6746,19 @@ export interface operations {
                      *                 "syncedToBlock": 1,
                      *                 "finalizedBlock": 1,
                      *                 "complete": true,
-                     *                 "source": "example"
+                     *                 "source": "example",
+                     *                 "protocols": [
+                     *                   "aave-v2",
+                     *                   "aave-v3",
+                     *                   "balancer-v2",
+                     *                   "compound-v2",
+                     *                   "compound-v3",
+                     *                   "morpho-blue",
+                     *                   "spark",
+                     *                   "uniswap-v2",
+                     *                   "uniswap-v3",
+                     *                   "uniswap-v4"
+                     *                 ]
                      *               }
                      *             ]
                      *           }
@@ -6701,7 +6789,19 @@ export interface operations {
                      *                 "syncedToBlock": 1,
                      *                 "finalizedBlock": 1,
                      *                 "complete": true,
-                     *                 "source": "example"
+                     *                 "source": "example",
+                     *                 "protocols": [
+                     *                   "aave-v2",
+                     *                   "aave-v3",
+                     *                   "balancer-v2",
+                     *                   "compound-v2",
+                     *                   "compound-v3",
+                     *                   "morpho-blue",
+                     *                   "spark",
+                     *                   "uniswap-v2",
+                     *                   "uniswap-v3",
+                     *                   "uniswap-v4"
+                     *                 ]
                      *               }
                      *             ]
                      *           }
@@ -6732,7 +6832,19 @@ export interface operations {
                      *                 "syncedToBlock": 1,
                      *                 "finalizedBlock": 1,
                      *                 "complete": true,
-                     *                 "source": "example"
+                     *                 "source": "example",
+                     *                 "protocols": [
+                     *                   "aave-v2",
+                     *                   "aave-v3",
+                     *                   "balancer-v2",
+                     *                   "compound-v2",
+                     *                   "compound-v3",
+                     *                   "morpho-blue",
+                     *                   "spark",
+                     *                   "uniswap-v2",
+                     *                   "uniswap-v3",
+                     *                   "uniswap-v4"
+                     *                 ]
                      *               }
                      *             ]
                      *           }
@@ -6763,7 +6875,19 @@ export interface operations {
                      *                 "syncedToBlock": 1,
                      *                 "finalizedBlock": 1,
                      *                 "complete": true,
-                     *                 "source": "example"
+                     *                 "source": "example",
+                     *                 "protocols": [
+                     *                   "aave-v2",
+                     *                   "aave-v3",
+                     *                   "balancer-v2",
+                     *                   "compound-v2",
+                     *                   "compound-v3",
+                     *                   "morpho-blue",
+                     *                   "spark",
+                     *                   "uniswap-v2",
+                     *                   "uniswap-v3",
+                     *                   "uniswap-v4"
+                     *                 ]
                      *               }
                      *             ]
                      *           }
@@ -6779,7 +6903,19 @@ export interface operations {
                      *             "syncedToBlock": 1,
                      *             "finalizedBlock": 1,
                      *             "complete": true,
-                     *             "source": "example"
+                     *             "source": "example",
+                     *             "protocols": [
+                     *               "aave-v2",
+                     *               "aave-v3",
+                     *               "balancer-v2",
+                     *               "compound-v2",
+                     *               "compound-v3",
+                     *               "morpho-blue",
+                     *               "spark",
+                     *               "uniswap-v2",
+                     *               "uniswap-v3",
+                     *               "uniswap-v4"
+                     *             ]
                      *           }
                      *         ]
                      *       }
@@ -6986,7 +7122,19 @@ export interface operations {
                      *             "syncedToBlock": 1,
                      *             "finalizedBlock": 1,
                      *             "complete": true,
-                     *             "source": "example"
+                     *             "source": "example",
+                     *             "protocols": [
+                     *               "aave-v2",
+                     *               "aave-v3",
+                     *               "balancer-v2",
+                     *               "compound-v2",
+                     *               "compound-v3",
+                     *               "morpho-blue",
+                     *               "spark",
+                     *               "uniswap-v2",
+                     *               "uniswap-v3",
+                     *               "uniswap-v4"
+                     *             ]
                      *           }
                      *         ]
                      *       }
@@ -7205,7 +7353,19 @@ export interface operations {
                      *                 "syncedToBlock": 1,
                      *                 "finalizedBlock": 1,
                      *                 "complete": true,
-                     *                 "source": "example"
+                     *                 "source": "example",
+                     *                 "protocols": [
+                     *                   "aave-v2",
+                     *                   "aave-v3",
+                     *                   "balancer-v2",
+                     *                   "compound-v2",
+                     *                   "compound-v3",
+                     *                   "morpho-blue",
+                     *                   "spark",
+                     *                   "uniswap-v2",
+                     *                   "uniswap-v3",
+                     *                   "uniswap-v4"
+                     *                 ]
                      *               }
                      *             ]
                      *           }

@@ -5,8 +5,11 @@
 // A wallet whose activity touched a contract of a known lending or trading protocol that is not read
 // (data/registry/unread.json) is "partial" too, whatever the sync: reason UNREAD_PROTOCOL:<protocols, comma-separated>,
 // so "no lending evidence" is never read as "never borrowed" where it borrowed somewhere unread.
+// Each chain also names the lending and trading protocols read there (registry protocolsRead), so a reader can tell
+// "no activity on Aave, Morpho Blue, ..." from "no activity at all".
 import type { Coverage } from '../scoring/contracts.js';
 import type { ChainCoverageRow } from './coverage-repo.js';
+import { protocolsRead } from './registry/index.js';
 
 export const NO_CHAIN_SOURCE = 'NO_CHAIN_SOURCE';
 export const UNREAD_PROTOCOL = 'UNREAD_PROTOCOL';
@@ -24,6 +27,7 @@ export function coverageOf(chains: number[], rows: ChainCoverageRow[], at: Date,
       finalizedBlock: r?.finalizedBlock ?? null,
       complete: !!r?.complete && r.syncedToBlock !== null && r.finalizedBlock !== null && r.syncedToBlock >= r.finalizedBlock,
       source: r?.source ?? configured,
+      protocols: protocolsRead(chainId),
     };
   });
   const names = [...new Set(unread)].sort();

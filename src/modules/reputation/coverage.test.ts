@@ -1,7 +1,7 @@
 // Coverage on every route that returns a score entry (single, profile, batch, webhook data), through HTTP:
 // a default install (no chain source) answers status "none" with NO_CHAIN_SOURCE instead of "no activity found";
 // with sources, the first read answers "partial" while a chain is still being read, and `score.updated` fires as
-// each chain completes, carrying the coverage of that moment.
+// each chain completes, carrying the coverage of that moment; each chain names the protocols read there.
 import { afterAll, describe, expect, it } from 'vitest';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -13,6 +13,12 @@ import { simulateChain } from '../../../test/fakes/rpc-provider-chain.js';
 import { startFakeProvider, type FakeProvider } from '../../../test/fakes/rpc-provider.js';
 import type { App } from '../../platform/http/types.js';
 
+/** What the registry reads on each chain of this test: Ethereum (Aave, Spark, Morpho Blue, Compound V2 and V3, Uniswap
+ *  V2 to V4, Balancer V2) and OP Mainnet (no Aave V2, Compound V2 or Spark there). */
+const PROTOCOLS = {
+  1: ['aave-v2', 'aave-v3', 'balancer-v2', 'compound-v2', 'compound-v3', 'morpho-blue', 'spark', 'uniswap-v2', 'uniswap-v3', 'uniswap-v4'],
+  10: ['aave-v3', 'balancer-v2', 'compound-v3', 'morpho-blue', 'uniswap-v2', 'uniswap-v3', 'uniswap-v4'],
+};
 const apps: App[] = [];
 const providers: FakeProvider[] = [];
 const receivers: Receiver[] = [];
@@ -112,9 +118,10 @@ describe('with chain sources', () => {
       { timeoutMs: 90_000, intervalMs: 200 },
     );
     const done = (await app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}`, headers: key.headers })).json();
+    // each chain names the lending and trading protocols read there (the registry's, spelled as in data/registry)
     expect(done.coverage.chains).toEqual([
-      { chainId: 1, syncedToBlock: busy.head - 64, finalizedBlock: busy.head - 64, complete: true, source: 'rpc' },
-      { chainId: 10, syncedToBlock: quiet.head - 64, finalizedBlock: quiet.head - 64, complete: true, source: 'rpc' },
+      { chainId: 1, syncedToBlock: busy.head - 64, finalizedBlock: busy.head - 64, complete: true, source: 'rpc', protocols: PROTOCOLS[1] },
+      { chainId: 10, syncedToBlock: quiet.head - 64, finalizedBlock: quiet.head - 64, complete: true, source: 'rpc', protocols: PROTOCOLS[10] },
     ]);
     const batch = await app.inject({ method: 'POST', url: '/api/v1/reputation/batch', headers: key.headers, payload: { addresses: [wallet], category: 'DEFI_LENDING' } });
     expect(batch.json().results[0].coverage.status).toBe('complete');
@@ -135,7 +142,10 @@ describe('with chain sources', () => {
     for (const e of events) {
       expect(check(e), JSON.stringify(check.errors)).toBe(true);
       expect(e.data.coverage, JSON.stringify(e.data)).toMatchObject({ status: expect.stringMatching(/^(partial|complete)$/), reason: null });
-      expect(e.data.coverage.chains.map((c: { chainId: number }) => c.chainId)).toEqual([1, 10]);
+      expect(e.data.coverage.chains.map((c: { chainId: number; protocols: string[] }) => [c.chainId, c.protocols])).toEqual([
+        [1, PROTOCOLS[1]],
+        [10, PROTOCOLS[10]],
+      ]);
     }
 
     // the asynchronous bulk scoring gives the same coverage as the synchronous batch

@@ -23,11 +23,19 @@ export const Coverage = Type.Object(
     status: Type.Union([Type.Literal('complete'), Type.Literal('partial'), Type.Literal('none')], {
       description:
         '`complete`: every configured chain was read up to its final block; `partial`: some chain is still being read (the score may ' +
-        'change, and `score.updated` fires as each chain completes); `none`: no chain has a source configured, nothing on-chain was read ' +
+        'change, and `score.updated` fires as each chain completes), or the wallet touched a known lending or trading protocol that is ' +
+        'not read (reason `UNREAD_PROTOCOL:<names>`); `none`: no chain has a source configured, nothing on-chain was read ' +
         '(reason `NO_CHAIN_SOURCE`): the score says nothing about on-chain activity.',
     }),
     asOf: Timestamp({ description: 'when this coverage was read' }),
-    reason: Nullable(Type.String({ description: '`NO_CHAIN_SOURCE` when status is `none`, else null', examples: ['NO_CHAIN_SOURCE'] })),
+    reason: Nullable(
+      Type.String({
+        description:
+          '`NO_CHAIN_SOURCE` when status is `none`; `UNREAD_PROTOCOL:<names, comma-separated>` when the wallet touched contracts of known ' +
+          'protocols that are not read (its history there is not seen); else null',
+        examples: ['NO_CHAIN_SOURCE', 'UNREAD_PROTOCOL:curve'],
+      }),
+    ),
     chains: Type.Array(
       Type.Object(
         {
@@ -36,6 +44,13 @@ export const Coverage = Type.Object(
           finalizedBlock: Nullable(Type.Integer({ description: 'the final block the last sync read up to (finalized tag or confirmations)' })),
           complete: Type.Boolean({ description: 'the last sync read everything up to finalizedBlock' }),
           source: Type.String({ description: '`rpc`, `explorer` or `explorer+rpc` (the explorer backfilled, JSON-RPC follows the head)' }),
+          protocols: Type.Array(Type.String(), {
+            description:
+              'the lending and trading protocols whose events are read on this chain, by registry name (for example `aave-v3`, `morpho-blue`, ' +
+              '`compound-v2`, `spark`, `uniswap-v4`, `balancer-v2`): activity on any other protocol is not evidence, and a wallet seen touching a ' +
+              'known one that is not read gets status `partial` with reason `UNREAD_PROTOCOL:<names>`',
+            examples: [['aave-v2', 'aave-v3', 'balancer-v2', 'compound-v2', 'compound-v3', 'morpho-blue', 'spark', 'uniswap-v2', 'uniswap-v3', 'uniswap-v4']],
+          }),
         },
         { title: 'ChainCoverage' },
       ),

@@ -38,7 +38,8 @@ export interface Coverage {
   asOf: Date;
   /** NO_CHAIN_SOURCE when no chain has a source (status none); otherwise null */
   reason: string | null;
-  chains: { chainId: number; syncedToBlock: number | null; finalizedBlock: number | null; complete: boolean; source: string }[];
+  /** per configured chain; `protocols`: the lending and trading protocols whose events are read there (registry names) */
+  chains: { chainId: number; syncedToBlock: number | null; finalizedBlock: number | null; complete: boolean; source: string; protocols: string[] }[];
 }
 
 /** One stored score change (history row and the `score.updated` event payload). Addresses lowercase. */

@@ -325,9 +325,15 @@ export function unreadContracts(): { chainId: number; address: string; protocol:
 
 /** The protocols whose events the chain's registry pins, sorted (what coverage says is read). */
 export function protocolsRead(chainId: number): string[] {
-  const roles = new Set<Role>(['lending-pool', 'comet', 'c-token', 'morpho-blue', 'v4-pool-manager', 'balancer-vault', 'dex-factory']);
-  return [...new Set([...(registry(chainId)?.contracts.values() ?? [])].filter((c) => roles.has(c.role)).map((c) => c.protocol))].sort();
+  const r = registry(chainId);
+  if (!r) return [];
+  // every coverage read lists them: computed once per registry (a local one may replace the chain's)
+  let list = protocolsOf.get(r);
+  if (!list) protocolsOf.set(r, (list = [...new Set([...r.contracts.values()].filter((c) => READ_ROLES.has(c.role)).map((c) => c.protocol))].sort()));
+  return [...list];
 }
+const READ_ROLES = new Set<Role>(['lending-pool', 'comet', 'c-token', 'morpho-blue', 'v4-pool-manager', 'balancer-vault', 'dex-factory']);
+const protocolsOf = new WeakMap<ChainRegistry, string[]>();
 
 /** Whether `address` is the chain's pinned Uniswap V3 NonfungiblePositionManager. */
 export function isPositionManager(chainId: number, address: string): boolean {
