@@ -419,7 +419,7 @@ function lendingFromRows(raw: unknown, last: Date | null): { avgDaysToRepay: num
 // `wanted` is a name the aggregation does not use), with verifiedPool()'s probe. Planning this statement costs more
 // than running it for one wallet: a chunk is planned once, and on PostgreSQL, as a prepared statement, once per
 // connection.
-const FEATURES_MANY_SQL = `
+export const FEATURES_MANY_SQL = `
 SELECT wanted.wallet AS wallet_key,
   (SELECT p.protocol FROM wallet_activity p WHERE p.contract = wanted.wallet AND p.kind = 'swap' LIMIT 1) AS pool_protocol, f.*
 FROM unnest($1::text[]) WITH ORDINALITY AS wanted(wallet, i)
@@ -450,20 +450,19 @@ export function chunkSizer(targetMs: number, min = 4, max = FEATURES_CHUNK): Chu
   };
 }
 
+/** The features statement's parameters for a chunk of wallets (exported with the statement for EXPLAIN in benches). */
+export const featuresParams = (wallets: string[]): unknown[] => [
+  wallets, DUST_USD, COSTS.trading.unvaluedSwapUsd, COSTS.trading.dayFeeCapUsd, COSTS.trading.dayFeeFloorUsd,
+  COSTS.governance.voteFloorTokens, COSTS.governance.fullPowerTokens, COSTS.social.nativeFloorWei, listedCollections(), COSTS.nft.independentHolders,
+  establishedPools(), ...NATIVE_PRICES,
+];
+
 async function featuresForMany(q: Queryable, wallets: string[], chunk: number | ChunkSizer): Promise<WalletFeatures[]> {
   const out: WalletFeatures[] = [];
   for (let i = 0; i < wallets.length; ) {
     const n = typeof chunk === 'number' ? chunk : chunk.size;
     const t = performance.now();
-    const rows = await q.query<Record<string, unknown>>(
-      FEATURES_MANY_SQL,
-      [
-        wallets.slice(i, i + n), DUST_USD, COSTS.trading.unvaluedSwapUsd, COSTS.trading.dayFeeCapUsd, COSTS.trading.dayFeeFloorUsd,
-        COSTS.governance.voteFloorTokens, COSTS.governance.fullPowerTokens, COSTS.social.nativeFloorWei, listedCollections(), COSTS.nft.independentHolders,
-        establishedPools(), ...NATIVE_PRICES,
-      ],
-      FEATURES_MANY,
-    );
+    const rows = await q.query<Record<string, unknown>>(FEATURES_MANY_SQL, featuresParams(wallets.slice(i, i + n)), FEATURES_MANY);
     if (typeof chunk !== 'number') chunk.took(performance.now() - t, rows.length);
     for (const r of rows) out.push(toFeatures(r));
     i += n;
