@@ -18,7 +18,7 @@ import { importEthereumEtl } from './etl/import.js';
 import { createExplorerClient } from './explorer/source.js';
 import { syncWalletFromExplorer } from './explorer/sync.js';
 import { buildPlan, walletTopic } from './log-plan.js';
-import { contractInfo, pinnedContracts, protocolsRead, unreadContracts } from './registry/index.js';
+import { contractInfo, pinnedContracts, protocolsRead, REGISTRY_CHAINS, unreadContracts } from './registry/index.js';
 import { coverageOf } from './coverage.js';
 import { createCoverageRepo } from './coverage-repo.js';
 import { morphoMarket, morphoMarketId } from './registry/markets.js';
@@ -187,6 +187,28 @@ describe('the registry pins the new protocols from maintained sources', () => {
     for (const c of pinnedContracts(1)) expect(contractInfo(1, c.address)!.source, c.address).toMatch(/\S/);
     expect(protocolsRead(1)).toEqual(expect.arrayContaining(['aave-v3', 'spark', 'morpho-blue', 'compound-v2', 'compound-v3', 'uniswap-v4', 'balancer-v2']));
     expect(protocolsRead(8453)).toEqual(expect.arrayContaining(['morpho-blue', 'uniswap-v4']));
+  });
+
+  it('the JSON-RPC plan reads each new protocol from its deployment block on every chain, never from block 0', () => {
+    const NEW = ['morpho-blue', 'spark', 'compound-v2', 'uniswap-v4', 'balancer-v2'];
+    for (const chainId of REGISTRY_CHAINS) {
+      const mine = pinnedContracts(chainId).filter((c) => NEW.includes(c.protocol));
+      for (const c of mine) expect(c.fromBlock, `${chainId} ${c.protocol} ${c.address}`).toBeGreaterThan(0);
+      // no stream the plan builds for them starts earlier than its contract's deployment
+      const plan = buildPlan(mine.filter((c) => c.role === 'v4-pool-manager' || c.role === 'balancer-vault'));
+      expect(plan.streams.length, String(chainId)).toBeGreaterThan(0);
+      for (const st of plan.streams) expect(st.fromBlock, `${chainId} ${st.address}`).toBeGreaterThan(0);
+    }
+    // the published blocks (Uniswap's and Balancer's own subgraphs, the L2 ones also in Uniswap's deployment receipts)
+    const from = (chainId: number, a: string) => pinnedContracts(chainId).find((c) => c.address === a)?.fromBlock;
+    expect(from(1, '0x000000000004444c5dc75cb358380d2e3de08a90')).toBe(21_688_329);
+    expect(from(42161, '0x360e68faccca8ca495c1b759fd9eee466db9fb32')).toBe(297_842_872);
+    expect(from(1, '0xba12222222228d8ba445958a75a0704d566bf2c8')).toBe(12_272_146);
+    // Base's Vault: from balancer-deployments (the installed package predates it), with its block
+    expect(contractInfo(8453, '0xba12222222228d8ba445958a75a0704d566bf2c8')).toMatchObject({ role: 'balancer-vault', fromBlock: 1_196_036, source: expect.stringContaining('balancer-deployments') });
+    expect(protocolsRead(8453)).toContain('balancer-v2');
+    // chain 1's first sync starts at Compound V2's first cToken (May 2019), not at genesis
+    expect(buildPlan(pinnedContracts(1)).start).toBe(7_710_733);
   });
 
   it("the import learned the Morpho market from its CreateMarket (the id is the hash of its params)", () => {
