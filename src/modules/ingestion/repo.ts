@@ -196,6 +196,11 @@ const live = (m: string, block: string) => `(CASE
   ELSE true END)`;
 
 
+/** A swap row `r` in a pool where the wallet's own liquidity sits (a marker of `lp` still live at the swap's block). */
+const ownLiquidity = (r: string) =>
+  `(${r}.kind = 'swap' AND EXISTS (SELECT 1 FROM lp WHERE lp.chain_id = ${r}.chain_id AND lp.contract = ${r}.contract
+                                    AND lp.from_block <= ${r}.block_number AND ${live('lp', `${r}.block_number`)}))`;
+
 // Features by value, from pinned evidence only (decode stored nothing else). Self-dealing is removed here:
 // transfers with, and tokens/NFTs of, contracts the wallet deployed; swaps in a Uniswap V2 pair, from the block
 // where the pair minted liquidity tokens to the wallet in a transaction where the wallet paid tokens into the pair
@@ -238,10 +243,7 @@ sent AS (SELECT w.*, (w.tx_from = $1 OR EXISTS (SELECT 1 FROM paid p WHERE p.cha
                           OR (r.kind = 'swap' AND r.contract = w.counterparty)))) AS settles,
                 -- a position moved between holders (an aToken or a Comet balance transferred), not a Supply: the
                 -- positions replay reads it; the supply counters do not
-                COALESCE(w.ref IN ('atoken-transfer', 'comet-transfer'), false) AS moved,
-                -- a swap in a pool where the wallet's own liquidity sits (a marker still live at the swap's block)
-                (w.kind = 'swap' AND EXISTS (SELECT 1 FROM lp WHERE lp.chain_id = w.chain_id AND lp.contract = w.contract
-                                               AND lp.from_block <= w.block_number AND ${live('lp', 'w.block_number')})) AS own_lp
+                COALESCE(w.ref IN ('atoken-transfer', 'comet-transfer'), false) AS moved
          FROM wallet_activity w WHERE w.wallet = $1),
 a AS (
   SELECT * FROM sent w WHERE wallet = $1
@@ -250,7 +252,7 @@ a AS (
     AND NOT COALESCE(kind IN ('transfer_native', 'transfer_erc20', 'transfer_erc721', 'transfer_erc1155') AND counterparty IN (SELECT contract FROM own), false)
     AND NOT COALESCE(kind IN ('transfer_erc20', 'transfer_erc721', 'transfer_erc1155', 'nft_mint') AND contract IN (SELECT contract FROM own), false)
     AND NOT COALESCE(kind IN ('lending_supply', 'lending_borrow', 'lending_repay', 'lending_withdraw', 'swap') AND value_usd < $2, false)
-    AND NOT own_lp
+    AND NOT ${ownLiquidity('w')}
     AND kind NOT IN ('lp_position', 'lp_liquidity', 'tx_fee')
     -- a swap the explorer settled from token transfers (log index -3) is the same swap as its Swap log when a bulk
     -- import or a receipt stored that too: counted once
@@ -361,7 +363,9 @@ SELECT
   (SELECT count(*) FROM sw0 WHERE cluster_lp) AS swaps_cluster_lp,
   (SELECT count(*) FROM scn WHERE jit) AS swaps_jit,
   (SELECT count(*) FROM sc WHERE share <= 0.05) AS swaps_round_trip,
-  (SELECT count(*) FROM sent o WHERE o.kind = 'swap' AND o.mine AND o.own_lp) AS swaps_own_lp,
+  -- (read from the table, not from sent: a second reader of sent would make PostgreSQL materialize it, ~20% slower)
+  CASE WHEN EXISTS (SELECT 1 FROM lp) THEN (SELECT count(*) FROM wallet_activity o WHERE o.wallet = $1 AND o.kind = 'swap'
+     AND (o.tx_from = $1 OR EXISTS (SELECT 1 FROM paid p WHERE p.chain_id = o.chain_id AND p.tx_hash = o.tx_hash)) AND ${ownLiquidity('o')}) ELSE 0 END AS swaps_own_lp,
   (SELECT COALESCE(sum(usd), 0) FROM gas WHERE EXISTS (SELECT 1 FROM a WHERE a.chain_id = gas.chain_id AND a.tx_hash = gas.tx_hash AND a.kind LIKE 'lending\\_%')) AS gas_lending,
   (SELECT COALESCE(sum(usd), 0) FROM gas WHERE EXISTS (SELECT 1 FROM scn WHERE scn.chain_id = gas.chain_id AND scn.tx_hash = gas.tx_hash)) AS gas_trading,
   (SELECT COALESCE(sum(usd), 0) FROM gas WHERE EXISTS (SELECT 1 FROM a WHERE a.chain_id = gas.chain_id AND a.tx_hash = gas.tx_hash AND a.kind IN ('gov_vote', 'gov_delegate'))) AS gas_governance,
