@@ -207,8 +207,8 @@ describe('the registry pins the new protocols from maintained sources', () => {
     // Base's Vault: from balancer-deployments (the installed package predates it), with its block
     expect(contractInfo(8453, '0xba12222222228d8ba445958a75a0704d566bf2c8')).toMatchObject({ role: 'balancer-vault', fromBlock: 1_196_036, source: expect.stringContaining('balancer-deployments') });
     expect(protocolsRead(8453)).toContain('balancer-v2');
-    // chain 1's first sync starts at Compound V2's first cToken (May 2019), not at genesis
-    expect(buildPlan(pinnedContracts(1)).start).toBe(7_710_733);
+    // chain 1's first sync starts at Compound V2's Comptroller (May 2019), not at genesis
+    expect(buildPlan(pinnedContracts(1)).start).toBe(7_710_671);
   });
 
   it("the import learned the Morpho market from its CreateMarket (the id is the hash of its params)", () => {

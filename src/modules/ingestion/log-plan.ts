@@ -32,6 +32,10 @@ export interface Stream {
 }
 
 export const DELEGATE_VOTES_CHANGED = toEventSelector('event DelegateVotesChanged(address indexed delegate, uint256 previousBalance, uint256 newBalance)');
+/** Compound V2's Comptroller on every borrow and repay (COMP distribution), the borrower at position 2: the only log of
+ *  a cETH borrow or repay that names the wallet in a topic (ether moves without a Transfer). Not evidence itself:
+ *  it marks the transactions whose receipts sync.ts reads for the cToken's own events. */
+export const DISTRIBUTED_BORROWER_COMP = toEventSelector('event DistributedBorrowerComp(address indexed cToken, address indexed borrower, uint256 compDelta, uint256 compBorrowIndex)');
 const sel = (...names: EventDef['name'][]) => EVENTS.filter((e) => names.includes(e.name)).map((e) => e.topic0 as string);
 export const SWAP_SELECTORS = sel('UniswapV2Swap', 'UniswapV3Swap');
 export const DELEGATE_CHANGED = sel('DelegateChanged')[0];
@@ -49,7 +53,9 @@ const ROLE_EVENTS: Record<string, EventDef['name'][]> = {
   'morpho-blue': ['MorphoSupply', 'MorphoWithdraw', 'MorphoBorrow', 'MorphoRepay', 'MorphoSupplyCollateral', 'MorphoWithdrawCollateral', 'MorphoLiquidate'],
   // a Compound V2 cToken names the wallet only in its data: its Transfer (positions 1 and 2, asked anyway) finds the
   // transactions of a mint, a redeem or a move, and the wallet's underlying Transfer to or from a cToken those of a
-  // borrow or a repay; sync.ts then reads those transactions' receipts for the cToken's own events
+  // borrow or a repay; cETH's borrows and repays move ether, with no Transfer: the Comptroller's
+  // DistributedBorrowerComp (position 2, see streamsOf) finds them; sync.ts then reads those transactions' receipts
+  // for the cToken's own events
   'c-token': ['Transfer'],
   // Uniswap V4 and Balancer V2: a wallet calling the PoolManager itself (sender), or providing liquidity; a swap
   // through a router names the router (found by the explorer source or an import, as routed V2/V3 swaps)
@@ -79,6 +85,8 @@ function streamsOf(c: Pinned): Stream[] {
     }
   }
   if (c.role === 'votes-token') (by.get(1) ?? by.set(1, new Set()).get(1)!).add(DELEGATE_VOTES_CHANGED);
+  // position 2 is asked anyway: the Comptroller's address and selector cost no query of their own
+  if (c.role === 'comptroller') by.set(2, new Set([DISTRIBUTED_BORROWER_COMP]));
   const out: Stream[] = [];
   for (const [position, set] of by) {
     const open = [...set].filter((t) => !gated.has(t));

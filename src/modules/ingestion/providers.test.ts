@@ -68,7 +68,7 @@ describe('JSON-RPC ingestion completes on every provider profile (simulated 20,0
     const getLogs = r.provider.calls.get('eth_getLogs') ?? 0;
     console.info('infura-like calls', Object.fromEntries(r.provider.calls), 'requests', r.provider.requests);
     // at most a quarter of them (2,799 measured): every pinned contract is read from its deployment block, but
-    // positions 1 and 2 now start at Compound V2's first cToken (7,710,671, May 2019) instead of the ENS registrar's
+    // positions 1 and 2 now start at Compound V2's Comptroller (7,710,671, May 2019) instead of the ENS registrar's
     // 9,300,000, and Morpho Blue names the wallet at position 3 from its deployment: 2,570 queries by the plan alone
     // (a fifth, 2,464, held before those protocols; half was needed while Uniswap V4 and Balancer V2 were read from 0)
     expect(getLogs).toBeLessThanOrEqual(Math.floor(12_321 / 4));

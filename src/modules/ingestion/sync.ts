@@ -7,12 +7,12 @@ import { txFeeRecord } from './tx-fees.js';
 import type { Db } from '../../platform/db/types.js';
 import { decodeLog, deploymentRecord, type ActivityRecord } from './decode.js';
 import { poolsForLogs } from './registry/pools.js';
-import { cTokenInfo } from './registry/index.js';
+import { contractInfo, cTokenInfo } from './registry/index.js';
 import { learnFromLogs, resolveIds } from './registry/markets.js';
 import { priceReaderFor, pricesForLogs, type PriceReader } from './pricing/index.js';
 import { revalueStored } from './pricing/revalue.js';
 import { positionMintRecipient, positionRecords } from './positions.js';
-import { buildPlan, DELEGATE_CHANGED, DELEGATE_VOTES_CHANGED, TRANSFER_SELECTORS, walletTopic, type LogPlan, type Pinned } from './log-plan.js';
+import { buildPlan, DELEGATE_CHANGED, DELEGATE_VOTES_CHANGED, DISTRIBUTED_BORROWER_COMP, TRANSFER_SELECTORS, walletTopic, type LogPlan, type Pinned } from './log-plan.js';
 import type { IngestionRepo } from './repo.js';
 import { createCoverageRepo } from './coverage-repo.js';
 import { classify } from './rpc-errors.js';
@@ -143,11 +143,17 @@ export async function syncWalletOnChain(db: Db, repo: IngestionRepo, source: Cha
 }
 
 const TRANSFER_TOPIC = TRANSFER_SELECTORS[0].toLowerCase();
-/** Transactions in which a Transfer naming the wallet was a cToken's own or moved an asset to or from a cToken. */
+/** Transactions in which a Transfer naming the wallet was a cToken's own or moved an asset to or from a cToken, or in
+ *  which the Comptroller distributed COMP to the wallet as a cToken's borrower (cETH borrows and repays move ether:
+ *  no Transfer names the wallet). */
 function compoundTransactions(chainId: number, wallet: string, logs: readonly ChainLog[]): string[] {
   const out = new Set<string>();
   const at = (t: string | undefined) => (t && t.length === 66 ? `0x${t.slice(26)}`.toLowerCase() : '');
   for (const l of logs) {
+    if (l.topics[0]?.toLowerCase() === DISTRIBUTED_BORROWER_COMP && l.topics.length === 3 && at(l.topics[2]) === wallet) {
+      if (contractInfo(chainId, l.address)?.role === 'comptroller' && cTokenInfo(chainId, at(l.topics[1]))) out.add(l.transactionHash.toLowerCase());
+      continue;
+    }
     if (l.topics.length !== 3 || l.topics[0]?.toLowerCase() !== TRANSFER_TOPIC) continue;
     const from = at(l.topics[1]);
     const to = at(l.topics[2]);
