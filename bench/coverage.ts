@@ -3,7 +3,8 @@
 // hold. Run: node --import tsx bench/coverage.ts
 //
 // There is no internet here beyond package registries and a store of public pages: the figures below are the
-// ones found in that store, each with its address and date, and nothing else. None of them is the exact measure
+// ones found in that store (searched again 28 Nov 2026 for DefiLlama borrowed-per-chain figures, Dune and Token
+// Terminal tables, and DEX volume shares), each with its address and date, and nothing else. None of them is the exact measure
 // the issue asks for (the share of borrows on OUR five chains held by the pinned protocols): each source measures a
 // different scope (all chains it tracks, TVL rather than borrows). What they support is stated as such, and the
 // goal (85% of lending borrows) is reported as NOT demonstrated where they do not reach it.
@@ -32,6 +33,11 @@ const FIGURES: Figure[] = [
     source: 'https://ethreportseth.xyz/lending/lending-borrowing-market-report-2022-2026',
     published: '4 March 2026',
   },
+  // the same quantity a month earlier, from another page: three times the figure above (see "What they support")
+  { what: 'Morpho on Base, actively borrowed ("cross-verified dashboards in January 2026")', value: '>$3.2B', source: 'https://basechain.news/protocol-review-morpho-lending-on-base-quietly-became', published: 'early 2026 (January 2026 data)' },
+  // DEX volume, Ethereum only
+  { what: "Ethereum DEX monthly volume, of which Uniswap's (V2-V4, all read)", value: '$15B / $13B', source: 'https://www.cointrackdaily.com/ethereum-dex-user-activity-soars-73-as-retail-traders-drive-market-revival', published: '21 May 2025' },
+  { what: "Uniswap's share of the Ethereum DEX market (the same month, another page)", value: '60%+', source: 'https://blockto.io/ethereum-dex-trader-activity-surges-73-in-may', published: 'May 2025' },
 ];
 
 function main() {
@@ -52,7 +58,16 @@ function main() {
   console.log('  Together, from two sources of different scope: roughly 67-79% for Aave and Morpho alone; SparkLend, Compound V2 and V3');
   console.log('  (read) have no figure in the stored sources, so the total share of borrows the pinned protocols hold is NOT measured,');
   console.log('  and the 85% goal is neither shown met nor shown missed.');
-  console.log('  DEX volume: no dated public source with per-protocol DEX volume shares was found in the store; not measured.');
+  console.log('  Two sources for Morpho on Base disagree by a factor of ~3 within a month ($1.18B Feb 2026, >$3.2B Jan 2026):');
+  console.log('  the stored pages are not a measurement to compute a share from.');
+  console.log('  DEX volume: on Ethereum, Uniswap (V2, V3 and V4 are read) held 87% of one May 2025 monthly figure ($13B of $15B)');
+  console.log('  and "60%+" by another page the same month; Balancer V2 and Curve (unread) have no figure. The four other chains');
+  console.log('  have no dated per-protocol figure in the store; Aerodrome ("Base network\'s powerhouse", 21shares.com newsletter 259,');
+  console.log('  4 Feb 2025) is neither read nor listed as unread.');
+  console.log('  Share of DEX volume on the five chains: NOT measured.');
+  console.log('\nVerdict: the share of EVM lending borrows on chains 1, 10, 137, 42161 and 8453 held by the pinned protocols is NOT');
+  console.log('measured (no dated source in reach gives borrows per protocol per chain: DefiLlama\'s <Chain>-borrowed per protocol');
+  console.log("would, from api.llama.fi/protocols, which this machine cannot reach); whether the 85% goal is met is unknown.");
 }
 
 main();
