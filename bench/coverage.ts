@@ -7,7 +7,9 @@
 // Terminal tables, and DEX volume shares), each with its address and date, and nothing else. None of them is the exact measure
 // the issue asks for (the share of borrows on OUR five chains held by the pinned protocols): each source measures a
 // different scope (all chains it tracks, TVL rather than borrows). What they support is stated as such, and the
-// goal (85% of lending borrows) is reported as NOT demonstrated where they do not reach it.
+// goal (85% of lending borrows) is reported as NOT demonstrated where they do not reach it. The one dated table of
+// borrows per protocol found (DefiLlama, all chains, 31 July 2023, a CSV in a public repository) is below with its
+// address: the share it gives is of every chain, not of our five.
 import { protocolsRead, REGISTRY_CHAINS, unreadContracts } from '../src/modules/ingestion/registry/index.js';
 
 interface Figure {
@@ -40,6 +42,23 @@ const FIGURES: Figure[] = [
   { what: "Uniswap's share of the Ethereum DEX market (the same month, another page)", value: '60%+', source: 'https://blockto.io/ethereum-dex-trader-activity-surges-73-in-may', published: 'May 2025' },
 ];
 
+/**
+ * The one dated table of borrows per protocol found: DefiLlama's borrowed amount per lending protocol (all chains it
+ * tracks, one column per protocol slug, one row per day), saved as a CSV in a public repository. Its last row is
+ * 31 July 2023: before Morpho Blue existed, and every chain, not our five. USD millions, as in the row; the total
+ * is the sum of all 276 protocol columns of that row.
+ */
+const LLAMA_2023 = {
+  source:
+    'https://github.com/check-sked/crypto_data_resources/blob/35215aead0c631edb6b3e38ae64bf1cc0a483205/csv_examples/lending_borrowing/cumulative_DeFi_assets_borrowed.csv (DefiLlama "borrowed" per protocol, all chains)',
+  date: '2023-07-31',
+  totalM: 6058.58,
+  /** DefiLlama slugs read by the registry (`compound` is Compound V2 in that file, beside `compound-v3`) */
+  read: { 'aave-v2': 1627.89, 'aave-v3': 1130.78, compound: 568.98, 'compound-v3': 446.54, spark: 22.87 } as Record<string, number>,
+  /** the largest of the rest (morpho-aave/-aavev3: Morpho's optimizers, whose Aave positions are held by Morpho's contract, not read) */
+  largestUnread: { venus: 427.3, 'radiant-v2': 359.1, 'morpho-aave': 325.69, 'uwu-lend': 191.19, justlend: 97.19, 'morpho-aavev3': 88.4, 'sonne-finance': 73.12, tectonic: 68.82, fraxlend: 68.3, exactly: 58.22 } as Record<string, number>,
+};
+
 function main() {
   console.log('Protocols read, per chain (registry: packages and reviewed files, each entry with its source)');
   for (const chainId of REGISTRY_CHAINS) console.log(`  ${chainId}: ${protocolsRead(chainId).join(', ')}`);
@@ -52,7 +71,16 @@ function main() {
 
   // What the figures support, and no more: Morpho's share of the borrows Circular tracks (same page, same date)
   const morphoShare = 3.32 / 19.1;
+  const read = Object.values(LLAMA_2023.read).reduce((a, b) => a + b, 0);
+  console.log(`\nBorrows per protocol, DefiLlama, ${LLAMA_2023.date} (all chains; ${LLAMA_2023.source})`);
+  console.log(`  total $${LLAMA_2023.totalM.toFixed(0)}M; read today: $${read.toFixed(0)}M = ${((100 * read) / LLAMA_2023.totalM).toFixed(1)}%`);
+  for (const [k, v] of Object.entries(LLAMA_2023.read)) console.log(`    read    ${k.padEnd(14)} $${v.toFixed(0)}M (${((100 * v) / LLAMA_2023.totalM).toFixed(1)}%)`);
+  for (const [k, v] of Object.entries(LLAMA_2023.largestUnread)) console.log(`    unread  ${k.padEnd(14)} $${v.toFixed(0)}M (${((100 * v) / LLAMA_2023.totalM).toFixed(1)}%)`);
+
   console.log('\nWhat they support');
+  console.log(`  On 31 July 2023, across every chain DefiLlama tracks, the protocols read today held ${((100 * read) / LLAMA_2023.totalM).toFixed(1)}% of lending borrows:`);
+  console.log('  below the 85% goal in that scope. The file is per protocol, not per chain, so the share on our five chains at that');
+  console.log('  date cannot be taken from it (the total includes chains we do not serve, and Aave V2/V3 and Compound V3 borrows on them).');
   console.log(`  Morpho Blue: ${(morphoShare * 100).toFixed(1)}% of the active borrows Circular tracks (same report, same month; 18 chains, not our five).`);
   console.log("  Aave (V2/V3, read since before this issue): ~50-62% of DeFi lending by the March 2026 report's own measure (not borrows per chain).");
   console.log('  Together, from two sources of different scope: roughly 67-79% for Aave and Morpho alone; SparkLend, Compound V2 and V3');
@@ -67,7 +95,8 @@ function main() {
   console.log('  Share of DEX volume on the five chains: NOT measured.');
   console.log('\nVerdict: the share of EVM lending borrows on chains 1, 10, 137, 42161 and 8453 held by the pinned protocols is NOT');
   console.log('measured (no dated source in reach gives borrows per protocol per chain: DefiLlama\'s <Chain>-borrowed per protocol');
-  console.log("would, from api.llama.fi/protocols, which this machine cannot reach); whether the 85% goal is met is unknown.");
+  console.log("would, from api.llama.fi/protocols, which this machine cannot reach). The nearest dated measure, all chains on");
+  console.log(`31 July 2023, is ${((100 * read) / LLAMA_2023.totalM).toFixed(1)}%: the 85% goal is not shown met, on any source found.`);
 }
 
 main();
