@@ -13,7 +13,7 @@ import { emptyFeatures, MODEL_VERSION, scoreWallet } from '../src/modules/scorin
 import { replayLending, type LendingEvent } from '../src/modules/scoring/model/lending-positions.js';
 import { BACKING } from '../src/modules/scoring/model/backing.js';
 import { ceilingFor } from '../src/modules/scoring/model/cost-ceiling.js';
-import { COSTS } from '../src/modules/ingestion/costs.js';
+import { COSTS } from '../src/modules/scoring/features/index.js';
 import type { Category, WalletFeatures } from '../src/modules/scoring/contracts.js';
 
 const TARGET = 600;

@@ -126,7 +126,7 @@ describe('decodeLog', () => {
 
   it('Uniswap V2 and V3 swaps credit sender, recipient and (in bulk imports) the transaction sender once each', () => {
     const v2 = log('event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)', { sender: a, amount0In: 1n, amount1In: 0n, amount0Out: 0n, amount1Out: 2n, to: b }, at_(PAIR));
-    // direction: the side paid into the pool ('out': token0, here amount0In), for round trips (repo.ts)
+    // direction: the side paid into the pool ('out': token0, here amount0In), for round trips (scoring/features/sql.ts)
     expect(kinds(v2, c)).toEqual([
       [a, 'swap', 'out'],
       [b, 'swap', 'out'],

@@ -33,7 +33,7 @@ export interface ActivityRecord {
   ref: string | null;
   /** USD value at ingestion (stablecoins at 1); null when no price is known */
   valueUsd?: number | null;
-  /** the transaction's sender, lowercase; null when unknown. Only what the wallet sent earns credit (repo.ts). */
+  /** the transaction's sender, lowercase; null when unknown. Only what the wallet sent earns credit (scoring/features/sql.ts). */
   txFrom?: string | null;
 }
 
@@ -108,7 +108,7 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
     const to = topicAddress(log.topics[2]);
     const tokenId = BigInt(log.topics[3]).toString();
     // a Uniswap V3 position NFT is liquidity, not a collectible: no NFT evidence (positions.ts reads its mint). Its
-    // burn (only its owner can, once the liquidity is out) ends the pool's self-dealing marker (repo.ts)
+    // burn (only its owner can, once the liquidity is out) ends the pool's self-dealing marker (scoring/features/sql.ts)
     if (isPositionManager(ctx.chainId, contract)) {
       if (to === ZERO_ADDRESS) add(from, 'lp_liquidity', { tokenId, ref: 'burn', protocol: 'uniswap-v3' });
       return out;
@@ -303,7 +303,7 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
     }
     case 'UniswapV4ModifyLiquidity': {
       // liquidity added to a V4 pool by the wallet (its own call, or a transaction it sent through the position
-      // manager): its swaps in that pool trade against itself from here on (repo.ts, like a V3 position), while
+      // manager): its swaps in that pool trade against itself from here on (scoring/features/sql.ts, like a V3 position), while
       // what it added is more than what it took out (amount: the signed liquidity delta)
       const delta = args.liquidityDelta as bigint;
       if (delta === 0n) break;
@@ -317,7 +317,7 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
     case 'NpmIncreaseLiquidity':
     case 'NpmDecreaseLiquidity': {
       // a V3 position's liquidity, by token id (anyone may add to any position; only its owner or an approved
-      // operator may remove): recorded under the transaction's sender, read by token id (repo.ts)
+      // operator may remove): recorded under the transaction's sender, read by token id (scoring/features/sql.ts)
       const liquidity = args.liquidity as bigint;
       if (liquidity === 0n || !ctx.txFrom) break;
       const signed = def.name === 'NpmIncreaseLiquidity' ? liquidity : -liquidity;
@@ -360,7 +360,7 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       const pool = ctx.pools!.get(contract)!;
       const v2 = def.name === 'UniswapV2Swap';
       const valueUsd = swapValue(ctx.chainId, pool, args, v2, price);
-      // for fees paid and round trips (repo.ts): the pool's fee (hundredths of a bip; a V2 pair charges 0.3%) in
+      // for fees paid and round trips (scoring/features/sql.ts): the pool's fee (hundredths of a bip; a V2 pair charges 0.3%) in
       // amount, its pair in ref, and the side: 'out' when token0 was paid into the pool, 'in' when token1 was
       const big = (k: string) => (args[k] as bigint | undefined) ?? 0n;
       const zeroIn = v2 ? big('amount0In') > 0n : big('amount0') > 0n;

@@ -269,7 +269,7 @@ export const ACTIVITY_KINDS = [
   // a Uniswap V3 position the wallet minted and paid for (contract: its pool): marks self-dealing, earns nothing
   'lp_position',
   // liquidity of a marked position added (amount > 0) or removed (< 0), or a position burned (ref 'burn'): the
-  // marker lasts while the liquidity does (repo.ts)
+  // marker lasts while the liquidity does (scoring/features/sql.ts)
   'lp_liquidity',
   // the fee of a transaction the wallet sent (amount: wei counted, tips capped: data/scoring/backing.json): backing
   'tx_fee',

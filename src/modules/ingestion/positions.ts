@@ -1,5 +1,5 @@
 // A wallet's own Uniswap V3 liquidity. Swaps in a pool where the wallet holds liquidity partly trade against
-// itself: the fee goes back to it, so the volume is nearly free. FEATURES_SQL (repo.ts) gives no trading credit for
+// itself: the fee goes back to it, so the volume is nearly free. FEATURES_SQL (scoring/features/sql.ts) gives no trading credit for
 // a wallet's swaps in a pool, from the block on where it opened a position there; this file finds those positions.
 //
 // A V3 position is an NFT of the pinned NonfungiblePositionManager (NPM), not a token of the pool, so the wallet's

@@ -4,7 +4,8 @@ import { randomAddress } from '../../../test/helpers/app.js';
 import { testDatabase } from '../../../test/helpers/db.js';
 import type { Db } from '../../platform/db/types.js';
 import { deploymentRecord } from './decode.js';
-import { chunkSizer, createIngestionRepo, type IngestionRepo } from './repo.js';
+import { chunkSizer } from '../scoring/features/index.js';
+import { createIngestionRepo, type IngestionRepo } from './repo.js';
 
 let db: Db;
 let repo: IngestionRepo;

@@ -213,7 +213,7 @@ async function commitRound(db: Db, repo: IngestionRepo, source: ChainSource, wal
       for (const r of positionRecords(chainId, { hash, from: tx.from, logs })) if (r.wallet === wallet) records.push(r);
     }
   }
-  // who sent each transaction: only what the wallet sent earns credit (repo.ts); from the receipts where the source
+  // who sent each transaction: only what the wallet sent earns credit (scoring/features/sql.ts); from the receipts where the source
   // has them (the same number of calls), with what each transaction the wallet sent paid: its gas backs its evidence
   const hashes = [...new Set(records.map((r) => r.txHash.toLowerCase()))];
   if (source.senderFees) {

@@ -108,7 +108,7 @@ export const DUST_USD = PRICING.dustUsd;
 
 /**
  * What an amount of `token` counts for: its USD value where a price is known (usdValue; below dustUsd it earns
- * nothing, see repo.ts); otherwise null
+ * nothing, see scoring/features/sql.ts); otherwise null
  * (unvalued, a lower fixed weight in the model), except that an unpriced amount below one whole unit of a known
  * asset (1 wei of WETH, 0.001 WBTC...) is dust: 0, below the floor, so a loop of crumbs counts for nothing.
  */

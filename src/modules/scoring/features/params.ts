@@ -1,12 +1,15 @@
 // The constants of data/scoring/costs.json and backing.json, the maintained NFT list (nft-collections.json) and the
-// established pools (established-pools.json), as the parameters of the features SQL (repo.ts).
+// established pools (established-pools.json), as the parameters of the features statement (sql.ts), read once.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { localCollections, localPools } from './registry/index.js';
-import { BACKING } from '../scoring/model/backing.js';
+import { DUST_USD } from '../../ingestion/registry/gate.js';
+import { localCollections, localPools } from '../../ingestion/registry/index.js';
+import { BACKING } from '../model/backing.js';
 
-const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../data/scoring');
+export { DUST_USD };
+
+const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../data/scoring');
 const read = <T>(name: string) => JSON.parse(readFileSync(path.join(DATA, name), 'utf8')) as T;
 
 export const COSTS = read<{
