@@ -3,6 +3,7 @@
 // them), so nothing is computed between scrapes; a table a deployment lacks only leaves its gauge empty.
 import type { AppContext } from './context.js';
 import type { Metrics } from './metrics.js';
+import { SCORE_UPDATED } from '../modules/scoring/contracts.js';
 
 interface PoolStats {
   threads: number;
@@ -25,7 +26,7 @@ export function registerDomainMetrics(metrics: Metrics, ctx: AppContext) {
   // instances must not count one change several times
   const updates = metrics.counter('credence_score_updates_total', 'Score changes computed on this instance and published (score.updated), by category.', ['category']);
   ctx.bus.subscribe<{ category?: string }>(
-    'score.updated',
+    SCORE_UPDATED,
     (c) => {
       updates.inc({ category: c.category ?? 'unknown' });
     },

@@ -4,7 +4,7 @@ import { describe, expect, inject, it } from 'vitest';
 
 describe('shutdown', () => {
   it('a process that proved exits on its own once the app is closed', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/modules/proofs/exit-check.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/proofs-exit-check.ts'], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, CREDENCE_EXIT_CHECK_DUMP: inject('pgliteDump') },
     });

@@ -59,7 +59,7 @@ export interface ScoreChange {
 }
 
 /** Topic on ctx.bus, published after commit once per change. */
-export const SCORE_UPDATED = 'score.updated';
+export const SCORE_UPDATED = 'score.updated' as const;
 
 /** Normalized on-chain evidence for one wallet across all supported chains (from the ingestion module). Only
  *  events from the registry's pinned contracts count; values are USD (stablecoins at 1), dust excluded. */

@@ -8,7 +8,7 @@ import { forbidden, notFound } from '../../platform/errors.js';
 import type { Cipher } from '../../platform/secrets.js';
 import { sandboxScores } from '../scoring/sandbox.js';
 import { tierFor } from '../scoring/model/index.js';
-import type { Category } from '../scoring/contracts.js';
+import { SCORE_UPDATED, type Category } from '../scoring/contracts.js';
 import { webhookBody } from './outbox.js';
 import { generateSecret } from './signing.js';
 import { WEBHOOK_LIMITS, type Caller } from './service.js';
@@ -90,7 +90,7 @@ export function createListenService(deps: {
       );
       if (rows.length) deps.wake();
       deps.announce?.({ address: address.toLowerCase(), category, oldScore, newScore, keyId: caller.keyId });
-      return { event: 'score.updated' as const, address, category, oldScore, newScore, deliveryIds: rows.map((r) => r.id) };
+      return { event: SCORE_UPDATED, address, category, oldScore, newScore, deliveryIds: rows.map((r) => r.id) };
     },
   };
 }

@@ -2,18 +2,16 @@
 // one outbox row per matching active subscription inside the caller's (the score's) transaction.
 import { toChecksum } from '../../platform/http/address.js';
 import type { Queryable } from '../../platform/db/types.js';
-import type { ScoreChange, ScoreChangeOutbox, WalletEvent } from '../scoring/contracts.js';
+import { SCORE_UPDATED, type ScoreChange, type ScoreChangeOutbox, type WalletEvent } from '../scoring/contracts.js';
 import type { OutboxRepo } from './outbox-repo.js';
 import { currentEnvironment } from '../../platform/auth/environment.js';
-
-export const SCORE_UPDATED_EVENT = 'score.updated';
 
 /** The webhook body; `data` carries both key sets the spec shows (walletAddress/oldScore and address/previousScore). */
 export function webhookBody(c: ScoreChange): string {
   const address = toChecksum(c.address);
   const at = c.calculatedAt instanceof Date ? c.calculatedAt : new Date(c.calculatedAt);
   return JSON.stringify({
-    event: SCORE_UPDATED_EVENT,
+    event: SCORE_UPDATED,
     timestamp: (Number.isNaN(at.getTime()) ? new Date() : at).toISOString(),
     data: {
       walletAddress: address,

@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { buildApp } from '../../app.js';
-import { wrapPglite } from '../../platform/db/index.js';
-import { loadConfig } from '../../platform/config.js';
+import { buildApp } from '../../src/app.js';
+import { wrapPglite } from '../../src/platform/db/index.js';
+import { loadConfig } from '../../src/platform/config.js';
 
 const config = { ...loadConfig({}), databaseUrl: 'pglite://memory', dataDir: mkdtempSync(path.join(tmpdir(), 'credence-exit-')), logLevel: 'silent' };
 // the test run's migrated database dump, when given, saves creating and migrating one here
