@@ -230,7 +230,10 @@ try {
           const force = setTimeout(() => (log(`${name} did not stop within 30 s`), (failed = true), child.kill('SIGKILL')), 30_000);
           child.on('exit', (code) => {
             clearTimeout(force);
-            if (code !== 0) (failed = true), log(`${name} exited with ${code}`);
+            if (code !== 0) {
+              failed = true;
+              log(`${name} exited with ${code}`);
+            }
             resolve();
           });
           child.kill('SIGTERM');

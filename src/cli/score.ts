@@ -34,7 +34,7 @@ export async function runScore(flags: Record<string, unknown>, positionals: stri
   const query = { explain: true };
   let body: unknown;
   let entries: Entry[];
-  let who = address;
+  let who: string;
   if (category) {
     const r = await unwrap(client.GET('/api/v1/reputation/{address}/{category}', { params: { path: { address, category }, query } }));
     body = r;

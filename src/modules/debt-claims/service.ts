@@ -6,7 +6,7 @@ import type { Db } from '../../platform/db/types.js';
 import type { JwtUser } from '../../platform/auth/jwt.js';
 import type { RateLimiter } from '../../platform/rate-limit/index.js';
 import type { FieldError } from '../../platform/errors.js';
-import { AppError, fieldError, forbidden, invalidState, notFound, unauthorized } from '../../platform/errors.js';
+import { AppError, forbidden, invalidState, notFound, unauthorized } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import { currentEnvironment } from '../../platform/auth/environment.js';
 import type { DebtClaimSignal, DebtClaimsSignals, ScoreChangeOutbox, ScoringService } from '../scoring/contracts.js';

@@ -62,7 +62,7 @@ export function registerReadiness(app: App, ctx: AppContext) {
         ctx.redis && ctx.redisState?.up() ? timed(() => ctx.redis!.ping()) : Promise.resolve(null),
       ]);
       const redisStatus = !ctx.redis ? 'not_configured' : redis?.ok ? 'up' : 'down';
-      let listAt: Date | null = null;
+      let listAt: Date | null;
       try {
         listAt = ctx.services.sanctions?.status('0x0000000000000000000000000000000000000000').listPublishedAt ?? null;
       } catch {

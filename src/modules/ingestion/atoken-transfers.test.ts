@@ -18,7 +18,7 @@ import { asLendingEvent, lendingRows as lendingRowsOf, type LendingRow } from '.
 import type { Db } from '../../platform/db/types.js';
 import type { Category } from '../scoring/contracts.js';
 import { scoreWallet } from '../scoring/model/index.js';
-import { replayLending, type LendingEvent } from '../scoring/model/lending-positions.js';
+import { replayLending } from '../scoring/model/lending-positions.js';
 import { importEthereumEtl } from './etl/import.js';
 import { createExplorerClient } from './explorer/source.js';
 import { syncWalletFromExplorer } from './explorer/sync.js';

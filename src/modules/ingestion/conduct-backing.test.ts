@@ -123,7 +123,7 @@ describe('the attacks of issue 28, through the ethereum-etl import at the real a
   const voterTxs = arbVoter(x, voter, '200000', 20);
   x.tx({ from: fresh, to: addr(), at: at(1), value: 10n ** 15n });
 
-  let s: Record<string, Scores> = {};
+  const s: Record<string, Scores> = {};
   beforeAll(async () => {
     await ingest(x, 42161);
     for (const w of [fresh, washers.d30.trader, washers.d4.trader, linked.trader, parked90.who, parkedYear.who, voter, ...holders.map((h) => h.who)]) s[w] = await scoresOf(w);

@@ -33,7 +33,6 @@ const C_DAI = '0x5d3a536e4d6dbd6114cc1ead35777bab948e3643'; // compound-protocol
 const C_USDC = '0x39aa39c021dfbae8fac545936693ac917d5e7563'; // cTokens.cUSDC
 const DAI = '0x6b175474e89094c44da98b954eedeac495271d0f';
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
-const ZERO = '0x0000000000000000000000000000000000000000';
 const PARAMS = { loanToken: USDC, collateralToken: DAI, oracle: '0x' + '0a'.repeat(20), irm: '0x870ac11d48b15db9a138cf899d20f13f79ba00bc', lltv: 860_000_000_000_000_000n };
 const MARKET = morphoMarketId(PARAMS);
 

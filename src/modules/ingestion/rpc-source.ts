@@ -162,7 +162,10 @@ export function createRpcSource(chainId: number, url: string, options: RpcSource
         if (!r.ok) throw r.error;
         if (!r.value) throw new Error(`block ${b} not found`);
         const t = new Date(Number(r.value.timestamp) * 1000);
-        if (times.size > 50_000) (times.clear(), baseFees.clear());
+        if (times.size > 50_000) {
+          times.clear();
+          baseFees.clear();
+        }
         times.set(b, t);
         const fee = big(r.value.baseFeePerGas);
         if (fee !== null) baseFees.set(b, fee);

@@ -29,7 +29,6 @@ let solc: Solc | null | undefined;
 export function loadSolc(): Solc | null {
   if (solc === undefined) {
     try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       solc = createRequire(import.meta.url)('solc') as Solc;
     } catch {
       solc = null;

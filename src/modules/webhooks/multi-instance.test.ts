@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as signalR from '@microsoft/signalr';
 import { createKey, createTestApp, eventually, randomAddress, redisUrl } from '../../../test/helpers/app.js';
 import { sharedPostgresDatabase } from '../../../test/helpers/shared-db.js';
-import { startReceiver, type Receiver } from '../../../test/helpers/receiver.js';
+import { startReceiver } from '../../../test/helpers/receiver.js';
 import { emitScoreChange, scoreChange } from '../../../test/helpers/score-events.js';
 import { databaseUrlOf, secondConnection, usingPostgres } from '../../../test/helpers/db.js';
 import { deploymentSettings, drained } from '../../../test/helpers/deployment.js';

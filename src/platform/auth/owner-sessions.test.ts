@@ -24,7 +24,7 @@ const post = (url: string, headers: Record<string, string>, payload: object) => 
 const used = async () => (await get('/api/v1/billing/usage', ownersKey.headers)).json().queriesThisMonth as number;
 const did = (a: string) => `did:credence:1:${a.toLowerCase()}`;
 
-function expectForbiddenFor(res: { statusCode: number; json(): any }, wallet: string) {
+function expectForbiddenFor(res: { statusCode: number; json(): { error: string; details: string } }, wallet: string) {
   expect(res.statusCode).toBe(403);
   const body = res.json();
   expect(Object.keys(body).sort()).toEqual(['details', 'error']);

@@ -117,11 +117,17 @@ export function registerHostileInput(app: FastifyInstance, caps: ConnectionCaps)
       const validate = req.getValidationFunction(part) as ((data: unknown) => boolean) & { errors?: unknown } | undefined;
       const data = part === 'params' ? req.params : part === 'querystring' ? req.query : req.body;
       if (!validate || validate(data) || !validate.errors) continue;
-      for (const f of schemaFieldErrors(validate.errors, part)) if (!named.has(f.field)) (named.add(f.field), fields.push(f));
+      for (const f of schemaFieldErrors(validate.errors, part)) if (!named.has(f.field)) {
+        named.add(f.field);
+        fields.push(f);
+      }
     }
     const checks = req.routeOptions.config.fieldChecks;
     if (checks && req.body && typeof req.body === 'object' && !Array.isArray(req.body)) {
-      for (const f of checks(req.body as Record<string, unknown>)) if (!named.has(f.field)) (named.add(f.field), fields.push(f));
+      for (const f of checks(req.body as Record<string, unknown>)) if (!named.has(f.field)) {
+        named.add(f.field);
+        fields.push(f);
+      }
     }
     done(badRequest(`Invalid request: ${fields.map((f) => `${f.field} ${f.message}`).join('; ')}.`, fields));
   });

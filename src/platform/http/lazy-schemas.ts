@@ -10,7 +10,7 @@ type Serialize = (data: unknown) => string;
 const pending = new Set<() => void>();
 
 /** A validator that compiles itself on its first call; ajv's `errors` are passed through as Fastify reads them. */
-export function lazyValidator<F extends (data: any) => any>(compile: () => F): F {
+export function lazyValidator<F extends (data: never) => unknown>(compile: () => F): F {
   let fn: Validate | undefined;
   const ensure = () => {
     fn ??= compile() as unknown as Validate;

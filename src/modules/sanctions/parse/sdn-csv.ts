@@ -16,6 +16,8 @@ async function* records(chunks: AsyncIterable<string>): AsyncGenerator<string[]>
   const parser = Readable.from(chunks).pipe(parse({ relax_quotes: true, relax_column_count: true, skip_empty_lines: true, bom: true, trim: false }));
   try {
     for await (const rec of parser as AsyncIterable<string[]>) {
+      // a DOS end-of-file mark (Ctrl-Z) on a line of its own, as OFAC's files end
+      // eslint-disable-next-line no-control-regex
       if (rec.length === 1 && rec[0].replace(/\x1a/g, '').trim() === '') continue;
       yield rec;
     }
