@@ -26,7 +26,7 @@ export default {
       const spec = node.source?.value;
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
       const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
-      if (target === 'src/app.js') return context.report({ node, messageId: 'app' });
+      if (target === 'src/app.js') return allow.has(`${file} -> ${target}`) ? undefined : context.report({ node, messageId: 'app' });
       const t = /^src\/modules\/([^/]+)\/(.+)$/.exec(target);
       if (!t || t[1] === own || PUBLIC.has(t[2])) return;
       if (allow.has(`${file} -> ${target}`)) return;
