@@ -8,7 +8,7 @@ import { AppError } from '../errors.js';
 import { isConnectionError, mapConnectionError } from './unavailable.js';
 import { lockDataDir } from './lock.js';
 import { withBackgroundLane } from './background.js';
-import { initdbTemplate, PGLITE_START_PARAMS } from './pglite-template.js';
+import { initdbTemplate, PGLITE_START_PARAMS, restoreInitdbTemplate } from './pglite-template.js';
 
 export { DataDirLocked } from './lock.js';
 export { inBackground } from './background.js';
@@ -139,8 +139,11 @@ export async function openPglite(dataDir: string | null, loadDataDir?: Blob): Pr
   }
   let db: PGlite;
   try {
-    // a new directory (or memory) starts from the build's initdb template when there is one
-    loadDataDir ??= dir && existsSync(path.join(dir, 'PG_VERSION')) ? undefined : initdbTemplate();
+    // a new directory (or memory) starts from the build's initdb template when there is one: a directory has it
+    // written into place, memory gets the tarball
+    if (!loadDataDir && !(dir && existsSync(path.join(dir, 'PG_VERSION')))) {
+      if (!dir || !(await restoreInitdbTemplate(dir))) loadDataDir = initdbTemplate();
+    }
     db = await PGlite.create(dir, { startParams: PGLITE_START_PARAMS, ...(loadDataDir ? { loadDataDir } : {}) });
   } catch (e) {
     unlock();

@@ -2,9 +2,10 @@
 // instance, ~6 s of CPU) for every new data directory; the build (scripts/build.mjs) runs it once and keeps the
 // result as a tarball beside the compiled code, and a new data directory (or an in-memory database) starts from a
 // copy of it, which is what initdb would have written: the same PGlite, the same parameters.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createGunzip } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -26,13 +27,105 @@ export function pgliteVersion(): string {
   return (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
+/** True when the build made the template with this PGlite. */
+function templateCurrent(file: string): boolean {
+  try {
+    return readFileSync(`${file}.version`, 'utf8').trim() === pgliteVersion();
+  } catch {
+    return false;
+  }
+}
+
 /** The initdb template when the build made one with this PGlite, else undefined (PGlite then runs initdb). */
 export function initdbTemplate(file = TEMPLATE_FILE): Blob | undefined {
   try {
-    if (readFileSync(`${file}.version`, 'utf8').trim() !== pgliteVersion()) return undefined;
-    return new Blob([readFileSync(file)]);
+    return templateCurrent(file) ? new Blob([readFileSync(file)]) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Writes the template's files into a new data directory `dir` (absent or empty), streamed: handing the tarball to
+ * PGlite instead (loadDataDir) held it whole in memory, unpacked (40 MB), and wrote every file through the
+ * WebAssembly file system. The files land in a sibling directory renamed into place at the end, so a start
+ * interrupted halfway leaves no half-written database. False when there is no template for this PGlite.
+ */
+export async function restoreInitdbTemplate(dir: string, file = TEMPLATE_FILE): Promise<boolean> {
+  if (!templateCurrent(file) || !existsSync(file)) return false;
+  if (existsSync(dir) && readdirSync(dir).length > 0) return false; // not new: PGlite decides (loadDataDir)
+  const staging = `${dir}.restoring`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true, mode: 0o700 });
+  let header: Buffer | null = null; // 512-byte header being gathered
+  let headerFill = 0;
+  let fd = -1;
+  let left = 0; // bytes of the current entry still to come
+  let pad = 0; // zero padding after it, to the next 512-byte block
+  let ended = false;
+  const startEntry = (h: Buffer) => {
+    if (h.every((b) => b === 0)) {
+      ended = true; // the archive's end marker
+      return;
+    }
+    const field = (from: number, to: number) => h.subarray(from, to).toString('latin1').replace(/\0.*$/s, '');
+    // PGlite's tar writer keeps times where ustar has its name prefix: names are the 100-byte field alone
+    const name = field(0, 100).replace(/^\/+/, '');
+    const size = parseInt(field(124, 136).trim() || '0', 8);
+    const type = field(156, 157);
+    const target = path.join(staging, name);
+    if (!target.startsWith(staging + path.sep)) throw new Error(`initdb template: entry outside the directory: ${name}`);
+    if (type === '5') mkdirSync(target, { recursive: true, mode: 0o700 });
+    else if (type === '0' || type === '') {
+      mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+      fd = openSync(target, 'w', 0o600);
+    } else throw new Error(`initdb template: unexpected entry type ${type} (${name})`);
+    left = size;
+    pad = (512 - (size % 512)) % 512;
+    if (fd >= 0 && left === 0) {
+      closeSync(fd);
+      fd = -1;
+    }
+  };
+  try {
+    for await (const chunk of createReadStream(file).pipe(createGunzip()) as AsyncIterable<Buffer>) {
+      let at = 0;
+      while (at < chunk.length && !ended) {
+        if (left > 0) {
+          const n = Math.min(left, chunk.length - at);
+          if (fd >= 0) writeSync(fd, chunk, at, n);
+          at += n;
+          left -= n;
+          if (left === 0 && fd >= 0) {
+            closeSync(fd);
+            fd = -1;
+          }
+        } else if (pad > 0) {
+          const n = Math.min(pad, chunk.length - at);
+          at += n;
+          pad -= n;
+        } else {
+          header ??= Buffer.alloc(512);
+          const n = Math.min(512 - headerFill, chunk.length - at);
+          chunk.copy(header, headerFill, at, at + n);
+          at += n;
+          headerFill += n;
+          if (headerFill === 512) {
+            headerFill = 0;
+            startEntry(header);
+          }
+        }
+      }
+      if (ended) break;
+    }
+    if (!ended || left > 0) throw new Error('initdb template: the archive ends early');
+    if (!existsSync(path.join(staging, 'PG_VERSION'))) throw new Error('initdb template: no PG_VERSION in the archive');
+    if (existsSync(dir)) rmdirSync(dir);
+    renameSync(staging, dir);
+    return true;
+  } finally {
+    if (fd >= 0) closeSync(fd);
+    rmSync(staging, { recursive: true, force: true });
   }
 }
 
