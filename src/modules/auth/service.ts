@@ -1,6 +1,6 @@
 // Sign-In with Ethereum (EIP-4361): single-use expiring nonces, domain and time checks, then a JWT.
 import { randomBytes } from 'node:crypto';
-import { SiweMessage } from 'siwe';
+import type { SiweMessage } from 'siwe';
 import { JsonRpcProvider } from 'ethers';
 import type { AppContext } from '../../platform/context.js';
 import type { Config } from '../../platform/config.js';
@@ -80,6 +80,8 @@ export function createSiweService(ctx: Pick<AppContext, 'db' | 'config' | 'jwt'>
     },
 
     async verify(message: string, signature: string, environment: 'live' | 'test' = 'live') {
+      // siwe (and the CommonJS copy of ethers it requires) loads on the first sign-in, not at every start
+      const { SiweMessage } = await import('siwe');
       let msg: SiweMessage;
       try {
         msg = new SiweMessage(message);

@@ -22,7 +22,8 @@ const ENDED = new Set(['canceled', 'incomplete_expired']);
 export interface EventDeps {
   ctx: Pick<AppContext, 'db' | 'log' | 'apiKeys'>;
   repo: BillingRepo;
-  stripe: Stripe;
+  /** The SDK client, loaded on first use */
+  stripe: () => Promise<Stripe>;
   /** The tier a price id is sold as (configured or local price ids); null for any other price. */
   tierOfPrice(priceId: string | null): Tier | null;
   /** Cancels a subscription at the provider that no key uses (a completion that lost to a newer state). */
@@ -33,7 +34,7 @@ export function createPaymentEvents({ ctx, repo, stripe, tierOfPrice, cancelOrph
   /** Stripe's current view of a subscription; null when Stripe has no such subscription. Other failures: 502, so Stripe retries. */
   async function readSubscription(id: string): Promise<Obj | null> {
     try {
-      return (await stripe.subscriptions.retrieve(id)) as unknown as Obj;
+      return (await (await stripe()).subscriptions.retrieve(id)) as unknown as Obj;
     } catch (err) {
       if ((err as { code?: string }).code === 'resource_missing') return null;
       ctx.log.error({ err, subscription: id }, 'could not read a subscription back from the payment provider');

@@ -2,7 +2,7 @@
 // local provider, whose checkout page emits a correctly signed checkout.session.completed to the same webhook
 // route, so the whole flow works offline. Events are verified with Stripe-Signature and handled once per id.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { AppContext } from '../../platform/context.js';
 import { AppError, badRequest, forbidden, notFound, unavailable, upstream } from '../../platform/errors.js';
 import { hashApiKey } from '../../platform/auth/api-key.js';
@@ -11,7 +11,7 @@ import { writeAudit } from '../../platform/audit.js';
 import { PLANS, limitsOf, type PlanId, type Tier } from './tiers.js';
 import type { BillingRepo } from './repo.js';
 import { createPaymentEvents } from './events.js';
-import { createLocalObjects, LocalStripeHttpClient, LOCAL_PRICES } from './stripe-local.js';
+import { createLocalObjects, LOCAL_PRICES } from './stripe-local.js';
 
 export interface CheckoutInput {
   planId: PlanId;
@@ -25,13 +25,19 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
   const base = ctx.config.stripeApiBase ? new URL(ctx.config.stripeApiBase) : null;
   // Without a secret key the SDK is still used, offline, for signature verification and signing local events.
   const localObjects = createLocalObjects(ctx.db);
-  const stripe = new Stripe(ctx.config.stripeSecretKey ?? 'sk_test_credence_local', {
-    maxNetworkRetries: 2,
-    timeout: 10_000,
-    // Offline, the local provider answers the SDK's reads of Stripe's state (sessions, subscriptions) itself.
-    ...(live ? {} : { httpClient: new LocalStripeHttpClient(localObjects) }),
-    ...(base ? { host: base.hostname, port: Number(base.port || (base.protocol === 'https:' ? 443 : 80)), protocol: base.protocol.replace(':', '') as 'http' | 'https' } : {}),
-  });
+  // The SDK (a few hundred modules) loads on the first call that needs it, not at every start.
+  let client: Promise<Stripe> | undefined;
+  const stripe = (): Promise<Stripe> =>
+    (client ??= (async () => {
+      const [{ default: StripeSdk }, { LocalStripeHttpClient }] = await Promise.all([import('stripe'), import('./stripe-local-http.js')]);
+      return new StripeSdk(ctx.config.stripeSecretKey ?? 'sk_test_credence_local', {
+        maxNetworkRetries: 2,
+        timeout: 10_000,
+        // Offline, the local provider answers the SDK's reads of Stripe's state (sessions, subscriptions) itself.
+        ...(live ? {} : { httpClient: new LocalStripeHttpClient(localObjects) }),
+        ...(base ? { host: base.hostname, port: Number(base.port || (base.protocol === 'https:' ? 443 : 80)), protocol: base.protocol.replace(':', '') as 'http' | 'https' } : {}),
+      });
+    })());
   const webhookSecret = ctx.config.stripeWebhookSecret ?? ctx.secret('stripe-webhook-secret', () => `whsec_${randomBytes(24).toString('base64')}`);
   const provider = live ? ('stripe' as const) : ('local' as const);
   // The local provider upgrades keys for free: development only (CREDENCE_LOCAL_PROVIDERS, see config.ts).
@@ -77,7 +83,7 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
       const priceId = input.planId === 'starter' ? ctx.config.stripePriceStarter : ctx.config.stripePriceGrowth;
       const metadata = { apiKeyId: key.keyId, tier, ...(input.walletAddress ? { walletAddress: input.walletAddress.toLowerCase() } : {}) };
       try {
-        const s = await stripe.checkout.sessions.create({
+        const s = await (await stripe()).checkout.sessions.create({
           mode: 'subscription',
           client_reference_id: key.keyId,
           success_url: successUrl ?? `${done}?session_id={CHECKOUT_SESSION_ID}`,
@@ -127,7 +133,7 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
     tierOfPrice,
     async cancelOrphan(subscription) {
       if (live) {
-        await stripe.subscriptions.cancel(subscription).catch((err: unknown) => ctx.log.error({ err, subscription }, 'could not cancel a subscription no key uses'));
+        await (await stripe()).subscriptions.cancel(subscription).catch((err: unknown) => ctx.log.error({ err, subscription }, 'could not cancel a subscription no key uses'));
       } else {
         await localObjects.put(subscription, { status: 'canceled' });
       }
@@ -140,7 +146,7 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
     if (!signature) throw badRequest('Missing Stripe-Signature header.', [{ field: 'Stripe-Signature', message: 'is required' }]);
     let event: unknown;
     try {
-      event = stripe.webhooks.constructEvent(rawBody, signature, webhookSecret);
+      event = (await stripe()).webhooks.constructEvent(rawBody, signature, webhookSecret);
     } catch (err) {
       ctx.log.warn({ err: (err as Error).message }, 'payment event with a bad signature or body refused');
       throw badRequest('The Stripe-Signature does not match the payload.', [{ field: 'Stripe-Signature', message: 'does not verify' }]);
@@ -188,7 +194,7 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
       },
     };
     const payload = JSON.stringify(event);
-    await deliver(payload, stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }));
+    await deliver(payload, (await stripe()).webhooks.generateTestHeaderString({ payload, secret: webhookSecret }));
     return { redirectTo: s.success_url ?? `${ctx.publicUrl()}/api/v1/billing/checkout/done?session_id=${s.id}` };
   }
 

@@ -41,7 +41,7 @@ export function createSubscriptions(ctx: Pick<AppContext, 'db' | 'config' | 'log
       data: { object: { id: row.stripe_subscription_id, object: 'subscription', customer: row.stripe_customer_id, metadata: { apiKeyId: row.id }, ...stored, ...object } },
     };
     const payload = JSON.stringify(event);
-    await deliverLocal(payload, stripe.webhooks.generateTestHeaderString({ payload, secret: payments.webhookSecret }));
+    await deliverLocal(payload, (await stripe()).webhooks.generateTestHeaderString({ payload, secret: payments.webhookSecret }));
   }
 
   async function priceFor(planId: PlanId): Promise<string> {
@@ -49,7 +49,7 @@ export function createSubscriptions(ctx: Pick<AppContext, 'db' | 'config' | 'log
     if (configured) return configured;
     // Subscription items take a price id (inline price data would need a product id): make the plan's price.
     const tier = PLANS[planId];
-    const price = await stripe.prices.create({
+    const price = await (await stripe()).prices.create({
       currency: 'usd',
       unit_amount: (limitsOf(tier).priceUsd ?? 0) * 100,
       recurring: { interval: 'month' },
@@ -65,9 +65,9 @@ export function createSubscriptions(ctx: Pick<AppContext, 'db' | 'config' | 'log
     let item = row.stripe_subscription_item_id;
     if (live) {
       try {
-        if (!item) item = (await stripe.subscriptions.retrieve(row.stripe_subscription_id)).items.data[0]?.id ?? null;
+        if (!item) item = (await (await stripe()).subscriptions.retrieve(row.stripe_subscription_id)).items.data[0]?.id ?? null;
         if (!item) throw new Error('subscription has no item');
-        await stripe.subscriptions.update(row.stripe_subscription_id, {
+        await (await stripe()).subscriptions.update(row.stripe_subscription_id, {
           items: [{ id: item, price: await priceFor(planId) }],
           proration_behavior: 'create_prorations',
           cancel_at_period_end: false,
@@ -100,8 +100,8 @@ export function createSubscriptions(ctx: Pick<AppContext, 'db' | 'config' | 'log
     const row = await current(key);
     if (live) {
       try {
-        if (atPeriodEnd) await stripe.subscriptions.update(row.stripe_subscription_id, { cancel_at_period_end: true });
-        else await stripe.subscriptions.cancel(row.stripe_subscription_id);
+        if (atPeriodEnd) await (await stripe()).subscriptions.update(row.stripe_subscription_id, { cancel_at_period_end: true });
+        else await (await stripe()).subscriptions.cancel(row.stripe_subscription_id);
       } catch (err) {
         ctx.log.error({ err }, 'stripe subscription cancel failed');
         throw upstream('The payment provider did not cancel the subscription; nothing changed. Try again later.');

@@ -3,7 +3,9 @@
 // bundles. Only files: the console talks to the API through the SDK like any integrator's front end.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Module } from '../../platform/http/types.js';
-import { loadFiles, type StaticFile } from './files.js';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_DIR, loadFiles, type StaticFile } from './files.js';
 
 /** Only this origin's scripts, styles, connections (the API, the hub's WebSocket) and images; no framing. */
 export const CSP = [
@@ -41,19 +43,22 @@ function send(req: FastifyRequest, reply: FastifyReply, file: StaticFile, cacheC
 export const consoleModule: Module = {
   name: 'console',
   register(app) {
-    const files = loadFiles();
-    if (!files) {
+    if (!existsSync(path.join(DEFAULT_DIR, 'index.html'))) {
       app.log.warn('console/dist not found: / and /console are not served (run `npm run build:console`)');
       return;
     }
-    const index = files.get('index.html')!;
-    const landing = files.get('landing.html') ?? index;
+    // read and compressed on the first page view, not at every start (an API-only instance never serves one)
+    let loaded: Map<string, StaticFile> | undefined;
+    const all = () => (loaded ??= loadFiles() ?? new Map());
+    const files = { get: (rel: string) => all().get(rel) };
+    const index = () => files.get('index.html')!;
+    const landing = () => files.get('landing.html') ?? index();
     // HTML revalidates every time (it names the current bundles); hashed assets never change.
     const html = 'no-cache';
     const opts = { schema: { hide: true }, config: { auth: 'none' as const } };
 
-    app.get('/', opts, (req, reply) => send(req, reply, landing, html));
-    app.get('/console', opts, (req, reply) => send(req, reply, index, html));
+    app.get('/', opts, (req, reply) => send(req, reply, landing(), html));
+    app.get('/console', opts, (req, reply) => send(req, reply, index(), html));
     app.get('/console/*', opts, (req, reply) => {
       const rel = (req.params as { '*': string })['*'];
       const file = files.get(rel);
@@ -62,7 +67,7 @@ export const consoleModule: Module = {
       if (rel.startsWith('assets/') || /\.[a-z0-9]+$/i.test(rel)) {
         return reply.code(404).send({ error: 'not_found', details: `No file /console/${rel}.` });
       }
-      return send(req, reply, index, html);
+      return send(req, reply, index(), html);
     });
   },
 };
