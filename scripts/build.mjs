@@ -35,7 +35,8 @@ const BUNDLED = [path.join(SRC, 'cli', 'sdk.ts')];
 const ts = all.filter((f) => !BUNDLED.includes(f));
 // the PGlite initdb template (src/platform/db/pglite-template.ts) survives a rebuild: it changes only with PGlite
 const TEMPLATE = path.join(OUT, 'pglite-template.tar.gz');
-const kept = [TEMPLATE, `${TEMPLATE}.version`].filter((f) => existsSync(f)).map((f) => [f, readFileSync(f)]);
+const MIGRATED = path.join(OUT, 'pglite-migrated.tar.gz');
+const kept = [TEMPLATE, `${TEMPLATE}.version`, MIGRATED, `${MIGRATED}.version`].filter((f) => existsSync(f)).map((f) => [f, readFileSync(f)]);
 rmSync(OUT, { recursive: true, force: true });
 await build({
   entryPoints: BUNDLED,
@@ -70,6 +71,15 @@ for (const [file, content] of kept) writeFileSync(file, content);
   if (!initdbTemplate(TEMPLATE)) {
     await writeInitdbTemplate(TEMPLATE);
     console.log(`made the embedded database's initdb template in ${Date.now() - t} ms`);
+  }
+  // the database as the migrations leave it, for a new data directory's first start (remade when a migration changes)
+  const m = Date.now();
+  const { migratedTemplateCurrent, writeMigratedTemplate } = await import(pathToFileURL(path.join(OUT, 'platform', 'db', 'pglite-template.js')).href);
+  if (!migratedTemplateCurrent(MIGRATED)) {
+    const { wrapPglite } = await import(pathToFileURL(path.join(OUT, 'platform', 'db', 'index.js')).href);
+    const { migrate } = await import(pathToFileURL(path.join(OUT, 'platform', 'db', 'migrate.js')).href);
+    await writeMigratedTemplate((db) => migrate(wrapPglite(db)), MIGRATED);
+    console.log(`made the embedded database's migrated template in ${Date.now() - m} ms`);
   }
 }
 // bin/credence.mjs compares this stamp with the sources to tell a stale build from a current one

@@ -8,7 +8,7 @@ import { AppError } from '../errors.js';
 import { isConnectionError, mapConnectionError } from './unavailable.js';
 import { lockDataDir } from './lock.js';
 import { withBackgroundLane } from './background.js';
-import { initdbTemplate, PGLITE_START_PARAMS, restoreInitdbTemplate } from './pglite-template.js';
+import { initdbTemplate, PGLITE_START_PARAMS, restoreTemplate } from './pglite-template.js';
 
 export { DataDirLocked } from './lock.js';
 export { inBackground } from './background.js';
@@ -139,10 +139,10 @@ export async function openPglite(dataDir: string | null, loadDataDir?: Blob): Pr
   }
   let db: PGlite;
   try {
-    // a new directory (or memory) starts from the build's initdb template when there is one: a directory has it
-    // written into place, memory gets the tarball
+    // a new directory (or memory) starts from the build's template when there is one: a directory has the migrated
+    // one (or the initdb one) written into place, memory gets the initdb tarball
     if (!loadDataDir && !(dir && existsSync(path.join(dir, 'PG_VERSION')))) {
-      if (!dir || !(await restoreInitdbTemplate(dir))) loadDataDir = initdbTemplate();
+      if (!dir || !(await restoreTemplate(dir))) loadDataDir = initdbTemplate();
     }
     db = await PGlite.create(dir, { startParams: PGLITE_START_PARAMS, ...(loadDataDir ? { loadDataDir } : {}) });
   } catch (e) {

@@ -1,12 +1,13 @@
-// A new embedded data directory is written from the build's initdb template, streamed to disk: the database opens
-// from it, a directory that is not empty is left alone, and a damaged archive leaves no directory behind.
+// A new embedded data directory is written from the build's template (migrated, else initdb only), streamed to disk:
+// the database opens from it, a directory that is not empty is left alone, a damaged archive leaves nothing behind.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPglite, type Db } from './index.js';
-import { restoreInitdbTemplate, TEMPLATE_FILE } from './pglite-template.js';
+import { migrate } from './migrate.js';
+import { migratedTemplateCurrent, restoreInitdbTemplate, TEMPLATE_FILE } from './pglite-template.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'credence-template-'));
 const opened: Db[] = [];
@@ -20,6 +21,10 @@ describe('initdb template restore', () => {
     const dir = path.join(root, 'fresh');
     const db = await openPglite(dir);
     expect(await db.query<{ v: number }>('SELECT 1 AS v')).toEqual([{ v: 1 }]);
+    // the build's migrated template holds the migration files there are now: nothing is left to apply
+    expect(migratedTemplateCurrent()).toBe(true);
+    expect(await migrate(db)).toEqual([]);
+    expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations'))[0]!.n).toBeGreaterThan(30);
     await db.exec('CREATE TABLE kept (id int); INSERT INTO kept VALUES (7)');
     await db.close();
     expect(existsSync(path.join(dir, 'pgdata', 'PG_VERSION'))).toBe(true);

@@ -1,7 +1,10 @@
 // The embedded database's start-up settings and its initdb template. PGlite runs initdb (a second WebAssembly
 // instance, ~6 s of CPU) for every new data directory; the build (scripts/build.mjs) runs it once and keeps the
 // result as a tarball beside the compiled code, and a new data directory (or an in-memory database) starts from a
-// copy of it, which is what initdb would have written: the same PGlite, the same parameters.
+// copy of it, which is what initdb would have written: the same PGlite, the same parameters. The build also keeps
+// the database as the migrations leave it (the migrated template): a new data directory starts from that one when
+// it was made from the migration files there are now, so its first start applies nothing.
+import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +14,9 @@ import { PGlite } from '@electric-sql/pglite';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** Kept in dist/ so the image, which carries dist/ and no sources, has it too. */
 export const TEMPLATE_FILE = path.join(ROOT, 'dist', 'pglite-template.tar.gz');
+/** initdb, then every migration; its .version names the migration files it holds (migrationsStamp). */
+export const MIGRATED_TEMPLATE_FILE = path.join(ROOT, 'dist', 'pglite-migrated.tar.gz');
+const MIGRATIONS = path.join(ROOT, 'migrations');
 
 /**
  * shared_buffers: PostgreSQL's default 128 MB is allocated (and touched) inside PGlite's WebAssembly memory at
@@ -27,10 +33,17 @@ export function pgliteVersion(): string {
   return (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** True when the build made the template with this PGlite. */
-function templateCurrent(file: string): boolean {
+/** The migrated template's version: this PGlite and a hash of every migration file's name and content. */
+export function migrationsStamp(dir = MIGRATIONS): string {
+  const hash = createHash('sha256');
+  for (const f of readdirSync(dir).filter((n) => /^\d{4}_[\w-]+\.sql$/.test(n)).sort()) hash.update(`${f}\0`).update(readFileSync(path.join(dir, f))).update('\0');
+  return `${pgliteVersion()} migrations:${hash.digest('hex')}`;
+}
+
+/** True when the build made the template with this PGlite (and, for the migrated one, these migrations). */
+function templateCurrent(file: string, version = pgliteVersion()): boolean {
   try {
-    return readFileSync(`${file}.version`, 'utf8').trim() === pgliteVersion();
+    return readFileSync(`${file}.version`, 'utf8').trim() === version;
   } catch {
     return false;
   }
@@ -45,14 +58,19 @@ export function initdbTemplate(file = TEMPLATE_FILE): Blob | undefined {
   }
 }
 
+/** A new data directory from the migrated template when it holds the current migrations, else the initdb one. */
+export async function restoreTemplate(dir: string): Promise<boolean> {
+  return (await restoreInitdbTemplate(dir, MIGRATED_TEMPLATE_FILE, migrationsStamp())) || restoreInitdbTemplate(dir);
+}
+
 /**
  * Writes the template's files into a new data directory `dir` (absent or empty), streamed: handing the tarball to
  * PGlite instead (loadDataDir) held it whole in memory, unpacked (40 MB), and wrote every file through the
  * WebAssembly file system. The files land in a sibling directory renamed into place at the end, so a start
  * interrupted halfway leaves no half-written database. False when there is no template for this PGlite.
  */
-export async function restoreInitdbTemplate(dir: string, file = TEMPLATE_FILE): Promise<boolean> {
-  if (!templateCurrent(file) || !existsSync(file)) return false;
+export async function restoreInitdbTemplate(dir: string, file = TEMPLATE_FILE, version = pgliteVersion()): Promise<boolean> {
+  if (!templateCurrent(file, version) || !existsSync(file)) return false;
   if (existsSync(dir) && readdirSync(dir).length > 0) return false; // not new: PGlite decides (loadDataDir)
   const staging = `${dir}.restoring`;
   rmSync(staging, { recursive: true, force: true });
@@ -136,6 +154,26 @@ export async function writeInitdbTemplate(file = TEMPLATE_FILE): Promise<void> {
     const blob = await db.dumpDataDir('gzip');
     writeFileSync(file, Buffer.from(await blob.arrayBuffer()));
     writeFileSync(`${file}.version`, `${pgliteVersion()}\n`);
+  } finally {
+    await db.close();
+  }
+}
+
+/** True when the migrated template holds the migration files there are now (scripts/build.mjs remakes it otherwise). */
+export const migratedTemplateCurrent = (file = MIGRATED_TEMPLATE_FILE) => existsSync(file) && templateCurrent(file, migrationsStamp());
+
+/**
+ * Writes the migrated template (scripts/build.mjs): the initdb template with every migration applied by `migrate`
+ * (platform/db/migrate.ts, passed in: it imports this module's neighbours).
+ */
+export async function writeMigratedTemplate(migrate: (db: PGlite) => Promise<unknown>, file = MIGRATED_TEMPLATE_FILE): Promise<void> {
+  const stamp = migrationsStamp();
+  const db = await PGlite.create({ startParams: PGLITE_START_PARAMS, loadDataDir: initdbTemplate() });
+  try {
+    await migrate(db);
+    const blob = await db.dumpDataDir('gzip');
+    writeFileSync(file, Buffer.from(await blob.arrayBuffer()));
+    writeFileSync(`${file}.version`, `${stamp}\n`);
   } finally {
     await db.close();
   }
