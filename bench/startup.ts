@@ -92,7 +92,15 @@ async function credence(dataDir: string, fromSource: boolean, idle: boolean): Pr
   const began = performance.now();
   const child = spawn(process.execPath, ['bin/credence.mjs', 'serve'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, CREDENCE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', CREDENCE_FROM_SOURCE: fromSource ? '1' : '0' },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      CREDENCE_DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      CREDENCE_FROM_SOURCE: fromSource ? '1' : '0',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return startAndMeasure(child, port, began, idle, true);
@@ -144,7 +152,10 @@ for (const [label, runs] of Object.entries(rows)) {
 const mb = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(0));
 const fig = (runs: Start[], pick: (s: Start) => Memory) => {
   const get = (k: keyof Memory) => median(runs.map((r) => pick(r)[k] ?? NaN));
-  return { rss: get('rss'), line: `rss ${mb(get('rss'))} MB (anon ${mb(get('anon'))}, file ${mb(get('file'))}); JS heap used ${mb(get('heapUsed'))} of ${mb(get('heapTotal'))} (young generation ${mb(get('young'))}); external ${mb(get('external'))}` };
+  return {
+    rss: get('rss'),
+    line: `rss ${mb(get('rss'))} MB (anon ${mb(get('anon'))}, file ${mb(get('file'))}); JS heap used ${mb(get('heapUsed'))} of ${mb(get('heapTotal'))} (young generation ${mb(get('young'))}); external ${mb(get('external'))}`,
+  };
 };
 const baseIdle = fig(base, (r) => r.idle!);
 console.log(`idle memory, median of ${ROUNDS} (external: ArrayBuffers, mostly PGlite's WebAssembly memory, reserved rather than resident)`);
