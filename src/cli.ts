@@ -25,8 +25,11 @@ const operator: Record<string, Command> = {
     flags: { port: flag('port to listen on (sets PORT; default 8080)', '<port>'), host: flag('address to listen on (sets HOST; default 0.0.0.0)', '<host>') },
     notes: 'Settings are environment variables (see the README). SIGTERM or SIGINT shut it down gracefully.',
     async run(_p, _args, config) {
+      // before the server's modules load: they are most of what the start allocates
+      const { holdYoungGeneration } = await import('./platform/young-generation.js');
+      const release = holdYoungGeneration();
       const { serve } = await import('./server.js');
-      await serve(config!);
+      await serve(config!, release);
     },
   },
   secrets: {

@@ -5,14 +5,17 @@ import { activeLocalProviders, type Config } from './platform/config.js';
 import { startBanner } from './platform/start-banner.js';
 import { VERSION } from './version.js';
 
-export async function serve(config: Config): Promise<void> {
+/** `started` is called once the instance is up and its schemas are compiled (the young generation may grow again). */
+export async function serve(config: Config, started: () => void = () => undefined): Promise<void> {
   const app = await buildApp(config);
   app.server.keepAliveTimeout = 72_000;
   app.server.headersTimeout = 75_000;
   app.server.requestTimeout = 30_000;
   await app.listen({ port: config.port, host: config.host });
   // the route schemas no request needed yet, compiled between requests (a bad one is logged within a second)
-  warmSchemas().catch((err) => app.log.error({ err }, 'a route schema does not compile'));
+  warmSchemas()
+    .catch((err) => app.log.error({ err }, 'a route schema does not compile'))
+    .finally(started);
   // Said at every start: these providers upgrade keys and approve KYC for free (development only).
   const local = activeLocalProviders(config);
   if (local.length > 0) {
