@@ -179,6 +179,28 @@ describe('POST /reputation/batch', () => {
     const explained = (await batch({ addresses: [b], category: 'GOVERNANCE' }, key.headers, '?explain=true')).json();
     expect(explained.results[0].factors[0].code).toBe('DISPUTE_REVISION');
   });
+  it('answers each entry as the single read does (stored values to the millisecond, nulls, factors or not)', async () => {
+    const [a, b] = [randomAddress(), randomAddress()];
+    expect((await batch({ addresses: [a, b], category: 'OVERALL' })).statusCode).toBe(200);
+    // stored values the model never writes itself: microseconds, no decay anchor, a long fraction, a backing in cents
+    await app.ctx.db.query(
+      `UPDATE scores SET calculated_at = '2026-01-02T03:04:05.678912Z', decay_anchor = NULL, confidence = 0.123456789 WHERE address = $1`,
+      [a.toLowerCase()],
+    );
+    await app.ctx.db.query(`UPDATE scores SET backing_usd = 1234.56, conduct = 777, decay_anchor = '2025-06-01T00:00:00.5Z' WHERE address = $1`, [b.toLowerCase()]);
+    for (const category of ['DEFI_LENDING', 'IDENTITY']) {
+      for (const explain of [false, true]) {
+        const results = (await batch({ addresses: [a, b], category }, key.headers, `?explain=${explain}`)).json().results;
+        for (const [i, w] of [a, b].entries()) {
+          const single = (await get(`/reputation/${w}/${category}?explain=${explain}`)).json();
+          const { address, coverage, ...entry } = results[i];
+          expect(address).toBe(getAddress(w));
+          expect({ ...entry, category }).toEqual({ ...single, coverage: undefined });
+          expect(coverage.status).toBe(single.coverage.status);
+        }
+      }
+    }
+  });
   it('takes 100 addresses and refuses 101 or none', async () => {
     const hundred = Array.from({ length: 100 }, randomAddress);
     const ok = await batch({ addresses: hundred, category: 'OVERALL' });

@@ -1,5 +1,5 @@
 // SQL for stored scores and their change history. Every method takes an optional transaction handle.
-import type { Queryable } from '../../platform/db/types.js';
+import { prepared, type Queryable } from '../../platform/db/types.js';
 import type { Category, Factor, ScoreChange } from './contracts.js';
 import { SCORE_FEED_LOCK, type ChangeRaw } from './changes-repo.js';
 
@@ -32,9 +32,21 @@ const COLUMNS =
   'address, category, score, model_score, confidence, decay_anchor, factors, inputs_key, offchain_key, offchain_at, ' +
   'last_activity_at, override_score, override_inputs_key, override_dispute_id, model_version, calculated_at, override_claim_points, conduct, backing_usd';
 
-/** Only what a read needs (the hot batch path). */
+/** Only what a read needs. */
 const READ_COLUMNS = 'address, category, score, confidence, decay_anchor, factors, model_version, calculated_at, conduct, backing_usd';
 export type ReadRow = Pick<ScoreRow, 'address' | 'category' | 'score' | 'confidence' | 'decay_anchor' | 'factors' | 'model_version' | 'calculated_at' | 'conduct' | 'backing_usd'>;
+
+// readCategory's statement: one array of [address, score, confidence, decay_anchor, model_version, calculated_at,
+// conduct, backing_usd(, factors)] per row. Timestamps in JSON are ISO 8601 with the session's offset (Date parses
+// them to the same millisecond as the driver's own parser); float8 non-finite values come as strings, hence Number().
+type ReadTuple = [string, number, number | string, string | null, string, string, number | null, number | string | null, Factor[]?];
+const readCategorySql = (factors: boolean) =>
+  `SELECT json_agg(json_build_array(address, score, confidence, decay_anchor, model_version, calculated_at, conduct, backing_usd${factors ? ', factors' : ''}))::text AS j ` +
+  'FROM scores WHERE category = $1 AND address = ANY($2::text[])';
+const READ_CATEGORY = readCategorySql(false);
+const READ_CATEGORY_FULL = readCategorySql(true);
+const READ_CATEGORY_NAME = prepared(READ_CATEGORY);
+const READ_CATEGORY_FULL_NAME = prepared(READ_CATEGORY_FULL);
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -52,11 +64,28 @@ export function createScoresRepo(db: Queryable) {
     /** One category of many wallets in one round trip. */
     async readCategory(addresses: string[], category: Category, withFactors: boolean, q: Queryable = db): Promise<ReadRow[]> {
       if (addresses.length === 0) return [];
-      // Without factors the rows carry no jsonb to decode: the batch hot path.
-      const cols = withFactors ? READ_COLUMNS : `${READ_COLUMNS.replace(' factors,', '')}, '[]'::jsonb AS factors`;
-      // An IN list of scalar parameters: on PGlite about twice as fast as = ANY($1::text[]) for 100 addresses.
-      const list = addresses.map((_, i) => `$${i + 2}`).join(', ');
-      return q.query<ReadRow>(`SELECT ${cols} FROM scores WHERE category = $1 AND address IN (${list})`, [category, ...addresses]);
+      // The rows come back as one JSON text: a driver decodes each column of each row on its own (on PGlite that
+      // was most of a 100-wallet read), one text is one JSON.parse.
+      const [r] = await q.query<{ j: string | null }>(withFactors ? READ_CATEGORY_FULL : READ_CATEGORY, [category, addresses], withFactors ? READ_CATEGORY_FULL_NAME : READ_CATEGORY_NAME);
+      if (!r?.j) return [];
+      const rows = JSON.parse(r.j) as ReadTuple[];
+      const out: ReadRow[] = new Array(rows.length);
+      for (let i = 0; i < rows.length; i++) {
+        const t = rows[i];
+        out[i] = {
+          address: t[0],
+          category,
+          score: t[1],
+          confidence: Number(t[2]),
+          decay_anchor: t[3] === null ? null : new Date(t[3]),
+          model_version: t[4],
+          calculated_at: new Date(t[5]),
+          conduct: t[6],
+          backing_usd: t[7] === null ? null : Number(t[7]),
+          factors: withFactors ? t[8]! : [],
+        };
+      }
+      return out;
     },
 
     async known(addresses: string[], q: Queryable = db): Promise<string[]> {
