@@ -10,10 +10,9 @@ import { Wallet } from 'ethers';
 import { SiweMessage } from 'siwe';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/platform/config.js';
-import type { IngestionEngine } from '../src/modules/ingestion/service.js';
 import { startLocalChain } from '../test/helpers/local-chain.js';
-import { ROLES, runScenarios, SCENARIO_START_DAYS_AGO } from './scenarios.js';
-import { CATEGORIES } from '../src/modules/scoring/contracts.js';
+import { SCENARIO_START_DAYS_AGO } from './scenarios.js';
+import { demoWalletKeys, formatWorld, replayDemo } from './demo-world.js';
 import { UsageError, helpText, parseCommand, type CommandSpec } from '../src/cli/args.js';
 
 const SPEC: CommandSpec = {
@@ -52,19 +51,6 @@ function adminWallet(dataDir: string | null): Wallet {
   return w;
 }
 
-const DESCRIPTIONS: Record<(typeof ROLES)[number], string> = {
-  borrower: 'steady borrower: Aave supply/borrow, repays every loan',
-  liquidated: 'borrows to the limit, liquidated on Aave and absorbed on Compound',
-  trader: 'active trader: Uniswap V2 and V3 swaps on many days',
-  voter: 'governance voter: delegates, votes on every proposal, ENS name',
-  collector: 'NFT collector: mints and trades ERC-721 / ERC-1155',
-  developer: 'contract developer: deploys contracts, ENS name, attested',
-  fresh: 'fresh wallet: no history',
-};
-
-/** Factors that say why something found does not count (discounted, unbacked, held to its cost): printed. */
-const EXPLAINED = /DISCOUNTED|UNBACKED|COST_CEILING|UNPRICED_EVIDENCE_CAP|CAPPED|_CAP$/;
-
 async function main() {
   const opts = options();
   const t0 = Date.now();
@@ -77,9 +63,6 @@ async function main() {
     console.error(`npm run demo: port ${opts.chainPort} is in use (another node or demo?): pass --chain-port <port>`);
     process.exit(1);
   }
-  const sc = await runScenarios(chain.url, chain.accounts);
-  console.log(`scenarios: ${sc.transactions} transactions in ${sc.headBlock} blocks (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-
   const base = loadConfig();
   const admin = adminWallet(opts.dataDir);
   const config = {
@@ -94,11 +77,13 @@ async function main() {
     logLevel: base.logLevel === 'info' ? 'warn' : base.logLevel,
   };
   const app = await buildApp(config);
+  // the histories happen while the API reads the chain: it scores each wallet after every month of the replay
+  console.log('replaying about eleven months of histories, the API reading the chain after each month ...');
+  const world = await replayDemo(app, chain);
+  const sc = world.scenario;
+  console.log(`scenarios: ${sc.transactions} transactions in ${sc.headBlock - sc.firstBlock + 1} blocks, read and scored month by month (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   await app.listen({ port: config.port, host: config.host });
   const url = `http://localhost:${config.port}`;
-
-  const engine = app.ctx.services.ingestion as IngestionEngine;
-  for (const w of Object.values(sc.wallets)) await engine.syncWallet(w);
 
   // An API key for the demo, through the real Sign-In with Ethereum flow (the demo's admin wallet).
   const { nonce } = (await (await fetch(`${url}/api/v1/auth/nonce`)).json()) as { nonce: string };
@@ -122,25 +107,10 @@ async function main() {
   console.log(`demo admin wallet ${admin.address} (an admin of this demo), private key ${admin.privateKey}`);
   console.log(`  sign in as it: node bin/credence.mjs login --api-url ${url} --private-key ${admin.privateKey}  (or in the console)`);
   if (apiKey) console.log(`demo API key (Growth): ${apiKey}\n`);
-  // all nine categories, in the API's order, each column headed by a short name (the legend under the table)
-  const cats = CATEGORIES;
-  const SHORT: Record<(typeof CATEGORIES)[number], string> = { OVERALL: 'OVERALL', DEFI_LENDING: 'LENDING', DEFI_TRADING: 'TRADING', GOVERNANCE: 'GOVERN', NFT: 'NFT', IDENTITY: 'IDENTITY', SOCIAL: 'SOCIAL', DEVELOPER: 'DEVELOPER', COMPLIANCE: 'COMPLY' };
-  console.log(`${'wallet'.padEnd(11)} ${'address'.padEnd(42)} ${cats.map((c) => SHORT[c].padStart(9)).join(' ')}`);
-  for (const role of ROLES) {
-    const address = sc.wallets[role];
-    const scores = app.ctx.services.scoring ? await app.ctx.services.scoring.getScores(address, { explain: true }) : [];
-    const cell = (c: string) => String(scores.find((s) => s.category === c)?.score ?? '-').padStart(9);
-    console.log(`${role.padEnd(11)} ${address} ${cats.map(cell).join(' ')}`);
-    console.log(`${''.padEnd(11)} ${DESCRIPTIONS[role]}`);
-    // what the model found but did not count, or held back, in its own words: a low number is explained
-    for (const e of scores) {
-      for (const f of e.factors ?? []) {
-        if (EXPLAINED.test(f.code)) console.log(`${''.padEnd(11)}   ${SHORT[e.category as (typeof CATEGORIES)[number]] ?? e.category}: ${f.description}`);
-      }
-    }
-  }
-  console.log(`\ncolumns: ${cats.map((c) => `${SHORT[c]} = ${c}`).join(', ')}`);
-  console.log('history: the scores above are computed once, after the replay; the console\'s history chart starts at that computation (the replayed year is not re-scored day by day)');
+  for (const line of formatWorld(world)) console.log(line);
+  // the console shows a signed-in wallet its own scores and history: these are Hardhat's public test keys
+  console.log('\nsee a wallet in the console: sign in with its key (Hardhat\'s well-known test keys: never send real funds to them)');
+  for (const [role, key] of Object.entries(demoWalletKeys(world.scenario.wallets))) console.log(`  ${role.padEnd(11)} ${key}`);
   if (apiKey) {
     console.log('\ntry:');
     console.log(`  curl -s -H 'X-API-Key: ${apiKey}' ${url}/api/v1/reputation/${sc.wallets.borrower}/DEFI_LENDING`);

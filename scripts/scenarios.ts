@@ -1,10 +1,13 @@
 // Drives wallets on a local chain through about eleven months of realistic histories, over plain JSON-RPC:
 // a steady borrower who repays, a borrower who gets liquidated, an active trader, a governance voter, an NFT
 // collector, a contract developer and a fresh wallet. Used by the ingestion tests and `npm run demo`.
-// Model 3.0.0 holds a category to what the wallet paid for it (cost-ceiling.ts: $1,000 of measured cost backs 600),
-// so the honest histories are sized as a real year that pays its way: the borrower keeps $60k of its own USDC lent on
-// Compound all year (WETH has no price on this chain: no oracle, so WETH collateral counts at most $1,000), the trader
-// pays over $2,000 of pool fees, the voter holds 20,000 votes (UNI, $8 in data/scoring/costs.json) between its votes.
+// Model 4.0.0 holds a category's conduct to its backing, what the wallet lost and cannot get back ($1,000 backs 600),
+// so the honest histories are sized as a real year that pays its way: every transaction pays a mainnet-like base fee
+// (HISTORY_BASE_FEE_GWEI), the borrower's loans accrue interest and are repaid with it (BORROW_APR), the trader pays
+// over $2,000 of pool fees. Capital held (the borrower's $60k on Compound) and voting power held (the voter's 20,000
+// UNI) come back: conduct, not backing. On chain 1 an Aave oracle mock prices WETH (WETH_USD); on 31337 WETH has no
+// price (a market never priced counts at most $1,000 at a time). `runScenarios` calls a hook at the start of each
+// month, so a reader can follow the histories as they happen (the demo scores them month by month).
 // Evidence counts only from the registry's pinned contracts, so the protocol mocks must be pinned:
 //  - on a chain that runs as chain 1 they are placed at the real mainnet addresses the registry pins
 //    (hardhat_setCode + their storage): Aave V3 Pool, cUSDCv3, the Uniswap V2/V3 USDC/WETH pools (the factories'
@@ -19,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encodeAbiParameters, encodeDeployData, encodeFunctionData, keccak256, parseEther, parseUnits, toHex, type Abi } from 'viem';
 import { contractInfo, LOCAL_CHAIN_ID, poolDerives, useLocalRegistry } from '../src/modules/ingestion/registry/index.js';
+import { oracleFor } from '../src/modules/ingestion/pricing/oracle.js';
 
 const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../contracts/mocks/artifacts');
 
@@ -63,8 +67,10 @@ export const SCENARIO_START_DAYS_AGO = 540;
 
 type Hex = `0x${string}`;
 
-export function chainClient(url: string) {
+export function chainClient(url: string, opts: { baseFeeGwei?: number } = {}) {
   let id = 0;
+  /** the base fee each transaction's block charges (a local chain's own falls to a few wei over empty blocks) */
+  let baseFee = opts.baseFeeGwei === undefined ? null : toHex(parseUnits(String(opts.baseFeeGwei), 9));
   async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
     const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) });
     const body = (await res.json()) as { result?: T; error?: { message: string } };
@@ -73,6 +79,7 @@ export function chainClient(url: string) {
   }
   let transactions = 0;
   async function sendRaw(tx: Record<string, unknown>): Promise<{ contractAddress: string | null; blockNumber: string }> {
+    if (baseFee) await rpc('hardhat_setNextBlockBaseFeePerGas', [baseFee]);
     const hash = await rpc<Hex>('eth_sendTransaction', [tx]);
     transactions++;
     const receipt = await rpc<{ status: string; contractAddress: string | null; blockNumber: string }>('eth_getTransactionReceipt', [hash]);
@@ -83,6 +90,10 @@ export function chainClient(url: string) {
     rpc,
     get transactions() {
       return transactions;
+    },
+    /** Sets (or, with null, stops setting) the base fee of the blocks of the next transactions. */
+    setBaseFee(gwei: number | null) {
+      baseFee = gwei === null ? null : toHex(parseUnits(String(gwei), 9));
     },
     async deploy(from: string, name: string, args: unknown[] = []): Promise<string> {
       const a = artifact(name);
@@ -135,13 +146,33 @@ function checkPinned() {
   if (!poolDerives(1, 'uniswap-v3', PINNED.poolV3, PINNED.usdc, PINNED.weth, 3000)) throw new Error('poolV3 does not derive from the factory');
 }
 const MAX = 2n ** 256n - 1n;
+/** A collection of data/scoring/nft-collections.json on chain 1: the demo's art collection takes its address there. */
+const LISTED_COLLECTION = (
+  JSON.parse(readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../data/scoring/nft-collections.json'), 'utf8')) as { collections: { chainId: number; address: string }[] }
+).collections.find((x) => x.chainId === 1)!.address.toLowerCase();
+
+/** Called at the start of each of the eleven months (0-10) and once after the last (11), with the chain's head. */
+export type MonthHook = (month: number, head: { block: number; time: Date }) => Promise<void>;
+
+/** The base fee the histories' blocks charge, in gwei: an ordinary mainnet day of 2024-2025, under the gas-price cap
+ *  of data/scoring/backing.json, so the gas each wallet pays for its evidence is worth what it would be on mainnet. */
+export const HISTORY_BASE_FEE_GWEI = 15;
+/** What the steady borrower's loans pay a year: Aave V3 USDC's variable rate, about 5-8% over 2024-2025. */
+export const BORROW_APR = 0.06;
+/** The WETH price the demo's Aave oracle answers, USD. */
+export const WETH_USD = 2_000;
 
 /**
  * Runs every history. `accounts` are unlocked accounts of the node (at least 8): the first is the operator.
+ * `hooks.month` is called at the start of each month and after the last.
  * Start the chain SCENARIO_START_DAYS_AGO days in the past so the histories end near today.
  */
-export async function runScenarios(url: string, accounts: string[]): Promise<ScenarioResult> {
+export async function runScenarios(url: string, accounts: string[], hooks: { month?: MonthHook } = {}): Promise<ScenarioResult> {
   const c = chainClient(url);
+  const head = async () => {
+    const b = await c.rpc<{ number: string; timestamp: string }>('eth_getBlockByNumber', ['latest', false]);
+    return { block: Number(b.number), time: new Date(Number(b.timestamp) * 1000) };
+  };
   const [operator, borrower, liquidated, trader, voter, collector, developer, fresh] = accounts.map((a) => a.toLowerCase());
   const op = operator;
 
@@ -153,6 +184,8 @@ export async function runScenarios(url: string, accounts: string[]): Promise<Sce
     if (startBlock < MAINNET_LIKE_BLOCK) await c.rpc('hardhat_mine', [toHex(MAINNET_LIKE_BLOCK - startBlock), '0x1']);
   }
   const firstBlock = Number(await c.rpc<string>('eth_blockNumber')) + 1;
+  const baseFeeBefore = (await c.rpc<{ baseFeePerGas?: string }>('eth_getBlockByNumber', ['latest', false])).baseFeePerGas ?? null;
+  c.setBaseFee(HISTORY_BASE_FEE_GWEI);
   const pin = async (name: string, args: unknown[], target: string) => {
     const deployed = await c.deploy(op, name, args);
     return mainnetLike ? c.pinAt(deployed, target) : deployed;
@@ -167,7 +200,8 @@ export async function runScenarios(url: string, accounts: string[]): Promise<Sce
   const pairV2 = await pin('MockUniswapV2Pair', [t0, t1], PINNED.pairV2);
   const poolV3 = await pin('MockUniswapV3Pool', [t0, t1], PINNED.poolV3);
   const governor = await pin('MockGovernor', [gov], PINNED.governor);
-  const art = await c.deploy(op, 'MockERC721', ['Credence Art']);
+  // on chain 1 the collector's art collection stands at a listed collection's address (data/scoring/nft-collections.json)
+  const art = await pin('MockERC721', ['Credence Art'], LISTED_COLLECTION);
   const punks = await c.deploy(op, 'MockERC721', ['Pixel Punks']);
   const items = await c.deploy(op, 'MockERC1155');
   const ens = await pin('MockENSRegistrarController', [], PINNED.ens);
@@ -195,6 +229,12 @@ export async function runScenarios(url: string, accounts: string[]): Promise<Sce
       collections: [art, punks, items],
     });
   }
+  if (mainnetLike) {
+    // Aave V3's oracle (the address book's ORACLE): WETH has a price, so WETH collateral counts at its value
+    const oracle = oracleFor(1)!.address;
+    await c.pinAt(await c.deploy(op, 'MockAaveOracle'), oracle, 0);
+    await c.call(op, oracle, 'MockAaveOracle', 'setAssetPrice', [weth, BigInt(WETH_USD) * 10n ** 8n]);
+  }
   for (const pool of [aave, comet, pairV2, poolV3]) {
     await c.call(op, weth, 'MockERC20', 'mint', [pool, E(10_000)]);
     await c.call(op, usdc, 'MockERC20', 'mint', [pool, U(20_000_000)]);
@@ -220,14 +260,18 @@ export async function runScenarios(url: string, accounts: string[]): Promise<Sce
 
   const developerContracts: string[] = [];
   let punkForCollector = 0n;
+  const users = [voter, collector, borrower, liquidated];
   for (let month = 0; month < 11; month++) {
-    await c.advanceDays(20);
+    await hooks.month?.(month, await head());
     // Steady borrower: keeps its USDC lent on Compound all year ($60k from the first month, $5k added each quarter
-    // after), supplies WETH collateral on Aave (22 WETH over the year, never withdrawn) and borrows $10k USDC against
-    // it each month, repaid in full ten days later.
-    await c.call(borrower, aave, 'MockAavePool', 'supply', [weth, E(2), borrower, 0]);
-    await c.call(borrower, aave, 'MockAavePool', 'borrow', [usdc, U(10_000), 2, 0, borrower]);
+    // after: capital held, which comes back and backs nothing), supplies 45 WETH of collateral on Aave in the first
+    // month (never withdrawn) and borrows $40k USDC against it for a month at a time (debt at about 44% of the
+    // collateral), repaid with interest at BORROW_APR at the end of the month: eleven loans.
+    if (month === 0) await c.call(borrower, aave, 'MockAavePool', 'supply', [weth, E(45), borrower, 0]);
+    await c.call(borrower, aave, 'MockAavePool', 'borrow', [usdc, U(LOAN_USD), 2, 0, borrower]);
+    const borrowedAt = (await head()).time.getTime();
     if (month % 3 === 0) await c.call(borrower, comet, 'MockComet', 'supply', [usdc, U(month === 0 ? 60_000 : 5_000)]);
+    await c.advanceDays(20);
     // Liquidated borrower: borrows to the limit; liquidated in months 2, 5 and 8; Comet debt absorbed once.
     if (month % 3 === 0) {
       await c.call(liquidated, aave, 'MockAavePool', 'supply', [weth, E(3), liquidated, 0]);
@@ -259,8 +303,16 @@ export async function runScenarios(url: string, accounts: string[]): Promise<Sce
     // Developer: ships a contract every few months.
     if (month % 3 === 1) developerContracts.push(await c.deploy(developer, 'MockERC20', [`Dev Token ${month}`, `DEV${month}`]));
     if (month === 7) developerContracts.push(await c.deploy(developer, 'MockEAS'));
+    // ... and others use its tokens: one of the other wallets mints itself some of one of them each month (a
+    // transaction to the developer's contract that the developer neither sent nor funded)
+    const tokens = developerContracts.filter((_, i) => i !== 3);
+    if (tokens.length) await c.call(users[month % users.length], tokens[month % tokens.length], 'MockERC20', 'mint', [users[month % users.length], E(1)]);
     await c.advanceDays(7);
-    await c.call(borrower, aave, 'MockAavePool', 'repay', [usdc, U(10_000), 2, borrower]);
+    // the loan's interest accrues as Aave's variable debt does, with no event: the mock's debt grows in its storage
+    const days = ((await head()).time.getTime() - borrowedAt) / 86_400_000;
+    const owed = U(LOAN_USD) + (U(LOAN_USD) * BigInt(Math.round(BORROW_APR * days * 1e6))) / (365n * 1_000_000n);
+    await c.rpc('hardhat_setStorageAt', [aave, aaveDebtSlot(usdc, borrower), toHex(owed, { size: 32 })]);
+    await c.call(borrower, aave, 'MockAavePool', 'repay', [usdc, owed, 2, borrower]);
     if (month % 3 === 2) await c.call(op, aave, 'MockAavePool', 'liquidationCall', [weth, usdc, liquidated, U(4_500), false]);
     if (month === 3) await c.call(op, comet, 'MockComet', 'absorb', [op, [liquidated]]);
   }
@@ -272,16 +324,27 @@ export async function runScenarios(url: string, accounts: string[]): Promise<Sce
   await c.call(op, eas, 'MockEAS', 'attest', [schema, developer, toHex('developer')]);
   await c.call(op, eas, 'MockEAS', 'attest', [schema, voter, toHex('delegate')]);
 
-  const head = Number(await c.rpc<string>('eth_blockNumber'));
+  c.setBaseFee(null);
+  if (baseFeeBefore) await c.rpc('hardhat_setNextBlockBaseFeePerGas', [baseFeeBefore]);
+  await hooks.month?.(11, await head());
   return {
     wallets: { borrower, liquidated, trader, voter, collector, developer, fresh },
     operator,
     contracts: { weth, usdc, gov, aave, comet, pairV2, poolV3, governor, art, punks, items, ens, eas },
     developerContracts,
     transactions: c.transactions,
-    headBlock: head,
+    headBlock: (await head()).block,
     firstBlock,
   };
+}
+
+/** The steady borrower's monthly loan, USD. */
+export const LOAN_USD = 40_000;
+
+/** The storage slot of MockAavePool's debt[asset][user] (a mapping of mappings at slot 0). */
+function aaveDebtSlot(asset: string, user: string): Hex {
+  const inner = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [asset as Hex, 0n]));
+  return keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'bytes32' }], [user as Hex, inner]));
 }
 
 /** abi.encode(address(governor), count, description), as MockGovernor hashes it for proposal ids. */

@@ -179,6 +179,8 @@ function ScoreCard({ e }: { e: Entry }) {
 interface Change {
   category: Category;
   newScore: number;
+  /** when the score was computed: the time it describes (a replayed or backfilled history is dated at its own time) */
+  calculatedAt: string;
   recordedAt: string;
   cause: string;
 }
@@ -194,7 +196,7 @@ function History({ address }: { address: string }) {
       CATEGORIES.map((c, i) => ({
         label: CATEGORY_NAMES[c],
         stroke: color(i),
-        points: (h.data ?? []).filter((x) => x.category === c).map((x) => [Math.floor(Date.parse(x.recordedAt) / 1000), x.newScore] as [number, number]),
+        points: (h.data ?? []).filter((x) => x.category === c).map((x) => [Math.floor(Date.parse(x.calculatedAt) / 1000), x.newScore] as [number, number]),
       })).filter((s) => s.points.length > 0),
     [h.data],
   );
@@ -219,7 +221,7 @@ function History({ address }: { address: string }) {
             <tbody>
               {h.data.slice(-50).map((x, i) => (
                 <tr key={i}>
-                  <td>{when(x.recordedAt)}</td>
+                  <td>{when(x.calculatedAt)}</td>
                   <td>{CATEGORY_NAMES[x.category]}</td>
                   <td>{x.newScore}</td>
                   <td>{words(x.cause)}</td>
