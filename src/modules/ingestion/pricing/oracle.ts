@@ -3,8 +3,7 @@
 // prices come from @bgd-labs/aave-address-book. Only an asset that the registry knows (with its decimals), that is
 // not a stablecoin (those count at 1) and that is a reserve of that market is ever asked about: a token anyone
 // deployed is never priced, whatever a contract would answer for it.
-import * as aave from '@bgd-labs/aave-address-book';
-import { PRICING, tokenInfo } from '../registry/index.js';
+import { aaveAddressBook, PRICING, tokenInfo } from '../registry/index.js';
 
 const CONFIG = PRICING.oracle;
 
@@ -27,7 +26,7 @@ const oracles = new Map<number, OracleInfo | null>();
 export function oracleFor(chainId: number): OracleInfo | undefined {
   if (!oracles.has(chainId)) {
     const market = CONFIG.markets[String(chainId)];
-    const m = market ? ((aave as Record<string, unknown>)[market] as { CHAIN_ID?: number; ORACLE?: string; ASSETS?: Record<string, { UNDERLYING: string }> } | undefined) : undefined;
+    const m = market ? (aaveAddressBook()[market] as { CHAIN_ID?: number; ORACLE?: string; ASSETS?: Record<string, { UNDERLYING: string }> } | undefined) : undefined;
     const ok = m && m.CHAIN_ID === chainId && m.ORACLE && /^0x[0-9a-fA-F]{40}$/.test(m.ORACLE);
     oracles.set(
       chainId,

@@ -17,7 +17,6 @@
 //   unreadProtocol(chainId, a)  a contract of a known lending or trading protocol that is NOT read (unread.json):
 //                                 a wallet touching one gets coverage 'partial' (../coverage.ts).
 //   protocolsRead(chainId)      the protocols whose events the chain's registry pins (coverage lists them).
-import * as aave from '@bgd-labs/aave-address-book';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -29,17 +28,12 @@ const require = createRequire(import.meta.url);
 // come from their maintainers' packages; both are read lazily (CommonJS builds, see above).
 type MorphoSdk = { getChainAddresses(chainId: number): { morpho?: string } };
 type BalancerDeployments = { getBalancerContractAddress(task: string, contract: string, network: string): string };
-const {
-  Token,
-  V2_FACTORY_ADDRESSES,
-  V3_CORE_FACTORY_ADDRESSES,
-  GOVERNANCE_BRAVO_ADDRESSES,
-  UNI_ADDRESSES,
-  V2_ROUTER_ADDRESSES,
-  SWAP_ROUTER_02_ADDRESSES,
-  NONFUNGIBLE_POSITION_MANAGER_ADDRESSES,
-  CHAIN_TO_ADDRESSES_MAP,
-} = require('@uniswap/sdk-core') as typeof import('@uniswap/sdk-core');
+// The Aave address book and the Uniswap SDK's address tables are read when a chain's registry is first built (or a
+// pool checked), not at every start (~0.4 s and ~5 MB of heap); CommonJS builds, like the SDKs below.
+let aaveBook: Record<string, unknown> | undefined;
+export const aaveAddressBook = (): Record<string, unknown> => (aaveBook ??= require('@bgd-labs/aave-address-book') as Record<string, unknown>);
+let uniswapCore: typeof import('@uniswap/sdk-core') | undefined;
+const uniswap = () => (uniswapCore ??= require('@uniswap/sdk-core') as typeof import('@uniswap/sdk-core'));
 // The pool SDKs are only needed to check a swap's pool (ingestion): loaded then, not at every start (~0.5 s).
 let pairSdk: typeof import('@uniswap/v2-sdk') | undefined;
 let poolSdk: typeof import('@uniswap/v3-sdk') | undefined;
@@ -132,6 +126,16 @@ export const localPools: string[] = [];
 const lc = (a: string) => a.toLowerCase();
 
 function build(chainId: number): ChainRegistry {
+  const {
+    V2_FACTORY_ADDRESSES,
+    V3_CORE_FACTORY_ADDRESSES,
+    GOVERNANCE_BRAVO_ADDRESSES,
+    UNI_ADDRESSES,
+    V2_ROUTER_ADDRESSES,
+    SWAP_ROUTER_02_ADDRESSES,
+    NONFUNGIBLE_POSITION_MANAGER_ADDRESSES,
+    CHAIN_TO_ADDRESSES_MAP,
+  } = uniswap();
   const file = JSON.parse(readFileSync(path.join(DATA, `${chainId}.json`), 'utf8')) as ChainFile;
   const blocks = new Map(Object.entries(file.fromBlocks ?? {}).filter(([k]) => k.startsWith('0x')).map(([k, v]) => [lc(k), typeof v === 'string' ? 0 : v.fromBlock]));
   const contracts = new Map<string, PinnedContract>();
@@ -149,7 +153,7 @@ function build(chainId: number): ChainRegistry {
   // Aave V2/V3 pools (every market of the address book on this chain), their reserves' decimals and their aTokens:
   // a position is the wallet's aTokens, so one sent to another wallet is collateral leaving it (no Withdraw names
   // it). An aToken is deployed by its pool's configurator after the pool: the pool's fromBlock bounds it.
-  for (const [name, market] of Object.entries(aave as Record<string, unknown>)) {
+  for (const [name, market] of Object.entries(aaveAddressBook())) {
     const m = market as { CHAIN_ID?: number; POOL?: string; ASSETS?: Record<string, { UNDERLYING: string; decimals: number; A_TOKEN?: string }> };
     const v = /^AaveV([23])[A-Z]/.exec(name)?.[1];
     if (!v || m?.CHAIN_ID !== chainId || !m.POOL) continue;
@@ -307,7 +311,7 @@ export function aTokenInfo(chainId: number, address: string): { pool: string; re
 
 /** The chain's Uniswap V4 PositionManager (lowercase), from @uniswap/sdk-core. */
 export function v4PositionManager(chainId: number): string | undefined {
-  return (CHAIN_TO_ADDRESSES_MAP as Record<number, { v4PositionManagerAddress?: string }>)[chainId]?.v4PositionManagerAddress?.toLowerCase();
+  return (uniswap().CHAIN_TO_ADDRESSES_MAP as Record<number, { v4PositionManagerAddress?: string }>)[chainId]?.v4PositionManagerAddress?.toLowerCase();
 }
 
 /** A Compound V2 cToken of the chain (role 'c-token'): its underlying (cETH: WETH). */
@@ -374,6 +378,7 @@ export function poolDerives(chainId: number, protocol: string, pool: string, tok
     const pair = [lc(token0), lc(token1)].sort();
     return !!p && p.protocol === protocol && p.token0 === pair[0] && p.token1 === pair[1] && (protocol === 'uniswap-v2' || p.fee === fee);
   }
+  const { Token } = uniswap();
   const a = new Token(chainId, token0, 18);
   const b = new Token(chainId, token1, 18);
   try {
