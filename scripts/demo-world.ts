@@ -18,7 +18,7 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { toHex } from 'viem';
 import type { App } from '../src/platform/http/types.js';
 import type { CacheFactory } from '../src/platform/cache/index.js';
-import type { Category, ScoreChange, ScoreEntry } from '../src/modules/scoring/contracts.js';
+import type { Category, ScoreChange, ScoreEntry, WalletFeatures } from '../src/modules/scoring/contracts.js';
 import { createScoringService, type ScoringServiceImpl } from '../src/modules/scoring/service.js';
 import { ceilingFor } from '../src/modules/scoring/model/cost-ceiling.js';
 import type { IngestionEngine } from '../src/modules/ingestion/service.js';
@@ -32,6 +32,8 @@ export interface DemoWorld {
   scenario: ScenarioResult;
   /** each wallet's nine entries as the API serves them (with factors) */
   scores: Record<Role, Record<Category, ScoreEntry>>;
+  /** each wallet's features as the model read them */
+  features: Record<Role, WalletFeatures>;
   /** each wallet's stored score changes, oldest first */
   history: Record<Role, ScoreChange[]>;
   /** the chain time of the first and the last replayed month */
@@ -74,6 +76,9 @@ const spansYear = (w: DemoWorld, role: Role) => {
   const h = w.history[role];
   return h.length > 1 && h.at(-1)!.calculatedAt.getTime() - h[0].calculatedAt.getTime() >= 270 * 86_400_000;
 };
+
+/** What the histories did that the model found and does not count, with no factor saying so yet: printed as such. */
+const NO_FACTOR = 'found, not counted, and no factor says so yet: ';
 
 export const CLAIMS: Record<Role, Claim[]> = {
   borrower: [
@@ -120,6 +125,14 @@ export const CLAIMS: Record<Role, Claim[]> = {
         heldToBacking(w, 'voter', 'GOVERNANCE') && e(w, 'voter', 'GOVERNANCE').score < e(w, 'voter', 'GOVERNANCE').conduct - 300,
     },
     { says: 'IDENTITY: its ENS name counts', holds: (w) => e(w, 'voter', 'IDENTITY').score > 0 },
+    {
+      says: `${NO_FACTOR}its delegation to itself (self-delegation earns nothing)`,
+      holds: (w) => w.features.voter.governance.delegationsMade === 0,
+    },
+    {
+      says: `${NO_FACTOR}the attestation the demo's operator made about it (an attester the registry does not trust)`,
+      holds: (w) => w.features.voter.identity.attestationsReceived === 0,
+    },
   ],
   collector: [
     {
@@ -130,6 +143,11 @@ export const CLAIMS: Record<Role, Claim[]> = {
       says: 'NFT: the unlisted ERC-1155 is found but not counted, and a factor says so',
       holds: (w) => has(w, 'collector', 'NFT', 'NFTS_DISCOUNTED'),
     },
+    {
+      says: `${NO_FACTOR}the six Pixel Punks the operator sent it, in the operator's own transactions (not its doing)`,
+      holds: (w) =>
+        w.features.collector.nft.received === 0 && !(e(w, 'collector', 'NFT').factors ?? []).some((f) => /received/i.test(f.description)),
+    },
   ],
   developer: [
     {
@@ -137,6 +155,10 @@ export const CLAIMS: Record<Role, Claim[]> = {
       holds: (w) => best(w, 'developer', 'DEVELOPER', 'score') && has(w, 'developer', 'DEVELOPER', 'CONTRACTS_USED'),
     },
     { says: 'IDENTITY: its ENS name counts', holds: (w) => e(w, 'developer', 'IDENTITY').score > 0 },
+    {
+      says: `${NO_FACTOR}the attestation the demo's operator made about it (an attester the registry does not trust)`,
+      holds: (w) => w.features.developer.identity.attestationsReceived === 0,
+    },
   ],
   fresh: [
     {
@@ -207,12 +229,16 @@ export async function replayDemo(app: App, chain: { url: string; accounts: strin
         clock = head.time;
         from ??= head.time;
         for (const w of wallets) await engine.syncWallet(w);
-        // from the histories' start each time: the import links a call to its contract's deployer within one export
+        // each month's blocks in a directory of their own, the whole directory imported each time: files already
+        // imported are skipped, and a call is still linked to a contract deployed in an earlier month's file
         if (month === 0) exportFrom = head.block + 1;
         else {
-          const monthDir = path.join(dir, String(month));
-          await exportEthereumEtl(chain.url, monthDir, { fromBlock: exportFrom, toBlock: head.block });
-          const r = await importEthereumEtl({ db: app.ctx.db, repo }, monthDir, { chainId: 1 });
+          await exportEthereumEtl(chain.url, path.join(dir, String(month).padStart(2, '0')), {
+            fromBlock: exportFrom,
+            toBlock: head.block,
+          });
+          exportFrom = head.block + 1;
+          const r = await importEthereumEtl({ db: app.ctx.db, repo }, dir, { chainId: 1 });
           for (const w of r.wallets) if (wallets.includes(w)) await replay.recompute(w, 'ingestion');
         }
         // the first month scores every wallet once: later months' scores are its changes
@@ -227,6 +253,7 @@ export async function replayDemo(app: App, chain: { url: string; accounts: strin
   await live.recomputeMany(wallets, 'ingestion');
   const scores = {} as DemoWorld['scores'];
   const history = {} as DemoWorld['history'];
+  const features = {} as DemoWorld['features'];
   for (const role of ROLES) {
     const address = scenario.wallets[role];
     scores[role] = Object.fromEntries((await live.getScores(address, { explain: true })).map((x) => [x.category, x])) as Record<
@@ -234,8 +261,9 @@ export async function replayDemo(app: App, chain: { url: string; accounts: strin
       ScoreEntry
     >;
     history[role] = await live.history(address);
+    features[role] = await engine.featuresFor(address);
   }
-  return { scenario, scores, history, replay: { from: from!, to } };
+  return { scenario, scores, features, history, replay: { from: from!, to } };
 }
 
 /** Hardhat's default accounts come from this public mnemonic: the demo wallets' keys are no secret. */
