@@ -127,10 +127,13 @@ async function main() {
       cpu[which].push((c.user + c.system) / Math.max(1, r.rps * SECONDS));
       return r;
     };
+    const targets = { bare: bareUrl, same: sameUrl, api: url };
     for (let round = 1; round <= ROUNDS; round++) {
-      const bareRes = await measured('bare', bareUrl);
-      const sameRes = await measured('same', sameUrl);
-      const apiRes = await measured('api', url);
+      // each round in another order, so that none of the three always runs first (or last) in a round
+      const order = (['bare', 'same', 'api'] as const).map((_, i, all) => all[(i + round - 1) % 3]);
+      const res = {} as Record<keyof typeof targets, Awaited<ReturnType<typeof measured>>>;
+      for (const which of order) res[which] = await measured(which, targets[which]);
+      const { bare: bareRes, same: sameRes, api: apiRes } = res;
       const ratio = (100 * apiRes.rps) / bareRes.rps;
       const sameRatio = (100 * apiRes.rps) / sameRes.rps;
       ratios.push(ratio);

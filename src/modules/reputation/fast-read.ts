@@ -11,14 +11,50 @@ import type { FastPaths, FastRoute } from '../../platform/http/fast-path.js';
 import type { LimitResult } from '../../platform/rate-limit/index.js';
 import type { QuotaResult } from '../../platform/rate-limit/quota.js';
 import { CATEGORIES, type Category, type ScoreEntry } from '../scoring/contracts.js';
-import { serializedEntry } from './bodies.js';
+import { explainedEntry } from './bodies.js';
 
 const PREFIX = '/api/v1/reputation/';
 const ROUTE = '/api/v1/reputation/:address/:category';
 const JSON_TYPE = 'application/json; charset=utf-8';
 const categories = new Set<string>(CATEGORIES);
 
+/** What a request URL names: the wallet (lower case) and the category; null when the URL is not this read's. */
+interface Target {
+  address: string;
+  category: Category;
+}
+const MAX_TARGETS = 10_000;
+
+/** exactly /api/v1/reputation/0x<40 hex>/<CATEGORY>: a query string, an encoded character or a name goes to Fastify */
+function parseTarget(url: string): Target | null {
+  if (url.charCodeAt(PREFIX.length + 42) !== 47 /* / */) return null;
+  const address = url.slice(PREFIX.length, PREFIX.length + 42);
+  const category = url.slice(PREFIX.length + 43);
+  if (!categories.has(category) || !isAddress(address)) return null;
+  return { address: address.toLowerCase(), category: category as Category };
+}
+
 export function fastCategoryRead(ctx: AppContext, paths: FastPaths): FastRoute {
+  // The URLs of this read seen lately, parsed (an address checked against its checksum) once each rather than per
+  // request; emptied when full, so URLs no one repeats cost no memory for long.
+  const targets = new Map<string, Target | null>();
+  function targetOf(url: string): Target | null {
+    let t = targets.get(url);
+    if (t === undefined) {
+      t = parseTarget(url);
+      if (targets.size >= MAX_TARGETS) targets.clear();
+      targets.set(url, t);
+    }
+    return t;
+  }
+  // the rate limiter's id of each key, made once per principal instead of a new string per request
+  const limitIds = new WeakMap<ApiKeyPrincipal, string>();
+  function limitIdOf(key: ApiKeyPrincipal): string {
+    let id = limitIds.get(key);
+    if (id === undefined) limitIds.set(key, (id = `key:${key.keyId}`));
+    return id;
+  }
+
   // Named once here, not per request: the hot path creates no closures (each one also costs a name under tsx).
   function afterLimit(req: IncomingMessage, res: ServerResponse, startedAt: number, key: ApiKeyPrincipal, entry: ScoreEntry, l: LimitResult) {
     if (!l.allowed) return handOver(req, res, l);
@@ -37,7 +73,8 @@ export function fastCategoryRead(ctx: AppContext, paths: FastPaths): FastRoute {
     ctx.apiKeys.touch?.(key.keyId);
     const headers: Record<string, string | number> = { 'content-type': JSON_TYPE, 'x-ratelimit-limit': l.limit, 'x-ratelimit-remaining': l.remaining, 'x-ratelimit-reset': l.resetAt };
     if (cors === 'listed') headers.vary = 'Origin';
-    paths.send(req, res, startedAt, { route: ROUTE, status: 200, headers, body: serializedEntry(entry, true) });
+    const body = explainedEntry(entry);
+    paths.send(req, res, startedAt, { route: ROUTE, status: 200, headers, body: body.full, bodyBytes: body.fullBytes });
   }
 
   /** The Fastify route takes over with this request's rate-limit decision, so the request is not counted twice. */
@@ -50,11 +87,9 @@ export function fastCategoryRead(ctx: AppContext, paths: FastPaths): FastRoute {
 
   return function categoryRead(req, res, startedAt) {
     const url = req.url!;
-    // exactly /api/v1/reputation/0x<40 hex>/<CATEGORY>: a query string, an encoded character or a name goes to Fastify
-    if (!url.startsWith(PREFIX) || url.charCodeAt(PREFIX.length + 42) !== 47 /* / */) return false;
-    const address = url.slice(PREFIX.length, PREFIX.length + 42);
-    const category = url.slice(PREFIX.length + 43);
-    if (!categories.has(category) || !isAddress(address)) return false;
+    if (!url.startsWith(PREFIX)) return false;
+    const target = targetOf(url);
+    if (target === null) return false;
     const h = req.headers;
     // a bearer token beside the key must be of its environment (else 401, mixed environments): the router decides that
     if (h['content-length'] !== undefined || h['transfer-encoding'] !== undefined || h.authorization !== undefined) return false;
@@ -65,9 +100,9 @@ export function fastCategoryRead(ctx: AppContext, paths: FastPaths): FastRoute {
     if (typeof raw !== 'string') return false;
     const key = ctx.apiKeys.cached?.(raw);
     if (!key || key.environment === 'test') return false;
-    const entry = ctx.services.scoring?.peekScore?.(address, category as Category);
+    const entry = ctx.services.scoring?.peekScore?.(target.address, target.category);
     if (!entry) return false;
-    const l = ctx.limiter.hit(`key:${key.keyId}`, key.rateLimit);
+    const l = ctx.limiter.hit(limitIdOf(key), key.rateLimit);
     if (l instanceof Promise) l.then((r) => afterLimit(req, res, startedAt, key, entry, r), () => paths.fallback(req, res));
     else afterLimit(req, res, startedAt, key, entry, l);
     return true;

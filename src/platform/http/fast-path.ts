@@ -17,6 +17,8 @@ export interface FastAnswer {
   /** lower-case names; content-length, x-request-id and x-response-time are added here */
   headers: Record<string, string | number>;
   body: string;
+  /** Buffer.byteLength(body), when the route keeps it with the body */
+  bodyBytes?: number;
 }
 
 /**
@@ -67,7 +69,7 @@ export function installFastPaths(app: FastifyInstance, opts: { metrics: RequestM
     const headers = a.headers;
     headers['x-response-time'] = (performance.now() - startedAt).toFixed(3);
     headers['x-request-id'] = id;
-    headers['content-length'] = Buffer.byteLength(a.body);
+    headers['content-length'] = a.bodyBytes ?? Buffer.byteLength(a.body);
     res.writeHead(a.status, headers);
     res.end(a.body);
     paths.served++;
