@@ -1,6 +1,8 @@
 // `npm run demo`: starts a local chain (as chain 1, on 127.0.0.1:8545 unless --chain-port), drives the scenario
-// wallets through their histories, serves the API reading that chain over JSON-RPC exactly as it would read
-// mainnet, and prints the demo wallets, their scores, an API key and the demo admin wallet's private key. The
+// wallets through their histories while the API reads that chain over JSON-RPC exactly as it would read mainnet
+// (scored after each month: the score history spans the replayed year; see demo-world.ts), serves the API, and prints
+// the demo wallets, their scores, what each is and the checks that it scores so, an API key, the demo admin wallet's
+// private key and the wallets' public test keys. The
 // database is in memory unless --data-dir keeps it (embedded PGlite; the admin key is kept there too, so the same
 // wallet stays admin). Ctrl-C stops everything.
 //   npm run demo -- [--data-dir <dir>] [--chain-port <port>]      (the API port: PORT, default 8080)
