@@ -83,6 +83,11 @@ const NO_FACTOR = 'found, not counted, and no factor says so yet: ';
 export const CLAIMS: Record<Role, Claim[]> = {
   borrower: [
     {
+      says: 'as described: eleven loans held a day or more and repaid, with interest',
+      holds: (w) =>
+        w.features.borrower.lending.positions?.cycles === 11 && (w.features.borrower.lending.positions?.interestUsd ?? 0) > 1_000,
+    },
+    {
       says: 'LENDING: the best lending conduct of the demo (repaid loans held a month, over eleven months)',
       holds: (w) => best(w, 'borrower', 'DEFI_LENDING', 'conduct'),
     },
@@ -93,6 +98,10 @@ export const CLAIMS: Record<Role, Claim[]> = {
     { says: 'OVERALL: the best of the demo', holds: (w) => best(w, 'borrower', 'OVERALL', 'score') },
   ],
   liquidated: [
+    {
+      says: 'as described: four liquidations (three on Aave, one Compound absorb)',
+      holds: (w) => w.features.liquidated.lending.liquidations === 4,
+    },
     {
       says: "LENDING: its liquidations counted against it; its conduct and its score below the steady borrower's",
       holds: (w) =>
@@ -108,6 +117,13 @@ export const CLAIMS: Record<Role, Claim[]> = {
     },
   ],
   trader: [
+    {
+      says: 'as described: swaps on 33 days, $2,000 to $3,000 of pool fees',
+      holds: (w) =>
+        w.features.trader.trading.activeDays >= 33 &&
+        (w.features.trader.trading.feesUsd ?? 0) >= 2_000 &&
+        (w.features.trader.trading.feesUsd ?? 0) <= 3_000,
+    },
     { says: 'TRADING: the best trading conduct of the demo', holds: (w) => best(w, 'trader', 'DEFI_TRADING', 'conduct') },
     {
       says: 'TRADING: its fees were paid in pools at the addresses of reviewed established mainnet pools, so they back it: High (600 or more)',
@@ -118,13 +134,17 @@ export const CLAIMS: Record<Role, Claim[]> = {
     },
   ],
   voter: [
+    {
+      says: 'as described: eleven votes on eleven proposals',
+      holds: (w) => w.features.voter.governance.votes === 11 && w.features.voter.governance.proposalsVotedOn === 11,
+    },
     { says: 'GOVERNANCE: the best governance conduct of the demo', holds: (w) => best(w, 'voter', 'GOVERNANCE', 'conduct') },
     {
       says: 'GOVERNANCE: held to what the gas of its votes supports (voting power held comes back: it backs nothing), far below its conduct',
       holds: (w) =>
         heldToBacking(w, 'voter', 'GOVERNANCE') && e(w, 'voter', 'GOVERNANCE').score < e(w, 'voter', 'GOVERNANCE').conduct - 300,
     },
-    { says: 'IDENTITY: its ENS name counts', holds: (w) => e(w, 'voter', 'IDENTITY').score > 0 },
+    { says: 'IDENTITY: its ENS name counts', holds: (w) => has(w, 'voter', 'IDENTITY', 'ENS_NAME') && e(w, 'voter', 'IDENTITY').score > 0 },
     {
       says: `${NO_FACTOR}its delegation to itself (self-delegation earns nothing)`,
       holds: (w) => w.features.voter.governance.delegationsMade === 0,
@@ -151,10 +171,17 @@ export const CLAIMS: Record<Role, Claim[]> = {
   ],
   developer: [
     {
+      says: 'as described: five contracts deployed, used by wallets it did not fund',
+      holds: (w) => w.features.developer.developer.contractsDeployed === 5 && (w.features.developer.developer.thirdPartyUsers ?? 0) >= 3,
+    },
+    {
       says: 'DEVELOPER: the best developer score of the demo, from its contracts other wallets use',
       holds: (w) => best(w, 'developer', 'DEVELOPER', 'score') && has(w, 'developer', 'DEVELOPER', 'CONTRACTS_USED'),
     },
-    { says: 'IDENTITY: its ENS name counts', holds: (w) => e(w, 'developer', 'IDENTITY').score > 0 },
+    {
+      says: 'IDENTITY: its ENS name counts',
+      holds: (w) => has(w, 'developer', 'IDENTITY', 'ENS_NAME') && e(w, 'developer', 'IDENTITY').score > 0,
+    },
     {
       says: `${NO_FACTOR}the attestation the demo's operator made about it (an attester the registry does not trust)`,
       holds: (w) => w.features.developer.identity.attestationsReceived === 0,
@@ -188,7 +215,7 @@ export const WORLD_CLAIMS: Claim[] = [
           (x) =>
             x.category === 'OVERALL' ||
             x.score >= x.conduct ||
-            (x.factors ?? []).some((f) => /COST_CEILING|UNPRICED_EVIDENCE_CAP|LIQUIDATIONS|CLAIM/.test(f.code)),
+            (x.factors ?? []).some((f) => /COST_CEILING|UNPRICED_EVIDENCE_CAP/.test(f.code)),
         ),
       ),
   },
