@@ -187,11 +187,15 @@ async function main() {
   const perSec = total / ((performance.now() - t0) / 1000);
   const concBase = await baselinePost(rx.url, total, 32);
 
-  console.log('\n| measure | p50 | p99 | baseline p50 | ratio (p50 / baseline) |');
-  console.log('|---|---|---|---|---|');
-  console.log(`| change -> hub ScoreUpdated at the client | ${fmt(pct(hubLat, 50))} | ${fmt(pct(hubLat, 99))} | ${fmt(pct(wsBase, 50))} (bare ws message) | ${(pct(hubLat, 50) / pct(wsBase, 50)).toFixed(1)}x |`);
-  console.log(`| change -> webhook at the receiver | ${fmt(pct(hookLat, 50))} | ${fmt(pct(hookLat, 99))} | ${fmt(pct(postBase.lat, 50))} (bare HTTP POST) | ${(pct(hookLat, 50) / pct(postBase.lat, 50)).toFixed(1)}x |`);
-  console.log(`| (of which the score transaction with its outbox insert) | ${fmt(pct(txLat, 50))} | ${fmt(pct(txLat, 99))} | | |`);
+  console.log('\n| measure | p50 | p99 | baseline p50 | baseline p99 | ratio (p50 / baseline) |');
+  console.log('|---|---|---|---|---|---|');
+  console.log(
+    `| change -> hub ScoreUpdated at the client | ${fmt(pct(hubLat, 50))} | ${fmt(pct(hubLat, 99))} | ${fmt(pct(wsBase, 50))} (bare ws message) | ${fmt(pct(wsBase, 99))} | ${(pct(hubLat, 50) / pct(wsBase, 50)).toFixed(1)}x |`,
+  );
+  console.log(
+    `| change -> webhook at the receiver | ${fmt(pct(hookLat, 50))} | ${fmt(pct(hookLat, 99))} | ${fmt(pct(postBase.lat, 50))} (bare HTTP POST) | ${fmt(pct(postBase.lat, 99))} | ${(pct(hookLat, 50) / pct(postBase.lat, 50)).toFixed(1)}x |`,
+  );
+  console.log(`| (of which the score transaction with its outbox insert) | ${fmt(pct(txLat, 50))} | ${fmt(pct(txLat, 99))} | | | |`);
   console.log(`\ndeliveries/s with ${SUBS} subscriptions (${total} deliveries): ${perSec.toFixed(0)}/s; bare POSTs at concurrency 32: ${concBase.perSec.toFixed(0)}/s; ratio ${(perSec / concBase.perSec).toFixed(2)}`);
 
   await app.close();

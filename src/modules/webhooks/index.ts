@@ -18,7 +18,8 @@ export const webhooksModule: Module = {
   name: 'webhooks',
   register(app, ctx) {
     const outboxRepo = createOutboxRepo(ctx.db);
-    ctx.services.webhooks = createOutbox(outboxRepo);
+    const outbox = createOutbox(outboxRepo);
+    ctx.services.webhooks = outbox;
     const service = createWebhookService({
       repo: createSubscriptionRepo(ctx.db),
       cipher: ctx.cipher,
@@ -40,7 +41,9 @@ export const webhooksModule: Module = {
         retrySchedule: ctx.config.webhookRetrySchedule,
         leaseSeconds: ctx.config.webhookLeaseSeconds,
         onHint: (wake) => {
-          const offs = [ctx.bus.subscribe(SCORE_UPDATED, wake), ctx.bus.subscribe(WEBHOOKS_DUE, wake)];
+          // a change of this instance whose transaction queued no delivery has nothing for the worker to claim
+          const onChange = (c: unknown) => void (outbox.queuedNothing(c) || wake());
+          const offs = [ctx.bus.subscribe(SCORE_UPDATED, onChange), ctx.bus.subscribe(WEBHOOKS_DUE, wake)];
           return () => offs.forEach((off) => off());
         },
       }),

@@ -28,8 +28,13 @@ export function webhookBody(c: ScoreChange): string {
   });
 }
 
-export function createOutbox(repo: Pick<OutboxRepo, 'enqueue'>): ScoreChangeOutbox {
+export function createOutbox(repo: Pick<OutboxRepo, 'enqueue'>): ScoreChangeOutbox & { queuedNothing(change: unknown): boolean } {
+  // Changes whose transaction queued no delivery (no subscription matched): the `score.updated` this instance then
+  // publishes with that very object need not wake the delivery worker, whose claim would find nothing new. An event
+  // from another instance is another object and wakes it as before.
+  const nothingQueued = new WeakSet<object>();
   return {
+    queuedNothing: (change) => typeof change === 'object' && change !== null && nothingQueued.has(change),
     /**
      * Other wallet events (`debt_claim.filed`): the same envelope, `data` as the event's module wrote it. They go to
      * the subscriptions of the environment they happen in (a test claim's notice to test webhooks only).
@@ -39,10 +44,11 @@ export function createOutbox(repo: Pick<OutboxRepo, 'enqueue'>): ScoreChangeOutb
       await repo.enqueue(q, [{ address: e.address.toLowerCase(), category: e.category, body, eventType: e.event, environment: currentEnvironment() }]);
     },
     async enqueue(q: Queryable, changes: ScoreChange[]) {
-      await repo.enqueue(
+      const queued = await repo.enqueue(
         q,
         changes.map((c) => ({ address: c.address.toLowerCase(), category: c.category, body: webhookBody(c) })),
       );
+      if (queued === 0) for (const c of changes) nothingQueued.add(c);
     },
   };
 }
