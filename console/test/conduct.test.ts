@@ -1,17 +1,16 @@
-// The console's score cards in headless Chromium, for a wallet read from a chain: a category whose conduct exceeds
-// its score says both in words (how the wallet behaves, the score it is held to and the backing that holds it),
-// and what it says is the API's own entry; a fully backed category and a verification category say so too. At
-// 1280 and 375 px, with axe-core. The chain is the local Hardhat chain (its own registry, chain 31337) with the
-// scenario histories; the wallet signed in is the scenario's trader, whose fees back most but not all of its conduct.
+// The console in headless Chromium for wallets read from a chain: `npm run demo`'s world (scripts/demo-world.ts: the
+// scenario histories replayed month by month on a local chain run as chain 1, the API reading it). On a score card,
+// a category whose conduct exceeds its score says both in words (how the wallet behaves, the score it is held to and
+// the backing that holds it), and what it says is the API's own entry; a fully backed category and a verification
+// category say so too (the trader, whose fees back most but not all of its conduct). The history chart and its table
+// show the replayed year (the borrower). At 1280 and 375 px, with axe-core. Each wallet signs in with its own key.
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, type TestKey } from '../../test/helpers/app.js';
 import { startLocalChain, type LocalChain } from '../../test/helpers/local-chain.js';
-import { runScenarios, type ScenarioResult } from '../../scripts/scenarios.js';
-import { demoWalletKeys } from '../../scripts/demo-world.js';
-import { LOCAL_CHAIN_ID } from '../../src/modules/ingestion/registry/index.js';
+import { SCENARIO_START_DAYS_AGO, type ScenarioResult } from '../../scripts/scenarios.js';
+import { demoWalletKeys, replayDemo, type DemoWorld } from '../../scripts/demo-world.js';
 import { ceilingFor } from '../../src/modules/scoring/model/cost-ceiling.js';
-import type { IngestionEngine } from '../../src/modules/ingestion/service.js';
 import { CHROMIUM, expectAccessible, shoot, startHarness, walletPage, type Harness } from './browser.js';
 
 const skip = !existsSync(CHROMIUM) && !process.env.CREDENCE_REQUIRE_SERVICES;
@@ -25,15 +24,16 @@ interface Entry {
 
 let chain: LocalChain;
 let sc: ScenarioResult;
+let world: DemoWorld;
 let h: Harness;
 let key: TestKey;
 
 beforeAll(async () => {
   if (skip) return;
-  chain = await startLocalChain({ chainId: LOCAL_CHAIN_ID, initialDate: new Date(Date.now() - 340 * 86_400_000) });
-  sc = await runScenarios(chain.url, chain.accounts);
-  h = await startHarness({ rpcUrls: { [LOCAL_CHAIN_ID]: chain.url }, ingestConfirmations: 0 });
-  await (h.app.ctx.services.ingestion as IngestionEngine).syncWallet(sc.wallets.trader);
+  chain = await startLocalChain({ initialDate: new Date(Date.now() - SCENARIO_START_DAYS_AGO * 86_400_000) });
+  h = await startHarness({ rpcUrls: { 1: chain.url }, ingestConfirmations: 0 });
+  world = await replayDemo(h.app, chain);
+  sc = world.scenario;
   key = await createKey(h.app, 'Starter');
 });
 afterAll(async () => {
@@ -111,5 +111,33 @@ describe.skipIf(skip)('score cards: conduct and backing in words', { timeout: 12
       expect(w.foreign).toEqual([]);
       await w.context.close();
     }
+  });
+
+  it('the history chart and its table show the replayed year', async () => {
+    const address = sc.wallets.borrower;
+    const changes = world.history.borrower;
+    const span = changes.at(-1)!.calculatedAt.getTime() - changes[0].calculatedAt.getTime();
+    expect(span).toBeGreaterThan(270 * 86_400_000);
+    const w = await walletPage(h, demoWalletKeys(sc.wallets).borrower as `0x${string}`);
+    expect(w.account.address.toLowerCase()).toBe(address);
+    await w.page.goto(`${h.base}/console/`);
+    await w.page.getByRole('button', { name: 'Sign in with wallet' }).click();
+    await w.page.locator('[data-testid=history-chart] canvas').waitFor();
+    // one line per category that changed, as the API's history has them
+    const changed = new Set(changes.map((c) => c.category));
+    expect(await w.page.locator('[data-testid=history-chart] .u-legend .u-series').count()).toBe(changed.size + 1);
+    // the table under it: every change, dated when the score was computed, over the replayed year
+    const section = w.page.locator('#history');
+    await section.getByText(`${changes.length} changes as a table`).click();
+    const dates = (await section.locator('tbody tr td:first-child').allTextContents()).map((t) => Date.parse(t));
+    expect(dates).toHaveLength(Math.min(50, changes.length));
+    expect(dates.every((d) => Number.isFinite(d))).toBe(true);
+    expect(Math.max(...dates) - Math.min(...dates)).toBeGreaterThan(270 * 86_400_000);
+    // to the minute (the page shows seconds in the browser's time zone, the same machine's)
+    expect(Math.abs(Math.min(...dates) - changes.at(-Math.min(50, changes.length))!.calculatedAt.getTime())).toBeLessThan(60_000);
+    await expectAccessible(w.page, 'history of a replayed year');
+    await shoot(w.page, 'owner-history-year');
+    expect(w.foreign).toEqual([]);
+    await w.context.close();
   });
 });
