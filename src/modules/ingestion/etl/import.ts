@@ -16,7 +16,7 @@ import { pricesForLogs, type PriceLookup, type PriceReader } from '../pricing/in
 import { isPositionManager } from '../registry/index.js';
 import { positionMintRecipient, positionRecords } from '../positions.js';
 import { countRows, num, readRows, str, topicsOf, type Row } from './reader.js';
-import { insertActivityBulk, writeQueue } from './writer.js';
+import { storeActivity, writeQueue } from './writer.js';
 
 const KINDS = ['blocks', 'transactions', 'logs', 'token_transfers'] as const;
 type FileKind = (typeof KINDS)[number];
@@ -106,9 +106,10 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
   // before the batches)
   const { pools, positions } = await scanLogs(files, chainId, senders, timeOf);
   if (positions.length) {
-    const changed = await db.tx((q) => insertActivityBulk(q, positions));
-    for (const w of changed) result.wallets.add(w);
-    result.records += positions.filter((r) => changed.has(r.wallet)).length;
+    const { wallets, stored, undated } = await db.tx((q) => storeActivity(q, positions));
+    for (const w of wallets) result.wallets.add(w);
+    result.records += stored;
+    result.recordsWithoutTime += undated;
   }
 
   for (const f of files) {
@@ -139,22 +140,22 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
         const prices = await pricesForLogs(opts.prices, rows.flatMap((r) => rawLog(r, timeOf) ?? []), { chainId, pools });
         records = rows.flatMap((r) => logRecords(r, { chainId, pools, dropped: result.dropped, prices }, timeOf, senders));
       }
-      else records = await newTokenTransfers(db, chainId, rows.flatMap((r) => tokenTransferRecords(r, chainId, timeOf, senders)));
+      // token transfers already stored as logs are left out by the write itself (writer.ts)
+      else records = rows.flatMap((r) => tokenTransferRecords(r, chainId, timeOf, senders));
+      const skipStoredLogs = f.kind === 'token_transfers';
       offset += consumed;
       const end = offset;
       await writes.push(async () => {
-        const changed = await db.tx(async (q) => {
-          const c = await insertActivityBulk(q, records);
+        const { wallets, stored, undated } = await db.tx(async (q) => {
+          const s = await storeActivity(q, records, { skipStoredLogs });
           if (nonces.size) await repo.recordNonces(nonces, chainId, q);
           await repo.saveImportProgress(source, rel, end, false, q);
-          return c;
+          return s;
         });
-        for (const w of changed) result.wallets.add(w);
+        for (const w of wallets) result.wallets.add(w);
         for (const w of nonces.keys()) result.wallets.add(w);
-        if (changed.size) {
-          result.records += records.length;
-          result.recordsWithoutTime += records.filter((r) => !r.occurredAt).length;
-        }
+        result.records += stored;
+        result.recordsWithoutTime += undated;
         entry.rows = end;
         opts.progress?.update(end);
       });
@@ -353,19 +354,4 @@ function tokenTransferRecords(r: Row, chainId: number, timeOf: (r: Row) => Date 
   const topics = [TRANSFER_TOPIC, pad(from as `0x${string}`), pad(to as `0x${string}`)];
   const data = pad(toHex(BigInt(str(r.value) ?? '0')));
   return decodeLog({ address: token, topics, data, transactionHash: txHash, logIndex: Number(r.log_index), blockNumber: Number(r.block_number), timestamp: timeOf(r) }, { chainId, txFrom: senders.get(txHash.toLowerCase()) ?? null });
-}
-
-/** token_transfers repeat logs already decoded (which also know ERC-721 from ERC-20): keep only the others. */
-async function newTokenTransfers(db: Db, chainId: number, records: ActivityRecord[]): Promise<ActivityRecord[]> {
-  if (!records.length) return records;
-  // one primary-key lookup per transfer (LATERAL ... LIMIT 1 cannot be planned as a hash join over a scan of every
-  // stored record, which a freshly loaded table's statistics invited: seconds per batch in a million-row import)
-  const rows = await db.query<{ tx_hash: string; log_index: number }>(
-    `SELECT t.tx_hash, t.log_index FROM unnest($2::text[], $3::int[]) AS t(tx_hash, log_index)
-     CROSS JOIN LATERAL (SELECT 1 FROM wallet_activity a
-       WHERE a.chain_id = $1 AND a.tx_hash = t.tx_hash AND a.log_index = t.log_index LIMIT 1) stored`,
-    [chainId, records.map((r) => r.txHash), records.map((r) => r.logIndex)],
-  );
-  const seen = new Set(rows.map((r) => `${r.tx_hash}:${r.log_index}`));
-  return records.filter((r) => !seen.has(`${r.txHash}:${r.logIndex}`));
 }

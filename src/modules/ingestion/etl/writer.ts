@@ -6,35 +6,62 @@ import type { ActivityRecord } from '../decode.js';
 /** Records per INSERT: one statement's parameters are 16 arrays of this many values. */
 const STATEMENT_ROWS = 5000;
 
+const COLUMNS = `chain_id, tx_hash, log_index, wallet, kind, block_number, occurred_at, contract, counterparty, token_id, amount,
+  direction, protocol, ref, value_usd, tx_from`;
+const ROWS = `unnest($1::int[], $2::text[], $3::int[], $4::text[], $5::text[], $6::bigint[], $7::timestamptz[], $8::text[], $9::text[],
+  $10::numeric[], $11::numeric[], $12::text[], $13::text[], $14::text[], $15::numeric[], $16::text[]) AS t(${COLUMNS})`;
+const INSERT = `WITH inserted AS (
+    INSERT INTO wallet_activity (${COLUMNS}) SELECT * FROM ${ROWS} ON CONFLICT DO NOTHING RETURNING wallet, occurred_at IS NULL AS undated)
+  SELECT wallet, count(*)::int AS n, count(*) FILTER (WHERE undated)::int AS undated FROM inserted GROUP BY wallet`;
+// Decoded token transfers repeat logs (which also tell ERC-721 from ERC-20): a record whose log is stored under any
+// wallet or kind is left out, in the same statement. One primary-key probe per record (LATERAL ... LIMIT 1 is never
+// planned as a hash join over a scan of every stored record, which a freshly loaded table's statistics invite).
+const INSERT_NEW_LOGS = `WITH inserted AS (
+    INSERT INTO wallet_activity (${COLUMNS})
+    SELECT t.* FROM ${ROWS}
+    LEFT JOIN LATERAL (SELECT 1 AS hit FROM wallet_activity a
+      WHERE a.chain_id = t.chain_id AND a.tx_hash = t.tx_hash AND a.log_index = t.log_index LIMIT 1) stored ON true
+    WHERE stored.hit IS NULL
+    ON CONFLICT DO NOTHING RETURNING wallet, occurred_at IS NULL AS undated)
+  SELECT wallet, count(*)::int AS n, count(*) FILTER (WHERE undated)::int AS undated FROM inserted GROUP BY wallet`;
+
+export interface BulkInsertOptions {
+  /** leave out records whose log (chain, transaction, log index) is already stored: token_transfers rows */
+  skipStoredLogs?: boolean;
+}
+
 /**
  * Stores records, ignoring those already stored (as the ingestion repo's insertActivity does); returns the
- * wallets that gained at least one record. The database answers each wallet once per statement, not once per
- * inserted row.
+ * wallets that gained at least one record, how many records were stored and how many of those have no time. The database answers each wallet
+ * once per statement, not once per inserted row.
  */
-export async function insertActivityBulk(q: Queryable, records: ActivityRecord[]): Promise<Set<string>> {
-  const changed = new Set<string>();
-  for (let i = 0; i < records.length; i += STATEMENT_ROWS) {
-    const chunk = records.slice(i, i + STATEMENT_ROWS);
+export async function insertActivityBulk(q: Queryable, records: ActivityRecord[], opts: BulkInsertOptions = {}): Promise<Set<string>> {
+  return (await storeActivity(q, records, opts)).wallets;
+}
+
+export async function storeActivity(q: Queryable, records: ActivityRecord[], opts: BulkInsertOptions = {}): Promise<{ wallets: Set<string>; stored: number; undated: number }> {
+  const wallets = new Set<string>();
+  let stored = 0;
+  let undated = 0;
+  // a transfer's records (sender and receiver) share a log: one statement, so none is left out for its twin
+  const size = opts.skipStoredLogs ? Math.max(1, records.length) : STATEMENT_ROWS;
+  for (let i = 0; i < records.length; i += size) {
+    const chunk = records.slice(i, i + size);
     const col = <T>(f: (r: ActivityRecord) => T) => chunk.map(f);
-    const rows = await q.query<{ wallet: string }>(
-      `WITH inserted AS (
-         INSERT INTO wallet_activity (chain_id, tx_hash, log_index, wallet, kind, block_number, occurred_at, contract,
-           counterparty, token_id, amount, direction, protocol, ref, value_usd, tx_from)
-         SELECT * FROM unnest($1::int[], $2::text[], $3::int[], $4::text[], $5::text[], $6::bigint[], $7::timestamptz[],
-           $8::text[], $9::text[], $10::numeric[], $11::numeric[], $12::text[], $13::text[], $14::text[], $15::numeric[], $16::text[])
-         ON CONFLICT DO NOTHING RETURNING wallet)
-       SELECT DISTINCT wallet FROM inserted`,
-      [
-        col((r) => r.chainId), col((r) => r.txHash), col((r) => r.logIndex), col((r) => r.wallet), col((r) => r.kind),
-        col((r) => r.blockNumber), col((r) => r.occurredAt), col((r) => r.contract), col((r) => r.counterparty),
-        col((r) => r.tokenId), col((r) => r.amount), col((r) => r.direction), col((r) => r.protocol), col((r) => r.ref),
-        col((r) => (r.valueUsd === null || r.valueUsd === undefined ? null : String(r.valueUsd))),
-        col((r) => r.txFrom?.toLowerCase() ?? null),
-      ],
-    );
-    for (const r of rows) changed.add(r.wallet);
+    const rows = await q.query<{ wallet: string; n: number; undated: number }>(opts.skipStoredLogs ? INSERT_NEW_LOGS : INSERT, [
+      col((r) => r.chainId), col((r) => r.txHash), col((r) => r.logIndex), col((r) => r.wallet), col((r) => r.kind),
+      col((r) => r.blockNumber), col((r) => r.occurredAt), col((r) => r.contract), col((r) => r.counterparty),
+      col((r) => r.tokenId), col((r) => r.amount), col((r) => r.direction), col((r) => r.protocol), col((r) => r.ref),
+      col((r) => (r.valueUsd === null || r.valueUsd === undefined ? null : String(r.valueUsd))),
+      col((r) => r.txFrom?.toLowerCase() ?? null),
+    ]);
+    for (const r of rows) {
+      wallets.add(r.wallet);
+      stored += Number(r.n);
+      undated += Number(r.undated);
+    }
   }
-  return changed;
+  return { wallets, stored, undated };
 }
 
 /**
