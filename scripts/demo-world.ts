@@ -21,6 +21,7 @@ import type { CacheFactory } from '../src/platform/cache/index.js';
 import type { Category, ScoreChange, ScoreEntry, WalletFeatures } from '../src/modules/scoring/contracts.js';
 import { createScoringService, type ScoringServiceImpl } from '../src/modules/scoring/service.js';
 import { ceilingFor } from '../src/modules/scoring/model/cost-ceiling.js';
+import { MODEL_VERSION } from '../src/modules/scoring/model/index.js';
 import type { IngestionEngine } from '../src/modules/ingestion/service.js';
 import { createIngestionRepo } from '../src/modules/ingestion/repo.js';
 import { importEthereumEtl } from '../src/modules/ingestion/etl/import.js';
@@ -341,6 +342,12 @@ export function formatWorld(w: DemoWorld): string[] {
     }
   }
   for (const c of checks.filter((x) => x.role === null)) out.push(`${mark(c.holds)} ${c.says}`);
+  const failed = checks.filter((c) => !c.holds).length;
+  out.push(
+    failed === 0
+      ? `all ${checks.length} checks hold: each wallet scores what its description says`
+      : `${failed} of ${checks.length} checks do NOT hold (marked NOT): those descriptions are wrong for this model (${MODEL_VERSION}); test/demo.test.ts fails too`,
+  );
   out.push('');
   out.push(`columns: ${CATEGORIES.map((c) => `${SHORT[c]} = ${c}`).join(', ')}`);
   out.push(

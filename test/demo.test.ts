@@ -73,5 +73,14 @@ describe('npm run demo', () => {
       );
       expect(served, role).toEqual(Object.fromEntries(Object.values(world.scores[role]).map((s) => [s.category, [s.score, s.conduct]])));
     }
+    // the printed table: a row per wallet, each cell the score and, where the backing holds it below, (conduct)
+    const lines = formatWorld(world);
+    for (const role of ROLES) {
+      const row = lines.find((l) => l.startsWith(`${role} `))!;
+      const cells = row.slice(role.padEnd(11).length + 1 + 42).match(/\d+ \(\d+\)|\d+/g);
+      const expected = Object.values(world.scores[role]).map((x) => (x.conduct > x.score ? `${x.score} (${x.conduct})` : String(x.score)));
+      expect(cells, role).toEqual(expected);
+    }
+    expect(lines).toContain(`all ${checkClaims(world).length} checks hold: each wallet scores what its description says`);
   });
 });
