@@ -52,7 +52,7 @@ function checkBinding(msg: SiweMessage, allowed: string[], chains: number[]): st
   if (!allowed.includes(domain)) {
     throw unauthorized(`The message's domain must be ${allowed.length > 1 ? 'one of ' : ''}${list} (the sign-in domains this service was configured or started for; CREDENCE_SIWE_DOMAINS adds others).`);
   }
-  let uriHost: string | null = null;
+  let uriHost: string | null;
   try {
     uriHost = new URL(msg.uri).host.toLowerCase();
   } catch {

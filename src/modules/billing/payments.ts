@@ -7,7 +7,6 @@ import type { AppContext } from '../../platform/context.js';
 import { AppError, badRequest, forbidden, notFound, unavailable, upstream } from '../../platform/errors.js';
 import { hashApiKey } from '../../platform/auth/api-key.js';
 import type { ApiKeyPrincipal } from '../../platform/auth/api-key.js';
-import { writeAudit } from '../../platform/audit.js';
 import { PLANS, limitsOf, type PlanId, type Tier } from './tiers.js';
 import type { BillingRepo } from './repo.js';
 import { createPaymentEvents } from './events.js';
