@@ -256,7 +256,8 @@ export async function replayDemo(app: App, chain: { url: string; accounts: strin
       async month(month, head) {
         clock = head.time;
         from ??= head.time;
-        for (const w of wallets) await engine.syncWallet(w);
+        // all at once: each waits on the chain for much of its time
+        await Promise.all(wallets.map((w) => engine.syncWallet(w)));
         // each month's blocks in a directory of their own, the whole directory imported each time: files already
         // imported are skipped, and a call is still linked to a contract deployed in an earlier month's file
         if (month === 0) exportFrom = head.block + 1;
