@@ -78,8 +78,6 @@ const spansYear = (w: DemoWorld, role: Role) => {
   return h.length > 1 && h.at(-1)!.calculatedAt.getTime() - h[0].calculatedAt.getTime() >= 270 * 86_400_000;
 };
 
-/** What the histories did that the model found and does not count, with no factor saying so yet: printed as such. */
-const NO_FACTOR = 'found, not counted, and no factor says so yet: ';
 
 export const CLAIMS: Record<Role, Claim[]> = {
   borrower: [
@@ -147,12 +145,12 @@ export const CLAIMS: Record<Role, Claim[]> = {
     },
     { says: 'IDENTITY: its ENS name counts', holds: (w) => has(w, 'voter', 'IDENTITY', 'ENS_NAME') && e(w, 'voter', 'IDENTITY').score > 0 },
     {
-      says: `${NO_FACTOR}its delegation to itself (self-delegation earns nothing)`,
-      holds: (w) => w.features.voter.governance.delegationsMade === 0,
+      says: 'GOVERNANCE: its delegation to itself is found but not counted, and a factor says so',
+      holds: (w) => w.features.voter.governance.delegationsMade === 0 && has(w, 'voter', 'GOVERNANCE', 'DELEGATIONS_DISCOUNTED'),
     },
     {
-      says: `${NO_FACTOR}the attestation the demo's operator made about it (an attester the registry does not trust)`,
-      holds: (w) => w.features.voter.identity.attestationsReceived === 0,
+      says: "IDENTITY: the attestation the demo's operator made about it (an attester the registry does not trust) is found but not counted, and a factor says so",
+      holds: (w) => w.features.voter.identity.attestationsReceived === 0 && has(w, 'voter', 'IDENTITY', 'ATTESTATIONS_DISCOUNTED'),
     },
   ],
   collector: [
@@ -165,9 +163,11 @@ export const CLAIMS: Record<Role, Claim[]> = {
       holds: (w) => has(w, 'collector', 'NFT', 'NFTS_DISCOUNTED'),
     },
     {
-      says: `${NO_FACTOR}the six Pixel Punks the operator sent it, in the operator's own transactions (not its doing)`,
+      says: "NFT: the six Pixel Punks the operator sent it, in the operator's own transactions (not its doing), are found but not counted, and the factor says so",
       holds: (w) =>
-        w.features.collector.nft.received === 0 && !(e(w, 'collector', 'NFT').factors ?? []).some((f) => /received/i.test(f.description)),
+        w.features.collector.nft.received === 0 &&
+        (w.features.collector.nft.notTheirs ?? 0) >= 6 &&
+        (e(w, 'collector', 'NFT').factors ?? []).some((f) => f.code === 'NFTS_DISCOUNTED' && /someone else's transaction/.test(f.description)),
     },
   ],
   developer: [
@@ -184,8 +184,8 @@ export const CLAIMS: Record<Role, Claim[]> = {
       holds: (w) => has(w, 'developer', 'IDENTITY', 'ENS_NAME') && e(w, 'developer', 'IDENTITY').score > 0,
     },
     {
-      says: `${NO_FACTOR}the attestation the demo's operator made about it (an attester the registry does not trust)`,
-      holds: (w) => w.features.developer.identity.attestationsReceived === 0,
+      says: "IDENTITY: the attestation the demo's operator made about it (an attester the registry does not trust) is found but not counted, and a factor says so",
+      holds: (w) => w.features.developer.identity.attestationsReceived === 0 && has(w, 'developer', 'IDENTITY', 'ATTESTATIONS_DISCOUNTED'),
     },
   ],
   fresh: [

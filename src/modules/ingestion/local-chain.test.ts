@@ -115,11 +115,12 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
     expect(f[trader].trading).toMatchObject({ swaps: 66, distinctPools: 2, protocols: 2 });
     expect(f[trader].trading.activeDays).toBeGreaterThanOrEqual(30);
     // self-delegation earns nothing, nor does an attestation from an attester the registry does not trust
-    expect(f[voter].governance).toMatchObject({ votes: 11, proposalsVotedOn: 11, delegationsMade: 0, delegationsReceived: 1, governors: 1 });
+    expect(f[voter].governance).toMatchObject({ votes: 11, proposalsVotedOn: 11, delegationsMade: 0, delegationsReceived: 1, governors: 1, selfDelegations: 1 });
     expect(f[voter].governance.votePower).toBeGreaterThan(1);
-    expect(f[voter].identity).toEqual({ ensNames: 1, attestationsReceived: 0, attestationsMade: 0 });
+    // (found and left out: the factors say so)
+    expect(f[voter].identity).toEqual({ ensNames: 1, attestationsReceived: 0, attestationsMade: 0, untrustedReceived: 1, untrustedMade: 0 });
     // model 3.0.0: the NFTs the operator sent it (in the operator's transactions) are not its own doing
-    expect(f[collector].nft).toMatchObject({ received: 0, sent: 1 });
+    expect(f[collector].nft).toMatchObject({ received: 0, sent: 1, notTheirs: 6 });
     expect(f[collector].nft.mints).toBeGreaterThanOrEqual(12);
     expect(f[developer].developer).toMatchObject({ contractsDeployed: sc.developerContracts.length, contractsWithCode: sc.developerContracts.length });
     expect(f[fresh]).toMatchObject({ evidenceCount: 0, txCount: 0, chains: [], firstActivityAt: null });
@@ -196,7 +197,7 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
     await eng.syncWallet(voter);
     expect(await repo.syncStates(voter)).toMatchObject([{ lastBlock: sc.headBlock - 10 }]);
     // the ENS registration and the attestation are in the last blocks: not read yet
-    expect((await repo.features(voter)).identity).toEqual({ ensNames: 0, attestationsReceived: 0, attestationsMade: 0 });
+    expect((await repo.features(voter)).identity).toEqual({ ensNames: 0, attestationsReceived: 0, attestationsMade: 0, untrustedReceived: 0, untrustedMade: 0 });
     expect((await repo.features(voter)).governance.votes).toBe(11);
     await eng.stop();
   });

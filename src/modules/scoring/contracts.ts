@@ -111,14 +111,21 @@ export interface WalletFeatures {
     discounted?: { ownLiquidity: number; clusterLiquidity: number; sameBlockLiquidity: number; roundTrips: number } };
   /** votes at or above the floor (data/scoring/costs.json); votePower: sum over proposals of each vote's weight 0-1;
    *  delegationsReceived: those that moved votes to the wallet, delegatedPower their summed weight */
-  governance: { votes: number; proposalsVotedOn: number; delegationsMade: number; delegationsReceived: number; governors: number; votePower?: number; delegatedPower?: number };
+  governance: { votes: number; proposalsVotedOn: number; delegationsMade: number; delegationsReceived: number; governors: number; votePower?: number; delegatedPower?: number;
+    /** delegations of its own votes to itself: found, not counted */
+    selfDelegations?: number };
   /** only in transactions the wallet sent or paid in, only collections on the maintained list or with independent holders */
   nft: { mints: number; received: number; sent: number; collections: number;
     /** NFT records of its own transactions in collections neither listed nor held by enough others: not counted */
-    unlisted?: number };
+    unlisted?: number;
+    /** NFTs minted to it or moved in someone else's transaction (an airdrop, an operator's transfer): not counted */
+    notTheirs?: number };
   /** usedContracts / thirdPartyUsers: deployed contracts called by others the deployer did not fund (bulk import) */
   developer: { contractsDeployed: number; contractsWithCode: number; usedContracts?: number; thirdPartyUsers?: number };
-  identity: { ensNames: number; attestationsReceived: number; attestationsMade: number };
+  identity: { ensNames: number; attestationsReceived: number; attestationsMade: number;
+    /** attestations about it, and by it, from attesters not on the trusted list or about itself: not counted */
+    untrustedReceived?: number;
+    untrustedMade?: number };
   /** gas the wallet paid (USD at reference prices, tips capped: data/scoring/backing.json), for the transactions that
    *  made each category's evidence, and for all of them (each transaction once) */
   gasUsd?: { lending: number; trading: number; governance: number; total: number };

@@ -52,6 +52,21 @@ export const withoutFactors = (e: ScoreEntry): ScoreEntry => ({
   coverage: e.coverage,
 });
 
+/** withoutFactors(withCoverage(toEntry(r, now), coverage)), made in one step (the batch read without factors). */
+function bareEntry(r: ReadRow, now: Date, coverage: Coverage): ScoreEntry {
+  return {
+    category: r.category,
+    score: r.score,
+    conduct: r.conduct ?? r.score,
+    backingUsd: r.backing_usd === null || r.backing_usd === undefined ? null : Number(r.backing_usd),
+    confidence: decayConfidence(r.confidence, r.decay_anchor, now),
+    tier: tierFor(r.score),
+    calculatedAt: r.calculated_at,
+    modelVersion: r.model_version,
+    coverage,
+  };
+}
+
 // --- coverage (ingest area, issue 12) ---
 export const NO_CHAIN_SOURCE = 'NO_CHAIN_SOURCE';
 const NO_SOURCE_FACTOR = {
@@ -245,23 +260,24 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
     },
 
     async getBatch(addresses, category, opts = {}) {
-      const shape = (e: ScoreEntry) => (opts.explain ? e : withoutFactors(e));
       const lower = addresses.map((a) => a.toLowerCase());
       const found = new Map<string, ScoreEntry>();
       const toRead: string[] = [];
       for (const a of new Set(lower)) {
         const hit = cache.get(a);
-        if (hit) found.set(a, shape(hit[category]));
+        if (hit) found.set(a, opts.explain ? hit[category] : withoutFactors(hit[category]));
         else toRead.push(a);
       }
       if (toRead.length > 0) {
         const at = now();
         const [rows, coverage] = await Promise.all([repo.readCategory(toRead, category, !!opts.explain), coverageFor(toRead)]);
-        const entry = (r: Parameters<typeof toEntry>[0], t: Date) => withCoverage(toEntry(r, t), coverage.get(r.address)!);
+        // Without factors the entry is made directly: withCoverage's factor rewrite would be dropped at once.
+        const entry = (r: ReadRow, t: Date): ScoreEntry =>
+          opts.explain ? withCoverage(toEntry(r, t), coverage.get(r.address)!) : bareEntry(r, t, coverage.get(r.address)!);
         const stale: string[] = [];
         for (const r of rows) {
           if (r.model_version !== MODEL_VERSION) stale.push(r.address);
-          else found.set(r.address, shape(entry(r, at)));
+          else found.set(r.address, entry(r, at));
         }
         const missing = toRead.filter((a) => !found.has(a) && !stale.includes(a));
         if (missing.length > 0) await firstRead(missing);
@@ -269,7 +285,7 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
         if (missing.length > 0 || stale.length > 0) {
           // first reads ingested meanwhile: their coverage is read again
           for (const [k, v] of await coverageFor(missing)) coverage.set(k, v);
-          for (const r of await repo.readCategory([...missing, ...stale], category, !!opts.explain)) found.set(r.address, shape(entry(r, now())));
+          for (const r of await repo.readCategory([...missing, ...stale], category, !!opts.explain)) found.set(r.address, entry(r, now()));
         }
       }
       return lower.map((a) => found.get(a)!);

@@ -120,12 +120,13 @@ function toFeatures(r: Record<string, unknown>): WalletFeatures {
       governors: n('governors'),
       votePower: n('vote_power'),
       delegatedPower: n('delegated_power'),
+      selfDelegations: n('self_delegations'),
     },
     // to a millionth of a dollar: the same gas summed in another order (another source's row order) is the same figure
     gasUsd: { lending: micro(n('gas_lending')), trading: micro(n('gas_trading')), governance: micro(n('gas_governance')), total: micro(n('gas_total')) },
-    nft: { mints: n('mints'), received: n('nft_received'), sent: n('nft_sent'), collections: n('collections'), unlisted: n('nft_unlisted') },
+    nft: { mints: n('mints'), received: n('nft_received'), sent: n('nft_sent'), collections: n('collections'), unlisted: n('nft_unlisted'), notTheirs: n('nft_not_theirs') },
     developer: { contractsDeployed: n('deployed'), contractsWithCode: n('with_code'), usedContracts: n('used_contracts'), thirdPartyUsers: n('third_party_users') },
-    identity: { ensNames: n('ens_names'), attestationsReceived: n('att_received'), attestationsMade: n('att_made') },
+    identity: { ensNames: n('ens_names'), attestationsReceived: n('att_received'), attestationsMade: n('att_made'), untrustedReceived: n('att_received_untrusted'), untrustedMade: n('att_made_untrusted') },
     evidenceCount: n('evidence'),
     evidenceAt: {
       lending: date(r.lending_at),

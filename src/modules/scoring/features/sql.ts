@@ -213,6 +213,15 @@ SELECT
   (SELECT count(*) FROM nc) AS collections,
   -- NFTs the wallet moved itself in collections neither listed nor held by enough others: found, not counted
   count(*) FILTER (WHERE kind IN ('nft_mint', 'transfer_erc721', 'transfer_erc1155') AND (chain_id, contract) NOT IN (SELECT chain_id, contract FROM nc)) AS nft_unlisted,
+  -- found and left out by \`a\`, so that the factors can say so: NFTs moved in someone else's transaction (an airdrop,
+  -- an operator's transfer), delegations to itself, attestations from untrusted attesters or about itself
+  (SELECT count(*) FROM wallet_activity x WHERE x.wallet = $1 AND x.kind IN ('nft_mint', 'transfer_erc721', 'transfer_erc1155')
+     AND x.tx_from IS DISTINCT FROM $1 AND NOT EXISTS (SELECT 1 FROM paid p WHERE p.chain_id = x.chain_id AND p.tx_hash = x.tx_hash)) AS nft_not_theirs,
+  (SELECT count(*) FROM wallet_activity x WHERE x.wallet = $1 AND x.kind = 'gov_delegate' AND x.counterparty = $1) AS self_delegations,
+  (SELECT count(*) FILTER (WHERE x.kind = 'attestation_received') FROM wallet_activity x WHERE x.wallet = $1
+     AND x.kind IN ('attestation_received', 'attestation_made') AND (x.protocol IS DISTINCT FROM 'eas-trusted' OR x.counterparty = $1)) AS att_received_untrusted,
+  (SELECT count(*) FILTER (WHERE x.kind = 'attestation_made') FROM wallet_activity x WHERE x.wallet = $1
+     AND x.kind IN ('attestation_received', 'attestation_made') AND (x.protocol IS DISTINCT FROM 'eas-trusted' OR x.counterparty = $1)) AS att_made_untrusted,
   count(*) FILTER (WHERE kind = 'contract_deploy') AS deployed,
   count(*) FILTER (WHERE kind = 'contract_deploy' AND ref = 'code') AS with_code,
   (SELECT count(DISTINCT contract) FROM du) AS used_contracts,

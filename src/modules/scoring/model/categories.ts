@@ -208,6 +208,9 @@ export function governance(f: WalletFeatures): CategoryResult {
   if (g.governors > 0) terms.push({ code: 'DAOS_PARTICIPATED', description: `took part in ${plural(g.governors, 'DAO governor')}`, points: 150 * sat(g.governors, 2) * share });
   if (g.delegationsMade > 0) terms.push({ code: 'DELEGATED_VOTES', description: `delegated to others ${plural(g.delegationsMade, 'time')}`, points: 50 * sat(g.delegationsMade, 2) });
   if (g.delegationsReceived > 0) terms.push({ code: 'DELEGATE_TRUST', description: `received ${plural(g.delegationsReceived, 'delegation')} that moved votes (weight ${trust.toFixed(1)})`, points: 200 * sat(trust, 2) });
+  if (g.selfDelegations) {
+    terms.push({ code: 'DELEGATIONS_DISCOUNTED', description: `found but not counted: ${plural(g.selfDelegations, 'delegation')} of its own votes to itself (no one else's trust)`, points: 0, pinned: true });
+  }
   const backing = backingOf(f).governance;
   const cap = capped(terms, backing, 'gas paid to vote and delegate (voting power held comes back: it backs nothing)');
   const ev = g.votes + g.delegationsMade + g.delegationsReceived;
@@ -229,9 +232,11 @@ export function nft(f: WalletFeatures): CategoryResult {
     const kept = clamp(1 - n.sent / acquired, 0, 1);
     terms.push({ code: 'NFT_RETENTION', description: `kept ${Math.round(kept * 100)}% of acquired NFTs`, points: 200 * kept });
   }
-  if ((n.unlisted ?? 0) > 0) {
-    terms.push({ code: 'NFTS_DISCOUNTED', description: `found but not counted: ${plural(n.unlisted!, 'NFT transfer or mint', 'NFT transfers or mints')} in collections neither on the reviewed list nor held by enough independent wallets`, points: 0, pinned: true });
-  }
+  const nftWhy = [
+    n.unlisted ? `${plural(n.unlisted, 'NFT transfer or mint', 'NFT transfers or mints')} in collections neither on the reviewed list nor held by enough independent wallets` : '',
+    n.notTheirs ? `${plural(n.notTheirs, 'NFT')} minted to it or moved in someone else's transaction (an airdrop, an operator's transfer: it did nothing)` : '',
+  ].filter(Boolean);
+  if (nftWhy.length) terms.push({ code: 'NFTS_DISCOUNTED', description: `found but not counted: ${nftWhy.join('; ')}`, points: 0, pinned: true });
   const backing = backingOf(f).total;
   const cap = capped(terms, backing, 'what it lost', true);
   const conf = confidenceOf(acquired + n.sent, 10, [n.mints > 0, n.received > 0, n.collections >= 2, n.sent > 0], f.chains.length);
@@ -259,6 +264,7 @@ export function identity(f: WalletFeatures, s: ModelSignals): CategoryResult {
   }
   if (i.ensNames > 0) terms.push({ code: 'ENS_NAME', description: `${plural(i.ensNames, 'ENS name')} registered`, points: 150 * sat(i.ensNames, 1) });
   if (i.attestationsReceived > 0) terms.push({ code: 'ATTESTATIONS_RECEIVED', description: `${plural(i.attestationsReceived, 'attestation')} about this wallet`, points: 285 * sat(i.attestationsReceived, 3) });
+  if (i.untrustedReceived) terms.push(untrustedAttestations(i.untrustedReceived, 'about it'));
   const kycDecided = kyc.kycStatus === 'approved' || kyc.kycStatus === 'rejected';
   const ev = (didCredit ? 1 : 0) + id.activeCredentials + (kycDecided ? 1 : 0) + i.ensNames + i.attestationsReceived;
   const conf = confidenceOf(ev, 3, [didCredit, id.activeCredentials > 0, kycDecided, i.ensNames > 0, i.attestationsReceived > 0], f.chains.length);
@@ -271,12 +277,21 @@ export function identity(f: WalletFeatures, s: ModelSignals): CategoryResult {
   }, anchor(f, 'identity'), null);
 }
 
+/** Attestations found and left out: anyone can attest anything about anyone, so only trusted attesters count. */
+const untrustedAttestations = (count: number, which: string): Term => ({
+  code: 'ATTESTATIONS_DISCOUNTED',
+  description: `found but not counted: ${plural(count, 'attestation')} ${which} from attesters not on the trusted list, or about itself`,
+  points: 0,
+  pinned: true,
+});
+
 export function social(f: WalletFeatures): CategoryResult {
   const terms: Term[] = [];
   if (f.distinctCounterparties > 0) terms.push({ code: 'COUNTERPARTIES', description: `transacted with ${plural(f.distinctCounterparties, 'distinct address', 'distinct addresses')}`, points: 400 * sat(f.distinctCounterparties, 25) });
   if (f.tokenTransfers > 0) terms.push({ code: 'TOKEN_TRANSFERS', description: plural(f.tokenTransfers, 'token transfer'), points: 150 * sat(f.tokenTransfers, 50) });
   if (f.activeMonths > 0) terms.push({ code: 'ACTIVE_MONTHS', description: `active in ${plural(f.activeMonths, 'month')}`, points: 150 * sat(f.activeMonths, 12) });
   if (f.identity.attestationsMade > 0) terms.push({ code: 'ATTESTATIONS_MADE', description: `made ${plural(f.identity.attestationsMade, 'attestation')} about others`, points: 150 * sat(f.identity.attestationsMade, 3) });
+  if (f.identity.untrustedMade) terms.push(untrustedAttestations(f.identity.untrustedMade, 'made by it'));
   if (f.governance.delegationsReceived > 0) terms.push({ code: 'TRUSTED_BY_DELEGATORS', description: `${plural(f.governance.delegationsReceived, 'wallet')} delegated to it`, points: 150 * sat(f.governance.delegationsReceived, 3) });
   const backing = backingOf(f).total;
   const cap = capped(terms, backing, 'what it lost', true);
