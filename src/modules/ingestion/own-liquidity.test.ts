@@ -167,7 +167,7 @@ describe('swaps against the wallet\'s own Uniswap V3 liquidity', () => {
       // 24 swaps in its own pool are on chain; only the 2 in the other pool count
       expect(f.trading).toMatchObject({ swaps: 2, distinctPools: 1, volumeUsd: volume(2) });
       // the position NFT is no collectible: no mint, no collection, no token
-      expect(f.nft).toEqual({ mints: 0, received: 0, sent: 0, collections: 0, unlisted: 0 });
+      expect(f.nft).toEqual({ mints: 0, received: 0, sent: 0, collections: 0, unlisted: 0, notTheirs: 0 });
     }
     // each source stored the same marker: the position, in its pool
     for (const db of [app.ctx.db, etlDb, explorerDb]) {
@@ -188,7 +188,7 @@ describe('swaps against the wallet\'s own Uniswap V3 liquidity', () => {
     for (const wallet of [w.trader, w.gifted]) {
       for (const f of [await overRpc(wallet), await fromExport(wallet), await fromExplorer(wallet)]) {
         expect(f.trading, wallet).toMatchObject({ swaps: 8, distinctPools: 1, volumeUsd: volume(8) });
-        expect(f.nft, wallet).toEqual({ mints: 0, received: 0, sent: 0, collections: 0, unlisted: 0 });
+        expect(f.nft, wallet).toEqual({ mints: 0, received: 0, sent: 0, collections: 0, unlisted: 0, notTheirs: 0 });
       }
     }
     for (const db of [app.ctx.db, etlDb, explorerDb]) {
