@@ -89,7 +89,7 @@ export function withCoverage(e: ScoreEntry, coverage: Coverage): ScoreEntry {
   // what the model found stays first (an admin's revision, a protocol contract's label); then what was not read
   return { ...e, coverage, factors: [...rest, NO_SOURCE_FACTOR] };
 }
-const DISCOUNTED_EVIDENCE = new Set(['SWAPS_DISCOUNTED', 'NFTS_DISCOUNTED', 'FEES_UNBACKED', 'NO_CREDIT_RECORD']);
+const DISCOUNTED_EVIDENCE = new Set(['SWAPS_DISCOUNTED', 'NFTS_DISCOUNTED', 'DELEGATIONS_DISCOUNTED', 'ATTESTATIONS_DISCOUNTED', 'FEES_UNBACKED', 'NO_CREDIT_RECORD']);
 const ON_CHAIN_ABSENCE = new Set([
   'NO_LENDING_HISTORY', 'NO_TRADING_HISTORY', 'NO_GOVERNANCE_ACTIVITY', 'NO_NFT_ACTIVITY', 'NO_SOCIAL_GRAPH', 'NO_CONTRACTS_DEPLOYED',
 ]);
