@@ -31,8 +31,6 @@ export interface ModelSignals {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-const CEILING_CODES = new Set(['COST_CEILING', 'UNPRICED_EVIDENCE_CAP']);
-
 /** Holds the terms' positive points to what the backing supports (cost-ceiling.ts); the limit applied, if any,
  *  is part of the category's inputs (a dispute override lasts until it changes). */
 function capped(terms: Term[], backingUsd: number, what: string, unpriced = false): string {
@@ -54,18 +52,24 @@ function result(
 ): CategoryResult {
   const offchainKey = offchain === '' ? '' : fingerprint(offchain);
   let conduct = 0;
-  for (const t of terms) if (!CEILING_CODES.has(t.code)) conduct += t.points;
-  return {
+  let total = 0;
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms[i];
+    total += t.points;
+    if (t.code !== 'COST_CEILING' && t.code !== 'UNPRICED_EVIDENCE_CAP') conduct += t.points;
+  }
+  const r: CategoryResult = {
     category,
-    score: toScore(sumPoints(terms)),
+    score: toScore(total),
     conduct: toScore(conduct),
     backingUsd: backingUsd === null ? null : Math.round(backingUsd * 100) / 100,
     confidence: conf,
     factors: topFactors(terms, empty),
     inputsKey: fingerprint(inputs) + offchainKey,
     offchainKey,
-    ...(evidenceAt !== undefined ? { evidenceAt } : {}),
   };
+  if (evidenceAt !== undefined) r.evidenceAt = evidenceAt;
+  return r;
 }
 
 const days = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}k` : String(Math.round(n)));

@@ -104,6 +104,8 @@ function protocolContract(f: WalletFeatures): CategoryResult[] {
   }));
 }
 
+const byImpact = (a: Factor, b: Factor) => Math.abs(b.impact) - Math.abs(a.impact);
+
 export interface CompositeInput {
   category: Category;
   score: number;
@@ -140,14 +142,14 @@ export function composite(parts: readonly CompositeInput[], sanctioned: boolean 
     factors.push({ code: 'SANCTIONED_CAP', description: `sanctioned address: OVERALL capped at ${SANCTIONED_OVERALL_CAP}`, impact: SANCTIONED_OVERALL_CAP - score });
     score = SANCTIONED_OVERALL_CAP;
   }
-  factors.sort((a, b) => Math.abs(b.impact) - Math.abs(a.impact));
+  factors.sort(byImpact);
   return {
     category: 'OVERALL',
     score,
     conduct: sanctioned === true ? Math.min(SANCTIONED_OVERALL_CAP, Math.round(clamp(conduct, 0, 1000))) : Math.round(clamp(conduct, 0, 1000)),
     backingUsd: backingUsd === null ? null : Math.round(backingUsd * 100) / 100,
     confidence: round3(conf),
-    factors: factors.slice(0, MAX_FACTORS),
+    factors: factors.length > MAX_FACTORS ? factors.slice(0, MAX_FACTORS) : factors,
     inputsKey: fingerprint(keys),
     offchainKey: '',
   };
@@ -157,5 +159,6 @@ export function composite(parts: readonly CompositeInput[], sanctioned: boolean 
 export function scoreWallet(input: ModelInput): CategoryResult[] {
   const cats = scoreCategories(input);
   const backing = input.features.accountType === 'contract' ? null : backingOf(input.features).total;
-  return [composite(cats, input.compliance?.sanctioned ?? null, backing), ...cats];
+  cats.unshift(composite(cats, input.compliance?.sanctioned ?? null, backing));
+  return cats;
 }

@@ -33,19 +33,24 @@ export interface CategoryResult {
 /** How many reason codes an entry carries. */
 export const MAX_FACTORS = 6;
 
+const byImpact = (a: Factor, b: Factor) => Math.abs(b.impact) - Math.abs(a.impact);
+
 /** The largest terms by absolute points (pinned ones always), largest first; zero-point terms only if pinned. */
 export function topFactors(terms: readonly Term[], empty?: { code: string; description: string }): Factor[] {
-  const byImpact = (a: Factor, b: Factor) => Math.abs(b.impact) - Math.abs(a.impact);
+  // hot path of every score: one array per group, no spreads; both sorts stable, so ties keep the terms' order
   const pinned: Factor[] = [];
-  const rest: Factor[] = [];
-  for (const t of terms) {
-    const f = { code: t.code, description: t.description, impact: Math.round(t.points) };
-    if (t.pinned) pinned.push(f);
-    else if (f.impact !== 0) rest.push(f);
+  let rest: Factor[] | null = null;
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms[i];
+    const impact = Math.round(t.points);
+    if (t.pinned) pinned.push({ code: t.code, description: t.description, impact });
+    else if (impact !== 0) (rest ??= []).push({ code: t.code, description: t.description, impact });
   }
-  if (pinned.length === 0 && rest.length === 0) return empty ? [{ ...empty, impact: 0 }] : [];
-  rest.sort(byImpact);
-  return [...pinned, ...rest.slice(0, Math.max(0, MAX_FACTORS - pinned.length))].sort(byImpact);
+  if (rest === null) return pinned.length === 0 ? (empty ? [{ code: empty.code, description: empty.description, impact: 0 }] : []) : pinned.sort(byImpact);
+  if (rest.length > 1) rest.sort(byImpact);
+  const room = Math.min(rest.length, Math.max(0, MAX_FACTORS - pinned.length));
+  for (let i = 0; i < room; i++) pinned.push(rest[i]);
+  return pinned.length > 1 ? pinned.sort(byImpact) : pinned;
 }
 
 export const sumPoints = (terms: readonly Term[]) => {
