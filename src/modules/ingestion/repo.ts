@@ -3,8 +3,7 @@
 import type { Queryable } from '../../platform/db/types.js';
 import { FEATURES_CHUNK, featuresFor, featuresForMany, poolLabel, type ChunkSizer } from '../scoring/features/index.js';
 import type { ActivityRecord } from './decode.js';
-
-const BATCH = 2000;
+import { storeActivity } from './etl/writer.js';
 
 export interface SyncState {
   chainId: number;
@@ -16,29 +15,9 @@ export interface SyncState {
 export function createIngestionRepo(db: Queryable) {
   return {
     /** Stores records, ignoring those already stored; returns the wallets that gained at least one record. */
+    /** Stores new records (a record already stored is left alone); returns the wallets that got any. */
     async insertActivity(records: ActivityRecord[], q: Queryable = db): Promise<Set<string>> {
-      const changed = new Set<string>();
-      for (let i = 0; i < records.length; i += BATCH) {
-        const chunk = records.slice(i, i + BATCH);
-        // one array parameter per column: the statement text stays the same whatever the batch size
-        const col = <T>(f: (r: ActivityRecord) => T) => chunk.map(f);
-        const rows = await q.query<{ wallet: string }>(
-          `INSERT INTO wallet_activity (chain_id, tx_hash, log_index, wallet, kind, block_number, occurred_at, contract,
-             counterparty, token_id, amount, direction, protocol, ref, value_usd, tx_from)
-           SELECT * FROM unnest($1::int[], $2::text[], $3::int[], $4::text[], $5::text[], $6::bigint[], $7::timestamptz[],
-             $8::text[], $9::text[], $10::numeric[], $11::numeric[], $12::text[], $13::text[], $14::text[], $15::numeric[], $16::text[])
-           ON CONFLICT DO NOTHING RETURNING wallet`,
-          [
-            col((r) => r.chainId), col((r) => r.txHash), col((r) => r.logIndex), col((r) => r.wallet), col((r) => r.kind),
-            col((r) => r.blockNumber), col((r) => r.occurredAt), col((r) => r.contract), col((r) => r.counterparty),
-            col((r) => r.tokenId), col((r) => r.amount), col((r) => r.direction), col((r) => r.protocol), col((r) => r.ref),
-            col((r) => (r.valueUsd === null || r.valueUsd === undefined ? null : String(r.valueUsd))),
-            col((r) => r.txFrom?.toLowerCase() ?? null),
-          ],
-        );
-        for (const r of rows) changed.add(r.wallet);
-      }
-      return changed;
+      return (await storeActivity(q, records)).wallets;
     },
 
     async syncStates(wallet: string, q: Queryable = db): Promise<SyncState[]> {
