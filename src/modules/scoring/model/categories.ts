@@ -337,8 +337,14 @@ const SANCTIONS_CLEAR_POINTS = 500;
 
 function latestEvidence(f: WalletFeatures): Date | null | undefined {
   if (!f.evidenceAt) return undefined;
+  // the first of the latest, compared as numbers (a Date's > goes through valueOf on every comparison)
   let best: Date | null = null;
-  for (const d of Object.values(f.evidenceAt)) if (d && (!best || d > best)) best = d;
+  let bestAt = 0;
+  for (const d of Object.values(f.evidenceAt)) {
+    if (!d) continue;
+    const at = d.getTime();
+    if (!best || at > bestAt) (best = d), (bestAt = at);
+  }
   return best;
 }
 
