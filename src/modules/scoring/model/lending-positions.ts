@@ -107,7 +107,10 @@ export function replayLending(all: readonly LendingEvent[], until?: number | nul
   // prices per market: the latest valued event so far; a market never valued counts its largest event as $100
   const largest = new Map<string, number>();
   const keyOf = (e: LendingEvent) => (e.protocol === 'compound-v3' ? `${e.chainId}:${e.contract}` : `${e.chainId}:${e.contract}:${e.counterparty ?? ''}`);
-  for (const e of sorted) largest.set(keyOf(e), Math.max(largest.get(keyOf(e)) ?? 0, e.amount));
+  for (const e of sorted) {
+    const k = keyOf(e);
+    largest.set(k, Math.max(largest.get(k) ?? 0, e.amount));
+  }
 
   let debtUsdDays = 0;
   let collateralUsdDays = 0;
@@ -124,6 +127,8 @@ export function replayLending(all: readonly LendingEvent[], until?: number | nul
   let rawDebtUsdDays = 0;
   const liquidated: { usd: number; at: number }[] = [];
   let t = sorted[0].at;
+  // leverage per protocol, refilled on each step (one map for the whole replay, the same insertion order)
+  const byProtocol = new Map<string, { debt: number; coll: number }>();
 
   const advance = (to: number) => {
     const dt = to - t;
@@ -132,7 +137,7 @@ export function replayLending(all: readonly LendingEvent[], until?: number | nul
     let coll = 0;
     // leverage per protocol: debt against the collateral seen in the same protocol (a Comet account's collateral
     // assets are not read: its borrows count as unknown leverage)
-    const byProtocol = new Map<string, { debt: number; coll: number }>();
+    byProtocol.clear();
     for (const m of markets.values()) {
       const cap = m.unpriced ? UNVALUED_MARKET_MAX_USD : Infinity;
       const d = Math.min(cap, m.debt * m.price);
@@ -140,10 +145,9 @@ export function replayLending(all: readonly LendingEvent[], until?: number | nul
       debt += d;
       coll += c;
       if (!m.comet) {
-        const b = byProtocol.get(m.protocol) ?? { debt: 0, coll: 0 };
-        b.debt += d;
-        b.coll += c;
-        byProtocol.set(m.protocol, b);
+        const b = byProtocol.get(m.protocol);
+        if (b) (b.debt += d), (b.coll += c);
+        else byProtocol.set(m.protocol, { debt: d, coll: c });
       }
       if ((m.debt > 0 || m.collateral > 0) && m.heldSince !== null && to - m.heldSince >= DAY_MS) heldIn.add(m.protocol);
     }
