@@ -93,6 +93,8 @@ interface Market {
   heldSince: number | null;
 }
 
+const eventOrder = (a: LendingEvent, b: LendingEvent) => a.at - b.at || a.chainId - b.chainId || a.block - b.block || (a.logIndex ?? 0) - (b.logIndex ?? 0);
+
 const unitPrice = (e: LendingEvent) => (e.usd !== null && e.amount > 0 ? e.usd / e.amount : null);
 
 /**
@@ -102,7 +104,11 @@ const unitPrice = (e: LendingEvent) => (e.usd !== null && e.amount > 0 ? e.usd /
 export function replayLending(all: readonly LendingEvent[], until?: number | null): LendingPositions {
   const events = withoutCometEchoes(all);
   if (events.length === 0) return EMPTY_POSITIONS;
-  const sorted = [...events].sort((a, b) => a.at - b.at || a.chainId - b.chainId || a.block - b.block || (a.logIndex ?? 0) - (b.logIndex ?? 0));
+  // events already in order (as a statement ordered by time hands them over) are used as they are: the stable sort
+  // would leave them unchanged
+  let inOrder = true;
+  for (let i = 1; i < events.length && inOrder; i++) inOrder = eventOrder(events[i - 1], events[i]) <= 0;
+  const sorted = inOrder ? events : [...events].sort(eventOrder);
   const markets = new Map<string, Market>();
   // prices per market: the latest valued event so far; a market never valued counts its largest event as $100
   const largest = new Map<string, number>();
