@@ -6,14 +6,48 @@ import debt from './eslint/boundary-debt.json' with { type: 'json' };
 
 // Node's globals, for the plain JavaScript files (TypeScript checks its own)
 const node = Object.fromEntries(
-  ['process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate',
-    'fetch', 'performance', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder', 'structuredClone', 'queueMicrotask', 'globalThis',
-    'Blob', 'Response', 'Request', 'Headers', 'crypto'].map((g) => [g, 'readonly']),
+  [
+    'process',
+    'console',
+    'Buffer',
+    'URL',
+    'URLSearchParams',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'setImmediate',
+    'fetch',
+    'performance',
+    'AbortController',
+    'AbortSignal',
+    'TextEncoder',
+    'TextDecoder',
+    'structuredClone',
+    'queueMicrotask',
+    'globalThis',
+    'Blob',
+    'Response',
+    'Request',
+    'Headers',
+    'crypto',
+  ].map((g) => [g, 'readonly']),
 );
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', 'artifacts/**', 'cache/**', 'circuits/build/**', 'contracts/artifacts/**', 'console/**', 'sdk/**', 'data/**', '.scratch/**'],
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'artifacts/**',
+      'cache/**',
+      'circuits/build/**',
+      'contracts/artifacts/**',
+      'console/**',
+      'sdk/**',
+      'data/**',
+      '.scratch/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -23,7 +57,10 @@ export default tseslint.config(
     rules: {
       'credence/module-boundary': ['error', { allow: debt.imports }],
       // a leading underscore names what is deliberately unused (a destructured field left out, a callback's argument)
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
     },
   },
 );

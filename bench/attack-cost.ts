@@ -19,9 +19,17 @@ import type { Category, WalletFeatures } from '../src/modules/scoring/contracts.
 const TARGET = 600;
 type Net = 'mainnet' | 'l2';
 /** real prices the attacker pays */
-const REAL = { ethUsd: 3_000, borrowApr: 0.05, supplyApr: 0.036, gasPerTxUsd: { mainnet: 150_000 * 10e-9 * 3_000, l2: 0.03 } as Record<Net, number> };
+const REAL = {
+  ethUsd: 3_000,
+  borrowApr: 0.05,
+  supplyApr: 0.036,
+  gasPerTxUsd: { mainnet: 150_000 * 10e-9 * 3_000, l2: 0.03 } as Record<Net, number>,
+};
 /** what ingestion counts for the same transaction: the chain's reference coin price, the gas price capped */
-const COUNTED_GAS = { mainnet: 150_000 * Math.min(10, BACKING.gasPriceCapGwei['1']) * 1e-9 * BACKING.nativeUsd['1'], l2: 0.03 * (BACKING.nativeUsd['42161'] / REAL.ethUsd) } as Record<Net, number>;
+const COUNTED_GAS = {
+  mainnet: 150_000 * Math.min(10, BACKING.gasPriceCapGwei['1']) * 1e-9 * BACKING.nativeUsd['1'],
+  l2: 0.03 * (BACKING.nativeUsd['42161'] / REAL.ethUsd),
+} as Record<Net, number>;
 /** a sybil funded from an exchange withdrawal (no on-chain link to the attacker) */
 const SYBIL_USD: Record<Net, number> = { mainnet: 5, l2: 0.3 };
 const DAY = 86_400_000;
@@ -58,7 +66,18 @@ function lending(net: Net): Found | null {
           const events: LendingEvent[] = [];
           let block = 1;
           const t0 = Date.UTC(2025, 0, 1);
-          const e = (kind: LendingEvent['kind'], usd: number, at: number): LendingEvent => ({ kind, protocol: 'aave-v3', chainId: 1, contract: POOL, counterparty: USDC, amount: usd, usd, at, block: block++, logIndex: 0 });
+          const e = (kind: LendingEvent['kind'], usd: number, at: number): LendingEvent => ({
+            kind,
+            protocol: 'aave-v3',
+            chainId: 1,
+            contract: POOL,
+            counterparty: USDC,
+            amount: usd,
+            usd,
+            at,
+            block: block++,
+            logIndex: 0,
+          });
           const collateral = Math.max(principal * 2, parked);
           events.push(e('lending_supply', collateral, t0));
           let interest = 0;
@@ -80,7 +99,11 @@ function lending(net: Net): Found | null {
           const netInterest = interest - principal * REAL.supplyApr * (loanDays / 365) * cycles;
           const g = txs * REAL.gasPerTxUsd[net];
           out.push({
-            category: 'DEFI_LENDING', net, score: r.score, conduct: r.conduct, realCost: netInterest + g,
+            category: 'DEFI_LENDING',
+            net,
+            score: r.score,
+            conduct: r.conduct,
+            realCost: netInterest + g,
             plan: `${cycles} loan(s) of ${fmt(principal)} held ${loanDays} days against ${fmt(collateral)} supplied${parked ? ' (a parked $1M)' : ''}`,
             breakdown: `interest ${fmt(interest)} - what the cash earns parked ${fmt(interest - netInterest)} + gas ${fmt(g)} (collateral earns its own yield: free)`,
           });
@@ -99,16 +122,31 @@ function trading(net: Net): Found | null {
           const perDay = Math.min(COSTS.trading.dayFeeCapUsd, size * fee);
           const f = base();
           f.distinctTokens = 4;
-          f.trading = { swaps: days, distinctPools: 3, protocols: 2, activeDays: perDay >= COSTS.trading.dayFeeFloorUsd ? days : 0, volumeUsd: size * days, unvaluedSwaps: 0, feesUsd: perDay * days, backedFeesUsd: own ? 0 : perDay * days };
+          f.trading = {
+            swaps: days,
+            distinctPools: 3,
+            protocols: 2,
+            activeDays: perDay >= COSTS.trading.dayFeeFloorUsd ? days : 0,
+            volumeUsd: size * days,
+            unvaluedSwaps: 0,
+            feesUsd: perDay * days,
+            backedFeesUsd: own ? 0 : perDay * days,
+          };
           f.gasUsd = gas({ trading: days * COUNTED_GAS[net], total: days * COUNTED_GAS[net] });
           const r = result(f, 'DEFI_TRADING');
           // the attacker's own LP swaps the price back each day: two swaps' gas, the fees return to it
           const g = days * (own ? 2 : 1) * REAL.gasPerTxUsd[net];
           const fees = own ? 0 : size * fee * days;
           out.push({
-            category: 'DEFI_TRADING', net, score: r.score, conduct: r.conduct, realCost: fees + g,
+            category: 'DEFI_TRADING',
+            net,
+            score: r.score,
+            conduct: r.conduct,
+            realCost: fees + g,
             plan: `${days} daily one-way swaps of ${fmt(size)} at ${fee * 1e4} bp ${own ? "in new pools whose only LP is the attacker's second wallet" : 'in established pools'}`,
-            breakdown: own ? `gas ${fmt(g)} (the ${fmt(size * fee * days)} of fees go back to its own liquidity)` : `pool fees ${fmt(fees)} + gas ${fmt(g)}`,
+            breakdown: own
+              ? `gas ${fmt(g)} (the ${fmt(size * fee * days)} of fees go back to its own liquidity)`
+              : `pool fees ${fmt(fees)} + gas ${fmt(g)}`,
           });
         }
   return cheapest(out);
@@ -123,14 +161,26 @@ function governance(net: Net): Found | null {
     for (const votes of [4, 10, 20, 40, 100, 300, 1_000, 3_000])
       for (const delegators of [0, 5]) {
         const f = base();
-        f.governance = { votes, proposalsVotedOn: votes, delegationsMade: 0, delegationsReceived: delegators, governors: 2, votePower: votes * weight(tokens), delegatedPower: delegators * weight(tokens) };
+        f.governance = {
+          votes,
+          proposalsVotedOn: votes,
+          delegationsMade: 0,
+          delegationsReceived: delegators,
+          governors: 2,
+          votePower: votes * weight(tokens),
+          delegatedPower: delegators * weight(tokens),
+        };
         const txs = votes + delegators;
         f.gasUsd = gas({ governance: txs * COUNTED_GAS[net], total: txs * COUNTED_GAS[net] });
         const r = result(f, 'GOVERNANCE');
         const g = txs * REAL.gasPerTxUsd[net];
         const sybils = delegators * SYBIL_USD[net];
         out.push({
-          category: 'GOVERNANCE', net, score: r.score, conduct: r.conduct, realCost: g + sybils,
+          category: 'GOVERNANCE',
+          net,
+          score: r.score,
+          conduct: r.conduct,
+          realCost: g + sybils,
           plan: `${votes} votes with ${tokens.toLocaleString('en-US')} tokens already held${delegators ? `, ${delegators} sybil delegations` : ''}`,
           breakdown: `gas ${fmt(g)}${sybils ? ` + sybils ${fmt(sybils)}` : ''} (the tokens come back: free)`,
         });
@@ -146,14 +196,30 @@ function unpriced(category: 'NFT' | 'SOCIAL' | 'DEVELOPER', net: Net): Found | n
     const f = base();
     if (category === 'NFT') f.nft = { mints: 40, received: 20, sent: 0, collections: 12 };
     if (category === 'SOCIAL') Object.assign(f, { distinctCounterparties: 150, tokenTransfers: 200, activeMonths: 24 });
-    if (category === 'DEVELOPER') Object.assign(f, { txCount: 50, developer: { contractsDeployed: 8, contractsWithCode: 8, usedContracts: 8, thirdPartyUsers: 120 } });
+    if (category === 'DEVELOPER')
+      Object.assign(f, { txCount: 50, developer: { contractsDeployed: 8, contractsWithCode: 8, usedContracts: 8, thirdPartyUsers: 120 } });
     const days = Math.ceil(extra / COSTS.trading.dayFeeCapUsd);
-    if (extra) f.trading = { swaps: days, distinctPools: 1, protocols: 1, activeDays: days, volumeUsd: days * 25_000, unvaluedSwaps: 0, feesUsd: extra, backedFeesUsd: extra };
+    if (extra)
+      f.trading = {
+        swaps: days,
+        distinctPools: 1,
+        protocols: 1,
+        activeDays: days,
+        volumeUsd: days * 25_000,
+        unvaluedSwaps: 0,
+        feesUsd: extra,
+        backedFeesUsd: extra,
+      };
     const r = result(f, category);
-    const sybils = category === 'NFT' ? 12 * COSTS.nft.independentHolders * SYBIL_USD[net] : category === 'DEVELOPER' ? 120 * SYBIL_USD[net] : 0;
+    const sybils =
+      category === 'NFT' ? 12 * COSTS.nft.independentHolders * SYBIL_USD[net] : category === 'DEVELOPER' ? 120 * SYBIL_USD[net] : 0;
     const g = (category === 'SOCIAL' ? 350 : 200) * REAL.gasPerTxUsd[net] + days * REAL.gasPerTxUsd[net];
     out.push({
-      category, net, score: r.score, conduct: r.conduct, realCost: sybils + g + extra,
+      category,
+      net,
+      score: r.score,
+      conduct: r.conduct,
+      realCost: sybils + g + extra,
       plan: `a full ${category} history${extra ? ` + ${fmt(extra)} of pool fees in an established pool` : ''}`,
       breakdown: `sybils ${fmt(sybils)} + gas ${fmt(g)}${extra ? ` + fees ${fmt(extra)}` : ''}`,
     });
@@ -166,7 +232,9 @@ console.log(
   `real prices: ETH ${fmt(REAL.ethUsd)}, gas per tx ${fmt(REAL.gasPerTxUsd.mainnet)} mainnet / ${fmt(REAL.gasPerTxUsd.l2)} L2; USDC borrow ${(REAL.borrowApr * 100).toFixed(1)}%, supply ${(REAL.supplyApr * 100).toFixed(1)}%; ` +
     `sybil ${fmt(SYBIL_USD.mainnet)} / ${fmt(SYBIL_USD.l2)}; capital parked costs nothing; fees into one's own liquidity come back`,
 );
-console.log(`the curve: score <= 600 + 120 x log2(backing / $1,000): ${[5, 57, 500, 1_000, 2_000].map((u) => `${fmt(u)} -> ${ceilingFor(u)}`).join(', ')}\n`);
+console.log(
+  `the curve: score <= 600 + 120 x log2(backing / $1,000): ${[5, 57, 500, 1_000, 2_000].map((u) => `${fmt(u)} -> ${ceilingFor(u)}`).join(', ')}\n`,
+);
 let worst = Infinity;
 for (const [category, search] of [
   ['DEFI_LENDING', lending],
@@ -183,10 +251,16 @@ for (const [category, search] of [
       continue;
     }
     worst = Math.min(worst, b.realCost);
-    console.log(`  ${category.padEnd(12)} ${net.padEnd(7)}: ${b.plan} -> ${b.score} (conduct ${b.conduct})\n  ${''.padEnd(22)}real cost ${fmt(b.realCost)} = ${b.breakdown}`);
+    console.log(
+      `  ${category.padEnd(12)} ${net.padEnd(7)}: ${b.plan} -> ${b.score} (conduct ${b.conduct})\n  ${''.padEnd(22)}real cost ${fmt(b.realCost)} = ${b.breakdown}`,
+    );
   }
 }
-console.log(`\ncheapest 600 in any activity category: ${worst === Infinity ? 'none found' : fmt(worst)} (goal: $1,000 or more) -> ${worst >= 1_000 ? 'met' : 'NOT met'}`);
+console.log(
+  `\ncheapest 600 in any activity category: ${worst === Infinity ? 'none found' : fmt(worst)} (goal: $1,000 or more) -> ${worst >= 1_000 ? 'met' : 'NOT met'}`,
+);
 console.log('\nCategories of verification, not activity (not held to a cost)');
-console.log('  IDENTITY     full KYC (450) + KYC-backed credentials (up to 100) + ENS or trusted attestations: a real identity passing KYC, not capital');
+console.log(
+  '  IDENTITY     full KYC (450) + KYC-backed credentials (up to 100) + ENS or trusted attestations: a real identity passing KYC, not capital',
+);
 console.log('  COMPLIANCE   screened clean (500) + KYC (250-350) + history months: a status, not a purchase');

@@ -86,7 +86,10 @@ async function run(backend: string) {
   const admin = Wallet.createRandom() as unknown as Wallet;
   const pgdb = backend === 'postgres' ? await freshPostgres() : null;
   // PGlite as `npm start` uses it: in the data dir (not in memory)
-  const app = await buildApp(benchConfig(admin, { databaseUrl: pgdb?.url ?? null, sanctionsSnapshot: false }), { logger: false, secrets: {} });
+  const app = await buildApp(benchConfig(admin, { databaseUrl: pgdb?.url ?? null, sanctionsSnapshot: false }), {
+    logger: false,
+    secrets: {},
+  });
   await app.ready();
   const [key] = await enterpriseKeys(app, await signInAdmin(app, admin), 1);
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -100,7 +103,11 @@ async function run(backend: string) {
     const addresses = Array.from({ length: ADDRESSES }, () => '0x' + randomBytes(20).toString('hex'));
     p = probe(base);
     await p.ready;
-    const res = await fetch(`${base}/api/v1/reputation/batch-jobs`, { method: 'POST', headers: { 'content-type': 'application/json', ...key }, body: JSON.stringify({ addresses, category: 'OVERALL' }) });
+    const res = await fetch(`${base}/api/v1/reputation/batch-jobs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...key },
+      body: JSON.stringify({ addresses, category: 'OVERALL' }),
+    });
     if (res.status !== 202) throw new Error(`job: ${res.status} ${await res.text()}`);
     const { id } = (await res.json()) as { id: string };
     let job: { status: string; processed: number; startedAt: string | null; completedAt: string | null };
@@ -123,5 +130,9 @@ async function run(backend: string) {
   }
 }
 
-console.log(`bulk jobs vs /health: ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}, node ${process.version}`);
+console.log(
+  `bulk jobs vs /health: ${cpus().length} cores, load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}, node ${process.version}`,
+);
 for (const b of BACKENDS) await run(b);

@@ -34,11 +34,22 @@ async function load(browser: Browser, url: string, selector?: string): Promise<{
 }
 
 const app = await buildApp(benchConfig(Wallet.createRandom() as unknown as Wallet), { logger: false });
-app.get('/bench-hello', { schema: { hide: true }, config: { auth: 'none' } }, (_req, reply) => reply.type('text/html; charset=utf-8').send(HELLO));
+app.get('/bench-hello', { schema: { hide: true }, config: { auth: 'none' } }, (_req, reply) =>
+  reply.type('text/html; charset=utf-8').send(HELLO),
+);
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 try {
   // warm both paths once (server-side first use, browser process)

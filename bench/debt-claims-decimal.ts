@@ -49,4 +49,6 @@ const plainOut = rate(() => JSON.stringify(plainList));
 const exactOut = rate(() => stringifyExact(exactList));
 const fmt = (n: number) => `${Math.round(n).toLocaleString('en')}/s`;
 console.log(`parse claim body:     JSON.parse ${fmt(plainParse)}  exact ${fmt(exactParse)}  ratio ${(exactParse / plainParse).toFixed(2)}`);
-console.log(`serialize 50-claim listing: JSON.stringify ${fmt(plainOut)}  exact ${fmt(exactOut)}  ratio ${(exactOut / plainOut).toFixed(2)}`);
+console.log(
+  `serialize 50-claim listing: JSON.stringify ${fmt(plainOut)}  exact ${fmt(exactOut)}  ratio ${(exactOut / plainOut).toFixed(2)}`,
+);

@@ -27,14 +27,22 @@ const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).
 
 /** Writes the real export `copies` times; copy k has its blocks moved k*blocks on, its hashes replaced. */
 async function generate(dir: string, rows: number): Promise<{ rows: number; copies: number; bytes: number }> {
-  const lines = Object.fromEntries(KINDS.map((k) => [k, readFileSync(path.join(MAINNET, `${k}.json`), 'utf8').split('\n').filter(Boolean)])) as Record<(typeof KINDS)[number], string[]>;
+  const lines = Object.fromEntries(
+    KINDS.map((k) => [
+      k,
+      readFileSync(path.join(MAINNET, `${k}.json`), 'utf8')
+        .split('\n')
+        .filter(Boolean),
+    ]),
+  ) as Record<(typeof KINDS)[number], string[]>;
   const perCopy = lines.transactions.length + lines.logs.length + lines.token_transfers.length;
   const copies = Math.ceil(rows / perCopy);
   const blocks = lines.blocks.map((l) => JSON.parse(l) as { number: number; hash: string; timestamp: number });
   const span = blocks.length;
   // every transaction and block hash of the export, renamed per copy (topics and data keep their words)
   const hashes = new Set<string>();
-  for (const l of [...lines.transactions, ...lines.blocks]) for (const m of l.matchAll(/"(?:hash|parent_hash)": "(0x[0-9a-f]{64})"/g)) hashes.add(m[1]);
+  for (const l of [...lines.transactions, ...lines.blocks])
+    for (const m of l.matchAll(/"(?:hash|parent_hash)": "(0x[0-9a-f]{64})"/g)) hashes.add(m[1]);
   let bytes = 0;
   for (const kind of KINDS) {
     const out = createWriteStream(path.join(dir, `${kind}.json`));
@@ -94,7 +102,8 @@ async function freshDatabase(): Promise<{ db: Db; url: string | null; drop: () =
   };
 }
 
-const COLUMNS = 'chain_id, tx_hash, log_index, wallet, kind, block_number, occurred_at, contract, counterparty, token_id, amount, direction, protocol, ref, value_usd, tx_from';
+const COLUMNS =
+  'chain_id, tx_hash, log_index, wallet, kind, block_number, occurred_at, contract, counterparty, token_id, amount, direction, protocol, ref, value_usd, tx_from';
 const PLAIN = `CREATE TABLE etl_bench_plain (chain_id integer, tx_hash text, log_index integer, wallet text, kind text, block_number bigint,
   occurred_at timestamptz, contract text, counterparty text, token_id numeric, amount numeric, direction text, protocol text, ref text,
   value_usd numeric, tx_from text)`;
@@ -114,14 +123,23 @@ class CopyIn {
   private err?: Error;
   private settle!: (e?: Error) => void;
   readonly done = new Promise<void>((res, rej) => (this.settle = (e) => (e ? rej(e) : res())));
-  constructor(readonly text: string, private readonly data: string) {}
-  submit(c: { query(text: string): void }) { c.query(this.text); }
+  constructor(
+    readonly text: string,
+    private readonly data: string,
+  ) {}
+  submit(c: { query(text: string): void }) {
+    c.query(this.text);
+  }
   handleCopyInResponse(c: { sendCopyFromChunk(b: Buffer): void; endCopyFrom(): void }) {
     c.sendCopyFromChunk(Buffer.from(this.data));
     c.endCopyFrom();
   }
-  handleError(e: Error) { this.err = e; }
-  handleReadyForQuery() { this.settle(this.err); }
+  handleError(e: Error) {
+    this.err = e;
+  }
+  handleReadyForQuery() {
+    this.settle(this.err);
+  }
   handleCommandComplete() {}
   handleCopyData() {}
   handleRowDescription() {}
@@ -163,7 +181,8 @@ async function copyBaseline(url: string | null, rows: number): Promise<number> {
   try {
     await lite.exec(PLAIN);
     const t = performance.now();
-    for (const text of texts) await lite.transaction((tx) => tx.query(`COPY etl_bench_plain (${COLUMNS}) FROM '/dev/blob'`, [], { blob: new Blob([text]) }));
+    for (const text of texts)
+      await lite.transaction((tx) => tx.query(`COPY etl_bench_plain (${COLUMNS}) FROM '/dev/blob'`, [], { blob: new Blob([text]) }));
     return rows / ((performance.now() - t) / 1000);
   } finally {
     await lite.close();
@@ -175,7 +194,7 @@ async function baseline(db: Db, rows: number): Promise<number> {
   await db.exec('DROP TABLE IF EXISTS etl_bench_baseline; CREATE TABLE etl_bench_baseline (LIKE wallet_activity INCLUDING ALL)');
   const batch = 5000;
   const t = performance.now();
-  for (let done = 0; done < rows; ) {
+  for (let done = 0; done < rows;) {
     await db.tx(async (q) => {
       for (let i = 0; i < 4 && done < rows; i++) {
         const n = Math.min(batch, rows - done);
@@ -186,7 +205,13 @@ async function baseline(db: Db, rows: number): Promise<number> {
            FROM unnest($1::text[], $2::int[], $3::text[], $4::bigint[], $5::text[]) AS t(h, i, w, b, c)
            ON CONFLICT DO NOTHING`,
           // hashes spread like real ones (an ordered key would only ever append to the primary key's last page)
-          [ix.map((x) => `0x${createHash('sha256').update(String(x)).digest('hex')}`), ix.map((x) => x % 400), ix.map((x) => `0x${(x % 50_000).toString(16).padStart(40, '0')}`), ix.map((x) => 17_000_000 + (x >> 9)), ix.map((x) => `0x${(x % 300).toString(16).padStart(40, '0')}`)],
+          [
+            ix.map((x) => `0x${createHash('sha256').update(String(x)).digest('hex')}`),
+            ix.map((x) => x % 400),
+            ix.map((x) => `0x${(x % 50_000).toString(16).padStart(40, '0')}`),
+            ix.map((x) => 17_000_000 + (x >> 9)),
+            ix.map((x) => `0x${(x % 300).toString(16).padStart(40, '0')}`),
+          ],
         );
         done += n;
       }
@@ -229,7 +254,9 @@ async function main() {
   try {
     let t = performance.now();
     const gen = await generate(dir, ROWS);
-    console.log(`generated ${gen.rows} rows (${gen.copies} copies of the mainnet export, ${(gen.bytes / 2 ** 20).toFixed(0)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s (load ${load()})`);
+    console.log(
+      `generated ${gen.rows} rows (${gen.copies} copies of the mainnet export, ${(gen.bytes / 2 ** 20).toFixed(0)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s (load ${load()})`,
+    );
 
     const { db, url, drop } = await freshDatabase();
     try {
@@ -251,29 +278,50 @@ async function main() {
       const rows = r.files.reduce((s, f) => s + f.rows, 0);
       const rate = rows / (ms / 1000);
       const q = (p: number) => [...samples].sort((a, b) => a - b)[Math.floor(p * (samples.length - 1))] / 2 ** 20;
-      console.log(`import (${db.kind}): ${rows} rows -> ${r.records} records for ${r.wallets.size} wallets in ${(ms / 1000).toFixed(1)} s: ${Math.round(rate)} rows/s (load ${load()})`);
+      console.log(
+        `import (${db.kind}): ${rows} rows -> ${r.records} records for ${r.wallets.size} wallets in ${(ms / 1000).toFixed(1)} s: ${Math.round(rate)} rows/s (load ${load()})`,
+      );
       // this process's CPU (reading, parsing, decoding; on PGlite the database's work too): the load-independent part
-      console.log(`  CPU of the importing process: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (${((cpu.user + cpu.system) / rows).toFixed(1)} µs a row)`);
+      console.log(
+        `  CPU of the importing process: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (${((cpu.user + cpu.system) / rows).toFixed(1)} µs a row)`,
+      );
       console.log(`  where the import waited on the database (wall time per statement, writes overlap reading):\n${timed.report()}`);
-      console.log(`  memory through the import: rss median ${q(0.5).toFixed(0)} MB, peak ${(peakRss / 2 ** 20).toFixed(0)} MB (first quarter's median ${q(0.25).toFixed(0)} MB)`);
+      console.log(
+        `  memory through the import: rss median ${q(0.5).toFixed(0)} MB, peak ${(peakRss / 2 ** 20).toFixed(0)} MB (first quarter's median ${q(0.25).toFixed(0)} MB)`,
+      );
 
       // the baselines after the import, so that their own garbage (the COPY text) is not in the import's memory
       const copyBase = await copyBaseline(url, gen.rows);
-      console.log(`baseline (${db.kind}): COPY of ${gen.rows} rows into a plain table of wallet_activity's width (no key, no index): ${Math.round(copyBase)} rows/s (load ${load()})`);
+      console.log(
+        `baseline (${db.kind}): COPY of ${gen.rows} rows into a plain table of wallet_activity's width (no key, no index): ${Math.round(copyBase)} rows/s (load ${load()})`,
+      );
       const base = await baseline(db, gen.rows);
-      console.log(`baseline (${db.kind}): multi-row INSERTs of ${gen.rows} rows into a table shaped like wallet_activity (its key and indexes): ${Math.round(base)} rows/s (load ${load()})`);
-      console.log(`  ratio to the baselines: ${(rate / copyBase).toFixed(2)} of COPY into a plain table, ${(rate / base).toFixed(2)} of INSERTs into wallet_activity's shape; goal 50,000 rows/s on PostgreSQL`);
+      console.log(
+        `baseline (${db.kind}): multi-row INSERTs of ${gen.rows} rows into a table shaped like wallet_activity (its key and indexes): ${Math.round(base)} rows/s (load ${load()})`,
+      );
+      console.log(
+        `  ratio to the baselines: ${(rate / copyBase).toFixed(2)} of COPY into a plain table, ${(rate / base).toFixed(2)} of INSERTs into wallet_activity's shape; goal 50,000 rows/s on PostgreSQL`,
+      );
 
       if (process.env.BENCH_RESCORE !== '0') {
         const { createScoringService } = await import('../src/modules/scoring/service.js');
         const { createEventBus } = await import('../src/platform/events/bus.js');
         const { createCacheFactory } = await import('../src/platform/cache/index.js');
         const bus = createEventBus({ instanceId: 'bench', channel: 'bench' });
-        const scoring = createScoringService({ db, bus, caches: createCacheFactory(bus), services: { ingestion: { featuresFor: (w: string) => repo.features(w), featuresForMany: (ws: string[]) => repo.featuresMany(ws, db) } } as never });
+        const scoring = createScoringService({
+          db,
+          bus,
+          caches: createCacheFactory(bus),
+          services: {
+            ingestion: { featuresFor: (w: string) => repo.features(w), featuresForMany: (ws: string[]) => repo.featuresMany(ws, db) },
+          } as never,
+        });
         t = performance.now();
         await scoring.recomputeMany([...r.wallets], 'ingestion');
         const rs = performance.now() - t;
-        console.log(`rescoring after the load: ${r.wallets.size} wallets in ${(rs / 1000).toFixed(1)} s (${Math.round(r.wallets.size / (rs / 1000))} wallets/s)`);
+        console.log(
+          `rescoring after the load: ${r.wallets.size} wallets in ${(rs / 1000).toFixed(1)} s (${Math.round(r.wallets.size / (rs / 1000))} wallets/s)`,
+        );
       }
     } finally {
       await drop();

@@ -28,7 +28,17 @@ const pct = (xs: number[], p: number) => {
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 
 function change(address: string, i: number): ScoreChange {
-  return { address, category: 'OVERALL', oldScore: i, newScore: i + 1, confidence: 0.8, tier: 'Medium', calculatedAt: new Date(), modelVersion: '1.0.0', cause: 'bench' };
+  return {
+    address,
+    category: 'OVERALL',
+    oldScore: i,
+    newScore: i + 1,
+    confidence: 0.8,
+    tier: 'Medium',
+    calculatedAt: new Date(),
+    modelVersion: '1.0.0',
+    cause: 'bench',
+  };
 }
 
 async function emit(app: App, c: ScoreChange) {
@@ -113,9 +123,11 @@ async function baselinePost(url: string, count: number, concurrency: number): Pr
     });
   const t0 = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next++ < count) await post();
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < count) await post();
+    }),
+  );
   const perSec = count / ((performance.now() - t0) / 1000);
   agent.destroy();
   return { lat, perSec };
@@ -136,16 +148,19 @@ async function main() {
   const rx = await receiver();
   const keyId = randomUUID();
   const addSub = (url: string, filter: string | null) =>
-    app.ctx.db.query('INSERT INTO webhook_subscriptions (api_key_id, url, wallet_address_filter, secret_encrypted) VALUES ($1, $2, $3, $4)', [
-      keyId,
-      url,
-      filter,
-      app.ctx.cipher.encrypt(`whsec_${Buffer.alloc(32, 1).toString('base64')}`),
-    ]);
-  console.log(`load average ${(await import('node:os')).loadavg()[0].toFixed(1)} on ${(await import('node:os')).cpus().length} cores; database: ${app.ctx.db.kind}${config.redisUrl ? ' + redis' : ''}; ${N} changes per latency run`);
+    app.ctx.db.query(
+      'INSERT INTO webhook_subscriptions (api_key_id, url, wallet_address_filter, secret_encrypted) VALUES ($1, $2, $3, $4)',
+      [keyId, url, filter, app.ctx.cipher.encrypt(`whsec_${Buffer.alloc(32, 1).toString('base64')}`)],
+    );
+  console.log(
+    `load average ${(await import('node:os')).loadavg()[0].toFixed(1)} on ${(await import('node:os')).cpus().length} cores; database: ${app.ctx.db.kind}${config.redisUrl ? ' + redis' : ''}; ${N} changes per latency run`,
+  );
 
   // (a) hub
-  const hub = new signalR.HubConnectionBuilder().withUrl(`http://127.0.0.1:${port}/hubs/scores`).configureLogging(signalR.LogLevel.None).build();
+  const hub = new signalR.HubConnectionBuilder()
+    .withUrl(`http://127.0.0.1:${port}/hubs/scores`)
+    .configureLogging(signalR.LogLevel.None)
+    .build();
   const hubWaiters = new Map<number, () => void>();
   hub.on('ScoreUpdated', (p: { newScore: number }) => hubWaiters.get(p.newScore)?.());
   await hub.start();
@@ -196,7 +211,9 @@ async function main() {
     `| change -> webhook at the receiver | ${fmt(pct(hookLat, 50))} | ${fmt(pct(hookLat, 99))} | ${fmt(pct(postBase.lat, 50))} (bare HTTP POST) | ${fmt(pct(postBase.lat, 99))} | ${(pct(hookLat, 50) / pct(postBase.lat, 50)).toFixed(1)}x |`,
   );
   console.log(`| (of which the score transaction with its outbox insert) | ${fmt(pct(txLat, 50))} | ${fmt(pct(txLat, 99))} | | | |`);
-  console.log(`\ndeliveries/s with ${SUBS} subscriptions (${total} deliveries): ${perSec.toFixed(0)}/s; bare POSTs at concurrency 32: ${concBase.perSec.toFixed(0)}/s; ratio ${(perSec / concBase.perSec).toFixed(2)}`);
+  console.log(
+    `\ndeliveries/s with ${SUBS} subscriptions (${total} deliveries): ${perSec.toFixed(0)}/s; bare POSTs at concurrency 32: ${concBase.perSec.toFixed(0)}/s; ratio ${(perSec / concBase.perSec).toFixed(2)}`,
+  );
 
   await app.close();
   await rx.close();

@@ -45,7 +45,9 @@ async function main() {
     const b = await measure(bareUrl);
     const f = await measure(`${base}/api/v1/bench/hello`, keys);
     ratios.push(f.rps / b.rps);
-    console.log(`round ${round}: bare Fastify ${b.rps.toFixed(0)} req/s (p50 ${b.p50} ms, p99 ${b.p99} ms) | auth + rate limit + quota ${f.rps.toFixed(0)} req/s (p50 ${f.p50} ms, p99 ${f.p99} ms, non-2xx ${f.non2xx}) | ratio ${(100 * f.rps / b.rps).toFixed(1)}%`);
+    console.log(
+      `round ${round}: bare Fastify ${b.rps.toFixed(0)} req/s (p50 ${b.p50} ms, p99 ${b.p99} ms) | auth + rate limit + quota ${f.rps.toFixed(0)} req/s (p50 ${f.p50} ms, p99 ${f.p99} ms, non-2xx ${f.non2xx}) | ratio ${((100 * f.rps) / b.rps).toFixed(1)}%`,
+    );
   }
   ratios.sort((x, y) => x - y);
   console.log(`median ratio: ${(ratios[Math.floor(ratios.length / 2)] * 100).toFixed(1)}% of bare Fastify (target >= 70%)`);

@@ -49,7 +49,16 @@ async function rpcProfile(profile: ProviderProfile) {
   await engine.stop();
   await provider.close();
   await db.close();
-  return { profile, complete: r.complete, records: n, getLogs: provider.calls.get('eth_getLogs') ?? 0, calls: [...provider.calls.values()].reduce((a, b) => a + b, 0), httpRequests: provider.requests, refusals: provider.refusals, seconds: ms / 1000 };
+  return {
+    profile,
+    complete: r.complete,
+    records: n,
+    getLogs: provider.calls.get('eth_getLogs') ?? 0,
+    calls: [...provider.calls.values()].reduce((a, b) => a + b, 0),
+    httpRequests: provider.requests,
+    refusals: provider.refusals,
+    seconds: ms / 1000,
+  };
 }
 
 /** The explorer alone (receipts of router swaps from its proxy module), or with JSON-RPC too (receipts batched). */
@@ -69,7 +78,18 @@ async function explorer(withRpc: boolean) {
         }),
       )
     : [];
-  const engine = createIngestionService({ db, repo: createIngestionRepo(db), sources: rpcs.map((r) => r.source), explorers: chains.map((c) => client.source(c)), scoring: () => undefined, log: quiet, concurrency: 1, ingestOnRead: true, sync: { useFinalized: true }, pinned: (id) => pinnedContracts(id) });
+  const engine = createIngestionService({
+    db,
+    repo: createIngestionRepo(db),
+    sources: rpcs.map((r) => r.source),
+    explorers: chains.map((c) => client.source(c)),
+    scoring: () => undefined,
+    log: quiet,
+    concurrency: 1,
+    ingestOnRead: true,
+    sync: { useFinalized: true },
+    pinned: (id) => pinnedContracts(id),
+  });
   const t = performance.now();
   await engine.syncWallet(wallet);
   const ms = performance.now() - t;
@@ -107,8 +127,13 @@ async function main() {
     rows.push(await explorer(withRpc));
     console.log(JSON.stringify(rows[rows.length - 1]));
   }
-  console.log('\n| profile | complete | records | eth_getLogs (explorer: getLogs) | calls | HTTP requests | refusals | wall s |\n|---|---|---|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.profile} | ${r.complete} | ${r.records} | ${r.getLogs} | ${r.calls} | ${r.httpRequests} | ${r.refusals} | ${r.seconds.toFixed(1)} |`);
+  console.log(
+    '\n| profile | complete | records | eth_getLogs (explorer: getLogs) | calls | HTTP requests | refusals | wall s |\n|---|---|---|---|---|---|---|---|',
+  );
+  for (const r of rows)
+    console.log(
+      `| ${r.profile} | ${r.complete} | ${r.records} | ${r.getLogs} | ${r.calls} | ${r.httpRequests} | ${r.refusals} | ${r.seconds.toFixed(1)} |`,
+    );
 }
 
 await main();

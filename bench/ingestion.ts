@@ -46,17 +46,30 @@ async function main() {
     for (let i = 0; i < PER_WALLET; i++) {
       const kind = ACTIVITY_KINDS[(i * 7 + w.charCodeAt(3)) % ACTIVITY_KINDS.length];
       records.push({
-        chainId: [1, 10, 8453][i % 3], txHash: hash(), logIndex: i, wallet: w, kind, blockNumber: 17_000_000 + i,
-        occurredAt: new Date(start + ((i * 86_400_000 * 6.5) % (400 * 86_400_000))), contract: pools[i % pools.length],
-        counterparty: pools[(i * 3) % pools.length], tokenId: null, amount: String(i * 1000), direction: i % 2 ? 'in' : 'out',
-        protocol: kind.startsWith('lending') ? LENDING[i % LENDING.length] : kind === 'swap' ? DEXES[i % DEXES.length] : null, ref: kind === 'gov_vote' ? String(i) : null,
+        chainId: [1, 10, 8453][i % 3],
+        txHash: hash(),
+        logIndex: i,
+        wallet: w,
+        kind,
+        blockNumber: 17_000_000 + i,
+        occurredAt: new Date(start + ((i * 86_400_000 * 6.5) % (400 * 86_400_000))),
+        contract: pools[i % pools.length],
+        counterparty: pools[(i * 3) % pools.length],
+        tokenId: null,
+        amount: String(i * 1000),
+        direction: i % 2 ? 'in' : 'out',
+        protocol: kind.startsWith('lending') ? LENDING[i % LENDING.length] : kind === 'swap' ? DEXES[i % DEXES.length] : null,
+        ref: kind === 'gov_vote' ? String(i) : null,
       });
     }
     await repo.recordAccount(w, 1, { nonce: PER_WALLET, balance: '1' });
   }
   const [, insertMs] = await timed(() => db.tx((q) => repo.insertActivity(records, q)));
   const [, reinsertMs] = await timed(() => db.tx((q) => repo.insertActivity(records.slice(0, 20_000), q)));
-  console.log(`activity rows: ${records.length} inserted in ${insertMs.toFixed(0)} ms (${Math.round(records.length / (insertMs / 1000))} rows/s); ` + `20,000 duplicates ignored in ${reinsertMs.toFixed(0)} ms`);
+  console.log(
+    `activity rows: ${records.length} inserted in ${insertMs.toFixed(0)} ms (${Math.round(records.length / (insertMs / 1000))} rows/s); ` +
+      `20,000 duplicates ignored in ${reinsertMs.toFixed(0)} ms`,
+  );
 
   // the table's statistics, as autovacuum leaves them a minute after a load (without them the plan depends on
   // whether autovacuum happened to run before the measurement)
@@ -71,13 +84,17 @@ async function main() {
   });
   const base = sample.length / (baseMs / 1000);
   const feat = sample.length / (featMs / 1000);
-  console.log(`featuresFor (${PER_WALLET} records/wallet, ${db.kind}): ${feat.toFixed(0)} wallets/s, ${(featMs / sample.length).toFixed(2)} ms each`);
+  console.log(
+    `featuresFor (${PER_WALLET} records/wallet, ${db.kind}): ${feat.toFixed(0)} wallets/s, ${(featMs / sample.length).toFixed(2)} ms each`,
+  );
   console.log(`baseline primary-key read: ${base.toFixed(0)} reads/s; ratio featuresFor/baseline = ${(feat / base).toFixed(2)}`);
   // the bulk path: one statement per chunk of wallets (as the ingestion service sizes it for this database), 1 in flight
   const chunk = db.kind === 'pglite' ? chunkSizer(50) : FEATURES_CHUNK;
   const [, manyMs] = await timed(() => repo.featuresMany(sample, db, chunk));
   const many = sample.length / (manyMs / 1000);
-  console.log(`featuresMany (${typeof chunk === 'number' ? chunk : `~${chunk.size}`} wallets a statement, ${db.kind}): ${many.toFixed(0)} wallets/s, ${(manyMs / sample.length).toFixed(2)} ms each; ratio to baseline = ${(many / base).toFixed(2)}`);
+  console.log(
+    `featuresMany (${typeof chunk === 'number' ? chunk : `~${chunk.size}`} wallets a statement, ${db.kind}): ${many.toFixed(0)} wallets/s, ${(manyMs / sample.length).toFixed(2)} ms each; ratio to baseline = ${(many / base).toFixed(2)}`,
+  );
 
   // features + model + store: a rescoring pass as the service runs it (features from this store, model 3.0.0 with
   // its lending replay, the nine rows written in one transaction per 100 wallets), 8 batches in flight
@@ -105,7 +122,12 @@ async function main() {
     }
   };
   const bus = createEventBus({ instanceId: 'bench', channel: 'bench' });
-  const scoring = createScoringService({ db: timedDb, bus, caches: createCacheFactory(bus), services: { ingestion: { featuresFor: (w: string) => repo.features(w), featuresForMany: featuresTimed } } as never });
+  const scoring = createScoringService({
+    db: timedDb,
+    bus,
+    caches: createCacheFactory(bus),
+    services: { ingestion: { featuresFor: (w: string) => repo.features(w), featuresForMany: featuresTimed } } as never,
+  });
   const pass = wallets.slice(0, Math.min(4000, WALLETS));
   const batches: string[][] = [];
   for (let i = 0; i < pass.length; i += 100) batches.push(pass.slice(i, i + 100));
@@ -113,22 +135,30 @@ async function main() {
   Object.assign(spent, { features: 0, store: 0, total: 0 });
   const [, storeMs] = await timed(async () => {
     let next = 0;
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < batches.length) {
-        const t = performance.now();
-        await scoring.recomputeMany(batches[next++], 'bench');
-        spent.total += performance.now() - t;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < batches.length) {
+          const t = performance.now();
+          await scoring.recomputeMany(batches[next++], 'bench');
+          spent.total += performance.now() - t;
+        }
+      }),
+    );
   });
-  console.log(`features + model + store (${PER_WALLET} records/wallet, ${db.kind}): ${Math.round(pass.length / (storeMs / 1000))} wallets/s (${pass.length} wallets, 100 a transaction, 8 in flight; target 2,000/s on PostgreSQL)`);
+  console.log(
+    `features + model + store (${PER_WALLET} records/wallet, ${db.kind}): ${Math.round(pass.length / (storeMs / 1000))} wallets/s (${pass.length} wallets, 100 a transaction, 8 in flight; target 2,000/s on PostgreSQL)`,
+  );
   const share = (ms: number) => `${((100 * ms) / spent.total).toFixed(0)}%`;
-  console.log(`  breakdown of the batches' summed time: features ${share(spent.features)}, store transaction ${share(spent.store)}, model and the rest ${share(spent.total - spent.features - spent.store)}`);
+  console.log(
+    `  breakdown of the batches' summed time: features ${share(spent.features)}, store transaction ${share(spent.store)}, model and the rest ${share(spent.total - spent.features - spent.store)}`,
+  );
 
   if (existsSync(MAINNET)) {
     const [r, ms] = await timed(() => importEthereumEtl({ db, repo }, MAINNET, { chainId: 1 }));
     const rows = r.files.reduce((s, f) => s + f.rows, 0);
-    console.log(`ethereum-etl import of the mainnet export: ${rows} rows -> ${r.records} records for ${r.wallets.size} wallets in ${ms.toFixed(0)} ms (${Math.round(rows / (ms / 1000))} rows/s)`);
+    console.log(
+      `ethereum-etl import of the mainnet export: ${rows} rows -> ${r.records} records for ${r.wallets.size} wallets in ${ms.toFixed(0)} ms (${Math.round(rows / (ms / 1000))} rows/s)`,
+    );
   }
   await db.close();
 }

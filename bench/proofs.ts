@@ -42,16 +42,36 @@ async function timed(n: number, concurrency: number, fn: (i: number) => Promise<
 }
 
 async function main() {
-  const config = { ...loadConfig({}), databaseUrl: 'pglite://memory', dataDir: mkdtempSync(path.join(tmpdir(), 'credence-bench-')), logLevel: 'silent', proverConcurrency: CONCURRENCY };
+  const config = {
+    ...loadConfig({}),
+    databaseUrl: 'pglite://memory',
+    dataDir: mkdtempSync(path.join(tmpdir(), 'credence-bench-')),
+    logLevel: 'silent',
+    proverConcurrency: CONCURRENCY,
+  };
   const app = await buildApp(config, { logger: false, secrets: {} });
   await app.ready();
   const rt = startRuntime({ provers: CONCURRENCY, verifiers: 1 });
-  const service = createProofsService({ repo: createProofsRepo(app.ctx.db), cipher: app.ctx.cipher, services: app.ctx.services, runtime: rt, log: app.log });
+  const service = createProofsService({
+    repo: createProofsRepo(app.ctx.db),
+    cipher: app.ctx.cipher,
+    services: app.ctx.services,
+    runtime: rt,
+    log: app.log,
+  });
 
   const subject = '0x00000000000000000000000000000000000000b1';
   await app.ctx.services.scoring!.applyRevisedScore(subject, 'DEFI_LENDING', 750, 'bench', randomUUID());
   const salt = randomSalt();
-  const input = { threshold: 700, categoryId: 1, subject: BigInt(subject).toString(), commitment: scoreCommitment(subject, 1, 750, salt).toString(), validUntil: Math.floor(Date.now() / 1000) + 3600, score: 750, salt: salt.toString() };
+  const input = {
+    threshold: 700,
+    categoryId: 1,
+    subject: BigInt(subject).toString(),
+    commitment: scoreCommitment(subject, 1, 750, salt).toString(),
+    validUntil: Math.floor(Date.now() / 1000) + 3600,
+    score: 750,
+    salt: salt.toString(),
+  };
 
   // warm-up both sides
   await snarkjs.groth16.fullProve(input, f.wasm, f.zkey);
@@ -65,7 +85,11 @@ async function main() {
   const r: Record<string, number[]> = { plainProve: [], serviceProve: [], plainVerify: [], bareVerify: [], serviceVerify: [] };
   for (let round = 0; round < ROUNDS; round++) {
     r.plainProve.push(await timed(N, CONCURRENCY, () => snarkjs.groth16.fullProve(input, f.wasm, f.zkey)));
-    r.serviceProve.push(await timed(N, CONCURRENCY, () => service.prove({ subject, proofType: 'ScoreAboveThreshold', category: 'DEFI_LENDING', threshold: 700 })));
+    r.serviceProve.push(
+      await timed(N, CONCURRENCY, () =>
+        service.prove({ subject, proofType: 'ScoreAboveThreshold', category: 'DEFI_LENDING', threshold: 700 }),
+      ),
+    );
     r.plainVerify.push(await timed(V, 1, () => snarkjs.groth16.verify(vk, signals, d.proof)));
     r.bareVerify.push(await timed(V, 1, () => rt.verify('score_threshold', d.publicSignals, d.proof)));
     r.serviceVerify.push(
@@ -79,11 +103,15 @@ async function main() {
   const [pp, sp, pv, bv, sv] = [r.plainProve, r.serviceProve, r.plainVerify, r.bareVerify, r.serviceVerify].map(med);
   console.log(`proving (score_threshold, ${N} proofs per side per round, ${ROUNDS} rounds, concurrency ${CONCURRENCY})`);
   console.log(`  snarkjs fullProve (file paths):  ${pp.toFixed(2)} proofs/s  [${all(r.plainProve, 2)}]`);
-  console.log(`  service prove (pool + DB):       ${sp.toFixed(2)} proofs/s  [${all(r.serviceProve, 2)}]  ratio ${(sp / pp).toFixed(2)}x (target >= 2x)`);
+  console.log(
+    `  service prove (pool + DB):       ${sp.toFixed(2)} proofs/s  [${all(r.serviceProve, 2)}]  ratio ${(sp / pp).toFixed(2)}x (target >= 2x)`,
+  );
   console.log(`verifying (${V} per side per round, one at a time)`);
   console.log(`  snarkjs groth16.verify:          ${pv.toFixed(1)} verify/s  [${all(r.plainVerify, 1)}]`);
   console.log(`  service Groth16 check (thread):  ${bv.toFixed(1)} verify/s  [${all(r.bareVerify, 1)}]  ratio ${(bv / pv).toFixed(2)}`);
-  console.log(`  service verify (+ commitment):   ${sv.toFixed(1)} verify/s  [${all(r.serviceVerify, 1)}]  ratio ${(sv / pv).toFixed(2)} (target >= 0.90)`);
+  console.log(
+    `  service verify (+ commitment):   ${sv.toFixed(1)} verify/s  [${all(r.serviceVerify, 1)}]  ratio ${(sv / pv).toFixed(2)} (target >= 0.90)`,
+  );
 
   // on-chain verification gas
   const chain = await startLocalChain({ chainId: 31337 });
@@ -91,8 +119,18 @@ async function main() {
   const dep = await deployContracts(signer, { log: (m) => console.log(`deploy: ${m}`) });
   const abi = loadArtifact('ReputationOracle').abi;
   await signer.write(dep.oracle, abi, 'publishCommitments', [[subject], [1], [BigInt(warm.publicInputs.commitment)]]);
-  const ok = await signer.publicClient.readContract({ address: dep.oracle, abi, functionName: 'verifyProof', args: [warm.proof, 700n, 1] } as never);
-  const gas = await signer.publicClient.estimateContractGas({ address: dep.oracle, abi, functionName: 'verifyProof', args: [warm.proof, 700n, 1] } as never);
+  const ok = await signer.publicClient.readContract({
+    address: dep.oracle,
+    abi,
+    functionName: 'verifyProof',
+    args: [warm.proof, 700n, 1],
+  } as never);
+  const gas = await signer.publicClient.estimateContractGas({
+    address: dep.oracle,
+    abi,
+    functionName: 'verifyProof',
+    args: [warm.proof, 700n, 1],
+  } as never);
   console.log(`on-chain: ReputationOracle.verifyProof = ${ok}, gas ${gas} (estimate of a transaction calling it, incl. the 21,000 base)`);
   const args = [subject, warm.proof, 700n, 1];
   const okFor = await signer.publicClient.readContract({ address: dep.oracle, abi, functionName: 'verifyProofFor', args } as never);

@@ -47,7 +47,9 @@ async function main() {
   const app = await buildApp(config, { logger: false, secrets: {} });
   // The platform's share: the same auth, rate limit and quota on a handler that does nothing.
   apiRoutes(app, (s) => {
-    s.get('/bench/noop/:address', { config: { auth: 'apiKey', cost: 1 } }, async (req) => ({ address: (req.params as { address: string }).address }));
+    s.get('/bench/noop/:address', { config: { auth: 'apiKey', cost: 1 } }, async (req) => ({
+      address: (req.params as { address: string }).address,
+    }));
   });
   await app.ready();
   const screening = createSanctionsScreening({ db: app.ctx.db, bus: app.ctx.bus, log: silent });
@@ -75,14 +77,22 @@ async function main() {
     const parseMs = performance.now() - t;
     if (parsed.entries.size !== ENTRIES) throw new Error(`${label}: parsed ${parsed.entries.size} entries`);
     t = performance.now();
-    const r = await screening.importList({ source: createReadStream(file, { highWaterMark: 1 << 20 }), publishedAt, importedBy: 'bench', fileName: label });
+    const r = await screening.importList({
+      source: createReadStream(file, { highWaterMark: 1 << 20 }),
+      publishedAt,
+      importedBy: 'bench',
+      fileName: label,
+    });
     const importMs = performance.now() - t;
     if (r.status !== 'imported' || r.list.entryCount !== ENTRIES) throw new Error(`${label}: ${r.status} ${r.list.entryCount}`);
-    console.log(`   ${label.padEnd(17)} ${mb(bytes).padStart(5)} MB   parse ${parseMs.toFixed(0).padStart(5)} ms   full import (parse + insert version ${r.list.version} + reload) ${importMs.toFixed(0).padStart(5)} ms`);
+    console.log(
+      `   ${label.padEnd(17)} ${mb(bytes).padStart(5)} MB   parse ${parseMs.toFixed(0).padStart(5)} ms   full import (parse + insert version ${r.list.version} + reload) ${importMs.toFixed(0).padStart(5)} ms`,
+    );
   }
   // The app's own instance reloads through the event, as another instance would.
   const probe = listed[123];
-  for (let i = 0; i < 100 && app.ctx.services.sanctions!.status(probe).sanctioned !== true; i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 100 && app.ctx.services.sanctions!.status(probe).sanctioned !== true; i++)
+    await new Promise((r) => setTimeout(r, 20));
   if (app.ctx.services.sanctions!.status(probe).sanctioned !== true) throw new Error('the app did not reload the list');
 
   // 2. Full-size file: ~100 MB of profiles, 1 in 100 with an EVM address (the real list has a few hundred).
@@ -104,7 +114,9 @@ async function main() {
   clearInterval(sampler);
   global.gc?.();
   const retained = process.memoryUsage().heapUsed - heap0;
-  console.log(`\n2. streaming parse of a ${mb(bigBytes)} MB sdn_advanced.xml (${big.length.toLocaleString('en')} profiles, ${parsedBig.entries.size} EVM addresses)`);
+  console.log(
+    `\n2. streaming parse of a ${mb(bigBytes)} MB sdn_advanced.xml (${big.length.toLocaleString('en')} profiles, ${parsedBig.entries.size} EVM addresses)`,
+  );
   console.log(
     `   ${bigMs.toFixed(0)} ms = ${(bigBytes / 1024 / 1024 / (bigMs / 1000)).toFixed(1)} MB/s; JS heap peak +${mb(peak - heap0)} MB (uncollected garbage), ` +
       `+${mb(Math.max(0, retained))} MB after GC${global.gc ? '' : ' (run with --expose-gc for exact figures)'}`,
@@ -115,8 +127,12 @@ async function main() {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   // Half listed, half clean; checksummed and lowercase spellings.
-  const pool = Array.from({ length: 2000 }, (_, i) => (i % 2 ? listed[i] : getAddress(addr()))).map((a, i) => (i % 4 < 2 ? a : a.toLowerCase()));
-  const check = (await (await fetch(`${base}/api/v1/compliance/sanctions/${pool[1]}`, { headers: keys[0] })).json()) as { sanctioned?: boolean };
+  const pool = Array.from({ length: 2000 }, (_, i) => (i % 2 ? listed[i] : getAddress(addr()))).map((a, i) =>
+    i % 4 < 2 ? a : a.toLowerCase(),
+  );
+  const check = (await (await fetch(`${base}/api/v1/compliance/sanctions/${pool[1]}`, { headers: keys[0] })).json()) as {
+    sanctioned?: boolean;
+  };
   if (check.sanctioned !== true) throw new Error(`warm-up: ${JSON.stringify(check)}`);
 
   const bare = Fastify({ logger: false });
@@ -125,12 +141,21 @@ async function main() {
   await bare.listen({ port: 0, host: '127.0.0.1' });
   const bareBase = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;
 
-  console.log(`\n3. screening over HTTP, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds, ${pool.length} addresses (half listed) over ${KEYS} Enterprise keys`);
+  console.log(
+    `\n3. screening over HTTP, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds, ${pool.length} addresses (half listed) over ${KEYS} Enterprise keys`,
+  );
   const runs = {
     bare: () => autocannon(`${bareBase}/hello/x`, { ...load, paths: pool.map((a) => `/hello/${a}`) }),
-    barePost: () => autocannon(`${bareBase}/hello`, { ...load, method: 'POST', bodies: pool.map((a) => JSON.stringify({ walletAddress: a })), keys }),
+    barePost: () =>
+      autocannon(`${bareBase}/hello`, { ...load, method: 'POST', bodies: pool.map((a) => JSON.stringify({ walletAddress: a })), keys }),
     get: () => autocannon(`${base}/`, { ...load, paths: pool.map((a) => `/api/v1/compliance/sanctions/${a}`), keys }),
-    post: () => autocannon(`${base}/api/v1/compliance/sanctions-check`, { ...load, method: 'POST', bodies: pool.map((a) => JSON.stringify({ walletAddress: a })), keys }),
+    post: () =>
+      autocannon(`${base}/api/v1/compliance/sanctions-check`, {
+        ...load,
+        method: 'POST',
+        bodies: pool.map((a) => JSON.stringify({ walletAddress: a })),
+        keys,
+      }),
     noop: () => autocannon(`${base}/`, { ...load, paths: pool.map((a) => `/api/v1/bench/noop/${a}`), keys }),
   };
   await runs.bare(); // warm-up
@@ -145,9 +170,14 @@ async function main() {
   const ratio = (k: Run) => median(results[k].map((r, i) => r.rps / results[against(k)][i].rps));
   const line = (label: string, k: keyof typeof runs) => {
     const r = results[k];
-    return `   ${label.padEnd(34)} ${median(r.map((x) => x.rps)).toFixed(0).padStart(7)} req/s  p50 ${median(r.map((x) => x.p50))} ms  p99 ${median(r.map((x) => x.p99))} ms  non-2xx ${r.reduce((a, x) => a + x.non2xx, 0)}`;
+    return `   ${label.padEnd(34)} ${median(r.map((x) => x.rps))
+      .toFixed(0)
+      .padStart(
+        7,
+      )} req/s  p50 ${median(r.map((x) => x.p50))} ms  p99 ${median(r.map((x) => x.p99))} ms  non-2xx ${r.reduce((a, x) => a + x.non2xx, 0)}`;
   };
-  const pct = (k: Run) => `${(100 * ratio(k)).toFixed(1)}% of bare ${k === 'post' ? 'POST' : 'GET'} [${results[k].map((r, i) => ((100 * r.rps) / results[against(k)][i].rps).toFixed(0)).join(', ')}]`;
+  const pct = (k: Run) =>
+    `${(100 * ratio(k)).toFixed(1)}% of bare ${k === 'post' ? 'POST' : 'GET'} [${results[k].map((r, i) => ((100 * r.rps) / results[against(k)][i].rps).toFixed(0)).join(', ')}]`;
   console.log(line('bare Fastify GET /hello/:address', 'bare'));
   console.log(line('bare Fastify POST /hello (JSON body)', 'barePost'));
   console.log(line('GET /compliance/sanctions/{address}', 'get') + `   ${pct('get')} (target >= 60%)`);

@@ -31,8 +31,21 @@ export function benchConfig(admin: Wallet, overrides: Partial<Config> = {}): Con
 
 export async function signInAdmin(app: App, wallet: Wallet): Promise<string> {
   const { nonce } = (await app.inject({ method: 'GET', url: '/api/v1/auth/nonce' })).json();
-  const message = new SiweMessage({ domain: BENCH_DOMAIN, address: wallet.address, statement: 'Sign in to Credence', uri: `https://${BENCH_DOMAIN}`, version: '1', chainId: 1, nonce, issuedAt: new Date().toISOString() }).prepareMessage();
-  const res = await app.inject({ method: 'POST', url: '/api/v1/auth/verify', payload: { message, signature: await wallet.signMessage(message) } });
+  const message = new SiweMessage({
+    domain: BENCH_DOMAIN,
+    address: wallet.address,
+    statement: 'Sign in to Credence',
+    uri: `https://${BENCH_DOMAIN}`,
+    version: '1',
+    chainId: 1,
+    nonce,
+    issuedAt: new Date().toISOString(),
+  }).prepareMessage();
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/verify',
+    payload: { message, signature: await wallet.signMessage(message) },
+  });
   if (res.statusCode !== 200) throw new Error(`sign-in: ${res.statusCode} ${res.body}`);
   return res.json().token;
 }

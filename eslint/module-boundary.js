@@ -9,10 +9,11 @@ const PUBLIC = new Set(['index.js', 'contracts.js']);
 export default {
   meta: {
     type: 'problem',
-    docs: { description: "import another module only through its public files (index.ts, contracts.ts)" },
+    docs: { description: 'import another module only through its public files (index.ts, contracts.ts)' },
     schema: [{ type: 'object', properties: { allow: { type: 'array', items: { type: 'string' } } }, additionalProperties: false }],
     messages: {
-      internal: "'{{file}}' is internal to module '{{target}}': import it from '{{target}}/index.ts' (or contracts.ts), or move what it offers there",
+      internal:
+        "'{{file}}' is internal to module '{{target}}': import it from '{{target}}/index.ts' (or contracts.ts), or move what it offers there",
       app: 'a module never imports the app that assembles it',
     },
   },
@@ -32,6 +33,11 @@ export default {
       if (allow.has(`${file} -> ${target}`)) return;
       context.report({ node, messageId: 'internal', data: { file: t[2], target: t[1] } });
     };
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: (n) => check({ ...n, source: n.source }) };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: (n) => check({ ...n, source: n.source }),
+    };
   },
 };

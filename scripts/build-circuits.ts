@@ -50,7 +50,17 @@ function compile(name: string) {
   log(`compile ${name} (--O2)`);
   const stdout = execFileSync(
     process.execPath,
-    [path.join(root, 'node_modules/circom2/cli.js'), path.join(circuitsDir, 'src', `${name}.circom`), '--r1cs', '--wasm', '--O2', '-l', path.join(root, 'node_modules'), '-o', out],
+    [
+      path.join(root, 'node_modules/circom2/cli.js'),
+      path.join(circuitsDir, 'src', `${name}.circom`),
+      '--r1cs',
+      '--wasm',
+      '--O2',
+      '-l',
+      path.join(root, 'node_modules'),
+      '-o',
+      out,
+    ],
     { encoding: 'utf8' },
   );
   const constraints = /non-linear constraints: (\d+)/.exec(stdout)?.[1];

@@ -39,7 +39,11 @@ async function main() {
     for (const f of await compileVerifiers(path.resolve(args[i + 1]))) console.log(`[build:contracts] ${f}`);
     return;
   }
-  const compiled = compileSolidity(sources(), { importRoots: [srcDir, path.join(root, 'node_modules')], only: DEPLOYABLE, onWarning: (m) => console.warn(m) });
+  const compiled = compileSolidity(sources(), {
+    importRoots: [srcDir, path.join(root, 'node_modules')],
+    only: DEPLOYABLE,
+    onWarning: (m) => console.warn(m),
+  });
   mkdirSync(outDir, { recursive: true });
   for (const [name, artifact] of Object.entries(compiled)) {
     writeFileSync(path.join(outDir, `${name}.json`), JSON.stringify(artifact, null, 2) + '\n');

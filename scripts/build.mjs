@@ -36,7 +36,9 @@ const ts = all.filter((f) => !BUNDLED.includes(f));
 // the PGlite initdb template (src/platform/db/pglite-template.ts) survives a rebuild: it changes only with PGlite
 const TEMPLATE = path.join(OUT, 'pglite-template.tar.gz');
 const MIGRATED = path.join(OUT, 'pglite-migrated.tar.gz');
-const kept = [TEMPLATE, `${TEMPLATE}.version`, MIGRATED, `${MIGRATED}.version`].filter((f) => existsSync(f)).map((f) => [f, readFileSync(f)]);
+const kept = [TEMPLATE, `${TEMPLATE}.version`, MIGRATED, `${MIGRATED}.version`]
+  .filter((f) => existsSync(f))
+  .map((f) => [f, readFileSync(f)]);
 rmSync(OUT, { recursive: true, force: true });
 await build({
   entryPoints: BUNDLED,
@@ -74,7 +76,9 @@ for (const [file, content] of kept) writeFileSync(file, content);
   }
   // the database as the migrations leave it, for a new data directory's first start (remade when a migration changes)
   const m = Date.now();
-  const { migratedTemplateCurrent, writeMigratedTemplate } = await import(pathToFileURL(path.join(OUT, 'platform', 'db', 'pglite-template.js')).href);
+  const { migratedTemplateCurrent, writeMigratedTemplate } = await import(
+    pathToFileURL(path.join(OUT, 'platform', 'db', 'pglite-template.js')).href
+  );
   if (!migratedTemplateCurrent(MIGRATED)) {
     const { wrapPglite } = await import(pathToFileURL(path.join(OUT, 'platform', 'db', 'index.js')).href);
     const { migrate } = await import(pathToFileURL(path.join(OUT, 'platform', 'db', 'migrate.js')).href);

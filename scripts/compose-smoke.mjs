@@ -62,7 +62,10 @@ async function until(what, fn) {
 
 const compose = YAML.parse(readFileSync(path.join(root, 'compose.yaml'), 'utf8'), { merge: true });
 const ours = Object.entries(compose.services).filter(([, s]) => s.build !== undefined);
-if (!ours.some(([, s]) => /api/.test(s.environment?.CREDENCE_ROLES ?? '')) || !ours.some(([, s]) => s.environment?.CREDENCE_ROLES === 'workers')) {
+if (
+  !ours.some(([, s]) => /api/.test(s.environment?.CREDENCE_ROLES ?? '')) ||
+  !ours.some(([, s]) => s.environment?.CREDENCE_ROLES === 'workers')
+) {
   throw new Error('compose.yaml should run API instances and a workers instance');
 }
 for (const dep of ['postgres', 'redis']) if (!compose.services[dep]) throw new Error(`compose.yaml has no ${dep} service`);
@@ -80,17 +83,24 @@ function checkLoadBalancer() {
   const conf = readFileSync(path.join(root, confMount.split(':')[0]), 'utf8');
   const listen = conf.match(/^\s*listen\s+(\d+);/m)?.[1];
   if (!published.some(([host, inner]) => host === publicUrl.port && inner === listen)) {
-    throw new Error(`lb publishes ${JSON.stringify(lb.ports)} (nginx listens on ${listen}) but CREDENCE_PUBLIC_URL names port ${publicUrl.port}`);
+    throw new Error(
+      `lb publishes ${JSON.stringify(lb.ports)} (nginx listens on ${listen}) but CREDENCE_PUBLIC_URL names port ${publicUrl.port}`,
+    );
   }
   const upstreams = [...conf.matchAll(/^\s*server\s+([\w-]+):(\d+)/gm)].map((m) => `${m[1]}:${m[2]}`).sort();
-  const apis = ours.filter(([, svc]) => /api/.test(svc.environment?.CREDENCE_ROLES ?? '')).map(([name]) => `${name}:8080`).sort();
+  const apis = ours
+    .filter(([, svc]) => /api/.test(svc.environment?.CREDENCE_ROLES ?? ''))
+    .map(([name]) => `${name}:8080`)
+    .sort();
   if (upstreams.join() !== apis.join()) throw new Error(`nginx upstreams ${upstreams} are not the API services ${apis}`);
   for (const [name, svc] of ours) if (svc.ports?.length) throw new Error(`${name} publishes ${svc.ports}: only the lb should`);
   log(`lb: ${publicUrl.origin} -> ${upstreams.join(', ')}`);
 }
 
 // The deployment's shared secrets, as the README has an operator make them: `credence secrets generate`.
-const generated = spawnSync(process.execPath, [path.join(root, 'bin/credence.mjs'), 'secrets', 'generate', '--format', 'json'], { encoding: 'utf8' });
+const generated = spawnSync(process.execPath, [path.join(root, 'bin/credence.mjs'), 'secrets', 'generate', '--format', 'json'], {
+  encoding: 'utf8',
+});
 if (generated.status !== 0) throw new Error(`credence secrets generate: ${generated.status} ${generated.stderr}`);
 const admin = Wallet.createRandom();
 const vars = {
@@ -158,21 +168,32 @@ try {
     const [cmd, ...args] = svc.command;
     const child = spawn(cmd === 'node' ? process.execPath : cmd, args, {
       cwd: root,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, HOST: '127.0.0.1', PORT: String(port), CREDENCE_DATA_DIR: dataDir, CREDENCE_REDIS_PREFIX: prefix, LOG_LEVEL: 'warn' },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        ...env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        CREDENCE_DATA_DIR: dataDir,
+        CREDENCE_REDIS_PREFIX: prefix,
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     children.push({ name, child });
     instances.push({ name, roles: env.CREDENCE_ROLES, base: `http://127.0.0.1:${port}` });
     log(`${name}: ${svc.command.join(' ')} (roles ${env.CREDENCE_ROLES}) on port ${port}`);
   }
-  for (const { name, child } of children) child.on('exit', (code, sig) => code !== 0 && !child.stopping && (log(`${name} exited early (${code ?? sig})`), (failed = true)));
+  for (const { name, child } of children)
+    child.on('exit', (code, sig) => code !== 0 && !child.stopping && (log(`${name} exited early (${code ?? sig})`), (failed = true)));
 
   for (const i of instances) {
     await until(`${i.name} /health`, async () => !failed && (await fetch(`${i.base}/health`)).status === 200);
     const ready = await fetch(`${i.base}/health/ready`);
     if (ready.status !== 200) throw new Error(`${i.name} /health/ready answered ${ready.status}: ${await ready.text()}`);
     const metrics = await fetch(`${i.base}/metrics`, { headers: { authorization: `Bearer ${vars.CREDENCE_METRICS_TOKEN}` } });
-    if (metrics.status !== 200 || !(await metrics.text()).includes('credence_http_requests_total')) throw new Error(`${i.name} /metrics failed`);
+    if (metrics.status !== 200 || !(await metrics.text()).includes('credence_http_requests_total'))
+      throw new Error(`${i.name} /metrics failed`);
     log(`${i.name}: healthy, ${(await ready.json()).status}, metrics scraped`);
   }
 
@@ -181,11 +202,27 @@ try {
   const { nonce } = await (await fetch(`${a.base}/api/v1/auth/nonce`)).json();
   const publicUrl = new URL(interpolate(compose.services[a.name].environment.CREDENCE_PUBLIC_URL, vars));
   const wallet = Wallet.createRandom();
-  const message = new SiweMessage({ domain: publicUrl.host, address: wallet.address, uri: publicUrl.origin, version: '1', chainId: 1, nonce, issuedAt: new Date().toISOString() }).prepareMessage();
-  const verify = await fetch(`${b.base}/api/v1/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message, signature: await wallet.signMessage(message) }) });
+  const message = new SiweMessage({
+    domain: publicUrl.host,
+    address: wallet.address,
+    uri: publicUrl.origin,
+    version: '1',
+    chainId: 1,
+    nonce,
+    issuedAt: new Date().toISOString(),
+  }).prepareMessage();
+  const verify = await fetch(`${b.base}/api/v1/auth/verify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message, signature: await wallet.signMessage(message) }),
+  });
   if (verify.status !== 200) throw new Error(`sign-in across instances: ${verify.status} ${await verify.text()}`);
   const { token } = await verify.json();
-  const created = await fetch(`${a.base}/api/v1/billing/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ organizationName: 'Compose smoke', contactEmail: 'ops@example.com' }) });
+  const created = await fetch(`${a.base}/api/v1/billing/api-keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ organizationName: 'Compose smoke', contactEmail: 'ops@example.com' }),
+  });
   if (created.status !== 201) throw new Error(`key creation: ${created.status} ${await created.text()}`);
   const { apiKey } = await created.json();
   const usage = await fetch(`${b.base}/api/v1/billing/usage`, { headers: { 'x-api-key': apiKey } });
@@ -196,7 +233,10 @@ try {
   // by the server.
   const cuts = [
     ['cut at the network', async () => pgProxy.drop()],
-    ['terminated by the server', async () => (await adminDb.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [dbName])).rowCount],
+    [
+      'terminated by the server',
+      async () => (await adminDb.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [dbName])).rowCount,
+    ],
   ];
   for (const [how, cut] of cuts) {
     const n = await cut();

@@ -78,7 +78,6 @@ const spansYear = (w: DemoWorld, role: Role) => {
   return h.length > 1 && h.at(-1)!.calculatedAt.getTime() - h[0].calculatedAt.getTime() >= 270 * 86_400_000;
 };
 
-
 export const CLAIMS: Record<Role, Claim[]> = {
   borrower: [
     {
@@ -167,7 +166,9 @@ export const CLAIMS: Record<Role, Claim[]> = {
       holds: (w) =>
         w.features.collector.nft.received === 0 &&
         (w.features.collector.nft.notTheirs ?? 0) >= 6 &&
-        (e(w, 'collector', 'NFT').factors ?? []).some((f) => f.code === 'NFTS_DISCOUNTED' && /someone else's transaction/.test(f.description)),
+        (e(w, 'collector', 'NFT').factors ?? []).some(
+          (f) => f.code === 'NFTS_DISCOUNTED' && /someone else's transaction/.test(f.description),
+        ),
     },
   ],
   developer: [

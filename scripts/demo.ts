@@ -20,7 +20,11 @@ import { UsageError, helpText, parseCommand, type CommandSpec } from '../src/cli
 const SPEC: CommandSpec = {
   summary: 'a local chain with scored demo wallets, and the API reading it (npm run demo -- [flags])',
   flags: {
-    'data-dir': { type: 'string', value: '<dir>', description: 'keep the database (embedded PGlite) and the admin key in this directory (default: in memory, gone at exit)' },
+    'data-dir': {
+      type: 'string',
+      value: '<dir>',
+      description: 'keep the database (embedded PGlite) and the admin key in this directory (default: in memory, gone at exit)',
+    },
     'chain-port': { type: 'string', value: '<port>', description: 'JSON-RPC port of the local chain on 127.0.0.1 (default 8545)' },
   },
 };
@@ -33,7 +37,8 @@ function options() {
       process.exit(0);
     }
     const chainPort = p.flags['chain-port'] === undefined ? 8545 : Number(p.flags['chain-port']);
-    if (!Number.isInteger(chainPort) || chainPort < 1 || chainPort > 65535) throw new UsageError(`--chain-port: "${p.flags['chain-port']}" is not a port`, ['demo']);
+    if (!Number.isInteger(chainPort) || chainPort < 1 || chainPort > 65535)
+      throw new UsageError(`--chain-port: "${p.flags['chain-port']}" is not a port`, ['demo']);
     return { dataDir: p.flags['data-dir'] ? path.resolve(String(p.flags['data-dir'])) : null, chainPort };
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
@@ -83,14 +88,29 @@ async function main() {
   console.log('replaying about eleven months of histories, the API reading the chain after each month ...');
   const world = await replayDemo(app, chain);
   const sc = world.scenario;
-  console.log(`scenarios: ${sc.transactions} transactions in ${sc.headBlock - sc.firstBlock + 1} blocks, read and scored month by month (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  console.log(
+    `scenarios: ${sc.transactions} transactions in ${sc.headBlock - sc.firstBlock + 1} blocks, read and scored month by month (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+  );
   await app.listen({ port: config.port, host: config.host });
   const url = `http://localhost:${config.port}`;
 
   // An API key for the demo, through the real Sign-In with Ethereum flow (the demo's admin wallet).
   const { nonce } = (await (await fetch(`${url}/api/v1/auth/nonce`)).json()) as { nonce: string };
-  const message = new SiweMessage({ domain: config.siweDomain, address: admin.address, statement: 'Credence demo', uri: url, version: '1', chainId: 1, nonce, issuedAt: new Date().toISOString() }).prepareMessage();
-  const verify = await fetch(`${url}/api/v1/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message, signature: await admin.signMessage(message) }) });
+  const message = new SiweMessage({
+    domain: config.siweDomain,
+    address: admin.address,
+    statement: 'Credence demo',
+    uri: url,
+    version: '1',
+    chainId: 1,
+    nonce,
+    issuedAt: new Date().toISOString(),
+  }).prepareMessage();
+  const verify = await fetch(`${url}/api/v1/auth/verify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message, signature: await admin.signMessage(message) }),
+  });
   const { token } = (await verify.json()) as { token: string };
   const keyRes = await fetch(`${url}/api/v1/billing/api-keys`, {
     method: 'POST',
@@ -111,7 +131,7 @@ async function main() {
   if (apiKey) console.log(`demo API key (Growth): ${apiKey}\n`);
   for (const line of formatWorld(world)) console.log(line);
   // the console shows a signed-in wallet its own scores and history: these are Hardhat's public test keys
-  console.log('\nsee a wallet in the console: sign in with its key (Hardhat\'s well-known test keys: never send real funds to them)');
+  console.log("\nsee a wallet in the console: sign in with its key (Hardhat's well-known test keys: never send real funds to them)");
   for (const [role, key] of Object.entries(demoWalletKeys(world.scenario.wallets))) console.log(`  ${role.padEnd(11)} ${key}`);
   if (apiKey) {
     console.log('\ntry:');

@@ -50,28 +50,87 @@ interface RpcReceipt {
   logs: { address: string; topics: string[]; data: string; logIndex: string; transactionIndex: string }[];
 }
 
-export async function exportEthereumEtl(url: string, dir: string, opts: ExportOptions = {}): Promise<{ blocks: number; transactions: number; logs: number; tokenTransfers: number }> {
+export async function exportEthereumEtl(
+  url: string,
+  dir: string,
+  opts: ExportOptions = {},
+): Promise<{ blocks: number; transactions: number; logs: number; tokenTransfers: number }> {
   const c = chainClient(url);
   const from = opts.fromBlock ?? 0;
   const to = opts.toBlock ?? Number(await c.rpc<string>('eth_blockNumber'));
-  const out = { blocks: [] as Record<string, unknown>[], transactions: [] as Record<string, unknown>[], logs: [] as Record<string, unknown>[], token_transfers: [] as Record<string, unknown>[] };
+  const out = {
+    blocks: [] as Record<string, unknown>[],
+    transactions: [] as Record<string, unknown>[],
+    logs: [] as Record<string, unknown>[],
+    token_transfers: [] as Record<string, unknown>[],
+  };
   for (let b = from; b <= to; b++) {
     const block = await c.rpc<RpcBlock>('eth_getBlockByNumber', [`0x${b.toString(16)}`, true]);
     const ts = Number(block.timestamp);
-    out.blocks.push({ type: 'block', number: b, hash: block.hash, parent_hash: block.parentHash, miner: block.miner, gas_limit: n(block.gasLimit), gas_used: n(block.gasUsed), timestamp: ts, transaction_count: block.transactions.length, base_fee_per_gas: n(block.baseFeePerGas) });
+    out.blocks.push({
+      type: 'block',
+      number: b,
+      hash: block.hash,
+      parent_hash: block.parentHash,
+      miner: block.miner,
+      gas_limit: n(block.gasLimit),
+      gas_used: n(block.gasUsed),
+      timestamp: ts,
+      transaction_count: block.transactions.length,
+      base_fee_per_gas: n(block.baseFeePerGas),
+    });
     for (const tx of block.transactions) {
       const r = await c.rpc<RpcReceipt>('eth_getTransactionReceipt', [tx.hash]);
       out.transactions.push({
-        type: 'transaction', hash: tx.hash, nonce: Number(tx.nonce), transaction_index: Number(tx.transactionIndex), from_address: tx.from, to_address: tx.to,
-        value: n(tx.value), gas: n(tx.gas), gas_price: n(tx.gasPrice), input: tx.input, block_timestamp: ts, block_number: b, block_hash: block.hash,
-        max_fee_per_gas: n(tx.maxFeePerGas), max_priority_fee_per_gas: n(tx.maxPriorityFeePerGas), transaction_type: tx.type ? Number(tx.type) : null,
-        receipt_cumulative_gas_used: n(r.cumulativeGasUsed), receipt_gas_used: n(r.gasUsed), receipt_contract_address: r.contractAddress, receipt_status: Number(r.status), receipt_effective_gas_price: n(r.effectiveGasPrice),
+        type: 'transaction',
+        hash: tx.hash,
+        nonce: Number(tx.nonce),
+        transaction_index: Number(tx.transactionIndex),
+        from_address: tx.from,
+        to_address: tx.to,
+        value: n(tx.value),
+        gas: n(tx.gas),
+        gas_price: n(tx.gasPrice),
+        input: tx.input,
+        block_timestamp: ts,
+        block_number: b,
+        block_hash: block.hash,
+        max_fee_per_gas: n(tx.maxFeePerGas),
+        max_priority_fee_per_gas: n(tx.maxPriorityFeePerGas),
+        transaction_type: tx.type ? Number(tx.type) : null,
+        receipt_cumulative_gas_used: n(r.cumulativeGasUsed),
+        receipt_gas_used: n(r.gasUsed),
+        receipt_contract_address: r.contractAddress,
+        receipt_status: Number(r.status),
+        receipt_effective_gas_price: n(r.effectiveGasPrice),
       });
       for (const l of r.logs) {
         const logIndex = Number(l.logIndex);
-        out.logs.push({ type: 'log', log_index: logIndex, transaction_hash: tx.hash, transaction_index: Number(l.transactionIndex), address: l.address, data: l.data, topics: l.topics, block_number: b, block_timestamp: ts, block_hash: block.hash });
+        out.logs.push({
+          type: 'log',
+          log_index: logIndex,
+          transaction_hash: tx.hash,
+          transaction_index: Number(l.transactionIndex),
+          address: l.address,
+          data: l.data,
+          topics: l.topics,
+          block_number: b,
+          block_timestamp: ts,
+          block_hash: block.hash,
+        });
         if (l.topics[0] === TRANSFER && l.topics.length === 3) {
-          out.token_transfers.push({ type: 'token_transfer', token_address: l.address, from_address: `0x${l.topics[1].slice(26)}`, to_address: `0x${l.topics[2].slice(26)}`, value: n(l.data === '0x' ? '0x0' : l.data), transaction_hash: tx.hash, log_index: logIndex, block_number: b, block_timestamp: ts, block_hash: block.hash });
+          out.token_transfers.push({
+            type: 'token_transfer',
+            token_address: l.address,
+            from_address: `0x${l.topics[1].slice(26)}`,
+            to_address: `0x${l.topics[2].slice(26)}`,
+            value: n(l.data === '0x' ? '0x0' : l.data),
+            transaction_hash: tx.hash,
+            log_index: logIndex,
+            block_number: b,
+            block_timestamp: ts,
+            block_hash: block.hash,
+          });
         }
       }
     }
@@ -81,12 +140,26 @@ export async function exportEthereumEtl(url: string, dir: string, opts: ExportOp
     const format = opts.formats?.[name as keyof typeof out] ?? 'json';
     writeFileSync(path.join(dir, `${name}.${format}`), format === 'json' ? toJsonLines(rows) : toCsv(rows));
   }
-  return { blocks: out.blocks.length, transactions: out.transactions.length, logs: out.logs.length, tokenTransfers: out.token_transfers.length };
+  return {
+    blocks: out.blocks.length,
+    transactions: out.transactions.length,
+    logs: out.logs.length,
+    tokenTransfers: out.token_transfers.length,
+  };
 }
 
 /** Big integers are written as bare JSON numbers, as ethereum-etl does. */
 function toJsonLines(rows: Record<string, unknown>[]): string {
-  return rows.map((r) => JSON.stringify(r).replace(/"(value|gas|gas_price|gas_limit|gas_used|max_fee_per_gas|max_priority_fee_per_gas|base_fee_per_gas|receipt_[a-z_]*gas[a-z_]*)":"(\d+)"/g, '"$1":$2')).join('\n') + '\n';
+  return (
+    rows
+      .map((r) =>
+        JSON.stringify(r).replace(
+          /"(value|gas|gas_price|gas_limit|gas_used|max_fee_per_gas|max_priority_fee_per_gas|base_fee_per_gas|receipt_[a-z_]*gas[a-z_]*)":"(\d+)"/g,
+          '"$1":$2',
+        ),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 /** ethereum-etl's CSV: header row, the type column dropped, topics joined with commas. */

@@ -74,14 +74,34 @@ const HOSTILE_VALUES: unknown[] = [
   [1, 'a', null],
   { a: { b: { c: {} } } },
 ];
-const HOSTILE_SEGMENTS = ['%00', 'a%00b', '%ZZ', '%', '%E0%A4%A', '%ED%A0%80', '..%2F..%2Fetc', '%2e%2e', 'x'.repeat(1200), '%F0%9F%99%82', ' ', '%20', 'null', '-1', '0', '99999999999999999999999'];
+const HOSTILE_SEGMENTS = [
+  '%00',
+  'a%00b',
+  '%ZZ',
+  '%',
+  '%E0%A4%A',
+  '%ED%A0%80',
+  '..%2F..%2Fetc',
+  '%2e%2e',
+  'x'.repeat(1200),
+  '%F0%9F%99%82',
+  ' ',
+  '%20',
+  'null',
+  '-1',
+  '0',
+  '99999999999999999999999',
+];
 
 /** encodeURIComponent, except that lone surrogates (which it refuses) go out as the invalid UTF-8 they would be. */
 function enc(v: string): string {
   try {
     return encodeURIComponent(v);
   } catch {
-    return v.split('').map((c) => (/[\ud800-\udfff]/.test(c) ? '%ED%A0%80' : encodeURIComponent(c))).join('');
+    return v
+      .split('')
+      .map((c) => (/[\ud800-\udfff]/.test(c) ? '%ED%A0%80' : encodeURIComponent(c)))
+      .join('');
   }
 }
 
@@ -101,7 +121,12 @@ export interface FuzzResult {
 function resolver(doc: Json) {
   const deref = (s: Json | undefined): Json => {
     let cur = s ?? {};
-    for (let i = 0; i < 10 && cur.$ref; i++) cur = cur.$ref.split('/').slice(1).reduce((o: Json, k: string) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc) ?? {};
+    for (let i = 0; i < 10 && cur.$ref; i++)
+      cur =
+        cur.$ref
+          .split('/')
+          .slice(1)
+          .reduce((o: Json, k: string) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc) ?? {};
     return cur;
   };
   return deref;
@@ -184,7 +209,8 @@ function generator(deref: (s: Json | undefined) => Json, r: Rng) {
     }
     const keys = Object.keys(v);
     const c: Json = { ...(v as Json) };
-    if (!keys.length || r.chance(0.1)) c[r.pick(['k\u0000', '\ud800', '__proto__', 'constructor', 'x'.repeat(300)])] = r.pick(HOSTILE_STRINGS);
+    if (!keys.length || r.chance(0.1))
+      c[r.pick(['k\u0000', '\ud800', '__proto__', 'constructor', 'x'.repeat(300)])] = r.pick(HOSTILE_STRINGS);
     else {
       const k = r.pick(keys);
       if (r.chance(0.15)) delete c[k];
@@ -196,7 +222,10 @@ function generator(deref: (s: Json | undefined) => Json, r: Rng) {
 }
 
 /** Fuzzes `app` (ready, no listening needed): `requests` requests, deterministic for a seed. */
-export async function runFuzz(app: App, opts: { requests: number; seed: number; credentials: Credentials; progress?: (n: number) => void }): Promise<FuzzResult> {
+export async function runFuzz(
+  app: App,
+  opts: { requests: number; seed: number; credentials: Credentials; progress?: (n: number) => void },
+): Promise<FuzzResult> {
   const doc = (await app.inject({ method: 'GET', url: '/swagger/v1/swagger.json' })).json() as Json;
   const deref = resolver(doc);
   const r = rng(opts.seed);
@@ -236,7 +265,8 @@ export async function runFuzz(app: App, opts: { requests: number; seed: number; 
       headers['x-api-key'] = r.pick(['cred_live_' + 'A'.repeat(40), 'garbage', 'cred_live_\u00e9']);
       headers.authorization = r.pick(['Bearer x.y.z', 'Basic abc', 'Bearer ']);
     }
-    for (const p of params.filter((x) => x.in === 'header')) if (r.chance(0.3)) headers[p.name] = hostile && r.chance(0.3) ? r.pick(['', ' ', 'x'.repeat(400), '\u00e9']) : String(gen(p.schema));
+    for (const p of params.filter((x) => x.in === 'header'))
+      if (r.chance(0.3)) headers[p.name] = hostile && r.chance(0.3) ? r.pick(['', ' ', 'x'.repeat(400), '\u00e9']) : String(gen(p.schema));
     // a server-sent event stream (POST /webhooks/listen) never ends: its validation is fuzzed, the stream never opened
     if (deref(op.responses?.['200'])?.content?.['text/event-stream']) delete headers.accept;
     let payload: string | undefined;
@@ -249,8 +279,15 @@ export async function runFuzz(app: App, opts: { requests: number; seed: number; 
         if (hostile) body = mutate(body);
         payload = JSON.stringify(body);
         headers['content-type'] = 'application/json';
-        if (hostile && r.chance(0.08)) payload = r.pick(['{', '{"a":', '[1,2', '"\\ud800"', '{"a":"\\u0000"}', 'null', '', '{"a":1e999999}']);
-        if (hostile && r.chance(0.05)) headers['content-type'] = r.pick(['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']);
+        if (hostile && r.chance(0.08))
+          payload = r.pick(['{', '{"a":', '[1,2', '"\\ud800"', '{"a":"\\u0000"}', 'null', '', '{"a":1e999999}']);
+        if (hostile && r.chance(0.05))
+          headers['content-type'] = r.pick([
+            'text/plain',
+            'application/xml',
+            'application/x-www-form-urlencoded',
+            'multipart/form-data; boundary=x',
+          ]);
       }
     }
     const desc = `${method} ${url.slice(0, 300)} ${payload ? payload.slice(0, 300) : ''}`;
@@ -297,8 +334,20 @@ export async function fuzzCredentials(app: App, admin: Wallet): Promise<Credenti
   const domain = siweDomainsOf(app.ctx.config)[0];
   const signIn = async (w: Wallet) => {
     const { nonce } = (await app.inject({ method: 'GET', url: '/api/v1/auth/nonce' })).json();
-    const message = new SiweMessage({ domain, address: w.address, uri: `https://${domain}`, version: '1', chainId: app.ctx.config.siweChainIds[0], nonce, issuedAt: new Date().toISOString() }).prepareMessage();
-    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/verify', payload: { message, signature: await w.signMessage(message) } });
+    const message = new SiweMessage({
+      domain,
+      address: w.address,
+      uri: `https://${domain}`,
+      version: '1',
+      chainId: app.ctx.config.siweChainIds[0],
+      nonce,
+      issuedAt: new Date().toISOString(),
+    }).prepareMessage();
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/verify',
+      payload: { message, signature: await w.signMessage(message) },
+    });
     if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.body}`);
     return res.json().token as string;
   };
@@ -354,8 +403,14 @@ async function main() {
     },
   });
   await app.close();
-  console.log(`operations: ${result.operations}, requests: ${result.requests} (seed ${seed}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  console.log(`statuses: ${Object.entries(result.byStatus).map(([s, n]) => `${s}: ${n}`).join(', ')}`);
+  console.log(
+    `operations: ${result.operations}, requests: ${result.requests} (seed ${seed}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  console.log(
+    `statuses: ${Object.entries(result.byStatus)
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', ')}`,
+  );
   console.log(`failures (500s or errors outside {error, details}): ${result.failures.length}`);
   for (const f of result.failures.slice(0, 50)) console.log(`  ${f.status} ${f.request}\n      -> ${f.body}`);
   const snarkjs = await import('snarkjs').catch(() => null);

@@ -72,7 +72,11 @@ export function chainClient(url: string, opts: { baseFeeGwei?: number } = {}) {
   /** the base fee each transaction's block charges (a local chain's own falls to a few wei over empty blocks) */
   let baseFee = opts.baseFeeGwei === undefined ? null : toHex(parseUnits(String(opts.baseFeeGwei), 9));
   async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+    });
     const body = (await res.json()) as { result?: T; error?: { message: string } };
     if (body.error) throw new Error(`${method}: ${body.error.message}`);
     return body.result as T;
@@ -141,15 +145,21 @@ export const PINNED = {
 } as const;
 
 function checkPinned() {
-  for (const k of ['gov', 'aave', 'comet', 'governor', 'ens', 'eas'] as const) if (!contractInfo(1, PINNED[k])) throw new Error(`${k} ${PINNED[k]} is not in the registry`);
+  for (const k of ['gov', 'aave', 'comet', 'governor', 'ens', 'eas'] as const)
+    if (!contractInfo(1, PINNED[k])) throw new Error(`${k} ${PINNED[k]} is not in the registry`);
   if (!poolDerives(1, 'uniswap-v2', PINNED.pairV2, PINNED.usdc, PINNED.weth)) throw new Error('pairV2 does not derive from the factory');
-  if (!poolDerives(1, 'uniswap-v3', PINNED.poolV3, PINNED.usdc, PINNED.weth, 3000)) throw new Error('poolV3 does not derive from the factory');
+  if (!poolDerives(1, 'uniswap-v3', PINNED.poolV3, PINNED.usdc, PINNED.weth, 3000))
+    throw new Error('poolV3 does not derive from the factory');
 }
 const MAX = 2n ** 256n - 1n;
 /** A collection of data/scoring/nft-collections.json on chain 1: the demo's art collection takes its address there. */
 const LISTED_COLLECTION = (
-  JSON.parse(readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../data/scoring/nft-collections.json'), 'utf8')) as { collections: { chainId: number; address: string }[] }
-).collections.find((x) => x.chainId === 1)!.address.toLowerCase();
+  JSON.parse(readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../data/scoring/nft-collections.json'), 'utf8')) as {
+    collections: { chainId: number; address: string }[];
+  }
+).collections
+  .find((x) => x.chainId === 1)!
+  .address.toLowerCase();
 
 /** Called at the start of each of the eleven months (0-10) and once after the last (11), with the chain's head. */
 export type MonthHook = (month: number, head: { block: number; time: Date }) => Promise<void>;
@@ -207,7 +217,13 @@ export async function runScenarios(url: string, accounts: string[], hooks: { mon
   const ens = await pin('MockENSRegistrarController', [], PINNED.ens);
   const eas = await pin('MockEAS', [], PINNED.eas);
   if (!mainnetLike) {
-    const contract = (address: string, protocol: string, role: Parameters<typeof useLocalRegistry>[1]['contracts'][number]['role'], label: string, baseToken?: string) => ({ address, protocol, role, label, fromBlock: 0, baseToken });
+    const contract = (
+      address: string,
+      protocol: string,
+      role: Parameters<typeof useLocalRegistry>[1]['contracts'][number]['role'],
+      label: string,
+      baseToken?: string,
+    ) => ({ address, protocol, role, label, fromBlock: 0, baseToken });
     useLocalRegistry(LOCAL_CHAIN_ID, {
       contracts: [
         contract(aave, 'aave-v3', 'lending-pool', 'local Aave V3 Pool'),
@@ -306,7 +322,8 @@ export async function runScenarios(url: string, accounts: string[], hooks: { mon
     // ... and others use its tokens: one of the other wallets mints itself some of one of them each month (a
     // transaction to the developer's contract that the developer neither sent nor funded)
     const tokens = developerContracts.filter((_, i) => i !== 3);
-    if (tokens.length) await c.call(users[month % users.length], tokens[month % tokens.length], 'MockERC20', 'mint', [users[month % users.length], E(1)]);
+    if (tokens.length)
+      await c.call(users[month % users.length], tokens[month % tokens.length], 'MockERC20', 'mint', [users[month % users.length], E(1)]);
     await c.advanceDays(7);
     // the loan's interest accrues as Aave's variable debt does, with no event: the mock's debt grows in its storage
     const days = ((await head()).time.getTime() - borrowedAt) / 86_400_000;

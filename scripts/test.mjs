@@ -56,10 +56,16 @@ if (pgOk && redisOk) {
     console.error(`\nCREDENCE_REQUIRE_SERVICES is set but ${missing} is not reachable: failing.`);
     runs.push({ passed: 0, failed: 1, skipped: 0 });
   } else {
-    console.log(`\nSkipped the PostgreSQL + Redis run: ${missing} not reachable. Start them or set CREDENCE_TEST_DATABASE_URL / CREDENCE_TEST_REDIS_URL.`);
+    console.log(
+      `\nSkipped the PostgreSQL + Redis run: ${missing} not reachable. Start them or set CREDENCE_TEST_DATABASE_URL / CREDENCE_TEST_REDIS_URL.`,
+    );
   }
 }
 
-const total = runs.reduce((a, c) => ({ passed: a.passed + c.passed, failed: a.failed + c.failed, skipped: a.skipped + c.skipped }), { passed: 0, failed: 0, skipped: 0 });
+const total = runs.reduce((a, c) => ({ passed: a.passed + c.passed, failed: a.failed + c.failed, skipped: a.skipped + c.skipped }), {
+  passed: 0,
+  failed: 0,
+  skipped: 0,
+});
 console.log(`\n${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(total.failed > 0 ? 1 : 0);

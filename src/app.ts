@@ -112,14 +112,20 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (!config.redisUrl) return null;
     // A Redis that goes silent on an open connection must not hold requests: commands give up after a bound (then
     // the in-process limiter and caches answer, see platform/rate-limit/failover.ts). The subscriber only listens.
-    const r = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true, lazyConnect: false, ...(commands ? { commandTimeout: 3000 } : {}) });
+    const r = new Redis(config.redisUrl, {
+      maxRetriesPerRequest: 2,
+      enableAutoPipelining: true,
+      lazyConnect: false,
+      ...(commands ? { commandTimeout: 3000 } : {}),
+    });
     // Each failed reconnect emits an error: debug only, the outage itself is logged once (platform/rate-limit/redis-state.ts).
     r.on('error', (e) => app.log.debug({ err: e }, 'redis error'));
     closers.push(() => void r.disconnect());
     return r;
   };
   const redis = redisConnection();
-  if (redis && !(await awaitRedis(redis))) app.log.warn('Redis not reachable at start: serving with in-process limits and caches until it is');
+  if (redis && !(await awaitRedis(redis)))
+    app.log.warn('Redis not reachable at start: serving with in-process limits and caches until it is');
   const { limiter, quota, redisState } = createLimits({ db, redis, prefix: config.redisPrefix, log: app.log });
   const instanceId = randomUUID();
   const bus = createEventBus({

@@ -5,7 +5,11 @@ import { VERSION } from './version.js';
 
 // PORT=abc would stop any command that reads settings; DATABASE_URL points nowhere: help must touch neither.
 const run = (...args: string[]) =>
-  spawnSync(process.execPath, ['bin/credence.mjs', ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, PORT: 'abc', DATABASE_URL: 'postgres://127.0.0.1:1/none' } });
+  spawnSync(process.execPath, ['bin/credence.mjs', ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, PORT: 'abc', DATABASE_URL: 'postgres://127.0.0.1:1/none' },
+  });
 
 describe('credence command line', () => {
   it('--version prints the version', () => {

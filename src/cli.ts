@@ -22,7 +22,10 @@ const operator: Record<string, Command> = {
   serve: {
     operator: true,
     summary: 'serve the API, the hub and the background workers (roles from CREDENCE_ROLES)',
-    flags: { port: flag('port to listen on (sets PORT; default 8080)', '<port>'), host: flag('address to listen on (sets HOST; default 0.0.0.0)', '<host>') },
+    flags: {
+      port: flag('port to listen on (sets PORT; default 8080)', '<port>'),
+      host: flag('address to listen on (sets HOST; default 0.0.0.0)', '<host>'),
+    },
     notes: 'Settings are environment variables (see the README). SIGTERM or SIGINT shut it down gracefully.',
     async run(_p, _args, config) {
       // before the server's modules load: they are most of what the start allocates
@@ -98,12 +101,27 @@ const operator: Record<string, Command> = {
   ceremony: {
     summary: 'multi-party trusted setup of the proof keys: init, contribute, beacon, verify, finalize (see docs/proofs.md)',
     subcommands: {
-      init: sub('start a ceremony', { flags: { dir: flag('ceremony directory', '<dir>'), ptau: flag('a public ceremony .ptau', '<file>'), 'min-contributions': flag('default 10', '<n>') } }),
-      contribute: sub('add a contribution', { flags: { dir: flag('ceremony directory', '<dir>'), name: flag('your name', '<name>'), entropy: flag('extra entropy', '<text>') } }),
-      beacon: sub('apply a random beacon', { flags: { dir: flag('ceremony directory', '<dir>'), hash: flag('32-byte hex', '<hex>'), iterations: flag('default 10', '<n>') } }),
+      init: sub('start a ceremony', {
+        flags: {
+          dir: flag('ceremony directory', '<dir>'),
+          ptau: flag('a public ceremony .ptau', '<file>'),
+          'min-contributions': flag('default 10', '<n>'),
+        },
+      }),
+      contribute: sub('add a contribution', {
+        flags: { dir: flag('ceremony directory', '<dir>'), name: flag('your name', '<name>'), entropy: flag('extra entropy', '<text>') },
+      }),
+      beacon: sub('apply a random beacon', {
+        flags: { dir: flag('ceremony directory', '<dir>'), hash: flag('32-byte hex', '<hex>'), iterations: flag('default 10', '<n>') },
+      }),
       verify: sub('verify every contribution', { flags: { dir: flag('ceremony directory', '<dir>'), ptau: flag('the .ptau', '<file>') } }),
       finalize: sub('write the final keys', {
-        flags: { dir: flag('ceremony directory', '<dir>'), ptau: flag('the .ptau', '<file>'), out: flag('default circuits/build', '<dir>'), 'min-contributors': flag('default 2', '<n>') },
+        flags: {
+          dir: flag('ceremony directory', '<dir>'),
+          ptau: flag('the .ptau', '<file>'),
+          out: flag('default circuits/build', '<dir>'),
+          'min-contributors': flag('default 2', '<n>'),
+        },
       }),
     },
     async run(_p, args) {
@@ -125,7 +143,6 @@ const operator: Record<string, Command> = {
   },
 };
 
-
 const integrator: Record<string, Command> = {
   login: { ...loginSpec, run: async (p) => (await import('./cli/login.js')).runLogin(p.flags) },
   keys: { ...keysSpec, run: async (p) => (await import('./cli/keys.js')).runKeys(p.path[1], p.flags, p.positionals) },
@@ -143,7 +160,7 @@ function usage(out: (s: string) => void) {
   for (const [n, c] of Object.entries(operator)) out(`  ${n.padEnd(12)} ${c.summary}`);
   out('\nUsing a service (integrators; CREDENCE_API_URL, default http://127.0.0.1:8080):');
   for (const [n, c] of Object.entries(integrator)) out(`  ${n.padEnd(12)} ${c.summary}`);
-  out('\n  credence <command> --help   the command\'s flags (starts nothing)\n  credence --version          print the version');
+  out("\n  credence <command> --help   the command's flags (starts nothing)\n  credence --version          print the version");
   out('\nService settings are environment variables (see the README); a bad value stops the command with a clear message.');
 }
 

@@ -11,11 +11,14 @@ const BUDGET = Number(process.env.CREDENCE_FUZZ_REQUESTS ?? 1500);
 
 let app: App;
 beforeAll(async () => {
-  app = await buildApp(testConfig({ roles: ['api'], ingestOnRead: false, claimsPerIpPerMinute: 1_000_000, claimsPerCreditorPerMinute: 1_000_000 }), {
-    db: await testDatabase(),
-    logger: false,
-    secrets: {},
-  });
+  app = await buildApp(
+    testConfig({ roles: ['api'], ingestOnRead: false, claimsPerIpPerMinute: 1_000_000, claimsPerCreditorPerMinute: 1_000_000 }),
+    {
+      db: await testDatabase(),
+      logger: false,
+      secrets: {},
+    },
+  );
   await app.ready();
 });
 afterAll(() => app.close());

@@ -29,7 +29,14 @@ mkdirSync(out, { recursive: true });
 for (const [file, contracts] of Object.entries(output.contracts)) {
   for (const [name, c] of Object.entries(contracts)) {
     if (!c.evm.bytecode.object) continue; // interfaces
-    writeFileSync(path.join(out, `${name}.json`), JSON.stringify({ contractName: name, sourceName: file, solc: solc.version(), abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` }, null, 2) + '\n');
+    writeFileSync(
+      path.join(out, `${name}.json`),
+      JSON.stringify(
+        { contractName: name, sourceName: file, solc: solc.version(), abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` },
+        null,
+        2,
+      ) + '\n',
+    );
     console.log(`${name}: ${c.evm.bytecode.object.length / 2} bytes`);
   }
 }

@@ -11,7 +11,9 @@ export async function firstCalls(baseUrl: string, domain: string, wallet = Walle
   credence.setToken(token);
 
   // 2. An API key (shown once: store it).
-  const created = await credence.POST('/api/v1/billing/api-keys', { body: { organizationName: 'Acme Lending', contactEmail: 'ops@acme.example' } });
+  const created = await credence.POST('/api/v1/billing/api-keys', {
+    body: { organizationName: 'Acme Lending', contactEmail: 'ops@acme.example' },
+  });
   if (!created.data) throw new Error(`api key: ${created.error?.error}: ${created.error?.details}`);
   credence.setApiKey(created.data.apiKey);
 
@@ -30,5 +32,12 @@ export async function firstCalls(baseUrl: string, domain: string, wallet = Walle
   if (!usage.data) throw new Error(`usage: ${usage.error?.error}`);
   const remaining: number | null = usage.data.remaining;
 
-  return { apiKey: created.data.apiKey, entry, batch: batch.data, usage: usage.data, remaining, rateLimitRemaining: usage.response.headers.get('x-ratelimit-remaining') };
+  return {
+    apiKey: created.data.apiKey,
+    entry,
+    batch: batch.data,
+    usage: usage.data,
+    remaining,
+    rateLimitRemaining: usage.response.headers.get('x-ratelimit-remaining'),
+  };
 }

@@ -3,7 +3,10 @@
 // Prints one JSON line: { count, webhooks: [{ id, url, isActive }] }.
 import { createCredenceClient } from '@credence/sdk';
 
-const credence = createCredenceClient({ baseUrl: process.env.CREDENCE_API_URL ?? 'http://127.0.0.1:8080', apiKey: process.env.CREDENCE_API_KEY });
+const credence = createCredenceClient({
+  baseUrl: process.env.CREDENCE_API_URL ?? 'http://127.0.0.1:8080',
+  apiKey: process.env.CREDENCE_API_KEY,
+});
 const webhooks = [];
 for await (const hook of credence.paginate('/api/v1/webhooks', { params: { query: { limit: 50 } } })) {
   webhooks.push({ id: hook.id, url: hook.url, isActive: hook.isActive });

@@ -15,19 +15,31 @@ export async function quickStart(baseUrl: string, privateKey: `0x${string}` = ge
   credence.setToken(token);
 
   // 2. An API key (shown once: store it). Errors are thrown as classes by unwrap().
-  const key = await unwrap(credence.POST('/api/v1/billing/api-keys', { body: { organizationName: 'Acme Lending', contactEmail: 'ops@acme.example', tier } }));
+  const key = await unwrap(
+    credence.POST('/api/v1/billing/api-keys', { body: { organizationName: 'Acme Lending', contactEmail: 'ops@acme.example', tier } }),
+  );
   credence.setApiKey(key.apiKey);
 
   // 3. A score and a batch.
   const address = account.address;
-  const score = await unwrap(credence.GET('/api/v1/reputation/{address}/{category}', { params: { path: { address, category: 'OVERALL' } } }));
-  const batch = await unwrap(credence.POST('/api/v1/reputation/batch', { body: { addresses: [address, '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045'], category: 'OVERALL' } }));
+  const score = await unwrap(
+    credence.GET('/api/v1/reputation/{address}/{category}', { params: { path: { address, category: 'OVERALL' } } }),
+  );
+  const batch = await unwrap(
+    credence.POST('/api/v1/reputation/batch', {
+      body: { addresses: [address, '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045'], category: 'OVERALL' },
+    }),
+  );
 
   // 4. A proof, verified offline with the published keys (fetch them once and keep them).
   const keys = await unwrap(credence.GET('/api/v1/proofs/verification-keys'));
   let verified: Awaited<ReturnType<typeof verifyProofOffline>> | null = null;
   try {
-    const proof = await unwrap(credence.POST('/api/v1/reputation/prove', { body: { subject: address, proofType: 'ScoreAboveThreshold', category: 'OVERALL', threshold: 0 } }));
+    const proof = await unwrap(
+      credence.POST('/api/v1/reputation/prove', {
+        body: { subject: address, proofType: 'ScoreAboveThreshold', category: 'OVERALL', threshold: 0 },
+      }),
+    );
     verified = await verifyProofOffline(proof.proof, keys);
   } catch (e) {
     if (!(e instanceof RateLimitError)) throw e;

@@ -25,4 +25,6 @@ const server = createServer((req, res) => {
     }
   });
 });
-server.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', () => console.error(`listening on http://127.0.0.1:${server.address().port}/webhooks`));
+server.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', () =>
+  console.error(`listening on http://127.0.0.1:${server.address().port}/webhooks`),
+);

@@ -22,8 +22,19 @@ export class CredenceError extends Error {
   /** Retry-After in seconds, when the answer carried one */
   readonly retryAfter: number | null;
 
-  constructor(o: { code: string; details: string; status: number; fields?: FieldProblem[]; requestId?: string | null; retryAfter?: number | null; cause?: unknown }) {
-    super(`${o.code}: ${o.details}${o.requestId ? ` (request ${o.requestId})` : ''}`, o.cause === undefined ? undefined : { cause: o.cause });
+  constructor(o: {
+    code: string;
+    details: string;
+    status: number;
+    fields?: FieldProblem[];
+    requestId?: string | null;
+    retryAfter?: number | null;
+    cause?: unknown;
+  }) {
+    super(
+      `${o.code}: ${o.details}${o.requestId ? ` (request ${o.requestId})` : ''}`,
+      o.cause === undefined ? undefined : { cause: o.cause },
+    );
     this.code = o.code;
     this.details = o.details;
     this.fields = o.fields ?? [];
@@ -34,25 +45,45 @@ export class CredenceError extends Error {
 }
 
 /** 400 validation_failed: `fields` names every offending field. */
-export class ValidationError extends CredenceError { override name = 'ValidationError'; }
+export class ValidationError extends CredenceError {
+  override name = 'ValidationError';
+}
 /** 401: missing or bad API key, JWT or SIWE signature. */
-export class AuthenticationError extends CredenceError { override name = 'AuthenticationError'; }
+export class AuthenticationError extends CredenceError {
+  override name = 'AuthenticationError';
+}
 /** 403: authenticated but not allowed (tier, ownership, not admin, test key). */
-export class PermissionError extends CredenceError { override name = 'PermissionError'; }
+export class PermissionError extends CredenceError {
+  override name = 'PermissionError';
+}
 /** 404: unknown record. */
-export class NotFoundError extends CredenceError { override name = 'NotFoundError'; }
+export class NotFoundError extends CredenceError {
+  override name = 'NotFoundError';
+}
 /** 409: a transition the state machine forbids. */
-export class ConflictError extends CredenceError { override name = 'ConflictError'; }
+export class ConflictError extends CredenceError {
+  override name = 'ConflictError';
+}
 /** 422: the statement to prove is false, or an Idempotency-Key reused with another body. */
-export class UnprocessableError extends CredenceError { override name = 'UnprocessableError'; }
+export class UnprocessableError extends CredenceError {
+  override name = 'UnprocessableError';
+}
 /** 429: per-second rate limit or monthly quota; `retryAfter` says how long to wait. */
-export class RateLimitError extends CredenceError { override name = 'RateLimitError'; }
+export class RateLimitError extends CredenceError {
+  override name = 'RateLimitError';
+}
 /** 502 / 503: an upstream provider failed or a dependency is not ready. */
-export class UnavailableError extends CredenceError { override name = 'UnavailableError'; }
+export class UnavailableError extends CredenceError {
+  override name = 'UnavailableError';
+}
 /** No answer within the time-out. */
-export class TimeoutError extends CredenceError { override name = 'TimeoutError'; }
+export class TimeoutError extends CredenceError {
+  override name = 'TimeoutError';
+}
 /** The connection failed (refused, reset, DNS). */
-export class ConnectionError extends CredenceError { override name = 'ConnectionError'; }
+export class ConnectionError extends CredenceError {
+  override name = 'ConnectionError';
+}
 
 const BY_STATUS: Record<number, typeof CredenceError> = {
   400: ValidationError,

@@ -87,7 +87,8 @@ export function constructEvent(
     headers.forEach((v, k) => void (h[k] = v));
   } else h = headers;
   const check = verifyWebhook(rawBody, h, secret, opts);
-  if (!check.valid) throw new WebhookSignatureError({ code: 'invalid_signature', details: check.reason ?? 'no valid signature', status: 0 });
+  if (!check.valid)
+    throw new WebhookSignatureError({ code: 'invalid_signature', details: check.reason ?? 'no valid signature', status: 0 });
   const text = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
   let event: unknown;
   try {

@@ -11,11 +11,39 @@ import { verifyWebhook } from './webhooks.js';
 import { BASE_URL } from './siwe.js';
 
 export type { paths, components, operations } from './schema.js';
-export { signIn, siweMessage, toSigner, type AnySigner, type SiweSigner, type ViemAccountLike, type ViemWalletClientLike, type SignInOptions, type SignedIn } from './siwe.js';
+export {
+  signIn,
+  siweMessage,
+  toSigner,
+  type AnySigner,
+  type SiweSigner,
+  type ViemAccountLike,
+  type ViemWalletClientLike,
+  type SignInOptions,
+  type SignedIn,
+} from './siwe.js';
 export { verifyWebhook, type WebhookCheck } from './webhooks.js';
-export { verifyProofOffline, decodeProof, releaseProofVerifier, type DecodedProof, type SnarkjsProof, type OfflineVerification, type VerificationKeys } from './proofs.js';
+export {
+  verifyProofOffline,
+  decodeProof,
+  releaseProofVerifier,
+  type DecodedProof,
+  type SnarkjsProof,
+  type OfflineVerification,
+  type VerificationKeys,
+} from './proofs.js';
 export * from './errors.js';
-export { constructEvent, EVENT_TYPES, WebhookSignatureError, type CredenceEvent, type CredenceEventType, type ScoreUpdatedEvent, type DebtClaimFiledEvent, type WebhookTestEvent, type HubScoreUpdated } from './events.js';
+export {
+  constructEvent,
+  EVENT_TYPES,
+  WebhookSignatureError,
+  type CredenceEvent,
+  type CredenceEventType,
+  type ScoreUpdatedEvent,
+  type DebtClaimFiledEvent,
+  type WebhookTestEvent,
+  type HubScoreUpdated,
+} from './events.js';
 export { paginate, type ListItem, type ListPath, type PaginateInit } from './paginate.js';
 export type { RequestPolicy } from './transport.js';
 
@@ -46,7 +74,13 @@ export interface CredenceClientOptions extends RequestPolicy {
   headers?: Record<string, string>;
 }
 
-const DEFAULTS: Required<RequestPolicy> = { maxRetries: 2, timeoutMs: 30_000, retryBaseMs: 500, maxRetryDelayMs: 60_000, idempotencyKeys: true };
+const DEFAULTS: Required<RequestPolicy> = {
+  maxRetries: 2,
+  timeoutMs: 30_000,
+  retryBaseMs: 500,
+  maxRetryDelayMs: 60_000,
+  idempotencyKeys: true,
+};
 const policyOf = (o: RequestPolicy): Required<RequestPolicy> => {
   const p = { ...DEFAULTS };
   for (const k of Object.keys(DEFAULTS) as (keyof RequestPolicy)[]) if (o[k] !== undefined) (p as Record<string, unknown>)[k] = o[k];
@@ -58,10 +92,18 @@ export function createCredenceClient(opts: CredenceClientOptions): CredenceClien
   return build(opts, creds, policyOf(opts));
 }
 
-function build(opts: CredenceClientOptions, creds: { apiKey: string | null; token: string | null }, policy: Required<RequestPolicy>): CredenceClient {
+function build(
+  opts: CredenceClientOptions,
+  creds: { apiKey: string | null; token: string | null },
+  policy: Required<RequestPolicy>,
+): CredenceClient {
   const baseUrl = opts.baseUrl.replace(/\/$/, '');
   const base = opts.fetch ?? ((input: Parameters<typeof fetch>[0], init?: RequestInit) => globalThis.fetch(input, init));
-  const client = createClient<paths>({ baseUrl, fetch: policyFetch(base, () => policy), ...(opts.headers ? { headers: opts.headers } : {}) });
+  const client = createClient<paths>({
+    baseUrl,
+    fetch: policyFetch(base, () => policy),
+    ...(opts.headers ? { headers: opts.headers } : {}),
+  });
   const auth: Middleware = {
     onRequest({ request }) {
       if (creds.apiKey && !request.headers.has('x-api-key')) request.headers.set('x-api-key', creds.apiKey);

@@ -10,19 +10,33 @@ export type ListPath = keyof typeof LISTS & keyof paths;
 type Ok<P extends ListPath> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': infer B } } } } } ? B : never;
 type Holder<P extends ListPath> = (typeof LISTS)[P];
 /** The record type of a list: `ListItem<'/api/v1/webhooks'>` is a webhook. */
-export type ListItem<P extends ListPath> = Holder<P> extends null
-  ? Ok<P> extends readonly (infer I)[] ? I : never
-  : Holder<P> extends keyof Ok<P> ? (Ok<P>[Holder<P>] extends readonly (infer I)[] | undefined ? I : never) : never;
+export type ListItem<P extends ListPath> =
+  Holder<P> extends null
+    ? Ok<P> extends readonly (infer I)[]
+      ? I
+      : never
+    : Holder<P> extends keyof Ok<P>
+      ? Ok<P>[Holder<P>] extends readonly (infer I)[] | undefined
+        ? I
+        : never
+      : never;
 type Params<P extends ListPath> = paths[P] extends { get: { parameters: infer X } } ? X : never;
 type Without<T, K extends string> = T extends object ? { [k in keyof T as k extends K ? never : k]: T[k] } : T;
 
 export interface PaginateInit<P extends ListPath> {
   /** path and query parameters of the list (its `cursor` is managed for you); `query.limit` sets the page size */
-  params?: { path?: Params<P> extends { path?: infer X } ? X : never; query?: Without<Params<P> extends { query?: infer Q } ? Q : never, 'cursor'> };
+  params?: {
+    path?: Params<P> extends { path?: infer X } ? X : never;
+    query?: Without<Params<P> extends { query?: infer Q } ? Q : never, 'cursor'>;
+  };
   signal?: AbortSignal;
 }
 
-export async function* paginate<P extends ListPath>(client: Client<paths>, path: P, init: PaginateInit<P> = {}): AsyncGenerator<ListItem<P>, void, undefined> {
+export async function* paginate<P extends ListPath>(
+  client: Client<paths>,
+  path: P,
+  init: PaginateInit<P> = {},
+): AsyncGenerator<ListItem<P>, void, undefined> {
   const holder = LISTS[path] as string | null;
   let cursor: string | null = null;
   for (;;) {

@@ -6,7 +6,9 @@
 // so a script that verifies proofs exits when it is done.
 import type { components } from './schema.js';
 
-export type VerificationKeys = components['schemas'] extends { ListVerificationKeysResponse: infer T } ? T : { circuits: { proofTypes: string[]; verificationKey: Record<string, unknown> }[] };
+export type VerificationKeys = components['schemas'] extends { ListVerificationKeysResponse: infer T }
+  ? T
+  : { circuits: { proofTypes: string[]; verificationKey: Record<string, unknown> }[] };
 
 const PROOF_TYPES: Record<number, string> = { 1: 'ScoreAboveThreshold', 2: 'AgeVerification', 3: 'KYCVerified' };
 const FIELD_Q = 21888242871839275222246405745257275088696311157297823662689037894645226208583n;
@@ -52,7 +54,11 @@ export function decodeProof(hex: string): DecodedProof | null {
     proofType,
     proof: {
       pi_a: [s(a0), s(a1), '1'],
-      pi_b: [[s(b01), s(b00)], [s(b11), s(b10)], ['1', '0']],
+      pi_b: [
+        [s(b01), s(b00)],
+        [s(b11), s(b10)],
+        ['1', '0'],
+      ],
       pi_c: [s(c0), s(c1), '1'],
       protocol: 'groth16',
       curve: 'bn128',
@@ -100,13 +106,36 @@ async function checksum(address: string): Promise<string> {
 }
 
 /** `snarkjs` is an optional peer dependency: install it to verify offline. */
-export async function verifyProofOffline(proof: string | { proof: SnarkjsProof; publicSignals: string[]; proofType?: string }, keys: VerificationKeys, { now = Date.now() } = {}): Promise<OfflineVerification> {
-  const decoded = typeof proof === 'string' ? decodeProof(proof) : proof.proofType ? { proofType: proof.proofType, proof: proof.proof, publicSignals: proof.publicSignals } : null;
-  if (!decoded) return { valid: false, proofType: null, subject: null, validUntil: null, publicSignals: [], reason: 'not a well-formed Credence proof' };
-  const subject = await checksum(`0x${BigInt(decoded.publicSignals[2] ?? '0').toString(16).padStart(40, '0')}`);
+export async function verifyProofOffline(
+  proof: string | { proof: SnarkjsProof; publicSignals: string[]; proofType?: string },
+  keys: VerificationKeys,
+  { now = Date.now() } = {},
+): Promise<OfflineVerification> {
+  const decoded =
+    typeof proof === 'string'
+      ? decodeProof(proof)
+      : proof.proofType
+        ? { proofType: proof.proofType, proof: proof.proof, publicSignals: proof.publicSignals }
+        : null;
+  if (!decoded)
+    return {
+      valid: false,
+      proofType: null,
+      subject: null,
+      validUntil: null,
+      publicSignals: [],
+      reason: 'not a well-formed Credence proof',
+    };
+  const subject = await checksum(
+    `0x${BigInt(decoded.publicSignals[2] ?? '0')
+      .toString(16)
+      .padStart(40, '0')}`,
+  );
   const validUntil = Number(decoded.publicSignals[4]);
   const base = { proofType: decoded.proofType, subject, validUntil, publicSignals: decoded.publicSignals };
-  const circuit = (keys as { circuits: { proofTypes: string[]; verificationKey: unknown }[] }).circuits.find((c) => c.proofTypes.includes(decoded.proofType));
+  const circuit = (keys as { circuits: { proofTypes: string[]; verificationKey: unknown }[] }).circuits.find((c) =>
+    c.proofTypes.includes(decoded.proofType),
+  );
   if (!circuit) return { ...base, valid: false, reason: `no verification key for ${decoded.proofType}` };
   snarkjs ??= import('snarkjs' as string) as Promise<Snarkjs>;
   const s = await snarkjs;

@@ -32,7 +32,8 @@ export function toSigner(s: AnySigner): SiweSigner {
     return { getAddress: () => account.address, signMessage: (message) => client.signMessage({ account: account as never, message }) };
   }
   const account = s as ViemAccountLike;
-  if (typeof account.address !== 'string') throw new TypeError('signIn: the signer has no address (pass an ethers Signer, a viem account or a viem WalletClient with an account)');
+  if (typeof account.address !== 'string')
+    throw new TypeError('signIn: the signer has no address (pass an ethers Signer, a viem account or a viem WalletClient with an account)');
   return { getAddress: () => account.address, signMessage: (message) => account.signMessage({ message }) };
 }
 
@@ -57,7 +58,15 @@ export interface SignedIn {
 }
 
 /** The EIP-4361 message, as the spec lays it out. */
-export function siweMessage(m: { domain: string; address: string; statement: string; uri: string; chainId: number; nonce: string; issuedAt: string }): string {
+export function siweMessage(m: {
+  domain: string;
+  address: string;
+  statement: string;
+  uri: string;
+  chainId: number;
+  nonce: string;
+  issuedAt: string;
+}): string {
   return [
     `${m.domain} wants you to sign in with your Ethereum account:`,
     m.address,
@@ -80,7 +89,7 @@ export async function signIn(client: Client<paths>, signer: AnySigner, opts: Sig
   const base = (client as { [BASE_URL]?: string })[BASE_URL];
   const origin = base ? new URL(base) : null;
   const domain = opts.domain ?? origin?.host;
-  if (!domain) throw new TypeError('signIn: pass `domain` (the service\'s sign-in domain)');
+  if (!domain) throw new TypeError("signIn: pass `domain` (the service's sign-in domain)");
   const nonce = await client.GET('/api/v1/auth/nonce');
   if (!nonce.data) throw errorFromResponse(nonce.response, nonce.error);
   const address = await s.getAddress();
@@ -95,7 +104,9 @@ export async function signIn(client: Client<paths>, signer: AnySigner, opts: Sig
     issuedAt: new Date().toISOString(),
   });
   const signature = await s.signMessage(message);
-  const res = await client.POST('/api/v1/auth/verify', { body: { message, signature, ...(opts.environment ? { environment: opts.environment } : {}) } });
+  const res = await client.POST('/api/v1/auth/verify', {
+    body: { message, signature, ...(opts.environment ? { environment: opts.environment } : {}) },
+  });
   if (!res.data) throw errorFromResponse(res.response, res.error);
   const d = res.data as { token: string; address: string; expiresIn: number; roles?: string[]; environment?: 'live' | 'test' };
   return { token: d.token, address: d.address, expiresIn: d.expiresIn, roles: d.roles ?? [], environment: d.environment ?? 'live' };

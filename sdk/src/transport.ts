@@ -43,13 +43,22 @@ export function policyFetch(base: typeof fetch, policy: () => Required<RequestPo
       const last = !retryable || attempt >= p.maxRetries;
       let response: Response;
       try {
-        response = await base(new Request(request.url, { method: request.method, headers, body: body ?? null, signal, redirect: request.redirect }));
+        response = await base(
+          new Request(request.url, { method: request.method, headers, body: body ?? null, signal, redirect: request.redirect }),
+        );
       } catch (e) {
         if (request.signal.aborted) throw request.signal.reason ?? e; // the caller's own abort
         const timedOut = signal.aborted;
         if (last) {
-          const details = timedOut ? `no answer within ${p.timeoutMs} ms from ${request.method} ${path}` : `${request.method} ${path} failed: ${(e as Error).message}`;
-          throw new (timedOut ? TimeoutError : ConnectionError)({ code: timedOut ? 'timeout' : 'connection_failed', details, status: 0, cause: e });
+          const details = timedOut
+            ? `no answer within ${p.timeoutMs} ms from ${request.method} ${path}`
+            : `${request.method} ${path} failed: ${(e as Error).message}`;
+          throw new (timedOut ? TimeoutError : ConnectionError)({
+            code: timedOut ? 'timeout' : 'connection_failed',
+            details,
+            status: 0,
+            cause: e,
+          });
         }
         await sleep(backoff(p, attempt), request.signal);
         continue;

@@ -25,7 +25,12 @@ function equal(a: string, b: string): boolean {
  * @param secret the webhook secret returned when the webhook was created (whsec_...)
  * @param toleranceSeconds Standard Webhooks timestamps older or newer than this are refused (replays)
  */
-export function verifyWebhook(body: string | Uint8Array, headers: Record<string, string | string[] | undefined>, secret: string, { toleranceSeconds = 300, now = Date.now() } = {}): WebhookCheck {
+export function verifyWebhook(
+  body: string | Uint8Array,
+  headers: Record<string, string | string[] | undefined>,
+  secret: string,
+  { toleranceSeconds = 300, now = Date.now() } = {},
+): WebhookCheck {
   const h = (name: string) => {
     const v = Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
     return Array.isArray(v) ? v[0] : v;

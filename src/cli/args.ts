@@ -34,14 +34,19 @@ export interface Parsed {
 }
 
 export class UsageError extends Error {
-  constructor(message: string, readonly command: string[]) {
+  constructor(
+    message: string,
+    readonly command: string[],
+  ) {
     super(message);
   }
 }
 
 /** Levenshtein distance (insertions, deletions, substitutions; a swap of neighbours counts one). */
 export function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
@@ -59,7 +64,10 @@ export function suggest(word: string, known: string[]): string[] {
     .map((k) => ({ k, d: k.toLowerCase().startsWith(w) && w.length >= 3 ? 0.5 : editDistance(w, k.toLowerCase()) }))
     .filter((x) => x.d <= limit);
   const best = Math.min(...near.map((x) => x.d));
-  return near.filter((x) => x.d === best).slice(0, 3).map((x) => x.k);
+  return near
+    .filter((x) => x.d === best)
+    .slice(0, 3)
+    .map((x) => x.k);
 }
 
 const didYouMean = (options: string[]) => (options.length ? `; did you mean ${options.join(' or ')}?` : '');
@@ -72,7 +80,10 @@ export function parseCommand(name: string, root: CommandSpec, args: string[]): P
   while (spec.subcommands && i < args.length && !args[i].startsWith('-')) {
     const sub = spec.subcommands[args[i]];
     if (!sub) {
-      throw new UsageError(`unknown command "${args[i]}" for credence ${path.join(' ')}${didYouMean(suggest(args[i], Object.keys(spec.subcommands)))}`, path);
+      throw new UsageError(
+        `unknown command "${args[i]}" for credence ${path.join(' ')}${didYouMean(suggest(args[i], Object.keys(spec.subcommands)))}`,
+        path,
+      );
     }
     path.push(args[i]);
     spec = sub;
@@ -98,7 +109,10 @@ export function parseCommand(name: string, root: CommandSpec, args: string[]): P
       const f = known[raw];
       if (!f || !a.startsWith('--')) {
         const names = Object.keys(known).map((k) => `--${k}`);
-        throw new UsageError(`unknown flag ${eq < 0 ? a : a.slice(0, eq)} for credence ${path.join(' ')}${didYouMean(suggest(`--${raw}`, [...names, '--help']))}`, path);
+        throw new UsageError(
+          `unknown flag ${eq < 0 ? a : a.slice(0, eq)} for credence ${path.join(' ')}${didYouMean(suggest(`--${raw}`, [...names, '--help']))}`,
+          path,
+        );
       }
       let value: string | boolean;
       if (f.type === 'boolean') {
@@ -110,7 +124,8 @@ export function parseCommand(name: string, root: CommandSpec, args: string[]): P
       } else if (eq >= 0) value = a.slice(eq + 1);
       else {
         const next = args[i + 1];
-        if (next === undefined || (next.startsWith('--') && next.length > 2)) throw new UsageError(`--${raw} needs a value${f.value ? ` ${f.value}` : ''}`, path);
+        if (next === undefined || (next.startsWith('--') && next.length > 2))
+          throw new UsageError(`--${raw} needs a value${f.value ? ` ${f.value}` : ''}`, path);
         value = next;
         i++;
       }
@@ -141,7 +156,11 @@ export function helpText(path: string[], spec: CommandSpec): string {
   const lines: string[] = [];
   const subs = spec.subcommands ? Object.keys(spec.subcommands) : [];
   const hasFlags = Object.keys(spec.flags ?? {}).length > 0;
-  lines.push(`usage: credence ${path.join(' ')}${subs.length ? ' <command>' : ''}${spec.args ? ` ${spec.args}` : ''}${hasFlags ? ' [flags]' : ''}`, '', spec.summary);
+  lines.push(
+    `usage: credence ${path.join(' ')}${subs.length ? ' <command>' : ''}${spec.args ? ` ${spec.args}` : ''}${hasFlags ? ' [flags]' : ''}`,
+    '',
+    spec.summary,
+  );
   if (subs.length) {
     lines.push('', 'commands:');
     for (const [n, s] of Object.entries(spec.subcommands!)) lines.push(`  ${n.padEnd(14)} ${s.summary}`);

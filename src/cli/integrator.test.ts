@@ -29,7 +29,14 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const env = (extra: Record<string, string> = {}) => ({ ...process.env, CREDENCE_CONFIG_DIR: configDir, CREDENCE_API_URL: baseUrl, CREDENCE_PRIVATE_KEY: '', CREDENCE_API_KEY: '', ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  ...process.env,
+  CREDENCE_CONFIG_DIR: configDir,
+  CREDENCE_API_URL: baseUrl,
+  CREDENCE_PRIVATE_KEY: '',
+  CREDENCE_API_KEY: '',
+  ...extra,
+});
 
 /** Runs the CLI to its end (asynchronously: the server answering it lives in this process). */
 function run(args: string[], extra: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -74,7 +81,10 @@ function start(args: string[]) {
 const store = () =>
   JSON.parse(readFileSync(path.join(configDir, 'config.json'), 'utf8')) as {
     apiUrl: string;
-    profiles: Record<string, { token?: string; apiKey?: string; apiKeyId?: string; apiKeyEnvironment?: string; keys?: Record<string, { apiKey: string }> }>;
+    profiles: Record<
+      string,
+      { token?: string; apiKey?: string; apiKeyId?: string; apiKeyEnvironment?: string; keys?: Record<string, { apiKey: string }> }
+    >;
   };
 
 describe('strict flags and help', () => {
@@ -108,18 +118,21 @@ describe('strict flags and help', () => {
   it('--help lists the integrator commands, and a command --help its flags', async () => {
     const [top, listen] = await Promise.all([run(['--help']), run(['webhooks', 'listen', '--help'])]);
     expect(top.code).toBe(0);
-    for (const c of ['serve', 'login', 'keys', 'score', 'proof', 'webhooks', 'trigger']) expect(top.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+    for (const c of ['serve', 'login', 'keys', 'score', 'proof', 'webhooks', 'trigger'])
+      expect(top.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
     expect(listen.code).toBe(0);
     expect(listen.stdout).toContain('--forward-to <url>');
     expect(listen.stdout).toContain('--api-key <key>');
   });
 });
 
-
 describe('login, keys, score, proof, webhooks', () => {
   it('logs in with a keystore, then with CREDENCE_PRIVATE_KEY; the session file is 0600', async () => {
     const keystore = path.join(configDir, 'wallet.json');
-    writeFileSync(keystore, await encryptKeystoreJson({ address: wallet.address, privateKey: wallet.privateKey }, 'pw', { scrypt: { N: 1024 } }));
+    writeFileSync(
+      keystore,
+      await encryptKeystoreJson({ address: wallet.address, privateKey: wallet.privateKey }, 'pw', { scrypt: { N: 1024 } }),
+    );
     const bad = await run(['login', '--keystore', keystore], { CREDENCE_KEYSTORE_PASSWORD: 'wrong' });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('cannot decrypt');
@@ -140,11 +153,15 @@ describe('login, keys, score, proof, webhooks', () => {
     const keystore = path.join(configDir, 'wallet.json');
     const e: NodeJS.ProcessEnv = env();
     delete e.CREDENCE_KEYSTORE_PASSWORD;
-    const child = spawn('script', ['-qec', `${JSON.stringify(process.execPath)} bin/credence.mjs login --keystore ${JSON.stringify(keystore)}`, '/dev/null'], {
-      cwd: root,
-      env: e,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'script',
+      ['-qec', `${JSON.stringify(process.execPath)} bin/credence.mjs login --keystore ${JSON.stringify(keystore)}`, '/dev/null'],
+      {
+        cwd: root,
+        env: e,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     const exited = new Promise<number | null>((r) => child.on('exit', r));
     let answered = false;
@@ -183,7 +200,9 @@ describe('login, keys, score, proof, webhooks', () => {
     const second = await run(['keys', 'create', '--email', 'dev@example.com', '--org', 'Acme']);
     expect(second.code, second.stderr).toBe(0);
     const secondKey = /cred_live_\w+/.exec(second.stdout)![0];
-    const prefixes = new Map((JSON.parse((await run(['keys', 'list', '--json'])).stdout) as { id: string; keyPrefix: string }[]).map((k) => [k.id, k.keyPrefix]));
+    const prefixes = new Map(
+      (JSON.parse((await run(['keys', 'list', '--json'])).stdout) as { id: string; keyPrefix: string }[]).map((k) => [k.id, k.keyPrefix]),
+    );
     const testPrefix = prefixes.get(testKeyId)!;
     expect(second.stdout).toContain(`The key in use stays ${testPrefix} (test, ${testKeyId})`);
     const secondId = Object.entries(store().profiles[baseUrl].keys ?? {}).find(([, k]) => k.apiKey === secondKey)![0];
@@ -261,7 +280,10 @@ describe('login, keys, score, proof, webhooks', () => {
     for (const [n, c] of Object.entries(files)) writeFileSync(path.join(dir, n), c);
     // one word of `c` changed: still well-formed, no longer a valid proof
     const w = 2 + 7 * 64;
-    writeFileSync(path.join(dir, 'tampered'), `${answer.proof.slice(0, w)}${answer.proof[w] === '1' ? '2' : '1'}${answer.proof.slice(w + 1)}`);
+    writeFileSync(
+      path.join(dir, 'tampered'),
+      `${answer.proof.slice(0, w)}${answer.proof[w] === '1' ? '2' : '1'}${answer.proof.slice(w + 1)}`,
+    );
     writeFileSync(path.join(dir, 'junk'), '{"hello": 1}');
     writeFileSync(path.join(dir, 'keys.json'), (await app.inject({ method: 'GET', url: '/api/v1/proofs/verification-keys' })).body);
     const offline = ['--keys', path.join(dir, 'keys.json'), '--api-url', 'http://127.0.0.1:1'];
@@ -296,7 +318,12 @@ describe('login, keys, score, proof, webhooks', () => {
     const apiKey = store().profiles[baseUrl].apiKey!;
     // a live webhook on the same receiver: a test event must never reach it
     const liveKey = await createKey(app, 'Starter');
-    const liveHook = await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: liveKey.headers, payload: { url: `${target}?live` } });
+    const liveHook = await app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks',
+      headers: liveKey.headers,
+      payload: { url: `${target}?live` },
+    });
     expect(liveHook.statusCode, liveHook.body).toBe(201);
     try {
       const listen = start(['webhooks', 'listen', '--forward-to', target]);
@@ -314,7 +341,10 @@ describe('login, keys, score, proof, webhooks', () => {
       expect(received).toHaveLength(1);
       const got = received[0];
       expect(got.url).toBe('/hooks');
-      expect(verifyWebhook(got.body, got.headers as Record<string, string>, secret)).toMatchObject({ valid: true, schemes: ['credence', 'standard-webhooks'] });
+      expect(verifyWebhook(got.body, got.headers as Record<string, string>, secret)).toMatchObject({
+        valid: true,
+        schemes: ['credence', 'standard-webhooks'],
+      });
       expect(JSON.parse(got.body)).toMatchObject({ event: 'score.updated', data: { walletAddress: vitalik, category: 'OVERALL' } });
 
       // the acknowledged local status is the delivery's recorded outcome
@@ -323,7 +353,11 @@ describe('login, keys, score, proof, webhooks', () => {
         const d = await app.inject({ method: 'GET', url: `/api/v1/webhooks/${webhookId}/deliveries`, headers });
         return d.json().deliveries?.[0]?.status === 'delivered' && d.json().deliveries[0].attempts[0].statusCode === 202;
       });
-      const liveDeliveries = await app.inject({ method: 'GET', url: `/api/v1/webhooks/${liveHook.json().id}/deliveries`, headers: liveKey.headers });
+      const liveDeliveries = await app.inject({
+        method: 'GET',
+        url: `/api/v1/webhooks/${liveHook.json().id}/deliveries`,
+        headers: liveKey.headers,
+      });
       expect(liveDeliveries.json().count).toBe(0);
 
       // a live key cannot trigger

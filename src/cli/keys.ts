@@ -34,17 +34,21 @@ async function resolveKey(client: CredenceClient, v: string): Promise<Listed> {
     return k;
   }
   const p = asPrefix(v);
-  if (!/^cred_(live|test)_/.test(p)) throw new CliError(`"${v}" is not a key id (a UUID) nor a key prefix (cred_live_... or cred_test_...): see credence keys list`, 2);
+  if (!/^cred_(live|test)_/.test(p))
+    throw new CliError(`"${v}" is not a key id (a UUID) nor a key prefix (cred_live_... or cred_test_...): see credence keys list`, 2);
   const matches = keys.filter((k) => k.keyPrefix === p || (SECRET.test(p) && p.startsWith(k.keyPrefix)));
   if (matches.length === 0) throw new CliError(`no key with prefix ${p} among this wallet's keys (see credence keys list)`);
   const active = matches.filter((k) => k.status === 'active');
-  if (matches.length > 1 && active.length !== 1) throw new CliError(`the prefix ${p} names ${matches.length} keys (${matches.map((k) => k.id).join(', ')}): give the key id`, 2);
+  if (matches.length > 1 && active.length !== 1)
+    throw new CliError(`the prefix ${p} names ${matches.length} keys (${matches.map((k) => k.id).join(', ')}): give the key id`, 2);
   return active[0] ?? matches[0];
 }
 
 const describeKey = (id: string | undefined, p: Profile) => {
   const known = id ? p.keys?.[id] : undefined;
-  return id ? `${known?.keyPrefix ?? p.apiKey?.slice(0, 14) ?? id} (${p.apiKeyEnvironment ?? known?.environment ?? 'unknown'}, ${id})` : 'none';
+  return id
+    ? `${known?.keyPrefix ?? p.apiKey?.slice(0, 14) ?? id} (${p.apiKeyEnvironment ?? known?.environment ?? 'unknown'}, ${id})`
+    : 'none';
 };
 
 /** `credence keys use <id|prefix|secret>`: the key the other commands use for this API URL. */
@@ -70,7 +74,13 @@ async function useKey(flags: Record<string, unknown>, v: string) {
     found = [k.id, { apiKey: secret, keyPrefix: k.keyPrefix, environment: k.environment }];
   }
   const [id, k] = found;
-  updateProfile(apiUrl, (pr) => ({ ...pr, apiKey: secret!, apiKeyId: id, apiKeyEnvironment: k.environment, keys: { ...pr.keys, [id]: { apiKey: secret!, keyPrefix: k.keyPrefix, environment: k.environment } } }));
+  updateProfile(apiUrl, (pr) => ({
+    ...pr,
+    apiKey: secret!,
+    apiKeyId: id,
+    apiKeyEnvironment: k.environment,
+    keys: { ...pr.keys, [id]: { apiKey: secret!, keyPrefix: k.keyPrefix, environment: k.environment } },
+  }));
   console.log(`now using ${k.environment} key ${k.keyPrefix} (${id}) for ${apiUrl}`);
 }
 
@@ -97,17 +107,28 @@ export async function runKeys(sub: string, flags: Record<string, unknown>, posit
     const takeOver = save && (!inUse || flags.use === true || inUse.apiKeyEnvironment === k.environment);
     if (save) {
       const held = { apiKey: k.apiKey, keyPrefix: k.keyPrefix, environment: k.environment };
-      updateProfile(apiUrl, (p) => ({ ...p, ...(takeOver ? { apiKey: k.apiKey, apiKeyId: k.id, apiKeyEnvironment: k.environment } : {}), keys: { ...p.keys, [k.id]: held } }));
+      updateProfile(apiUrl, (p) => ({
+        ...p,
+        ...(takeOver ? { apiKey: k.apiKey, apiKeyId: k.id, apiKeyEnvironment: k.environment } : {}),
+        keys: { ...p.keys, [k.id]: held },
+      }));
     }
     if (flags.json) json(k);
     else {
-      console.log(`created ${k.environment} key ${k.id} (${k.tier}, ${k.rateLimit}/s, ${k.monthlyQueryLimit ?? 'unlimited'} queries a month)`);
+      console.log(
+        `created ${k.environment} key ${k.id} (${k.tier}, ${k.rateLimit}/s, ${k.monthlyQueryLimit ?? 'unlimited'} queries a month)`,
+      );
       console.log(`  ${k.apiKey}`);
     }
     if (!save) note('  shown once: store it now (not saved: --no-save)');
-    else if (takeOver) note(`  shown once; saved, and now the key in use for ${apiUrl}${inUse && inUse.apiKeyId !== k.id ? ` (instead of ${describeKey(inUse.apiKeyId, inUse)})` : ''}`);
+    else if (takeOver)
+      note(
+        `  shown once; saved, and now the key in use for ${apiUrl}${inUse && inUse.apiKeyId !== k.id ? ` (instead of ${describeKey(inUse.apiKeyId, inUse)})` : ''}`,
+      );
     else {
-      note(`  shown once; saved. The key in use stays ${describeKey(inUse!.apiKeyId, inUse!)}: this ${k.environment} key does not replace a ${inUse!.apiKeyEnvironment ?? 'different'} key unless you ask.`);
+      note(
+        `  shown once; saved. The key in use stays ${describeKey(inUse!.apiKeyId, inUse!)}: this ${k.environment} key does not replace a ${inUse!.apiKeyEnvironment ?? 'different'} key unless you ask.`,
+      );
       note(`  switch with: credence keys use ${k.keyPrefix}`);
     }
     return;
@@ -117,10 +138,14 @@ export async function runKeys(sub: string, flags: Record<string, unknown>, posit
     for await (const k of client.paginate('/api/v1/billing/api-keys')) keys.push(k);
     if (flags.json) return json(keys);
     if (!keys.length) return console.log('no keys: credence keys create --test');
-    console.log(`${'id'.padEnd(37)}${'prefix'.padEnd(18)}${'env'.padEnd(6)}${'tier'.padEnd(11)}${'status'.padEnd(9)}${'created'.padEnd(22)}last used`);
+    console.log(
+      `${'id'.padEnd(37)}${'prefix'.padEnd(18)}${'env'.padEnd(6)}${'tier'.padEnd(11)}${'status'.padEnd(9)}${'created'.padEnd(22)}last used`,
+    );
     for (const k of keys) {
       const mark = k.id === profile.apiKeyId ? ' *' : '';
-      console.log(`${k.id.padEnd(37)}${k.keyPrefix.padEnd(18)}${k.environment.padEnd(6)}${k.tier.padEnd(11)}${k.status.padEnd(9)}${String(k.createdAt).slice(0, 19).padEnd(22)}${k.lastUsedAt ? String(k.lastUsedAt).slice(0, 19) : '-'}${mark}`);
+      console.log(
+        `${k.id.padEnd(37)}${k.keyPrefix.padEnd(18)}${k.environment.padEnd(6)}${k.tier.padEnd(11)}${k.status.padEnd(9)}${String(k.createdAt).slice(0, 19).padEnd(22)}${k.lastUsedAt ? String(k.lastUsedAt).slice(0, 19) : '-'}${mark}`,
+      );
     }
     if (keys.some((k) => k.id === profile.apiKeyId)) console.log('* the key in use (switch with credence keys use <id|prefix>)');
     return;
@@ -129,8 +154,14 @@ export async function runKeys(sub: string, flags: Record<string, unknown>, posit
   const id = target.id;
   if (sub === 'rotate') {
     const grace = flags['grace-period'] === undefined ? undefined : Number(flags['grace-period']);
-    if (grace !== undefined && (!Number.isInteger(grace) || grace < 0)) throw new CliError('--grace-period must be a whole number of seconds', 2);
-    const k = await unwrap(client.POST('/api/v1/billing/api-keys/{id}/rotate', { params: { path: { id } }, body: grace === undefined ? {} : { gracePeriodSeconds: grace } }));
+    if (grace !== undefined && (!Number.isInteger(grace) || grace < 0))
+      throw new CliError('--grace-period must be a whole number of seconds', 2);
+    const k = await unwrap(
+      client.POST('/api/v1/billing/api-keys/{id}/rotate', {
+        params: { path: { id } },
+        body: grace === undefined ? {} : { gracePeriodSeconds: grace },
+      }),
+    );
     updateProfile(apiUrl, (p) => ({
       ...p,
       ...(p.apiKeyId === id ? { apiKey: k.apiKey } : {}),
@@ -149,5 +180,7 @@ export async function runKeys(sub: string, flags: Record<string, unknown>, posit
     const { apiKey: _k, apiKeyId: _i, apiKeyEnvironment: _e, ...p } = pr;
     return { ...p, keys };
   });
-  console.log(`revoked key ${target.keyPrefix} (${id})${profile.apiKeyId === id ? '; it was the key in use: choose another with credence keys use <id|prefix>' : ''}`);
+  console.log(
+    `revoked key ${target.keyPrefix} (${id})${profile.apiKeyId === id ? '; it was the key in use: choose another with credence keys use <id|prefix>' : ''}`,
+  );
 }

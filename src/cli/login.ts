@@ -5,7 +5,6 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { AuthenticationError, createCredenceClient, signIn } from './sdk.js';
 import { CliError, apiUrlOf, configFile, updateProfile } from './session.js';
 
-
 async function promptHidden(question: string): Promise<string> {
   const stdin = process.stdin;
   if (!stdin.isTTY) throw new CliError('the keystore password: set CREDENCE_KEYSTORE_PASSWORD (no terminal to ask on)', 2);
@@ -71,17 +70,21 @@ export async function runLogin(flags: Record<string, unknown>) {
   const client = createCredenceClient({ baseUrl: apiUrl, timeoutMs: 20_000 });
   const chainId = flags['chain-id'] === undefined ? 1 : Number(flags['chain-id']);
   if (!Number.isInteger(chainId) || chainId < 1) throw new CliError('--chain-id must be a chain id', 2);
-  const attempt = (domain?: string) => signIn(client, account, { chainId, statement: 'Sign in to Credence (credence CLI)', ...(domain ? { domain } : {}) });
+  const attempt = (domain?: string) =>
+    signIn(client, account, { chainId, statement: 'Sign in to Credence (credence CLI)', ...(domain ? { domain } : {}) });
   let r: Awaited<ReturnType<typeof signIn>>;
   try {
     r = await attempt(flags.domain as string | undefined);
   } catch (e) {
     // The service names its sign-in domain when another was used: sign once more for that one.
-    const named = e instanceof AuthenticationError && !flags.domain ? /domain must be ([^\s,]+?)[.,]?(?:\s|$)/.exec(e.details)?.[1] : undefined;
+    const named =
+      e instanceof AuthenticationError && !flags.domain ? /domain must be ([^\s,]+?)[.,]?(?:\s|$)/.exec(e.details)?.[1] : undefined;
     if (!named) throw e;
     r = await attempt(named);
   }
   const expiresAt = new Date(Date.now() + r.expiresIn * 1000).toISOString();
   updateProfile(apiUrl, (p) => ({ ...p, token: r.token, tokenExpiresAt: expiresAt, address: r.address }), { makeDefault: true });
-  console.log(`logged in to ${apiUrl} as ${r.address}${r.roles.length ? ` (${r.roles.join(', ')})` : ''}; session until ${expiresAt}, saved in ${configFile()}`);
+  console.log(
+    `logged in to ${apiUrl} as ${r.address}${r.roles.length ? ` (${r.roles.join(', ')})` : ''}; session until ${expiresAt}, saved in ${configFile()}`,
+  );
 }

@@ -7,7 +7,6 @@ import { CATEGORIES } from './specs.js';
 
 type Category = (typeof CATEGORIES)[number];
 
-
 interface Entry {
   category: string;
   score: number;
@@ -26,7 +25,10 @@ export async function runScore(flags: Record<string, unknown>, positionals: stri
     const c = flags.category.toUpperCase().replace(/-/g, '_');
     if (!(CATEGORIES as readonly string[]).includes(c)) {
       const s = suggest(c, [...CATEGORIES]);
-      throw new CliError(`--category: unknown category "${flags.category}"${s.length ? `; did you mean ${s.join(' or ')}?` : ''} (${CATEGORIES.join(', ')})`, 2);
+      throw new CliError(
+        `--category: unknown category "${flags.category}"${s.length ? `; did you mean ${s.join(' or ')}?` : ''} (${CATEGORIES.join(', ')})`,
+        2,
+      );
     }
     category = c as Category;
   }
@@ -54,13 +56,16 @@ export async function runScore(flags: Record<string, unknown>, positionals: stri
   console.log(who);
   for (const e of entries) {
     console.log(`  ${e.category.padEnd(14)} ${String(e.score).padStart(4)}  ${e.tier.padEnd(10)} confidence ${e.confidence.toFixed(2)}`);
-    if (flags.explain) for (const f of e.factors ?? []) console.log(`      ${f.impact >= 0 ? '+' : ''}${f.impact} ${f.code}: ${f.description}`);
+    if (flags.explain)
+      for (const f of e.factors ?? []) console.log(`      ${f.impact >= 0 ? '+' : ''}${f.impact} ${f.code}: ${f.description}`);
   }
   const model = entries[0]?.modelVersion;
   if (model) console.log(`  model ${model}${model.endsWith('-sandbox') ? ' (test key: deterministic sandbox data)' : ''}`);
   const none = entries.find((e) => e.coverage?.status === 'none');
   if (none) {
     const hint = none.factors?.find((f) => f.code === 'NO_CHAIN_SOURCE')?.description;
-    console.log(`\nNO_CHAIN_SOURCE: ${hint ?? 'the service has no chain source configured: these scores say nothing about on-chain activity'}`);
+    console.log(
+      `\nNO_CHAIN_SOURCE: ${hint ?? 'the service has no chain source configured: these scores say nothing about on-chain activity'}`,
+    );
   }
 }

@@ -28,12 +28,16 @@ export interface Store {
 }
 
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
     super(message);
   }
 }
 
-export const configDir = () => process.env.CREDENCE_CONFIG_DIR || path.join(process.env.XDG_CONFIG_HOME || path.join(homedir(), '.config'), 'credence');
+export const configDir = () =>
+  process.env.CREDENCE_CONFIG_DIR || path.join(process.env.XDG_CONFIG_HOME || path.join(homedir(), '.config'), 'credence');
 export const configFile = () => path.join(configDir(), 'config.json');
 
 export function readStore(): Store {
@@ -74,20 +78,27 @@ export function updateProfile(apiUrl: string, change: (p: Profile) => Profile, o
   writeStore(s);
 }
 
-
 /** A client signed in with the saved session (commands that manage keys). */
 export function sessionClient(flags: Record<string, unknown>): { client: CredenceClient; apiUrl: string; profile: Profile } {
   const apiUrl = apiUrlOf(flags['api-url']);
   const profile = readStore().profiles[apiUrl] ?? {};
   if (!profile.token) throw new CliError(`not logged in to ${apiUrl}: run credence login`);
-  if (profile.tokenExpiresAt && Date.parse(profile.tokenExpiresAt) < Date.now()) throw new CliError(`the session for ${apiUrl} has expired: run credence login`);
+  if (profile.tokenExpiresAt && Date.parse(profile.tokenExpiresAt) < Date.now())
+    throw new CliError(`the session for ${apiUrl} has expired: run credence login`);
   return { client: createCredenceClient({ baseUrl: apiUrl, token: profile.token, timeoutMs: 20_000 }), apiUrl, profile };
 }
 
 /** A client with an API key (--api-key, CREDENCE_API_KEY, else the saved one). */
-export function keyClient(flags: Record<string, unknown>, opts: { timeoutMs?: number } = {}): { client: CredenceClient; apiUrl: string; apiKey: string } {
+export function keyClient(
+  flags: Record<string, unknown>,
+  opts: { timeoutMs?: number } = {},
+): { client: CredenceClient; apiUrl: string; apiKey: string } {
   const apiUrl = apiUrlOf(flags['api-url']);
-  const apiKey = (typeof flags['api-key'] === 'string' && flags['api-key']) || process.env.CREDENCE_API_KEY || readStore().profiles[apiUrl]?.apiKey;
-  if (!apiKey) throw new CliError(`no API key for ${apiUrl}: pass --api-key, set CREDENCE_API_KEY, or run credence login then credence keys create --test`);
+  const apiKey =
+    (typeof flags['api-key'] === 'string' && flags['api-key']) || process.env.CREDENCE_API_KEY || readStore().profiles[apiUrl]?.apiKey;
+  if (!apiKey)
+    throw new CliError(
+      `no API key for ${apiUrl}: pass --api-key, set CREDENCE_API_KEY, or run credence login then credence keys create --test`,
+    );
   return { client: createCredenceClient({ baseUrl: apiUrl, apiKey, timeoutMs: opts.timeoutMs ?? 20_000 }), apiUrl, apiKey };
 }

@@ -3,15 +3,33 @@
 import type { CommandSpec } from './args.js';
 
 export const DEFAULT_API_URL = 'http://127.0.0.1:8080';
-export const CATEGORIES = ['OVERALL', 'DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE', 'NFT', 'IDENTITY', 'SOCIAL', 'DEVELOPER', 'COMPLIANCE'] as const;
+export const CATEGORIES = [
+  'OVERALL',
+  'DEFI_LENDING',
+  'DEFI_TRADING',
+  'GOVERNANCE',
+  'NFT',
+  'IDENTITY',
+  'SOCIAL',
+  'DEVELOPER',
+  'COMPLIANCE',
+] as const;
 export const EVENTS = ['score.updated'];
 
 const API_FLAGS = {
-  'api-url': { type: 'string', value: '<url>', description: `the Credence API (CREDENCE_API_URL; default: the last one logged in to, else ${DEFAULT_API_URL})` },
+  'api-url': {
+    type: 'string',
+    value: '<url>',
+    description: `the Credence API (CREDENCE_API_URL; default: the last one logged in to, else ${DEFAULT_API_URL})`,
+  },
 } as const;
 const KEY_FLAGS = {
   ...API_FLAGS,
-  'api-key': { type: 'string', value: '<key>', description: 'API key (CREDENCE_API_KEY; default: the key saved by `credence keys create`)' },
+  'api-key': {
+    type: 'string',
+    value: '<key>',
+    description: 'API key (CREDENCE_API_KEY; default: the key saved by `credence keys create`)',
+  },
 } as const;
 const JSON_FLAG = { json: { type: 'boolean', description: 'print the JSON answer' } } as const;
 const ID = { min: 1, max: 1 };
@@ -20,9 +38,21 @@ export const loginSpec: CommandSpec = {
   summary: 'sign in with Ethereum (SIWE) using a local key; saves the session for the API URL',
   flags: {
     ...API_FLAGS,
-    'private-key': { type: 'string', value: '<0x...>', description: 'the wallet key (or CREDENCE_PRIVATE_KEY; prefer the variable: flags show in process lists)' },
-    keystore: { type: 'string', value: '<file>', description: 'an encrypted JSON keystore; its password from CREDENCE_KEYSTORE_PASSWORD, else asked' },
-    domain: { type: 'string', value: '<host>', description: "the service's sign-in domain (default: the API URL's host, else the one the service names)" },
+    'private-key': {
+      type: 'string',
+      value: '<0x...>',
+      description: 'the wallet key (or CREDENCE_PRIVATE_KEY; prefer the variable: flags show in process lists)',
+    },
+    keystore: {
+      type: 'string',
+      value: '<file>',
+      description: 'an encrypted JSON keystore; its password from CREDENCE_KEYSTORE_PASSWORD, else asked',
+    },
+    domain: {
+      type: 'string',
+      value: '<host>',
+      description: "the service's sign-in domain (default: the API URL's host, else the one the service names)",
+    },
     'chain-id': { type: 'string', value: '<id>', description: 'the chain id in the message (default 1)' },
   },
   notes: `The session is stored in ${'$CREDENCE_CONFIG_DIR'}/config.json (default ~/.config/credence), mode 0600.`,
@@ -44,7 +74,8 @@ export const keysSpec: CommandSpec = {
         use: { type: 'boolean', description: 'make it the key in use even when a key of the other environment is in use' },
         ...JSON_FLAG,
       },
-      notes: 'The new key becomes the key in use when none is, or when the key in use has the same environment; a key of the other environment (a live key while a test key is in use) is saved and the key in use stays, unless --use. credence keys use switches.',
+      notes:
+        'The new key becomes the key in use when none is, or when the key in use has the same environment; a key of the other environment (a live key while a test key is in use) is saved and the key in use stays, unless --use. credence keys use switches.',
     },
     list: { summary: "list the wallet's keys (never the keys themselves)", flags: { ...API_FLAGS, ...JSON_FLAG } },
     use: {
@@ -57,7 +88,15 @@ export const keysSpec: CommandSpec = {
       summary: 'issue a new secret for a key; the old one works for the grace period',
       args: '<key id|prefix>',
       positionals: ID,
-      flags: { ...API_FLAGS, 'grace-period': { type: 'string', value: '<seconds>', description: 'how long the previous secret keeps working (default 86400, 0 ends it now)' }, ...JSON_FLAG },
+      flags: {
+        ...API_FLAGS,
+        'grace-period': {
+          type: 'string',
+          value: '<seconds>',
+          description: 'how long the previous secret keeps working (default 86400, 0 ends it now)',
+        },
+        ...JSON_FLAG,
+      },
     },
     revoke: { summary: 'revoke a key at once', args: '<key id|prefix>', positionals: ID, flags: { ...API_FLAGS } },
   },
@@ -84,7 +123,11 @@ export const proofSpec: CommandSpec = {
       positionals: { min: 1, max: 1 },
       flags: {
         ...API_FLAGS,
-        keys: { type: 'string', value: '<file>', description: 'verification keys (GET /api/v1/proofs/verification-keys); default: fetched once from the API and kept' },
+        keys: {
+          type: 'string',
+          value: '<file>',
+          description: 'verification keys (GET /api/v1/proofs/verification-keys); default: fetched once from the API and kept',
+        },
         json: { type: 'boolean', description: 'print the result as JSON' },
       },
     },
@@ -98,11 +141,16 @@ export const webhooksSpec: CommandSpec = {
       summary: 'receive deliveries here through a temporary webhook and forward them to a local URL',
       flags: {
         ...KEY_FLAGS,
-        'forward-to': { type: 'string', value: '<url>', description: 'the local receiver, e.g. http://127.0.0.1:3000/webhooks (without it: print and acknowledge)' },
+        'forward-to': {
+          type: 'string',
+          value: '<url>',
+          description: 'the local receiver, e.g. http://127.0.0.1:3000/webhooks (without it: print and acknowledge)',
+        },
         address: { type: 'string', value: '<address>', description: 'only events of this wallet' },
         'print-json': { type: 'boolean', description: 'also print each event body' },
       },
-      notes: 'With a test key: test events (credence trigger score.updated); with a live key (Starter and above): live score events. Ctrl-C removes the temporary webhook and says so.',
+      notes:
+        'With a test key: test events (credence trigger score.updated); with a live key (Starter and above): live score events. Ctrl-C removes the temporary webhook and says so.',
     },
   },
 };

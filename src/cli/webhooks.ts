@@ -8,8 +8,6 @@ import { CliError, keyClient } from './session.js';
 import { suggest } from './args.js';
 import { EVENTS } from './specs.js';
 
-
-
 interface Delivery {
   deliveryId: string;
   headers: Record<string, string>;
@@ -40,7 +38,13 @@ async function* sse(stream: ReadableStream<Uint8Array>): AsyncGenerator<{ event:
 /** POSTs the delivery to the local receiver exactly as the service would: same body, same signature headers. */
 async function forward(url: string, d: Delivery): Promise<{ statusCode: number | null; error?: string }> {
   try {
-    const res = await fetch(url, { method: 'POST', headers: d.headers, body: d.body, signal: AbortSignal.timeout(9_000), redirect: 'manual' });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: d.headers,
+      body: d.body,
+      signal: AbortSignal.timeout(9_000),
+      redirect: 'manual',
+    });
     await res.body?.cancel();
     return { statusCode: res.status };
   } catch (e) {
@@ -86,7 +90,10 @@ export async function runListen(flags: Record<string, unknown>) {
         .catch((e: Error) => ({ response: null, error: e }));
       const status = r.response?.status;
       if (status === 204 || status === 200 || status === 404) console.log(`stopped: the temporary webhook ${webhookId} was removed`);
-      else console.error(`stopped, but the temporary webhook ${webhookId} could not be removed (${status ? `HTTP ${status}` : (r as { error?: Error }).error?.message}): the service removes it when it sees the stream closed; credence webhooks listen again, or DELETE /api/v1/webhooks/${webhookId}`);
+      else
+        console.error(
+          `stopped, but the temporary webhook ${webhookId} could not be removed (${status ? `HTTP ${status}` : (r as { error?: Error }).error?.message}): the service removes it when it sees the stream closed; credence webhooks listen again, or DELETE /api/v1/webhooks/${webhookId}`,
+        );
     } else console.log('stopped before the temporary webhook was ready: nothing to remove');
     process.exit(code);
   };
@@ -97,7 +104,9 @@ export async function runListen(flags: Record<string, unknown>) {
       if (m.event === 'ready') {
         const r = JSON.parse(m.data) as { webhookId: string; secret: string; environment: string };
         webhookId = r.webhookId;
-        console.log(`Ready! ${r.environment} events ${target ? `are forwarded to ${target}` : 'are printed (no --forward-to)'}. Webhook signing secret: ${r.secret} (webhook ${r.webhookId}; Ctrl-C to quit)`);
+        console.log(
+          `Ready! ${r.environment} events ${target ? `are forwarded to ${target}` : 'are printed (no --forward-to)'}. Webhook signing secret: ${r.secret} (webhook ${r.webhookId}; Ctrl-C to quit)`,
+        );
       } else if (m.event === 'delivery' && webhookId) {
         const d = JSON.parse(m.data) as Delivery;
         const id = webhookId;
@@ -105,16 +114,24 @@ export async function runListen(flags: Record<string, unknown>) {
           const r = target ? await forward(target, d) : { statusCode: 200 };
           let what = 'event';
           try {
-            const b = JSON.parse(d.body) as { event?: string; data?: { walletAddress?: string; category?: string; oldScore?: number | null; newScore?: number } };
+            const b = JSON.parse(d.body) as {
+              event?: string;
+              data?: { walletAddress?: string; category?: string; oldScore?: number | null; newScore?: number };
+            };
             what = `${b.event ?? 'event'}${b.data?.walletAddress ? ` ${b.data.walletAddress}` : ''}${b.data?.category ? ` ${b.data.category}` : ''}${b.data?.newScore !== undefined ? ` ${b.data.oldScore ?? '-'} -> ${b.data.newScore}` : ''}`;
           } catch {
             /* not JSON: printed as an event */
           }
           const status = r.statusCode === null ? `error (${r.error})` : `[${r.statusCode}]`;
-          console.log(`${new Date().toISOString()}  ${what}  -> ${status} ${target ? `POST ${target}` : 'not forwarded'}  (delivery ${d.deliveryId})`);
+          console.log(
+            `${new Date().toISOString()}  ${what}  -> ${status} ${target ? `POST ${target}` : 'not forwarded'}  (delivery ${d.deliveryId})`,
+          );
           if (flags['print-json']) console.log(d.body);
           await client
-            .POST('/api/v1/webhooks/listen/{id}/acks', { params: { path: { id } }, body: { deliveryId: d.deliveryId, statusCode: r.statusCode, ...(r.error ? { error: r.error } : {}) } })
+            .POST('/api/v1/webhooks/listen/{id}/acks', {
+              params: { path: { id } },
+              body: { deliveryId: d.deliveryId, statusCode: r.statusCode, ...(r.error ? { error: r.error } : {}) },
+            })
             .catch((e) => console.error(`acknowledgement not sent: ${(e as Error).message}`));
         })();
       }
@@ -144,6 +161,8 @@ export async function runTrigger(flags: Record<string, unknown>, positionals: st
   const r = await unwrap(client.POST('/api/v1/webhooks/trigger', { body }));
   if (flags.json) return console.log(JSON.stringify(r, null, 2));
   const n = r.deliveryIds.length;
-  console.log(`triggered ${r.event}: ${r.address} ${r.category} ${r.oldScore} -> ${r.newScore}; queued for ${n} ${n === 1 ? 'webhook or listener' : 'webhooks or listeners'}`);
+  console.log(
+    `triggered ${r.event}: ${r.address} ${r.category} ${r.oldScore} -> ${r.newScore}; queued for ${n} ${n === 1 ? 'webhook or listener' : 'webhooks or listeners'}`,
+  );
   if (!r.deliveryIds.length) console.log('nothing receives it: start credence webhooks listen --forward-to <url> with this test key first');
 }

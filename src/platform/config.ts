@@ -141,7 +141,8 @@ export interface IngestSettings {
 function ingestSettings(env: Env): IngestSettings {
   const explorerApiUrl = url(env, 'CREDENCE_EXPLORER_API_URL', ['http:', 'https:']);
   const explorerApiKey = str(env, 'CREDENCE_EXPLORER_API_KEY');
-  if (!!explorerApiUrl !== !!explorerApiKey) throw new ConfigError('CREDENCE_EXPLORER_API_URL and CREDENCE_EXPLORER_API_KEY must be set together');
+  if (!!explorerApiUrl !== !!explorerApiKey)
+    throw new ConfigError('CREDENCE_EXPLORER_API_URL and CREDENCE_EXPLORER_API_KEY must be set together');
   const perChain = <T>(name: string, parse: (v: string, n: string) => T): Record<number, T> => {
     const out: Record<number, T> = {};
     for (const c of SUPPORTED_CHAINS) {
@@ -234,13 +235,17 @@ function corsOrigins(origins: string[]): string[] {
     } catch {
       throw new ConfigError(`CREDENCE_CORS_ORIGINS: "${o}" is not an origin (scheme://host[:port])`);
     }
-    if (!['http:', 'https:'].includes(u.protocol) || u.origin !== o.replace(/\/$/, '')) throw new ConfigError(`CREDENCE_CORS_ORIGINS: "${o}" is not an origin (scheme://host[:port], no path)`);
+    if (!['http:', 'https:'].includes(u.protocol) || u.origin !== o.replace(/\/$/, ''))
+      throw new ConfigError(`CREDENCE_CORS_ORIGINS: "${o}" is not an origin (scheme://host[:port], no path)`);
   }
   return origins.map((o) => o.replace(/\/$/, ''));
 }
 
 function list(env: Env, name: string): string[] {
-  return (str(env, name) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (str(env, name) ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** An EIP-4361 domain: an RFC 3986 authority (host[:port]), compared lowercase. */
@@ -317,7 +322,10 @@ function kycProvider(env: Env, slot: string): KycProviderSettings | null {
 /** `JP=20,US-MS=21`: jurisdiction (country, or country-region) = age in years. */
 function legalAges(v: string | null): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const part of (v ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of (v ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z]{2}(?:-[A-Za-z0-9]{1,3})?)=(\d{1,3})$/.exec(part);
     if (!m || Number(m[2]) < 1 || Number(m[2]) > 150) throw new ConfigError(`CREDENCE_LEGAL_AGES: "${part}" is not CC[-RRR]=<age 1-150>`);
     out[m[1].toUpperCase()] = Number(m[2]);
@@ -334,13 +342,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl && !/^(postgres(ql)?:\/\/|pglite:\/\/)/.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres://, postgresql:// or pglite://');
   }
-  const schedule = (str(env, 'CREDENCE_WEBHOOK_RETRY_SCHEDULE') ?? '5,300,1800,7200,18000,36000,36000,36000,36000')
-    .split(',')
-    .map((s) => {
-      const n = Number(s.trim());
-      if (!Number.isFinite(n) || n < 0) throw new ConfigError(`CREDENCE_WEBHOOK_RETRY_SCHEDULE: "${s}" is not a number of seconds`);
-      return n;
-    });
+  const schedule = (str(env, 'CREDENCE_WEBHOOK_RETRY_SCHEDULE') ?? '5,300,1800,7200,18000,36000,36000,36000,36000').split(',').map((s) => {
+    const n = Number(s.trim());
+    if (!Number.isFinite(n) || n < 0) throw new ConfigError(`CREDENCE_WEBHOOK_RETRY_SCHEDULE: "${s}" is not a number of seconds`);
+    return n;
+  });
   const rpcUrls: Record<number, string> = {};
   for (const chain of SUPPORTED_CHAINS) {
     const u = url(env, `CREDENCE_RPC_URL_${chain}`, ['http:', 'https:', 'ws:', 'wss:']);

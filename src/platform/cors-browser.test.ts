@@ -19,7 +19,9 @@ const pages: { server: http.Server; origin: string }[] = [];
 
 /** A static page server on 127.0.0.1: the dApp's own origin. */
 async function pageServer() {
-  const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>dApp</title><p>dApp'));
+  const server = http.createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>dApp</title><p>dApp'),
+  );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   pages.push({ server, origin });
@@ -36,7 +38,16 @@ beforeAll(async () => {
   api = await app.listen({ port: 0, host: '127.0.0.1' });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 afterAll(async () => {
@@ -54,7 +65,13 @@ async function fetchFrom(origin: string, url: string, init: RequestInit = {}) {
       async ([u, i]) => {
         try {
           const r = await fetch(u, i as RequestInit);
-          return { ok: true, status: r.status, body: (await r.json()) as { nonce?: string; error?: string }, requestId: r.headers.get('x-request-id'), remaining: r.headers.get('x-ratelimit-remaining') };
+          return {
+            ok: true,
+            status: r.status,
+            body: (await r.json()) as { nonce?: string; error?: string },
+            requestId: r.headers.get('x-request-id'),
+            remaining: r.headers.get('x-ratelimit-remaining'),
+          };
         } catch (e) {
           return { ok: false, error: String(e) };
         }

@@ -15,7 +15,8 @@ import type { App } from './http/types.js';
 import { ENS_REGISTRY, createEnsResolver } from './ens.js';
 
 const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../contracts/mocks/artifacts');
-const artifact = (name: string) => JSON.parse(readFileSync(path.join(ARTIFACTS, `${name}.json`), 'utf8')) as { abi: never[]; bytecode: string };
+const artifact = (name: string) =>
+  JSON.parse(readFileSync(path.join(ARTIFACTS, `${name}.json`), 'utf8')) as { abi: never[]; bytecode: string };
 const registryAbi = new Interface(artifact('MockENSRegistry').abi);
 const resolverAbi = new Interface(artifact('MockENSResolver').abi);
 
@@ -36,7 +37,8 @@ async function send(to: string | null, data: string): Promise<{ contractAddress:
   if (receipt.status !== '0x1') throw new Error(`transaction ${hash} reverted`);
   return receipt;
 }
-const setAddr = (name: string, address: string) => send(resolverAddress, resolverAbi.encodeFunctionData('setAddr', [namehash(name), address]));
+const setAddr = (name: string, address: string) =>
+  send(resolverAddress, resolverAbi.encodeFunctionData('setAddr', [namehash(name), address]));
 
 /** The registry at its mainnet address: deployed anywhere, its runtime code copied over, records set by calls. */
 async function deployEns() {

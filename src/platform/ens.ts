@@ -9,7 +9,16 @@
 // resolver answers only off-chain does not resolve here.
 // Outcomes: no mainnet RPC configured -> 400 validation_failed; a name that is not a valid ENS name -> 400;
 // no resolver or no address record -> 404 not_found; the RPC failing or timing out -> 502 upstream_unavailable.
-import { EnsPlugin, FetchRequest, JsonRpcProvider, Network, WebSocketProvider, ensNormalize, getAddress, type AbstractProvider } from 'ethers';
+import {
+  EnsPlugin,
+  FetchRequest,
+  JsonRpcProvider,
+  Network,
+  WebSocketProvider,
+  ensNormalize,
+  getAddress,
+  type AbstractProvider,
+} from 'ethers';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppContext } from './context.js';
 import { AppError, badRequest, notFound, upstream, type FieldError } from './errors.js';
@@ -133,7 +142,8 @@ export function ensPaths(schema: unknown, prefix: Segment[] = []): Segment[][] {
     for (const [k, v] of Object.entries(s.properties as Record<string, unknown>)) out.push(...ensPaths(v, [...prefix, k]));
   }
   if (s.items && typeof s.items === 'object' && !Array.isArray(s.items)) out.push(...ensPaths(s.items, [...prefix, EACH]));
-  for (const k of ['anyOf', 'oneOf', 'allOf']) if (Array.isArray(s[k])) for (const sub of s[k] as unknown[]) out.push(...ensPaths(sub, prefix));
+  for (const k of ['anyOf', 'oneOf', 'allOf'])
+    if (Array.isArray(s[k])) for (const sub of s[k] as unknown[]) out.push(...ensPaths(sub, prefix));
   return out;
 }
 
@@ -185,13 +195,20 @@ export function registerEns(app: FastifyInstance, ctx: AppContext, opts: EnsReso
   if (resolver) ctx.onClose(() => resolver.close());
 
   async function resolveAll(req: FastifyRequest, found: ReturnType<typeof namesIn>): Promise<void> {
-    if (!resolver) throw badRequest(`Invalid request: ${found.map((f) => `${f.field} ${NO_MAINNET_RPC}`).join('; ')}.`, found.map((f) => ({ field: f.field, message: NO_MAINNET_RPC })));
+    if (!resolver)
+      throw badRequest(
+        `Invalid request: ${found.map((f) => `${f.field} ${NO_MAINNET_RPC}`).join('; ')}.`,
+        found.map((f) => ({ field: f.field, message: NO_MAINNET_RPC })),
+      );
     const invalid: FieldError[] = [];
     const normalized = found.map((f) => {
       try {
         return ensNormalize(f.name);
       } catch (e) {
-        invalid.push({ field: f.field, message: `is not a valid ENS name (${(e as { shortMessage?: string }).shortMessage ?? (e as Error).message})` });
+        invalid.push({
+          field: f.field,
+          message: `is not a valid ENS name (${(e as { shortMessage?: string }).shortMessage ?? (e as Error).message})`,
+        });
         return '';
       }
     });
@@ -215,7 +232,9 @@ export function registerEns(app: FastifyInstance, ctx: AppContext, opts: EnsReso
     );
     if (failure) {
       req.log.warn({ err: failure }, 'ENS resolution failed');
-      throw upstream('ENS names could not be resolved: the Ethereum mainnet JSON-RPC (CREDENCE_RPC_URL_1) failed or timed out. Retry, or send the 0x address.');
+      throw upstream(
+        'ENS names could not be resolved: the Ethereum mainnet JSON-RPC (CREDENCE_RPC_URL_1) failed or timed out. Retry, or send the 0x address.',
+      );
     }
     const unresolved = found.filter((_, i) => !addresses.get(normalized[i]));
     if (unresolved.length) {
@@ -255,6 +274,9 @@ export function registerEns(app: FastifyInstance, ctx: AppContext, opts: EnsReso
         (e) => done(e instanceof AppError ? e : upstream('ENS names could not be resolved.')),
       );
     };
-    route.preHandler = [...(route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler]), hook];
+    route.preHandler = [
+      ...(route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler]),
+      hook,
+    ];
   });
 }

@@ -57,7 +57,9 @@ export class AppError extends Error {
   }
 
   body(): { error: ErrorCode; details: string; fields?: FieldError[] } {
-    return this.extra.fields ? { error: this.code, details: this.details, fields: this.extra.fields } : { error: this.code, details: this.details };
+    return this.extra.fields
+      ? { error: this.code, details: this.details, fields: this.extra.fields }
+      : { error: this.code, details: this.details };
   }
 }
 

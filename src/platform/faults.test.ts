@@ -33,7 +33,8 @@ describe.skipIf(!enabled)('Redis down and back (through a killable proxy)', () =
   let key: TestKey;
   const wallet = randomAddress();
   const counterOf = (k: TestKey) => `${app.ctx.config.redisPrefix}quota:${k.id}:${monthOf(new Date())}`;
-  const read = (k: TestKey, address = wallet) => app.inject({ method: 'GET', url: `/api/v1/reputation/${address}/OVERALL`, headers: k.headers });
+  const read = (k: TestKey, address = wallet) =>
+    app.inject({ method: 'GET', url: `/api/v1/reputation/${address}/OVERALL`, headers: k.headers });
   const usage = async (k: TestKey) => {
     const r = await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: k.headers });
     no5xx('GET /billing/usage', r);
@@ -77,10 +78,18 @@ describe.skipIf(!enabled)('Redis down and back (through a killable proxy)', () =
       ['GET /api/v1/auth/nonce', () => app.inject({ method: 'GET', url: '/api/v1/auth/nonce' }), 200],
       ['GET /api/v1/reputation/{address}/{category}', () => read(key), 200],
       ['GET /api/v1/reputation/{address}/{category} (first read of a wallet)', () => read(key, randomAddress()), 200],
-      ['GET /api/v1/reputation/{address}', () => app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}`, headers: key.headers }), 200],
+      [
+        'GET /api/v1/reputation/{address}',
+        () => app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}`, headers: key.headers }),
+        200,
+      ],
       ['GET /api/v1/billing/usage', () => app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: key.headers }), 200],
       ['GET /api/v1/billing/api-keys', () => app.inject({ method: 'GET', url: '/api/v1/billing/api-keys', headers: key.owner.auth }), 200],
-      ['POST /api/v1/webhooks', () => app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: key.headers, payload: { url: 'http://127.0.0.1:9/hook' } }), 201],
+      [
+        'POST /api/v1/webhooks',
+        () => app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: key.headers, payload: { url: 'http://127.0.0.1:9/hook' } }),
+        201,
+      ],
       ['GET /api/v1/webhooks', () => app.inject({ method: 'GET', url: '/api/v1/webhooks', headers: key.headers }), 200],
       ['GET /api/v1/unknown', () => app.inject({ method: 'GET', url: '/api/v1/unknown' }), 404],
     ];
@@ -112,7 +121,10 @@ describe.skipIf(!enabled)('Redis down and back (through a killable proxy)', () =
 
   const stored = async (k: TestKey, n: number) =>
     eventually(async () => {
-      const [row] = await app.ctx.db.query<{ n: number }>('SELECT query_count::int AS n FROM api_key_usage WHERE api_key_id = $1 AND month = $2', [k.id, monthOf(new Date())]);
+      const [row] = await app.ctx.db.query<{ n: number }>(
+        'SELECT query_count::int AS n FROM api_key_usage WHERE api_key_id = $1 AND month = $2',
+        [k.id, monthOf(new Date())],
+      );
       return row?.n === n;
     });
 
@@ -248,7 +260,10 @@ describe.skipIf(!enabled)('PostgreSQL down and back (through a killable proxy)',
     expect(live.statusCode).toBe(200);
     expect(live.json()).toMatchObject({ status: 'degraded', database: { reachable: false } });
     // Its counter cannot be seeded without the database: 503 (the database's outage), not a Redis outage.
-    no5xxBut503('GET /api/v1/reputation/{cached} with a first-used key', await app.inject({ method: 'GET', url: `/api/v1/reputation/${cached}/OVERALL`, headers: unused.headers }));
+    no5xxBut503(
+      'GET /api/v1/reputation/{cached} with a first-used key',
+      await app.inject({ method: 'GET', url: `/api/v1/reputation/${cached}/OVERALL`, headers: unused.headers }),
+    );
     expect(app.ctx.redisState?.up()).toBe(true);
     no5xxBut503('GET /api/v1/auth/nonce', await app.inject({ method: 'GET', url: '/api/v1/auth/nonce' }));
 
@@ -260,7 +275,9 @@ describe.skipIf(!enabled)('PostgreSQL down and back (through a killable proxy)',
     const checks = (await app.inject({ method: 'GET', url: '/health/ready' })).json().checks;
     expect(checks.database.status).toBe('up');
     expect(checks.redis.status).toBe('up');
-    expect((await app.inject({ method: 'GET', url: `/api/v1/reputation/${cached}/OVERALL`, headers: unused.headers })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: `/api/v1/reputation/${cached}/OVERALL`, headers: unused.headers })).statusCode).toBe(
+      200,
+    );
   }
 
   const no5xxBut503 = (label: string, r: Res) => {

@@ -16,7 +16,10 @@ export interface RequestMetrics {
   record(method: string, route: string, status: number, seconds: number): void;
 }
 
-export function createRequestMetrics(registry: Registry, opts: { counter: string; histogram: string; counterHelp: string; histogramHelp: string; buckets: number[] }): RequestMetrics {
+export function createRequestMetrics(
+  registry: Registry,
+  opts: { counter: string; histogram: string; counterHelp: string; histogramHelp: string; buckets: number[] },
+): RequestMetrics {
   const bounds = opts.buckets;
   const series = new Map<string, Series>();
 

@@ -33,7 +33,15 @@ describe('HOST default', () => {
 
   it('`credence serve` with local providers listens on 127.0.0.1 and says they are on', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'credence-host-'));
-    const env: Record<string, string> = { ...(process.env as Record<string, string>), PORT: '0', CREDENCE_DATA_DIR: dataDir, DATABASE_URL: 'pglite://memory', CREDENCE_ROLES: 'api', LOG_LEVEL: 'info', CREDENCE_FROM_SOURCE: '1' };
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      PORT: '0',
+      CREDENCE_DATA_DIR: dataDir,
+      DATABASE_URL: 'pglite://memory',
+      CREDENCE_ROLES: 'api',
+      LOG_LEVEL: 'info',
+      CREDENCE_FROM_SOURCE: '1',
+    };
     delete env.HOST;
     delete env.REDIS_URL;
     delete env.STRIPE_SECRET_KEY;
@@ -46,8 +54,12 @@ describe('HOST default', () => {
     child.stderr.on('data', (c) => (out += c));
     try {
       const deadline = Date.now() + 90_000;
-      while (!/local providers are ON/.test(out) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
-      const lines = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; localProviders?: string[]; host?: string });
+      while (!/local providers are ON/.test(out) && Date.now() < deadline && child.exitCode === null)
+        await new Promise((r) => setTimeout(r, 100));
+      const lines = out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { msg: string; localProviders?: string[]; host?: string });
       const warning = lines.find((l) => l.msg.includes('local providers are ON'));
       expect(warning, out).toBeDefined();
       expect(warning).toMatchObject({ localProviders: ['payment', 'kyc'], host: '127.0.0.1' });

@@ -24,7 +24,11 @@ export function registerDomainMetrics(metrics: Metrics, ctx: AppContext) {
   const db = ctx.db;
   // counted where they were computed: with Redis every instance also hears the others' events, and a sum over the
   // instances must not count one change several times
-  const updates = metrics.counter('credence_score_updates_total', 'Score changes computed on this instance and published (score.updated), by category.', ['category']);
+  const updates = metrics.counter(
+    'credence_score_updates_total',
+    'Score changes computed on this instance and published (score.updated), by category.',
+    ['category'],
+  );
   ctx.bus.subscribe<{ category?: string }>(
     SCORE_UPDATED,
     (c) => {
@@ -45,7 +49,9 @@ export function registerDomainMetrics(metrics: Metrics, ctx: AppContext) {
     },
   );
   metrics.gauge('credence_ingestion_synced_block', 'Per chain: the highest block a wallet sync has read up to.', ['chain'], async () => {
-    const rows = await db.query<{ chain_id: number; block: string | null }>(`SELECT chain_id, max(last_block) AS block FROM wallet_sync GROUP BY chain_id`);
+    const rows = await db.query<{ chain_id: number; block: string | null }>(
+      `SELECT chain_id, max(last_block) AS block FROM wallet_sync GROUP BY chain_id`,
+    );
     return rows.map((r) => ({ labels: { chain: r.chain_id }, value: num(r.block) }));
   });
 
@@ -53,11 +59,17 @@ export function registerDomainMetrics(metrics: Metrics, ctx: AppContext) {
   let outbox: Promise<{ depth: number; age: number }> | null = null;
   const readOutbox = () =>
     (outbox ??= db
-      .query<{ depth: string; age: string | null }>(`SELECT count(*) AS depth, EXTRACT(EPOCH FROM now() - min(created_at)) AS age FROM webhook_deliveries WHERE status = 'pending'`)
+      .query<{ depth: string; age: string | null }>(
+        `SELECT count(*) AS depth, EXTRACT(EPOCH FROM now() - min(created_at)) AS age FROM webhook_deliveries WHERE status = 'pending'`,
+      )
       .then((r) => ({ depth: num(r[0]?.depth), age: num(r[0]?.age ?? 0) }))
       .finally(() => setTimeout(() => (outbox = null), 1000).unref()));
-  metrics.gauge('credence_webhook_outbox_depth', 'Webhook deliveries waiting in the outbox (pending, including retries).', [], async () => [{ value: (await readOutbox()).depth }]);
-  metrics.gauge('credence_webhook_outbox_oldest_age_seconds', 'Age of the oldest pending webhook delivery (0 when none).', [], async () => [{ value: (await readOutbox()).age }]);
+  metrics.gauge('credence_webhook_outbox_depth', 'Webhook deliveries waiting in the outbox (pending, including retries).', [], async () => [
+    { value: (await readOutbox()).depth },
+  ]);
+  metrics.gauge('credence_webhook_outbox_oldest_age_seconds', 'Age of the oldest pending webhook delivery (0 when none).', [], async () => [
+    { value: (await readOutbox()).age },
+  ]);
 
   metrics.gauge('credence_proof_queue', 'Proofs and verifications running and waiting, by pool and state.', ['pool', 'state'], async () => {
     const s = ctx.services.proofQueue?.();
@@ -78,7 +90,12 @@ export function registerDomainMetrics(metrics: Metrics, ctx: AppContext) {
         `SELECT EXTRACT(EPOCH FROM now() - published_at) AS published, EXTRACT(EPOCH FROM now() - imported_at) AS imported FROM sanctions_lists ORDER BY version DESC LIMIT 1`,
       );
       const row = r[0];
-      return row ? [{ labels: { basis: 'published' }, value: num(row.published) }, { labels: { basis: 'imported' }, value: num(row.imported) }] : [];
+      return row
+        ? [
+            { labels: { basis: 'published' }, value: num(row.published) },
+            { labels: { basis: 'imported' }, value: num(row.imported) },
+          ]
+        : [];
     },
   );
 
@@ -101,14 +118,19 @@ export function registerDatabaseMetrics(metrics: Metrics, ctx: AppContext) {
   const { db } = ctx;
   if (!db.pool || !db.onConnectionLost) return;
   const pool = db.pool.bind(db);
-  metrics.gauge('credence_db_pool_connections', 'PostgreSQL pool of this instance: connections open (open), idle in the pool (idle), and callers waiting for one (waiting).', ['state'], async () => {
-    const p = pool();
-    return [
-      { labels: { state: 'open' }, value: p.total },
-      { labels: { state: 'idle' }, value: p.idle },
-      { labels: { state: 'waiting' }, value: p.waiting },
-    ];
-  });
+  metrics.gauge(
+    'credence_db_pool_connections',
+    'PostgreSQL pool of this instance: connections open (open), idle in the pool (idle), and callers waiting for one (waiting).',
+    ['state'],
+    async () => {
+      const p = pool();
+      return [
+        { labels: { state: 'open' }, value: p.total },
+        { labels: { state: 'idle' }, value: p.idle },
+        { labels: { state: 'waiting' }, value: p.waiting },
+      ];
+    },
+  );
   const lost = metrics.counter(
     'credence_db_connections_lost_total',
     'PostgreSQL connections that ended under this instance (server restart, failover, network cut, pg_terminate_backend); each was discarded and replaced on demand.',

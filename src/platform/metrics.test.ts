@@ -44,10 +44,18 @@ describe('GET /metrics', () => {
     expect(sample(text, 'credence_http_requests_total', { route: 'unmatched', status: '404' })).toBe(1);
     expect(text).not.toContain('/no/such/route');
     expect(sample(text, 'credence_http_request_duration_seconds_count', { route: '/api/v1/auth/nonce', status: '200' })).toBe(3);
-    expect(sample(text, 'credence_http_request_duration_seconds_bucket', { route: '/api/v1/auth/nonce', status: '200', le: '+Inf' })).toBe(3);
+    expect(sample(text, 'credence_http_request_duration_seconds_bucket', { route: '/api/v1/auth/nonce', status: '200', le: '+Inf' })).toBe(
+      3,
+    );
     expect(sample(text, 'credence_webhook_outbox_depth')).toBe(0);
     expect(sample(text, 'credence_webhook_outbox_oldest_age_seconds')).toBe(0);
-    for (const name of ['credence_score_updates_total', 'credence_ingestion_lag_seconds', 'credence_proof_queue', 'credence_sanctions_list_age_seconds', 'credence_process_cpu_user_seconds_total']) {
+    for (const name of [
+      'credence_score_updates_total',
+      'credence_ingestion_lag_seconds',
+      'credence_proof_queue',
+      'credence_sanctions_list_age_seconds',
+      'credence_process_cpu_user_seconds_total',
+    ]) {
       expect(text, name).toContain(`# HELP ${name}`);
     }
     expect(sample(text, 'credence_build_info')).toBe(1);
@@ -101,7 +109,11 @@ describe('CORS', () => {
   it('gives another origin no CORS headers', async () => {
     const res = await app.inject({ method: 'GET', url: '/api/v1/auth/nonce', headers: { origin: 'http://127.0.0.1:5702' } });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
-    const pre = await app.inject({ method: 'OPTIONS', url: '/api/v1/auth/nonce', headers: { origin: 'http://127.0.0.1:5702', 'access-control-request-method': 'GET' } });
+    const pre = await app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/auth/nonce',
+      headers: { origin: 'http://127.0.0.1:5702', 'access-control-request-method': 'GET' },
+    });
     expect(pre.headers['access-control-allow-origin']).toBeUndefined();
   });
 });

@@ -12,7 +12,12 @@ import type { AppContext } from './context.js';
 export interface Metrics {
   registry: Registry;
   /** A gauge whose values are read when Prometheus scrapes (errors are logged, the scrape still answers). */
-  gauge(name: string, help: string, labelNames: string[], read: () => Promise<{ labels?: Record<string, string | number>; value: number }[]>): void;
+  gauge(
+    name: string,
+    help: string,
+    labelNames: string[],
+    read: () => Promise<{ labels?: Record<string, string | number>; value: number }[]>,
+  ): void;
   counter(name: string, help: string, labelNames?: string[]): Counter<string>;
   /** Request count and latency (the onResponse hook, and routes answered before Fastify's router). */
   requests: RequestMetrics;
@@ -29,7 +34,12 @@ const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 export function registerMetrics(app: FastifyInstance, ctx: AppContext, version: string): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'credence_' });
-  new Gauge({ name: 'credence_build_info', help: 'Version of the running service (value 1).', labelNames: ['version'], registers: [registry] }).set({ version }, 1);
+  new Gauge({
+    name: 'credence_build_info',
+    help: 'Version of the running service (value 1).',
+    labelNames: ['version'],
+    registers: [registry],
+  }).set({ version }, 1);
   const http = createRequestMetrics(registry, {
     counter: 'credence_http_requests_total',
     counterHelp: 'HTTP requests by method, route and status.',
@@ -92,7 +102,8 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, version: 
       },
     },
     async (req, reply) => {
-      if (token && !bearerMatches(req.headers.authorization, token)) throw unauthorized('GET /metrics needs Authorization: Bearer <CREDENCE_METRICS_TOKEN>.');
+      if (token && !bearerMatches(req.headers.authorization, token))
+        throw unauthorized('GET /metrics needs Authorization: Bearer <CREDENCE_METRICS_TOKEN>.');
       reply.type(registry.contentType);
       return registry.metrics();
     },

@@ -16,7 +16,11 @@ export function schemaName(s: Json): string | undefined {
   if (typeof title === 'string' && IDENT.test(title)) return title;
   if (typeof $id === 'string' && IDENT.test($id)) return $id;
   if (typeof title === 'string') {
-    const n = title.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1).toLowerCase()).join('');
+    const n = title
+      .split(/[^A-Za-z0-9]+/)
+      .filter(Boolean)
+      .map((w) => w[0].toUpperCase() + w.slice(1).toLowerCase())
+      .join('');
     return IDENT.test(n) ? n : undefined;
   }
   return undefined;
@@ -27,23 +31,46 @@ const ANNOTATIONS = new Set(['description', 'example', 'examples', 'title', '$id
 function shape(v: unknown): string {
   return JSON.stringify(v, (k, val) => {
     if (ANNOTATIONS.has(k)) return undefined;
-    if (val && typeof val === 'object' && !Array.isArray(val)) return Object.fromEntries(Object.keys(val).sort().map((key) => [key, val[key]]));
+    if (val && typeof val === 'object' && !Array.isArray(val))
+      return Object.fromEntries(
+        Object.keys(val)
+          .sort()
+          .map((key) => [key, val[key]]),
+      );
     return val;
   });
 }
 
 export const HEADERS: Json = {
-  RetryAfter: { description: 'Seconds to wait before retrying (rate limit: until the window frees up; quota: until 00:00 UTC on the 1st).', required: true, schema: { type: 'integer', example: 1 } },
-  XRateLimitLimit: { description: 'Requests allowed per second for this API key (or client address).', schema: { type: 'integer', example: 10 } },
+  RetryAfter: {
+    description: 'Seconds to wait before retrying (rate limit: until the window frees up; quota: until 00:00 UTC on the 1st).',
+    required: true,
+    schema: { type: 'integer', example: 1 },
+  },
+  XRateLimitLimit: {
+    description: 'Requests allowed per second for this API key (or client address).',
+    schema: { type: 'integer', example: 10 },
+  },
   XRateLimitRemaining: { description: 'Requests left in the current one-second window.', schema: { type: 'integer', example: 9 } },
   XRateLimitReset: { description: 'Unix time (seconds) when the window frees up.', schema: { type: 'integer', example: 1768469400 } },
   XRateLimitRetryAfter: { description: 'Same as Retry-After, on per-second rate limiting.', schema: { type: 'integer', example: 1 } },
-  XRequestId: { description: 'The request id: the X-Request-Id the client sent (when sane), else one the service generated. Logged with every error.', schema: { type: 'string', example: '4fQ2kA-1x' } },
-  Link: { description: 'The next page of a list whose body is a bare array: `<url>; rel="next"` (absent on the last page). See Pagination in the API description.', schema: { type: 'string', example: '</api/v1/compliance/age-checks?limit=50&cursor=WyJh...>; rel="next"' } },
+  XRequestId: {
+    description: 'The request id: the X-Request-Id the client sent (when sane), else one the service generated. Logged with every error.',
+    schema: { type: 'string', example: '4fQ2kA-1x' },
+  },
+  Link: {
+    description:
+      'The next page of a list whose body is a bare array: `<url>; rel="next"` (absent on the last page). See Pagination in the API description.',
+    schema: { type: 'string', example: '</api/v1/compliance/age-checks?limit=50&cursor=WyJh...>; rel="next"' },
+  },
   XResponseTime: { description: 'Server time spent on the request, in milliseconds.', schema: { type: 'string', example: '1.250' } },
 };
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
-const RATE = { 'X-RateLimit-Limit': ref('XRateLimitLimit'), 'X-RateLimit-Remaining': ref('XRateLimitRemaining'), 'X-RateLimit-Reset': ref('XRateLimitReset') };
+const RATE = {
+  'X-RateLimit-Limit': ref('XRateLimitLimit'),
+  'X-RateLimit-Remaining': ref('XRateLimitRemaining'),
+  'X-RateLimit-Reset': ref('XRateLimitReset'),
+};
 const ALWAYS = { 'X-Request-Id': ref('XRequestId'), 'X-Response-Time': ref('XResponseTime') };
 
 export interface DocumentReport {
@@ -95,10 +122,13 @@ export function finishDocument(doc: Json, report: DocumentReport = { conflicts: 
   /** A request or response object schema nobody named is named after its operation: CreateApiKeyResponse. */
   function named(schema: unknown, operationId: string | undefined, ...suffixes: string[]): unknown {
     const s = schema as Json;
-    if (!s || s.$ref || !operationId || (s.type !== 'object' && !s.properties) || !s.properties || !Object.keys(s.properties).length) return s;
+    if (!s || s.$ref || !operationId || (s.type !== 'object' && !s.properties) || !s.properties || !Object.keys(s.properties).length)
+      return s;
     const verb = operationId.split('.').pop()!;
     // a one-word verb (health.get) says too little on its own: HealthGetResponse
-    const prefix = /[A-Z]/.test(verb) ? '' : operationId.split('.')[0].replace(/(^|[^A-Za-z0-9])([a-z])/g, (_m, _p, c: string) => c.toUpperCase());
+    const prefix = /[A-Z]/.test(verb)
+      ? ''
+      : operationId.split('.')[0].replace(/(^|[^A-Za-z0-9])([a-z])/g, (_m, _p, c: string) => c.toUpperCase());
     const area = operationId.split('.')[0].replace(/(^|[^A-Za-z0-9])([a-z])/g, (_m, _p, c: string) => c.toUpperCase());
     const bases = suffixes.map((suffix) => prefix + verb[0].toUpperCase() + verb.slice(1) + suffix);
     const { nullable, ...core } = s;
@@ -125,7 +155,13 @@ export function finishDocument(doc: Json, report: DocumentReport = { conflicts: 
       const apiKey = (op.security ?? []).some((s: Json) => 'ApiKey' in s);
       for (const [code, res] of Object.entries<Json>(op.responses)) {
         for (const [type, media] of Object.entries<Json>(res.content ?? {})) {
-          media.schema = type.includes('json') ? named(hoist(media.schema), op.operationId, ...(Number(code) === 200 || !op.responses['200'] ? ['Response'] : ['Response', `Response${code}`])) : hoist(media.schema);
+          media.schema = type.includes('json')
+            ? named(
+                hoist(media.schema),
+                op.operationId,
+                ...(Number(code) === 200 || !op.responses['200'] ? ['Response'] : ['Response', `Response${code}`]),
+              )
+            : hoist(media.schema);
           if (media.example !== undefined || media.examples !== undefined) continue;
           const isError = ['#/components/schemas/Error', '#/components/schemas/ValidationError'].includes(media.schema?.$ref);
           const errors = isError ? errorExamples(Number(code)) : undefined;
@@ -133,23 +169,39 @@ export function finishDocument(doc: Json, report: DocumentReport = { conflicts: 
             const list = Object.values(errors);
             if (list.length === 1) media.example = list[0].value;
             else media.examples = errors;
-          } else media.example = type.startsWith('text/html') ? '<!doctype html><html><body>…</body></html>' : sampleOf(media.schema, resolve);
+          } else
+            media.example = type.startsWith('text/html') ? '<!doctype html><html><body>…</body></html>' : sampleOf(media.schema, resolve);
         }
         if (res.description === 'Default Response' || !res.description) res.description = describe(code, op, res, resolve, where);
         res.headers = { ...(res.headers ?? {}), ...ALWAYS };
-        if (code === '429') res.headers = { ...res.headers, 'Retry-After': ref('RetryAfter'), ...RATE, 'X-RateLimit-Retry-After': ref('XRateLimitRetryAfter') };
+        if (code === '429')
+          res.headers = {
+            ...res.headers,
+            'Retry-After': ref('RetryAfter'),
+            ...RATE,
+            'X-RateLimit-Retry-After': ref('XRateLimitRetryAfter'),
+          };
         else if (apiKey && /^2/.test(code)) res.headers = { ...res.headers, ...RATE };
         // a paged list with a bare-array body carries its next page in Link (see Pagination)
         const paged = (op.parameters ?? []).some((p: Json) => p.in === 'query' && p.name === 'cursor');
-        if (paged && code === '200' && res.content?.['application/json']?.schema?.type === 'array') res.headers = { ...res.headers, Link: ref('Link') };
-        for (const h of Object.keys(res.headers)) if (['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Response-Time'].includes(h) && !res.headers[h].$ref) res.headers[h] = (RATE as Json)[h] ?? ref('XResponseTime');
+        if (paged && code === '200' && res.content?.['application/json']?.schema?.type === 'array')
+          res.headers = { ...res.headers, Link: ref('Link') };
+        for (const h of Object.keys(res.headers))
+          if (['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Response-Time'].includes(h) && !res.headers[h].$ref)
+            res.headers[h] = (RATE as Json)[h] ?? ref('XResponseTime');
       }
     }
   }
 
   // The error code is one of the shared map's codes; the validation error's is always validation_failed.
-  if (schemas.Error?.properties?.error) schemas.Error.properties.error = { ...schemas.Error.properties.error, enum: Object.keys(STATUS_OF), example: 'not_found' };
-  if (schemas.ValidationError?.properties?.error) schemas.ValidationError.properties.error = { ...schemas.ValidationError.properties.error, enum: codesFor(400), example: 'validation_failed' };
+  if (schemas.Error?.properties?.error)
+    schemas.Error.properties.error = { ...schemas.Error.properties.error, enum: Object.keys(STATUS_OF), example: 'not_found' };
+  if (schemas.ValidationError?.properties?.error)
+    schemas.ValidationError.properties.error = {
+      ...schemas.ValidationError.properties.error,
+      enum: codesFor(400),
+      example: 'validation_failed',
+    };
   doc.components.headers = { ...(doc.components.headers ?? {}), ...HEADERS };
   return doc;
 }

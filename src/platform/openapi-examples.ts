@@ -44,8 +44,16 @@ export function fromPattern(pattern: string): string | undefined {
       let current = '';
       for (;;) {
         if (i >= src.length) return undefined;
-        if (src[i] === ')') { i++; break; }
-        if (src[i] === '|') { alternatives.push(current); current = ''; i++; continue; }
+        if (src[i] === ')') {
+          i++;
+          break;
+        }
+        if (src[i] === '|') {
+          alternatives.push(current);
+          current = '';
+          i++;
+          continue;
+        }
         const piece = quantified();
         if (piece === undefined) return undefined;
         current += piece;
@@ -106,7 +114,9 @@ export function sampleOf(schema: unknown, resolveRef: (ref: string) => unknown, 
   }
   for (const k of ['anyOf', 'oneOf'] as const) {
     if (Array.isArray(s[k])) {
-      const first = (s[k] as Json[]).find((p) => p.type !== 'null' && !(Array.isArray(p.enum) && p.enum.length === 1 && p.enum[0] === null));
+      const first = (s[k] as Json[]).find(
+        (p) => p.type !== 'null' && !(Array.isArray(p.enum) && p.enum.length === 1 && p.enum[0] === null),
+      );
       return sampleOf(first ?? (s[k] as unknown[])[0], resolveRef, depth + 1);
     }
   }
@@ -161,7 +171,8 @@ export function errorExamples(status: number): Record<string, { summary: string;
   const out: Record<string, { summary: string; value: Json }> = {};
   for (const code of codesFor(status)) {
     const value: Json = { error: code, details: DETAILS[code] ?? code };
-    if (code === 'validation_failed') value.fields = [{ field: 'address', message: 'must be an Ethereum address: 0x followed by 40 hex characters' }];
+    if (code === 'validation_failed')
+      value.fields = [{ field: 'address', message: 'must be an Ethereum address: 0x followed by 40 hex characters' }];
     out[code] = { summary: code, value };
   }
   return Object.keys(out).length ? out : undefined;

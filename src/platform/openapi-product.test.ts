@@ -13,7 +13,10 @@ import { apiRoutes, type App } from './http/types.js';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 let app: App;
 let doc: Json;
-const ops = () => Object.entries<Json>(doc.paths).flatMap(([path, item]) => Object.entries<Json>(item).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, op })));
+const ops = () =>
+  Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
+    Object.entries<Json>(item).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, op })),
+  );
 
 beforeAll(async () => {
   app = await createTestApp({
@@ -22,7 +25,10 @@ beforeAll(async () => {
         // A route whose handler sends a pre-serialized body that breaks its own schema (as a hand-written fast path could).
         s.get(
           '/test/contract-breaker',
-          { config: { auth: 'public' }, schema: { operationId: 'test.breakContract', tags: ['Test'], response: { 200: Type.Object({ n: Type.Integer() }) } } },
+          {
+            config: { auth: 'public' },
+            schema: { operationId: 'test.breakContract', tags: ['Test'], response: { 200: Type.Object({ n: Type.Integer() }) } },
+          },
           async (_req, reply) => reply.type('application/json').send('{"n":"not a number"}' as never),
         );
       }),
@@ -36,7 +42,21 @@ afterAll(async () => {
 
 describe('OpenAPI as a product', () => {
   it('names the domain schemas as components, and every request and success body is a named schema', () => {
-    for (const name of ['ScoreEntry', 'WalletScores', 'Dispute', 'DebtClaim', 'Error', 'ValidationError', 'Webhook', 'ApiKey', 'Usage', 'SanctionsResult', 'DidRecord', 'Credential', 'KycSession']) {
+    for (const name of [
+      'ScoreEntry',
+      'WalletScores',
+      'Dispute',
+      'DebtClaim',
+      'Error',
+      'ValidationError',
+      'Webhook',
+      'ApiKey',
+      'Usage',
+      'SanctionsResult',
+      'DidRecord',
+      'Credential',
+      'KycSession',
+    ]) {
       expect(doc.components.schemas[name], name).toBeDefined();
     }
     for (const name of Object.keys(doc.components.schemas)) {
@@ -44,13 +64,18 @@ describe('OpenAPI as a product', () => {
       expect(name, 'no generated def-N names').not.toMatch(/^def-\d+$/);
       // Name2, Name3: one name for two different structures
       const base = /^(.*[A-Za-z])(\d+)$/.exec(name)?.[1];
-      expect(base && !/Response$/.test(base) && doc.components.schemas[base] ? `${name} vs ${base}` : null, 'conflicting schema names').toBeNull();
+      expect(
+        base && !/Response$/.test(base) && doc.components.schemas[base] ? `${name} vs ${base}` : null,
+        'conflicting schema names',
+      ).toBeNull();
     }
     for (const { where, op } of ops()) {
-      for (const media of Object.values<Json>(op.requestBody?.content ?? {})) expect(media.schema.$ref, `${where} request body`).toBeDefined();
+      for (const media of Object.values<Json>(op.requestBody?.content ?? {}))
+        expect(media.schema.$ref, `${where} request body`).toBeDefined();
       for (const [code, res] of Object.entries<Json>(op.responses)) {
         const json = res.content?.['application/json'];
-        if (json && json.schema.type !== 'array') expect(json.schema.$ref ?? json.schema.allOf?.[0]?.$ref, `${where} ${code}`).toBeDefined();
+        if (json && json.schema.type !== 'array')
+          expect(json.schema.$ref ?? json.schema.allOf?.[0]?.$ref, `${where} ${code}`).toBeDefined();
       }
     }
   });
@@ -65,11 +90,14 @@ describe('OpenAPI as a product', () => {
       const v = ajv.compile(toJsonSchema(schema) as Json & { $ref?: string });
       if (!v(value)) failures.push(`${where}: ${JSON.stringify(v.errors?.slice(0, 3))} in ${JSON.stringify(value).slice(0, 300)}`);
     };
-    const withDoc = (schema: Json) => (schema.$ref ? { $ref: `doc${schema.$ref}` } : JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')));
+    const withDoc = (schema: Json) =>
+      schema.$ref ? { $ref: `doc${schema.$ref}` } : JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/'));
     for (const { where, op } of ops()) {
       const medias: [string, Json][] = [
         ...Object.entries<Json>(op.requestBody?.content ?? {}).map(([t, m]) => [`${where} request ${t}`, m] as [string, Json]),
-        ...Object.entries<Json>(op.responses).flatMap(([c, r]) => Object.entries<Json>(r.content ?? {}).map(([t, m]) => [`${where} ${c} ${t}`, m] as [string, Json])),
+        ...Object.entries<Json>(op.responses).flatMap(([c, r]) =>
+          Object.entries<Json>(r.content ?? {}).map(([t, m]) => [`${where} ${c} ${t}`, m] as [string, Json]),
+        ),
       ];
       for (const [label, media] of medias) {
         const examples = media.example !== undefined ? [media.example] : Object.values<Json>(media.examples ?? {}).map((e) => e.value);
@@ -82,8 +110,18 @@ describe('OpenAPI as a product', () => {
 
   it('gives each error status its own codes in the examples', () => {
     const byStatus: Record<string, string[]> = {
-      400: ['validation_failed'], 401: ['unauthorized'], 403: ['forbidden'], 404: ['not_found'], 409: ['invalid_state'], 413: ['payload_too_large'],
-      415: ['unsupported_media_type'], 422: ['proof_unsatisfiable'], 429: ['rate_limited', 'quota_exceeded'], 500: ['internal'], 502: ['upstream_unavailable'], 503: ['unavailable'],
+      400: ['validation_failed'],
+      401: ['unauthorized'],
+      403: ['forbidden'],
+      404: ['not_found'],
+      409: ['invalid_state'],
+      413: ['payload_too_large'],
+      415: ['unsupported_media_type'],
+      422: ['proof_unsatisfiable'],
+      429: ['rate_limited', 'quota_exceeded'],
+      500: ['internal'],
+      502: ['upstream_unavailable'],
+      503: ['unavailable'],
     };
     const seen = new Set<string>();
     for (const { where, op } of ops()) {
@@ -113,7 +151,9 @@ describe('OpenAPI as a product', () => {
           expect(res.headers['Retry-After'], `${where} 429`).toEqual({ $ref: '#/components/headers/RetryAfter' });
           expect(res.headers['X-RateLimit-Limit'], `${where} 429`).toBeDefined();
         }
-        if (apiKey && /^2/.test(code)) for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) expect(res.headers[h], `${where} ${code} ${h}`).toBeDefined();
+        if (apiKey && /^2/.test(code))
+          for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'])
+            expect(res.headers[h], `${where} ${code} ${h}`).toBeDefined();
       }
     }
   });
@@ -131,12 +171,16 @@ describe('OpenAPI as a product', () => {
   });
 
   it('checks every response against the document: a body that breaks its schema fails the request in tests', async () => {
-    await expect(app.inject({ method: 'GET', url: '/api/v1/test/contract-breaker' })).rejects.toThrow(/does not match the published schema.*\/n must be integer/);
+    await expect(app.inject({ method: 'GET', url: '/api/v1/test/contract-breaker' })).rejects.toThrow(
+      /does not match the published schema.*\/n must be integer/,
+    );
     // and the real routes pass: an API-key call with its rate headers, an error, an unknown route
     const key = await createKey(app);
     const usage = await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: key.headers });
     expect(usage.statusCode).toBe(200);
-    expect((await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: { 'x-api-key': 'cred_live_nope' } })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: { 'x-api-key': 'cred_live_nope' } })).statusCode).toBe(
+      401,
+    );
     expect((await app.inject({ method: 'GET', url: '/api/v1/no-such-route' })).statusCode).toBe(404);
   });
 });

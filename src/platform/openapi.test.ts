@@ -33,7 +33,10 @@ describe('OpenAPI document', () => {
         ids.add(op.operationId as string);
         expect((op.tags as string[])?.length, where).toBeGreaterThan(0);
         const responses = op.responses as Record<string, unknown>;
-        expect(Object.keys(responses).some((c) => /^2/.test(c)), `${where} has no success response`).toBe(true);
+        expect(
+          Object.keys(responses).some((c) => /^2/.test(c)),
+          `${where} has no success response`,
+        ).toBe(true);
         expect(responses['500'], `${where} lacks 500`).toBeDefined();
         if (path.startsWith('/api/v1/') && !path.endsWith('/stripe/webhook')) expect(responses['429'], `${where} lacks 429`).toBeDefined();
       }

@@ -30,7 +30,9 @@ export const ValidationErrorBody = Type.Object(
   {
     error: Type.String({ description: 'always `validation_failed`' }),
     details: Type.String({ description: 'human-readable explanation naming every offending field' }),
-    fields: Type.Optional(Type.Array({ ...FieldErrorSchema, title: 'FieldError' }, { description: 'every offending field, not only the first' })),
+    fields: Type.Optional(
+      Type.Array({ ...FieldErrorSchema, title: 'FieldError' }, { description: 'every offending field, not only the first' }),
+    ),
   },
   { title: 'ValidationError', description: DESCRIPTIONS[400] },
 );
@@ -122,14 +124,28 @@ export async function registerOpenApi(app: FastifyInstance, version: string) {
       tags: TAGS,
       components: {
         securitySchemes: {
-          ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Key from POST /api/v1/billing/api-keys (cred_live_...).' },
-          Bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'JWT from Sign-In with Ethereum (POST /api/v1/auth/verify).' },
+          ApiKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-Key',
+            description: 'Key from POST /api/v1/billing/api-keys (cred_live_...).',
+          },
+          Bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'JWT from Sign-In with Ethereum (POST /api/v1/auth/verify).',
+          },
         },
       },
     },
     // Schemas with an $id nested in route schemas become components named after them (not def-0, def-1, ...).
-    refResolver: { buildLocalReference: (json: Record<string, unknown>, _base: unknown, _fragment: string, i: number) => schemaName(json) ?? `Schema${i}` },
-    transformObject: (documentObject) => finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject) as never,
+    refResolver: {
+      buildLocalReference: (json: Record<string, unknown>, _base: unknown, _fragment: string, i: number) =>
+        schemaName(json) ?? `Schema${i}`,
+    },
+    transformObject: (documentObject) =>
+      finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject) as never,
   });
   // The API explorer is hardened like every page (issue 30): swagger-ui's own CSP (hashes of its inline parts), never
   // framed, no Referer, no sniffing; without upgrade-insecure-requests, which would break it on http://localhost.

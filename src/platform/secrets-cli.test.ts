@@ -7,14 +7,22 @@ import { loadConfig } from './config.js';
 import { createCipher } from './secrets.js';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/credence.mjs');
-const run = (...args: string[]) => spawnSync(process.execPath, [bin, 'secrets', ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [bin, 'secrets', ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME } });
 
 describe('credence secrets generate', () => {
   it('prints six fresh secrets that the settings accept, in their formats', () => {
     const out = run('generate', '--format', 'json');
     expect(out.status).toBe(0);
     const s = JSON.parse(out.stdout) as Record<string, string>;
-    expect(Object.keys(s).sort()).toEqual(['CREDENCE_ENCRYPTION_KEY', 'CREDENCE_HUB_TOKEN_KEY', 'CREDENCE_ISSUER_KEY', 'CREDENCE_JWT_SECRET', 'CREDENCE_KYC_CALLBACK_SECRET', 'STRIPE_WEBHOOK_SECRET']);
+    expect(Object.keys(s).sort()).toEqual([
+      'CREDENCE_ENCRYPTION_KEY',
+      'CREDENCE_HUB_TOKEN_KEY',
+      'CREDENCE_ISSUER_KEY',
+      'CREDENCE_JWT_SECRET',
+      'CREDENCE_KYC_CALLBACK_SECRET',
+      'STRIPE_WEBHOOK_SECRET',
+    ]);
     expect(s.CREDENCE_ISSUER_KEY).toMatch(/^0x[0-9a-f]{64}$/);
     expect(s.CREDENCE_ENCRYPTION_KEY).toMatch(/^[0-9a-f]{64}$/);
     expect(s.STRIPE_WEBHOOK_SECRET).toMatch(/^whsec_/);

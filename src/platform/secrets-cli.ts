@@ -13,10 +13,10 @@ export interface SharedSecrets {
 }
 
 const WHY: Record<keyof SharedSecrets, string> = {
-  CREDENCE_JWT_SECRET: 'signs session JWTs (any instance checks any other one\'s)',
+  CREDENCE_JWT_SECRET: "signs session JWTs (any instance checks any other one's)",
   CREDENCE_ENCRYPTION_KEY: '32 bytes of hex: AES-256-GCM key for secrets at rest (webhook secrets, birth dates)',
   CREDENCE_HUB_TOKEN_KEY: 'signs hub connection tokens (negotiate on one instance, WebSocket on another)',
-  STRIPE_WEBHOOK_SECRET: 'for the built-in local payment provider; with real Stripe, use the endpoint\'s whsec_ from the dashboard',
+  STRIPE_WEBHOOK_SECRET: "for the built-in local payment provider; with real Stripe, use the endpoint's whsec_ from the dashboard",
   CREDENCE_KYC_CALLBACK_SECRET: 'checks KYC provider callbacks',
   CREDENCE_ISSUER_KEY: '0x + 32 bytes of hex: the secp256k1 key of the credential issuer DID (keep it: credentials name it)',
 };
@@ -37,7 +37,9 @@ export function generateSecrets(): SharedSecrets {
 export function runSecretsCommand(args: string[]): number {
   const [sub, ...rest] = args;
   if (sub !== 'generate') {
-    console.error(`credence secrets: expected "generate", got ${sub === undefined ? 'nothing' : `"${sub}"`}\nusage: credence secrets generate [--format env|json]`);
+    console.error(
+      `credence secrets: expected "generate", got ${sub === undefined ? 'nothing' : `"${sub}"`}\nusage: credence secrets generate [--format env|json]`,
+    );
     return 2;
   }
   let format = 'env';

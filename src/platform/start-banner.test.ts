@@ -10,12 +10,17 @@ describe('start banner', () => {
     expect(text).toContain('http://localhost:43099/console');
     expect(text).toContain('http://localhost:43099/swagger');
     expect(text).toContain('NO_CHAIN_SOURCE');
-    for (const way of ['npm run demo', 'cred_test_', 'CREDENCE_RPC_URL_<chainId>', 'CREDENCE_EXPLORER_API_KEY']) expect(text).toContain(way);
+    for (const way of ['npm run demo', 'cred_test_', 'CREDENCE_RPC_URL_<chainId>', 'CREDENCE_EXPLORER_API_KEY'])
+      expect(text).toContain(way);
     expect(fields).toMatchObject({ url: 'http://localhost:43099', chainSources: [] });
   });
 
   it('with sources, lists them instead, and uses the public URL when set', () => {
-    const c = loadConfig({ CREDENCE_RPC_URL_1: 'http://127.0.0.1:8545', CREDENCE_PUBLIC_URL: 'https://api.example.com', DATABASE_URL: 'postgres://u@db/x' });
+    const c = loadConfig({
+      CREDENCE_RPC_URL_1: 'http://127.0.0.1:8545',
+      CREDENCE_PUBLIC_URL: 'https://api.example.com',
+      DATABASE_URL: 'postgres://u@db/x',
+    });
     const { text } = startBanner(c, '1.0.0');
     expect(text).toContain('serving on https://api.example.com (PostgreSQL)');
     expect(text).toContain('Chain sources: JSON-RPC for chain 1.');

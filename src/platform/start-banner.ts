@@ -12,7 +12,10 @@ export function startBanner(config: Config, version: string): { text: string; fi
       ? 'embedded PGlite in memory (nothing kept)'
       : `embedded PGlite in ${config.dataDir}`;
   const chains = Object.keys(config.rpcUrls);
-  const sources = [...(chains.length ? [`JSON-RPC for chain${chains.length > 1 ? 's' : ''} ${chains.join(', ')}`] : []), ...(config.ingest.explorerApiUrl ? ['the explorer (every chain)'] : [])];
+  const sources = [
+    ...(chains.length ? [`JSON-RPC for chain${chains.length > 1 ? 's' : ''} ${chains.join(', ')}`] : []),
+    ...(config.ingest.explorerApiUrl ? ['the explorer (every chain)'] : []),
+  ];
   const lines = [
     `Credence ${version} is serving on ${base} (${storage})`,
     `  console      ${base}/console`,
@@ -29,5 +32,8 @@ export function startBanner(config: Config, version: string): { text: string; fi
       '                                  CREDENCE_EXPLORER_API_URL + CREDENCE_EXPLORER_API_KEY (Etherscan API V2)',
     );
   }
-  return { text: lines.join('\n'), fields: { url: base, console: `${base}/console`, apiExplorer: `${base}/swagger`, chainSources: sources } };
+  return {
+    text: lines.join('\n'),
+    fields: { url: base, console: `${base}/console`, apiExplorer: `${base}/swagger`, chainSources: sources },
+  };
 }

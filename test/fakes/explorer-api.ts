@@ -13,7 +13,15 @@ import { pinnedContracts } from '../../src/modules/ingestion/registry/index.js';
 import { encodeLog, SIGS } from '../helpers/etl-export.js';
 
 type Row = Record<string, string>;
-export interface LogRow { address: string; topics: string[]; data: string; blockNumber: number; timeStamp: number; transactionHash: string; logIndex: number }
+export interface LogRow {
+  address: string;
+  topics: string[];
+  data: string;
+  blockNumber: number;
+  timeStamp: number;
+  transactionHash: string;
+  logIndex: number;
+}
 export interface ChainHistory {
   head: number;
   txlist: Row[];
@@ -34,11 +42,20 @@ const ABI = parseAbi([
   'event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)',
 ]);
 const ev = (name: string) => ABI.find((e) => e.name === name)!;
-function log(address: string, name: string, args: Record<string, unknown>, data: unknown[]): { address: string; topics: string[]; data: string } {
+function log(
+  address: string,
+  name: string,
+  args: Record<string, unknown>,
+  data: unknown[],
+): { address: string; topics: string[]; data: string } {
   const abi = ev(name);
   const topics = encodeEventTopics({ abi: [abi], eventName: abi.name, args } as never) as string[];
   const inputs = (abi.inputs as readonly { type: string; indexed?: boolean }[]).filter((i) => !i.indexed);
-  return { address: address.toLowerCase(), topics: topics.map((t) => t.toLowerCase()), data: encodeAbiParameters(inputs as never, data as never) };
+  return {
+    address: address.toLowerCase(),
+    topics: topics.map((t) => t.toLowerCase()),
+    data: encodeAbiParameters(inputs as never, data as never),
+  };
 }
 
 export const TOKENS: Record<number, { usdc: string; weth: string }> = {
@@ -57,29 +74,78 @@ export function explorerHistory(chainId: number, wallet: string, events: number,
   const pool = pinned.find((c) => c.role === 'lending-pool' && c.protocol === 'aave-v3')!;
   const governor = pinned.find((c) => c.role === 'governor');
   const { usdc } = TOKENS[chainId];
-  const h: ChainHistory = { head, txlist: [], txlistinternal: [], tokentx: [], tokennfttx: [], token1155tx: [], logs: [], receipts: new Map(), expected: {} };
+  const h: ChainHistory = {
+    head,
+    txlist: [],
+    txlistinternal: [],
+    tokentx: [],
+    tokennfttx: [],
+    token1155tx: [],
+    logs: [],
+    receipts: new Map(),
+    expected: {},
+  };
   const count = (k: string, n = 1) => (h.expected[k] = (h.expected[k] ?? 0) + n);
   let nonce = 0;
   const base = Math.max(pool.fromBlock, 1_000_000) + 10;
   const step = Math.max(1, Math.floor((head - 1000 - base) / (events + 2)));
   const tx = (i: number, f: Partial<Row>): Row => {
     const block = base + i * step;
-    return { blockNumber: String(block), timeStamp: String(1_600_000_000 + block * 2), hash: pad(`0x${(chainId * 1_000_000 + i).toString(16)}`), nonce: '0', blockHash: pad('0x1'), transactionIndex: '0', from: W, to: other, value: '0', gas: '21000', gasPrice: '1', isError: '0', txreceipt_status: '1', input: '0x', contractAddress: '', cumulativeGasUsed: '21000', gasUsed: '21000', confirmations: '100', methodId: '0x', functionName: '', ...f };
+    return {
+      blockNumber: String(block),
+      timeStamp: String(1_600_000_000 + block * 2),
+      hash: pad(`0x${(chainId * 1_000_000 + i).toString(16)}`),
+      nonce: '0',
+      blockHash: pad('0x1'),
+      transactionIndex: '0',
+      from: W,
+      to: other,
+      value: '0',
+      gas: '21000',
+      gasPrice: '1',
+      isError: '0',
+      txreceipt_status: '1',
+      input: '0x',
+      contractAddress: '',
+      cumulativeGasUsed: '21000',
+      gasUsed: '21000',
+      confirmations: '100',
+      methodId: '0x',
+      functionName: '',
+      ...f,
+    };
   };
   // the first transaction deploys a contract
-  h.txlist.push(tx(0, { to: '', nonce: String(nonce), contractAddress: getContractAddress({ from: W as Hex, nonce: BigInt(nonce++) }).toLowerCase() }));
+  h.txlist.push(
+    tx(0, { to: '', nonce: String(nonce), contractAddress: getContractAddress({ from: W as Hex, nonce: BigInt(nonce++) }).toLowerCase() }),
+  );
   count('contract_deploy');
   for (let i = 1; i <= events; i++) {
     const t = tx(i, {});
     const block = Number(t.blockNumber);
-    const lr = (l: { address: string; topics: string[]; data: string }, logIndex = 0): LogRow => ({ ...l, blockNumber: block, timeStamp: Number(t.timeStamp), transactionHash: t.hash, logIndex });
+    const lr = (l: { address: string; topics: string[]; data: string }, logIndex = 0): LogRow => ({
+      ...l,
+      blockNumber: block,
+      timeStamp: Number(t.timeStamp),
+      transactionHash: t.hash,
+      logIndex,
+    });
     switch (i % 5) {
       case 0: // native transfer out
         h.txlist.push({ ...t, nonce: String(nonce++), value: '1000000000000000' });
         count('transfer_native');
         break;
       case 1: // ERC-20 received (a token list row)
-        h.tokentx.push({ ...t, from: other, to: W, contractAddress: usdc, value: '5000000', tokenName: 'USD Coin', tokenSymbol: 'USDC', tokenDecimal: '6' });
+        h.tokentx.push({
+          ...t,
+          from: other,
+          to: W,
+          contractAddress: usdc,
+          value: '5000000',
+          tokenName: 'USD Coin',
+          tokenSymbol: 'USDC',
+          tokenDecimal: '6',
+        });
         count('transfer_erc20');
         break;
       case 2: // Aave supply on the pinned pool (found by logs, topic 2 = wallet)
@@ -91,7 +157,22 @@ export function explorerHistory(chainId: number, wallet: string, events: number,
           h.logs.push(lr(log(governor.address, 'VoteCast', { voter: W }, [BigInt(i), 1, 10n ** 18n, ''])));
           count('gov_vote');
         } else {
-          h.txlistinternal.push({ blockNumber: t.blockNumber, timeStamp: t.timeStamp, hash: t.hash, from: other, to: W, value: '7', contractAddress: '', input: '', type: 'call', gas: '0', gasUsed: '0', traceId: '0', isError: '0', errCode: '' });
+          h.txlistinternal.push({
+            blockNumber: t.blockNumber,
+            timeStamp: t.timeStamp,
+            hash: t.hash,
+            from: other,
+            to: W,
+            value: '7',
+            contractAddress: '',
+            input: '',
+            type: 'call',
+            gas: '0',
+            gasUsed: '0',
+            traceId: '0',
+            isError: '0',
+            errCode: '',
+          });
           count('transfer_native');
         }
         break;
@@ -115,30 +196,107 @@ export function explorerHistory(chainId: number, wallet: string, events: number,
  * `tx` adds the transaction to txlist, its logs to the logs a topic query returns (with their indexes), and each
  * ERC-20 Transfer among them to the token list as Etherscan lists it (decoded, without its log index).
  */
-export function historyOfLogs(head: number, firstBlock: number): {
+export function historyOfLogs(
+  head: number,
+  firstBlock: number,
+): {
   h: ChainHistory;
-  tx: (from: string, to: string, at: Date, logs: { address: string; event: string; args: Record<string, unknown> }[], value?: string) => void;
+  tx: (
+    from: string,
+    to: string,
+    at: Date,
+    logs: { address: string; event: string; args: Record<string, unknown> }[],
+    value?: string,
+  ) => void;
 } {
-  const h: ChainHistory = { head, txlist: [], txlistinternal: [], tokentx: [], tokennfttx: [], token1155tx: [], logs: [], receipts: new Map(), expected: {} };
+  const h: ChainHistory = {
+    head,
+    txlist: [],
+    txlistinternal: [],
+    tokentx: [],
+    tokennfttx: [],
+    token1155tx: [],
+    logs: [],
+    receipts: new Map(),
+    expected: {},
+  };
   let block = firstBlock;
-  const tx = (from: string, to: string, at: Date, logs: { address: string; event: string; args: Record<string, unknown> }[], value = '0') => {
+  const tx = (
+    from: string,
+    to: string,
+    at: Date,
+    logs: { address: string; event: string; args: Record<string, unknown> }[],
+    value = '0',
+  ) => {
     block += 10;
     const hash = `0x${block.toString(16).padStart(64, '0')}`;
     const ts = Math.floor(at.getTime() / 1000);
-    h.txlist.push({ blockNumber: String(block), timeStamp: String(ts), hash, nonce: String(h.txlist.filter((t) => t.from === from).length), blockHash: hash, transactionIndex: '0', from, to, value, gas: '21000', gasPrice: '1', isError: '0', txreceipt_status: '1', input: '0x', contractAddress: '', cumulativeGasUsed: '21000', gasUsed: '21000', confirmations: '100', methodId: '0x', functionName: '' });
+    h.txlist.push({
+      blockNumber: String(block),
+      timeStamp: String(ts),
+      hash,
+      nonce: String(h.txlist.filter((t) => t.from === from).length),
+      blockHash: hash,
+      transactionIndex: '0',
+      from,
+      to,
+      value,
+      gas: '21000',
+      gasPrice: '1',
+      isError: '0',
+      txreceipt_status: '1',
+      input: '0x',
+      contractAddress: '',
+      cumulativeGasUsed: '21000',
+      gasUsed: '21000',
+      confirmations: '100',
+      methodId: '0x',
+      functionName: '',
+    });
     logs.forEach((l, i) => {
       const { topics, data } = encodeLog(l.event, l.args);
-      h.logs.push({ address: l.address, topics: topics.map((t) => t.toLowerCase()), data, blockNumber: block, timeStamp: ts, transactionHash: hash, logIndex: i });
+      h.logs.push({
+        address: l.address,
+        topics: topics.map((t) => t.toLowerCase()),
+        data,
+        blockNumber: block,
+        timeStamp: ts,
+        transactionHash: hash,
+        logIndex: i,
+      });
       if (l.event === SIGS.transfer) {
         const args = l.args as { from: string; to: string; value: bigint };
-        h.tokentx.push({ blockNumber: String(block), timeStamp: String(ts), hash, nonce: '0', blockHash: hash, from: args.from, contractAddress: l.address, to: args.to, value: String(args.value), tokenName: 'x', tokenSymbol: 'x', tokenDecimal: '6', transactionIndex: '0', gas: '0', gasPrice: '0', gasUsed: '0', cumulativeGasUsed: '0', input: 'deprecated', confirmations: '100' });
+        h.tokentx.push({
+          blockNumber: String(block),
+          timeStamp: String(ts),
+          hash,
+          nonce: '0',
+          blockHash: hash,
+          from: args.from,
+          contractAddress: l.address,
+          to: args.to,
+          value: String(args.value),
+          tokenName: 'x',
+          tokenSymbol: 'x',
+          tokenDecimal: '6',
+          transactionIndex: '0',
+          gas: '0',
+          gasPrice: '0',
+          gasUsed: '0',
+          cumulativeGasUsed: '0',
+          input: 'deprecated',
+          confirmations: '100',
+        });
       }
     });
   };
   return { h, tx };
 }
 
-const TRANSFER_TOPIC = encodeEventTopics({ abi: parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)']), eventName: 'Transfer' })[0].toLowerCase();
+const TRANSFER_TOPIC = encodeEventTopics({
+  abi: parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)']),
+  eventName: 'Transfer',
+})[0].toLowerCase();
 const word = (x: string | bigint) => pad((typeof x === 'bigint' ? `0x${x.toString(16)}` : x) as Hex).toLowerCase();
 /**
  * The Transfer logs behind the token list rows, as the real getLogs returns them to a topic query (the list rows carry
@@ -151,24 +309,43 @@ function transferLogs(h: ChainHistory): LogRow[] {
   const next = new Map<string, number>();
   const rows: [Row, string[], string][] = [
     ...h.tokentx.map((r): [Row, string[], string] => [r, [TRANSFER_TOPIC, word(r.from), word(r.to)], word(BigInt(r.value || '0'))]),
-    ...h.tokennfttx.map((r): [Row, string[], string] => [r, [TRANSFER_TOPIC, word(r.from), word(r.to), word(BigInt(r.tokenID || '0'))], '0x']),
+    ...h.tokennfttx.map((r): [Row, string[], string] => [
+      r,
+      [TRANSFER_TOPIC, word(r.from), word(r.to), word(BigInt(r.tokenID || '0'))],
+      '0x',
+    ]),
   ];
   for (const [r, topics, data] of rows) {
     const address = (r.contractAddress ?? '').toLowerCase();
     if (have.has(`${r.hash}|${address}|${topics.join(',')}|${data}`)) continue;
     const index = next.get(r.hash) ?? 100;
     next.set(r.hash, index + 1);
-    out.push({ address, topics, data, blockNumber: Number(r.blockNumber), timeStamp: Number(r.timeStamp), transactionHash: r.hash, logIndex: index });
+    out.push({
+      address,
+      topics,
+      data,
+      blockNumber: Number(r.blockNumber),
+      timeStamp: Number(r.timeStamp),
+      transactionHash: r.hash,
+      logIndex: index,
+    });
   }
   return out;
 }
 
-const META: Record<string, Row> = { USDC: { tokenName: 'USD Coin', tokenSymbol: 'USDC', tokenDecimal: '6' }, WETH: { tokenName: 'Wrapped Ether', tokenSymbol: 'WETH', tokenDecimal: '18' } };
+const META: Record<string, Row> = {
+  USDC: { tokenName: 'USD Coin', tokenSymbol: 'USDC', tokenDecimal: '6' },
+  WETH: { tokenName: 'Wrapped Ether', tokenSymbol: 'WETH', tokenDecimal: '18' },
+};
 
 /** The chain's factory V2 pair for two tokens. */
 export function v2Pair(chainId: number, a: string, b: string): string {
   const factory = pinnedContracts(chainId).find((c) => c.role === 'dex-factory' && c.protocol === 'uniswap-v2')!;
-  return computePairAddress({ factoryAddress: factory.address, tokenA: new Token(chainId, a, 18), tokenB: new Token(chainId, b, 18) }).toLowerCase();
+  return computePairAddress({
+    factoryAddress: factory.address,
+    tokenA: new Token(chainId, a, 18),
+    tokenB: new Token(chainId, b, 18),
+  }).toLowerCase();
 }
 
 /**
@@ -177,16 +354,30 @@ export function v2Pair(chainId: number, a: string, b: string): string {
  * the router and the router pays the wallet, so no Swap log names the wallet. Returns the txlist row, the wallet's
  * tokentx rows and the receipt's logs (amounts in each Swap in the pool's token0/token1 order).
  */
-export function routerSwap(chainId: number, wallet: string, t: Row, opts: { path?: string[]; pools?: string[]; amounts?: bigint[] } = {}): { tx: Row; tokentx: Row[]; receipt: LogRow[] } {
+export function routerSwap(
+  chainId: number,
+  wallet: string,
+  t: Row,
+  opts: { path?: string[]; pools?: string[]; amounts?: bigint[] } = {},
+): { tx: Row; tokentx: Row[]; receipt: LogRow[] } {
   const W = wallet.toLowerCase();
-  const router = pinnedContracts(chainId).find((c) => c.role === 'router')!.address.toLowerCase();
+  const router = pinnedContracts(chainId)
+    .find((c) => c.role === 'router')!
+    .address.toLowerCase();
   const { usdc, weth } = TOKENS[chainId];
   const path = (opts.path ?? [usdc, weth]).map((x) => x.toLowerCase());
   const amounts = opts.amounts ?? [1_000_000n, 4n * 10n ** 14n];
   const pools = (opts.pools ?? path.slice(1).map((b, k) => v2Pair(chainId, path[k], b))).map((x) => x.toLowerCase());
-  const meta = (token: string) => META[token === usdc ? 'USDC' : token === weth ? 'WETH' : ''] ?? { tokenName: '', tokenSymbol: '', tokenDecimal: '18' };
+  const meta = (token: string) =>
+    META[token === usdc ? 'USDC' : token === weth ? 'WETH' : ''] ?? { tokenName: '', tokenSymbol: '', tokenDecimal: '18' };
   const block = Number(t.blockNumber);
-  const lr = (l: { address: string; topics: string[]; data: string }, logIndex: number): LogRow => ({ ...l, blockNumber: block, timeStamp: Number(t.timeStamp), transactionHash: t.hash, logIndex });
+  const lr = (l: { address: string; topics: string[]; data: string }, logIndex: number): LogRow => ({
+    ...l,
+    blockNumber: block,
+    timeStamp: Number(t.timeStamp),
+    transactionHash: t.hash,
+    logIndex,
+  });
   const receipt: LogRow[] = [lr(log(path[0], 'Transfer', { from: W, to: pools[0] }, [amounts[0]]), 0)];
   pools.forEach((pool, k) => {
     const to = pools[k + 1] ?? router;
@@ -215,7 +406,10 @@ export interface FakeExplorer {
   close(): Promise<void>;
 }
 
-export async function startFakeExplorer(histories: Record<number, ChainHistory>, opts: { latencyMs?: number; rps?: number } = {}): Promise<FakeExplorer> {
+export async function startFakeExplorer(
+  histories: Record<number, ChainHistory>,
+  opts: { latencyMs?: number; rps?: number } = {},
+): Promise<FakeExplorer> {
   const apiKey = 'TESTKEY' + Math.random().toString(36).slice(2, 10).toUpperCase();
   const rps = opts.rps ?? 5;
   const calls = new Map<string, number>();
@@ -233,7 +427,13 @@ export async function startFakeExplorer(histories: Record<number, ChainHistory>,
     }
     recent.push(now);
     const h = histories[Number(q.get('chainid'))];
-    if (!h) return { status: '0', message: 'NOTOK', result: 'Missing or unsupported chainid parameter (required for v2 api), please see https://api.etherscan.io/v2/chainlist for the list of supported chainids' };
+    if (!h)
+      return {
+        status: '0',
+        message: 'NOTOK',
+        result:
+          'Missing or unsupported chainid parameter (required for v2 api), please see https://api.etherscan.io/v2/chainlist for the list of supported chainids',
+      };
     const module = q.get('module');
     const action = q.get('action') ?? '';
     calls.set(`${module}.${action}`, (calls.get(`${module}.${action}`) ?? 0) + 1);
@@ -241,27 +441,59 @@ export async function startFakeExplorer(histories: Record<number, ChainHistory>,
       if (action === 'eth_blockNumber') return { jsonrpc: '2.0', id: 83, result: `0x${h.head.toString(16)}` };
       if (action === 'eth_getTransactionReceipt') {
         const logs = h.receipts.get(q.get('txhash') ?? '') ?? [];
-        return { jsonrpc: '2.0', id: 1, result: { transactionHash: q.get('txhash'), status: '0x1', logs: logs.map((l) => ({ ...l, blockNumber: `0x${l.blockNumber.toString(16)}`, logIndex: `0x${l.logIndex.toString(16)}` })) } };
+        return {
+          jsonrpc: '2.0',
+          id: 1,
+          result: {
+            transactionHash: q.get('txhash'),
+            status: '0x1',
+            logs: logs.map((l) => ({ ...l, blockNumber: `0x${l.blockNumber.toString(16)}`, logIndex: `0x${l.logIndex.toString(16)}` })),
+          },
+        };
       }
       if (action === 'eth_call') return { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'execution reverted' } };
       return { jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'unsupported' } };
     }
     const page = Number(q.get('page') ?? 1);
     const offset = Number(q.get('offset') ?? 10_000);
-    if (page * offset > 10_000) return { status: '0', message: 'NOTOK', result: 'Result window is too large, PageNo x Offset size must be less than or equal to 10000' };
+    if (page * offset > 10_000)
+      return {
+        status: '0',
+        message: 'NOTOK',
+        result: 'Result window is too large, PageNo x Offset size must be less than or equal to 10000',
+      };
     let rows: unknown[];
     if (module === 'account' && ['txlist', 'txlistinternal', 'tokentx', 'tokennfttx', 'token1155tx'].includes(action)) {
       const a = (q.get('address') ?? '').toLowerCase();
       const from = Number(q.get('startblock') ?? 0);
       const to = Number(q.get('endblock') ?? 99_999_999);
-      rows = (h[action as 'txlist'] as Row[]).filter((r) => (r.from === a || r.to === a) && Number(r.blockNumber) >= from && Number(r.blockNumber) <= to);
+      rows = (h[action as 'txlist'] as Row[]).filter(
+        (r) => (r.from === a || r.to === a) && Number(r.blockNumber) >= from && Number(r.blockNumber) <= to,
+      );
     } else if (module === 'logs' && action === 'getLogs') {
       const from = Number(q.get('fromBlock') ?? 0);
       const to = q.get('toBlock') === 'latest' ? h.head : Number(q.get('toBlock') ?? h.head);
       const address = q.get('address')?.toLowerCase();
       rows = [...h.logs, ...transferLogs(h)]
-        .filter((l) => l.blockNumber >= from && l.blockNumber <= to && (!address || l.address === address) && [0, 1, 2, 3].every((i) => !q.get(`topic${i}`) || l.topics[i] === q.get(`topic${i}`)!.toLowerCase()))
-        .map((l) => ({ address: l.address, topics: l.topics, data: l.data, blockNumber: hex(l.blockNumber), timeStamp: hex(l.timeStamp), gasPrice: '0x1', gasUsed: '0x5208', logIndex: hex(l.logIndex), transactionHash: l.transactionHash, transactionIndex: '0x' }));
+        .filter(
+          (l) =>
+            l.blockNumber >= from &&
+            l.blockNumber <= to &&
+            (!address || l.address === address) &&
+            [0, 1, 2, 3].every((i) => !q.get(`topic${i}`) || l.topics[i] === q.get(`topic${i}`)!.toLowerCase()),
+        )
+        .map((l) => ({
+          address: l.address,
+          topics: l.topics,
+          data: l.data,
+          blockNumber: hex(l.blockNumber),
+          timeStamp: hex(l.timeStamp),
+          gasPrice: '0x1',
+          gasUsed: '0x5208',
+          logIndex: hex(l.logIndex),
+          transactionHash: l.transactionHash,
+          transactionIndex: '0x',
+        }));
     } else return { status: '0', message: 'NOTOK', result: 'Error! Missing Or invalid Action name' };
     const slice = rows.slice((page - 1) * offset, page * offset);
     if (!slice.length) return { status: '0', message: module === 'logs' ? 'No records found' : 'No transactions found', result: [] };

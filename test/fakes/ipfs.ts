@@ -27,10 +27,16 @@ export async function startFakeIpfs(): Promise<FakeIpfs> {
       return;
     }
     if (fake.failWith) {
-      res.writeHead(fake.failWith, { 'content-type': 'application/json' }).end(JSON.stringify({ Message: 'unavailable', Code: 0, Type: 'error' }));
+      res
+        .writeHead(fake.failWith, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ Message: 'unavailable', Code: 0, Type: 'error' }));
       return;
     }
-    const form = await new Request('http://fake/', { method: 'POST', headers: { 'content-type': String(req.headers['content-type']) }, body: Buffer.concat(chunks) }).formData();
+    const form = await new Request('http://fake/', {
+      method: 'POST',
+      headers: { 'content-type': String(req.headers['content-type']) },
+      body: Buffer.concat(chunks),
+    }).formData();
     const file = form.get('file');
     if (!(file instanceof Blob)) {
       res.writeHead(400).end(JSON.stringify({ Message: 'file argument required', Code: 1, Type: 'error' }));
@@ -39,7 +45,9 @@ export async function startFakeIpfs(): Promise<FakeIpfs> {
     const bytes = new Uint8Array(await file.arrayBuffer());
     const cid = CID.create(1, raw.code, await sha256.digest(bytes)).toString();
     fake.pinned.set(cid, bytes);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ Name: (file as File).name ?? cid, Hash: cid, Size: String(bytes.length) }) + '\n');
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ Name: (file as File).name ?? cid, Hash: cid, Size: String(bytes.length) }) + '\n');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

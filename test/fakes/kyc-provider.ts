@@ -20,7 +20,11 @@ export interface FakeKycProvider {
   /** Status to answer session creation with instead of success. */
   failCreate: number | null;
   /** Posts a decision for the session; returns the service's answer. */
-  decide(id: string, status: string, opts?: { dateOfBirth?: string; reason?: string; signWith?: string }): Promise<{ status: number; body: unknown }>;
+  decide(
+    id: string,
+    status: string,
+    opts?: { dateOfBirth?: string; reason?: string; signWith?: string },
+  ): Promise<{ status: number; body: unknown }>;
   close(): Promise<void>;
 }
 
@@ -52,7 +56,9 @@ export async function startFakeKycProvider(): Promise<FakeKycProvider> {
         headers: {
           'content-type': 'application/json',
           'x-auth-client': fake.apiKey,
-          'x-hmac-signature': createHmac('sha256', opts.signWith ?? fake.secret).update(raw).digest('hex'),
+          'x-hmac-signature': createHmac('sha256', opts.signWith ?? fake.secret)
+            .update(raw)
+            .digest('hex'),
         },
         body: raw,
       });
@@ -65,13 +71,26 @@ export async function startFakeKycProvider(): Promise<FakeKycProvider> {
     for await (const c of req) chunks.push(c as Buffer);
     const json = (code: number, body: unknown) => res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (req.method !== 'POST' || req.url !== '/v1/sessions') return json(404, { status: 'fail', message: 'not found' });
-    if (req.headers['x-auth-client'] !== fake.apiKey) return json(401, { status: 'fail', code: 1801, message: 'Mandatory X-AUTH-CLIENT header containing the API key is missing or invalid' });
+    if (req.headers['x-auth-client'] !== fake.apiKey)
+      return json(401, {
+        status: 'fail',
+        code: 1801,
+        message: 'Mandatory X-AUTH-CLIENT header containing the API key is missing or invalid',
+      });
     if (fake.failCreate) return json(fake.failCreate, { status: 'fail', message: 'unavailable' });
     const body = JSON.parse(Buffer.concat(chunks).toString() || '{}') as { verification?: { callback?: string; vendorData?: string } };
     const id = randomUUID();
-    const session = { id, callback: body.verification?.callback ?? '', vendorData: body.verification?.vendorData ?? '', url: `${fake.url}/v/${id}` };
+    const session = {
+      id,
+      callback: body.verification?.callback ?? '',
+      vendorData: body.verification?.vendorData ?? '',
+      url: `${fake.url}/v/${id}`,
+    };
     fake.sessions.set(id, session);
-    json(201, { status: 'success', verification: { id, url: session.url, vendorData: session.vendorData, host: fake.url, status: 'created', sessionToken: randomUUID() } });
+    json(201, {
+      status: 'success',
+      verification: { id, url: session.url, vendorData: session.vendorData, host: fake.url, status: 'created', sessionToken: randomUUID() },
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

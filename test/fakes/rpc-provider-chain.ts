@@ -55,14 +55,33 @@ function rng(seed: number) {
 
 const ev = (name: string, n = 0) => EVENT_ABI.filter((e) => e.name === name)[n];
 
-export function simulateChain(opts: { wallet: string; events?: number; head?: number; chainId?: number; nonce?: number; seed?: number; firstBorrowBlock?: number }): SimChain {
+export function simulateChain(opts: {
+  wallet: string;
+  events?: number;
+  head?: number;
+  chainId?: number;
+  nonce?: number;
+  seed?: number;
+  firstBorrowBlock?: number;
+}): SimChain {
   const chainId = opts.chainId ?? 1;
   const head = opts.head ?? 20_000_000;
   const wallet = opts.wallet.toLowerCase();
   const total = opts.events ?? 2000;
   const rand = rng(opts.seed ?? 42);
   const pinned = pinnedContracts(chainId);
-  if (total === 0 && chainId !== 1) return { chainId, head, genesis: 1_438_269_973, wallet, nonce: opts.nonce ?? 0, logs: [], code: new Map(), calls: new Map(), expected: {} };
+  if (total === 0 && chainId !== 1)
+    return {
+      chainId,
+      head,
+      genesis: 1_438_269_973,
+      wallet,
+      nonce: opts.nonce ?? 0,
+      logs: [],
+      code: new Map(),
+      calls: new Map(),
+      expected: {},
+    };
   const by = (role: string, protocol?: string) => pinned.filter((c) => c.role === role && (!protocol || c.protocol === protocol));
   const pool = by('lending-pool', 'aave-v3').sort((a, b) => b.fromBlock - a.fromBlock)[0];
   const comet = by('comet')[0];
@@ -87,16 +106,68 @@ export function simulateChain(opts: { wallet: string; events?: number; head?: nu
   const W = wallet as Hex;
   const other = '0x00000000000000000000000000000000000000aa' as Hex;
   const kinds: { weight: number; kind: string; at: number; make: (b: number) => { address: string; topics: Hex[]; data: Hex } }[] = [
-    { weight: 4, kind: 'lending_supply', at: pool.fromBlock, make: () => log(pool.address, ev('Supply', 0), { reserve: USDC, onBehalfOf: W, referralCode: 0 }, [W, 10n ** 9n]) },
-    { weight: 3, kind: 'lending_borrow', at: Math.max(pool.fromBlock, opts.firstBorrowBlock ?? 17_500_000), make: () => log(pool.address, ev('Borrow', 0), { reserve: USDC, onBehalfOf: W, referralCode: 0 }, [W, 10n ** 8n, 2, 0n]) },
-    { weight: 3, kind: 'lending_repay', at: Math.max(pool.fromBlock, opts.firstBorrowBlock ?? 17_500_000), make: () => log(pool.address, ev('Repay', 0), { reserve: USDC, user: W, repayer: W }, [10n ** 8n, false]) },
-    { weight: 2, kind: 'lending_supply', at: comet.fromBlock, make: () => log(comet.address, ev('Supply', 1), { from: W, dst: W }, [10n ** 9n]) },
-    { weight: 2, kind: 'gov_vote', at: governor.fromBlock, make: (b) => log(governor.address, ev('VoteCast'), { voter: W }, [BigInt(b), 1, 10n ** 18n, '']) },
-    { weight: 1, kind: 'gov_delegate', at: token.fromBlock, make: () => log(token.address, ev('DelegateChanged'), { delegator: W, fromDelegate: other, toDelegate: other }, []) },
-    { weight: 1, kind: 'ens_register', at: ens.fromBlock, make: (b) => log(ens.address, ev('NameRegistered', 1), { label: pad(`0x${b.toString(16)}`), owner: W }, [`name${b}`, 1n, 0n, 2n ** 40n]) },
-    { weight: 1, kind: 'attestation_received', at: eas.fromBlock, make: (b) => log(eas.address, ev('Attested'), { recipient: W, attester: other, schemaUID: pad('0x01') }, [pad(`0x${b.toString(16)}`)]) },
-    { weight: 3, kind: 'swap', at: v2.fromBlock, make: () => log(pair, ev('Swap', 0), { sender: other, to: W }, [10n ** 6n, 0n, 0n, 10n ** 15n]) },
-    { weight: 3, kind: 'swap', at: v3.fromBlock, make: () => log(pool3, ev('Swap', 1), { sender: other, recipient: W }, [10n ** 6n, -(10n ** 15n), 2n ** 96n, 10n ** 18n, 0]) },
+    {
+      weight: 4,
+      kind: 'lending_supply',
+      at: pool.fromBlock,
+      make: () => log(pool.address, ev('Supply', 0), { reserve: USDC, onBehalfOf: W, referralCode: 0 }, [W, 10n ** 9n]),
+    },
+    {
+      weight: 3,
+      kind: 'lending_borrow',
+      at: Math.max(pool.fromBlock, opts.firstBorrowBlock ?? 17_500_000),
+      make: () => log(pool.address, ev('Borrow', 0), { reserve: USDC, onBehalfOf: W, referralCode: 0 }, [W, 10n ** 8n, 2, 0n]),
+    },
+    {
+      weight: 3,
+      kind: 'lending_repay',
+      at: Math.max(pool.fromBlock, opts.firstBorrowBlock ?? 17_500_000),
+      make: () => log(pool.address, ev('Repay', 0), { reserve: USDC, user: W, repayer: W }, [10n ** 8n, false]),
+    },
+    {
+      weight: 2,
+      kind: 'lending_supply',
+      at: comet.fromBlock,
+      make: () => log(comet.address, ev('Supply', 1), { from: W, dst: W }, [10n ** 9n]),
+    },
+    {
+      weight: 2,
+      kind: 'gov_vote',
+      at: governor.fromBlock,
+      make: (b) => log(governor.address, ev('VoteCast'), { voter: W }, [BigInt(b), 1, 10n ** 18n, '']),
+    },
+    {
+      weight: 1,
+      kind: 'gov_delegate',
+      at: token.fromBlock,
+      make: () => log(token.address, ev('DelegateChanged'), { delegator: W, fromDelegate: other, toDelegate: other }, []),
+    },
+    {
+      weight: 1,
+      kind: 'ens_register',
+      at: ens.fromBlock,
+      make: (b) =>
+        log(ens.address, ev('NameRegistered', 1), { label: pad(`0x${b.toString(16)}`), owner: W }, [`name${b}`, 1n, 0n, 2n ** 40n]),
+    },
+    {
+      weight: 1,
+      kind: 'attestation_received',
+      at: eas.fromBlock,
+      make: (b) =>
+        log(eas.address, ev('Attested'), { recipient: W, attester: other, schemaUID: pad('0x01') }, [pad(`0x${b.toString(16)}`)]),
+    },
+    {
+      weight: 3,
+      kind: 'swap',
+      at: v2.fromBlock,
+      make: () => log(pair, ev('Swap', 0), { sender: other, to: W }, [10n ** 6n, 0n, 0n, 10n ** 15n]),
+    },
+    {
+      weight: 3,
+      kind: 'swap',
+      at: v3.fromBlock,
+      make: () => log(pool3, ev('Swap', 1), { sender: other, recipient: W }, [10n ** 6n, -(10n ** 15n), 2n ** 96n, 10n ** 18n, 0]),
+    },
   ];
   const sum = kinds.reduce((s, k) => s + k.weight, 0);
   const logs: SimLog[] = [];
@@ -110,8 +181,18 @@ export function simulateChain(opts: { wallet: string; events?: number; head?: nu
   }
   // one delegation to the wallet: DelegateChanged names it at topic 3, DelegateVotesChanged at topic 1
   const db = token.fromBlock + 777_777;
-  logs.push({ ...log(token.address, ev('DelegateChanged'), { delegator: other, fromDelegate: other, toDelegate: W }, []), blockNumber: db, transactionHash: pad('0xde1e'), logIndex: 0 });
-  logs.push({ ...log(token.address, EXTRA[0], { delegate: W }, [0n, 10n ** 18n]), blockNumber: db, transactionHash: pad('0xde1e'), logIndex: 1 });
+  logs.push({
+    ...log(token.address, ev('DelegateChanged'), { delegator: other, fromDelegate: other, toDelegate: W }, []),
+    blockNumber: db,
+    transactionHash: pad('0xde1e'),
+    logIndex: 0,
+  });
+  logs.push({
+    ...log(token.address, EXTRA[0], { delegate: W }, [0n, 10n ** 18n]),
+    blockNumber: db,
+    transactionHash: pad('0xde1e'),
+    logIndex: 1,
+  });
   expected.gov_delegated_to = 1;
   logs.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
 
@@ -123,8 +204,17 @@ export function simulateChain(opts: { wallet: string; events?: number; head?: nu
   return { chainId, head, genesis: 1_438_269_973, wallet, nonce, logs, code, calls, expected };
 }
 
-function log(address: string, abi: (typeof EVENT_ABI)[number] | (typeof EXTRA)[number], indexed: Record<string, unknown>, data: unknown[]): { address: string; topics: Hex[]; data: Hex } {
+function log(
+  address: string,
+  abi: (typeof EVENT_ABI)[number] | (typeof EXTRA)[number],
+  indexed: Record<string, unknown>,
+  data: unknown[],
+): { address: string; topics: Hex[]; data: Hex } {
   const topics = encodeEventTopics({ abi: [abi], eventName: abi.name, args: indexed } as never) as Hex[];
   const inputs = (abi.inputs as readonly { type: string; name?: string; indexed?: boolean }[]).filter((i) => !i.indexed);
-  return { address: address.toLowerCase(), topics: topics.map((t) => t.toLowerCase() as Hex), data: encodeAbiParameters(inputs as never, data as never) };
+  return {
+    address: address.toLowerCase(),
+    topics: topics.map((t) => t.toLowerCase() as Hex),
+    data: encodeAbiParameters(inputs as never, data as never),
+  };
 }

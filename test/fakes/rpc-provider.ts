@@ -44,7 +44,11 @@ const hex = (n: number) => `0x${n.toString(16)}`;
 type Req = { id: number; method: string; params: unknown[] };
 type Filter = { address?: string | string[]; fromBlock: string; toBlock: string; topics?: (string | string[] | null)[] };
 
-export async function startFakeProvider(chain: SimChain, profile: ProviderProfile, opts: { latencyMs?: number; resultCap?: number; finalizedLag?: number; stateBlocks?: number } = {}): Promise<FakeProvider> {
+export async function startFakeProvider(
+  chain: SimChain,
+  profile: ProviderProfile,
+  opts: { latencyMs?: number; resultCap?: number; finalizedLag?: number; stateBlocks?: number } = {},
+): Promise<FakeProvider> {
   const resultCap = opts.resultCap ?? 10_000;
   const finalized = chain.head - (opts.finalizedLag ?? 64);
   const calls = new Map<string, number>();
@@ -80,7 +84,12 @@ export async function startFakeProvider(chain: SimChain, profile: ProviderProfil
       const as = (Array.isArray(f.address) ? f.address : [f.address]).map((a) => a.toLowerCase());
       if (!as.includes(l.address)) return false;
     }
-    return (f.topics ?? []).every((t, i) => t === null || t === undefined || (Array.isArray(t) ? t.map((x) => x.toLowerCase()).includes(l.topics[i]) : t.toLowerCase() === l.topics[i]));
+    return (f.topics ?? []).every(
+      (t, i) =>
+        t === null ||
+        t === undefined ||
+        (Array.isArray(t) ? t.map((x) => x.toLowerCase()).includes(l.topics[i]) : t.toLowerCase() === l.topics[i]),
+    );
   }
 
   const refuse = (code: number, message: string, data?: unknown) => {
@@ -96,18 +105,40 @@ export async function startFakeProvider(chain: SimChain, profile: ProviderProfil
     if (profile === 'quicknode' && span > 10_000) return refuse(-32614, 'eth_getLogs is limited to a 10,000 range');
     if (profile === 'cap10k' && span > 10_000) return refuse(-32000, 'exceed maximum block range: 10000');
     if (profile === 'cap500' && span > 500)
-      return refuse(-32600, `Under the Free tier plan, you can make eth_getLogs requests with up to a 500 block range. Based on your parameters, this block range should work: [${hex(from)}, ${hex(from + 499)}]`);
+      return refuse(
+        -32600,
+        `Under the Free tier plan, you can make eth_getLogs requests with up to a 500 block range. Based on your parameters, this block range should work: [${hex(from)}, ${hex(from + 499)}]`,
+      );
     if (profile === 'ankr' && span > 3000) return refuse(-32062, 'block range is too wide');
     if (profile === 'timeout' && span > 50_000) return refuse(-32000, 'query timeout exceeded');
     const out: SimLog[] = [];
-    for (let i = lowerBound(from); i < chain.logs.length && chain.logs[i].blockNumber <= to; i++) if (match(chain.logs[i], f)) out.push(chain.logs[i]);
+    for (let i = lowerBound(from); i < chain.logs.length && chain.logs[i].blockNumber <= to; i++)
+      if (match(chain.logs[i], f)) out.push(chain.logs[i]);
     if (out.length > resultCap) {
       const ok = out[resultCap - 1].blockNumber - 1;
-      if (profile === 'infura') return refuse(-32005, `query returned more than ${resultCap} results. Try with this block range [${hex(from)}, ${hex(ok)}].`, { from: hex(from), to: hex(ok), limit: resultCap });
-      return refuse(-32602, `Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size, or you can request any block range with a cap of 10K logs in the response. Based on your parameters, this block range should work: [${hex(from)}, ${hex(ok)}]`);
+      if (profile === 'infura')
+        return refuse(-32005, `query returned more than ${resultCap} results. Try with this block range [${hex(from)}, ${hex(ok)}].`, {
+          from: hex(from),
+          to: hex(ok),
+          limit: resultCap,
+        });
+      return refuse(
+        -32602,
+        `Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size, or you can request any block range with a cap of 10K logs in the response. Based on your parameters, this block range should work: [${hex(from)}, ${hex(ok)}]`,
+      );
     }
     return {
-      result: out.map((l) => ({ address: l.address, topics: l.topics, data: l.data, blockNumber: hex(l.blockNumber), transactionHash: l.transactionHash, logIndex: hex(l.logIndex), blockHash: `0x${'b'.repeat(64)}`, transactionIndex: '0x0', removed: false })),
+      result: out.map((l) => ({
+        address: l.address,
+        topics: l.topics,
+        data: l.data,
+        blockNumber: hex(l.blockNumber),
+        transactionHash: l.transactionHash,
+        logIndex: hex(l.logIndex),
+        blockHash: `0x${'b'.repeat(64)}`,
+        transactionIndex: '0x0',
+        removed: false,
+      })),
     };
   }
 
@@ -141,7 +172,9 @@ export async function startFakeProvider(chain: SimChain, profile: ProviderProfil
       }
       case 'eth_call': {
         const c = p[0] as { to: string; data: string };
-        const v = chain.calls.get(`${c.to.toLowerCase()}:${c.data.toLowerCase()}`) ?? chain.calls.get(`${c.to.toLowerCase()}:${c.data.slice(0, 10).toLowerCase()}`);
+        const v =
+          chain.calls.get(`${c.to.toLowerCase()}:${c.data.toLowerCase()}`) ??
+          chain.calls.get(`${c.to.toLowerCase()}:${c.data.slice(0, 10).toLowerCase()}`);
         return v ? { result: v } : { error: { code: -32000, message: 'execution reverted' } };
       }
       case 'eth_getLogs':
@@ -154,7 +187,13 @@ export async function startFakeProvider(chain: SimChain, profile: ProviderProfil
       case 'eth_getTransactionReceipt': {
         const logs = chain.receipts?.get(String(p[0]).toLowerCase());
         if (!logs) return { result: null };
-        return { result: { transactionHash: p[0], status: '0x1', logs: logs.map((l) => ({ ...l, blockNumber: hex(l.blockNumber), logIndex: hex(l.logIndex) })) } };
+        return {
+          result: {
+            transactionHash: p[0],
+            status: '0x1',
+            logs: logs.map((l) => ({ ...l, blockNumber: hex(l.blockNumber), logIndex: hex(l.logIndex) })),
+          },
+        };
       }
       default:
         return { error: { code: -32601, message: `the method ${r.method} does not exist/is not available` } };

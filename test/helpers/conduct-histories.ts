@@ -25,12 +25,15 @@ export const GAS = { mainnet: { gasUsed: 150_000n, priceWei: 20_000_000_000n }, 
 
 export const AAVE_EVENTS = {
   supply: 'event Supply(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint16 indexed referralCode)',
-  borrow: 'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
+  borrow:
+    'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
   repay: 'event Repay(address indexed reserve, address indexed user, address indexed repayer, uint256 amount, bool useATokens)',
   withdraw: 'event Withdraw(address indexed reserve, address indexed user, address indexed to, uint256 amount)',
-  liquidation: 'event LiquidationCall(address indexed collateralAsset, address indexed debtAsset, address indexed user, uint256 debtToCover, uint256 liquidatedCollateralAmount, address liquidator, bool receiveAToken)',
+  liquidation:
+    'event LiquidationCall(address indexed collateralAsset, address indexed debtAsset, address indexed user, uint256 debtToCover, uint256 liquidatedCollateralAmount, address liquidator, bool receiveAToken)',
 };
-const V3_POOL_MINT = 'event Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)';
+const V3_POOL_MINT =
+  'event Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)';
 
 export interface AaveMarket {
   pool: string;
@@ -38,9 +41,19 @@ export interface AaveMarket {
   aCollateral: string;
   debt: string;
 }
-export const ETHEREUM_AAVE: AaveMarket = { pool: lc(AaveV3Ethereum.POOL), collateral: lc(AaveV3Ethereum.ASSETS.USDC.UNDERLYING), aCollateral: lc(AaveV3Ethereum.ASSETS.USDC.A_TOKEN), debt: lc(AaveV3Ethereum.ASSETS.USDT.UNDERLYING) };
+export const ETHEREUM_AAVE: AaveMarket = {
+  pool: lc(AaveV3Ethereum.POOL),
+  collateral: lc(AaveV3Ethereum.ASSETS.USDC.UNDERLYING),
+  aCollateral: lc(AaveV3Ethereum.ASSETS.USDC.A_TOKEN),
+  debt: lc(AaveV3Ethereum.ASSETS.USDT.UNDERLYING),
+};
 /** USDC.e collateral and USDC.e debt on Arbitrum (the issue's $1M USDC.e rows) */
-export const ARBITRUM_AAVE: AaveMarket = { pool: lc(AaveV3Arbitrum.POOL), collateral: lc(AaveV3Arbitrum.ASSETS.USDC.UNDERLYING), aCollateral: lc(AaveV3Arbitrum.ASSETS.USDC.A_TOKEN), debt: lc(AaveV3Arbitrum.ASSETS.USDC.UNDERLYING) };
+export const ARBITRUM_AAVE: AaveMarket = {
+  pool: lc(AaveV3Arbitrum.POOL),
+  collateral: lc(AaveV3Arbitrum.ASSETS.USDC.UNDERLYING),
+  aCollateral: lc(AaveV3Arbitrum.ASSETS.USDC.A_TOKEN),
+  debt: lc(AaveV3Arbitrum.ASSETS.USDC.UNDERLYING),
+};
 
 const usd6 = (n: number) => parseUnits(n.toFixed(6), 6);
 
@@ -60,19 +73,59 @@ export class Lender {
     this.x.tx({ from: this.who, to: this.m.pool, at: at(day, hours), logs });
   }
   supply(day: number, usd: number) {
-    this.tx(day, [{ address: this.m.pool, event: AAVE_EVENTS.supply, args: { reserve: this.m.collateral, user: this.who, onBehalfOf: this.who, amount: usd6(usd), referralCode: 0 } }]);
+    this.tx(day, [
+      {
+        address: this.m.pool,
+        event: AAVE_EVENTS.supply,
+        args: { reserve: this.m.collateral, user: this.who, onBehalfOf: this.who, amount: usd6(usd), referralCode: 0 },
+      },
+    ]);
   }
   withdraw(day: number, usd: number) {
-    this.tx(day, [{ address: this.m.pool, event: AAVE_EVENTS.withdraw, args: { reserve: this.m.collateral, user: this.who, to: this.who, amount: usd6(usd) } }]);
+    this.tx(day, [
+      {
+        address: this.m.pool,
+        event: AAVE_EVENTS.withdraw,
+        args: { reserve: this.m.collateral, user: this.who, to: this.who, amount: usd6(usd) },
+      },
+    ]);
   }
   borrow(day: number, usd: number) {
-    this.tx(day, [{ address: this.m.pool, event: AAVE_EVENTS.borrow, args: { reserve: this.m.debt, user: this.who, onBehalfOf: this.who, amount: usd6(usd), interestRateMode: 2, borrowRate: 5n * 10n ** 25n, referralCode: 0 } }], 1);
+    this.tx(
+      day,
+      [
+        {
+          address: this.m.pool,
+          event: AAVE_EVENTS.borrow,
+          args: {
+            reserve: this.m.debt,
+            user: this.who,
+            onBehalfOf: this.who,
+            amount: usd6(usd),
+            interestRateMode: 2,
+            borrowRate: 5n * 10n ** 25n,
+            referralCode: 0,
+          },
+        },
+      ],
+      1,
+    );
   }
   /** repays `principal` held `days` with its interest at the real borrow rate */
   repay(day: number, principal: number, days: number) {
     const interest = principal * REAL.borrowApr * (days / 365);
     this.netInterest += interest - principal * REAL.supplyApr * (days / 365);
-    this.tx(day, [{ address: this.m.pool, event: AAVE_EVENTS.repay, args: { reserve: this.m.debt, user: this.who, repayer: this.who, amount: usd6(principal + interest), useATokens: false } }], 2);
+    this.tx(
+      day,
+      [
+        {
+          address: this.m.pool,
+          event: AAVE_EVENTS.repay,
+          args: { reserve: this.m.debt, user: this.who, repayer: this.who, amount: usd6(principal + interest), useATokens: false },
+        },
+      ],
+      2,
+    );
   }
   /** a loan of `principal` from `day` for `days`, repaid with interest */
   loan(day: number, principal: number, days: number) {
@@ -82,14 +135,35 @@ export class Lender {
   /** liquidated by a stranger (its transaction, not the wallet's) */
   liquidated(day: number, debtUsd: number) {
     this.x.tx({
-      from: addr(), to: this.m.pool, at: at(day, 3),
-      logs: [{ address: this.m.pool, event: AAVE_EVENTS.liquidation, args: { collateralAsset: this.m.collateral, debtAsset: this.m.debt, user: this.who, debtToCover: usd6(debtUsd), liquidatedCollateralAmount: usd6(debtUsd * 1.05), liquidator: addr(), receiveAToken: false } }],
+      from: addr(),
+      to: this.m.pool,
+      at: at(day, 3),
+      logs: [
+        {
+          address: this.m.pool,
+          event: AAVE_EVENTS.liquidation,
+          args: {
+            collateralAsset: this.m.collateral,
+            debtAsset: this.m.debt,
+            user: this.who,
+            debtToCover: usd6(debtUsd),
+            liquidatedCollateralAmount: usd6(debtUsd * 1.05),
+            liquidator: addr(),
+            receiveAToken: false,
+          },
+        },
+      ],
     });
   }
   /** the wallet's aTokens sent to another holder (a position handed on) */
   sendATokens(day: number, to: string, usd: number) {
     this.txs++;
-    this.x.tx({ from: this.who, to: this.m.aCollateral, at: at(day, 4), logs: [{ address: this.m.aCollateral, event: SIGS.transfer, args: { from: this.who, to, value: usd6(usd) } }] });
+    this.x.tx({
+      from: this.who,
+      to: this.m.aCollateral,
+      at: at(day, 4),
+      logs: [{ address: this.m.aCollateral, event: SIGS.transfer, args: { from: this.who, to, value: usd6(usd) } }],
+    });
   }
   /** what the plan really cost: net interest and the gas of the wallet's own transactions at the real coin price */
   realCost(gasUsdPerTx: number): number {
@@ -99,10 +173,23 @@ export class Lender {
 
 /** Uniswap pools at their factories' CREATE2 addresses on `chainId`, for a pair of 6-decimal stablecoins. */
 export function v3Pool(chainId: number, a: string, b: string, fee: number): string {
-  return lc(computePoolAddress({ factoryAddress: V3_CORE_FACTORY_ADDRESSES[chainId], tokenA: new Token(chainId, a, 6), tokenB: new Token(chainId, b, 6), fee }));
+  return lc(
+    computePoolAddress({
+      factoryAddress: V3_CORE_FACTORY_ADDRESSES[chainId],
+      tokenA: new Token(chainId, a, 6),
+      tokenB: new Token(chainId, b, 6),
+      fee,
+    }),
+  );
 }
 export function v2Pair(chainId: number, a: string, b: string): string {
-  return lc(computePairAddress({ factoryAddress: V2_FACTORY_ADDRESSES[chainId], tokenA: new Token(chainId, a, 6), tokenB: new Token(chainId, b, 6) }));
+  return lc(
+    computePairAddress({
+      factoryAddress: V2_FACTORY_ADDRESSES[chainId],
+      tokenA: new Token(chainId, a, 6),
+      tokenB: new Token(chainId, b, 6),
+    }),
+  );
 }
 export const npmOf = (chainId: number) => lc(NONFUNGIBLE_POSITION_MANAGER_ADDRESSES[chainId]);
 const sorted = (a: string, b: string) => (lc(a) < lc(b) ? [lc(a), lc(b)] : [lc(b), lc(a)]);
@@ -117,8 +204,31 @@ export function stableSwapLogs(pool: string, v2: boolean, tokenIn: string, token
     { address: tokenOut, event: SIGS.transfer, args: { from: pool, to: who, value: amt } },
   ];
   const swap: EtlLog = v2
-    ? { address: pool, event: SIGS.v2Swap, args: { sender: who, amount0In: inIs0 ? amt : 0n, amount1In: inIs0 ? 0n : amt, amount0Out: inIs0 ? 0n : amt, amount1Out: inIs0 ? amt : 0n, to: who } }
-    : { address: pool, event: SIGS.v3Swap, args: { sender: who, recipient: who, amount0: inIs0 ? amt : -amt, amount1: inIs0 ? -amt : amt, sqrtPriceX96: 1n << 96n, liquidity: 10n ** 18n, tick: 0 } };
+    ? {
+        address: pool,
+        event: SIGS.v2Swap,
+        args: {
+          sender: who,
+          amount0In: inIs0 ? amt : 0n,
+          amount1In: inIs0 ? 0n : amt,
+          amount0Out: inIs0 ? 0n : amt,
+          amount1Out: inIs0 ? amt : 0n,
+          to: who,
+        },
+      }
+    : {
+        address: pool,
+        event: SIGS.v3Swap,
+        args: {
+          sender: who,
+          recipient: who,
+          amount0: inIs0 ? amt : -amt,
+          amount1: inIs0 ? -amt : amt,
+          sqrtPriceX96: 1n << 96n,
+          liquidity: 10n ** 18n,
+          tick: 0,
+        },
+      };
   return [...moves, swap];
 }
 
@@ -128,7 +238,16 @@ let tokenIds = 1_000n;
  * Transfer(0 -> recipient), and the payment of what the Mint took. `payer` pays (the wallet's own mint) or, for a
  * stranger's griefing mint, a zero-value transferFrom(victim, pool, 0) is logged beside the stranger's real payment.
  */
-export function positionMintLogs(chainId: number, pool: string, t0: string, t1: string, recipient: string, payer: string, usd: number, zeroFrom?: string): EtlLog[] {
+export function positionMintLogs(
+  chainId: number,
+  pool: string,
+  t0: string,
+  t1: string,
+  recipient: string,
+  payer: string,
+  usd: number,
+  zeroFrom?: string,
+): EtlLog[] {
   const npm = npmOf(chainId);
   const [a0, a1] = sorted(t0, t1);
   const amt = usd6(usd);
@@ -137,7 +256,11 @@ export function positionMintLogs(chainId: number, pool: string, t0: string, t1: 
     ...(zeroFrom ? [{ address: a0, event: SIGS.transfer, args: { from: zeroFrom, to: pool, value: 0n } }] : []),
     { address: a0, event: SIGS.transfer, args: { from: payer, to: pool, value: amt } },
     { address: a1, event: SIGS.transfer, args: { from: payer, to: pool, value: amt } },
-    { address: pool, event: V3_POOL_MINT, args: { sender: npm, owner: npm, tickLower: -10, tickUpper: 10, amount: POSITION_LIQUIDITY, amount0: amt, amount1: amt } },
+    {
+      address: pool,
+      event: V3_POOL_MINT,
+      args: { sender: npm, owner: npm, tickLower: -10, tickUpper: 10, amount: POSITION_LIQUIDITY, amount0: amt, amount1: amt },
+    },
     { address: npm, event: SIGS.nftTransfer, args: { from: ZERO, to: recipient, tokenId: id } },
     { address: npm, event: NPM_INCREASE, args: { tokenId: id, liquidity: POSITION_LIQUIDITY, amount0: amt, amount1: amt } },
   ];
@@ -145,7 +268,8 @@ export function positionMintLogs(chainId: number, pool: string, t0: string, t1: 
 
 const NPM_INCREASE = 'event IncreaseLiquidity(uint256 indexed tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)';
 const NPM_DECREASE = 'event DecreaseLiquidity(uint256 indexed tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)';
-const V3_POOL_BURN = 'event Burn(address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)';
+const V3_POOL_BURN =
+  'event Burn(address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)';
 /** the liquidity positionMintLogs adds */
 export const POSITION_LIQUIDITY = 10n ** 12n;
 /** the token id of the position minted in `logs` (positionMintLogs) */
@@ -158,7 +282,11 @@ export const positionIdOf = (logs: EtlLog[]) => logs.find((l) => l.event === SIG
 export function positionExitLogs(chainId: number, pool: string, id: bigint, owner: string, liquidity: bigint, burn: boolean): EtlLog[] {
   const npm = npmOf(chainId);
   return [
-    { address: pool, event: V3_POOL_BURN, args: { owner: npm, tickLower: -10, tickUpper: 10, amount: liquidity, amount0: 1n, amount1: 1n } },
+    {
+      address: pool,
+      event: V3_POOL_BURN,
+      args: { owner: npm, tickLower: -10, tickUpper: 10, amount: liquidity, amount0: 1n, amount1: 1n },
+    },
     { address: npm, event: NPM_DECREASE, args: { tokenId: id, liquidity, amount0: 1n, amount1: 1n } },
     ...(burn ? [{ address: npm, event: SIGS.nftTransfer, args: { from: owner, to: ZERO, tokenId: id } }] : []),
   ];
@@ -172,7 +300,11 @@ export function positionAddLogs(chainId: number, pool: string, id: bigint, t0: s
   return [
     { address: a0, event: SIGS.transfer, args: { from: payer, to: pool, value: amt } },
     { address: a1, event: SIGS.transfer, args: { from: payer, to: pool, value: amt } },
-    { address: pool, event: V3_POOL_MINT, args: { sender: npm, owner: npm, tickLower: -10, tickUpper: 10, amount: POSITION_LIQUIDITY, amount0: amt, amount1: amt } },
+    {
+      address: pool,
+      event: V3_POOL_MINT,
+      args: { sender: npm, owner: npm, tickLower: -10, tickUpper: 10, amount: POSITION_LIQUIDITY, amount0: amt, amount1: amt },
+    },
     { address: npm, event: NPM_INCREASE, args: { tokenId: id, liquidity: POSITION_LIQUIDITY, amount0: amt, amount1: amt } },
   ];
 }
@@ -209,7 +341,9 @@ export const ARBITRUM_GOV = {
 export function arbVoter(x: EtlExport, who: string, arb: string, votes: number): number {
   const weight = parseEther(arb);
   x.tx({
-    from: who, to: ARBITRUM_GOV.arb, at: at(0),
+    from: who,
+    to: ARBITRUM_GOV.arb,
+    at: at(0),
     logs: [
       { address: ARBITRUM_GOV.arb, event: SIGS.delegateChanged, args: { delegator: who, fromDelegate: ZERO, toDelegate: who } },
       { address: ARBITRUM_GOV.arb, event: SIGS.delegateVotesChanged, args: { delegate: who, previousBalance: 0n, newBalance: weight } },
@@ -217,7 +351,12 @@ export function arbVoter(x: EtlExport, who: string, arb: string, votes: number):
   });
   for (let v = 0; v < votes; v++) {
     const gov = v % 2 === 0 ? ARBITRUM_GOV.core : ARBITRUM_GOV.treasury;
-    x.tx({ from: who, to: gov, at: at(3 + v * 3), logs: [{ address: gov, event: SIGS.voteCast, args: { voter: who, proposalId: BigInt(7_000 + v), support: 1, weight, reason: '' } }] });
+    x.tx({
+      from: who,
+      to: gov,
+      at: at(3 + v * 3),
+      logs: [{ address: gov, event: SIGS.voteCast, args: { voter: who, proposalId: BigInt(7_000 + v), support: 1, weight, reason: '' } }],
+    });
   }
   return votes + 1;
 }

@@ -16,8 +16,10 @@ export interface EtlLog {
 export const SIGS = {
   transfer: 'event Transfer(address indexed from, address indexed to, uint256 value)',
   nftTransfer: 'event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)',
-  v3Swap: 'event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)',
-  v2Swap: 'event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)',
+  v3Swap:
+    'event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)',
+  v2Swap:
+    'event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)',
   v2Mint: 'event Mint(address indexed sender, uint256 amount0, uint256 amount1)',
   voteCast: 'event VoteCast(address indexed voter, uint256 proposalId, uint8 support, uint256 weight, string reason)',
   delegateChanged: 'event DelegateChanged(address indexed delegator, address indexed fromDelegate, address indexed toDelegate)',
@@ -28,7 +30,15 @@ export function encodeLog(event: string, args: Record<string, unknown>): { topic
   const abi = parseAbiItem(event) as AbiEvent;
   const topics = encodeEventTopics({ abi: [abi], eventName: abi.name, args: args as never }) as string[];
   const plain = abi.inputs.filter((i) => !i.indexed);
-  return { topics, data: plain.length ? encodeAbiParameters(plain, plain.map((i) => args[i.name!])) : '0x' };
+  return {
+    topics,
+    data: plain.length
+      ? encodeAbiParameters(
+          plain,
+          plain.map((i) => args[i.name!]),
+        )
+      : '0x',
+  };
 }
 
 export interface EtlTx {
@@ -57,7 +67,10 @@ export class EtlExport {
   readonly txs: string[] = [];
   readonly logs: string[] = [];
 
-  constructor(firstBlock = 19_000_000, private readonly gas?: EtlGas) {
+  constructor(
+    firstBlock = 19_000_000,
+    private readonly gas?: EtlGas,
+  ) {
     this.block = firstBlock;
   }
 
@@ -79,18 +92,45 @@ export class EtlExport {
     const hash = keccak256(toHex(`${from}:${nonce}:${block}`));
     const created = t.to === null ? getContractAddress({ from: from as `0x${string}`, nonce: BigInt(nonce) }).toLowerCase() : null;
     const blockHash = keccak256(toHex(block));
-    if (!t.sameBlock) this.blocks.push(JSON.stringify({ type: 'block', number: block, hash: blockHash, timestamp: ts, transaction_count: 1 }));
+    if (!t.sameBlock)
+      this.blocks.push(JSON.stringify({ type: 'block', number: block, hash: blockHash, timestamp: ts, transaction_count: 1 }));
     const receipt = this.gas ? { receipt_gas_used: Number(this.gas.gasUsed), receipt_effective_gas_price: Number(this.gas.priceWei) } : {};
     this.txs.push(
       JSON.stringify({
-        type: 'transaction', hash, nonce, transaction_index: 0, from_address: from, to_address: t.to?.toLowerCase() ?? null, value: (t.value ?? 0n).toString(),
-        gas: 300000, gas_price: this.gas ? Number(this.gas.priceWei) : 1e9, input: '0x', block_timestamp: ts, block_number: block, block_hash: blockHash, receipt_status: 1, receipt_contract_address: created,
+        type: 'transaction',
+        hash,
+        nonce,
+        transaction_index: 0,
+        from_address: from,
+        to_address: t.to?.toLowerCase() ?? null,
+        value: (t.value ?? 0n).toString(),
+        gas: 300000,
+        gas_price: this.gas ? Number(this.gas.priceWei) : 1e9,
+        input: '0x',
+        block_timestamp: ts,
+        block_number: block,
+        block_hash: blockHash,
+        receipt_status: 1,
+        receipt_contract_address: created,
         ...receipt,
       }),
     );
     (t.logs ?? []).forEach((l, i) => {
       const { topics, data } = encodeLog(l.event, l.args);
-      this.logs.push(JSON.stringify({ type: 'log', log_index: first + i, transaction_hash: hash, transaction_index: 0, address: l.address.toLowerCase(), data, topics, block_number: block, block_timestamp: ts, block_hash: blockHash }));
+      this.logs.push(
+        JSON.stringify({
+          type: 'log',
+          log_index: first + i,
+          transaction_hash: hash,
+          transaction_index: 0,
+          address: l.address.toLowerCase(),
+          data,
+          topics,
+          block_number: block,
+          block_timestamp: ts,
+          block_hash: blockHash,
+        }),
+      );
     });
     return { hash, created };
   }

@@ -44,7 +44,9 @@ export default async function setup(project: TestProject) {
   project.provide('pgTemplate', template);
   return async () => {
     // Drop every database this run made from the template, then the template.
-    const rows = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`credence_t_${process.pid}_%`]);
+    const rows = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [
+      `credence_t_${process.pid}_%`,
+    ]);
     for (const r of rows.rows) await admin.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`).catch(() => undefined);
     await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`).catch(() => undefined);
     await admin.end();

@@ -3,7 +3,19 @@
 import type { Queryable } from '../../src/platform/db/types.js';
 import type { LendingEvent } from '../../src/modules/scoring/model/lending-positions.js';
 
-export type LendingRow = { kind: LendingEvent['kind']; protocol: string; contract: string; counterparty: string | null; amount: string; value_usd: string | null; at: Date; block_number: string; log_index: number; ref: string | null; tx_from: string | null };
+export type LendingRow = {
+  kind: LendingEvent['kind'];
+  protocol: string;
+  contract: string;
+  counterparty: string | null;
+  amount: string;
+  value_usd: string | null;
+  at: Date;
+  block_number: string;
+  log_index: number;
+  ref: string | null;
+  tx_from: string | null;
+};
 
 export function lendingRows(db: Queryable, wallet: string): Promise<LendingRow[]> {
   return db.query<LendingRow>(
@@ -14,6 +26,15 @@ export function lendingRows(db: Queryable, wallet: string): Promise<LendingRow[]
 }
 
 export const asLendingEvent = (r: LendingRow, chainId = 1): LendingEvent => ({
-  kind: r.kind, protocol: r.protocol, chainId, contract: r.contract, counterparty: r.counterparty, amount: Number(r.amount), usd: r.value_usd === null ? null : Number(r.value_usd),
-  at: new Date(r.at).getTime(), block: Number(r.block_number), logIndex: r.log_index, ref: r.ref,
+  kind: r.kind,
+  protocol: r.protocol,
+  chainId,
+  contract: r.contract,
+  counterparty: r.counterparty,
+  amount: Number(r.amount),
+  usd: r.value_usd === null ? null : Number(r.value_usd),
+  at: new Date(r.at).getTime(),
+  block: Number(r.block_number),
+  logIndex: r.log_index,
+  ref: r.ref,
 });

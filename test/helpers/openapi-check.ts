@@ -59,11 +59,13 @@ export function createResponseChecker(doc: Json) {
     const text = r.body == null ? '' : Buffer.isBuffer(r.body) ? r.body.toString('utf8') : String(r.body);
     if (!op) {
       // Undocumented (hidden or unmatched) routes: their errors still have the one error body.
-      if (r.status >= 400 && type === 'application/json') return validate(validator(pointer('components', 'schemas', 'Error')), text, where);
+      if (r.status >= 400 && type === 'application/json')
+        return validate(validator(pointer('components', 'schemas', 'Error')), text, where);
       return null;
     }
     const code = String(r.status);
-    const key = code in op.responses ? code : `${code[0]}XX` in op.responses ? `${code[0]}XX` : 'default' in op.responses ? 'default' : null;
+    const key =
+      code in op.responses ? code : `${code[0]}XX` in op.responses ? `${code[0]}XX` : 'default' in op.responses ? 'default' : null;
     if (!key) return `${where}: status ${code} is not declared (declared: ${Object.keys(op.responses).join(', ')})`;
     const res = op.responses[key];
     for (const [name, h] of Object.entries<Json>(res.headers ?? {})) {
@@ -71,9 +73,11 @@ export function createResponseChecker(doc: Json) {
       if (header?.required && r.headers[name.toLowerCase()] === undefined) return `${where}: required header ${name} is missing`;
     }
     const content: Json | undefined = res.content;
-    if (!content || !Object.keys(content).length) return text ? `${where}: the document declares no body, the response has one (${type})` : null;
+    if (!content || !Object.keys(content).length)
+      return text ? `${where}: the document declares no body, the response has one (${type})` : null;
     if (!text && r.method === 'HEAD') return null;
-    if (!type || !(type in content)) return `${where}: content type ${type ?? '(none)'} is not declared (declared: ${Object.keys(content).join(', ')})`;
+    if (!type || !(type in content))
+      return `${where}: content type ${type ?? '(none)'} is not declared (declared: ${Object.keys(content).join(', ')})`;
     if (type !== 'application/json' && !type.endsWith('+json')) return null;
     return validate(validator(pointer('paths', path!, method, 'responses', key, 'content', type, 'schema')), text, where);
   };
@@ -87,7 +91,12 @@ function validate(v: ValidateFunction, text: string, where: string): string | nu
     return `${where}: the body is not JSON: ${text.slice(0, 200)}`;
   }
   if (v(body)) return null;
-  const errs = (v.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}`);
+  const errs = (v.errors ?? [])
+    .slice(0, 5)
+    .map(
+      (e) =>
+        `${e.instancePath || '(body)'} ${e.message}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}`,
+    );
   return `${where}: the body does not match the published schema: ${errs.join('; ')}. Body: ${text.slice(0, 300)}`;
 }
 
@@ -130,9 +139,10 @@ export function installResponseCheck(app: Checkable): void {
     done(null, payload);
   });
   const inject = app.inject.bind(app);
-  app.inject = (...args: any[]) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  app.inject = (...args: any[]) => {
     // The chained form (`app.inject().get(...)`) and the callback form are left as they are.
-    if (args.length !== 1 || typeof args[0] !== 'object' && typeof args[0] !== 'string') return inject(...args);
+    if (args.length !== 1 || (typeof args[0] !== 'object' && typeof args[0] !== 'string')) return inject(...args);
     return inject(args[0]).then((res: { raw: { res: object } }) => {
       const problem = problems.get(res.raw.res);
       if (problem) {

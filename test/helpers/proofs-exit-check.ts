@@ -8,7 +8,12 @@ import { buildApp } from '../../src/app.js';
 import { wrapPglite } from '../../src/platform/db/index.js';
 import { loadConfig } from '../../src/platform/config.js';
 
-const config = { ...loadConfig({}), databaseUrl: 'pglite://memory', dataDir: mkdtempSync(path.join(tmpdir(), 'credence-exit-')), logLevel: 'silent' };
+const config = {
+  ...loadConfig({}),
+  databaseUrl: 'pglite://memory',
+  dataDir: mkdtempSync(path.join(tmpdir(), 'credence-exit-')),
+  logLevel: 'silent',
+};
 // the test run's migrated database dump, when given, saves creating and migrating one here
 const dump = process.env.CREDENCE_EXIT_CHECK_DUMP;
 const db = dump ? wrapPglite(await PGlite.create({ loadDataDir: new Blob([readFileSync(dump)]) })) : undefined;

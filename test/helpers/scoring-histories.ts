@@ -38,7 +38,9 @@ const wethFor = (usd: number) => parseEther(String(usd / 3000));
 let counter = 1;
 /** a fresh address each call */
 export function addr(): string {
-  return `0x${(counter++).toString(16).padStart(8, '0')}${Math.floor(Math.random() * 2 ** 48).toString(16).padStart(12, '0')}${'5'.repeat(20)}`.toLowerCase();
+  return `0x${(counter++).toString(16).padStart(8, '0')}${Math.floor(Math.random() * 2 ** 48)
+    .toString(16)
+    .padStart(12, '0')}${'5'.repeat(20)}`.toLowerCase();
 }
 
 /** The logs of a USDC <-> WETH swap in a V3 pool (token0 USDC, token1 WETH), paid and received by `who`. */
@@ -49,12 +51,20 @@ function v3SwapLogs(pool: string, who: string, usd: number, buyWeth: boolean) {
     ? [
         { address: MAINNET.usdc, event: SIGS.transfer, args: { from: who, to: pool, value: u } },
         { address: MAINNET.weth, event: SIGS.transfer, args: { from: pool, to: who, value: w } },
-        { address: pool, event: SIGS.v3Swap, args: { sender: who, recipient: who, amount0: u, amount1: -w, sqrtPriceX96: 1n << 96n, liquidity: 10n ** 18n, tick: 0 } },
+        {
+          address: pool,
+          event: SIGS.v3Swap,
+          args: { sender: who, recipient: who, amount0: u, amount1: -w, sqrtPriceX96: 1n << 96n, liquidity: 10n ** 18n, tick: 0 },
+        },
       ]
     : [
         { address: MAINNET.weth, event: SIGS.transfer, args: { from: who, to: pool, value: w } },
         { address: MAINNET.usdc, event: SIGS.transfer, args: { from: pool, to: who, value: u } },
-        { address: pool, event: SIGS.v3Swap, args: { sender: who, recipient: who, amount0: -u, amount1: w, sqrtPriceX96: 1n << 96n, liquidity: 10n ** 18n, tick: 0 } },
+        {
+          address: pool,
+          event: SIGS.v3Swap,
+          args: { sender: who, recipient: who, amount0: -u, amount1: w, sqrtPriceX96: 1n << 96n, liquidity: 10n ** 18n, tick: 0 },
+        },
       ];
 }
 
@@ -93,7 +103,8 @@ const AAVE = {
   pool: '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2',
   usdt: '0xdac17f958d2ee523a2206206994597c13d831ec7',
   supply: 'event Supply(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint16 indexed referralCode)',
-  borrow: 'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
+  borrow:
+    'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
   repay: 'event Repay(address indexed reserve, address indexed user, address indexed repayer, uint256 amount, bool useATokens)',
   withdraw: 'event Withdraw(address indexed reserve, address indexed user, address indexed to, uint256 amount)',
 };
@@ -103,11 +114,29 @@ const AAVE = {
 export function flashLender(x: EtlExport, who: string): void {
   const [supply, borrow] = [usdc(1_430_000), parseUnits('1000000', 6)];
   x.tx({
-    from: who, to: addr(), at: day(300),
+    from: who,
+    to: addr(),
+    at: day(300),
     logs: [
       { address: MAINNET.usdc, event: SIGS.transfer, args: { from: MAINNET.balancerVault, to: who, value: supply } },
-      { address: AAVE.pool, event: AAVE.supply, args: { reserve: MAINNET.usdc, user: who, onBehalfOf: who, amount: supply, referralCode: 0 } },
-      { address: AAVE.pool, event: AAVE.borrow, args: { reserve: AAVE.usdt, user: who, onBehalfOf: who, amount: borrow, interestRateMode: 2, borrowRate: 5n * 10n ** 25n, referralCode: 0 } },
+      {
+        address: AAVE.pool,
+        event: AAVE.supply,
+        args: { reserve: MAINNET.usdc, user: who, onBehalfOf: who, amount: supply, referralCode: 0 },
+      },
+      {
+        address: AAVE.pool,
+        event: AAVE.borrow,
+        args: {
+          reserve: AAVE.usdt,
+          user: who,
+          onBehalfOf: who,
+          amount: borrow,
+          interestRateMode: 2,
+          borrowRate: 5n * 10n ** 25n,
+          referralCode: 0,
+        },
+      },
       { address: AAVE.pool, event: AAVE.repay, args: { reserve: AAVE.usdt, user: who, repayer: who, amount: borrow, useATokens: false } },
       { address: AAVE.pool, event: AAVE.withdraw, args: { reserve: MAINNET.usdc, user: who, to: who, amount: supply } },
       { address: MAINNET.usdc, event: SIGS.transfer, args: { from: who, to: MAINNET.balancerVault, value: supply } },
@@ -121,7 +150,9 @@ export function flashTrader(x: EtlExport, who: string): void {
   const bot = addr();
   for (let d = 0; d < 10; d++) {
     x.tx({
-      from: who, to: bot, at: day(d),
+      from: who,
+      to: bot,
+      at: day(d),
       logs: [
         { address: MAINNET.usdc, event: SIGS.transfer, args: { from: MAINNET.balancerVault, to: who, value: usdc(50_000) } },
         ...v3SwapLogs(MAINNET.pool5bp, who, 50_000, true),
@@ -140,7 +171,9 @@ export function pairGriefing(x: EtlExport, victim: string, attacker: string): vo
   for (let i = 0; i < 4; i++) x.tx({ from: victim, to: pair, at: day(i * 7), logs: v2SwapLogs(victim, 2500, i % 2 === 0) });
   const junk = addr();
   x.tx({
-    from: attacker, to: junk, at: day(40),
+    from: attacker,
+    to: junk,
+    at: day(40),
     logs: [
       { address: junk, event: SIGS.transfer, args: { from: victim, to: pair, value: 10n ** 18n } },
       { address: MAINNET.usdc, event: SIGS.transfer, args: { from: attacker, to: pair, value: usdc(1) } },
@@ -156,9 +189,14 @@ export function pairGriefing(x: EtlExport, victim: string, attacker: string): vo
  *  proposals and 2 Compound proposals voted with them; the COMP delegated to another delegate once; three holders
  *  (500, 1,200 and 80 ENS) delegate to it. */
 export function honestVoter(x: EtlExport, who: string): void {
-  for (const [token, amount] of [[MAINNET.ensToken, '2000'], [MAINNET.comp, '300']] as const) {
+  for (const [token, amount] of [
+    [MAINNET.ensToken, '2000'],
+    [MAINNET.comp, '300'],
+  ] as const) {
     x.tx({
-      from: who, to: token, at: day(0),
+      from: who,
+      to: token,
+      at: day(0),
       logs: [
         { address: token, event: SIGS.delegateChanged, args: { delegator: who, fromDelegate: ZERO, toDelegate: who } },
         { address: token, event: SIGS.delegateVotesChanged, args: { delegate: who, previousBalance: 0n, newBalance: parseEther(amount) } },
@@ -166,18 +204,50 @@ export function honestVoter(x: EtlExport, who: string): void {
     });
   }
   for (let p = 0; p < 10; p++) {
-    x.tx({ from: who, to: MAINNET.ensGovernor, at: day(p * 33 + 5), logs: [{ address: MAINNET.ensGovernor, event: SIGS.voteCast, args: { voter: who, proposalId: BigInt(1000 + p), support: 1, weight: parseEther('2000'), reason: '' } }] });
+    x.tx({
+      from: who,
+      to: MAINNET.ensGovernor,
+      at: day(p * 33 + 5),
+      logs: [
+        {
+          address: MAINNET.ensGovernor,
+          event: SIGS.voteCast,
+          args: { voter: who, proposalId: BigInt(1000 + p), support: 1, weight: parseEther('2000'), reason: '' },
+        },
+      ],
+    });
   }
   for (let p = 0; p < 2; p++) {
-    x.tx({ from: who, to: MAINNET.compGovernor, at: day(p * 90 + 20), logs: [{ address: MAINNET.compGovernor, event: SIGS.voteCast, args: { voter: who, proposalId: BigInt(200 + p), support: 0, weight: parseEther('300'), reason: '' } }] });
+    x.tx({
+      from: who,
+      to: MAINNET.compGovernor,
+      at: day(p * 90 + 20),
+      logs: [
+        {
+          address: MAINNET.compGovernor,
+          event: SIGS.voteCast,
+          args: { voter: who, proposalId: BigInt(200 + p), support: 0, weight: parseEther('300'), reason: '' },
+        },
+      ],
+    });
   }
   const other = addr();
   x.tx({
-    from: who, to: MAINNET.comp, at: day(250),
+    from: who,
+    to: MAINNET.comp,
+    at: day(250),
     logs: [
       { address: MAINNET.comp, event: SIGS.delegateChanged, args: { delegator: who, fromDelegate: who, toDelegate: other } },
-      { address: MAINNET.comp, event: SIGS.delegateVotesChanged, args: { delegate: who, previousBalance: parseEther('300'), newBalance: 0n } },
-      { address: MAINNET.comp, event: SIGS.delegateVotesChanged, args: { delegate: other, previousBalance: 0n, newBalance: parseEther('300') } },
+      {
+        address: MAINNET.comp,
+        event: SIGS.delegateVotesChanged,
+        args: { delegate: who, previousBalance: parseEther('300'), newBalance: 0n },
+      },
+      {
+        address: MAINNET.comp,
+        event: SIGS.delegateVotesChanged,
+        args: { delegate: other, previousBalance: 0n, newBalance: parseEther('300') },
+      },
     ],
   });
   let votes = parseEther('2000');
@@ -185,10 +255,16 @@ export function honestVoter(x: EtlExport, who: string): void {
     const holder = addr();
     const add = parseEther(String(ens));
     x.tx({
-      from: holder, to: MAINNET.ensToken, at: day(40 + i * 60),
+      from: holder,
+      to: MAINNET.ensToken,
+      at: day(40 + i * 60),
       logs: [
         { address: MAINNET.ensToken, event: SIGS.delegateChanged, args: { delegator: holder, fromDelegate: ZERO, toDelegate: who } },
-        { address: MAINNET.ensToken, event: SIGS.delegateVotesChanged, args: { delegate: who, previousBalance: votes, newBalance: votes + add } },
+        {
+          address: MAINNET.ensToken,
+          event: SIGS.delegateVotesChanged,
+          args: { delegate: who, previousBalance: votes, newBalance: votes + add },
+        },
       ],
     });
     votes += add;
@@ -203,9 +279,26 @@ export function snapshotBorrower(x: EtlExport, who: string): void {
   for (let p = 0; p < 20; p++) {
     const gov = p % 2 === 0 ? ARBITRUM.coreGovernor : ARBITRUM.treasuryGovernor;
     const d = p * 3;
-    x.tx({ from: who, to: ARBITRUM.arb, at: day(d), logs: [{ address: ARBITRUM.arb, event: SIGS.delegateVotesChanged, args: { delegate: who, previousBalance: 0n, newBalance: big } }] });
-    x.tx({ from: who, to: ARBITRUM.arb, at: day(d, 0.1), logs: [{ address: ARBITRUM.arb, event: SIGS.delegateVotesChanged, args: { delegate: who, previousBalance: big, newBalance: 0n } }] });
-    x.tx({ from: who, to: gov, at: day(d + 2), logs: [{ address: gov, event: SIGS.voteCast, args: { voter: who, proposalId: BigInt(9000 + p), support: 1, weight: big, reason: '' } }] });
+    x.tx({
+      from: who,
+      to: ARBITRUM.arb,
+      at: day(d),
+      logs: [{ address: ARBITRUM.arb, event: SIGS.delegateVotesChanged, args: { delegate: who, previousBalance: 0n, newBalance: big } }],
+    });
+    x.tx({
+      from: who,
+      to: ARBITRUM.arb,
+      at: day(d, 0.1),
+      logs: [{ address: ARBITRUM.arb, event: SIGS.delegateVotesChanged, args: { delegate: who, previousBalance: big, newBalance: 0n } }],
+    });
+    x.tx({
+      from: who,
+      to: gov,
+      at: day(d + 2),
+      logs: [
+        { address: gov, event: SIGS.voteCast, args: { voter: who, proposalId: BigInt(9000 + p), support: 1, weight: big, reason: '' } },
+      ],
+    });
   }
 }
 
@@ -213,7 +306,9 @@ export function snapshotBorrower(x: EtlExport, who: string): void {
  *  wallets delegate to it. */
 export function dustVoter(x: EtlExport, who: string): void {
   x.tx({
-    from: who, to: ARBITRUM.arb, at: day(0),
+    from: who,
+    to: ARBITRUM.arb,
+    at: day(0),
     logs: [
       { address: ARBITRUM.arb, event: SIGS.delegateChanged, args: { delegator: who, fromDelegate: ZERO, toDelegate: who } },
       { address: ARBITRUM.arb, event: SIGS.delegateVotesChanged, args: { delegate: who, previousBalance: 0n, newBalance: 1n } },
@@ -221,12 +316,21 @@ export function dustVoter(x: EtlExport, who: string): void {
   });
   for (let p = 0; p < 10; p++) {
     const gov = p % 2 === 0 ? ARBITRUM.coreGovernor : ARBITRUM.treasuryGovernor;
-    x.tx({ from: who, to: gov, at: day(1 + p), logs: [{ address: gov, event: SIGS.voteCast, args: { voter: who, proposalId: BigInt(7000 + p), support: 1, weight: 1n, reason: '' } }] });
+    x.tx({
+      from: who,
+      to: gov,
+      at: day(1 + p),
+      logs: [
+        { address: gov, event: SIGS.voteCast, args: { voter: who, proposalId: BigInt(7000 + p), support: 1, weight: 1n, reason: '' } },
+      ],
+    });
   }
   for (let i = 0; i < 5; i++) {
     const sybil = addr();
     x.tx({
-      from: sybil, to: ARBITRUM.arb, at: day(12 + i),
+      from: sybil,
+      to: ARBITRUM.arb,
+      at: day(12 + i),
       logs: [
         { address: ARBITRUM.arb, event: SIGS.delegateChanged, args: { delegator: sybil, fromDelegate: ZERO, toDelegate: who } },
         { address: ARBITRUM.arb, event: SIGS.delegateVotesChanged, args: { delegate: who, previousBalance: 1n, newBalance: 1n } },
@@ -241,22 +345,51 @@ export function honestCollector(x: EtlExport, who: string): void {
   const cols = [MAINNET.bayc, MAINNET.azuki, MAINNET.pudgy];
   for (let i = 0; i < 3; i++) {
     const c = cols[i];
-    x.tx({ from: who, to: c, at: day(i * 50 + 3), value: parseEther('0.08'), logs: [{ address: c, event: SIGS.nftTransfer, args: { from: ZERO, to: who, tokenId: BigInt(100 + i) } }] });
+    x.tx({
+      from: who,
+      to: c,
+      at: day(i * 50 + 3),
+      value: parseEther('0.08'),
+      logs: [{ address: c, event: SIGS.nftTransfer, args: { from: ZERO, to: who, tokenId: BigInt(100 + i) } }],
+    });
   }
   const fresh = addr();
   for (let k = 0; k < 12; k++) {
     const other = addr();
-    x.tx({ from: other, to: fresh, at: day(170 + k), value: parseEther('0.02'), logs: [{ address: fresh, event: SIGS.nftTransfer, args: { from: ZERO, to: other, tokenId: BigInt(k) } }] });
+    x.tx({
+      from: other,
+      to: fresh,
+      at: day(170 + k),
+      value: parseEther('0.02'),
+      logs: [{ address: fresh, event: SIGS.nftTransfer, args: { from: ZERO, to: other, tokenId: BigInt(k) } }],
+    });
   }
-  x.tx({ from: who, to: fresh, at: day(184), value: parseEther('0.02'), logs: [{ address: fresh, event: SIGS.nftTransfer, args: { from: ZERO, to: who, tokenId: 99n } }] });
+  x.tx({
+    from: who,
+    to: fresh,
+    at: day(184),
+    value: parseEther('0.02'),
+    logs: [{ address: fresh, event: SIGS.nftTransfer, args: { from: ZERO, to: who, tokenId: 99n } }],
+  });
   const market = addr();
   for (let i = 0; i < 3; i++) {
     const seller = addr();
     const c = cols[i];
-    x.tx({ from: who, to: market, at: day(200 + i * 40), value: parseEther('1.5'), logs: [{ address: c, event: SIGS.nftTransfer, args: { from: seller, to: who, tokenId: BigInt(500 + i) } }] });
+    x.tx({
+      from: who,
+      to: market,
+      at: day(200 + i * 40),
+      value: parseEther('1.5'),
+      logs: [{ address: c, event: SIGS.nftTransfer, args: { from: seller, to: who, tokenId: BigInt(500 + i) } }],
+    });
   }
   const buyer = addr();
-  x.tx({ from: who, to: MAINNET.azuki, at: day(340), logs: [{ address: MAINNET.azuki, event: SIGS.nftTransfer, args: { from: who, to: buyer, tokenId: 101n } }] });
+  x.tx({
+    from: who,
+    to: MAINNET.azuki,
+    at: day(340),
+    logs: [{ address: MAINNET.azuki, event: SIGS.nftTransfer, args: { from: who, to: buyer, tokenId: 101n } }],
+  });
 }
 
 /** A developer: deploys 4 contracts over a year (60 transactions in all), three of which 25 other wallets
@@ -277,11 +410,25 @@ export function spamWallet(x: EtlExport, who: string): void {
   const owner = addr();
   const token = addr();
   for (let i = 0; i < 6; i++) {
-    x.tx({ from: owner, to: token, at: day(i), logs: Array.from({ length: 10 }, () => ({ address: token, event: SIGS.transfer, args: { from: who, to: addr(), value: 10n ** 18n } })) });
+    x.tx({
+      from: owner,
+      to: token,
+      at: day(i),
+      logs: Array.from({ length: 10 }, () => ({
+        address: token,
+        event: SIGS.transfer,
+        args: { from: who, to: addr(), value: 10n ** 18n },
+      })),
+    });
   }
   for (let i = 0; i < 6; i++) {
     const nft = addr();
-    x.tx({ from: owner, to: nft, at: day(i, 1), logs: [{ address: nft, event: SIGS.nftTransfer, args: { from: ZERO, to: who, tokenId: 1n } }] });
+    x.tx({
+      from: owner,
+      to: nft,
+      at: day(i, 1),
+      logs: [{ address: nft, event: SIGS.nftTransfer, args: { from: ZERO, to: who, tokenId: 1n } }],
+    });
   }
   for (let i = 0; i < 6; i++) x.tx({ from: who, to: null, at: day(i, 2) });
   for (let i = 0; i < 194; i++) x.tx({ from: who, to: addr(), at: day(i % 10, 3) });
@@ -292,8 +439,19 @@ export function spamWallet(x: EtlExport, who: string): void {
 export function airdropped(x: EtlExport, who: string): void {
   const dropper = addr();
   const token = addr();
-  for (let m = 0; m < 13; m++) x.tx({ from: dropper, to: token, at: day(m * 30), logs: [{ address: token, event: SIGS.transfer, args: { from: dropper, to: who, value: 1n } }] });
-  x.tx({ from: dropper, to: MAINNET.usdc, at: day(200), logs: [{ address: MAINNET.usdc, event: SIGS.transfer, args: { from: dropper, to: who, value: usdc(5) } }] });
+  for (let m = 0; m < 13; m++)
+    x.tx({
+      from: dropper,
+      to: token,
+      at: day(m * 30),
+      logs: [{ address: token, event: SIGS.transfer, args: { from: dropper, to: who, value: 1n } }],
+    });
+  x.tx({
+    from: dropper,
+    to: MAINNET.usdc,
+    at: day(200),
+    logs: [{ address: MAINNET.usdc, event: SIGS.transfer, args: { from: dropper, to: who, value: usdc(5) } }],
+  });
 }
 
 /** A wallet that provides liquidity to the V2 pair itself (its own transaction, paying USDC and WETH into it) and
@@ -301,7 +459,9 @@ export function airdropped(x: EtlExport, who: string): void {
 export function selfLiquidity(x: EtlExport, who: string): void {
   const pair = MAINNET.pairV2;
   x.tx({
-    from: who, to: pair, at: day(0),
+    from: who,
+    to: pair,
+    at: day(0),
     logs: [
       { address: MAINNET.usdc, event: SIGS.transfer, args: { from: who, to: pair, value: usdc(100_000) } },
       { address: MAINNET.weth, event: SIGS.transfer, args: { from: who, to: pair, value: wethFor(100_000) } },

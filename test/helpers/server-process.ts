@@ -30,8 +30,16 @@ export interface ServerProcess {
 }
 
 /** Runs `credence <args>` to completion (a CLI command), with the same environment rules. */
-export async function runCli(args: string[], env: Record<string, string>, timeoutMs = 120_000): Promise<{ code: number | string; out: string }> {
-  const child = spawn(process.execPath, ['bin/credence.mjs', ...args], { cwd: ROOT, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 120_000,
+): Promise<{ code: number | string; out: string }> {
+  const child = spawn(process.execPath, ['bin/credence.mjs', ...args], {
+    cwd: ROOT,
+    env: { ...baseEnv(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -48,16 +56,25 @@ export async function runCli(args: string[], env: Record<string, string>, timeou
 function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   // the parent's settings stay out (a test runner's DATABASE_URL or REDIS_URL would leak into the child)
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(DATABASE_URL|REDIS_URL|CREDENCE_|PORT$|HOST$)/.test(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !/^(DATABASE_URL|REDIS_URL|CREDENCE_|PORT$|HOST$)/.test(k)) env[k] = v;
   return { ...env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', CREDENCE_PROVER_WARMUP: 'false' };
 }
 
-export async function startServer(opts: { env?: Record<string, string>; dataDir?: string; admin?: HDNodeWallet; readyTimeoutMs?: number } = {}): Promise<ServerProcess> {
+export async function startServer(
+  opts: { env?: Record<string, string>; dataDir?: string; admin?: HDNodeWallet; readyTimeoutMs?: number } = {},
+): Promise<ServerProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'credence-proc-'));
   const admin = opts.admin ?? Wallet.createRandom();
   const child = spawn(process.execPath, ['bin/credence.mjs', 'serve'], {
     cwd: ROOT,
-    env: { ...baseEnv(), CREDENCE_DATA_DIR: dataDir, CREDENCE_ADMIN_ADDRESSES: admin.address, CREDENCE_SIWE_DOMAIN: 'credence.test', ...opts.env },
+    env: {
+      ...baseEnv(),
+      CREDENCE_DATA_DIR: dataDir,
+      CREDENCE_ADMIN_ADDRESSES: admin.address,
+      CREDENCE_SIWE_DOMAIN: 'credence.test',
+      ...opts.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -68,7 +85,10 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
   const exited = new Promise<number | string>((resolve) => child.on('exit', (c, s) => resolve(c ?? s ?? -1)));
   let gone = false;
   void exited.then(() => (gone = true));
-  const m = await eventually(() => (gone ? 'exited' : /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)), { timeoutMs: opts.readyTimeoutMs ?? 480_000, intervalMs: 50 }).catch((e) => {
+  const m = await eventually(() => (gone ? 'exited' : /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)), {
+    timeoutMs: opts.readyTimeoutMs ?? 480_000,
+    intervalMs: 50,
+  }).catch((e) => {
     child.kill('SIGKILL');
     throw new Error(`server did not start: ${(e as Error).message}\n${out}`);
   });
@@ -111,7 +131,11 @@ export async function signInOver(url: string, wallet: HDNodeWallet | Wallet): Pr
     issuedAt: new Date().toISOString(),
   }).prepareMessage();
   const signature = await wallet.signMessage(message);
-  const res = await fetch(`${url}/api/v1/auth/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message, signature }) });
+  const res = await fetch(`${url}/api/v1/auth/verify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message, signature }),
+  });
   if (res.status !== 200) throw new Error(`verify: ${res.status} ${await res.text()}`);
   const { token } = (await res.json()) as { token: string };
   return { authorization: `Bearer ${token}` };
@@ -139,5 +163,8 @@ export async function childDatabaseEnv(): Promise<Record<string, string>> {
   const url = databaseUrlOf(db)!;
   await db.close();
   const redis = process.env.CREDENCE_TEST_REDIS_URL;
-  return { DATABASE_URL: url, ...(redis ? { REDIS_URL: redis, CREDENCE_REDIS_PREFIX: `credence-test:${Math.random().toString(36).slice(2)}:` } : {}) };
+  return {
+    DATABASE_URL: url,
+    ...(redis ? { REDIS_URL: redis, CREDENCE_REDIS_PREFIX: `credence-test:${Math.random().toString(36).slice(2)}:` } : {}),
+  };
 }

@@ -5,7 +5,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredenceClient, ConnectionError, RateLimitError, TimeoutError, UnavailableError, unwrap, ValidationError } from '../../sdk/src/index.js';
+import {
+  createCredenceClient,
+  ConnectionError,
+  RateLimitError,
+  TimeoutError,
+  UnavailableError,
+  unwrap,
+  ValidationError,
+} from '../../sdk/src/index.js';
 
 interface Seen {
   method: string;
@@ -46,7 +54,13 @@ const busy = { error: 'unavailable', details: 'busy' };
 
 describe('SDK transport', () => {
   it('retries a GET after 503 and 429, waiting Retry-After', async () => {
-    fresh((_r, i) => (i === 0 ? { status: 503, body: busy, headers: { 'retry-after': '0' } } : i === 1 ? { status: 429, body: { error: 'rate_limited', details: 'slow down' }, headers: { 'retry-after': '0' } } : { status: 200, body: { queriesThisMonth: 1 } }));
+    fresh((_r, i) =>
+      i === 0
+        ? { status: 503, body: busy, headers: { 'retry-after': '0' } }
+        : i === 1
+          ? { status: 429, body: { error: 'rate_limited', details: 'slow down' }, headers: { 'retry-after': '0' } }
+          : { status: 200, body: { queriesThisMonth: 1 } },
+    );
     const credence = createCredenceClient({ baseUrl, apiKey: 'cred_live_x', retryBaseMs: 1 });
     const usage = await unwrap(credence.GET('/api/v1/billing/usage'));
     expect(usage).toMatchObject({ queriesThisMonth: 1 });
@@ -74,7 +88,14 @@ describe('SDK transport', () => {
     expect(seen[0].headers['idempotency-key']).toBeUndefined();
 
     fresh((_r, i) => (i < 2 ? { status: 503, body: busy, headers: { 'retry-after': '0' } } : { status: 201, body: { id: 'x' } }));
-    const created = await credence.POST('/api/v1/dispute', { body: { walletAddress: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', category: 'OVERALL', reason: 'Other', description: 'a description here' } });
+    const created = await credence.POST('/api/v1/dispute', {
+      body: {
+        walletAddress: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+        category: 'OVERALL',
+        reason: 'Other',
+        description: 'a description here',
+      },
+    });
     expect(created.response.status).toBe(201);
     expect(seen).toHaveLength(3);
     const keys = new Set(seen.map((s) => s.headers['idempotency-key']));
@@ -84,29 +105,54 @@ describe('SDK transport', () => {
 
     // a key the caller sets is kept; idempotencyKeys: false adds none (and so does not retry)
     fresh(() => ({ status: 201, body: {} }));
-    await credence.POST('/api/v1/dispute', { body: { walletAddress: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', category: 'OVERALL', reason: 'Other', description: 'a description here' }, headers: { 'Idempotency-Key': 'mine-1' } });
-    await credence.with({ idempotencyKeys: false }).POST('/api/v1/dispute', { body: { walletAddress: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', category: 'OVERALL', reason: 'Other', description: 'a description here' } });
+    await credence.POST('/api/v1/dispute', {
+      body: {
+        walletAddress: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+        category: 'OVERALL',
+        reason: 'Other',
+        description: 'a description here',
+      },
+      headers: { 'Idempotency-Key': 'mine-1' },
+    });
+    await credence.with({ idempotencyKeys: false }).POST('/api/v1/dispute', {
+      body: {
+        walletAddress: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+        category: 'OVERALL',
+        reason: 'Other',
+        description: 'a description here',
+      },
+    });
     expect(seen.map((s) => s.headers['idempotency-key'])).toEqual(['mine-1', undefined]);
   });
 
-  it('ends a call at its time-out (TimeoutError) or at the caller\'s AbortSignal', async () => {
+  it("ends a call at its time-out (TimeoutError) or at the caller's AbortSignal", async () => {
     fresh(() => ({ status: 200, hang: true }));
     const slow = createCredenceClient({ baseUrl, timeoutMs: 150, maxRetries: 0 });
     const e = await slow.GET('/api/v1/billing/usage').catch((x: unknown) => x);
     expect(e).toBeInstanceOf(TimeoutError);
     expect(e).toMatchObject({ code: 'timeout', status: 0 });
     const abort = new AbortController();
-    const call = createCredenceClient({ baseUrl, timeoutMs: 0 }).GET('/api/v1/billing/usage', { signal: abort.signal }).catch((x: unknown) => x);
+    const call = createCredenceClient({ baseUrl, timeoutMs: 0 })
+      .GET('/api/v1/billing/usage', { signal: abort.signal })
+      .catch((x: unknown) => x);
     abort.abort(new Error('user gave up'));
     expect(((await call) as Error).message).toBe('user gave up');
     // per request: with() changes the policy of one call only
-    expect(await slow.with({ timeoutMs: 50 }).GET('/api/v1/billing/usage').catch((x: unknown) => x)).toBeInstanceOf(TimeoutError);
+    expect(
+      await slow
+        .with({ timeoutMs: 50 })
+        .GET('/api/v1/billing/usage')
+        .catch((x: unknown) => x),
+    ).toBeInstanceOf(TimeoutError);
   });
 
   it('a refused connection is a ConnectionError; a 400 a ValidationError with its fields', async () => {
     const closed = createCredenceClient({ baseUrl: 'http://127.0.0.1:1', maxRetries: 0 });
     expect(await closed.GET('/api/v1/billing/usage').catch((x: unknown) => x)).toBeInstanceOf(ConnectionError);
-    fresh(() => ({ status: 400, body: { error: 'validation_failed', details: 'bad', fields: [{ field: 'limit', message: 'must be >= 1' }] } }));
+    fresh(() => ({
+      status: 400,
+      body: { error: 'validation_failed', details: 'bad', fields: [{ field: 'limit', message: 'must be >= 1' }] },
+    }));
     const e = await unwrap(createCredenceClient({ baseUrl }).GET('/api/v1/webhooks')).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ValidationError);
     expect(e).toMatchObject({ fields: [{ field: 'limit' }] });

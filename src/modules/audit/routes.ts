@@ -6,7 +6,14 @@ import { fieldError } from '../../platform/errors.js';
 import type { AuditRepo, AuditRow } from './repo.js';
 import { AuditLog, AuditLogQuery } from './schemas.js';
 
-const toEntry = (r: AuditRow) => ({ id: r.id, actor: r.actor, action: r.action, target: r.target, details: r.details ?? {}, createdAt: r.created_at });
+const toEntry = (r: AuditRow) => ({
+  id: r.id,
+  actor: r.actor,
+  action: r.action,
+  target: r.target,
+  details: r.details ?? {},
+  createdAt: r.created_at,
+});
 
 const date = (field: string, v: string | Date | undefined): Date | null => {
   if (v === undefined) return null;
@@ -36,7 +43,13 @@ export function registerAuditRoutes(app: App, repo: AuditRepo) {
       async (req) => {
         const { limit = 50, cursor, action, actor, target, since, until } = req.query;
         const before = cursor ? decodeCursor('audit.log', cursor, [BIGINT_ID])[0] : null;
-        const filter = { action: action ?? null, actor: actor ?? null, target: target ?? null, since: date('since', since), until: date('until', until) };
+        const filter = {
+          action: action ?? null,
+          actor: actor ?? null,
+          target: target ?? null,
+          since: date('since', since),
+          until: date('until', until),
+        };
         const rows = await repo.page(filter, limit + 1, before);
         const page = cutPage(rows, limit, 'audit.log', (r) => [r.id]);
         return { entries: page.items.map(toEntry), nextCursor: page.nextCursor, hasMore: page.hasMore } as never;

@@ -4,9 +4,24 @@ import { Timestamp } from '../../platform/http/schemas.js';
 import { pageFields, pageQuery } from '../../platform/http/pagination.js';
 
 export const AuditLogQuery = Type.Object({
-  action: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'only this action, e.g. dispute.status or api_key.revoke', examples: ['dispute.status'] })),
-  actor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only entries by this actor, in any letter case, e.g. admin:0x... or api_key:<id>' })),
-  target: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only entries about this record, e.g. dispute:<id> or api_key:<id>' })),
+  action: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'only this action, e.g. dispute.status or api_key.revoke',
+      examples: ['dispute.status'],
+    }),
+  ),
+  actor: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'only entries by this actor, in any letter case, e.g. admin:0x... or api_key:<id>',
+    }),
+  ),
+  target: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'only entries about this record, e.g. dispute:<id> or api_key:<id>' }),
+  ),
   since: Type.Optional(Timestamp({ description: 'only entries at or after this time' })),
   until: Type.Optional(Timestamp({ description: 'only entries before this time' })),
   ...pageQuery(200, 50),

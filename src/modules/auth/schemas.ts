@@ -11,13 +11,21 @@ const ENVIRONMENT_DOC =
   'webhooks, sandbox scores and sandbox proofs), a live record is 404, and routes without a sandbox answer 403.';
 
 /** The environment a sign-in works in, as a test key or a live key would (issue 24). */
-export const SignInEnvironment = Type.Union([Type.Literal('live'), Type.Literal('test')], { title: 'SignInEnvironment', description: ENVIRONMENT_DOC });
+export const SignInEnvironment = Type.Union([Type.Literal('live'), Type.Literal('test')], {
+  title: 'SignInEnvironment',
+  description: ENVIRONMENT_DOC,
+});
 
 export const VerifyBody = Type.Object(
   {
     message: Type.String({ minLength: 1, maxLength: 10_000, description: 'the EIP-4361 message, as signed' }),
     signature: Type.String({ pattern: '^0x[0-9a-fA-F]+$', maxLength: 2_000, description: 'personal_sign signature of the message' }),
-    environment: Type.Optional(Type.Union([Type.Literal('live'), Type.Literal('test')], { default: 'live', description: `the environment the token works in (default live). ${ENVIRONMENT_DOC}` })),
+    environment: Type.Optional(
+      Type.Union([Type.Literal('live'), Type.Literal('test')], {
+        default: 'live',
+        description: `the environment the token works in (default live). ${ENVIRONMENT_DOC}`,
+      }),
+    ),
   },
   {
     title: 'SignInRequest',

@@ -17,7 +17,10 @@ export const ISSUED_AT_SKEW_MS = 60_000;
  * Never the request's Host: a phishing site relaying its victim's message would choose that header itself.
  * `port` is the port actually bound (PORT=0 picks one at listen time).
  */
-export function siweDomainsOf(config: Pick<Config, 'siweDomain' | 'siweDomains' | 'publicUrl' | 'port' | 'host'>, port = config.port): string[] {
+export function siweDomainsOf(
+  config: Pick<Config, 'siweDomain' | 'siweDomains' | 'publicUrl' | 'port' | 'host'>,
+  port = config.port,
+): string[] {
   const configured = config.siweDomain ?? (config.publicUrl ? new URL(config.publicUrl).host.toLowerCase() : null);
   return [...new Set([...(configured ? [configured] : listeningDomains(config.host, port)), ...config.siweDomains])];
 }
@@ -31,7 +34,8 @@ export function siweDomainsOf(config: Pick<Config, 'siweDomain' | 'siweDomains' 
 export function listeningDomains(host: string, port: number): string[] {
   const at = (h: string) => new URL(`http://${h}:${port}`).host.toLowerCase();
   const h = host.toLowerCase().replace(/^\[|\]$/g, '');
-  if (h === '0.0.0.0' || h === '127.0.0.1' || h === 'localhost') return [at(h === '127.0.0.1' ? '127.0.0.1' : 'localhost'), at(h === '127.0.0.1' ? 'localhost' : '127.0.0.1')];
+  if (h === '0.0.0.0' || h === '127.0.0.1' || h === 'localhost')
+    return [at(h === '127.0.0.1' ? '127.0.0.1' : 'localhost'), at(h === '127.0.0.1' ? 'localhost' : '127.0.0.1')];
   if (h === '::') return [at('localhost'), at('127.0.0.1'), at('[::1]')];
   if (h === '::1') return [at('[::1]'), at('localhost')];
   return [at(h.includes(':') ? `[${h}]` : h)];
@@ -50,7 +54,9 @@ function checkBinding(msg: SiweMessage, allowed: string[], chains: number[]): st
   const domain = msg.domain.toLowerCase();
   const list = allowed.join(', ');
   if (!allowed.includes(domain)) {
-    throw unauthorized(`The message's domain must be ${allowed.length > 1 ? 'one of ' : ''}${list} (the sign-in domains this service was configured or started for; CREDENCE_SIWE_DOMAINS adds others).`);
+    throw unauthorized(
+      `The message's domain must be ${allowed.length > 1 ? 'one of ' : ''}${list} (the sign-in domains this service was configured or started for; CREDENCE_SIWE_DOMAINS adds others).`,
+    );
   }
   let uriHost: string | null;
   try {
@@ -107,7 +113,8 @@ export function createSiweService(ctx: Pick<AppContext, 'db' | 'config' | 'jwt'>
         'UPDATE siwe_nonces SET used_at = now() WHERE nonce = $1 AND used_at IS NULL AND expires_at > now() RETURNING nonce',
         [msg.nonce],
       );
-      if (used.length === 0) throw unauthorized('The nonce is unknown, expired or already used; request a new one from GET /api/v1/auth/nonce.');
+      if (used.length === 0)
+        throw unauthorized('The nonce is unknown, expired or already used; request a new one from GET /api/v1/auth/nonce.');
       const address = toChecksum(msg.address);
       const roles = ctx.config.adminAddresses.includes(address.toLowerCase()) ? ['user', 'admin'] : ['user'];
       const { token, expiresIn } = await ctx.jwt.issue(address, roles, environment);

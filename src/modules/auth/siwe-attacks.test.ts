@@ -81,7 +81,15 @@ describe('configured chain ids', () => {
       const w = Wallet.createRandom();
       const sign = async (chainId: number) => {
         const n = (await local.inject({ method: 'GET', url: '/api/v1/auth/nonce' })).json().nonce;
-        const message = new SiweMessage({ domain: 'credence.test', address: w.address, uri: 'https://credence.test', version: '1', chainId, nonce: n, issuedAt: new Date().toISOString() }).prepareMessage();
+        const message = new SiweMessage({
+          domain: 'credence.test',
+          address: w.address,
+          uri: 'https://credence.test',
+          version: '1',
+          chainId,
+          nonce: n,
+          issuedAt: new Date().toISOString(),
+        }).prepareMessage();
         return local.inject({ method: 'POST', url: '/api/v1/auth/verify', payload: { message, signature: await w.signMessage(message) } });
       };
       expect((await sign(31337)).statusCode).toBe(200);
@@ -101,7 +109,12 @@ describe('admin rights follow the current settings', () => {
     const admin = await signIn(before, adminWallet);
     // an admin-only call: creating an Enterprise key
     const create = (a: App) =>
-      a.inject({ method: 'POST', url: '/api/v1/billing/api-keys', headers: admin.auth, payload: { organizationName: 'Org', contactEmail: 'a@b.co', tier: 'Enterprise' } });
+      a.inject({
+        method: 'POST',
+        url: '/api/v1/billing/api-keys',
+        headers: admin.auth,
+        payload: { organizationName: 'Org', contactEmail: 'a@b.co', tier: 'Enterprise' },
+      });
     expect((await create(before)).statusCode).toBe(201);
     await before.close();
     // the same deployment restarted with the admin removed from the settings

@@ -25,7 +25,16 @@ async function signInOver(base: string, domain: string, origin = `http://${domai
   expect(nonceRes.status).toBe(200);
   const { nonce } = (await nonceRes.json()) as { nonce: string };
   const wallet = Wallet.createRandom();
-  const message = new SiweMessage({ domain, address: wallet.address, statement: 'Sign in to the Credence console', uri: origin, version: '1', chainId: 1, nonce, issuedAt: new Date().toISOString() }).prepareMessage();
+  const message = new SiweMessage({
+    domain,
+    address: wallet.address,
+    statement: 'Sign in to the Credence console',
+    uri: origin,
+    version: '1',
+    chainId: 1,
+    nonce,
+    issuedAt: new Date().toISOString(),
+  }).prepareMessage();
   const res = await fetch(`${base}/api/v1/auth/verify`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -84,6 +93,10 @@ describe('which domains a listener accepts', () => {
   it('a configured domain or public URL replaces the defaults (never a host it was not configured for)', () => {
     expect(siweDomainsOf(loadConfig({ PORT: '43111', CREDENCE_SIWE_DOMAIN: 'app.example.com' }))).toEqual(['app.example.com']);
     expect(siweDomainsOf(loadConfig({ PORT: '43111', CREDENCE_PUBLIC_URL: 'https://api.example.com' }))).toEqual(['api.example.com']);
-    expect(siweDomainsOf(loadConfig({ PORT: '43111', CREDENCE_SIWE_DOMAINS: 'dapp.example' }))).toEqual(['127.0.0.1:43111', 'localhost:43111', 'dapp.example']);
+    expect(siweDomainsOf(loadConfig({ PORT: '43111', CREDENCE_SIWE_DOMAINS: 'dapp.example' }))).toEqual([
+      '127.0.0.1:43111',
+      'localhost:43111',
+      'dapp.example',
+    ]);
   });
 });

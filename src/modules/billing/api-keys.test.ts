@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const post = (headers: Record<string, string>, payload: object) => app.inject({ method: 'POST', url: '/api/v1/billing/api-keys', headers, payload });
+const post = (headers: Record<string, string>, payload: object) =>
+  app.inject({ method: 'POST', url: '/api/v1/billing/api-keys', headers, payload });
 
 describe('POST /billing/api-keys', () => {
   it('creates a Free key for any signed-in wallet, shows it once and stores only its hash', async () => {
@@ -17,7 +18,13 @@ describe('POST /billing/api-keys', () => {
     const res = await post(user.auth, { organizationName: 'Acme Lending', contactEmail: 'ops@acme.example' });
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body).toMatchObject({ tier: 'Free', rateLimit: 10, monthlyQueryLimit: 100, ownerAddress: user.address, organizationName: 'Acme Lending' });
+    expect(body).toMatchObject({
+      tier: 'Free',
+      rateLimit: 10,
+      monthlyQueryLimit: 100,
+      ownerAddress: user.address,
+      organizationName: 'Acme Lending',
+    });
     expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.apiKey).toMatch(/^cred_live_[0-9A-Za-z]{32,}$/);
     expect(body.note).toMatch(/store/i);
@@ -58,9 +65,19 @@ describe('POST /billing/api-keys', () => {
     const fields = res.json().fields.map((f: { field: string }) => f.field);
     expect(fields).toEqual(expect.arrayContaining(['organizationName', 'contactEmail', 'tier']));
     const missing = await post(user.auth, {});
-    expect(missing.json().fields.map((f: { field: string }) => f.field).sort()).toEqual(['contactEmail', 'organizationName']);
+    expect(
+      missing
+        .json()
+        .fields.map((f: { field: string }) => f.field)
+        .sort(),
+    ).toEqual(['contactEmail', 'organizationName']);
     const long = await post(user.auth, { organizationName: 'x'.repeat(201), contactEmail: `${'a'.repeat(310)}@example.com` });
-    expect(long.json().fields.map((f: { field: string }) => f.field).sort()).toEqual(['contactEmail', 'organizationName']);
+    expect(
+      long
+        .json()
+        .fields.map((f: { field: string }) => f.field)
+        .sort(),
+    ).toEqual(['contactEmail', 'organizationName']);
     const bounds = await post(user.auth, { organizationName: 'ab', contactEmail: `${'a'.repeat(300)}@example.com` });
     expect(bounds.statusCode).toBe(201);
     const top = await post(user.auth, { organizationName: 'x'.repeat(200), contactEmail: 'a@b.co', ignored: true });

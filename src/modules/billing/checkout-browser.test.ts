@@ -21,7 +21,16 @@ beforeAll(async () => {
   if (!skipBrowser) {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }
 });
@@ -32,7 +41,12 @@ afterAll(async () => {
 
 /** A checkout opened by the key; the page path (with its token) on this server. */
 async function checkout(key: TestKey, successUrl?: string) {
-  const res = await app.inject({ method: 'POST', url: '/api/v1/billing/checkout', headers: key.headers, payload: { planId: 'growth', ...(successUrl ? { successUrl } : {}) } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/billing/checkout',
+    headers: key.headers,
+    payload: { planId: 'growth', ...(successUrl ? { successUrl } : {}) },
+  });
   expect(res.statusCode, res.body).toBe(200);
   const url = new URL(res.json().url);
   return `${base}${url.pathname}${url.search}`;
@@ -45,12 +59,22 @@ describe('local checkout form over a real socket', () => {
     const html = await page.text();
     expect(html).toContain('method="post"');
     const action = /action="([^"]+)"/.exec(html)![1].replace(/&amp;/g, '&');
-    const res = await fetch(`${base}${action}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
+    const res = await fetch(`${base}${action}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+      redirect: 'manual',
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('https://dapp.example/thanks');
     expect((await usageOf(app, key)).tier).toBe('Growth');
     // pressing again: 409 in the API's error format, nothing changes
-    const again = await fetch(`${base}${action}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'x=1', redirect: 'manual' });
+    const again = await fetch(`${base}${action}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'x=1',
+      redirect: 'manual',
+    });
     expect(again.status).toBe(409);
     expect(((await again.json()) as { error: string }).error).toBe('invalid_state');
   });
@@ -58,7 +82,12 @@ describe('local checkout form over a real socket', () => {
   it('the form post without the token is refused (403) like any other', async () => {
     const key = await createKey(app, 'Free');
     const url = new URL(await checkout(key));
-    const res = await fetch(`${base}${url.pathname}/confirm`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
+    const res = await fetch(`${base}${url.pathname}/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+      redirect: 'manual',
+    });
     expect(res.status).toBe(403);
     expect((await usageOf(app, key)).tier).toBe('Free');
   });

@@ -2,7 +2,15 @@
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** `confirmAction`: where the button posts; it carries the creator's token when the page was opened with it. */
-export function checkoutPage(s: { id: string; tier: string; priceUsd: number | null; status: string; cancelUrl: string | null; confirmAction: string; nonce: string }): string {
+export function checkoutPage(s: {
+  id: string;
+  tier: string;
+  priceUsd: number | null;
+  status: string;
+  cancelUrl: string | null;
+  confirmAction: string;
+  nonce: string;
+}): string {
   const done = s.status !== 'open';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -33,7 +41,10 @@ document.getElementById('pay-form').addEventListener('submit', async (ev) => {
 </script></body></html>`;
 }
 
-export const donePage = (ok: boolean, nonce: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Credence checkout</title>
+export const donePage = (
+  ok: boolean,
+  nonce: string,
+) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Credence checkout</title>
 <style nonce="${esc(nonce)}">body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto}</style></head>
 <body><h1>${ok ? 'Payment received' : 'Checkout cancelled'}</h1>
 <p>${ok ? 'Your API key has been upgraded. Check it with GET /api/v1/billing/usage.' : 'Nothing was charged.'}</p></body></html>`;

@@ -10,7 +10,10 @@ const stripe = new Stripe('sk_test_unused');
 
 function signed(event: object, secret = WEBHOOK_SECRET) {
   const payload = JSON.stringify(event);
-  return { payload, headers: { 'content-type': 'application/json', 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret }) } };
+  return {
+    payload,
+    headers: { 'content-type': 'application/json', 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret }) },
+  };
 }
 
 const usage = async (app: App, headers: Record<string, string>) => {
@@ -27,7 +30,12 @@ describe('local payment provider (no Stripe settings)', () => {
 
   it('checkout page + confirm upgrades the key through a signed checkout.session.completed', async () => {
     const key = await createKey(app, 'Free');
-    const res = await app.inject({ method: 'POST', url: '/api/v1/billing/checkout', headers: key.headers, payload: { planId: 'starter', successUrl: 'https://dapp.example/thanks' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/checkout',
+      headers: key.headers,
+      payload: { planId: 'starter', successUrl: 'https://dapp.example/thanks' },
+    });
     expect(res.statusCode).toBe(200);
     const { sessionId, url, provider } = res.json();
     expect(provider).toBe('local');
@@ -45,16 +53,33 @@ describe('local payment provider (no Stripe settings)', () => {
     expect(u).toMatchObject({ tier: 'Starter', rateLimit: 100, monthlyLimit: 10_000, limitHeader: '100' });
     const again = await app.inject({ method: 'POST', url: `${new URL(url).pathname}/confirm${new URL(url).search}`, payload: {} });
     expect(again.statusCode).toBe(409);
-    const events = await app.ctx.db.query("SELECT * FROM payment_events WHERE type = 'checkout.session.completed' AND api_key_id = $1", [key.id]);
+    const events = await app.ctx.db.query("SELECT * FROM payment_events WHERE type = 'checkout.session.completed' AND api_key_id = $1", [
+      key.id,
+    ]);
     expect(events).toHaveLength(1);
   });
 
   it('validates the checkout body and needs an API key', async () => {
     const key = await createKey(app, 'Free');
-    const bad = await app.inject({ method: 'POST', url: '/api/v1/billing/checkout', headers: key.headers, payload: { planId: 'enterprise', successUrl: 'ftp://x', walletAddress: '0x123' } });
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/checkout',
+      headers: key.headers,
+      payload: { planId: 'enterprise', successUrl: 'ftp://x', walletAddress: '0x123' },
+    });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().fields.map((f: { field: string }) => f.field).sort()).toEqual(expect.arrayContaining(['planId', 'successUrl', 'walletAddress']));
-    const long = await app.inject({ method: 'POST', url: '/api/v1/billing/checkout', headers: key.headers, payload: { planId: 'growth', cancelUrl: `https://x.example/${'a'.repeat(2000)}` } });
+    expect(
+      bad
+        .json()
+        .fields.map((f: { field: string }) => f.field)
+        .sort(),
+    ).toEqual(expect.arrayContaining(['planId', 'successUrl', 'walletAddress']));
+    const long = await app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/checkout',
+      headers: key.headers,
+      payload: { planId: 'growth', cancelUrl: `https://x.example/${'a'.repeat(2000)}` },
+    });
     expect(long.statusCode).toBe(400);
     expect((await app.inject({ method: 'POST', url: '/api/v1/billing/checkout', payload: { planId: 'growth' } })).statusCode).toBe(401);
     expect((await app.inject({ method: 'GET', url: '/api/v1/billing/checkout/local/cs_nope' })).statusCode).toBe(404);
@@ -66,13 +91,16 @@ describe('payment events (Stripe-Signature)', () => {
   let fake: Awaited<ReturnType<typeof startFakeStripe>>;
   beforeAll(async () => {
     fake = await startFakeStripe();
-    app = await createTestApp({ config: { stripeSecretKey: 'sk_test_fake', stripeApiBase: fake.url, stripeWebhookSecret: WEBHOOK_SECRET } });
+    app = await createTestApp({
+      config: { stripeSecretKey: 'sk_test_fake', stripeApiBase: fake.url, stripeWebhookSecret: WEBHOOK_SECRET },
+    });
   });
   afterAll(async () => {
     await app.close();
     await fake.close();
   });
-  const post = (p: { payload: string; headers: Record<string, string> }) => app.inject({ method: 'POST', url: '/api/v1/billing/stripe/webhook', ...p });
+  const post = (p: { payload: string; headers: Record<string, string> }) =>
+    app.inject({ method: 'POST', url: '/api/v1/billing/stripe/webhook', ...p });
   async function paying(planId: 'starter' | 'growth', sub: string) {
     const key = await createKey(app, 'Free');
     const session = await openCheckout(app, key, planId);
@@ -112,10 +140,14 @@ describe('payment events (Stripe-Signature)', () => {
     const t = Math.floor(Date.now() / 1000);
     await post(signed(completedEvent('evt_c2', session, key, 'sub_abc', { created: t })));
     expect((await usage(app, key.headers)).tier).toBe('Starter');
-    const updated = await post(signed(subscriptionEvent('evt_u2', 'customer.subscription.updated', 'sub_abc', key, { status: 'past_due' }, t + 1)));
+    const updated = await post(
+      signed(subscriptionEvent('evt_u2', 'customer.subscription.updated', 'sub_abc', key, { status: 'past_due' }, t + 1)),
+    );
     expect(updated.statusCode).toBe(200);
     expect((await usage(app, key.headers)).tier).toBe('Starter');
-    const audit = await app.ctx.db.query("SELECT * FROM audit_log WHERE action = 'subscription.updated' AND target = $1", [`api_key:${key.id}`]);
+    const audit = await app.ctx.db.query("SELECT * FROM audit_log WHERE action = 'subscription.updated' AND target = $1", [
+      `api_key:${key.id}`,
+    ]);
     expect(audit).toHaveLength(1);
     const deleted = await post(signed(subscriptionEvent('evt_d2', 'customer.subscription.deleted', 'sub_abc', key, {}, t + 2)));
     expect(deleted.statusCode).toBe(200);
@@ -125,7 +157,13 @@ describe('payment events (Stripe-Signature)', () => {
 
   it('an event that is not a Stripe event is 400; one without a usable data.object is recorded and changes nothing', async () => {
     const { key, session } = await paying('growth', 'sub_malformed');
-    for (const body of [null, [], 'text', { type: 'checkout.session.completed' }, { id: 'evt_no_created', type: 'checkout.session.completed' }]) {
+    for (const body of [
+      null,
+      [],
+      'text',
+      { type: 'checkout.session.completed' },
+      { id: 'evt_no_created', type: 'checkout.session.completed' },
+    ]) {
       const res = await post(signed(body as object));
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().error).toBe('validation_failed');
@@ -149,7 +187,9 @@ describe('Stripe checkout through the official SDK', () => {
   let fake: Awaited<ReturnType<typeof startFakeStripe>>;
   beforeAll(async () => {
     fake = await startFakeStripe();
-    app = await createTestApp({ config: { stripeSecretKey: 'sk_test_fake', stripeApiBase: fake.url, stripeWebhookSecret: WEBHOOK_SECRET } });
+    app = await createTestApp({
+      config: { stripeSecretKey: 'sk_test_fake', stripeApiBase: fake.url, stripeWebhookSecret: WEBHOOK_SECRET },
+    });
   });
   afterAll(async () => {
     await app.close();
@@ -170,7 +210,11 @@ describe('Stripe checkout through the official SDK', () => {
     expect(sent['metadata[tier]']).toBe('Growth');
     expect(sent['line_items[0][price_data][unit_amount]']).toBe('19900');
     fake.addSubscription('sub_evt_sdk', { apiKeyId: key.id });
-    const done = await app.inject({ method: 'POST', url: '/api/v1/billing/stripe/webhook', ...signed(completedEvent('evt_sdk', body.sessionId, key, 'sub_evt_sdk')) });
+    const done = await app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/stripe/webhook',
+      ...signed(completedEvent('evt_sdk', body.sessionId, key, 'sub_evt_sdk')),
+    });
     expect(done.statusCode, done.body).toBe(200);
     expect((await usage(app, key.headers)).tier).toBe('Growth');
   });
@@ -183,4 +227,3 @@ describe('Stripe checkout through the official SDK', () => {
     expect(res.json().error).toBe('upstream_unavailable');
   });
 });
-

@@ -48,7 +48,13 @@ export function createPaymentEvents({ ctx, repo, stripe, tierOfPrice, cancelOrph
   };
 
   /** Records the event id as handled with no effect; false when it was handled before. */
-  async function ignore(event: { id: string; type: string }, keyId: string | null, payload: unknown, reason: string, q: Queryable = ctx.db) {
+  async function ignore(
+    event: { id: string; type: string },
+    keyId: string | null,
+    payload: unknown,
+    reason: string,
+    q: Queryable = ctx.db,
+  ) {
     const fresh = await repo.claimEvent({ id: event.id, type: event.type, keyId, payload }, q);
     if (fresh) ctx.log.warn({ eventId: event.id, type: event.type, keyId, reason }, 'payment event changes nothing');
     return fresh;
@@ -57,7 +63,9 @@ export function createPaymentEvents({ ctx, repo, stripe, tierOfPrice, cancelOrph
   async function handle(raw: unknown): Promise<{ received: true; duplicate: boolean }> {
     if (!isObj(raw) || typeof raw.id !== 'string' || !raw.id || typeof raw.type !== 'string' || typeof raw.created !== 'number') {
       ctx.log.warn({ eventId: isObj(raw) ? raw.id : undefined }, 'malformed payment event refused');
-      throw badRequest('The event is not a Stripe event (id, type and created are required).', [{ field: 'body', message: 'needs id, type and created' }]);
+      throw badRequest('The event is not a Stripe event (id, type and created are required).', [
+        { field: 'body', message: 'needs id, type and created' },
+      ]);
     }
     const event = { id: raw.id, type: raw.type, created: new Date(raw.created * 1000), createdS: raw.created };
     const obj = isObj(raw.data) && isObj(raw.data.object) && typeof raw.data.object.id === 'string' ? raw.data.object : null;
@@ -80,7 +88,8 @@ export function createPaymentEvents({ ctx, repo, stripe, tierOfPrice, cancelOrph
     // The key is the one that opened this checkout with us, whatever the event's metadata says.
     const row = await repo.checkout(String(session.id));
     if (!row) return ignore(event, null, raw, 'no checkout session of ours');
-    if (row.status !== 'open') return ignore(event, row.api_key_id, raw, `checkout session is ${row.status}, no longer the key's pending checkout`);
+    if (row.status !== 'open')
+      return ignore(event, row.api_key_id, raw, `checkout session is ${row.status}, no longer the key's pending checkout`);
     const subscriptionId = idOf(session.subscription);
     if (!subscriptionId) return ignore(event, row.api_key_id, raw, 'completion without a subscription');
     const sub = await readSubscription(subscriptionId);
@@ -101,18 +110,40 @@ export function createPaymentEvents({ ctx, repo, stripe, tierOfPrice, cancelOrph
         // An older completion than the key's state (or of a subscription already over): this session lost.
         await repo.closeCheckout(row.id, 'superseded', subscriptionId, q);
         if (!ENDED.has(status) && key.stripe_subscription_id !== subscriptionId) orphan = subscriptionId;
-        ctx.log.warn({ eventId: event.id, keyId: key.id, subscription: subscriptionId, status, appliedAt }, 'checkout completion older than the key\'s state: not applied');
-        await writeAudit(q, { actor: 'payment-processor', action: 'checkout.superseded', target: `api_key:${key.id}`, details: { event: event.id, session: row.id, subscription: subscriptionId } });
+        ctx.log.warn(
+          { eventId: event.id, keyId: key.id, subscription: subscriptionId, status, appliedAt },
+          "checkout completion older than the key's state: not applied",
+        );
+        await writeAudit(q, {
+          actor: 'payment-processor',
+          action: 'checkout.superseded',
+          target: `api_key:${key.id}`,
+          details: { event: event.id, session: row.id, subscription: subscriptionId },
+        });
         return true;
       }
-      if (key.stripe_subscription_id && key.stripe_subscription_id !== subscriptionId && key.subscription_status !== 'canceled') replaced = key.stripe_subscription_id;
+      if (key.stripe_subscription_id && key.stripe_subscription_id !== subscriptionId && key.subscription_status !== 'canceled')
+        replaced = key.stripe_subscription_id;
       await repo.setSubscription(
         key.id,
-        { tier, customer: idOf(session.customer), subscription: subscriptionId, item, status, cancelAtPeriodEnd: sub.cancel_at_period_end === true, eventAt: event.created },
+        {
+          tier,
+          customer: idOf(session.customer),
+          subscription: subscriptionId,
+          item,
+          status,
+          cancelAtPeriodEnd: sub.cancel_at_period_end === true,
+          eventAt: event.created,
+        },
         q,
       );
       await repo.closeCheckout(row.id, 'completed', subscriptionId, q);
-      await writeAudit(q, { actor: 'payment-processor', action: 'api_key.upgrade', target: `api_key:${key.id}`, details: { from: key.tier, to: tier, event: event.id, subscription: subscriptionId, replaced } });
+      await writeAudit(q, {
+        actor: 'payment-processor',
+        action: 'api_key.upgrade',
+        target: `api_key:${key.id}`,
+        details: { from: key.tier, to: tier, event: event.id, subscription: subscriptionId, replaced },
+      });
       ctx.apiKeys.invalidate(key.key_hash);
       return true;
     });
@@ -127,24 +158,37 @@ export function createPaymentEvents({ ctx, repo, stripe, tierOfPrice, cancelOrph
     if (!current) return ignore(event, null, raw, "not any key's current subscription");
     const appliedAt = seconds(current.subscription_event_at);
     const deleted = event.type === 'customer.subscription.deleted';
-    if (!deleted && appliedAt !== null && event.createdS < appliedAt) return ignore(event, current.id, raw, 'older than the state already applied');
+    if (!deleted && appliedAt !== null && event.createdS < appliedAt)
+      return ignore(event, current.id, raw, 'older than the state already applied');
     // Same second as what was applied: which came first is unknown, so Stripe's own current state decides.
     let sub: Obj | null = eventSub;
-    if (!deleted && appliedAt !== null && event.createdS === appliedAt) sub = (await readSubscription(String(eventSub.id))) ?? { ...eventSub, status: 'canceled' };
+    if (!deleted && appliedAt !== null && event.createdS === appliedAt)
+      sub = (await readSubscription(String(eventSub.id))) ?? { ...eventSub, status: 'canceled' };
     return ctx.db.tx(async (q) => {
       const key = await repo.keyForUpdate(current.id, q);
-      if (!key || key.stripe_subscription_id !== eventSub.id) return ignore(event, current.id, raw, "no longer the key's current subscription", q);
+      if (!key || key.stripe_subscription_id !== eventSub.id)
+        return ignore(event, current.id, raw, "no longer the key's current subscription", q);
       if (!(await repo.claimEvent({ id: event.id, type: event.type, keyId: key.id, payload: raw }, q))) return false;
       const status = deleted ? 'canceled' : typeof sub.status === 'string' ? sub.status : null;
       if (status && ENDED.has(status)) {
         await repo.clearSubscription(key.id, q, event.created);
-        await writeAudit(q, { actor: 'payment-processor', action: 'api_key.downgrade', target: `api_key:${key.id}`, details: { from: key.tier, to: 'Free', event: event.id } });
+        await writeAudit(q, {
+          actor: 'payment-processor',
+          action: 'api_key.downgrade',
+          target: `api_key:${key.id}`,
+          details: { from: key.tier, to: 'Free', event: event.id },
+        });
       } else {
         const { item, price } = priceOf(sub);
         const tier = tierOfPrice(price);
         const cancelAtPeriodEnd = typeof sub.cancel_at_period_end === 'boolean' ? sub.cancel_at_period_end : undefined;
         await repo.setSubscriptionState(key.id, { tier: tier ?? undefined, status, cancelAtPeriodEnd, item, eventAt: event.created }, q);
-        await writeAudit(q, { actor: 'payment-processor', action: 'subscription.updated', target: `api_key:${key.id}`, details: { event: event.id, status, cancelAtPeriodEnd: cancelAtPeriodEnd ?? null, tier: tier ?? key.tier } });
+        await writeAudit(q, {
+          actor: 'payment-processor',
+          action: 'subscription.updated',
+          target: `api_key:${key.id}`,
+          details: { event: event.id, status, cancelAtPeriodEnd: cancelAtPeriodEnd ?? null, tier: tier ?? key.tier },
+        });
       }
       ctx.apiKeys.invalidate(key.key_hash);
       return true;

@@ -1,7 +1,16 @@
 // API key lifecycle through HTTP: list, revoke (at once, on every instance), rotate with a grace period, expiry,
 // last use, and test keys (sandbox scores, no quota).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, createTestApp, eventually, randomAddress, redisUrl, signIn, signInAdmin, type SignedIn } from '../../../test/helpers/app.js';
+import {
+  createKey,
+  createTestApp,
+  eventually,
+  randomAddress,
+  redisUrl,
+  signIn,
+  signInAdmin,
+  type SignedIn,
+} from '../../../test/helpers/app.js';
 import { randomBytes } from 'node:crypto';
 import { sharedPostgresDatabase } from '../../../test/helpers/shared-db.js';
 import { usingPostgres } from '../../../test/helpers/db.js';
@@ -38,7 +47,15 @@ describe('GET /billing/api-keys', () => {
     const body = res.json();
     expect(body.count).toBe(2);
     expect(body.keys.map((k: { id: string }) => k.id)).toEqual([b.id, a.id]);
-    expect(body.keys[1]).toMatchObject({ keyPrefix: a.apiKey.slice(0, 14), environment: 'live', tier: 'Free', status: 'active', lastUsedAt: null, expiresAt: null, subscription: null });
+    expect(body.keys[1]).toMatchObject({
+      keyPrefix: a.apiKey.slice(0, 14),
+      environment: 'live',
+      tier: 'Free',
+      status: 'active',
+      lastUsedAt: null,
+      expiresAt: null,
+      subscription: null,
+    });
     expect(body.keys[0]).toMatchObject({ environment: 'test', monthlyQueryLimit: null });
     expect(res.body).not.toContain(a.apiKey);
     expect(res.body).not.toContain('hash');
@@ -111,7 +128,12 @@ describe('POST /billing/api-keys/{id}/rotate', () => {
     await app.inject({ method: 'GET', url: `/api/v1/reputation/${randomAddress()}/OVERALL`, headers: { 'x-api-key': k.apiKey } });
     const before = (await usage(k.apiKey)).json().queriesThisMonth;
     expect(before).toBe(1);
-    const res = await app.inject({ method: 'POST', url: `/api/v1/billing/api-keys/${k.id}/rotate`, headers: owner.auth, payload: { gracePeriodSeconds: 3600 } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/v1/billing/api-keys/${k.id}/rotate`,
+      headers: owner.auth,
+      payload: { gracePeriodSeconds: 3600 },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const r = res.json();
     expect(r.id).toBe(k.id);
@@ -133,7 +155,12 @@ describe('POST /billing/api-keys/{id}/rotate', () => {
     const owner = await signIn(app);
     const k = await newKey(owner);
     expect((await usage(k.apiKey)).statusCode).toBe(200);
-    const res = await app.inject({ method: 'POST', url: `/api/v1/billing/api-keys/${k.id}/rotate`, headers: owner.auth, payload: { gracePeriodSeconds: 0 } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/v1/billing/api-keys/${k.id}/rotate`,
+      headers: owner.auth,
+      payload: { gracePeriodSeconds: 0 },
+    });
     expect(res.statusCode).toBe(200);
     expect((await usage(k.apiKey)).statusCode).toBe(401);
     expect((await usage(res.json().apiKey)).statusCode).toBe(200);
@@ -143,8 +170,16 @@ describe('POST /billing/api-keys/{id}/rotate', () => {
     const owner = await signIn(app);
     const k = await newKey(owner);
     const stranger = await signIn(app);
-    expect((await app.inject({ method: 'POST', url: `/api/v1/billing/api-keys/${k.id}/rotate`, headers: stranger.auth, payload: {} })).statusCode).toBe(404);
-    const bad = await app.inject({ method: 'POST', url: `/api/v1/billing/api-keys/${k.id}/rotate`, headers: owner.auth, payload: { gracePeriodSeconds: 604_801 } });
+    expect(
+      (await app.inject({ method: 'POST', url: `/api/v1/billing/api-keys/${k.id}/rotate`, headers: stranger.auth, payload: {} }))
+        .statusCode,
+    ).toBe(404);
+    const bad = await app.inject({
+      method: 'POST',
+      url: `/api/v1/billing/api-keys/${k.id}/rotate`,
+      headers: owner.auth,
+      payload: { gracePeriodSeconds: 604_801 },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().fields[0].field).toBe('gracePeriodSeconds');
     await app.inject({ method: 'DELETE', url: `/api/v1/billing/api-keys/${k.id}`, headers: owner.auth });
@@ -160,7 +195,10 @@ describe('key expiry', () => {
     const k = await newKey(owner, { expiresAt: new Date(Date.now() + 1500).toISOString() });
     expect(k.expiresAt).not.toBeNull();
     expect((await usage(k.apiKey)).statusCode).toBe(200);
-    const expired = await eventually(async () => ((await usage(k.apiKey)).statusCode === 401 ? true : null), { timeoutMs: 20_000, intervalMs: 200 });
+    const expired = await eventually(async () => ((await usage(k.apiKey)).statusCode === 401 ? true : null), {
+      timeoutMs: 20_000,
+      intervalMs: 200,
+    });
     expect(expired).toBe(true);
     expect((await usage(k.apiKey)).json().details).toMatch(/expired|not valid/);
     const listed = (await list(owner)).json().keys.find((x: { id: string }) => x.id === k.id);
@@ -197,7 +235,12 @@ describe('test keys', () => {
     expect(profile.json().scores.find((s: { category: string }) => s.category === 'DEFI_LENDING').score).toBe(a.json().score);
     // Free-tier quota is 100: 150 calls later the key still answers and counts nothing
     for (let i = 0; i < 150; i += 50) {
-      const batch = await app.inject({ method: 'POST', url: '/api/v1/reputation/batch', headers, payload: { category: 'OVERALL', addresses: Array.from({ length: 50 }, randomAddress) } });
+      const batch = await app.inject({
+        method: 'POST',
+        url: '/api/v1/reputation/batch',
+        headers,
+        payload: { category: 'OVERALL', addresses: Array.from({ length: 50 }, randomAddress) },
+      });
       expect(batch.statusCode, batch.body).toBe(200);
     }
     const u = (await usage(k.apiKey)).json();
@@ -224,7 +267,12 @@ describe('test keys', () => {
   it('cannot be upgraded through checkout', async () => {
     const owner = await signIn(app);
     const k = await newKey(owner, { environment: 'test' });
-    const res = await app.inject({ method: 'POST', url: '/api/v1/billing/checkout', headers: { 'x-api-key': k.apiKey }, payload: { planId: 'starter' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/checkout',
+      headers: { 'x-api-key': k.apiKey },
+      payload: { planId: 'starter' },
+    });
     expect(res.statusCode).toBe(403);
   });
 });

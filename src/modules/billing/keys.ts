@@ -20,7 +20,9 @@ export const MAX_ROTATION_GRACE_SECONDS = 7 * 24 * 3600;
 export function principalOf(row: ApiKeyRow, viaPreviousSecret = false): ApiKeyPrincipal {
   const l = limitsOf(row.tier);
   const test = row.environment === 'test';
-  const ends = [row.expires_at?.getTime(), viaPreviousSecret ? row.previous_key_expires_at?.getTime() : undefined].filter((t): t is number => t != null);
+  const ends = [row.expires_at?.getTime(), viaPreviousSecret ? row.previous_key_expires_at?.getTime() : undefined].filter(
+    (t): t is number => t != null,
+  );
   return {
     keyId: row.id,
     ownerAddress: row.owner_address,
@@ -70,7 +72,8 @@ export function createKeyService(ctx: Pick<AppContext, 'db' | 'quota' | 'apiKeys
   /** A key the signed-in wallet may manage: its own, or any key for an admin. 404 rather than 403 for others' keys. */
   async function ownKey(user: JwtUser, id: string): Promise<ApiKeyRow> {
     const row = await repo.keyById(id);
-    if (!row || (row.owner_address !== user.address.toLowerCase() && !user.roles.includes('admin'))) throw notFound('No API key with this id belongs to the signed-in wallet.');
+    if (!row || (row.owner_address !== user.address.toLowerCase() && !user.roles.includes('admin')))
+      throw notFound('No API key with this id belongs to the signed-in wallet.');
     return row;
   }
 
@@ -85,14 +88,26 @@ export function createKeyService(ctx: Pick<AppContext, 'db' | 'quota' | 'apiKeys
       const environment = input.environment ?? 'live';
       const admin = user.roles.includes('admin');
       if (tier !== 'Free' && !admin) {
-        throw forbidden(`Only administrators can create ${tier} keys. Create a Free key, then upgrade it with POST /api/v1/billing/checkout.`);
+        throw forbidden(
+          `Only administrators can create ${tier} keys. Create a Free key, then upgrade it with POST /api/v1/billing/checkout.`,
+        );
       }
       const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-      if (expiresAt && expiresAt.getTime() <= Date.now()) throw badRequest('expiresAt must be in the future.', [{ field: 'expiresAt', message: 'must be in the future' }]);
+      if (expiresAt && expiresAt.getTime() <= Date.now())
+        throw badRequest('expiresAt must be in the future.', [{ field: 'expiresAt', message: 'must be in the future' }]);
       const apiKey = generateApiKey(40, environment);
       const row = await ctx.db.tx(async (q) => {
         const r = await repo.insertKey(
-          { hash: hashApiKey(apiKey), prefix: apiKey.slice(0, PREFIX_LENGTH), tier, owner: user.address, org: input.organizationName, email: input.contactEmail, environment, expiresAt },
+          {
+            hash: hashApiKey(apiKey),
+            prefix: apiKey.slice(0, PREFIX_LENGTH),
+            tier,
+            owner: user.address,
+            org: input.organizationName,
+            email: input.contactEmail,
+            environment,
+            expiresAt,
+          },
           q,
         );
         if (admin && tier !== 'Free') {
@@ -121,7 +136,10 @@ export function createKeyService(ctx: Pick<AppContext, 'db' | 'quota' | 'apiKeys
 
     async list(user: JwtUser, { limit = 100, cursor }: { limit?: number; cursor?: string } = {}) {
       const before = cursor ? decodeCursor('api_keys', cursor, [CREATED_KEY, UUID]) : null;
-      const page = cutPage(await repo.keysPage(user.address.toLowerCase(), limit + 1, before), limit, 'api_keys', (r) => [r.created_key, r.id]);
+      const page = cutPage(await repo.keysPage(user.address.toLowerCase(), limit + 1, before), limit, 'api_keys', (r) => [
+        r.created_key,
+        r.id,
+      ]);
       return { count: page.items.length, keys: page.items.map(describeKey), nextCursor: page.nextCursor, hasMore: page.hasMore };
     },
 
@@ -200,7 +218,13 @@ export function createKeyService(ctx: Pick<AppContext, 'db' | 'quota' | 'apiKeys
         running += n;
         if (d >= dates[0]) out.push({ date: d, queries: n, monthToDate: running });
       }
-      return { days: out, monthlyLimit: p.monthlyLimit, queriesThisMonth: used, tier: p.tier as Tier, environment: p.environment ?? 'live' };
+      return {
+        days: out,
+        monthlyLimit: p.monthlyLimit,
+        queriesThisMonth: used,
+        tier: p.tier as Tier,
+        environment: p.environment ?? 'live',
+      };
     },
   };
 }

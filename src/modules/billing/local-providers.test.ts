@@ -32,7 +32,8 @@ describe('local checkout: only the session creator confirms', () => {
     expect(res.statusCode).toBe(200);
     return { key, url: new URL(res.json().url), sessionId: res.json().sessionId as string };
   }
-  const tier = async (headers: Record<string, string>) => (await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers })).json().tier;
+  const tier = async (headers: Record<string, string>) =>
+    (await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers })).json().tier;
 
   it('knowing the session id is not enough: 403, the key stays Free', async () => {
     const { key, url } = await start();
@@ -43,7 +44,9 @@ describe('local checkout: only the session creator confirms', () => {
     expect(forged.statusCode).toBe(403);
     // another customer's API key is not the creator's
     const other = await createKey(app, 'Free');
-    expect((await app.inject({ method: 'POST', url: `${url.pathname}/confirm`, headers: other.headers, payload: {} })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'POST', url: `${url.pathname}/confirm`, headers: other.headers, payload: {} })).statusCode).toBe(
+      403,
+    );
     expect(await tier(key.headers)).toBe('Free');
   });
 
@@ -57,7 +60,9 @@ describe('local checkout: only the session creator confirms', () => {
     expect(ok.statusCode, ok.body).toBe(200);
     expect(await tier(a.key.headers)).toBe('Growth');
     const b = await start();
-    expect((await app.inject({ method: 'POST', url: `${b.url.pathname}/confirm`, headers: b.key.headers, payload: {} })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'POST', url: `${b.url.pathname}/confirm`, headers: b.key.headers, payload: {} })).statusCode).toBe(
+      200,
+    );
     // a token is bound to its own session
     const c = await start();
     const cross = await app.inject({ method: 'POST', url: `${c.url.pathname}/confirm${a.url.search}`, payload: {} });
@@ -77,7 +82,7 @@ describe('local providers off (https public URL, no CREDENCE_LOCAL_PROVIDERS)', 
     const res = await app.inject({ method: 'POST', url: '/api/v1/billing/checkout', headers: key.headers, payload: { planId: 'growth' } });
     expect(res.statusCode).toBe(503);
     expect(res.json()).toEqual({ error: 'unavailable', details: expect.stringContaining('STRIPE_SECRET_KEY') });
-    expect(await app.ctx.db.query("SELECT 1 FROM checkout_sessions WHERE api_key_id = $1", [key.id])).toHaveLength(0);
+    expect(await app.ctx.db.query('SELECT 1 FROM checkout_sessions WHERE api_key_id = $1', [key.id])).toHaveLength(0);
   });
 
   it('a local checkout session made while they were on can no longer be confirmed', async () => {
@@ -88,14 +93,21 @@ describe('local providers off (https public URL, no CREDENCE_LOCAL_PROVIDERS)', 
     );
     const page = await app.inject({ method: 'GET', url: '/api/v1/billing/checkout/local/cs_local_old' });
     expect(page.statusCode).toBe(404);
-    const res = await app.inject({ method: 'POST', url: '/api/v1/billing/checkout/local/cs_local_old/confirm', headers: key.headers, payload: {} });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/checkout/local/cs_local_old/confirm',
+      headers: key.headers,
+      payload: {},
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json().error).toBe('not_found');
   });
 
   it('KYC cannot be self-approved: initiate answers 503, the local page is gone (JSON 404)', async () => {
     const owner = await signIn(app);
-    const did = (await app.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: owner.address, chainId: 1 } })).json().did;
+    const did = (
+      await app.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: owner.address, chainId: 1 } })
+    ).json().did;
     const res = await app.inject({ method: 'POST', url: '/api/v1/compliance/kyc/initiate', headers: owner.auth, payload: { did } });
     expect(res.statusCode).toBe(503);
     expect(res.json()).toEqual({ error: 'unavailable', details: expect.stringContaining('CREDENCE_KYC_DEFAULT_API_URL') });

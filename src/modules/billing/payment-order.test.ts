@@ -16,7 +16,13 @@ let fake: Awaited<ReturnType<typeof startFakeStripe>>;
 beforeAll(async () => {
   fake = await startFakeStripe();
   app = await createTestApp({
-    config: { stripeSecretKey: 'sk_test_fake', stripeApiBase: fake.url, stripeWebhookSecret: SECRET, stripePriceStarter: PRICE.starter, stripePriceGrowth: PRICE.growth },
+    config: {
+      stripeSecretKey: 'sk_test_fake',
+      stripeApiBase: fake.url,
+      stripeWebhookSecret: SECRET,
+      stripePriceStarter: PRICE.starter,
+      stripePriceGrowth: PRICE.growth,
+    },
   });
 });
 afterAll(async () => {
@@ -32,8 +38,16 @@ const post = async (event: object) => {
 const now = () => Math.floor(Date.now() / 1000);
 const uid = () => Math.random().toString(36).slice(2, 10);
 const keyRow = async (key: TestKey) =>
-  (await app.ctx.db.query<{ tier: string; stripe_subscription_id: string | null; subscription_status: string | null; cancel_at_period_end: boolean }>('SELECT * FROM api_keys WHERE id = $1', [key.id]))[0];
-const sessionStatus = async (id: string) => (await app.ctx.db.query<{ status: string }>('SELECT status FROM checkout_sessions WHERE id = $1', [id]))[0].status;
+  (
+    await app.ctx.db.query<{
+      tier: string;
+      stripe_subscription_id: string | null;
+      subscription_status: string | null;
+      cancel_at_period_end: boolean;
+    }>('SELECT * FROM api_keys WHERE id = $1', [key.id])
+  )[0];
+const sessionStatus = async (id: string) =>
+  (await app.ctx.db.query<{ status: string }>('SELECT status FROM checkout_sessions WHERE id = $1', [id]))[0].status;
 /** A key with two checkouts opened before either completed (S1 Starter, S2 Growth), each with its subscription at Stripe. */
 async function twoCheckouts() {
   const key = await createKey(app, 'Free');
@@ -76,7 +90,12 @@ describe('the sequences of issue 24', () => {
   it('after POST /billing/cancel {atPeriodEnd:false}, a late completion (S2 again, or S1 left open) does not revive the plan', async () => {
     const { key, s1, s2, sub1, sub2 } = await twoCheckouts();
     await post(completedEvent(`evt_${uid()}`, s2, key, sub2, { created: now() - 30 }));
-    const cancel = await app.inject({ method: 'POST', url: '/api/v1/billing/cancel', headers: key.headers, payload: { atPeriodEnd: false } });
+    const cancel = await app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/cancel',
+      headers: key.headers,
+      payload: { atPeriodEnd: false },
+    });
     expect(cancel.statusCode, cancel.body).toBe(200);
     expect(fake.subscriptions.get(sub2)!.status).toBe('canceled');
     expect(await sessionStatus(s1)).toBe('expired');
@@ -97,17 +116,51 @@ describe('the sequences of issue 24', () => {
     const t = now() - 100;
     await post(completedEvent(`evt_${uid()}`, s1, key, sub1, { created: t }));
     // events only: Stripe's update at t+20 (cancel at period end), then an older one from t+10 arrives
-    await post(subscriptionEvent(`evt_${uid()}`, 'customer.subscription.updated', sub1, key, { status: 'active', cancel_at_period_end: true }, t + 20));
+    await post(
+      subscriptionEvent(
+        `evt_${uid()}`,
+        'customer.subscription.updated',
+        sub1,
+        key,
+        { status: 'active', cancel_at_period_end: true },
+        t + 20,
+      ),
+    );
     expect((await keyRow(key)).cancel_at_period_end).toBe(true);
-    await post(subscriptionEvent(`evt_${uid()}`, 'customer.subscription.updated', sub1, key, { status: 'active', cancel_at_period_end: false }, t + 10));
+    await post(
+      subscriptionEvent(
+        `evt_${uid()}`,
+        'customer.subscription.updated',
+        sub1,
+        key,
+        { status: 'active', cancel_at_period_end: false },
+        t + 10,
+      ),
+    );
     expect((await keyRow(key)).cancel_at_period_end).toBe(true);
     // same second as the state applied: the order is unknown, so Stripe's own state (read back) decides
     fake.subscriptions.get(sub1)!.cancel_at_period_end = true;
-    await post(subscriptionEvent(`evt_${uid()}`, 'customer.subscription.updated', sub1, key, { status: 'active', cancel_at_period_end: false }, t + 20));
+    await post(
+      subscriptionEvent(
+        `evt_${uid()}`,
+        'customer.subscription.updated',
+        sub1,
+        key,
+        { status: 'active', cancel_at_period_end: false },
+        t + 20,
+      ),
+    );
     expect((await keyRow(key)).cancel_at_period_end).toBe(true);
     // a newer update applies, its tier from the price id
     await post(
-      subscriptionEvent(`evt_${uid()}`, 'customer.subscription.updated', sub1, key, { status: 'active', cancel_at_period_end: false, items: { data: [{ id: 'si_1', price: { id: PRICE.growth } }] } }, t + 30),
+      subscriptionEvent(
+        `evt_${uid()}`,
+        'customer.subscription.updated',
+        sub1,
+        key,
+        { status: 'active', cancel_at_period_end: false, items: { data: [{ id: 'si_1', price: { id: PRICE.growth } }] } },
+        t + 30,
+      ),
     );
     expect(await keyRow(key)).toMatchObject({ cancel_at_period_end: false, tier: 'Growth' });
   });
@@ -116,9 +169,23 @@ describe('the sequences of issue 24', () => {
     const { key, s1, sub1 } = await twoCheckouts();
     const t = now() - 60;
     await post(completedEvent(`evt_${uid()}`, s1, key, sub1, { created: t }));
-    const cancel = await app.inject({ method: 'POST', url: '/api/v1/billing/cancel', headers: key.headers, payload: { atPeriodEnd: true } });
+    const cancel = await app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/cancel',
+      headers: key.headers,
+      payload: { atPeriodEnd: true },
+    });
     expect(cancel.json()).toMatchObject({ tier: 'Starter', subscription: { cancelAtPeriodEnd: true } });
-    await post(subscriptionEvent(`evt_${uid()}`, 'customer.subscription.updated', sub1, key, { status: 'active', cancel_at_period_end: false }, t + 5));
+    await post(
+      subscriptionEvent(
+        `evt_${uid()}`,
+        'customer.subscription.updated',
+        sub1,
+        key,
+        { status: 'active', cancel_at_period_end: false },
+        t + 5,
+      ),
+    );
     expect((await keyRow(key)).cancel_at_period_end).toBe(true);
     // Stripe's deletion at period end ends it, whatever came before
     await post(subscriptionEvent(`evt_${uid()}`, 'customer.subscription.deleted', sub1, key, { status: 'canceled' }, t + 6));
@@ -136,8 +203,26 @@ describe('tiers come from price ids, never from metadata text', () => {
     await post(completedEvent(`evt_${uid()}`, s, key, sub, { created: t, tier: 'Platinum' }));
     expect((await usageOf(app, key)).tier).toBe('Starter');
     for (const [i, tier] of ['Platinum', 'starter', 'Enterprise'].entries()) {
-      await post(subscriptionEvent(`evt_${uid()}`, 'customer.subscription.updated', sub, key, { status: 'active', metadata: { apiKeyId: key.id, tier } }, t + 1 + i));
-      await post(subscriptionEvent(`evt_${uid()}`, 'customer.subscription.updated', sub, key, { status: 'active', items: { data: [{ id: 'si_x', price: { id: `price_${tier}` } }] } }, t + 5 + i));
+      await post(
+        subscriptionEvent(
+          `evt_${uid()}`,
+          'customer.subscription.updated',
+          sub,
+          key,
+          { status: 'active', metadata: { apiKeyId: key.id, tier } },
+          t + 1 + i,
+        ),
+      );
+      await post(
+        subscriptionEvent(
+          `evt_${uid()}`,
+          'customer.subscription.updated',
+          sub,
+          key,
+          { status: 'active', items: { data: [{ id: 'si_x', price: { id: `price_${tier}` } }] } },
+          t + 5 + i,
+        ),
+      );
     }
     expect((await keyRow(key)).tier).toBe('Starter');
     // a completion for a session we never opened, claiming a tier: recorded, nothing changes

@@ -34,10 +34,17 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
         timeout: 10_000,
         // Offline, the local provider answers the SDK's reads of Stripe's state (sessions, subscriptions) itself.
         ...(live ? {} : { httpClient: new LocalStripeHttpClient(localObjects) }),
-        ...(base ? { host: base.hostname, port: Number(base.port || (base.protocol === 'https:' ? 443 : 80)), protocol: base.protocol.replace(':', '') as 'http' | 'https' } : {}),
+        ...(base
+          ? {
+              host: base.hostname,
+              port: Number(base.port || (base.protocol === 'https:' ? 443 : 80)),
+              protocol: base.protocol.replace(':', '') as 'http' | 'https',
+            }
+          : {}),
       });
     })());
-  const webhookSecret = ctx.config.stripeWebhookSecret ?? ctx.secret('stripe-webhook-secret', () => `whsec_${randomBytes(24).toString('base64')}`);
+  const webhookSecret =
+    ctx.config.stripeWebhookSecret ?? ctx.secret('stripe-webhook-secret', () => `whsec_${randomBytes(24).toString('base64')}`);
   const provider = live ? ('stripe' as const) : ('local' as const);
   // The local provider upgrades keys for free: development only (CREDENCE_LOCAL_PROVIDERS, see config.ts).
   const localOn = !live && ctx.config.localProviders;
@@ -60,17 +67,24 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
     const got = Buffer.from(proof.token ?? '');
     if (got.length === want.length && timingSafeEqual(got, want)) return;
     if (proof.apiKey && (await ctx.apiKeys.resolve(hashApiKey(proof.apiKey)))?.keyId === s.api_key_id) return;
-    throw forbidden('Only the creator of this checkout can confirm it: use the url returned by POST /billing/checkout (its token), or send the API key that started it.');
+    throw forbidden(
+      'Only the creator of this checkout can confirm it: use the url returned by POST /billing/checkout (its token), or send the API key that started it.',
+    );
   }
 
   async function createCheckout(key: ApiKeyPrincipal, input: CheckoutInput) {
     const tier = PLANS[input.planId];
     if (!live && !localOn) {
-      throw unavailable('No payment provider is configured: set STRIPE_SECRET_KEY (the built-in local provider is for development; CREDENCE_LOCAL_PROVIDERS=true enables it).');
+      throw unavailable(
+        'No payment provider is configured: set STRIPE_SECRET_KEY (the built-in local provider is for development; CREDENCE_LOCAL_PROVIDERS=true enables it).',
+      );
     }
     const row = await repo.keyById(key.keyId);
     if (row?.stripe_subscription_id && row.subscription_status !== 'canceled') {
-      throw new AppError('invalid_state', `This key already has a ${row.tier} subscription: change plan with POST /api/v1/billing/plan (one subscription per key), or cancel it with POST /api/v1/billing/cancel.`);
+      throw new AppError(
+        'invalid_state',
+        `This key already has a ${row.tier} subscription: change plan with POST /api/v1/billing/plan (one subscription per key), or cancel it with POST /api/v1/billing/cancel.`,
+      );
     }
     if (key.environment === 'test') throw new AppError('forbidden', 'Test keys cannot be upgraded; create a live key for paid plans.');
     const done = `${ctx.publicUrl()}/api/v1/billing/checkout/done`;
@@ -82,7 +96,9 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
       const priceId = input.planId === 'starter' ? ctx.config.stripePriceStarter : ctx.config.stripePriceGrowth;
       const metadata = { apiKeyId: key.keyId, tier, ...(input.walletAddress ? { walletAddress: input.walletAddress.toLowerCase() } : {}) };
       try {
-        const s = await (await stripe()).checkout.sessions.create({
+        const s = await (
+          await stripe()
+        ).checkout.sessions.create({
           mode: 'subscription',
           client_reference_id: key.keyId,
           success_url: successUrl ?? `${done}?session_id={CHECKOUT_SESSION_ID}`,
@@ -113,7 +129,15 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
       sessionId = `cs_local_${randomBytes(16).toString('hex')}`;
       url = `${ctx.publicUrl()}/api/v1/billing/checkout/local/${sessionId}?token=${confirmToken(sessionId, key.keyId)}`;
     }
-    await repo.insertCheckout({ id: sessionId, keyId: key.keyId, tier, provider, wallet: input.walletAddress?.toLowerCase() ?? null, successUrl, cancelUrl });
+    await repo.insertCheckout({
+      id: sessionId,
+      keyId: key.keyId,
+      tier,
+      provider,
+      wallet: input.walletAddress?.toLowerCase() ?? null,
+      successUrl,
+      cancelUrl,
+    });
     return { sessionId, url, provider };
   }
 
@@ -132,7 +156,11 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
     tierOfPrice,
     async cancelOrphan(subscription) {
       if (live) {
-        await (await stripe()).subscriptions.cancel(subscription).catch((err: unknown) => ctx.log.error({ err, subscription }, 'could not cancel a subscription no key uses'));
+        await (
+          await stripe()
+        ).subscriptions
+          .cancel(subscription)
+          .catch((err: unknown) => ctx.log.error({ err, subscription }, 'could not cancel a subscription no key uses'));
       } else {
         await localObjects.put(subscription, { status: 'canceled' });
       }
@@ -169,9 +197,25 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
       cancel_at_period_end: false,
       created: Math.floor(Date.now() / 1000),
       metadata: { apiKeyId: s.api_key_id },
-      items: { object: 'list', data: [{ id: `si_local_${randomBytes(8).toString('hex')}`, object: 'subscription_item', price: { id: LOCAL_PRICES[planId], object: 'price' } }] },
+      items: {
+        object: 'list',
+        data: [
+          {
+            id: `si_local_${randomBytes(8).toString('hex')}`,
+            object: 'subscription_item',
+            price: { id: LOCAL_PRICES[planId], object: 'price' },
+          },
+        ],
+      },
     });
-    await localObjects.put(s.id, { object: 'checkout.session', status: 'complete', payment_status: 'paid', subscription, customer, client_reference_id: s.api_key_id });
+    await localObjects.put(s.id, {
+      object: 'checkout.session',
+      status: 'complete',
+      payment_status: 'paid',
+      subscription,
+      customer,
+      client_reference_id: s.api_key_id,
+    });
     const event = {
       id: `evt_local_${randomBytes(12).toString('hex')}`,
       object: 'event',
@@ -197,7 +241,20 @@ export function createPayments(ctx: Pick<AppContext, 'db' | 'config' | 'log' | '
     return { redirectTo: s.success_url ?? `${ctx.publicUrl()}/api/v1/billing/checkout/done?session_id=${s.id}` };
   }
 
-  return { provider, createCheckout, handleEvent, completeLocal, authorizeLocal, localSession, confirmToken, checkout: (id: string) => repo.checkout(id), stripe, webhookSecret, localObjects, priceIds };
+  return {
+    provider,
+    createCheckout,
+    handleEvent,
+    completeLocal,
+    authorizeLocal,
+    localSession,
+    confirmToken,
+    checkout: (id: string) => repo.checkout(id),
+    stripe,
+    webhookSecret,
+    localObjects,
+    priceIds,
+  };
 }
 
 export type Payments = ReturnType<typeof createPayments>;

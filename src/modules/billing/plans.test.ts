@@ -13,11 +13,20 @@ const sdk = new Stripe('sk_test_unused');
 
 function signed(event: object) {
   const payload = JSON.stringify(event);
-  return { payload, headers: { 'content-type': 'application/json', 'stripe-signature': sdk.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) } };
+  return {
+    payload,
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': sdk.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+    },
+  };
 }
-const usage = async (app: App, key: TestKey) => (await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: key.headers })).json();
-const plan = (app: App, key: TestKey, planId: string) => app.inject({ method: 'POST', url: '/api/v1/billing/plan', headers: key.headers, payload: { planId } });
-const cancel = (app: App, key: TestKey, payload: object = {}) => app.inject({ method: 'POST', url: '/api/v1/billing/cancel', headers: key.headers, payload });
+const usage = async (app: App, key: TestKey) =>
+  (await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: key.headers })).json();
+const plan = (app: App, key: TestKey, planId: string) =>
+  app.inject({ method: 'POST', url: '/api/v1/billing/plan', headers: key.headers, payload: { planId } });
+const cancel = (app: App, key: TestKey, payload: object = {}) =>
+  app.inject({ method: 'POST', url: '/api/v1/billing/cancel', headers: key.headers, payload });
 
 describe('local provider', () => {
   let app: App;
@@ -41,23 +50,43 @@ describe('local provider', () => {
   it('a paid key changes plan on its one subscription; a second checkout is refused', async () => {
     const key = await paidKey('starter');
     expect((await usage(app, key)).tier).toBe('Starter');
-    const [{ stripe_subscription_id: sub }] = await app.ctx.db.query<{ stripe_subscription_id: string }>('SELECT stripe_subscription_id FROM api_keys WHERE id = $1', [key.id]);
+    const [{ stripe_subscription_id: sub }] = await app.ctx.db.query<{ stripe_subscription_id: string }>(
+      'SELECT stripe_subscription_id FROM api_keys WHERE id = $1',
+      [key.id],
+    );
     expect(sub).toMatch(/^sub_local_/);
 
-    const second = await app.inject({ method: 'POST', url: '/api/v1/billing/checkout', headers: key.headers, payload: { planId: 'growth' } });
+    const second = await app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/checkout',
+      headers: key.headers,
+      payload: { planId: 'growth' },
+    });
     expect(second.statusCode).toBe(409);
     expect(second.json().details).toContain('/billing/plan');
 
     const res = await plan(app, key, 'growth');
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ id: key.id, changed: true, tier: 'Growth', rateLimit: 500, monthlyQueryLimit: 100_000, provider: 'local', subscription: { id: sub, status: 'active', cancelAtPeriodEnd: false } });
+    expect(res.json()).toMatchObject({
+      id: key.id,
+      changed: true,
+      tier: 'Growth',
+      rateLimit: 500,
+      monthlyQueryLimit: 100_000,
+      provider: 'local',
+      subscription: { id: sub, status: 'active', cancelAtPeriodEnd: false },
+    });
     expect(await usage(app, key)).toMatchObject({ tier: 'Growth', rateLimit: 500 });
     // mirrored as Stripe would: a signed customer.subscription.updated reached the webhook route
-    const events = await app.ctx.db.query("SELECT * FROM payment_events WHERE type = 'customer.subscription.updated' AND api_key_id = $1", [key.id]);
+    const events = await app.ctx.db.query("SELECT * FROM payment_events WHERE type = 'customer.subscription.updated' AND api_key_id = $1", [
+      key.id,
+    ]);
     expect(events).toHaveLength(1);
     // the same plan again changes nothing
     expect((await plan(app, key, 'growth')).json()).toMatchObject({ changed: false, tier: 'Growth' });
-    const audit = await app.ctx.db.query("SELECT * FROM audit_log WHERE action = 'api_key.plan_change' AND target = $1", [`api_key:${key.id}`]);
+    const audit = await app.ctx.db.query("SELECT * FROM audit_log WHERE action = 'api_key.plan_change' AND target = $1", [
+      `api_key:${key.id}`,
+    ]);
     expect(audit).toHaveLength(1);
   });
 
@@ -69,7 +98,10 @@ describe('local provider', () => {
     expect(await usage(app, key)).toMatchObject({ tier: 'Free', rateLimit: 10 });
     expect((await cancel(app, key)).statusCode).toBe(409);
     // after a cancel, a new checkout is allowed again
-    expect((await app.inject({ method: 'POST', url: '/api/v1/billing/checkout', headers: key.headers, payload: { planId: 'starter' } })).statusCode).toBe(200);
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/v1/billing/checkout', headers: key.headers, payload: { planId: 'starter' } }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('a key without a subscription cannot change plan (409) and the body is validated', async () => {
@@ -89,7 +121,9 @@ describe('Stripe (official SDK, events signed by the SDK)', () => {
   let fake: Awaited<ReturnType<typeof startFakeStripe>>;
   beforeAll(async () => {
     fake = await startFakeStripe();
-    app = await createTestApp({ config: { stripeSecretKey: 'sk_test_fake', stripeApiBase: fake.url, stripeWebhookSecret: WEBHOOK_SECRET } });
+    app = await createTestApp({
+      config: { stripeSecretKey: 'sk_test_fake', stripeApiBase: fake.url, stripeWebhookSecret: WEBHOOK_SECRET },
+    });
   });
   afterAll(async () => {
     await app.close();
@@ -140,9 +174,14 @@ describe('Stripe (official SDK, events signed by the SDK)', () => {
     const res = await post(subscriptionEvent('evt_old_d', 'customer.subscription.deleted', 'sub_old', key, { status: 'canceled' }, t + 1));
     expect(res.statusCode).toBe(200);
     expect((await usage(app, key)).tier).toBe('Growth');
-    const updated = await post(subscriptionEvent('evt_old_u', 'customer.subscription.updated', 'sub_old', key, { status: 'canceled' }, t + 1));
+    const updated = await post(
+      subscriptionEvent('evt_old_u', 'customer.subscription.updated', 'sub_old', key, { status: 'canceled' }, t + 1),
+    );
     expect(updated.statusCode).toBe(200);
-    const [row] = await app.ctx.db.query<{ subscription_status: string; stripe_subscription_id: string }>('SELECT * FROM api_keys WHERE id = $1', [key.id]);
+    const [row] = await app.ctx.db.query<{ subscription_status: string; stripe_subscription_id: string }>(
+      'SELECT * FROM api_keys WHERE id = $1',
+      [key.id],
+    );
     expect(row).toMatchObject({ stripe_subscription_id: 'sub_new', subscription_status: 'active' });
     // the current subscription's deletion does downgrade
     await post(subscriptionEvent('evt_new_d', 'customer.subscription.deleted', 'sub_new', key, {}, t + 2));

@@ -43,7 +43,16 @@ export interface CheckoutRow {
 export function createBillingRepo(db: Queryable) {
   return {
     async insertKey(
-      k: { hash: string; prefix: string; tier: string; owner: string; org: string; email: string; environment: 'live' | 'test'; expiresAt: Date | null },
+      k: {
+        hash: string;
+        prefix: string;
+        tier: string;
+        owner: string;
+        org: string;
+        email: string;
+        environment: 'live' | 'test';
+        expiresAt: Date | null;
+      },
       q: Queryable = db,
     ) {
       const rows = await q.query<ApiKeyRow>(
@@ -119,7 +128,15 @@ export function createBillingRepo(db: Queryable) {
     /** The key's one subscription: a new one replaces the previous (which the caller cancels), setting the tier. */
     async setSubscription(
       id: string,
-      s: { tier: string; customer: string | null; subscription: string; item?: string | null; status?: string; cancelAtPeriodEnd?: boolean; eventAt: Date },
+      s: {
+        tier: string;
+        customer: string | null;
+        subscription: string;
+        item?: string | null;
+        status?: string;
+        cancelAtPeriodEnd?: boolean;
+        eventAt: Date;
+      },
       q: Queryable = db,
     ) {
       const rows = await q.query<ApiKeyRow>(
@@ -154,7 +171,15 @@ export function createBillingRepo(db: Queryable) {
       );
       return rows[0] ?? null;
     },
-    async insertCheckout(c: { id: string; keyId: string; tier: string; provider: string; wallet: string | null; successUrl: string | null; cancelUrl: string | null }) {
+    async insertCheckout(c: {
+      id: string;
+      keyId: string;
+      tier: string;
+      provider: string;
+      wallet: string | null;
+      successUrl: string | null;
+      cancelUrl: string | null;
+    }) {
       await db.query(
         `INSERT INTO checkout_sessions (id, api_key_id, tier, provider, wallet_address, success_url, cancel_url)
          VALUES ($1, $2, $3, $4, $5, $6, $7)`,
@@ -178,7 +203,9 @@ export function createBillingRepo(db: Queryable) {
     },
     /** A cancelled key has no pending checkout: sessions still open are no longer the key's to complete. */
     async expireOpenCheckouts(keyId: string, q: Queryable = db) {
-      await q.query("UPDATE checkout_sessions SET status = 'expired', completed_at = now() WHERE api_key_id = $1 AND status = 'open'", [keyId]);
+      await q.query("UPDATE checkout_sessions SET status = 'expired', completed_at = now() WHERE api_key_id = $1 AND status = 'open'", [
+        keyId,
+      ]);
     },
     /** Queries per UTC day of a key from `from` to `to` (inclusive, YYYY-MM-DD); days without queries are absent. */
     async dailyUsage(keyId: string, from: string, to: string, q: Queryable = db) {

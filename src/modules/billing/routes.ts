@@ -33,7 +33,9 @@ import { notFound } from '../../platform/errors.js';
 import { HtmlPage } from '../../platform/http/schemas.js';
 
 /** The local checkout's confirm token (issued to the session's creator in the checkout url). */
-const ConfirmQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200, description: 'confirm token from the checkout url' })) });
+const ConfirmQuery = Type.Object({
+  token: Type.Optional(Type.String({ maxLength: 200, description: 'confirm token from the checkout url' })),
+});
 
 export function billingRoutes(app: App, ctx: AppContext, repo: BillingRepo, keys: ReturnType<typeof createKeyService>, payments: Payments) {
   // The local provider "sends" its signed events to our own webhook route, exactly as Stripe would.
@@ -174,7 +176,8 @@ export function billingRoutes(app: App, ctx: AppContext, repo: BillingRepo, keys
           operationId: 'billing.getUsage',
           tags: ['Billing'],
           summary: 'Usage of this API key this month',
-          description: 'Queries counted this calendar month (UTC) against the tier quota. Counts 0 queries. Enterprise: monthlyLimit and remaining are null.',
+          description:
+            'Queries counted this calendar month (UTC) against the tier quota. Counts 0 queries. Enterprise: monthlyLimit and remaining are null.',
           response: { 200: UsageResponse },
         },
       },
@@ -226,7 +229,8 @@ export function billingRoutes(app: App, ctx: AppContext, repo: BillingRepo, keys
           operationId: 'billing.localCheckoutPage',
           tags: ['Billing'],
           summary: 'Local payment provider: checkout page (HTML)',
-          description: 'Served only when Stripe is not configured and local providers are on (CREDENCE_LOCAL_PROVIDERS). The page\'s confirm button completes the payment.',
+          description:
+            "Served only when Stripe is not configured and local providers are on (CREDENCE_LOCAL_PROVIDERS). The page's confirm button completes the payment.",
           params: Type.Object({ sessionId: Type.String({ maxLength: 100 }) }),
           querystring: ConfirmQuery,
           response: { 200: HtmlPage() },
@@ -237,9 +241,20 @@ export function billingRoutes(app: App, ctx: AppContext, repo: BillingRepo, keys
         if (!cs) throw notFound('Unknown checkout session.');
         reply.type('text/html; charset=utf-8');
         // the form posts here and is redirected (303) to the success page, which may be the integrator's site
-        const nonce = securePage(reply, [originOf(cs.success_url)].filter((o): o is string => o !== null));
+        const nonce = securePage(
+          reply,
+          [originOf(cs.success_url)].filter((o): o is string => o !== null),
+        );
         const confirmAction = `/api/v1/billing/checkout/local/${encodeURIComponent(cs.id)}/confirm${req.query.token ? `?token=${encodeURIComponent(req.query.token)}` : ''}`;
-        return checkoutPage({ id: cs.id, tier: cs.tier, priceUsd: limitsOf(cs.tier).priceUsd, status: cs.status, cancelUrl: cs.cancel_url, confirmAction, nonce });
+        return checkoutPage({
+          id: cs.id,
+          tier: cs.tier,
+          priceUsd: limitsOf(cs.tier).priceUsd,
+          status: cs.status,
+          cancelUrl: cs.cancel_url,
+          confirmAction,
+          nonce,
+        });
       },
     );
 
@@ -259,9 +274,9 @@ export function billingRoutes(app: App, ctx: AppContext, repo: BillingRepo, keys
             tags: ['Billing'],
             summary: 'Local payment provider: confirm the payment',
             description:
-              'Emits a signed checkout.session.completed event to POST /billing/stripe/webhook, as Stripe would. Only the session\'s creator may confirm: ' +
+              "Emits a signed checkout.session.completed event to POST /billing/stripe/webhook, as Stripe would. Only the session's creator may confirm: " +
               'with the `token` of the url POST /billing/checkout returned, or with the creating API key in X-API-Key (403 otherwise). 409 if already completed; ' +
-              '404 when local providers are off. A JSON body (or none) answers JSON; the page\'s plain form submission (application/x-www-form-urlencoded) ' +
+              "404 when local providers are off. A JSON body (or none) answers JSON; the page's plain form submission (application/x-www-form-urlencoded) " +
               'answers 303 to the success page.',
             params: Type.Object({ sessionId: Type.String({ maxLength: 100 }) }),
             querystring: ConfirmQuery,
@@ -274,9 +289,13 @@ export function billingRoutes(app: App, ctx: AppContext, repo: BillingRepo, keys
         },
         async (req, reply) => {
           const apiKey = req.headers['x-api-key'];
-          await payments.authorizeLocal(req.params.sessionId, { token: req.query.token, apiKey: typeof apiKey === 'string' ? apiKey : undefined });
+          await payments.authorizeLocal(req.params.sessionId, {
+            token: req.query.token,
+            apiKey: typeof apiKey === 'string' ? apiKey : undefined,
+          });
           const r = await payments.completeLocal(req.params.sessionId, deliverLocal);
-          if ((req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) return reply.code(303).header('location', r.redirectTo).send();
+          if ((req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded'))
+            return reply.code(303).header('location', r.redirectTo).send();
           return { completed: true, ...r };
         },
       );
@@ -290,7 +309,10 @@ export function billingRoutes(app: App, ctx: AppContext, repo: BillingRepo, keys
           operationId: 'billing.checkoutDonePage',
           tags: ['Billing'],
           summary: 'Default landing page after checkout (HTML)',
-          querystring: Type.Object({ session_id: Type.Optional(Type.String({ maxLength: 200 })), cancelled: Type.Optional(Type.String({ maxLength: 10 })) }),
+          querystring: Type.Object({
+            session_id: Type.Optional(Type.String({ maxLength: 200 })),
+            cancelled: Type.Optional(Type.String({ maxLength: 10 })),
+          }),
           response: { 200: HtmlPage() },
         },
       },

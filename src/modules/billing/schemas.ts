@@ -3,19 +3,32 @@ import { EthAddress, Nullable, Timestamp, Uuid } from '../../platform/http/schem
 import { TIERS } from './tiers.js';
 import { pageFields, pageQuery } from '../../platform/http/pagination.js';
 
-export const TierSchema = Type.Union(TIERS.map((t) => Type.Literal(t)), { description: 'API key tier' });
+export const TierSchema = Type.Union(
+  TIERS.map((t) => Type.Literal(t)),
+  { description: 'API key tier' },
+);
 
 export const CreateKeyBody = Type.Object({
   organizationName: Type.String({ minLength: 2, maxLength: 200, examples: ['Acme Lending'] }),
   contactEmail: Type.String({ format: 'email', maxLength: 320, examples: ['ops@acme.example'] }),
-  tier: Type.Optional(Type.Union(TIERS.map((t) => Type.Literal(t)), { default: 'Free', description: 'Free unless the caller is an admin' })),
+  tier: Type.Optional(
+    Type.Union(
+      TIERS.map((t) => Type.Literal(t)),
+      { default: 'Free', description: 'Free unless the caller is an admin' },
+    ),
+  ),
   environment: Type.Optional(
     Type.Union([Type.Literal('live'), Type.Literal('test')], {
       default: 'live',
       description: 'live (cred_live_...) or test (cred_test_...: deterministic sandbox scores, counts against no quota)',
     }),
   ),
-  expiresAt: Type.Optional(Timestamp({ description: 'optional expiry (ISO 8601, in the future); the key stops working then', examples: ['2030-01-01T00:00:00.000Z'] })),
+  expiresAt: Type.Optional(
+    Timestamp({
+      description: 'optional expiry (ISO 8601, in the future); the key stops working then',
+      examples: ['2030-01-01T00:00:00.000Z'],
+    }),
+  ),
 });
 
 const Environment = Type.Union([Type.Literal('live'), Type.Literal('test')]);
@@ -67,18 +80,30 @@ export const ApiKeyInfo = Type.Object(
   { title: 'ApiKey', description: 'An API key as its owner sees it: never the key itself' },
 );
 
-export const ApiKeyList = Type.Object({ count: Type.Integer({ description: 'keys in this page' }), keys: Type.Array(ApiKeyInfo), ...pageFields() });
+export const ApiKeyList = Type.Object({
+  count: Type.Integer({ description: 'keys in this page' }),
+  keys: Type.Array(ApiKeyInfo),
+  ...pageFields(),
+});
 export const ApiKeyListQuery = Type.Object(pageQuery(100, 100));
 
 export const KeyIdParams = Type.Object({ id: Uuid({ description: 'API key id' }) });
 
 export const RotateKeyBody = Type.Object({
   gracePeriodSeconds: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: 604_800, default: 86_400, description: 'how long the previous key keeps working (0 to 7 days; default 24 h)' }),
+    Type.Integer({
+      minimum: 0,
+      maximum: 604_800,
+      default: 86_400,
+      description: 'how long the previous key keeps working (0 to 7 days; default 24 h)',
+    }),
   ),
 });
 
-export const RotateKeyResponse = Type.Intersect([ApiKeyInfo, Type.Object({ apiKey: Type.String({ description: 'the new key: shown only in this response' }), note: Type.String() })]);
+export const RotateKeyResponse = Type.Intersect([
+  ApiKeyInfo,
+  Type.Object({ apiKey: Type.String({ description: 'the new key: shown only in this response' }), note: Type.String() }),
+]);
 
 export const PlanBody = Type.Object({
   planId: Type.Union([Type.Literal('starter'), Type.Literal('growth')], { description: 'the plan to move this key to' }),
@@ -86,7 +111,10 @@ export const PlanBody = Type.Object({
 
 export const CancelBody = Type.Object({
   atPeriodEnd: Type.Optional(
-    Type.Boolean({ default: true, description: 'true: the plan runs to the end of the paid period (Stripe); false: ends now and the key becomes Free' }),
+    Type.Boolean({
+      default: true,
+      description: 'true: the plan runs to the end of the paid period (Stripe); false: ends now and the key becomes Free',
+    }),
   ),
 });
 
@@ -100,26 +128,34 @@ export const PlanResponse = Type.Object({
   provider: Type.Union([Type.Literal('stripe'), Type.Literal('local')]),
 });
 
-export const UsageResponse = Type.Object({
-  queriesThisMonth: Type.Integer(),
-  monthlyLimit: Nullable(Type.Integer({ description: 'null for Enterprise (unlimited)' })),
-  remaining: Nullable(Type.Integer({ description: 'null for Enterprise (unlimited)' })),
-  tier: TierSchema,
-  rateLimit: Type.Integer({ description: 'requests per second' }),
-  environment: Environment,
-  periodStart: Timestamp({ description: 'start of the current quota month (00:00 UTC on the 1st)' }),
-  resetsAt: Timestamp({ description: 'when the quota resets (00:00 UTC on the 1st of next month)' }),
-}, { title: 'Usage', description: "This API key's usage in the current UTC calendar month." });
+export const UsageResponse = Type.Object(
+  {
+    queriesThisMonth: Type.Integer(),
+    monthlyLimit: Nullable(Type.Integer({ description: 'null for Enterprise (unlimited)' })),
+    remaining: Nullable(Type.Integer({ description: 'null for Enterprise (unlimited)' })),
+    tier: TierSchema,
+    rateLimit: Type.Integer({ description: 'requests per second' }),
+    environment: Environment,
+    periodStart: Timestamp({ description: 'start of the current quota month (00:00 UTC on the 1st)' }),
+    resetsAt: Timestamp({ description: 'when the quota resets (00:00 UTC on the 1st of next month)' }),
+  },
+  { title: 'Usage', description: "This API key's usage in the current UTC calendar month." },
+);
 
 export const DailyUsageQuery = Type.Object({
-  days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90, default: 30, description: 'how many UTC days, ending today (1-90, default 30)' })),
+  days: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 90, default: 30, description: 'how many UTC days, ending today (1-90, default 30)' }),
+  ),
 });
 
 export const UsageDay = Type.Object(
   {
     date: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'the UTC day (YYYY-MM-DD)', examples: ['2026-11-27'] }),
     queries: Type.Integer({ minimum: 0, description: 'queries counted that day' }),
-    monthToDate: Type.Integer({ minimum: 0, description: "queries counted from the 1st of that day's month to the end of that day (what the monthly quota compares)" }),
+    monthToDate: Type.Integer({
+      minimum: 0,
+      description: "queries counted from the 1st of that day's month to the end of that day (what the monthly quota compares)",
+    }),
   },
   { title: 'UsageDay' },
 );

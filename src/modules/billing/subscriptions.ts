@@ -14,7 +14,12 @@ import { describeKey } from './keys.js';
 /** Delivers a signed payment event to our own webhook route (the local provider's way of "sending" it). */
 export type LocalDeliver = (payload: string, signature: string) => Promise<void>;
 
-export function createSubscriptions(ctx: Pick<AppContext, 'db' | 'config' | 'log' | 'apiKeys'>, repo: BillingRepo, payments: Payments, deliverLocal: LocalDeliver) {
+export function createSubscriptions(
+  ctx: Pick<AppContext, 'db' | 'config' | 'log' | 'apiKeys'>,
+  repo: BillingRepo,
+  payments: Payments,
+  deliverLocal: LocalDeliver,
+) {
   const live = payments.provider === 'stripe';
   const stripe = payments.stripe;
 
@@ -27,7 +32,11 @@ export function createSubscriptions(ctx: Pick<AppContext, 'db' | 'config' | 'log
   }
 
   /** What Stripe would send about this subscription, signed with the webhook secret, through the webhook route. */
-  async function emitLocal(type: 'customer.subscription.updated' | 'customer.subscription.deleted', row: ApiKeyRow, object: Record<string, unknown>) {
+  async function emitLocal(
+    type: 'customer.subscription.updated' | 'customer.subscription.deleted',
+    row: ApiKeyRow,
+    object: Record<string, unknown>,
+  ) {
     // The local provider's own record changes first, as Stripe's does before it sends the event.
     await payments.localObjects.put(row.stripe_subscription_id!, object);
     const stored = await payments.localObjects.get(row.stripe_subscription_id!);
@@ -38,7 +47,16 @@ export function createSubscriptions(ctx: Pick<AppContext, 'db' | 'config' | 'log
       created: Math.floor(Date.now() / 1000),
       livemode: false,
       api_version: null,
-      data: { object: { id: row.stripe_subscription_id, object: 'subscription', customer: row.stripe_customer_id, metadata: { apiKeyId: row.id }, ...stored, ...object } },
+      data: {
+        object: {
+          id: row.stripe_subscription_id,
+          object: 'subscription',
+          customer: row.stripe_customer_id,
+          metadata: { apiKeyId: row.id },
+          ...stored,
+          ...object,
+        },
+      },
     };
     const payload = JSON.stringify(event);
     await deliverLocal(payload, (await stripe()).webhooks.generateTestHeaderString({ payload, secret: payments.webhookSecret }));
@@ -49,7 +67,9 @@ export function createSubscriptions(ctx: Pick<AppContext, 'db' | 'config' | 'log
     if (configured) return configured;
     // Subscription items take a price id (inline price data would need a product id): make the plan's price.
     const tier = PLANS[planId];
-    const price = await (await stripe()).prices.create({
+    const price = await (
+      await stripe()
+    ).prices.create({
       currency: 'usd',
       unit_amount: (limitsOf(tier).priceUsd ?? 0) * 100,
       recurring: { interval: 'month' },
@@ -67,7 +87,9 @@ export function createSubscriptions(ctx: Pick<AppContext, 'db' | 'config' | 'log
       try {
         if (!item) item = (await (await stripe()).subscriptions.retrieve(row.stripe_subscription_id)).items.data[0]?.id ?? null;
         if (!item) throw new Error('subscription has no item');
-        await (await stripe()).subscriptions.update(row.stripe_subscription_id, {
+        await (
+          await stripe()
+        ).subscriptions.update(row.stripe_subscription_id, {
           items: [{ id: item, price: await priceFor(planId) }],
           proration_behavior: 'create_prorations',
           cancel_at_period_end: false,
@@ -82,14 +104,22 @@ export function createSubscriptions(ctx: Pick<AppContext, 'db' | 'config' | 'log
       await emitLocal('customer.subscription.updated', row, {
         status: 'active',
         cancel_at_period_end: false,
-        items: { object: 'list', data: [{ id: item, object: 'subscription_item', price: { id: payments.priceIds[planId], object: 'price' } }] },
+        items: {
+          object: 'list',
+          data: [{ id: item, object: 'subscription_item', price: { id: payments.priceIds[planId], object: 'price' } }],
+        },
         metadata: { apiKeyId: row.id, tier },
       });
     }
     const updated = await ctx.db.tx(async (q) => {
       // Stripe's state as of this call: events created before it are older than what the key now shows.
       const r = await repo.setSubscriptionState(row.id, { tier, item, status: 'active', cancelAtPeriodEnd: false, eventAt: new Date() }, q);
-      await writeAudit(q, { actor: `api_key:${row.id}`, action: 'api_key.plan_change', target: `api_key:${row.id}`, details: { from: row.tier, to: tier, subscription: row.stripe_subscription_id } });
+      await writeAudit(q, {
+        actor: `api_key:${row.id}`,
+        action: 'api_key.plan_change',
+        target: `api_key:${row.id}`,
+        details: { from: row.tier, to: tier, subscription: row.stripe_subscription_id },
+      });
       return r!;
     });
     ctx.apiKeys.invalidate(row.key_hash);
@@ -116,8 +146,15 @@ export function createSubscriptions(ctx: Pick<AppContext, 'db' | 'config' | 'log
       await repo.expireOpenCheckouts(row.id, q);
       const r = atPeriodEnd
         ? await repo.setSubscriptionState(row.id, { cancelAtPeriodEnd: true, eventAt: new Date() }, q)
-        : ((await repo.keyById(row.id, q))!.stripe_subscription_id === row.stripe_subscription_id ? await repo.clearSubscription(row.id, q) : await repo.keyById(row.id, q));
-      await writeAudit(q, { actor: `api_key:${row.id}`, action: 'api_key.cancel', target: `api_key:${row.id}`, details: { tier: row.tier, atPeriodEnd, subscription: row.stripe_subscription_id } });
+        : (await repo.keyById(row.id, q))!.stripe_subscription_id === row.stripe_subscription_id
+          ? await repo.clearSubscription(row.id, q)
+          : await repo.keyById(row.id, q);
+      await writeAudit(q, {
+        actor: `api_key:${row.id}`,
+        action: 'api_key.cancel',
+        target: `api_key:${row.id}`,
+        details: { tier: row.tier, atPeriodEnd, subscription: row.stripe_subscription_id },
+      });
       return r!;
     });
     ctx.apiKeys.invalidate(row.key_hash);
@@ -126,7 +163,14 @@ export function createSubscriptions(ctx: Pick<AppContext, 'db' | 'config' | 'log
 
   function view(row: ApiKeyRow) {
     const d = describeKey(row);
-    return { id: d.id, tier: d.tier, rateLimit: d.rateLimit, monthlyQueryLimit: d.monthlyQueryLimit, subscription: d.subscription, provider: payments.provider };
+    return {
+      id: d.id,
+      tier: d.tier,
+      rateLimit: d.rateLimit,
+      monthlyQueryLimit: d.monthlyQueryLimit,
+      subscription: d.subscription,
+      provider: payments.provider,
+    };
   }
 
   return { changePlan, cancel };

@@ -11,7 +11,10 @@ const now = () => Math.floor(Date.now() / 1000);
 export function signedBy(secret: string) {
   return (event: object) => {
     const payload = JSON.stringify(event);
-    return { payload, headers: { 'content-type': 'application/json', 'stripe-signature': sdk.webhooks.generateTestHeaderString({ payload, secret }) } };
+    return {
+      payload,
+      headers: { 'content-type': 'application/json', 'stripe-signature': sdk.webhooks.generateTestHeaderString({ payload, secret }) },
+    };
   };
 }
 
@@ -25,11 +28,25 @@ export const stripeEvent = (id: string, type: string, object: object | null | un
   ...(object === undefined ? {} : { data: { object } }),
 });
 
-export const completedEvent = (id: string, session: string, key: TestKey, subscription: string, opts: { created?: number; tier?: string } = {}) =>
+export const completedEvent = (
+  id: string,
+  session: string,
+  key: TestKey,
+  subscription: string,
+  opts: { created?: number; tier?: string } = {},
+) =>
   stripeEvent(
     id,
     'checkout.session.completed',
-    { id: session, object: 'checkout.session', client_reference_id: key.id, customer: 'cus_1', subscription, status: 'complete', metadata: { apiKeyId: key.id, tier: opts.tier ?? 'Starter' } },
+    {
+      id: session,
+      object: 'checkout.session',
+      client_reference_id: key.id,
+      customer: 'cus_1',
+      subscription,
+      status: 'complete',
+      metadata: { apiKeyId: key.id, tier: opts.tier ?? 'Starter' },
+    },
     opts.created,
   );
 

@@ -12,17 +12,22 @@ beforeAll(async () => {
     // a costed route stands in for the query-counting routes of the feature modules
     beforeReady: (a) =>
       apiRoutes(a, (s) => {
-        s.get('/test/daily-query', { config: { auth: 'apiKey', cost: 1 }, schema: { response: { 200: Type.Object({ ok: Type.Boolean() }) } } }, async () => ({ ok: true }));
+        s.get(
+          '/test/daily-query',
+          { config: { auth: 'apiKey', cost: 1 }, schema: { response: { 200: Type.Object({ ok: Type.Boolean() }) } } },
+          async () => ({ ok: true }),
+        );
       }),
   });
 });
 afterAll(() => app.close());
 
-const daily = (headers: Record<string, string>, query = '') => app.inject({ method: 'GET', url: `/api/v1/billing/usage/daily${query}`, headers });
+const daily = (headers: Record<string, string>, query = '') =>
+  app.inject({ method: 'GET', url: `/api/v1/billing/usage/daily${query}`, headers });
 const DAY = 86_400_000;
 
 describe('GET /billing/usage/daily', () => {
-  it('answers one entry per day, today last, with today\'s queries and the month\'s running total against the quota', async () => {
+  it("answers one entry per day, today last, with today's queries and the month's running total against the quota", async () => {
     const key = await createKey(app, 'Free');
     const now = new Date();
     const yesterday = dayOf(new Date(now.getTime() - DAY));
@@ -47,7 +52,10 @@ describe('GET /billing/usage/daily', () => {
 
     // written behind: the stored row holds today's count once, and the answer does not count it twice
     await app.ctx.quota.flush();
-    const rows = await app.ctx.db.query<{ query_count: string }>('SELECT query_count FROM api_key_usage_daily WHERE api_key_id = $1 AND day = $2', [key.id, dayOf(now)]);
+    const rows = await app.ctx.db.query<{ query_count: string }>(
+      'SELECT query_count FROM api_key_usage_daily WHERE api_key_id = $1 AND day = $2',
+      [key.id, dayOf(now)],
+    );
     expect(Number(rows[0]?.query_count)).toBe(3);
     expect((await daily(key.headers, '?days=1')).json().days).toEqual([{ date: dayOf(now), queries: 3, monthToDate: today.monthToDate }]);
   });
@@ -64,7 +72,7 @@ describe('GET /billing/usage/daily', () => {
     expect((await daily({ 'x-api-key': 'cred_live_nope' })).statusCode).toBe(401);
   });
 
-  it("shows a key its own usage only, and an Enterprise key no limit", async () => {
+  it('shows a key its own usage only, and an Enterprise key no limit', async () => {
     const busy = await createKey(app, 'Free');
     for (let i = 0; i < 2; i++) await app.inject({ url: '/api/v1/test/daily-query', headers: busy.headers });
     const other = await createKey(app, 'Enterprise');

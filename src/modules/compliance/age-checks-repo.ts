@@ -31,7 +31,10 @@ export function createAgeChecksRepo(db: Queryable) {
       );
     },
 
-    async insert(r: Pick<AgeCheckRow, 'wallet_address' | 'api_key_id' | 'key_owner' | 'minimum_age' | 'route'>, q: Queryable = db): Promise<string> {
+    async insert(
+      r: Pick<AgeCheckRow, 'wallet_address' | 'api_key_id' | 'key_owner' | 'minimum_age' | 'route'>,
+      q: Queryable = db,
+    ): Promise<string> {
       const rows = await q.query<{ id: string }>(
         'INSERT INTO age_checks (wallet_address, api_key_id, key_owner, minimum_age, route) VALUES ($1, $2, $3, $4, $5) RETURNING id',
         [r.wallet_address, r.api_key_id, r.key_owner, r.minimum_age, r.route],

@@ -25,7 +25,14 @@ export interface AgeChecksService {
    * before anything is proved. The question and its answer (from `outcome`) are recorded; a question that fails
    * without an answer (the proof service down) is forgotten, so it costs no allowance.
    */
-  guard<T>(asker: AgeAsker, wallet: string, minimumAge: number, route: AgeRoute, run: () => Promise<T>, outcome?: (r: T) => { verified: boolean; reason: string | null }): Promise<T>;
+  guard<T>(
+    asker: AgeAsker,
+    wallet: string,
+    minimumAge: number,
+    route: AgeRoute,
+    run: () => Promise<T>,
+    outcome?: (r: T) => { verified: boolean; reason: string | null },
+  ): Promise<T>;
 }
 
 declare module '../../platform/context.js' {

@@ -22,8 +22,12 @@ function birthDateAged(years: number): string {
 /** A wallet with an approved KYC (through the real initiate + signed provider callback). */
 async function approvedHolder(app: App, age: number): Promise<SignedIn> {
   const holder = await signIn(app);
-  const { did } = (await app.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: holder.address } })).json();
-  const { sessionId } = (await app.inject({ method: 'POST', url: '/api/v1/compliance/kyc/initiate', headers: holder.auth, payload: { did } })).json();
+  const { did } = (
+    await app.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: holder.address } })
+  ).json();
+  const { sessionId } = (
+    await app.inject({ method: 'POST', url: '/api/v1/compliance/kyc/initiate', headers: holder.auth, payload: { did } })
+  ).json();
   const body = JSON.stringify({ eventId: randomUUID(), sessionId, status: 'approved', level: 'full', birthDate: birthDateAged(age) });
   const res = await app.inject({
     method: 'POST',
@@ -45,11 +49,22 @@ async function within(send: () => Promise<Awaited<ReturnType<App['inject']>>>) {
   }
 }
 const verifyAge = (app: App, key: TestKey, walletAddress: string, minimumAge: number) =>
-  within(() => app.inject({ method: 'POST', url: '/api/v1/compliance/verify-age', headers: key.headers, payload: { walletAddress, minimumAge } }));
+  within(() =>
+    app.inject({ method: 'POST', url: '/api/v1/compliance/verify-age', headers: key.headers, payload: { walletAddress, minimumAge } }),
+  );
 const ageVerify = (app: App, key: TestKey, walletAddress: string, jurisdictionCode: string, minimumAge?: number) =>
-  within(() => app.inject({ method: 'POST', url: '/api/v1/compliance/age-verify', headers: key.headers, payload: { walletAddress, jurisdictionCode, minimumAge } }));
+  within(() =>
+    app.inject({
+      method: 'POST',
+      url: '/api/v1/compliance/age-verify',
+      headers: key.headers,
+      payload: { walletAddress, jurisdictionCode, minimumAge },
+    }),
+  );
 const proveAge = (app: App, key: TestKey, subject: string, minimumAge: number, proofType = 'AgeVerification') =>
-  within(() => app.inject({ method: 'POST', url: '/api/v1/reputation/prove', headers: key.headers, payload: { subject, proofType, minimumAge } }));
+  within(() =>
+    app.inject({ method: 'POST', url: '/api/v1/reputation/prove', headers: key.headers, payload: { subject, proofType, minimumAge } }),
+  );
 const ageChecks = (app: App, who: SignedIn | null, query = '') =>
   app.inject({ method: 'GET', url: `/api/v1/compliance/age-checks${query}`, headers: who ? who.auth : {} });
 
@@ -76,7 +91,10 @@ describe('the age probe', () => {
 
     const at37 = await verifyAge(app, attacker, w, 37);
     expect(at37.statusCode).toBe(403);
-    expect(at37.json()).toEqual({ error: 'forbidden', details: expect.stringContaining('3 different minimum ages for this wallet in the last 30 days (30, 36, 40)') });
+    expect(at37.json()).toEqual({
+      error: 'forbidden',
+      details: expect.stringContaining('3 different minimum ages for this wallet in the last 30 days (30, 36, 40)'),
+    });
     expect(at37.json().details).toMatch(/exact age/);
 
     // repeating a minimum already asked reveals nothing new: allowed
@@ -94,7 +112,8 @@ describe('the age probe', () => {
     expect((await proveAge(app, attacker, w, 40)).statusCode).toBe(422);
 
     // a refused question counts nothing against the monthly quota
-    const used = async () => (await within(() => app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: attacker.headers }))).json().queriesThisMonth;
+    const used = async () =>
+      (await within(() => app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: attacker.headers }))).json().queriesThisMonth;
     const before = await used();
     expect((await verifyAge(app, attacker, w, 37)).statusCode).toBe(403);
     expect(await used()).toBe(before);
@@ -129,14 +148,23 @@ describe('the age probe', () => {
     for (const m of [30, 40, 45]) expect((await verifyAge(app, key, h.address, m)).statusCode).toBe(200);
     expect((await verifyAge(app, key, h.address, 55)).statusCode).toBe(403);
     // the oldest question leaves the 30-day window (moved back in the database, as time passing would)
-    await app.ctx.db.query(`UPDATE age_checks SET created_at = now() - interval '31 days' WHERE wallet_address = $1 AND minimum_age = 30`, [h.address.toLowerCase()]);
+    await app.ctx.db.query(`UPDATE age_checks SET created_at = now() - interval '31 days' WHERE wallet_address = $1 AND minimum_age = 30`, [
+      h.address.toLowerCase(),
+    ]);
     expect((await verifyAge(app, key, h.address, 55)).json()).toMatchObject({ verified: false });
   });
 
-  it("the holder lists who asked about their age; nobody else sees the list", async () => {
+  it('the holder lists who asked about their age; nobody else sees the list', async () => {
     const res = await ageChecks(app, holder);
     expect(res.statusCode).toBe(200);
-    const list = res.json() as { apiKeyId: string; keyOwner: string; minimumAge: number; route: string; verified: boolean | null; askedAt: string }[];
+    const list = res.json() as {
+      apiKeyId: string;
+      keyOwner: string;
+      minimumAge: number;
+      route: string;
+      verified: boolean | null;
+      askedAt: string;
+    }[];
     const byAttacker = list.filter((c) => c.apiKeyId === attacker.id);
     expect(byAttacker.map((c) => c.minimumAge).sort()).toEqual([30, 36, 36, 36, 36, 40, 40, 40].sort());
     expect(byAttacker.every((c) => c.keyOwner === attacker.owner.address)).toBe(true);
@@ -158,7 +186,11 @@ describe('across instances', () => {
     const secrets = { 'kyc-callback-secret': SECRET };
     const a = await createTestApp({ db, secrets, config: { kycCallbackSecret: SECRET } });
     // PGlite is one in-process database: the second instance shares the handle; PostgreSQL: its own connection pool
-    const b = await createTestApp({ db: usingPostgres() ? await secondConnection(db) : keepOpen(db), secrets, config: { kycCallbackSecret: SECRET } });
+    const b = await createTestApp({
+      db: usingPostgres() ? await secondConnection(db) : keepOpen(db),
+      secrets,
+      config: { kycCallbackSecret: SECRET },
+    });
     try {
       const holder = await approvedHolder(a, 36);
       const key = await createKey(a, 'Free');

@@ -20,9 +20,17 @@ describe('POST /compliance/verify-age', () => {
   it('without an approved KYC: verified false and proof null, minimumAge defaulting to 21', async () => {
     const res = await post('verify-age', { walletAddress: randomAddress() });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ proof: null, minimumAge: 21, verified: false, publicInputs: null, reason: 'no_approved_kyc', environment: 'live' });
+    expect(res.json()).toEqual({
+      proof: null,
+      minimumAge: 21,
+      verified: false,
+      publicInputs: null,
+      reason: 'no_approved_kyc',
+      environment: 'live',
+    });
     expect(res.headers['x-ratelimit-limit']).toBeDefined();
-    for (const minimumAge of [1, 150]) expect((await post('verify-age', { walletAddress: randomAddress(), minimumAge })).json().minimumAge).toBe(minimumAge);
+    for (const minimumAge of [1, 150])
+      expect((await post('verify-age', { walletAddress: randomAddress(), minimumAge })).json().minimumAge).toBe(minimumAge);
   });
 
   it('validates walletAddress and minimumAge (1-150, integer), needs an API key', async () => {
@@ -60,7 +68,9 @@ describe('POST /compliance/age-verify', () => {
       expect(res.json().walletAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
       expect(res.json().walletAddress.toLowerCase()).toBe(wallet);
     }
-    expect((await post('age-verify', { walletAddress: randomAddress(), jurisdictionCode: 'US-CA', minimumAge: 30 })).json().minimumAge).toBe(30);
+    expect(
+      (await post('age-verify', { walletAddress: randomAddress(), jurisdictionCode: 'US-CA', minimumAge: 30 })).json().minimumAge,
+    ).toBe(30);
   });
 
   it('validates jurisdictionCode as country-region and minimumAge as 1-150', async () => {
@@ -71,7 +81,12 @@ describe('POST /compliance/age-verify', () => {
     }
     const both = await post('age-verify', { walletAddress: 'nope', minimumAge: 0 });
     expect(both.statusCode).toBe(400);
-    expect(both.json().fields.map((f: { field: string }) => f.field).sort()).toEqual(['jurisdictionCode', 'minimumAge', 'walletAddress']);
+    expect(
+      both
+        .json()
+        .fields.map((f: { field: string }) => f.field)
+        .sort(),
+    ).toEqual(['jurisdictionCode', 'minimumAge', 'walletAddress']);
     expect((await post('age-verify', { walletAddress: randomAddress(), jurisdictionCode: 'US-CA' }, {})).statusCode).toBe(401);
   });
 });

@@ -37,7 +37,8 @@ export function createAgeService({ kyc, proofs, legalAges }: AgeDeps) {
         const r = await p.proveAge({ address: address.toLowerCase(), birthDate: record.birthDate, salt: record.salt, minimumAge });
         return { verified: true, proof: r.proof, publicInputs: r.publicInputs, reason: null };
       } catch (e) {
-        if (e instanceof AppError && e.code === 'proof_unsatisfiable') return { verified: false, proof: null, publicInputs: null, reason: 'under_minimum_age' };
+        if (e instanceof AppError && e.code === 'proof_unsatisfiable')
+          return { verified: false, proof: null, publicInputs: null, reason: 'under_minimum_age' };
         throw e;
       }
     },

@@ -29,7 +29,8 @@ export const complianceModule: Module = {
       const hosted = settings[i];
       if (hosted) return void providers.set(name, createHostedProvider(name, hosted));
       // The built-in page approves anything: only where local providers are on (development; security area).
-      if (!ctx.config.localProviders) return void providers.set(name, createDisabledProvider(name, `CREDENCE_KYC_${i === 0 ? 'DEFAULT' : 'ALT'}`));
+      if (!ctx.config.localProviders)
+        return void providers.set(name, createDisabledProvider(name, `CREDENCE_KYC_${i === 0 ? 'DEFAULT' : 'ALT'}`));
       const p = createLocalProvider(name, secret, () => ctx.publicUrl());
       local.set(name, p);
       providers.set(name, p);
@@ -62,11 +63,19 @@ export const complianceModule: Module = {
     ctx.services.compliance = {
       async signalFor(address) {
         const k = await kyc.walletSummary(address);
-        return { sanctioned: ctx.services.sanctions?.status(address.toLowerCase()).sanctioned ?? null, kycStatus: k.status, kycLevel: k.level };
+        return {
+          sanctioned: ctx.services.sanctions?.status(address.toLowerCase()).sanctioned ?? null,
+          kycStatus: k.status,
+          kycLevel: k.level,
+        };
       },
       async signalsForMany(addresses) {
         const ks = await kyc.walletSummaries(addresses);
-        return addresses.map((a, i) => ({ sanctioned: ctx.services.sanctions?.status(a.toLowerCase()).sanctioned ?? null, kycStatus: ks[i].status, kycLevel: ks[i].level }));
+        return addresses.map((a, i) => ({
+          sanctioned: ctx.services.sanctions?.status(a.toLowerCase()).sanctioned ?? null,
+          kycStatus: ks[i].status,
+          kycLevel: ks[i].level,
+        }));
       },
     };
 

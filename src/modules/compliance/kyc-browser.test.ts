@@ -25,7 +25,16 @@ beforeAll(async () => {
   key = await createKey(app, 'Enterprise');
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 afterAll(async () => {
@@ -35,11 +44,15 @@ afterAll(async () => {
 
 async function startSession() {
   const owner = await signIn(app);
-  const did = (await app.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: owner.address } })).json().did;
-  const session = (await app.inject({ method: 'POST', url: '/api/v1/compliance/kyc/initiate', headers: owner.auth, payload: { did } })).json();
+  const did = (await app.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: owner.address } })).json()
+    .did;
+  const session = (
+    await app.inject({ method: 'POST', url: '/api/v1/compliance/kyc/initiate', headers: owner.auth, payload: { did } })
+  ).json();
   return { owner, did, session };
 }
-const status = async (did: string) => (await app.inject({ method: 'GET', url: `/api/v1/compliance/kyc/${did}/status`, headers: key.headers })).json();
+const status = async (did: string) =>
+  (await app.inject({ method: 'GET', url: `/api/v1/compliance/kyc/${did}/status`, headers: key.headers })).json();
 const verifyAge = (payload: object) => app.inject({ method: 'POST', url: '/api/v1/compliance/verify-age', headers: key.headers, payload });
 const ageVerify = (payload: object) => app.inject({ method: 'POST', url: '/api/v1/compliance/age-verify', headers: key.headers, payload });
 
@@ -79,7 +92,12 @@ describe.skipIf(skip)('KYC through the built-in page in headless Chromium', () =
     expect(adult.json()).toMatchObject({ minimumAge: 21, verified: true, proof: expect.stringMatching(/^0x[0-9a-f]+$/), reason: null });
     expect(adult.json().publicInputs).toMatchObject({ minimumAge: 21 });
     // The proof stands on its own at the proof verification route.
-    const check = await app.inject({ method: 'POST', url: '/api/v1/reputation/verify', headers: key.headers, payload: { proof: adult.json().proof } });
+    const check = await app.inject({
+      method: 'POST',
+      url: '/api/v1/reputation/verify',
+      headers: key.headers,
+      payload: { proof: adult.json().proof },
+    });
     expect(check.statusCode).toBe(200);
     expect(check.json()).toMatchObject({ valid: true });
 
@@ -91,7 +109,13 @@ describe.skipIf(skip)('KYC through the built-in page in headless Chromium', () =
 
     const ca = await ageVerify({ walletAddress: owner.address.toLowerCase(), jurisdictionCode: 'us-ca' });
     expect(ca.statusCode).toBe(200);
-    expect(ca.json()).toMatchObject({ walletAddress: owner.address, jurisdictionCode: 'US-CA', minimumAge: 21, verified: true, proof: expect.stringMatching(/^0x/) });
+    expect(ca.json()).toMatchObject({
+      walletAddress: owner.address,
+      jurisdictionCode: 'US-CA',
+      minimumAge: 21,
+      verified: true,
+      proof: expect.stringMatching(/^0x/),
+    });
     const de = await ageVerify({ walletAddress: owner.address, jurisdictionCode: 'DE-BY' });
     expect(de.json()).toMatchObject({ jurisdictionCode: 'DE-BY', minimumAge: 18, verified: true });
     const explicit = await ageVerify({ walletAddress: owner.address, jurisdictionCode: 'DE-BY', minimumAge: 150 });
@@ -111,7 +135,11 @@ describe.skipIf(skip)('KYC through the built-in page in headless Chromium', () =
       await page.close();
     }
     expect(await status(did)).toMatchObject({ status: 'rejected', kycLevel: 'none' });
-    expect((await verifyAge({ walletAddress: owner.address })).json()).toMatchObject({ verified: false, proof: null, reason: 'no_approved_kyc' });
+    expect((await verifyAge({ walletAddress: owner.address })).json()).toMatchObject({
+      verified: false,
+      proof: null,
+      reason: 'no_approved_kyc',
+    });
   });
 
   it('a minor approved by the provider is not verified for 18', async () => {
@@ -129,6 +157,8 @@ describe.skipIf(skip)('KYC through the built-in page in headless Chromium', () =
     const r = await ageVerify({ walletAddress: owner.address, jurisdictionCode: 'FR-75' });
     if (!app.ctx.services.proofs) return expect(r.statusCode).toBe(503);
     expect(r.json()).toMatchObject({ minimumAge: 18, verified: false, proof: null, reason: 'under_minimum_age' });
-    expect((await ageVerify({ walletAddress: owner.address, jurisdictionCode: 'FR-75', minimumAge: 16 })).json()).toMatchObject({ verified: true });
+    expect((await ageVerify({ walletAddress: owner.address, jurisdictionCode: 'FR-75', minimumAge: 16 })).json()).toMatchObject({
+      verified: true,
+    });
   });
 });

@@ -31,11 +31,18 @@ afterAll(async () => {
 
 async function start() {
   const owner = await signIn(app);
-  const did = (await app.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: owner.address } })).json().did;
-  const res = await app.inject({ method: 'POST', url: '/api/v1/compliance/kyc/initiate', headers: owner.auth, payload: { did, provider: ALT } });
+  const did = (await app.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: owner.address } })).json()
+    .did;
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/compliance/kyc/initiate',
+    headers: owner.auth,
+    payload: { did, provider: ALT },
+  });
   return { owner, did, res };
 }
-const status = async (did: string) => (await app.inject({ method: 'GET', url: `/api/v1/compliance/kyc/${did}/status`, headers: key.headers })).json();
+const status = async (did: string) =>
+  (await app.inject({ method: 'GET', url: `/api/v1/compliance/kyc/${did}/status`, headers: key.headers })).json();
 
 describe('hosted KYC provider', () => {
   it('creates the session at the provider and applies its signed decisions', async () => {

@@ -73,7 +73,15 @@ export function createKycService(d: KycServiceDeps) {
       await d.db.tx(async (q) => {
         await d.repo.supersedePending(rec.did, q);
         await d.repo.insertSession(
-          { id, did: rec.did, wallet_address: rec.walletAddress, provider: providerName, provider_session_id: providerSessionId, redirect_url: url, expires_at: expiresAt },
+          {
+            id,
+            did: rec.did,
+            wallet_address: rec.walletAddress,
+            provider: providerName,
+            provider_session_id: providerSessionId,
+            redirect_url: url,
+            expires_at: expiresAt,
+          },
           q,
         );
       });
@@ -85,9 +93,20 @@ export function createKycService(d: KycServiceDeps) {
       const rec = await resolveDid(didInput);
       const s = await d.repo.current(rec.did);
       // decisions.md keeps 404 here; its details say this is "not verified yet" and the way on (issue 30)
-      if (!s) throw notFound(`No KYC session was ever started for ${rec.did}: not verified yet. The DID's wallet starts one with POST /api/v1/compliance/kyc/initiate (signed in).`);
+      if (!s)
+        throw notFound(
+          `No KYC session was ever started for ${rec.did}: not verified yet. The DID's wallet starts one with POST /api/v1/compliance/kyc/initiate (signed in).`,
+        );
       const w = wireStatus(s);
-      return { did: rec.did, kycLevel: w.kycLevel, status: w.status, reason: w.reason, sessionId: s.id, provider: s.provider, updatedAt: s.completed_at ?? s.created_at };
+      return {
+        did: rec.did,
+        kycLevel: w.kycLevel,
+        status: w.status,
+        reason: w.reason,
+        sessionId: s.id,
+        provider: s.provider,
+        updatedAt: s.completed_at ?? s.created_at,
+      };
     },
 
     /** A provider's signed result. Bad signature: 401 and nothing changes. Replays are answered as before. */
@@ -104,7 +123,8 @@ export function createKycService(d: KycServiceDeps) {
         }
         return null;
       };
-      if (result.outcome === 'pending') return { received: true, sessionId: session.id, status: wireStatus(session).status, duplicate: false };
+      if (result.outcome === 'pending')
+        return { received: true, sessionId: session.id, status: wireStatus(session).status, duplicate: false };
       const outcome = result.outcome;
       if (session.status === 'approved' || session.status === 'rejected') {
         const r = replay();
@@ -121,14 +141,24 @@ export function createKycService(d: KycServiceDeps) {
       let sealed: { birth: string; salt: string | null; commitment: string | null } | null = null;
       if (result.outcome === 'approved' && result.birthDate !== null) {
         const c = await commit(session.wallet_address, result.birthDate);
-        sealed = { birth: d.cipher.encrypt(String(result.birthDate)), salt: c ? d.cipher.encrypt(c.salt) : null, commitment: c?.commitment ?? null };
+        sealed = {
+          birth: d.cipher.encrypt(String(result.birthDate)),
+          salt: c ? d.cipher.encrypt(c.salt) : null,
+          commitment: c?.commitment ?? null,
+        };
       }
       const level = outcome === 'approved' ? result.level : 'none';
       const updated = await d.db.tx(async (q) => {
         const row = await d.repo.complete(session.id, { status: outcome, level, eventId: result.eventId, reason: result.reason }, q);
         if (row && sealed) {
           await d.repo.upsertBirthDate(
-            { wallet_address: session.wallet_address, session_id: session.id, birth_date_encrypted: sealed.birth, salt_encrypted: sealed.salt, commitment: sealed.commitment },
+            {
+              wallet_address: session.wallet_address,
+              session_id: session.id,
+              birth_date_encrypted: sealed.birth,
+              salt_encrypted: sealed.salt,
+              commitment: sealed.commitment,
+            },
             q,
           );
         }
@@ -201,7 +231,8 @@ export function createKycService(d: KycServiceDeps) {
       const row = await d.repo.birthDate(a);
       if (!row) return null;
       const birthDate = Number(d.cipher.decrypt(row.birth_date_encrypted));
-      if (row.commitment && row.salt_encrypted) return { birthDate, salt: d.cipher.decrypt(row.salt_encrypted), commitment: row.commitment };
+      if (row.commitment && row.salt_encrypted)
+        return { birthDate, salt: d.cipher.decrypt(row.salt_encrypted), commitment: row.commitment };
       // Approved before the proofs service was available: make the commitment now.
       const c = await commit(a, birthDate);
       if (!c) return null;

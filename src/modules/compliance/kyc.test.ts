@@ -54,7 +54,14 @@ describe('POST /compliance/kyc/initiate', () => {
     expect(Math.abs(Date.parse(s.expiresAt) - Date.now() - 3600_000)).toBeLessThan(10_000);
     const st = await status(owner.did);
     expect(st.statusCode).toBe(200);
-    expect(st.json()).toMatchObject({ did: owner.did, kycLevel: 'none', status: 'pending', sessionId: s.sessionId, provider: DEFAULT, reason: null });
+    expect(st.json()).toMatchObject({
+      did: owner.did,
+      kycLevel: 'none',
+      status: 'pending',
+      sessionId: s.sessionId,
+      provider: DEFAULT,
+      reason: null,
+    });
     // Any accepted spelling of the DID reaches the same record.
     expect((await status(`did:credence:${owner.address}`)).json().sessionId).toBe(s.sessionId);
 
@@ -136,7 +143,9 @@ describe('POST /compliance/kyc/callback/{provider}', () => {
     expect((await status(owner.did)).json().status).toBe('approved');
 
     // Stored encrypted: the plain birth date appears nowhere in the row.
-    const [row] = await app.ctx.db.query<Record<string, unknown>>('SELECT * FROM kyc_birth_dates WHERE wallet_address = $1', [owner.address.toLowerCase()]);
+    const [row] = await app.ctx.db.query<Record<string, unknown>>('SELECT * FROM kyc_birth_dates WHERE wallet_address = $1', [
+      owner.address.toLowerCase(),
+    ]);
     expect(JSON.stringify(row)).not.toMatch(/19900715|1990-07-15/);
     expect(row.birth_date_encrypted).toMatch(/^v1:/);
     expect(app.ctx.cipher.decrypt(row.birth_date_encrypted as string)).toBe('19900715');
@@ -173,7 +182,12 @@ describe('POST /compliance/kyc/callback/{provider}', () => {
       const res = await callback(DEFAULT, bad);
       expect(res.statusCode, JSON.stringify(bad)).toBe(400);
     }
-    const unsigned = await app.inject({ method: 'POST', url: `/api/v1/compliance/kyc/callback/${encodeURIComponent(DEFAULT)}`, headers: { 'content-type': 'application/json' }, payload: '{bad json' });
+    const unsigned = await app.inject({
+      method: 'POST',
+      url: `/api/v1/compliance/kyc/callback/${encodeURIComponent(DEFAULT)}`,
+      headers: { 'content-type': 'application/json' },
+      payload: '{bad json',
+    });
     expect(unsigned.statusCode).toBe(400);
     expect((await callback(DEFAULT, { eventId: randomUUID(), sessionId: randomUUID(), status: 'approved' })).statusCode).toBe(404);
 
@@ -198,7 +212,9 @@ describe('POST /compliance/kyc/callback/{provider}', () => {
     expect(late.json().details).toContain('expired');
     // The background sweep's query marks it (and names the wallet to rescore).
     expect(await createKycRepo(app.ctx.db).expireDue()).toContain(owner.address.toLowerCase());
-    expect((await app.ctx.db.query<{ status: string }>('SELECT status FROM kyc_sessions WHERE id = $1', [sessionId]))[0].status).toBe('expired');
+    expect((await app.ctx.db.query<{ status: string }>('SELECT status FROM kyc_sessions WHERE id = $1', [sessionId]))[0].status).toBe(
+      'expired',
+    );
     expect((await status(owner.did)).json()).toMatchObject({ status: 'rejected', reason: 'expired' });
     // A rejection arriving after expiry is acknowledged and changes nothing.
     const lateReject = await callback(DEFAULT, { eventId: randomUUID(), sessionId, status: 'rejected', reason: 'timeout' });
@@ -221,7 +237,12 @@ describe('the built-in verification page', () => {
     expect(page.body).toContain('name="birthDate"');
 
     const form = (fields: Record<string, string>) =>
-      app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+      app.inject({
+        method: 'POST',
+        url: path,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(fields).toString(),
+      });
     const noDate = await form({ decision: 'approve', birthDate: '' });
     expect(noDate.statusCode).toBe(400);
     expect(noDate.body).toContain('id="error"');
@@ -242,7 +263,10 @@ describe('scores follow KYC', () => {
     const owner = await ownerWithDid();
     const before = await scoring.getScore(owner.address.toLowerCase(), 'COMPLIANCE');
     const { sessionId } = (await initiate({ did: owner.did }, owner.auth)).json();
-    expect((await callback(DEFAULT, { eventId: randomUUID(), sessionId, status: 'approved', level: 'full', birthDate: '1980-01-01' })).statusCode).toBe(200);
+    expect(
+      (await callback(DEFAULT, { eventId: randomUUID(), sessionId, status: 'approved', level: 'full', birthDate: '1980-01-01' }))
+        .statusCode,
+    ).toBe(200);
     const after = await eventually(async () => {
       const e = await scoring.getScore(owner.address.toLowerCase(), 'COMPLIANCE');
       return e.score > before.score ? e : null;
@@ -258,9 +282,14 @@ describe('the kyc-session-expiry worker', () => {
     const own = await createTestApp({ config: { kycCallbackSecret: SECRET, publicUrl: 'https://credence.test' } });
     try {
       const owner = await signIn(own);
-      const { did } = (await own.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: owner.address } })).json();
-      const { sessionId } = (await own.inject({ method: 'POST', url: '/api/v1/compliance/kyc/initiate', headers: owner.auth, payload: { did } })).json();
-      const stored = async () => (await own.ctx.db.query<{ status: string }>('SELECT status FROM kyc_sessions WHERE id = $1', [sessionId]))[0].status;
+      const { did } = (
+        await own.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: owner.address } })
+      ).json();
+      const { sessionId } = (
+        await own.inject({ method: 'POST', url: '/api/v1/compliance/kyc/initiate', headers: owner.auth, payload: { did } })
+      ).json();
+      const stored = async () =>
+        (await own.ctx.db.query<{ status: string }>('SELECT status FROM kyc_sessions WHERE id = $1', [sessionId]))[0].status;
       await own.ctx.db.query(`UPDATE kyc_sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [sessionId]);
       vi.advanceTimersByTime(59_000);
       await new Promise((r) => setTimeout(r, 300));

@@ -56,98 +56,122 @@ const resultPage = (nonce: string, s: KycSessionRow, status: string, message: st
   );
 
 export function registerLocalPage(app: App, kyc: KycService, providers: Map<string, LocalProvider>) {
-  app.register(async (s) => {
-    s.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 8 * 1024 }, (_req, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
-    const params = Type.Object({ sessionId: Type.String({ format: 'uuid' }) });
-    // A person's form errors come back as the page itself (HTML); everything else in the API's error format.
-    const errorOrPage = (code: number, page: string) => {
-      const json = (errorResponses(code) as Record<number, { description?: string }>)[code];
-      return { description: `${json.description} A person's form submission gets ${page} instead (HTML).`, content: { 'application/json': { schema: json }, 'text/html': { schema: { type: 'string' } } } };
-    };
-    const schema = (operationId: string, summary: string, description: string, post = false) => ({
-      operationId,
-      tags: ['Compliance'],
-      summary,
-      description,
-      params,
-      response: post
-        ? { 200: HtmlPage(), 400: errorOrPage(400, 'the form with the error'), 409: errorOrPage(409, 'the result page'), 502: errorOrPage(502, 'the result page') }
-        : { 200: HtmlPage() },
-    });
+  app.register(
+    async (s) => {
+      s.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 8 * 1024 }, (_req, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      });
+      const params = Type.Object({ sessionId: Type.String({ format: 'uuid' }) });
+      // A person's form errors come back as the page itself (HTML); everything else in the API's error format.
+      const errorOrPage = (code: number, page: string) => {
+        const json = (errorResponses(code) as Record<number, { description?: string }>)[code];
+        return {
+          description: `${json.description} A person's form submission gets ${page} instead (HTML).`,
+          content: { 'application/json': { schema: json }, 'text/html': { schema: { type: 'string' } } },
+        };
+      };
+      const schema = (operationId: string, summary: string, description: string, post = false) => ({
+        operationId,
+        tags: ['Compliance'],
+        summary,
+        description,
+        params,
+        response: post
+          ? {
+              200: HtmlPage(),
+              400: errorOrPage(400, 'the form with the error'),
+              409: errorOrPage(409, 'the result page'),
+              502: errorOrPage(502, 'the result page'),
+            }
+          : { 200: HtmlPage() },
+      });
 
-    async function liveSession(id: string) {
-      const session = await kyc.session(id);
-      return session && providers.has(session.provider) ? session : null;
-    }
-    // Unknown sessions answer in the API's error format (JSON), like every other 404.
-    const sessionNotFound = () => notFound('No verification session with this id on the built-in provider.');
+      async function liveSession(id: string) {
+        const session = await kyc.session(id);
+        return session && providers.has(session.provider) ? session : null;
+      }
+      // Unknown sessions answer in the API's error format (JSON), like every other 404.
+      const sessionNotFound = () => notFound('No verification session with this id on the built-in provider.');
 
-    s.get<{ Params: { sessionId: string } }>(
-      '/compliance/kyc/local/:sessionId',
-      {
-        config: { auth: 'public' },
-        schema: schema('compliance.localKycPage', 'Built-in KYC verification page', 'The `redirectUrl` of a session with the built-in provider: an HTML form to approve or reject with a birth date.'),
-      },
-      async (req, reply) => {
-        const session = await liveSession(req.params.sessionId);
-        if (!session) throw sessionNotFound();
-        reply.type('text/html; charset=utf-8');
-        const nonce = securePage(reply);
-        if (session.status !== 'pending' || session.expires_at.getTime() <= Date.now()) {
-          const st = session.status === 'pending' ? 'expired' : session.status;
-          return resultPage(nonce, session, st, `This verification session is ${st}.`);
-        }
-        return formPage(nonce, session, null);
-      },
-    );
-
-    s.post<{ Params: { sessionId: string }; Body: Record<string, string> }>(
-      '/compliance/kyc/local/:sessionId',
-      {
-        config: { auth: 'public' },
-        schema: schema(
-          'compliance.submitLocalKyc',
-          'Submit the built-in KYC page',
-          'Form post (application/x-www-form-urlencoded: decision=approve|reject, birthDate=yyyy-mm-dd, level=basic|full). The page signs the result and delivers it to the callback route, as a provider would.',
-          true,
-        ),
-      },
-      async (req, reply) => {
-        const session = await liveSession(req.params.sessionId);
-        if (!session) throw sessionNotFound();
-        reply.type('text/html; charset=utf-8');
-        const nonce = securePage(reply);
-        const form = (req.body ?? {}) as Record<string, string>;
-        const decision = form.decision;
-        const level = form.level === 'full' ? 'full' : 'basic';
-        if (decision !== 'approve' && decision !== 'reject') return reply.code(400).send(formPage(nonce, session, 'Choose Approve or Reject.', form));
-        const body: LocalCallbackBody = { eventId: randomUUID(), sessionId: session.provider_session_id, status: decision === 'approve' ? 'approved' : 'rejected' };
-        if (decision === 'approve') {
-          if (parseBirthDate(form.birthDate) === null) {
-            return reply.code(400).send(formPage(nonce, session, 'Enter a valid date of birth (between 1900 and today) to approve.', form));
+      s.get<{ Params: { sessionId: string } }>(
+        '/compliance/kyc/local/:sessionId',
+        {
+          config: { auth: 'public' },
+          schema: schema(
+            'compliance.localKycPage',
+            'Built-in KYC verification page',
+            'The `redirectUrl` of a session with the built-in provider: an HTML form to approve or reject with a birth date.',
+          ),
+        },
+        async (req, reply) => {
+          const session = await liveSession(req.params.sessionId);
+          if (!session) throw sessionNotFound();
+          reply.type('text/html; charset=utf-8');
+          const nonce = securePage(reply);
+          if (session.status !== 'pending' || session.expires_at.getTime() <= Date.now()) {
+            const st = session.status === 'pending' ? 'expired' : session.status;
+            return resultPage(nonce, session, st, `This verification session is ${st}.`);
           }
-          body.birthDate = form.birthDate;
-          body.level = level;
-        } else {
-          body.reason = 'rejected on the verification page';
-        }
-        const raw = JSON.stringify(body);
-        const provider = providers.get(session.provider)!;
-        const res = await app.inject({
-          method: 'POST',
-          url: `/api/v1/compliance/kyc/callback/${encodeURIComponent(session.provider)}`,
-          headers: { 'content-type': 'application/json', [LOCAL_SIGNATURE_HEADER]: provider.sign(raw) },
-          payload: raw,
-        });
-        if (res.statusCode !== 200) {
-          const details = (res.json() as { details?: string }).details ?? `status ${res.statusCode}`;
-          return reply.code(res.statusCode === 409 ? 409 : 502).send(resultPage(nonce, session, 'error', `The result could not be recorded: ${details}`));
-        }
-        const status = (res.json() as { status: string }).status;
-        return resultPage(nonce, session, status, status === 'approved' ? 'Verification approved.' : 'Verification rejected.');
-      },
-    );
-  }, { prefix: '/api/v1' });
+          return formPage(nonce, session, null);
+        },
+      );
+
+      s.post<{ Params: { sessionId: string }; Body: Record<string, string> }>(
+        '/compliance/kyc/local/:sessionId',
+        {
+          config: { auth: 'public' },
+          schema: schema(
+            'compliance.submitLocalKyc',
+            'Submit the built-in KYC page',
+            'Form post (application/x-www-form-urlencoded: decision=approve|reject, birthDate=yyyy-mm-dd, level=basic|full). The page signs the result and delivers it to the callback route, as a provider would.',
+            true,
+          ),
+        },
+        async (req, reply) => {
+          const session = await liveSession(req.params.sessionId);
+          if (!session) throw sessionNotFound();
+          reply.type('text/html; charset=utf-8');
+          const nonce = securePage(reply);
+          const form = (req.body ?? {}) as Record<string, string>;
+          const decision = form.decision;
+          const level = form.level === 'full' ? 'full' : 'basic';
+          if (decision !== 'approve' && decision !== 'reject')
+            return reply.code(400).send(formPage(nonce, session, 'Choose Approve or Reject.', form));
+          const body: LocalCallbackBody = {
+            eventId: randomUUID(),
+            sessionId: session.provider_session_id,
+            status: decision === 'approve' ? 'approved' : 'rejected',
+          };
+          if (decision === 'approve') {
+            if (parseBirthDate(form.birthDate) === null) {
+              return reply
+                .code(400)
+                .send(formPage(nonce, session, 'Enter a valid date of birth (between 1900 and today) to approve.', form));
+            }
+            body.birthDate = form.birthDate;
+            body.level = level;
+          } else {
+            body.reason = 'rejected on the verification page';
+          }
+          const raw = JSON.stringify(body);
+          const provider = providers.get(session.provider)!;
+          const res = await app.inject({
+            method: 'POST',
+            url: `/api/v1/compliance/kyc/callback/${encodeURIComponent(session.provider)}`,
+            headers: { 'content-type': 'application/json', [LOCAL_SIGNATURE_HEADER]: provider.sign(raw) },
+            payload: raw,
+          });
+          if (res.statusCode !== 200) {
+            const details = (res.json() as { details?: string }).details ?? `status ${res.statusCode}`;
+            return reply
+              .code(res.statusCode === 409 ? 409 : 502)
+              .send(resultPage(nonce, session, 'error', `The result could not be recorded: ${details}`));
+          }
+          const status = (res.json() as { status: string }).status;
+          return resultPage(nonce, session, status, status === 'approved' ? 'Verification approved.' : 'Verification rejected.');
+        },
+      );
+    },
+    { prefix: '/api/v1' },
+  );
 }

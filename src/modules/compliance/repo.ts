@@ -31,7 +31,10 @@ export interface BirthDateRow {
 
 export function createKycRepo(db: Queryable) {
   return {
-    async insertSession(s: Pick<KycSessionRow, 'id' | 'did' | 'wallet_address' | 'provider' | 'provider_session_id' | 'redirect_url' | 'expires_at'>, q: Queryable = db) {
+    async insertSession(
+      s: Pick<KycSessionRow, 'id' | 'did' | 'wallet_address' | 'provider' | 'provider_session_id' | 'redirect_url' | 'expires_at'>,
+      q: Queryable = db,
+    ) {
       await q.query(
         `INSERT INTO kyc_sessions (id, did, wallet_address, provider, provider_session_id, redirect_url, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
         [s.id, s.did, s.wallet_address, s.provider, s.provider_session_id, s.redirect_url, s.expires_at],
@@ -56,7 +59,11 @@ export function createKycRepo(db: Queryable) {
       );
     },
     approvedFor(did: string, q: Queryable = db) {
-      return maybeOne<KycSessionRow>(q, `SELECT * FROM kyc_sessions WHERE did = $1 AND status = 'approved' ORDER BY completed_at DESC LIMIT 1`, [did]);
+      return maybeOne<KycSessionRow>(
+        q,
+        `SELECT * FROM kyc_sessions WHERE did = $1 AND status = 'approved' ORDER BY completed_at DESC LIMIT 1`,
+        [did],
+      );
     },
     /** Every DID's current session for a wallet. */
     currentForWallet(address: string, q: Queryable = db) {
@@ -98,11 +105,10 @@ export function createKycRepo(db: Queryable) {
       );
     },
     async setCommitment(address: string, saltEncrypted: string, commitment: string, q: Queryable = db) {
-      await q.query('UPDATE kyc_birth_dates SET salt_encrypted = $2, commitment = $3, updated_at = now() WHERE wallet_address = $1 AND commitment IS NULL', [
-        address,
-        saltEncrypted,
-        commitment,
-      ]);
+      await q.query(
+        'UPDATE kyc_birth_dates SET salt_encrypted = $2, commitment = $3, updated_at = now() WHERE wallet_address = $1 AND commitment IS NULL',
+        [address, saltEncrypted, commitment],
+      );
     },
     /** Withdraws every approved session of the wallet (all its DIDs); returns the sessions revoked. */
     revokeApproved(address: string, reason: string, q: Queryable = db) {
@@ -116,7 +122,11 @@ export function createKycRepo(db: Queryable) {
       await q.query('DELETE FROM kyc_birth_dates WHERE wallet_address = $1', [address]);
     },
     birthDate(address: string, q: Queryable = db) {
-      return maybeOne<BirthDateRow>(q, 'SELECT wallet_address, session_id, birth_date_encrypted, salt_encrypted, commitment FROM kyc_birth_dates WHERE wallet_address = $1', [address]);
+      return maybeOne<BirthDateRow>(
+        q,
+        'SELECT wallet_address, session_id, birth_date_encrypted, salt_encrypted, commitment FROM kyc_birth_dates WHERE wallet_address = $1',
+        [address],
+      );
     },
   };
 }

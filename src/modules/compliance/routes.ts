@@ -71,7 +71,7 @@ export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeServ
             description:
               `The DID must exist (404) and belong to the signed-in wallet (403). \`provider\` is exactly \`${KYC_PROVIDERS[0]}\` (default) or ` +
               `\`${KYC_PROVIDERS[1]}\`; anything else is 400. Send the person to \`redirectUrl\` (also \`sessionUrl\`); the session expires after ` +
-              '3600 s. The status becomes pending; the provider\'s signed callback moves it to approved or rejected. A new session replaces an ' +
+              "3600 s. The status becomes pending; the provider's signed callback moves it to approved or rejected. A new session replaces an " +
               'older pending one; a DID whose KYC is approved cannot start another (409).',
             body: InitiateBody,
             response: { 200: KycSession, ...errorResponses(403, 404, 409, 502, 503) },
@@ -187,15 +187,31 @@ export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeServ
             description:
               'A Groth16 proof over the salted commitment of the KYC-approved birth date. Without an approved KYC, or when the person is ' +
               'younger than minimumAge, the answer is 200 with `verified: false` and `proof: null` (`reason` says which) rather than 422, ' +
-              'so a compliance check reads one shape. 503 when the proof service is not ready. Counts 1 query.' + AGE_PRIVACY + SANDBOX_AGE,
+              'so a compliance check reads one shape. 503 when the proof service is not ready. Counts 1 query.' +
+              AGE_PRIVACY +
+              SANDBOX_AGE,
             body: VerifyAgeBody,
             response: { 200: VerifyAgeResponse, ...errorResponses(403, 503) },
           },
         },
         async (req) => {
           const { walletAddress, minimumAge } = req.body;
-          const r = await ageChecks.service.guard(askerOf(req), walletAddress, minimumAge, 'verify-age', () => age.verify(walletAddress, minimumAge), answerOf);
-          return { proof: r.proof, minimumAge: req.body.minimumAge, verified: r.verified, publicInputs: r.publicInputs, reason: r.reason, environment: req.environment ?? 'live' };
+          const r = await ageChecks.service.guard(
+            askerOf(req),
+            walletAddress,
+            minimumAge,
+            'verify-age',
+            () => age.verify(walletAddress, minimumAge),
+            answerOf,
+          );
+          return {
+            proof: r.proof,
+            minimumAge: req.body.minimumAge,
+            verified: r.verified,
+            publicInputs: r.publicInputs,
+            reason: r.reason,
+            environment: req.environment ?? 'live',
+          };
         },
       );
 
@@ -209,7 +225,9 @@ export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeServ
             summary: 'Age check against a jurisdiction',
             description:
               'Like verify-age; without `minimumAge` the legal age of `jurisdictionCode` (ISO 3166-2 country-region, e.g. US-CA) applies: ' +
-              '21 in US states, 18 elsewhere, unless CREDENCE_LEGAL_AGES configures the region or country. Counts 1 query.' + AGE_PRIVACY + SANDBOX_AGE,
+              '21 in US states, 18 elsewhere, unless CREDENCE_LEGAL_AGES configures the region or country. Counts 1 query.' +
+              AGE_PRIVACY +
+              SANDBOX_AGE,
             body: AgeVerifyBody,
             response: { 200: AgeVerifyResponse, ...errorResponses(403, 503) },
           },
@@ -217,8 +235,25 @@ export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeServ
         async (req) => {
           const jurisdictionCode = req.body.jurisdictionCode.toUpperCase();
           const minimumAge = req.body.minimumAge ?? age.legalAge(jurisdictionCode);
-          const r = await ageChecks.service.guard(askerOf(req), req.body.walletAddress, minimumAge, 'age-verify', () => age.verify(req.body.walletAddress, minimumAge), answerOf);
-          return { walletAddress: toChecksum(req.body.walletAddress), jurisdictionCode, minimumAge, verified: r.verified, proof: r.proof, publicInputs: r.publicInputs, reason: r.reason, snarkjs: snarkjsForm(r.proof), environment: req.environment ?? 'live' };
+          const r = await ageChecks.service.guard(
+            askerOf(req),
+            req.body.walletAddress,
+            minimumAge,
+            'age-verify',
+            () => age.verify(req.body.walletAddress, minimumAge),
+            answerOf,
+          );
+          return {
+            walletAddress: toChecksum(req.body.walletAddress),
+            jurisdictionCode,
+            minimumAge,
+            verified: r.verified,
+            proof: r.proof,
+            publicInputs: r.publicInputs,
+            reason: r.reason,
+            snarkjs: snarkjsForm(r.proof),
+            environment: req.environment ?? 'live',
+          };
         },
       );
     },

@@ -49,7 +49,11 @@ export const KycStatus = Type.Object(
 );
 
 export const RevokeKycBody = Type.Object(
-  { reason: Type.Optional(Type.String({ maxLength: 500, description: 'why (kept with the revoked session)', examples: ['document found to be forged'] })) },
+  {
+    reason: Type.Optional(
+      Type.String({ maxLength: 500, description: 'why (kept with the revoked session)', examples: ['document found to be forged'] }),
+    ),
+  },
   { $id: 'RevokeKycRequest', title: 'KYC revocation request' },
 );
 export type RevokeKycBody = Static<typeof RevokeKycBody>;
@@ -92,11 +96,21 @@ export const CallbackResponse = Type.Object({
 });
 
 const MinimumAge = (def?: number) =>
-  Type.Integer({ minimum: 1, maximum: 150, ...(def ? { default: def } : {}), description: def ? `years, default ${def}` : 'years; default: the jurisdiction legal age' });
+  Type.Integer({
+    minimum: 1,
+    maximum: 150,
+    ...(def ? { default: def } : {}),
+    description: def ? `years, default ${def}` : 'years; default: the jurisdiction legal age',
+  });
 
-const PublicInputs = Nullable(Type.Object({}, { additionalProperties: true, description: 'public signals of the proof (minimumAge, timestamp, subject, commitment)' }));
+const PublicInputs = Nullable(
+  Type.Object({}, { additionalProperties: true, description: 'public signals of the proof (minimumAge, timestamp, subject, commitment)' }),
+);
 
-export const VerifyAgeBody = Type.Object({ walletAddress: AddressOrEns({ description: 'the wallet whose age is checked' }), minimumAge: MinimumAge(21) });
+export const VerifyAgeBody = Type.Object({
+  walletAddress: AddressOrEns({ description: 'the wallet whose age is checked' }),
+  minimumAge: MinimumAge(21),
+});
 export type VerifyAgeBody = Static<typeof VerifyAgeBody>;
 export const VerifyAgeResponse = Type.Object({
   proof: Nullable(Type.String({ description: '0x hex Groth16 proof; null when not verified' })),
@@ -110,7 +124,11 @@ export const VerifyAgeResponse = Type.Object({
 export const AgeVerifyBody = Type.Object({
   walletAddress: AddressOrEns({ description: 'the wallet whose age is checked' }),
   minimumAge: Type.Optional(MinimumAge()),
-  jurisdictionCode: Type.String({ pattern: '^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$', description: 'ISO 3166-2 country-region, e.g. US-CA', examples: ['US-CA'] }),
+  jurisdictionCode: Type.String({
+    pattern: '^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$',
+    description: 'ISO 3166-2 country-region, e.g. US-CA',
+    examples: ['US-CA'],
+  }),
 });
 export type AgeVerifyBody = Static<typeof AgeVerifyBody>;
 export const AgeVerifyResponse = Type.Object({
@@ -126,7 +144,9 @@ export const AgeVerifyResponse = Type.Object({
 });
 
 export const AgeChecksQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'questions per page, newest first (1-1000, default 100)' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'questions per page, newest first (1-1000, default 100)' }),
+  ),
   cursor: Type.Optional(PageCursor()),
 });
 export type AgeChecksQuery = Static<typeof AgeChecksQuery>;

@@ -4,7 +4,16 @@
 import { HDNodeWallet, Mnemonic } from 'ethers';
 import { encodeFunctionData, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, createTestApp, eventually, randomAddress, signIn, signInAdmin, type SignedIn, type TestKey } from '../../../test/helpers/app.js';
+import {
+  createKey,
+  createTestApp,
+  eventually,
+  randomAddress,
+  signIn,
+  signInAdmin,
+  type SignedIn,
+  type TestKey,
+} from '../../../test/helpers/app.js';
 import { startLocalChain, type LocalChain } from '../../../test/helpers/local-chain.js';
 import type { App } from '../../platform/http/types.js';
 import { artifact, chainClient, PINNED } from '../../../scripts/scenarios.js';
@@ -25,7 +34,13 @@ beforeAll(async () => {
   // no notice period and no minimum evidence age here: these tests are about verification and weights
   // (claims-cost.test.ts covers the notice, the evidence age and creditors with costly histories)
   app = await createTestApp({
-    config: { rpcUrls: { 1: chain.url }, claimsPerIpPerMinute: 100_000, claimsPerCreditorPerMinute: 100_000, claimNoticeHours: 0, claimMinEvidenceAgeHours: 0 },
+    config: {
+      rpcUrls: { 1: chain.url },
+      claimsPerIpPerMinute: 100_000,
+      claimsPerCreditorPerMinute: 100_000,
+      claimNoticeHours: 0,
+      claimMinEvidenceAgeHours: 0,
+    },
   });
   // USDC's mock at mainnet USDC's address: a principal the registry prices (1 USD per unit)
   const c = chainClient(chain.url);
@@ -52,8 +67,12 @@ const usdcAbi = () => artifact('MockERC20Six').abi;
 /** A principal of `usdc` USDC from `from` to `to` (minted to `from` first by the node's first account). */
 async function lendUsdc(from: string, to: string, usdc = 500): Promise<string> {
   const amount = parseUnits(String(usdc), 6);
-  await chain.request('eth_sendTransaction', [{ from: chain.accounts[0], to: PINNED.usdc, data: encodeFunctionData({ abi: usdcAbi(), functionName: 'mint', args: [from, amount] }) }]);
-  return chain.request('eth_sendTransaction', [{ from, to: PINNED.usdc, data: encodeFunctionData({ abi: usdcAbi(), functionName: 'transfer', args: [to, amount] }) }]) as Promise<string>;
+  await chain.request('eth_sendTransaction', [
+    { from: chain.accounts[0], to: PINNED.usdc, data: encodeFunctionData({ abi: usdcAbi(), functionName: 'mint', args: [from, amount] }) },
+  ]);
+  return chain.request('eth_sendTransaction', [
+    { from, to: PINNED.usdc, data: encodeFunctionData({ abi: usdcAbi(), functionName: 'transfer', args: [to, amount] }) },
+  ]) as Promise<string>;
 }
 
 /** A creditor that is a wallet of its own: on-chain history, then a loan to the debtor as evidence, then sign-in. */
@@ -86,7 +105,14 @@ describe('claims that cannot be weaponized', () => {
     const filed: FiledClaim[] = [];
     for (let i = 0; i < 4; i++) filed.push((await fileClaim(app, { debtorAddress: debtor, evidenceTransactionHash: txHash() })).claim);
     for (const c of filed) {
-      expect((await getClaim(c.id)).verification).toMatchObject({ creditorSignedIn: false, evidenceStatus: 'not_found', evidenceFound: false, creditorHasHistory: false, verified: false, weight: 0.25 });
+      expect((await getClaim(c.id)).verification).toMatchObject({
+        creditorSignedIn: false,
+        evidenceStatus: 'not_found',
+        evidenceFound: false,
+        creditorHasHistory: false,
+        verified: false,
+        weight: 0.25,
+      });
     }
     const after = await score(debtor, 'DEFI_LENDING');
     expect(base - after).toBeLessThanOrEqual(UNVERIFIED_CAP);
@@ -125,16 +151,30 @@ describe('claims that cannot be weaponized', () => {
     const a = account(4).address.toLowerCase();
     await send(a, randomAddress());
     const anon = await fileClaim(app, { creditorAddress: a, debtorAddress: debtor, evidenceTransactionHash: await lendUsdc(a, debtor) });
-    expect((await getClaim(anon.claim.id)).verification).toMatchObject({ creditorSignedIn: false, evidenceFound: true, creditorHasHistory: true, verified: false });
+    expect((await getClaim(anon.claim.id)).verification).toMatchObject({
+      creditorSignedIn: false,
+      evidenceFound: true,
+      creditorHasHistory: true,
+      verified: false,
+    });
     // signed in, history, but the evidence pays a third party
     const b = account(5);
     await send(b.address.toLowerCase(), randomAddress());
     const other = await fileClaim(
       app,
-      { creditorAddress: b.address, debtorAddress: debtor, evidenceTransactionHash: await lendUsdc(b.address.toLowerCase(), randomAddress()) },
+      {
+        creditorAddress: b.address,
+        debtorAddress: debtor,
+        evidenceTransactionHash: await lendUsdc(b.address.toLowerCase(), randomAddress()),
+      },
       (await signIn(app, b)).auth,
     );
-    expect((await getClaim(other.claim.id)).verification).toMatchObject({ creditorSignedIn: true, evidenceStatus: 'not_found', evidenceProblem: 'no_value_to_debtor', verified: false });
+    expect((await getClaim(other.claim.id)).verification).toMatchObject({
+      creditorSignedIn: true,
+      evidenceStatus: 'not_found',
+      evidenceProblem: 'no_value_to_debtor',
+      verified: false,
+    });
     // signed in, evidence to the debtor, but that evidence is the creditor's first transaction ever
     const c = account(6);
     const fresh = await fileClaim(
@@ -142,7 +182,12 @@ describe('claims that cannot be weaponized', () => {
       { creditorAddress: c.address, debtorAddress: debtor, evidenceTransactionHash: await lendUsdc(c.address.toLowerCase(), debtor) },
       (await signIn(app, c)).auth,
     );
-    expect((await getClaim(fresh.claim.id)).verification).toMatchObject({ creditorSignedIn: true, evidenceFound: true, creditorHasHistory: false, verified: false });
+    expect((await getClaim(fresh.claim.id)).verification).toMatchObject({
+      creditorSignedIn: true,
+      evidenceFound: true,
+      creditorHasHistory: false,
+      verified: false,
+    });
   });
 
   it("an anonymous claim leaves an admin's revisedScore in place (less at most the cap); withdrawing restores it exactly", async () => {
@@ -151,7 +196,12 @@ describe('claims that cannot be weaponized', () => {
       method: 'POST',
       url: '/api/v1/dispute',
       headers: key.headers,
-      payload: { walletAddress: debtor, category: 'DEFI_LENDING', reason: 'MissingActivity', description: 'Repayments on Aave are missing' },
+      payload: {
+        walletAddress: debtor,
+        category: 'DEFI_LENDING',
+        reason: 'MissingActivity',
+        description: 'Repayments on Aave are missing',
+      },
     });
     expect(dispute.statusCode).toBe(201);
     const revise = await app.inject({
@@ -173,14 +223,18 @@ describe('claims that cannot be weaponized', () => {
     expect(800 - (await score(debtor, 'DEFI_LENDING'))).toBeLessThanOrEqual(UNVERIFIED_CAP);
     expect(overall - (await score(debtor, 'OVERALL'))).toBeLessThanOrEqual(UNVERIFIED_CAP);
 
-    for (const c of more) expect((await post(app, `/debt-claims/${c.claim.id}/withdraw`, { creditorAddress: c.body.creditorAddress })).statusCode).toBe(200);
+    for (const c of more)
+      expect((await post(app, `/debt-claims/${c.claim.id}/withdraw`, { creditorAddress: c.body.creditorAddress })).statusCode).toBe(200);
     expect(await score(debtor, 'DEFI_LENDING')).toBe(800);
     expect(await score(debtor, 'OVERALL')).toBe(overall);
 
     // A verified claim weighs by its creditor (a fresh one: a quarter), and still shifts the revision rather than erasing it.
     const v = await verifiedClaim(7, debtor);
     expect(await score(debtor, 'DEFI_LENDING')).toBe(Math.round(800 - pendingPenalty(CREDITOR_MIN_WEIGHT)));
-    expect((await post(app, `/debt-claims/${v.id}/withdraw`, { creditorAddress: v.creditorAddress }, (await signIn(app, account(7))).auth)).statusCode).toBe(200);
+    expect(
+      (await post(app, `/debt-claims/${v.id}/withdraw`, { creditorAddress: v.creditorAddress }, (await signIn(app, account(7))).auth))
+        .statusCode,
+    ).toBe(200);
     expect(await score(debtor, 'DEFI_LENDING')).toBe(800);
   });
 });

@@ -25,7 +25,8 @@ const MAINNET_USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
 const AAVE = {
   supply: 'event Supply(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint16 indexed referralCode)',
   withdraw: 'event Withdraw(address indexed reserve, address indexed user, address indexed to, uint256 amount)',
-  borrow: 'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
+  borrow:
+    'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
   repay: 'event Repay(address indexed reserve, address indexed user, address indexed repayer, uint256 amount, bool useATokens)',
 };
 const DAY = 86_400_000;
@@ -44,7 +45,13 @@ let app: App;
 let key: TestKey;
 let receiver: Receiver;
 let hub: signalR.HubConnection | undefined;
-const debtors = { honest: Wallet.createRandom(), disputing: Wallet.createRandom(), victim: Wallet.createRandom(), victim2: Wallet.createRandom(), pair: Wallet.createRandom() };
+const debtors = {
+  honest: Wallet.createRandom(),
+  disputing: Wallet.createRandom(),
+  victim: Wallet.createRandom(),
+  victim2: Wallet.createRandom(),
+  pair: Wallet.createRandom(),
+};
 
 /**
  * An honest year of borrowing on Aave V3 (mainnet, pinned Pool): each month supply $20k USDC, borrow $4k, repay
@@ -57,9 +64,22 @@ function honestYear(x: EtlExport, wallet: string) {
   const start = Date.now() - 400 * DAY;
   for (let m = 0; m < 12; m++) {
     const t = start + m * 30 * DAY;
-    const ev = (event: string, args: Record<string, unknown>, at: number) => x.tx({ from: wallet, to: AAVE_V3_POOL, at: new Date(at), logs: [{ address: AAVE_V3_POOL, event, args }] });
+    const ev = (event: string, args: Record<string, unknown>, at: number) =>
+      x.tx({ from: wallet, to: AAVE_V3_POOL, at: new Date(at), logs: [{ address: AAVE_V3_POOL, event, args }] });
     ev(AAVE.supply, { reserve: MAINNET_USDC, user: wallet, onBehalfOf: wallet, amount: USDC(20_000), referralCode: 0 }, t);
-    ev(AAVE.borrow, { reserve: MAINNET_USDC, user: wallet, onBehalfOf: wallet, amount: USDC(4_000), interestRateMode: 2, borrowRate: 10n ** 25n, referralCode: 0 }, t + DAY);
+    ev(
+      AAVE.borrow,
+      {
+        reserve: MAINNET_USDC,
+        user: wallet,
+        onBehalfOf: wallet,
+        amount: USDC(4_000),
+        interestRateMode: 2,
+        borrowRate: 10n ** 25n,
+        referralCode: 0,
+      },
+      t + DAY,
+    );
     ev(AAVE.repay, { reserve: MAINNET_USDC, user: wallet, repayer: wallet, amount: USDC(4_040), useATokens: false }, t + 22 * DAY);
     ev(AAVE.withdraw, { reserve: MAINNET_USDC, user: wallet, to: wallet, amount: USDC(20_000) }, t + 23 * DAY);
   }
@@ -71,7 +91,11 @@ const send = (from: string, to: string, data?: string, value = 0n) =>
 const usdcTransfer = (from: string, to: string, amount: bigint, token = BASE_USDC) =>
   send(from, token, encodeFunctionData({ abi: artifact('MockERC20Six').abi, functionName: 'transfer', args: [to, amount] }));
 const mint = (to: string, amount: bigint, token = BASE_USDC) =>
-  send(account(OPERATOR).address, token, encodeFunctionData({ abi: artifact('MockERC20Six').abi, functionName: 'mint', args: [to, amount] }));
+  send(
+    account(OPERATOR).address,
+    token,
+    encodeFunctionData({ abi: artifact('MockERC20Six').abi, functionName: 'mint', args: [to, amount] }),
+  );
 
 beforeAll(async () => {
   chain = await startLocalChain({ chainId: BASE, accounts: 20, initialDate: new Date(Date.now() - 60 * DAY) });
@@ -91,7 +115,9 @@ beforeAll(async () => {
   const x = new EtlExport(19_000_000, { gasUsed: 150_000n, priceWei: 20_000_000_000n });
   for (const d of Object.values(debtors)) honestYear(x, d.address.toLowerCase());
   for (const i of HONEST_CREDITORS) honestYear(x, account(i).address.toLowerCase());
-  const imported = await importEthereumEtl({ db: app.ctx.db, repo: createIngestionRepo(app.ctx.db) }, x.write('credence-etl-claims-'), { chainId: 1 });
+  const imported = await importEthereumEtl({ db: app.ctx.db, repo: createIngestionRepo(app.ctx.db) }, x.write('credence-etl-claims-'), {
+    chainId: 1,
+  });
   expect(imported.records).toBeGreaterThan(0);
   for (const w of [...Object.values(debtors).map((d) => d.address), ...HONEST_CREDITORS.map((i) => account(i).address)]) {
     await app.ctx.services.scoring!.recompute(w.toLowerCase(), 'ingestion');
@@ -124,7 +150,11 @@ async function lend(creditor: number, debtor: string, usdc: number): Promise<str
 
 async function claimAs(creditor: number, debtor: string, evidence: string): Promise<FiledClaim> {
   const me = await signIn(app, account(creditor));
-  const { claim } = await fileClaim(app, { creditorAddress: me.address, debtorAddress: debtor, evidenceTransactionHash: evidence, chainId: BASE, currency: 'USDC' }, me.auth);
+  const { claim } = await fileClaim(
+    app,
+    { creditorAddress: me.address, debtorAddress: debtor, evidenceTransactionHash: evidence, chainId: BASE, currency: 'USDC' },
+    me.auth,
+  );
   return claim;
 }
 
@@ -140,7 +170,13 @@ async function noticePasses(ids: string[]) {
     [ids],
   );
   await eventually(
-    async () => (await app.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM debt_claims WHERE id = ANY($1::uuid[]) AND job_due_at IS NOT NULL', [ids]))[0].n === 0,
+    async () =>
+      (
+        await app.ctx.db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM debt_claims WHERE id = ANY($1::uuid[]) AND job_due_at IS NOT NULL',
+          [ids],
+        )
+      )[0].n === 0,
     { timeoutMs: 60_000 },
   );
 }
@@ -186,7 +222,14 @@ describe('row 7: four fresh creditors, a zero-value transaction each, signed-in 
     for (const i of PAYING_SYBILS) claims.push(await claimAs(i, victim, await lend(i, victim, 150)));
     for (const c of claims) {
       const v = (await getClaim(c.id)).verification;
-      expect(v).toMatchObject({ evidenceStatus: 'found', evidenceProblem: null, evidenceValueUsd: 150, verified: true, creditorWeight: 0.25, inNotice: true });
+      expect(v).toMatchObject({
+        evidenceStatus: 'found',
+        evidenceProblem: null,
+        evidenceValueUsd: 150,
+        verified: true,
+        creditorWeight: 0.25,
+        inNotice: true,
+      });
     }
     expect((await lending(victim)).score).toBe(before.score);
     await noticePasses(claims.map((c) => c.id));
@@ -200,11 +243,19 @@ describe('row 7: four fresh creditors, a zero-value transaction each, signed-in 
 describe('an honest creditor with a real loan', () => {
   it('is told to the debtor (webhook), counts only after the notice period, in full, and raises no confidence', async () => {
     const debtor = debtors.honest.address;
-    const sub = await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: key.headers, payload: { url: receiver.url, walletAddress: debtor } });
+    const sub = await app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks',
+      headers: key.headers,
+      payload: { url: receiver.url, walletAddress: debtor },
+    });
     expect(sub.statusCode).toBe(201);
     // and a hub client (the official SignalR client) watching the debtor
     const port = (app.server.address() as { port: number }).port;
-    hub = new signalR.HubConnectionBuilder().withUrl(`http://127.0.0.1:${port}/hubs/scores`).configureLogging(signalR.LogLevel.None).build();
+    hub = new signalR.HubConnectionBuilder()
+      .withUrl(`http://127.0.0.1:${port}/hubs/scores`)
+      .configureLogging(signalR.LogLevel.None)
+      .build();
     const pushed: { claimId: string; noticeEndsAt: string }[] = [];
     hub.on('DebtClaimFiled', (p: { claimId: string; noticeEndsAt: string }) => pushed.push(p));
     await hub.start();
@@ -213,17 +264,35 @@ describe('an honest creditor with a real loan', () => {
 
     const claim = await claimAs(HONEST_CREDITORS[0], debtor, await lend(HONEST_CREDITORS[0], debtor, 2_500));
     const v = (await getClaim(claim.id)).verification;
-    expect(v).toMatchObject({ evidenceStatus: 'found', evidenceValueUsd: 2500, creditorHasHistory: true, verified: true, creditorWeight: 1, weight: 1, inNotice: true });
+    expect(v).toMatchObject({
+      evidenceStatus: 'found',
+      evidenceValueUsd: 2500,
+      creditorHasHistory: true,
+      verified: true,
+      creditorWeight: 1,
+      weight: 1,
+      inNotice: true,
+    });
     expect(Date.parse(v.noticeEndsAt!) - Date.now()).toBeGreaterThan(23 * 3_600_000);
 
     // the debtor is told at once, with the time it has to dispute
-    const told = await eventually(() => receiver.received.map((r) => JSON.parse(r.body)).find((b) => b.event === 'debt_claim.filed' && b.data.claimId === claim.id));
-    expect(told.data).toMatchObject({ debtorAddress: debtor, creditorAddress: account(HONEST_CREDITORS[0]).address, amount: '1500.25', currency: 'USDC', chainId: BASE });
+    const told = await eventually(() =>
+      receiver.received.map((r) => JSON.parse(r.body)).find((b) => b.event === 'debt_claim.filed' && b.data.claimId === claim.id),
+    );
+    expect(told.data).toMatchObject({
+      debtorAddress: debtor,
+      creditorAddress: account(HONEST_CREDITORS[0]).address,
+      amount: '1500.25',
+      currency: 'USDC',
+      chainId: BASE,
+    });
     expect(Date.parse(told.data.noticeEndsAt)).toBe(Date.parse(v.noticeEndsAt!));
     const live = await eventually(() => pushed.find((p) => p.claimId === claim.id));
     expect(Date.parse(live.noticeEndsAt)).toBe(Date.parse(v.noticeEndsAt!));
     // and the claim's job waits for the end of the notice
-    const [job] = await app.ctx.db.query<{ due: boolean }>('SELECT job_due_at = notice_ends_at AS due FROM debt_claims WHERE id = $1', [claim.id]);
+    const [job] = await app.ctx.db.query<{ due: boolean }>('SELECT job_due_at = notice_ends_at AS due FROM debt_claims WHERE id = $1', [
+      claim.id,
+    ]);
     expect(job.due).toBe(true);
     expect((await lending(debtor)).score).toBe(before.score);
 
@@ -240,7 +309,12 @@ describe('an honest creditor with a real loan', () => {
     const claim = await claimAs(HONEST_CREDITORS[1], debtor.address, await lend(HONEST_CREDITORS[1], debtor.address, 1_000));
     expect((await getClaim(claim.id)).verification).toMatchObject({ verified: true, creditorWeight: 1, inNotice: true });
     const me = await signIn(app, debtor);
-    const res = await post(app, `/debt-claims/${claim.id}/dispute`, { debtorAddress: debtor.address, reason: 'I repaid this loan in full in March' }, me.auth);
+    const res = await post(
+      app,
+      `/debt-claims/${claim.id}/dispute`,
+      { debtorAddress: debtor.address, reason: 'I repaid this loan in full in March' },
+      me.auth,
+    );
     expect(res.statusCode).toBe(200);
     await noticePasses([claim.id]);
     await app.ctx.services.scoring!.recompute(debtor.address.toLowerCase(), 'test');
@@ -259,15 +333,29 @@ describe('evidence that is not a loan', () => {
     const fake = await chainClient(chain.url).deploy(from, 'MockERC20Six', ['USD Coin', 'USDC']);
     await mint(from, USDC(1_000_000), fake);
     const unpriced = await claimAs(creditor, debtor, await usdcTransfer(from, debtor.toLowerCase(), USDC(1_000_000), fake));
-    expect((await getClaim(unpriced.id)).verification).toMatchObject({ evidenceStatus: 'not_found', evidenceProblem: 'unpriced', verified: false });
+    expect((await getClaim(unpriced.id)).verification).toMatchObject({
+      evidenceStatus: 'not_found',
+      evidenceProblem: 'unpriced',
+      verified: false,
+    });
 
     const dust = await claimAs(creditor, debtor, await lend(creditor, debtor, 20));
-    expect((await getClaim(dust.id)).verification).toMatchObject({ evidenceStatus: 'not_found', evidenceProblem: 'below_floor', evidenceValueUsd: 20, verified: false });
+    expect((await getClaim(dust.id)).verification).toMatchObject({
+      evidenceStatus: 'not_found',
+      evidenceProblem: 'below_floor',
+      evidenceValueUsd: 20,
+      verified: false,
+    });
 
     // the chain catches up with today: a loan made now cannot back a claim filed now
     await rpc('evm_setNextBlockTimestamp', [Math.floor(Date.now() / 1000)]);
     const today = await claimAs(creditor, debtor, await lend(creditor, debtor, 5_000));
-    expect((await getClaim(today.id)).verification).toMatchObject({ evidenceStatus: 'not_found', evidenceProblem: 'too_recent', evidenceValueUsd: 5000, verified: false });
+    expect((await getClaim(today.id)).verification).toMatchObject({
+      evidenceStatus: 'not_found',
+      evidenceProblem: 'too_recent',
+      evidenceValueUsd: 5000,
+      verified: false,
+    });
     for (const c of [unpriced, dust, today]) await claimSettled(app, c.id);
   });
 });

@@ -42,7 +42,13 @@ describe('POST /debt-claims', () => {
     expect(new Date(c.createdAt).toISOString()).toBe(c.createdAt);
     expect(c.amountExact).toBe('1500.25');
     // answered once stored: the evidence check runs after commit
-    expect(c.verification).toMatchObject({ creditorSignedIn: false, evidenceStatus: 'pending', evidenceFound: null, verified: false, weight: 0.25 });
+    expect(c.verification).toMatchObject({
+      creditorSignedIn: false,
+      evidenceStatus: 'pending',
+      evidenceFound: null,
+      verified: false,
+      weight: 0.25,
+    });
     // no RPC is configured for chain 1 here: the evidence is unverifiable, the claim unverified
     const got = await eventually(async () => {
       const r = await app.inject({ url: `/api/v1/debt-claims/${c.id}` });
@@ -79,7 +85,9 @@ describe('POST /debt-claims', () => {
       expect(res.body).toContain(`"amount":${stored},`);
       const got = await app.inject({ url: `/api/v1/debt-claims/${res.json().id}` });
       expect(got.body).toContain(`"amount":${stored},`);
-      const rows = await app.ctx.db.query<{ amount: string }>('SELECT amount::text AS amount FROM debt_claims WHERE id = $1', [res.json().id]);
+      const rows = await app.ctx.db.query<{ amount: string }>('SELECT amount::text AS amount FROM debt_claims WHERE id = $1', [
+        res.json().id,
+      ]);
       expect(rows[0].amount).toBe(stored);
     }
   });
@@ -141,7 +149,9 @@ describe('POST /debt-claims', () => {
     expect(fieldsOf(await create({ protocolName: 'p'.repeat(101) }))).toEqual(['protocolName']);
     expect(fieldsOf(await create({ creditorAddress: '0x1234' }))).toEqual(['creditorAddress']);
     // mixed case with a wrong EIP-55 checksum
-    expect(fieldsOf(await create({ debtorAddress: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96046'.replace('dA6', 'Da6') }))).toEqual(['debtorAddress']);
+    expect(fieldsOf(await create({ debtorAddress: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96046'.replace('dA6', 'Da6') }))).toEqual([
+      'debtorAddress',
+    ]);
     const same = randomAddress();
     const res = await create({ creditorAddress: same, debtorAddress: same.toUpperCase().replace('0X', '0x') });
     expect(res.statusCode).toBe(400);
@@ -152,7 +162,17 @@ describe('POST /debt-claims', () => {
     const res = await post(app, '/debt-claims', {});
     expect(res.statusCode).toBe(400);
     expect(fieldsOf(res)).toEqual(
-      ['amount', 'chainId', 'claimType', 'creditorAddress', 'currency', 'debtorAddress', 'description', 'evidenceTransactionHash', 'protocolName'].sort(),
+      [
+        'amount',
+        'chainId',
+        'claimType',
+        'creditorAddress',
+        'currency',
+        'debtorAddress',
+        'description',
+        'evidenceTransactionHash',
+        'protocolName',
+      ].sort(),
     );
     const two = await create({ amount: '0.0000001', currency: 'usd' });
     expect(fieldsOf(two)).toEqual(['amount', 'currency']);
@@ -162,7 +182,12 @@ describe('POST /debt-claims', () => {
     expect((await createRaw('{"amount": 1,')).statusCode).toBe(400);
     expect((await createRaw('')).statusCode).toBe(400);
     expect((await createRaw('[1,2]')).statusCode).toBe(400);
-    const text = await app.inject({ method: 'POST', url: '/api/v1/debt-claims', payload: 'hello', headers: { 'content-type': 'text/plain' } });
+    const text = await app.inject({
+      method: 'POST',
+      url: '/api/v1/debt-claims',
+      payload: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.statusCode).toBe(415);
     expect(text.json().error).toBe('unsupported_media_type');
   });
@@ -183,18 +208,24 @@ describe('OpenAPI', () => {
   it('documents every debt-claim route with its state rules, and amounts as numbers', async () => {
     const doc = (await app.inject({ url: '/swagger/v1/swagger.json' })).json();
     const ops: Record<string, { description: string; responses: Record<string, unknown> }> = {};
-    for (const [path, item] of Object.entries<Record<string, { operationId?: string; description: string; responses: Record<string, unknown> }>>(doc.paths)) {
-      for (const op of Object.values(item)) if (op.operationId?.startsWith('debtClaims.')) ops[op.operationId] = { ...op, description: `${path} ${op.description}` };
+    for (const [path, item] of Object.entries<
+      Record<string, { operationId?: string; description: string; responses: Record<string, unknown> }>
+    >(doc.paths)) {
+      for (const op of Object.values(item))
+        if (op.operationId?.startsWith('debtClaims.')) ops[op.operationId] = { ...op, description: `${path} ${op.description}` };
     }
     expect(Object.keys(ops).sort()).toEqual(
-      ['createClaim', 'disputeClaim', 'getClaim', 'listByCreditor', 'listByDebtor', 'resolveClaim', 'withdrawClaim'].map((o) => `debtClaims.${o}`),
+      ['createClaim', 'disputeClaim', 'getClaim', 'listByCreditor', 'listByDebtor', 'resolveClaim', 'withdrawClaim'].map(
+        (o) => `debtClaims.${o}`,
+      ),
     );
     expect(ops['debtClaims.resolveClaim'].description).toMatch(/Pending -> Resolved/);
     expect(ops['debtClaims.resolveClaim'].description).toMatch(/Disputed -> Resolved/);
     expect(ops['debtClaims.disputeClaim'].description).toMatch(/Pending -> Disputed, by the debtor only/);
     expect(ops['debtClaims.withdrawClaim'].description).toMatch(/Pending -> Withdrawn, by the creditor only/);
     expect(ops['debtClaims.createClaim'].description).toMatch(/per minute per client IP/);
-    for (const id of ['debtClaims.disputeClaim', 'debtClaims.withdrawClaim']) expect(Object.keys(ops[id].responses)).toEqual(expect.arrayContaining(['200', '403', '404', '409']));
+    for (const id of ['debtClaims.disputeClaim', 'debtClaims.withdrawClaim'])
+      expect(Object.keys(ops[id].responses)).toEqual(expect.arrayContaining(['200', '403', '404', '409']));
     expect(Object.keys(ops['debtClaims.resolveClaim'].responses)).toEqual(expect.arrayContaining(['401', '403', '404', '409']));
     // response schemas may be named components ($ref): resolve them
     type Schema = { $ref?: string; properties: Record<string, { type?: string; enum?: unknown[]; nullable?: boolean }> };
@@ -211,6 +242,15 @@ describe('OpenAPI', () => {
     expect(created.properties.verification).toBeDefined();
     expect(Object.keys(ops['debtClaims.createClaim'].responses)).toEqual(expect.arrayContaining(['201', '400', '403', '429']));
     const d = ops['debtClaims.createClaim'].description;
-    for (const rule of [/signed in/, /evidenceTransactionHash/, /history/, /at most 20 points/, /compounding/, /revisedScore/, /0x000\.\.\.0\) is refused with 400/]) expect(d).toMatch(rule);
+    for (const rule of [
+      /signed in/,
+      /evidenceTransactionHash/,
+      /history/,
+      /at most 20 points/,
+      /compounding/,
+      /revisedScore/,
+      /0x000\.\.\.0\) is refused with 400/,
+    ])
+      expect(d).toMatch(rule);
   });
 });

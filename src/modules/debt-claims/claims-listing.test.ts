@@ -30,7 +30,9 @@ describe('GET /debt-claims/debtor/{address}', () => {
     expect(body.totalOutstandingDebtExact).toBe('12345678901234567890.423456');
     expect(body.outstandingByCurrencyExact).toEqual({ USDC: '12345678901234567890.423456' });
     expect(body.claims.find((c: { id: string }) => c.id === a.claim.id).amountExact).toBe('0.1');
-    expect(Object.keys(body.claims[0]).sort()).toEqual(['amount', 'amountExact', 'claimType', 'createdAt', 'creditorAddress', 'currency', 'id', 'protocolName', 'status', 'verified'].sort());
+    expect(Object.keys(body.claims[0]).sort()).toEqual(
+      ['amount', 'amountExact', 'claimType', 'createdAt', 'creditorAddress', 'currency', 'id', 'protocolName', 'status', 'verified'].sort(),
+    );
     // newest first
     expect(body.claims.map((c: { id: string }) => c.id)[4]).toBe(a.claim.id);
     expect(body.claims.map((c: { status: string }) => c.status)).toEqual(['Resolved', 'Withdrawn', 'Pending', 'Disputed', 'Pending']);
@@ -61,9 +63,10 @@ describe('GET /debt-claims/debtor/{address}', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: { statusCode: number; json(): { claimCount: number; claims: { id: string }[]; nextCursor: string | null } } = await claims.app.inject({
-        url: `/api/v1/debt-claims/debtor/${debtor}?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
-      });
+      const res: { statusCode: number; json(): { claimCount: number; claims: { id: string }[]; nextCursor: string | null } } =
+        await claims.app.inject({
+          url: `/api/v1/debt-claims/debtor/${debtor}?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+        });
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(body.claimCount).toBe(5);
@@ -89,7 +92,9 @@ describe('GET /debt-claims/creditor/{address}', () => {
     expect(body.creditorAddress.toLowerCase()).toBe(creditor);
     expect(body.claimCount).toBe(3);
     expect(body.claims).toHaveLength(2);
-    expect(Object.keys(body.claims[0]).sort()).toEqual(['amount', 'amountExact', 'claimType', 'createdAt', 'currency', 'debtorAddress', 'id', 'protocolName', 'status', 'verified'].sort());
+    expect(Object.keys(body.claims[0]).sort()).toEqual(
+      ['amount', 'amountExact', 'claimType', 'createdAt', 'currency', 'debtorAddress', 'id', 'protocolName', 'status', 'verified'].sort(),
+    );
     const next = await claims.app.inject({ url: `/api/v1/debt-claims/creditor/${creditor}?limit=2&cursor=${body.nextCursor}` });
     expect(next.json().claims).toHaveLength(1);
     expect(next.json().nextCursor).toBeNull();
@@ -103,7 +108,12 @@ describe('ctx.services.debtClaims.signalsFor', () => {
     const w = await fileClaim(claims.app, { debtorAddress: debtor });
     const d = await fileClaim(claims.app, { debtorAddress: debtor });
     await post(claims.app, `/debt-claims/${w.claim.id}/withdraw`, { creditorAddress: w.body.creditorAddress });
-    await post(claims.app, `/debt-claims/${d.claim.id}/resolve`, { resolutionNotes: 'the debtor showed a repayment', inFavorOf: 'debtor' }, claims.admin.auth);
+    await post(
+      claims.app,
+      `/debt-claims/${d.claim.id}/resolve`,
+      { resolutionNotes: 'the debtor showed a repayment', inFavorOf: 'debtor' },
+      claims.admin.auth,
+    );
     // Re-filing after a withdrawal adds a claim; the withdrawn one stays visible.
     await fileClaim(claims.app, { debtorAddress: debtor, creditorAddress: w.body.creditorAddress });
     const signals = await claims.app.ctx.services.debtClaims!.signalsFor(debtor.toUpperCase().replace('0X', '0x'));
@@ -113,12 +123,21 @@ describe('ctx.services.debtClaims.signalsFor', () => {
       ['Resolved', 'debtor'],
       ['Pending', null],
     ]);
-    expect(signals[0]).toMatchObject({ id: p.claim.id, amount: '12345678901234567890.123456', currency: 'USDC', creditorAddress: p.body.creditorAddress });
+    expect(signals[0]).toMatchObject({
+      id: p.claim.id,
+      amount: '12345678901234567890.123456',
+      currency: 'USDC',
+      creditorAddress: p.body.creditorAddress,
+    });
     expect(signals[0].createdAt).toBeInstanceOf(Date);
     expect(signals[1].resolvedAt).toBeInstanceOf(Date);
     // bulk scoring reads the same in one query, in the order asked, a wallet without claims included
     const other = randomAddress();
-    expect(await claims.app.ctx.services.debtClaims!.signalsForMany!([other, debtor.toUpperCase().replace('0X', '0x'), other])).toEqual([[], signals, []]);
+    expect(await claims.app.ctx.services.debtClaims!.signalsForMany!([other, debtor.toUpperCase().replace('0X', '0x'), other])).toEqual([
+      [],
+      signals,
+      [],
+    ]);
   });
 });
 
@@ -160,9 +179,13 @@ describe('CREDENCE_STRICT_OWNERSHIP=true', () => {
       const res = await post(strict, '/debt-claims', body, creditor.auth);
       expect(res.statusCode).toBe(201);
       const id = res.json().id;
-      expect((await post(strict, `/debt-claims/${id}/dispute`, { debtorAddress: debtor.address, reason: 'never borrowed anything' })).statusCode).toBe(401);
+      expect(
+        (await post(strict, `/debt-claims/${id}/dispute`, { debtorAddress: debtor.address, reason: 'never borrowed anything' })).statusCode,
+      ).toBe(401);
       expect((await post(strict, `/debt-claims/${id}/withdraw`, { creditorAddress: creditor.address })).statusCode).toBe(401);
-      expect((await post(strict, `/debt-claims/${id}/withdraw`, { creditorAddress: creditor.address }, creditor.auth)).statusCode).toBe(200);
+      expect((await post(strict, `/debt-claims/${id}/withdraw`, { creditorAddress: creditor.address }, creditor.auth)).statusCode).toBe(
+        200,
+      );
     } finally {
       await strict.close();
     }

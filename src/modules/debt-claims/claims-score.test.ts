@@ -9,7 +9,8 @@ const claims = claimsTestApp();
 
 const goodBorrower = () => sharedGoodBorrower(claims.app);
 
-const lending = async (wallet: string) => (await claims.app.ctx.services.scoring!.getScore(wallet, 'DEFI_LENDING', { explain: false })).score;
+const lending = async (wallet: string) =>
+  (await claims.app.ctx.services.scoring!.getScore(wallet, 'DEFI_LENDING', { explain: false })).score;
 const overall = async (wallet: string) => (await claims.app.ctx.services.scoring!.getScore(wallet, 'OVERALL', { explain: false })).score;
 const viaHttpNote = 'a score read through the public route agrees';
 
@@ -27,15 +28,30 @@ describe('debt claims and the DEFI_LENDING score', () => {
     expect(base - pending).toBeLessThan(100);
     expect(await overall(debtor)).toBeLessThanOrEqual(baseOverall);
 
-    expect((await post(claims.app, `/debt-claims/${a.claim.id}/dispute`, { debtorAddress: debtor, reason: 'I repaid this in March' })).statusCode).toBe(200);
+    expect(
+      (await post(claims.app, `/debt-claims/${a.claim.id}/dispute`, { debtorAddress: debtor, reason: 'I repaid this in March' }))
+        .statusCode,
+    ).toBe(200);
     expect(await lending(debtor)).toBe(base); // paused while under review
 
-    expect((await post(claims.app, `/debt-claims/${a.claim.id}/resolve`, { resolutionNotes: 'Repayment found on-chain', inFavorOf: 'debtor' }, claims.admin.auth)).statusCode).toBe(200);
+    expect(
+      (
+        await post(
+          claims.app,
+          `/debt-claims/${a.claim.id}/resolve`,
+          { resolutionNotes: 'Repayment found on-chain', inFavorOf: 'debtor' },
+          claims.admin.auth,
+        )
+      ).statusCode,
+    ).toBe(200);
     expect(await lending(debtor)).toBe(base); // removed
 
     const b = await fileClaim(claims.app, { debtorAddress: debtor });
     expect(await lending(debtor)).toBe(pending);
-    expect((await post(claims.app, `/debt-claims/${b.claim.id}/resolve`, { resolutionNotes: 'The loan was never repaid' }, claims.admin.auth)).statusCode).toBe(200);
+    expect(
+      (await post(claims.app, `/debt-claims/${b.claim.id}/resolve`, { resolutionNotes: 'The loan was never repaid' }, claims.admin.auth))
+        .statusCode,
+    ).toBe(200);
     const upheld = await lending(debtor);
     expect(upheld).toBeLessThan(pending); // significant negative, worse than an unverified claim
     expect(base - upheld).toBeGreaterThan(100);
@@ -49,7 +65,9 @@ describe('debt claims and the DEFI_LENDING score', () => {
     const a = await fileClaim(claims.app, { debtorAddress: debtor });
     const pending = await lending(debtor);
     expect(pending).toBeLessThan(base);
-    expect((await post(claims.app, `/debt-claims/${a.claim.id}/withdraw`, { creditorAddress: a.body.creditorAddress })).statusCode).toBe(200);
+    expect((await post(claims.app, `/debt-claims/${a.claim.id}/withdraw`, { creditorAddress: a.body.creditorAddress })).statusCode).toBe(
+      200,
+    );
     expect(await lending(debtor)).toBe(base);
     await fileClaim(claims.app, { debtorAddress: debtor, creditorAddress: a.body.creditorAddress });
     expect(await lending(debtor)).toBe(pending);

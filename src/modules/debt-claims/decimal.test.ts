@@ -25,7 +25,8 @@ describe('exact decimals', () => {
   });
 
   it('keeps the raw text of top-level numbers only, last duplicate wins, drops __proto__', () => {
-    const text = '{"nested":{"amount":1.1},"amount":1,"s":"\\"amount\\":2","amount" : 98765432109876543210.5 ,"__proto__":{"x":1},"list":[{"a":"]"}]}';
+    const text =
+      '{"nested":{"amount":1.1},"amount":1,"s":"\\"amount\\":2","amount" : 98765432109876543210.5 ,"__proto__":{"x":1},"list":[{"a":"]"}]}';
     const v = parseJsonKeepingDecimals(text, ['amount']) as Record<string, unknown>;
     expect(v.amount).toBe('98765432109876543210.5');
     expect(v.nested).toEqual({ amount: 1.1 });
@@ -35,7 +36,12 @@ describe('exact decimals', () => {
   });
 
   it('writes ExactDecimal values as bare JSON numbers, and nothing else', () => {
-    const s = stringifyExact({ a: new ExactDecimal('12345678901234567890.123456'), b: [new ExactDecimal('-1.50')], c: 'x"y', d: new Date(0) });
+    const s = stringifyExact({
+      a: new ExactDecimal('12345678901234567890.123456'),
+      b: [new ExactDecimal('-1.50')],
+      c: 'x"y',
+      d: new Date(0),
+    });
     expect(s).toBe('{"a":12345678901234567890.123456,"b":[-1.50],"c":"x\\"y","d":"1970-01-01T00:00:00.000Z"}');
   });
 });

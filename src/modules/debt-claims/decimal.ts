@@ -127,7 +127,10 @@ export class ExactDecimal {
 // Per-process random markers, so no client-supplied string can be mistaken for a decimal placeholder.
 const MARK = `\u0001dec${randomBytes(6).toString('hex')}:`;
 const MARK_END = '\u0001';
-const MARK_RE = new RegExp(`"${JSON.stringify(MARK).slice(1, -1).replace(/\\/g, '\\\\')}(-?\\d+(?:\\.\\d+)?)${JSON.stringify(MARK_END).slice(1, -1).replace(/\\/g, '\\\\')}"`, 'g');
+const MARK_RE = new RegExp(
+  `"${JSON.stringify(MARK).slice(1, -1).replace(/\\/g, '\\\\')}(-?\\d+(?:\\.\\d+)?)${JSON.stringify(MARK_END).slice(1, -1).replace(/\\/g, '\\\\')}"`,
+  'g',
+);
 
 /** JSON.stringify that writes ExactDecimal values as JSON numbers. */
 export function stringifyExact(value: unknown): string {

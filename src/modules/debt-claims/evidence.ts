@@ -23,14 +23,7 @@ export type EvidenceStatus = 'found' | 'not_found' | 'unverifiable';
 
 /** Why evidence does not count (shown on the claim as verification.evidenceProblem). */
 export type EvidenceProblem =
-  | 'not_mined'
-  | 'reverted'
-  | 'not_sent_by_creditor'
-  | 'no_value_to_debtor'
-  | 'unpriced'
-  | 'below_floor'
-  | 'too_recent'
-  | 'no_rpc';
+  'not_mined' | 'reverted' | 'not_sent_by_creditor' | 'no_value_to_debtor' | 'unpriced' | 'below_floor' | 'too_recent' | 'no_rpc';
 
 export interface EvidenceResult {
   evidence: EvidenceStatus;
@@ -77,7 +70,12 @@ const topicAddress = (t: string | undefined) => (t && t.length === 66 ? `0x${t.s
 const hex = (n: number) => `0x${n.toString(16)}`;
 
 /** What moved from the creditor to the debtor: native value, and ERC-20 amounts per token (raw units). */
-export function principalMoved(tx: RpcTx, receipt: RpcReceipt, creditor: string, debtor: string): { native: bigint; tokens: Map<string, bigint> } {
+export function principalMoved(
+  tx: RpcTx,
+  receipt: RpcReceipt,
+  creditor: string,
+  debtor: string,
+): { native: bigint; tokens: Map<string, bigint> } {
   const native = tx.to?.toLowerCase() === debtor ? BigInt(tx.value || '0x0') : 0n;
   const tokens = new Map<string, bigint>();
   for (const l of receipt.logs) {
@@ -93,7 +91,11 @@ export function principalMoved(tx: RpcTx, receipt: RpcReceipt, creditor: string,
 
 const units = (raw: bigint, decimals: number) => Number(raw) / 10 ** decimals;
 
-export function createEvidenceChecker(deps: { rpcUrls: Record<number, string>; rules: () => EvidenceRules; timeoutMs?: number }): EvidenceChecker {
+export function createEvidenceChecker(deps: {
+  rpcUrls: Record<number, string>;
+  rules: () => EvidenceRules;
+  timeoutMs?: number;
+}): EvidenceChecker {
   const transports = new Map<number, Transport>();
   const readers = new Map<number, PriceReader>();
   function transport(chainId: number): Transport | null {
@@ -110,7 +112,9 @@ export function createEvidenceChecker(deps: { rpcUrls: Record<number, string>; r
   function reader(chainId: number, t: Transport): PriceReader {
     let r = readers.get(chainId);
     if (!r) {
-      r = createPriceReader(chainId, (calls) => t.batch<string>(calls.map((c) => ({ method: 'eth_call', params: [{ to: c.to, data: c.data }, hex(c.block)] }))));
+      r = createPriceReader(chainId, (calls) =>
+        t.batch<string>(calls.map((c) => ({ method: 'eth_call', params: [{ to: c.to, data: c.data }, hex(c.block)] }))),
+      );
       readers.set(chainId, r);
     }
     return r;
@@ -177,7 +181,12 @@ export function createEvidenceChecker(deps: { rpcUrls: Record<number, string>; r
         before = latest - (tx.from.toLowerCase() === creditor ? 1 : 0);
       }
       const base = { creditorHasHistory: before > 0, at };
-      const fail = (problem: EvidenceProblem, value: number | null = null): EvidenceResult => ({ evidence: 'not_found', ...base, valueUsd: value, problem });
+      const fail = (problem: EvidenceProblem, value: number | null = null): EvidenceResult => ({
+        evidence: 'not_found',
+        ...base,
+        valueUsd: value,
+        problem,
+      });
       if (!receipt || receipt.status === '0x0') return fail('reverted');
       // The creditor signed and paid for the loan: a transfer someone else made of its tokens is no loan of its own.
       if (tx.from.toLowerCase() !== creditor) return fail('not_sent_by_creditor');

@@ -33,7 +33,18 @@ export const debtClaimsModule: Module = {
     const announce = (e: { address: string; data: Record<string, unknown> }) =>
       ctx.bus.publish(DEBT_CLAIM_FILED, { address: e.address, data: e.data, environment: currentEnvironment() });
     const noticeHours = cfg.claimNoticeHours;
-    const jobs = createClaimJobs({ repo, db: ctx.db, checker, scoring, weigh, noticeHours: () => noticeHours, outbox, announce, log: ctx.log, sweepIntervalMs: SWEEP_INTERVAL_MS });
+    const jobs = createClaimJobs({
+      repo,
+      db: ctx.db,
+      checker,
+      scoring,
+      weigh,
+      noticeHours: () => noticeHours,
+      outbox,
+      announce,
+      log: ctx.log,
+      sweepIntervalMs: SWEEP_INTERVAL_MS,
+    });
     ctx.workers.push(jobs.worker);
     // Jobs kicked by requests finish before the database closes (hooks run in reverse order of registration).
     ctx.onClose(async () => {

@@ -41,7 +41,10 @@ export function createClaimJobs(deps: ClaimJobsDeps) {
 
   /** A database outage cut the job: due again at once, handed back as soon as the database answers (not after the lease). */
   async function handBack(job: JobRow, err: unknown) {
-    deps.log.warn({ claim: job.id, err: (err as Error).message }, 'debt claim job interrupted: the database is unreachable; it runs again once it is back');
+    deps.log.warn(
+      { claim: job.id, err: (err as Error).message },
+      'debt claim job interrupted: the database is unreachable; it runs again once it is back',
+    );
     await retryWhileUnavailable(() => repo.retryJob(job.id, 0), { active: () => !stopping });
   }
 
@@ -58,8 +61,16 @@ export function createClaimJobs(deps: ClaimJobsDeps) {
         });
         // Only a claim that could be verified needs the creditor's weight (scoring an invented creditor costs work).
         // (a test claim's creditor is not scored live for it: sandbox claims read and write no live data)
-        const weight = r.evidence === 'found' && job.creditor_signed_in && job.environment === 'live' ? await deps.weigh(job.creditor_address) : null;
-        await save(job, { evidenceStatus: r.evidence, creditorHasHistory: r.creditorHasHistory, valueUsd: r.valueUsd, evidenceAt: r.at, problem: r.problem, creditorWeight: weight });
+        const weight =
+          r.evidence === 'found' && job.creditor_signed_in && job.environment === 'live' ? await deps.weigh(job.creditor_address) : null;
+        await save(job, {
+          evidenceStatus: r.evidence,
+          creditorHasHistory: r.creditorHasHistory,
+          valueUsd: r.valueUsd,
+          evidenceAt: r.at,
+          problem: r.problem,
+          creditorWeight: weight,
+        });
       } catch (err) {
         if (isUnavailable(err)) return handBack(job, err);
         if (job.job_attempts < MAX_EVIDENCE_ATTEMPTS) {
@@ -67,7 +78,14 @@ export function createClaimJobs(deps: ClaimJobsDeps) {
           await repo.retryJob(job.id, backoff);
           return;
         }
-        await save(job, { evidenceStatus: 'unverifiable', creditorHasHistory: null, valueUsd: null, evidenceAt: null, problem: null, creditorWeight: null });
+        await save(job, {
+          evidenceStatus: 'unverifiable',
+          creditorHasHistory: null,
+          valueUsd: null,
+          evidenceAt: null,
+          problem: null,
+          creditorWeight: null,
+        });
       }
     }
     const scoring = job.environment === 'live' ? deps.scoring() : undefined;

@@ -81,14 +81,32 @@ export function createClaimsRepo(db: Queryable) {
         `INSERT INTO debt_claims (creditor_address, debtor_address, claim_type, amount, currency, description,
            evidence_transaction_hash, chain_id, protocol_name, created_by, created_ip, creditor_signed_in, job_due_at, notice_ends_at, environment)
          VALUES ($1, $2, $3, $4::numeric, $5, $6, $7, $8, $9, $10, $11, $12, clock_timestamp(), clock_timestamp() + $13 * interval '1 hour', $14) RETURNING ${COLS}`,
-        [c.creditorAddress, c.debtorAddress, c.claimType, c.amount, c.currency, c.description, c.evidenceTransactionHash, c.chainId, c.protocolName, c.createdBy, c.createdIp, c.creditorSignedIn, c.noticeHours, currentEnvironment()],
+        [
+          c.creditorAddress,
+          c.debtorAddress,
+          c.claimType,
+          c.amount,
+          c.currency,
+          c.description,
+          c.evidenceTransactionHash,
+          c.chainId,
+          c.protocolName,
+          c.createdBy,
+          c.createdIp,
+          c.creditorSignedIn,
+          c.noticeHours,
+          currentEnvironment(),
+        ],
       );
       return row;
     },
 
     async get(id: string, q: Queryable = db): Promise<ClaimRow | null> {
       // a claim of the other environment does not exist here
-      const rows = await q.query<ClaimRow>(`SELECT ${COLS} FROM debt_claims WHERE id = $1 AND environment = $2`, [id, currentEnvironment()]);
+      const rows = await q.query<ClaimRow>(`SELECT ${COLS} FROM debt_claims WHERE id = $1 AND environment = $2`, [
+        id,
+        currentEnvironment(),
+      ]);
       return rows[0] ?? null;
     },
 
@@ -108,12 +126,24 @@ export function createClaimsRepo(db: Queryable) {
            resolved_at = CASE WHEN $7 THEN clock_timestamp() ELSE resolved_at END,
            updated_at = clock_timestamp(), job_due_at = clock_timestamp()
          WHERE id = $1 AND status = ANY($2::text[]) AND environment = $8 RETURNING ${COLS}, job_due_at::text AS job_due_key`,
-        [id, from, to, set.resolutionNotes ?? null, set.disputeReason ?? null, set.inFavorOf ?? null, set.resolved ?? false, currentEnvironment()],
+        [
+          id,
+          from,
+          to,
+          set.resolutionNotes ?? null,
+          set.disputeReason ?? null,
+          set.inFavorOf ?? null,
+          set.resolved ?? false,
+          currentEnvironment(),
+        ],
       );
       return rows[0] ?? null;
     },
 
-    async recordEvent(e: { claimId: string; from: ClaimStatus | null; to: ClaimStatus; actor: string; note?: string | null }, q: Queryable = db) {
+    async recordEvent(
+      e: { claimId: string; from: ClaimStatus | null; to: ClaimStatus; actor: string; note?: string | null },
+      q: Queryable = db,
+    ) {
       await q.query('INSERT INTO debt_claim_events (claim_id, from_status, to_status, actor, note) VALUES ($1, $2, $3, $4, $5)', [
         e.claimId,
         e.from,
@@ -124,7 +154,13 @@ export function createClaimsRepo(db: Queryable) {
     },
 
     /** One page, newest first, for one side of the claims (debtor or creditor). */
-    async page(side: 'debtor' | 'creditor', address: string, limit: number, after: PageCursor | null, q: Queryable = db): Promise<(ClaimRow & { created_key: string })[]> {
+    async page(
+      side: 'debtor' | 'creditor',
+      address: string,
+      limit: number,
+      after: PageCursor | null,
+      q: Queryable = db,
+    ): Promise<(ClaimRow & { created_key: string })[]> {
       const col = side === 'debtor' ? 'debtor_address' : 'creditor_address';
       const params: unknown[] = [address, limit, currentEnvironment()];
       let where = `${col} = $1 AND environment = $3`;
@@ -142,7 +178,10 @@ export function createClaimsRepo(db: Queryable) {
 
     async count(side: 'debtor' | 'creditor', address: string, q: Queryable = db): Promise<number> {
       const col = side === 'debtor' ? 'debtor_address' : 'creditor_address';
-      const [r] = await q.query<{ n: number | string }>(`SELECT count(*)::int AS n FROM debt_claims WHERE ${col} = $1 AND environment = $2`, [address, currentEnvironment()]);
+      const [r] = await q.query<{ n: number | string }>(
+        `SELECT count(*)::int AS n FROM debt_claims WHERE ${col} = $1 AND environment = $2`,
+        [address, currentEnvironment()],
+      );
       return Number(r.n);
     },
 
@@ -180,7 +219,14 @@ export function createClaimsRepo(db: Queryable) {
      */
     async saveVerification(
       id: string,
-      v: { evidenceStatus: ClaimRow['evidence_status']; creditorHasHistory: boolean | null; valueUsd: number | null; evidenceAt: Date | null; problem: string | null; creditorWeight: number | null },
+      v: {
+        evidenceStatus: ClaimRow['evidence_status'];
+        creditorHasHistory: boolean | null;
+        valueUsd: number | null;
+        evidenceAt: Date | null;
+        problem: string | null;
+        creditorWeight: number | null;
+      },
       noticeHours: number,
       q: Queryable = db,
     ): Promise<{ firstNotice: boolean }> {
@@ -190,7 +236,16 @@ export function createClaimsRepo(db: Queryable) {
            notice_ends_at = COALESCE(d.notice_ends_at, clock_timestamp() + $8 * interval '1 hour')
          FROM (SELECT id, notice_ends_at IS NULL AS first_notice FROM debt_claims WHERE id = $1) o
          WHERE d.id = o.id RETURNING o.first_notice`,
-        [id, v.evidenceStatus, v.creditorHasHistory, v.valueUsd, v.evidenceAt ? v.evidenceAt.toISOString() : null, v.problem, v.creditorWeight, noticeHours],
+        [
+          id,
+          v.evidenceStatus,
+          v.creditorHasHistory,
+          v.valueUsd,
+          v.evidenceAt ? v.evidenceAt.toISOString() : null,
+          v.problem,
+          v.creditorWeight,
+          noticeHours,
+        ],
       );
       return { firstNotice: r?.first_notice === true };
     },
@@ -212,7 +267,10 @@ export function createClaimsRepo(db: Queryable) {
     },
 
     async retryJob(id: string, delayMs: number, q: Queryable = db) {
-      await q.query(`UPDATE debt_claims SET job_lease_until = NULL, job_due_at = clock_timestamp() + $2 * interval '1 millisecond' WHERE id = $1`, [id, delayMs]);
+      await q.query(
+        `UPDATE debt_claims SET job_lease_until = NULL, job_due_at = clock_timestamp() + $2 * interval '1 millisecond' WHERE id = $1`,
+        [id, delayMs],
+      );
     },
 
     /** Every live claim against a debtor, all statuses, oldest first (the scoring model's input: test claims never count). */

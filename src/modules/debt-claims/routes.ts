@@ -72,7 +72,8 @@ function validateCreate(req: FastifyRequest) {
   if (ajvError?.validation) {
     const flagged = new Set(ajvError.validation.map((e) => e.instancePath));
     extra = extra.filter((f) => !flagged.has(`/${f.field}`));
-    for (const f of extra) ajvError.validation.push({ instancePath: `/${f.field}`, keyword: 'custom', message: f.message, params: {} } as never);
+    for (const f of extra)
+      ajvError.validation.push({ instancePath: `/${f.field}`, keyword: 'custom', message: f.message, params: {} } as never);
     throw ajvError;
   }
   if (ajvError) throw ajvError;
@@ -90,7 +91,8 @@ const SANDBOX =
 
 const OWNERSHIP =
   'No credentials are needed, but when the request carries a JWT its subject must be the acting wallet, else 403; ' +
-  'with CREDENCE_STRICT_OWNERSHIP=true the JWT is mandatory (401 without).' + SANDBOX;
+  'with CREDENCE_STRICT_OWNERSHIP=true the JWT is mandatory (401 without).' +
+  SANDBOX;
 
 export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
   app.register(
@@ -99,7 +101,10 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
       s.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
         const text = body as string;
         if (text === '') {
-          const err = new Error('Body cannot be empty when content-type is set to application/json') as Error & { code: string; statusCode: number };
+          const err = new Error('Body cannot be empty when content-type is set to application/json') as Error & {
+            code: string;
+            statusCode: number;
+          };
           err.code = 'FST_ERR_CTP_EMPTY_JSON_BODY';
           err.statusCode = 400;
           return done(err, undefined);
@@ -128,7 +133,7 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
               'transaction on `chainId` sent by the creditor, moving priced value to the debtor (native value, or ERC-20 Transfer logs of registry assets), ' +
               'worth at least CREDENCE_CLAIM_MIN_PRINCIPAL_USD (100) at its block and mined at least CREDENCE_CLAIM_MIN_EVIDENCE_AGE_HOURS (168) before the claim, ' +
               'checked over CREDENCE_RPC_URL_<chainId> (`verification.evidenceProblem` says why not) AND the creditor sent transactions before that evidence. ' +
-              "A verified creditor weighs by its own costly history (`verification.creditorWeight`, 0.25-1, from its best DEFI_LENDING, DEFI_TRADING, GOVERNANCE, NFT or DEVELOPER score). " +
+              'A verified creditor weighs by its own costly history (`verification.creditorWeight`, 0.25-1, from its best DEFI_LENDING, DEFI_TRADING, GOVERNANCE, NFT or DEVELOPER score). ' +
               `Verified Pending claims follow the spec's table over the creditors' summed weight: ${PENDING_PER_CREDITOR} points for one full-weight creditor, compounding (40, 120, 240, ...), at most ${PENDING_CAP}.\n` +
               '- **Notice**: the debtor is told at once (webhook `debt_claim.filed`, hub `DebtClaimFiled`) and a Pending claim has no impact before `verification.noticeEndsAt` ' +
               '(CREDENCE_CLAIM_NOTICE_HOURS, default 336); a dispute before then keeps it from counting. No claim ever raises confidence.\n' +
@@ -136,7 +141,7 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
               `non-compounding, and at most ${UNVERIFIED_CAP} points for all unverified claims together, however many are filed.\n` +
               "- An admin's dispute `revisedScore` is never erased by a claim: the revision stays, shifted only by the claim's own points, and withdrawing the claim restores it exactly.\n" +
               'An evidence hash of one repeated digit (0x000...0) is refused with 400. The answer comes once the claim is stored: `verification.evidenceStatus` is ' +
-              '`pending` until the check, which runs after commit together with the debtor\'s score recompute (a durable job on the claim row: a crash loses neither). ' +
+              "`pending` until the check, which runs after commit together with the debtor's score recompute (a durable job on the claim row: a crash loses neither). " +
               `${OWNERSHIP} Here the acting wallet is the creditor. ` +
               'Abuse limits, signed in or not: at most CREDENCE_CLAIMS_PER_IP_PER_MINUTE (default 30) claims per minute per client IP, and at most ' +
               'CREDENCE_CLAIMS_PER_CREDITOR_PER_MINUTE (default 10) per minute per creditor address; over either limit gives 429 with Retry-After. ' +
@@ -148,7 +153,10 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
         async (req, reply) => {
           validateCreate(req);
           const row = await svc.create(req.body, { ip: req.ip, user: req.user });
-          return reply.code(201).header('Location', `/api/v1/debt-claims/${row.id}`).send(toClaim(row) as never);
+          return reply
+            .code(201)
+            .header('Location', `/api/v1/debt-claims/${row.id}`)
+            .send(toClaim(row) as never);
         },
       );
 
@@ -177,9 +185,10 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
             tags: TAGS,
             summary: 'Claims against a debtor',
             description:
-              'Claims against the wallet, newest first, paged with `limit` (1-100, default 50) and `cursor` (the previous page\'s `nextCursor`). ' +
+              "Claims against the wallet, newest first, paged with `limit` (1-100, default 50) and `cursor` (the previous page's `nextCursor`). " +
               '`totalOutstandingDebt` is the exact sum of Pending and Disputed amounts over all claims (not just this page) when they share one currency, 0 when none are outstanding, ' +
-              'and null when they span several currencies; `outstandingByCurrency` always gives the sum per currency. `claimCount` counts every claim in every status. An address with no claims gives an empty listing, not 404.' + SANDBOX,
+              'and null when they span several currencies; `outstandingByCurrency` always gives the sum per currency. `claimCount` counts every claim in every status. An address with no claims gives an empty listing, not 404.' +
+              SANDBOX,
             params: AddressParams,
             querystring: ListQuery,
             response: { 200: DebtorListing },
@@ -217,7 +226,8 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
             tags: TAGS,
             summary: 'Claims filed by a creditor',
             description:
-              'Claims the wallet filed, newest first, paged with `limit` (1-100, default 50) and `cursor`. `claimCount` counts every claim in every status.' + SANDBOX,
+              'Claims the wallet filed, newest first, paged with `limit` (1-100, default 50) and `cursor`. `claimCount` counts every claim in every status.' +
+              SANDBOX,
             params: AddressParams,
             querystring: ListQuery,
             response: { 200: CreditorListing },
@@ -244,7 +254,7 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
             tags: TAGS,
             summary: 'Debtor disputes a claim',
             description:
-              'Pending -> Disputed, by the debtor only: `debtorAddress` must be the claim\'s debtor (else 403). Any other state: 409. ' +
+              "Pending -> Disputed, by the debtor only: `debtorAddress` must be the claim's debtor (else 403). Any other state: 409. " +
               `The reason is stored as resolutionNotes; updatedAt is set. While Disputed the claim's score impact is paused; disputed within the notice period ` +
               `(verification.noticeEndsAt) the claim never counts unless an admin resolves it for the creditor. ${OWNERSHIP}`,
             params: IdParams,
@@ -270,7 +280,8 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
               'Admin only (JWT with the admin role: 401 without a JWT, 403 for a non-admin). Disputed -> Resolved, and also Pending -> Resolved directly ' +
               '(an admin may settle an undisputed claim). Resolved or Withdrawn claims: 409. `inFavorOf` (default creditor) drives the score: ' +
               "creditor = the debt is confirmed, a significant negative impact on the debtor's DEFI_LENDING score; debtor = the claim's negative impact is removed. " +
-              'resolvedAt and updatedAt are set; the action is written to the audit log.' + SANDBOX,
+              'resolvedAt and updatedAt are set; the action is written to the audit log.' +
+              SANDBOX,
             params: IdParams,
             body: ResolveClaimBody,
             response: { 200: ResolveClaimResponse, ...errorResponses(409) },
@@ -278,7 +289,14 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
         },
         async (req) => {
           const r = await svc.resolve(req.params.id, req.body, req.user!);
-          return { id: r.id, status: 'Resolved', resolutionNotes: r.resolution_notes, inFavorOf: r.in_favor_of, resolvedAt: r.resolved_at, updatedAt: r.updated_at } as never;
+          return {
+            id: r.id,
+            status: 'Resolved',
+            resolutionNotes: r.resolution_notes,
+            inFavorOf: r.in_favor_of,
+            resolvedAt: r.resolved_at,
+            updatedAt: r.updated_at,
+          } as never;
         },
       );
 
@@ -292,7 +310,7 @@ export function registerClaimRoutes(app: App, svc: DebtClaimsService) {
             summary: 'Creditor withdraws a claim',
             description:
               "Pending -> Withdrawn, by the creditor only: `creditorAddress` must be the claim's creditor (else 403). Any other state (Disputed, Resolved, Withdrawn): 409. " +
-              'resolvedAt and updatedAt are set. A withdrawn claim has no score impact but stays on record: withdrawing and re-filing does not reset the debtor\'s history. ' +
+              "resolvedAt and updatedAt are set. A withdrawn claim has no score impact but stays on record: withdrawing and re-filing does not reset the debtor's history. " +
               OWNERSHIP,
             params: IdParams,
             body: WithdrawClaimBody,

@@ -11,7 +11,8 @@ export const CLAIM_STATUSES = ['Pending', 'Disputed', 'Resolved', 'Withdrawn'] a
 export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
 export type InFavorOf = 'creditor' | 'debtor';
 
-const StringEnum = <T extends string>(values: readonly T[], description?: string) => Type.Unsafe<T>({ type: 'string', enum: [...values], description });
+const StringEnum = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], description });
 const Text = (min: number, max: number, description?: string) => Type.String({ minLength: min, maxLength: max, description });
 
 /**
@@ -27,7 +28,11 @@ const AmountIn = Type.Unsafe<string>({
 });
 const AmountOut = (description: string) => Type.Unsafe<number>({ type: 'number', description });
 const ExactOut = (description: string) =>
-  Type.String({ pattern: '^\\d+(\\.\\d+)?$', description: `${description}; the exact decimal as a string (JSON.parse rounds long numbers)`, examples: ['1500.25'] });
+  Type.String({
+    pattern: '^\\d+(\\.\\d+)?$',
+    description: `${description}; the exact decimal as a string (JSON.parse rounds long numbers)`,
+    examples: ['1500.25'],
+  });
 
 /**
  * OpenAPI 3.0: `nullable: true` does not admit null past an `enum` that lacks it, so null is listed in the enum
@@ -39,7 +44,10 @@ const NullableEnum = <T extends string>(values: readonly T[], description: strin
 export const Verification = Type.Object(
   {
     creditorSignedIn: Type.Boolean({ description: 'the claim was filed with a JWT whose subject is creditorAddress' }),
-    evidenceStatus: StringEnum(['pending', 'found', 'not_found', 'unverifiable'] as const, 'pending: not checked yet; found / not_found: checked over the RPC configured for chainId; unverifiable: no RPC for that chain, or it kept failing'),
+    evidenceStatus: StringEnum(
+      ['pending', 'found', 'not_found', 'unverifiable'] as const,
+      'pending: not checked yet; found / not_found: checked over the RPC configured for chainId; unverifiable: no RPC for that chain, or it kept failing',
+    ),
     evidenceFound: Type.Unsafe<boolean | null>({
       type: 'boolean',
       nullable: true,
@@ -50,10 +58,25 @@ export const Verification = Type.Object(
     evidenceProblem: Type.Unsafe<string | null>({
       type: 'string',
       nullable: true,
-      enum: ['not_mined', 'reverted', 'not_sent_by_creditor', 'no_value_to_debtor', 'unpriced', 'below_floor', 'too_recent', 'no_rpc', null],
+      enum: [
+        'not_mined',
+        'reverted',
+        'not_sent_by_creditor',
+        'no_value_to_debtor',
+        'unpriced',
+        'below_floor',
+        'too_recent',
+        'no_rpc',
+        null,
+      ],
       description: 'why the evidence does not count; null when it does or before the check',
     }),
-    evidenceValueUsd: Type.Unsafe<number | null>({ type: 'number', nullable: true, description: 'USD the evidence moved from the creditor to the debtor, valued at its block (stablecoins at 1, other assets by the Aave V3 oracle)' }),
+    evidenceValueUsd: Type.Unsafe<number | null>({
+      type: 'number',
+      nullable: true,
+      description:
+        'USD the evidence moved from the creditor to the debtor, valued at its block (stablecoins at 1, other assets by the Aave V3 oracle)',
+    }),
     evidenceAt: Nullable(Timestamp({ description: "the evidence block's time" })),
     creditorHasHistory: Type.Unsafe<boolean | null>({
       type: 'boolean',
@@ -63,12 +86,25 @@ export const Verification = Type.Object(
     creditorWeight: Type.Unsafe<number | null>({
       type: 'number',
       nullable: true,
-      description: "0.25-1: the creditor's own costly history when the claim was checked (its best score in DEFI_LENDING, DEFI_TRADING, GOVERNANCE, NFT or DEVELOPER: full weight from 500); null when not weighed (not verifiable)",
+      description:
+        "0.25-1: the creditor's own costly history when the claim was checked (its best score in DEFI_LENDING, DEFI_TRADING, GOVERNANCE, NFT or DEVELOPER: full weight from 500); null when not weighed (not verifiable)",
     }),
-    verified: Type.Boolean({ description: 'signed in, evidence found and creditor history: the claim takes the spec\'s impact table, scaled by creditorWeight' }),
-    weight: Type.Number({ description: 'weight of its Pending impact: creditorWeight when verified, 0.25 otherwise (unverified claims are capped together; see the operation description)' }),
-    noticeEndsAt: Nullable(Timestamp({ description: "the end of the debtor's notice period: a Pending claim has no impact before it (CREDENCE_CLAIM_NOTICE_HOURS, default 336 = 14 days)" })),
-    inNotice: Type.Boolean({ description: 'Pending and still in the notice period: no impact yet; a dispute now stops it from ever counting while under review' }),
+    verified: Type.Boolean({
+      description: "signed in, evidence found and creditor history: the claim takes the spec's impact table, scaled by creditorWeight",
+    }),
+    weight: Type.Number({
+      description:
+        'weight of its Pending impact: creditorWeight when verified, 0.25 otherwise (unverified claims are capped together; see the operation description)',
+    }),
+    noticeEndsAt: Nullable(
+      Timestamp({
+        description:
+          "the end of the debtor's notice period: a Pending claim has no impact before it (CREDENCE_CLAIM_NOTICE_HOURS, default 336 = 14 days)",
+      }),
+    ),
+    inNotice: Type.Boolean({
+      description: 'Pending and still in the notice period: no impact yet; a dispute now stops it from ever counting while under review',
+    }),
     checkedAt: Nullable(Timestamp({ description: 'when the evidence was checked' })),
   },
   { title: 'DebtClaimVerification' },
@@ -82,7 +118,11 @@ export const CreateClaimBody = Type.Object({
   currency: Type.String({ pattern: '^[A-Z]{3,5}$', description: '3-5 uppercase letters, e.g. USDC' }),
   description: Text(10, 2000),
   evidenceTransactionHash: TxHash(),
-  chainId: Type.Unsafe<number>({ type: 'integer', enum: [...SUPPORTED_CHAINS], description: 'a supported chain: 1, 10, 137, 8453 or 42161' }),
+  chainId: Type.Unsafe<number>({
+    type: 'integer',
+    enum: [...SUPPORTED_CHAINS],
+    description: 'a supported chain: 1, 10, 137, 8453 or 42161',
+  }),
   protocolName: Type.String({ minLength: 1, maxLength: 100 }),
 });
 export type CreateClaimBody = Static<typeof CreateClaimBody>;
@@ -107,7 +147,10 @@ export const Claim = Type.Object(
     updatedAt: Timestamp(),
     resolvedAt: Nullable(Timestamp()),
     verification: Verification,
-    environment: StringEnum(['live', 'test'] as const, 'test for a claim filed with test credentials (sandbox data, never scored); live otherwise'),
+    environment: StringEnum(
+      ['live', 'test'] as const,
+      'test for a claim filed with test credentials (sandbox data, never scored); live otherwise',
+    ),
   },
   { title: 'DebtClaim' },
 );
@@ -120,7 +163,9 @@ const Summary = {
   amountExact: ExactOut('the same amount'),
   currency: Type.String(),
   protocolName: Type.String(),
-  verified: Type.Boolean({ description: 'creditor signed in, evidence found between the parties, creditor has history (see DebtClaim.verification)' }),
+  verified: Type.Boolean({
+    description: 'creditor signed in, evidence found between the parties, creditor has history (see DebtClaim.verification)',
+  }),
   createdAt: Timestamp(),
 };
 
@@ -130,7 +175,9 @@ const HasMore = Type.Boolean({ description: 'true when another page follows' });
 export const DebtorListing = Type.Object({
   debtorAddress: EthAddress(),
   totalOutstandingDebt: Nullable(
-    AmountOut('sum of Pending and Disputed amounts when they share one currency (0 when there are none); null when they span several currencies (see outstandingByCurrency)'),
+    AmountOut(
+      'sum of Pending and Disputed amounts when they share one currency (0 when there are none); null when they span several currencies (see outstandingByCurrency)',
+    ),
   ),
   totalOutstandingDebtExact: Nullable(ExactOut('totalOutstandingDebt')),
   outstandingByCurrency: Type.Record(Type.String(), AmountOut('sum of Pending and Disputed amounts in this currency'), {
@@ -176,7 +223,10 @@ export const DisputeClaimResponse = Type.Object({
 export const ResolveClaimBody = Type.Object({
   resolutionNotes: Text(10, 2000),
   inFavorOf: Type.Optional(
-    StringEnum(['creditor', 'debtor'] as const, 'whom the resolution favours (default creditor): creditor = debt confirmed (significant negative impact on the debtor), debtor = claim rejected (impact removed)'),
+    StringEnum(
+      ['creditor', 'debtor'] as const,
+      'whom the resolution favours (default creditor): creditor = debt confirmed (significant negative impact on the debtor), debtor = claim rejected (impact removed)',
+    ),
   ),
 });
 export const ResolveClaimResponse = Type.Object({

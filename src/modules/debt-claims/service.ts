@@ -45,7 +45,17 @@ export interface DebtClaimsDeps {
 /** An evidence hash of one repeated digit (0x000...0, 0xfff...f) names no transaction: refused outright. */
 export const BOGUS_HASH = /^0x([0-9a-f])\1{63}$/i;
 
-type VerificationCols = 'creditor_signed_in' | 'evidence_status' | 'creditor_has_history' | 'verified_at' | 'evidence_value_usd' | 'evidence_at' | 'evidence_problem' | 'creditor_weight' | 'notice_ends_at' | 'status';
+type VerificationCols =
+  | 'creditor_signed_in'
+  | 'evidence_status'
+  | 'creditor_has_history'
+  | 'verified_at'
+  | 'evidence_value_usd'
+  | 'evidence_at'
+  | 'evidence_problem'
+  | 'creditor_weight'
+  | 'notice_ends_at'
+  | 'status';
 
 /** What is verified about a claim, and the weight that gives its Pending impact (1 = the spec's full weight). */
 export function verificationOf(r: Pick<ClaimRow, VerificationCols>, now = new Date()) {
@@ -100,7 +110,8 @@ export function createDebtClaimsService(deps: DebtClaimsDeps) {
   /** decisions.md: no credentials needed, but a JWT that is sent must be the acting party's. */
   function checkActor(user: JwtUser | undefined, address: string, role: 'creditor' | 'debtor') {
     if (!user) {
-      if (deps.strictOwnership) throw unauthorized(`This server requires the ${role}'s JWT (CREDENCE_STRICT_OWNERSHIP): sign in with the ${role} wallet.`);
+      if (deps.strictOwnership)
+        throw unauthorized(`This server requires the ${role}'s JWT (CREDENCE_STRICT_OWNERSHIP): sign in with the ${role} wallet.`);
       return;
     }
     if (user.address !== address) throw forbidden(`The signed-in wallet is not the ${role} of this claim.`);
@@ -171,7 +182,11 @@ export function createDebtClaimsService(deps: DebtClaimsDeps) {
       // Per IP whether signed in or not: a fresh wallet per request costs nothing, so a JWT earns no extra claims.
       await limit(`claims:ip:${caller.ip}`, deps.limits.perIpPerMinute, 'from one client address');
       // test claims count apart, so sandbox filings never hold back a live creditor's claims
-      await limit(`claims:${currentEnvironment() === 'test' ? 'test:' : ''}creditor:${creditor}`, deps.limits.perCreditorPerMinute, 'per creditor');
+      await limit(
+        `claims:${currentEnvironment() === 'test' ? 'test:' : ''}creditor:${creditor}`,
+        deps.limits.perCreditorPerMinute,
+        'per creditor',
+      );
       const row = await deps.db.tx(async (q) => {
         const r = await repo.insert(
           {
@@ -222,7 +237,14 @@ export function createDebtClaimsService(deps: DebtClaimsDeps) {
       const claim = await load(id);
       if (body.debtorAddress.toLowerCase() !== claim.debtor_address) throw forbidden('Only the debtor of this claim may dispute it.');
       checkActor(caller.user, claim.debtor_address, 'debtor');
-      return transition(claim, ['Pending'], 'Disputed', { resolutionNotes: body.reason, disputeReason: body.reason }, `debtor:${claim.debtor_address}`, body.reason);
+      return transition(
+        claim,
+        ['Pending'],
+        'Disputed',
+        { resolutionNotes: body.reason, disputeReason: body.reason },
+        `debtor:${claim.debtor_address}`,
+        body.reason,
+      );
     },
 
     async resolve(id: string, body: { resolutionNotes: string; inFavorOf?: InFavorOf }, admin: JwtUser) {
@@ -242,7 +264,8 @@ export function createDebtClaimsService(deps: DebtClaimsDeps) {
     async withdraw(id: string, body: { creditorAddress: string }, caller: Caller) {
       if (deps.strictOwnership && !caller.user) checkActor(undefined, '', 'creditor');
       const claim = await load(id);
-      if (body.creditorAddress.toLowerCase() !== claim.creditor_address) throw forbidden('Only the creditor of this claim may withdraw it.');
+      if (body.creditorAddress.toLowerCase() !== claim.creditor_address)
+        throw forbidden('Only the creditor of this claim may withdraw it.');
       checkActor(caller.user, claim.creditor_address, 'creditor');
       return transition(claim, ['Pending'], 'Withdrawn', { resolved: true }, `creditor:${claim.creditor_address}`, null);
     },

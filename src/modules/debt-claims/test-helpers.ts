@@ -10,7 +10,9 @@ import { createIngestionRepo } from '../ingestion/repo.js';
 export function claimsTestApp(config: Record<string, unknown> = {}): { app: App; admin: SignedIn } {
   const t = {} as { app: App; admin: SignedIn };
   beforeAll(async () => {
-    t.app = await createTestApp({ config: { claimsPerIpPerMinute: 100_000, claimsPerCreditorPerMinute: 100_000, claimNoticeHours: 0, ...config } });
+    t.app = await createTestApp({
+      config: { claimsPerIpPerMinute: 100_000, claimsPerCreditorPerMinute: 100_000, claimNoticeHours: 0, ...config },
+    });
     t.admin = await signInAdmin(t.app);
   });
   afterAll(async () => {
@@ -49,7 +51,17 @@ export async function goodBorrower(app: App): Promise<string> {
     })),
   );
   // and the gas of each of its transactions (0.05 ETH each): what it lost, so the score is backed
-  const fees = records.map((r) => ({ ...r, logIndex: -5, kind: 'tx_fee', contract: null, counterparty: null, amount: '50000000000000000', direction: 'out', protocol: null, valueUsd: null }));
+  const fees = records.map((r) => ({
+    ...r,
+    logIndex: -5,
+    kind: 'tx_fee',
+    contract: null,
+    counterparty: null,
+    amount: '50000000000000000',
+    direction: 'out',
+    protocol: null,
+    valueUsd: null,
+  }));
   await createIngestionRepo(app.ctx.db).insertActivity([...records, ...fees] as never);
   await app.ctx.services.scoring!.recompute(wallet, 'ingestion');
   return wallet;
@@ -110,7 +122,12 @@ export interface FiledClaim {
 }
 
 /** Files a claim through HTTP and, unless told not to, waits for its job (so scores read after it are current). */
-export async function fileClaim(app: App, over: Record<string, unknown> = {}, headers: Record<string, string> = {}, opts: { settle?: boolean } = {}) {
+export async function fileClaim(
+  app: App,
+  over: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+  opts: { settle?: boolean } = {},
+) {
   const body = claimBody(over);
   const res = await app.inject({ method: 'POST', url: '/api/v1/debt-claims', payload: body, headers });
   if (res.statusCode !== 201) throw new Error(`file claim: ${res.statusCode} ${res.body}`);

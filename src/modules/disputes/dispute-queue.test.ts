@@ -1,7 +1,16 @@
 // GET /disputes (the admin queue across wallets) and GET /audit-log (the admin's view of audit_log): filters, auth,
 // the sandbox, and an admin action in the queue showing up in the audit log.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, createTestApp, createTestModeKey, randomAddress, signIn, signInAdmin, type SignedIn, type TestKey } from '../../../test/helpers/app.js';
+import {
+  createKey,
+  createTestApp,
+  createTestModeKey,
+  randomAddress,
+  signIn,
+  signInAdmin,
+  type SignedIn,
+  type TestKey,
+} from '../../../test/helpers/app.js';
 import type { App } from '../../platform/http/types.js';
 
 let app: App;
@@ -67,7 +76,10 @@ describe('GET /disputes (admin queue)', () => {
     ]) {
       const res = await queue(q);
       expect(res.statusCode, q).toBe(400);
-      expect(res.json().fields.map((f: { field: string }) => f.field), q).toContain(field);
+      expect(
+        res.json().fields.map((f: { field: string }) => f.field),
+        q,
+      ).toContain(field);
     }
   });
 
@@ -116,9 +128,16 @@ describe('GET /audit-log', () => {
     const k2 = await createKey(app, 'Free', owner);
     // a Free key's creation is not audited (anyone may make one); its rotation and revocation are
     expect((await app.inject({ method: 'DELETE', url: `/api/v1/billing/api-keys/${k1.id}`, headers: owner.auth })).statusCode).toBe(204);
-    expect((await app.inject({ method: 'POST', url: `/api/v1/billing/api-keys/${k2.id}/rotate`, headers: owner.auth, payload: {} })).statusCode).toBe(200);
+    expect(
+      (await app.inject({ method: 'POST', url: `/api/v1/billing/api-keys/${k2.id}/rotate`, headers: owner.auth, payload: {} })).statusCode,
+    ).toBe(200);
     expect((await app.inject({ method: 'DELETE', url: `/api/v1/billing/api-keys/${k2.id}`, headers: owner.auth })).statusCode).toBe(204);
-    const log = async (q: string) => (await app.inject({ url: `/api/v1/audit-log?actor=${owner.address}${q}`, headers: admin.auth })).json().entries as { action: string; target: string; createdAt: string }[];
+    const log = async (q: string) =>
+      (await app.inject({ url: `/api/v1/audit-log?actor=${owner.address}${q}`, headers: admin.auth })).json().entries as {
+        action: string;
+        target: string;
+        createdAt: string;
+      }[];
     const mine = await log('');
     expect(mine.map((e) => [e.action, e.target])).toEqual([
       ['api_key.revoke', `api_key:${k2.id}`],

@@ -50,11 +50,23 @@ describe('PUT /dispute/{id}/status (admin)', () => {
     const r1 = await setStatus(id, { status: 'UnderReview' });
     expect(r1.statusCode).toBe(200);
     expect(r1.json().status).toBe('Under Review');
-    expect((await setStatus(id, { status: 'EvidenceRequested', resolutionNotes: 'Send the repayment tx' })).json().status).toBe('Evidence Requested');
-    const done = await setStatus(id, { status: 'Rejected', resolutionNotes: 'The repayments were on another wallet', resolvedBy: 'Ops team' });
+    expect((await setStatus(id, { status: 'EvidenceRequested', resolutionNotes: 'Send the repayment tx' })).json().status).toBe(
+      'Evidence Requested',
+    );
+    const done = await setStatus(id, {
+      status: 'Rejected',
+      resolutionNotes: 'The repayments were on another wallet',
+      resolvedBy: 'Ops team',
+    });
     expect(done.statusCode).toBe(200);
     const body = done.json();
-    expect(body).toMatchObject({ id, status: 'Rejected', resolutionNotes: 'The repayments were on another wallet', resolvedBy: 'Ops team', revisedScore: null });
+    expect(body).toMatchObject({
+      id,
+      status: 'Rejected',
+      resolutionNotes: 'The repayments were on another wallet',
+      resolvedBy: 'Ops team',
+      revisedScore: null,
+    });
     expect(body.history.map((h: { fromStatus: string | null; status: string }) => [h.fromStatus, h.status])).toEqual([
       [null, 'Pending'],
       ['Pending', 'Under Review'],
@@ -66,7 +78,10 @@ describe('PUT /dispute/{id}/status (admin)', () => {
     const times = body.history.map((h: { changedAt: string }) => Date.parse(h.changedAt));
     expect([...times].sort((a, b) => a - b)).toEqual(times);
     expect(await get(id)).toEqual(body);
-    const audit = await app.ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE target = $1 AND action = 'dispute.status'`, [`dispute:${id}`]);
+    const audit = await app.ctx.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM audit_log WHERE target = $1 AND action = 'dispute.status'`,
+      [`dispute:${id}`],
+    );
     expect(audit[0].n).toBe(3);
   });
 
@@ -93,7 +108,9 @@ describe('PUT /dispute/{id}/status (admin)', () => {
     ]) {
       expect((await setStatus(id, bad)).statusCode, JSON.stringify(bad)).toBe(400);
     }
-    expect((await setStatus(id, { status: 'Resolved', resolutionNotes: 'n'.repeat(2000), resolvedBy: 'r'.repeat(200) })).statusCode).toBe(200);
+    expect((await setStatus(id, { status: 'Resolved', resolutionNotes: 'n'.repeat(2000), resolvedBy: 'r'.repeat(200) })).statusCode).toBe(
+      200,
+    );
     expect((await get(id)).status).toBe('Resolved');
   });
 
@@ -118,7 +135,12 @@ describe('revisedScore', () => {
     const seen: ScoreChange[] = [];
     const off = app.ctx.bus.subscribe<ScoreChange>(SCORE_UPDATED, (c) => void seen.push(c));
     try {
-      const res = await setStatus(id, { status: 'Resolved', revisedScore: 777, resolutionNotes: 'Missing repayments confirmed', resolvedBy: 'Risk desk' });
+      const res = await setStatus(id, {
+        status: 'Resolved',
+        revisedScore: 777,
+        resolutionNotes: 'Missing repayments confirmed',
+        resolvedBy: 'Risk desk',
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ status: 'Resolved', revisedScore: 777, resolvedBy: 'Risk desk' });
       expect((await app.ctx.services.scoring.getScore(wallet, 'DEFI_LENDING', { explain: false })).score).toBe(777);
@@ -163,9 +185,18 @@ describe('POST /dispute/{id}/escalate', () => {
       const d = res.json();
       expect(d.status).toBe('Escalated');
       // No oracle in this app: recorded off-chain only.
-      expect(d.escalation).toMatchObject({ reason: 'The off-chain review ignored my evidence', onChainStatus: 'not_configured', txHash: null });
+      expect(d.escalation).toMatchObject({
+        reason: 'The off-chain review ignored my evidence',
+        onChainStatus: 'not_configured',
+        txHash: null,
+      });
       const hist = (await get(id)).history;
-      expect(hist[hist.length - 1]).toMatchObject({ fromStatus: s, status: 'Escalated', changedBy: `api-key:${key.id}`, note: 'The off-chain review ignored my evidence' });
+      expect(hist[hist.length - 1]).toMatchObject({
+        fromStatus: s,
+        status: 'Escalated',
+        changedBy: `api-key:${key.id}`,
+        note: 'The off-chain review ignored my evidence',
+      });
     }
   });
 
@@ -218,7 +249,10 @@ describe('POST /dispute/{id}/withdraw', () => {
   it("the wallet's own JWT works with any key; a double withdraw lets exactly one through", async () => {
     const me = await signIn(app);
     const { id } = await fileDispute(me.address.toLowerCase());
-    const [a, b] = await Promise.all([withdraw(id, me.address, { ...otherKey.headers, ...me.auth }), withdraw(id, me.address, { ...otherKey.headers, ...me.auth })]);
+    const [a, b] = await Promise.all([
+      withdraw(id, me.address, { ...otherKey.headers, ...me.auth }),
+      withdraw(id, me.address, { ...otherKey.headers, ...me.auth }),
+    ]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([204, 409]);
     const d = await get(id);
     expect(d.history[d.history.length - 1].changedBy).toBe(`wallet:${me.address.toLowerCase()}`);
@@ -245,7 +279,8 @@ describe('CREDENCE_STRICT_OWNERSHIP=true', () => {
         payload: { walletAddress: me.address, category: 'NFT', reason: 'Other', description: 'NFT score ignores my mints' },
       });
       const id = res.json().id;
-      const w = (headers: Record<string, string>) => strict.inject({ method: 'POST', url: `/api/v1/dispute/${id}/withdraw`, payload: { walletAddress: me.address }, headers });
+      const w = (headers: Record<string, string>) =>
+        strict.inject({ method: 'POST', url: `/api/v1/dispute/${id}/withdraw`, payload: { walletAddress: me.address }, headers });
       expect((await w(k.headers)).statusCode).toBe(401);
       expect((await w({ ...k.headers, ...me.auth })).statusCode).toBe(204);
     } finally {

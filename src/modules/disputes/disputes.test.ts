@@ -74,7 +74,16 @@ describe('POST /dispute', () => {
   });
 
   it('reason is one of the eight values; IncorrectData gets 400', async () => {
-    for (const r of ['InaccurateScore', 'MissingActivity', 'IncorrectCategory', 'DataOutdated', 'WrongWallet', 'FraudulentData', 'ComplianceError', 'Other']) {
+    for (const r of [
+      'InaccurateScore',
+      'MissingActivity',
+      'IncorrectCategory',
+      'DataOutdated',
+      'WrongWallet',
+      'FraudulentData',
+      'ComplianceError',
+      'Other',
+    ]) {
       expect((await file({ reason: r })).statusCode, r).toBe(201);
     }
     const bad = await file({ reason: 'IncorrectData' });
@@ -137,11 +146,21 @@ describe('OpenAPI', () => {
   it('documents every dispute route with its state rules', async () => {
     const doc = (await app.inject({ url: '/swagger/v1/swagger.json' })).json();
     const ops: Record<string, { description: string; responses: Record<string, unknown>; security?: unknown[] }> = {};
-    for (const item of Object.values<Record<string, { operationId?: string; description: string; responses: Record<string, unknown> }>>(doc.paths)) {
+    for (const item of Object.values<Record<string, { operationId?: string; description: string; responses: Record<string, unknown> }>>(
+      doc.paths,
+    )) {
       for (const op of Object.values(item)) if (op.operationId?.startsWith('disputes.')) ops[op.operationId] = op;
     }
     expect(Object.keys(ops).sort()).toEqual(
-      ['createDispute', 'escalateDispute', 'getDispute', 'listDisputeQueue', 'listWalletDisputes', 'updateDisputeStatus', 'withdrawDispute'].map((o) => `disputes.${o}`),
+      [
+        'createDispute',
+        'escalateDispute',
+        'getDispute',
+        'listDisputeQueue',
+        'listWalletDisputes',
+        'updateDisputeStatus',
+        'withdrawDispute',
+      ].map((o) => `disputes.${o}`),
     );
     expect(ops['disputes.escalateDispute'].description).toMatch(/every state except Withdrawn and Escalated/);
     expect(ops['disputes.withdrawDispute'].description).toMatch(/only from Pending, Under Review or Evidence Requested/i);

@@ -26,7 +26,12 @@ afterAll(async () => {
 });
 
 async function escalationOnChain(disputeId: string) {
-  return (await chain.publicClient.readContract({ address: oracle, abi: oracleAbi, functionName: 'getEscalation', args: [disputeKey(disputeId)] })) as {
+  return (await chain.publicClient.readContract({
+    address: oracle,
+    abi: oracleAbi,
+    functionName: 'getEscalation',
+    args: [disputeKey(disputeId)],
+  })) as {
     subject: string;
     category: number;
     status: number;
@@ -43,7 +48,12 @@ async function fileAndEscalate(app: App, key: TestKey) {
     payload: { walletAddress: wallet, category: 'GOVERNANCE', reason: 'MissingActivity', description: 'My Compound votes are not counted' },
   });
   const id = d.json().id as string;
-  const res = await app.inject({ method: 'POST', url: `/api/v1/dispute/${id}/escalate`, headers: key.headers, payload: { reason: 'Admins rejected without looking at the votes' } });
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/v1/dispute/${id}/escalate`,
+    headers: key.headers,
+    payload: { reason: 'Admins rejected without looking at the votes' },
+  });
   expect(res.statusCode).toBe(200);
   return { id, wallet, body: res.json() };
 }

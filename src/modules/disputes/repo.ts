@@ -48,7 +48,15 @@ const queueParams = (f: QueueFilter) => [currentEnvironment(), f.statuses, f.cat
 export function createDisputesRepo(db: Queryable) {
   return {
     async insert(
-      d: { walletAddress: string; category: string; reason: string; description: string; evidence: string | null; keyId: string | null; keyOwner: string | null },
+      d: {
+        walletAddress: string;
+        category: string;
+        reason: string;
+        description: string;
+        evidence: string | null;
+        keyId: string | null;
+        keyOwner: string | null;
+      },
       q: Queryable = db,
     ): Promise<DisputeRow> {
       const [row] = await q.query<DisputeRow>(
@@ -61,11 +69,17 @@ export function createDisputesRepo(db: Queryable) {
 
     async get(id: string, q: Queryable = db): Promise<DisputeRow | null> {
       // live and test disputes never see each other (issue 24): a dispute of the other environment does not exist here
-      return (await q.query<DisputeRow>('SELECT * FROM disputes WHERE id = $1 AND environment = $2', [id, currentEnvironment()]))[0] ?? null;
+      return (
+        (await q.query<DisputeRow>('SELECT * FROM disputes WHERE id = $1 AND environment = $2', [id, currentEnvironment()]))[0] ?? null
+      );
     },
 
     /** Newest first; `page.before` is the [created key, id] of the last dispute of the previous page. */
-    async byWallet(address: string, page: { limit: number; before: string[] | null } | null = null, q: Queryable = db): Promise<(DisputeRow & { created_key: string })[]> {
+    async byWallet(
+      address: string,
+      page: { limit: number; before: string[] | null } | null = null,
+      q: Queryable = db,
+    ): Promise<(DisputeRow & { created_key: string })[]> {
       return q.query<DisputeRow & { created_key: string }>(
         `SELECT *, ${createdKeySql()} AS created_key FROM disputes
           WHERE wallet_address = $1 AND environment = $5 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
@@ -75,10 +89,10 @@ export function createDisputesRepo(db: Queryable) {
     },
 
     async countByWallet(address: string, q: Queryable = db): Promise<number> {
-      const [r] = await q.query<{ n: number | string }>('SELECT count(*)::int AS n FROM disputes WHERE wallet_address = $1 AND environment = $2', [
-        address,
-        currentEnvironment(),
-      ]);
+      const [r] = await q.query<{ n: number | string }>(
+        'SELECT count(*)::int AS n FROM disputes WHERE wallet_address = $1 AND environment = $2',
+        [address, currentEnvironment()],
+      );
       return Number(r.n);
     },
 
@@ -86,7 +100,11 @@ export function createDisputesRepo(db: Queryable) {
      * The admin queue: every wallet's disputes of this environment, newest first, optionally of some statuses, one
      * category or one wallet; `page.before` is the [created key, id] of the previous page's last dispute.
      */
-    async queue(f: QueueFilter, page: { limit: number; before: string[] | null }, q: Queryable = db): Promise<(DisputeRow & { created_key: string })[]> {
+    async queue(
+      f: QueueFilter,
+      page: { limit: number; before: string[] | null },
+      q: Queryable = db,
+    ): Promise<(DisputeRow & { created_key: string })[]> {
       return q.query<DisputeRow & { created_key: string }>(
         `SELECT *, ${createdKeySql()} AS created_key FROM disputes
           WHERE ${QUEUE_WHERE} AND ($5::timestamptz IS NULL OR (created_at, id) < ($5::timestamptz, $6::uuid))
@@ -101,10 +119,16 @@ export function createDisputesRepo(db: Queryable) {
     },
 
     async history(id: string, q: Queryable = db): Promise<HistoryRow[]> {
-      return q.query<HistoryRow>('SELECT from_status, to_status, actor, note, created_at FROM dispute_history WHERE dispute_id = $1 ORDER BY id', [id]);
+      return q.query<HistoryRow>(
+        'SELECT from_status, to_status, actor, note, created_at FROM dispute_history WHERE dispute_id = $1 ORDER BY id',
+        [id],
+      );
     },
 
-    async recordHistory(e: { disputeId: string; from: DisputeStatus | null; to: DisputeStatus; actor: string; note?: string | null }, q: Queryable = db) {
+    async recordHistory(
+      e: { disputeId: string; from: DisputeStatus | null; to: DisputeStatus; actor: string; note?: string | null },
+      q: Queryable = db,
+    ) {
       await q.query('INSERT INTO dispute_history (dispute_id, from_status, to_status, actor, note) VALUES ($1, $2, $3, $4, $5)', [
         e.disputeId,
         e.from,
@@ -115,18 +139,24 @@ export function createDisputesRepo(db: Queryable) {
     },
 
     /** The admin's update: any status; the optional fields overwrite only when given. */
-    async setStatus(id: string, s: { status: DisputeStatus; resolutionNotes?: string; resolvedBy?: string; revisedScore?: number }, q: Queryable = db) {
+    async setStatus(
+      id: string,
+      s: { status: DisputeStatus; resolutionNotes?: string; resolvedBy?: string; revisedScore?: number },
+      q: Queryable = db,
+    ) {
       return (
-        await q.query<DisputeRow>(
-          `UPDATE disputes SET status = $2,
+        (
+          await q.query<DisputeRow>(
+            `UPDATE disputes SET status = $2,
              resolution_notes = COALESCE($3, resolution_notes),
              resolved_by = COALESCE($4, resolved_by),
              revised_score = COALESCE($5, revised_score),
              updated_at = clock_timestamp()
            WHERE id = $1 AND environment = $6 RETURNING *`,
-          [id, s.status, s.resolutionNotes ?? null, s.resolvedBy ?? null, s.revisedScore ?? null, currentEnvironment()],
-        )
-      )[0] ?? null;
+            [id, s.status, s.resolutionNotes ?? null, s.resolvedBy ?? null, s.revisedScore ?? null, currentEnvironment()],
+          )
+        )[0] ?? null
+      );
     },
 
     /** Moves the dispute only when its status is one of `from` (or not one of `notFrom`); null otherwise. */
@@ -149,7 +179,11 @@ export function createDisputesRepo(db: Queryable) {
       return rows[0] ?? null;
     },
 
-    async setChainResult(id: string, r: { status: 'submitted' | 'failed' | 'submitting'; txHash?: string; error?: string }, q: Queryable = db) {
+    async setChainResult(
+      id: string,
+      r: { status: 'submitted' | 'failed' | 'submitting'; txHash?: string; error?: string },
+      q: Queryable = db,
+    ) {
       await q.query(
         `UPDATE disputes SET escalation_chain_status = $2, escalation_tx_hash = COALESCE($3, escalation_tx_hash), escalation_error = $4,
            escalation_attempts = escalation_attempts + CASE WHEN $2 = 'submitting' THEN 1 ELSE 0 END, updated_at = clock_timestamp()

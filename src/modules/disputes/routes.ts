@@ -9,7 +9,21 @@ import { toChecksum } from '../../platform/http/address.js';
 import type { DisputeRow, HistoryRow } from './repo.js';
 import type { DisputeStatus } from './schemas.js';
 import type { DisputesService } from './service.js';
-import { AddressParams, CreateDisputeBody, DisputeQueue, DisputeQueueQuery, OPEN_STATUSES, DisputeWithHistory, EscalateBody, IdParams, UpdateStatusBody, WalletDisputes, WalletDisputesQuery, WithdrawBody, Dispute } from './schemas.js';
+import {
+  AddressParams,
+  CreateDisputeBody,
+  DisputeQueue,
+  DisputeQueueQuery,
+  OPEN_STATUSES,
+  DisputeWithHistory,
+  EscalateBody,
+  IdParams,
+  UpdateStatusBody,
+  WalletDisputes,
+  WalletDisputesQuery,
+  WithdrawBody,
+  Dispute,
+} from './schemas.js';
 import { CREATED_KEY, UUID, cutPage, decodeCursor } from '../../platform/http/pagination.js';
 
 const TAGS = ['Disputes'];
@@ -36,12 +50,23 @@ export function toDispute(d: DisputeRow) {
     revisedScore: d.revised_score,
     escalation:
       d.escalation_reason && d.escalated_at
-        ? { reason: d.escalation_reason, escalatedAt: d.escalated_at, onChainStatus: chain ?? 'not_configured', txHash: d.escalation_tx_hash }
+        ? {
+            reason: d.escalation_reason,
+            escalatedAt: d.escalated_at,
+            onChainStatus: chain ?? 'not_configured',
+            txHash: d.escalation_tx_hash,
+          }
         : null,
   };
 }
 
-const toHistory = (h: HistoryRow) => ({ fromStatus: h.from_status, status: h.to_status, changedBy: h.actor, changedAt: h.created_at, note: h.note });
+const toHistory = (h: HistoryRow) => ({
+  fromStatus: h.from_status,
+  status: h.to_status,
+  changedBy: h.actor,
+  changedAt: h.created_at,
+  note: h.note,
+});
 
 /** A JWT is optional on withdrawal, but one that is sent must be valid. */
 async function optionalJwt(jwt: JwtService, req: FastifyRequest): Promise<JwtUser | undefined> {
@@ -67,7 +92,12 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
       s.post(
         '/dispute',
         {
-          config: { auth: 'apiKey', sandbox: true, idempotent: true, owner: (req) => (req.body as { walletAddress: string }).walletAddress },
+          config: {
+            auth: 'apiKey',
+            sandbox: true,
+            idempotent: true,
+            owner: (req) => (req.body as { walletAddress: string }).walletAddress,
+          },
           schema: {
             operationId: 'disputes.createDispute',
             tags: TAGS,
@@ -82,7 +112,10 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
         },
         async (req, reply) => {
           const row = await svc.create(req.body, req.apiKey, req.user?.address);
-          return reply.code(201).header('Location', `/api/v1/dispute/${row.id}`).send(toDispute(row) as never);
+          return reply
+            .code(201)
+            .header('Location', `/api/v1/dispute/${row.id}`)
+            .send(toDispute(row) as never);
         },
       );
 
@@ -121,9 +154,18 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
         async (req) => {
           const { limit = 50, cursor } = req.query as { limit?: number; cursor?: string };
           const before = cursor ? decodeCursor('disputes.wallet', cursor, [CREATED_KEY, UUID]) : null;
-          const [rows, count] = await Promise.all([svc.byWallet(req.params.address, { limit: limit + 1, before }), svc.countByWallet(req.params.address)]);
+          const [rows, count] = await Promise.all([
+            svc.byWallet(req.params.address, { limit: limit + 1, before }),
+            svc.countByWallet(req.params.address),
+          ]);
           const page = cutPage(rows, limit, 'disputes.wallet', (r) => [r.created_key, r.id]);
-          return { address: toChecksum(req.params.address), count, disputes: page.items.map(toDispute), nextCursor: page.nextCursor, hasMore: page.hasMore } as never;
+          return {
+            address: toChecksum(req.params.address),
+            count,
+            disputes: page.items.map(toDispute),
+            nextCursor: page.nextCursor,
+            hasMore: page.hasMore,
+          } as never;
         },
       );
 
@@ -136,7 +178,7 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
             tags: TAGS,
             summary: 'Admin: the disputes queue',
             description:
-              'Admin only (JWT with the admin role: 401 without a JWT, 403 for a non-admin). Every wallet\'s disputes, newest first, optionally only one `status` ' +
+              "Admin only (JWT with the admin role: 401 without a JWT, 403 for a non-admin). Every wallet's disputes, newest first, optionally only one `status` " +
               '(`open`: every status still being handled), one `category` or one `walletAddress`; paged with `limit` and `cursor` (see Pagination), `count` ' +
               'is how many match on every page. A test sign-in sees test disputes only. Act on one with PUT /dispute/{id}/status.',
             querystring: DisputeQueueQuery,
@@ -164,9 +206,9 @@ export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtSe
             summary: 'Admin sets a dispute status',
             description:
               'Admin only (JWT with the admin role: 401 without a JWT, 403 for a non-admin; no API key needed). Moves the dispute to any status, from any status. ' +
-              '`resolutionNotes`, `resolvedBy` and `revisedScore` are stored when given. A `revisedScore` sent with status Resolved replaces the wallet\'s score ' +
+              "`resolutionNotes`, `resolvedBy` and `revisedScore` are stored when given. A `revisedScore` sent with status Resolved replaces the wallet's score " +
               'in the disputed category through the scoring service (OVERALL follows), with an audit record of who changed what, and emits a score change ' +
-              '(webhooks, hub); 503 when the scoring service is unavailable (nothing is changed then). Each change is added to the dispute\'s history. ' +
+              "(webhooks, hub); 503 when the scoring service is unavailable (nothing is changed then). Each change is added to the dispute's history. " +
               'Returns the updated dispute with its history.',
             params: IdParams,
             body: UpdateStatusBody,

@@ -4,8 +4,25 @@ import { AddressOrEns, EthAddress, Nullable, Timestamp, Uuid } from '../../platf
 import { CATEGORIES } from '../scoring/contracts.js';
 import { pageFields, pageQuery } from '../../platform/http/pagination.js';
 
-export const DISPUTE_REASONS = ['InaccurateScore', 'MissingActivity', 'IncorrectCategory', 'DataOutdated', 'WrongWallet', 'FraudulentData', 'ComplianceError', 'Other'] as const;
-export const DISPUTE_STATUSES = ['Pending', 'Under Review', 'Evidence Requested', 'Resolved', 'Rejected', 'Escalated', 'Withdrawn'] as const;
+export const DISPUTE_REASONS = [
+  'InaccurateScore',
+  'MissingActivity',
+  'IncorrectCategory',
+  'DataOutdated',
+  'WrongWallet',
+  'FraudulentData',
+  'ComplianceError',
+  'Other',
+] as const;
+export const DISPUTE_STATUSES = [
+  'Pending',
+  'Under Review',
+  'Evidence Requested',
+  'Resolved',
+  'Rejected',
+  'Escalated',
+  'Withdrawn',
+] as const;
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
 /** Input also accepts the multi-word statuses without their spaces (decisions.md). */
 export const STATUS_ALIASES: Record<string, DisputeStatus> = { UnderReview: 'Under Review', EvidenceRequested: 'Evidence Requested' };
@@ -14,10 +31,13 @@ export const WITHDRAWABLE: DisputeStatus[] = ['Pending', 'Under Review', 'Eviden
 /** Escalation is open from every state except these. */
 export const NOT_ESCALATABLE: DisputeStatus[] = ['Withdrawn', 'Escalated'];
 
-const StringEnum = <T extends string>(values: readonly T[], description?: string) => Type.Unsafe<T>({ type: 'string', enum: [...values], description });
+const StringEnum = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], description });
 
 export const CreateDisputeBody = Type.Object({
-  walletAddress: AddressOrEns({ description: 'the wallet whose score is disputed; it is the original submitter (the only one who may withdraw)' }),
+  walletAddress: AddressOrEns({
+    description: 'the wallet whose score is disputed; it is the original submitter (the only one who may withdraw)',
+  }),
   category: StringEnum(CATEGORIES, 'the disputed score category, one of the nine exact upper-case names'),
   reason: StringEnum(DISPUTE_REASONS, 'one of the eight DisputeReason values (IncorrectData is not one of them)'),
   description: Type.String({ minLength: 10, maxLength: 2000 }),
@@ -26,10 +46,15 @@ export const CreateDisputeBody = Type.Object({
 export type CreateDisputeBody = Static<typeof CreateDisputeBody>;
 
 export const UpdateStatusBody = Type.Object({
-  status: StringEnum([...DISPUTE_STATUSES, ...Object.keys(STATUS_ALIASES)], 'the new status; UnderReview and EvidenceRequested are accepted for the spaced forms'),
+  status: StringEnum(
+    [...DISPUTE_STATUSES, ...Object.keys(STATUS_ALIASES)],
+    'the new status; UnderReview and EvidenceRequested are accepted for the spaced forms',
+  ),
   resolutionNotes: Type.Optional(Type.String({ maxLength: 2000 })),
   resolvedBy: Type.Optional(Type.String({ maxLength: 200 })),
-  revisedScore: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: "with status Resolved, replaces the wallet's score in the disputed category" })),
+  revisedScore: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 1000, description: "with status Resolved, replaces the wallet's score in the disputed category" }),
+  ),
 });
 export type UpdateStatusBody = Static<typeof UpdateStatusBody>;
 
@@ -44,7 +69,10 @@ export const WithdrawBody = Type.Object({
 export const Escalation = Type.Object({
   reason: Type.String(),
   escalatedAt: Timestamp(),
-  onChainStatus: StringEnum(['not_configured', 'pending', 'submitted', 'failed'] as const, 'not_configured: no oracle contract is configured, the escalation is recorded off-chain only; pending/failed: submission to the oracle is under way or will be retried; submitted: txHash holds the transaction'),
+  onChainStatus: StringEnum(
+    ['not_configured', 'pending', 'submitted', 'failed'] as const,
+    'not_configured: no oracle contract is configured, the escalation is recorded off-chain only; pending/failed: submission to the oracle is under way or will be retried; submitted: txHash holds the transaction',
+  ),
   txHash: Nullable(Type.String({ description: 'oracle transaction that submitted the escalation' })),
 });
 
@@ -92,7 +120,10 @@ export const OPEN_STATUSES: DisputeStatus[] = ['Pending', 'Under Review', 'Evide
 
 export const DisputeQueueQuery = Type.Object({
   status: Type.Optional(
-    StringEnum([...DISPUTE_STATUSES, 'open'] as const, 'only disputes in this status; `open` is Pending, Under Review, Evidence Requested and Escalated together'),
+    StringEnum(
+      [...DISPUTE_STATUSES, 'open'] as const,
+      'only disputes in this status; `open` is Pending, Under Review, Evidence Requested and Escalated together',
+    ),
   ),
   category: Type.Optional(StringEnum(CATEGORIES, 'only disputes of this score category')),
   walletAddress: Type.Optional(EthAddress({ description: 'only the disputes of this wallet' })),

@@ -9,7 +9,14 @@ import { currentEnvironment } from '../../platform/auth/environment.js';
 import { categoryId, type Category, type ScoringService } from '../scoring/contracts.js';
 import type { OracleService } from '../proofs/contracts.js';
 import type { DisputeRow, DisputesRepo, QueueFilter } from './repo.js';
-import { NOT_ESCALATABLE, STATUS_ALIASES, WITHDRAWABLE, type CreateDisputeBody, type DisputeStatus, type UpdateStatusBody } from './schemas.js';
+import {
+  NOT_ESCALATABLE,
+  STATUS_ALIASES,
+  WITHDRAWABLE,
+  type CreateDisputeBody,
+  type DisputeStatus,
+  type UpdateStatusBody,
+} from './schemas.js';
 
 export interface DisputesDeps {
   db: Pick<Db, 'tx'>;
@@ -54,7 +61,8 @@ export function createDisputesService(deps: DisputesDeps) {
     }
   }
 
-  const actorOf = (key: ApiKeyPrincipal | undefined, wallet: string | undefined) => (key ? `api-key:${key.keyId}` : wallet ? `wallet:${wallet}` : 'anonymous');
+  const actorOf = (key: ApiKeyPrincipal | undefined, wallet: string | undefined) =>
+    key ? `api-key:${key.keyId}` : wallet ? `wallet:${wallet}` : 'anonymous';
 
   return {
     /** `wallet`: the signed-in wallet acting with its session alone (no key), recorded as the actor. */
@@ -79,7 +87,8 @@ export function createDisputesService(deps: DisputesDeps) {
 
     get: load,
     history: (id: string) => repo.history(id),
-    byWallet: (address: string, page: { limit: number; before: string[] | null } | null = null) => repo.byWallet(address.toLowerCase(), page),
+    byWallet: (address: string, page: { limit: number; before: string[] | null } | null = null) =>
+      repo.byWallet(address.toLowerCase(), page),
     countByWallet: (address: string) => repo.countByWallet(address.toLowerCase()),
     /** The admin queue (this environment's disputes of every wallet) and how many match its filter. */
     queue: (f: QueueFilter, page: { limit: number; before: string[] | null }) => Promise.all([repo.queue(f, page), repo.countQueue(f)]),
@@ -90,18 +99,29 @@ export function createDisputesService(deps: DisputesDeps) {
       // A test dispute's revised score is recorded on the dispute only: sandbox scores are not stored, live ones untouched.
       const applyScore = status === 'Resolved' && body.revisedScore !== undefined && currentEnvironment() === 'live';
       const scoring = deps.scoring();
-      if (applyScore && !scoring) throw unavailable('The scoring service is not available, so a revised score cannot be applied now; nothing was changed.');
+      if (applyScore && !scoring)
+        throw unavailable('The scoring service is not available, so a revised score cannot be applied now; nothing was changed.');
       const actor = `admin:${admin.address}`;
       const row = await deps.db.tx(async (q) => {
         const before = await repo.get(id, q);
         if (!before) return null;
-        const r = await repo.setStatus(id, { status, resolutionNotes: body.resolutionNotes, resolvedBy: body.resolvedBy, revisedScore: body.revisedScore }, q);
+        const r = await repo.setStatus(
+          id,
+          { status, resolutionNotes: body.resolutionNotes, resolvedBy: body.resolvedBy, revisedScore: body.revisedScore },
+          q,
+        );
         await repo.recordHistory({ disputeId: id, from: before.status, to: status, actor, note: body.resolutionNotes ?? null }, q);
         await writeAudit(q, {
           actor,
           action: 'dispute.status',
           target: `dispute:${id}`,
-          details: { from: before.status, to: status, resolutionNotes: body.resolutionNotes, resolvedBy: body.resolvedBy, revisedScore: body.revisedScore },
+          details: {
+            from: before.status,
+            to: status,
+            resolutionNotes: body.resolutionNotes,
+            resolvedBy: body.resolvedBy,
+            revisedScore: body.revisedScore,
+          },
         });
         return r;
       });
@@ -117,8 +137,15 @@ export function createDisputesService(deps: DisputesDeps) {
       const oracle = currentEnvironment() === 'live' ? deps.oracle() : undefined;
       const before = await load(id);
       const row = await deps.db.tx(async (q) => {
-        const r = await repo.transition(id, { notFrom: NOT_ESCALATABLE }, 'Escalated', { reason, chainStatus: oracle ? 'pending' : 'not_configured' }, q);
-        if (r) await repo.recordHistory({ disputeId: id, from: before.status, to: 'Escalated', actor: actorOf(key, wallet), note: reason }, q);
+        const r = await repo.transition(
+          id,
+          { notFrom: NOT_ESCALATABLE },
+          'Escalated',
+          { reason, chainStatus: oracle ? 'pending' : 'not_configured' },
+          q,
+        );
+        if (r)
+          await repo.recordHistory({ disputeId: id, from: before.status, to: 'Escalated', actor: actorOf(key, wallet), note: reason }, q);
         return r;
       });
       if (!row) {
@@ -138,17 +165,20 @@ export function createDisputesService(deps: DisputesDeps) {
      */
     async withdraw(id: string, walletAddress: string, caller: { key?: ApiKeyPrincipal; user?: JwtUser }): Promise<void> {
       if (deps.strictOwnership && !caller.user) {
-        throw unauthorized("This server requires the submitter's JWT to withdraw a dispute (CREDENCE_STRICT_OWNERSHIP): send Authorization: Bearer <token>.");
+        throw unauthorized(
+          "This server requires the submitter's JWT to withdraw a dispute (CREDENCE_STRICT_OWNERSHIP): send Authorization: Bearer <token>.",
+        );
       }
       const d = await load(id);
       const wallet = walletAddress.toLowerCase();
-      if (wallet !== d.wallet_address) throw forbidden('Only the original submitter (the dispute\'s walletAddress) may withdraw it.');
+      if (wallet !== d.wallet_address) throw forbidden("Only the original submitter (the dispute's walletAddress) may withdraw it.");
       if (caller.user) {
         if (caller.user.address !== wallet) throw forbidden('The signed-in wallet is not the submitter of this dispute.');
       } else {
         const key = caller.key;
         const ownKey = key && (key.keyId === d.submitted_by_key || key.ownerAddress?.toLowerCase() === wallet);
-        if (!ownKey) throw forbidden('Withdraw with the API key that filed the dispute, or sign in as the disputed wallet and send its JWT.');
+        if (!ownKey)
+          throw forbidden('Withdraw with the API key that filed the dispute, or sign in as the disputed wallet and send its JWT.');
       }
       const actor = caller.user ? `wallet:${wallet}` : `api-key:${caller.key!.keyId}`;
       const row = await deps.db.tx(async (q) => {

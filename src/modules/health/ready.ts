@@ -24,15 +24,24 @@ const ReadyBody = Type.Object({
   checks: Type.Object({
     database: Check(['up', 'down'], 'PostgreSQL / PGlite: down means 503 on every route that needs it'),
     redis: Check(['up', 'down', 'not_configured'], 'down: limits, quota counters and caches are per instance until it is back'),
-    sanctions: Check(['loaded', 'stale', 'missing'], 'missing: sanctions screening answers 503 (fails closed); stale: the list in force is older than CREDENCE_SANCTIONS_MAX_AGE_DAYS (screening still answers, against it)'),
+    sanctions: Check(
+      ['loaded', 'stale', 'missing'],
+      'missing: sanctions screening answers 503 (fails closed); stale: the list in force is older than CREDENCE_SANCTIONS_MAX_AGE_DAYS (screening still answers, against it)',
+    ),
     prover: Check(['ready', 'unavailable'], 'the proofs module is wired on this instance'),
   }),
 });
 
-async function timed(fn: () => Promise<unknown>, timeoutMs = 2000): Promise<{ ok: boolean; latencyMs: number | null; details: string | null }> {
+async function timed(
+  fn: () => Promise<unknown>,
+  timeoutMs = 2000,
+): Promise<{ ok: boolean; latencyMs: number | null; details: string | null }> {
   const t = performance.now();
   try {
-    await Promise.race([fn(), new Promise((_, rej) => setTimeout(() => rej(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs).unref())]);
+    await Promise.race([
+      fn(),
+      new Promise((_, rej) => setTimeout(() => rej(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs).unref()),
+    ]);
     return { ok: true, latencyMs: Math.round((performance.now() - t) * 1000) / 1000, details: null };
   } catch (e) {
     return { ok: false, latencyMs: null, details: e instanceof Error ? e.message.slice(0, 200) : 'unreachable' };
@@ -71,7 +80,11 @@ export function registerReadiness(app: App, ctx: AppContext) {
       const age = stalenessOf(listAt, ctx.config.sanctionsMaxAgeDays);
       const sanctions = !listAt ? 'missing' : age.stale ? 'stale' : 'loaded';
       const prover = ctx.services.proofs ? 'ready' : 'unavailable';
-      const status = !db.ok ? 'unavailable' : redisStatus === 'down' || sanctions !== 'loaded' || prover === 'unavailable' ? 'degraded' : 'ready';
+      const status = !db.ok
+        ? 'unavailable'
+        : redisStatus === 'down' || sanctions !== 'loaded' || prover === 'unavailable'
+          ? 'degraded'
+          : 'ready';
       reply.code(db.ok ? 200 : 503);
       if (!db.ok) reply.header('Retry-After', 5);
       return {
@@ -79,8 +92,15 @@ export function registerReadiness(app: App, ctx: AppContext) {
         time: new Date().toISOString(),
         checks: {
           database: { status: db.ok ? 'up' : 'down', latencyMs: db.latencyMs, details: db.details },
-          redis: { status: redisStatus, latencyMs: redis?.latencyMs ?? null, details: redisStatus === 'down' ? (redis?.details ?? 'connection lost') : null },
-          sanctions: { status: sanctions, details: age.warning ?? (listAt ? `list published ${listAt.toISOString()}` : 'no OFAC SDN list loaded') },
+          redis: {
+            status: redisStatus,
+            latencyMs: redis?.latencyMs ?? null,
+            details: redisStatus === 'down' ? (redis?.details ?? 'connection lost') : null,
+          },
+          sanctions: {
+            status: sanctions,
+            details: age.warning ?? (listAt ? `list published ${listAt.toISOString()}` : 'no OFAC SDN list loaded'),
+          },
           prover: { status: prover, details: null },
         },
       } as const;

@@ -30,10 +30,7 @@ interface Pushed {
 }
 
 async function connect(opts: signalR.IHttpConnectionOptions = {}, url = `${base}/hubs/scores`) {
-  const c = new signalR.HubConnectionBuilder()
-    .withUrl(url, opts)
-    .configureLogging(signalR.LogLevel.None)
-    .build();
+  const c = new signalR.HubConnectionBuilder().withUrl(url, opts).configureLogging(signalR.LogLevel.None).build();
   // the server pings every second: a client told to expect a message within 2.5 s stays connected
   c.serverTimeoutInMilliseconds = 2_500;
   c.keepAliveIntervalInMilliseconds = 1_000;
@@ -46,7 +43,11 @@ async function connect(opts: signalR.IHttpConnectionOptions = {}, url = `${base}
 
 describe('negotiate', () => {
   it('answers version 1 with a token and the WebSockets transport, with CORS', async () => {
-    const res = await app.inject({ method: 'POST', url: '/hubs/scores/negotiate?negotiateVersion=1', headers: { origin: 'https://app.example' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/hubs/scores/negotiate?negotiateVersion=1',
+      headers: { origin: 'https://app.example' },
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toEqual({
@@ -62,14 +63,23 @@ describe('negotiate', () => {
     const pre = await app.inject({
       method: 'OPTIONS',
       url: '/hubs/scores/negotiate?negotiateVersion=1',
-      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-signalr-user-agent, x-requested-with' },
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-signalr-user-agent, x-requested-with',
+      },
     });
     expect(pre.statusCode).toBe(204);
     expect(pre.headers['access-control-allow-origin']).toBe('https://app.example');
     expect(pre.headers['access-control-allow-headers']).toContain('x-signalr-user-agent');
     expect(pre.headers['access-control-allow-methods']).toContain('POST');
 
-    const text = await app.inject({ method: 'POST', url: '/hubs/scores/negotiate?negotiateVersion=1', headers: { 'content-type': 'text/plain' }, payload: '' });
+    const text = await app.inject({
+      method: 'POST',
+      url: '/hubs/scores/negotiate?negotiateVersion=1',
+      headers: { 'content-type': 'text/plain' },
+      payload: '',
+    });
     expect(text.statusCode).toBe(200);
     const v0 = await app.inject({ method: 'POST', url: '/hubs/scores/negotiate' });
     expect(v0.json()).toMatchObject({ negotiateVersion: 0, connectionId: expect.any(String) });
@@ -182,8 +192,12 @@ describe('with CREDENCE_HUB_REQUIRE_KEY=true', () => {
     expect(bad.statusCode).toBe(401);
 
     const key = await createKey(keyed, 'Free');
-    expect((await keyed.inject({ method: 'POST', url: `/hubs/scores/negotiate?negotiateVersion=1&access_token=${key.apiKey}` })).statusCode).toBe(200);
-    expect((await keyed.inject({ method: 'POST', url: '/hubs/scores/negotiate?negotiateVersion=1', headers: key.headers })).statusCode).toBe(200);
+    expect(
+      (await keyed.inject({ method: 'POST', url: `/hubs/scores/negotiate?negotiateVersion=1&access_token=${key.apiKey}` })).statusCode,
+    ).toBe(200);
+    expect(
+      (await keyed.inject({ method: 'POST', url: '/hubs/scores/negotiate?negotiateVersion=1', headers: key.headers })).statusCode,
+    ).toBe(200);
 
     const ws = new WebSocket(`${keyedBase.replace('http', 'ws')}/hubs/scores`);
     const status = await new Promise<number>((resolve) => ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));

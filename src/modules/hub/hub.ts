@@ -7,7 +7,18 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { isAddress, toChecksum } from '../../platform/http/address.js';
-import { MessageType, PING_FRAME, RS, closeFrame, completion, frame, invocation, parseMessage, splitRecords, type HubMessage } from './protocol.js';
+import {
+  MessageType,
+  PING_FRAME,
+  RS,
+  closeFrame,
+  completion,
+  frame,
+  invocation,
+  parseMessage,
+  splitRecords,
+  type HubMessage,
+} from './protocol.js';
 
 export interface HubOptions {
   keepAliveMs: number;
@@ -99,7 +110,8 @@ export function createHub(o: HubOptions) {
     const args = Array.isArray(m.arguments) ? m.arguments : [];
     let error: string | undefined;
     if (!method) error = `Unknown hub method '${target}'. Methods: SubscribeToAddress(address), UnsubscribeFromAddress(address).`;
-    else if (args.length !== ARITY[target.toLowerCase()]) error = `Invocation of '${target}' expects ${ARITY[target.toLowerCase()]} argument(s), got ${args.length}.`;
+    else if (args.length !== ARITY[target.toLowerCase()])
+      error = `Invocation of '${target}' expects ${ARITY[target.toLowerCase()]} argument(s), got ${args.length}.`;
     else {
       try {
         method(c, args);
@@ -115,7 +127,10 @@ export function createHub(o: HubOptions) {
     if (!c.handshaken) {
       const req = safeJson(record) as { protocol?: unknown; version?: unknown } | null;
       if (!req || req.protocol !== 'json' || req.version !== 1) {
-        const what = req && typeof req.protocol === 'string' ? `The protocol '${req.protocol}' version ${String(req.version)} is not supported; use json version 1.` : 'Invalid handshake.';
+        const what =
+          req && typeof req.protocol === 'string'
+            ? `The protocol '${req.protocol}' version ${String(req.version)} is not supported; use json version 1.`
+            : 'Invalid handshake.';
         c.ws.send(frame({ error: what }));
         c.ws.close(1002);
         forget(c);
@@ -132,7 +147,8 @@ export function createHub(o: HubOptions) {
       case MessageType.Invocation:
         return onInvocation(c, m);
       case MessageType.StreamInvocation:
-        if (typeof m.invocationId === 'string') send(c, completion(m.invocationId, { error: 'Streaming methods are not supported by this hub.' }));
+        if (typeof m.invocationId === 'string')
+          send(c, completion(m.invocationId, { error: 'Streaming methods are not supported by this hub.' }));
         return;
       case MessageType.Ping:
       case MessageType.CancelInvocation:
@@ -164,7 +180,18 @@ export function createHub(o: HubOptions) {
 
   function attach(ws: WebSocket, connectionId: string, environment: HubEnvironment, keyId: string | null) {
     const now = Date.now();
-    const c: Connection = { id: connectionId, environment, keyId, ws, handshaken: false, buffer: '', subs: new Set(), openedAt: now, lastReceived: now, lastSent: now };
+    const c: Connection = {
+      id: connectionId,
+      environment,
+      keyId,
+      ws,
+      handshaken: false,
+      buffer: '',
+      subs: new Set(),
+      openedAt: now,
+      lastReceived: now,
+      lastSent: now,
+    };
     connections.add(c);
     ws.on('message', (data, isBinary) => {
       c.lastReceived = Date.now();
@@ -184,27 +211,37 @@ export function createHub(o: HubOptions) {
     });
   }
 
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const c of connections) {
-      if (!c.handshaken) {
-        if (now - c.openedAt > handshakeTimeout) {
-          c.ws.close(1002);
-          forget(c);
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const c of connections) {
+        if (!c.handshaken) {
+          if (now - c.openedAt > handshakeTimeout) {
+            c.ws.close(1002);
+            forget(c);
+          }
+          continue;
         }
-        continue;
+        if (now - c.lastReceived > o.clientTimeoutMs) {
+          drop(c, 'Server timeout elapsed without receiving a message from the client.');
+          continue;
+        }
+        if (now - c.lastSent >= o.keepAliveMs) send(c, PING_FRAME);
       }
-      if (now - c.lastReceived > o.clientTimeoutMs) {
-        drop(c, 'Server timeout elapsed without receiving a message from the client.');
-        continue;
-      }
-      if (now - c.lastSent >= o.keepAliveMs) send(c, PING_FRAME);
-    }
-  }, Math.min(500, Math.max(50, o.keepAliveMs / 4)));
+    },
+    Math.min(500, Math.max(50, o.keepAliveMs / 4)),
+  );
   sweep.unref();
 
   return {
-    upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, connectionId: string, environment: HubEnvironment = 'live', keyId: string | null = null) {
+    upgrade(
+      req: IncomingMessage,
+      socket: Duplex,
+      head: Buffer,
+      connectionId: string,
+      environment: HubEnvironment = 'live',
+      keyId: string | null = null,
+    ) {
       wss.handleUpgrade(req, socket, head, (ws) => attach(ws, connectionId, environment, keyId));
     },
 
@@ -224,7 +261,15 @@ export function createHub(o: HubOptions) {
       return sendTo(
         change.address,
         environment,
-        () => invocation('ScoreUpdated', [{ address: toChecksum(change.address), category: change.category, oldScore: change.oldScore ?? null, newScore: change.newScore }]),
+        () =>
+          invocation('ScoreUpdated', [
+            {
+              address: toChecksum(change.address),
+              category: change.category,
+              oldScore: change.oldScore ?? null,
+              newScore: change.newScore,
+            },
+          ]),
         keyId,
       );
     },
@@ -245,7 +290,9 @@ export function createHub(o: HubOptions) {
 
 function checkAddress(v: unknown): string {
   if (typeof v !== 'string' || !isAddress(v)) {
-    throw new Error(`Invalid address '${String(v).slice(0, 100)}': expected 0x followed by 40 hex characters (mixed case must pass its EIP-55 checksum).`);
+    throw new Error(
+      `Invalid address '${String(v).slice(0, 100)}': expected 0x followed by 40 hex characters (mixed case must pass its EIP-55 checksum).`,
+    );
   }
   return v.toLowerCase();
 }

@@ -27,14 +27,21 @@ export const hubModule: Module = {
     registerHubRoutes(app, ctx, hub, tokens);
     // Each event goes to the connections of its environment (issue 24): score changes are live unless the event says
     // `environment: "test"` (a sandbox event); a test debt claim's notice goes to test connections only.
-    const off = ctx.bus.subscribe<ScoreChange & { environment?: 'live' | 'test' }>(SCORE_UPDATED, (c) => void hub.publish(c, c.environment === 'test' ? 'test' : 'live'));
+    const off = ctx.bus.subscribe<ScoreChange & { environment?: 'live' | 'test' }>(
+      SCORE_UPDATED,
+      (c) => void hub.publish(c, c.environment === 'test' ? 'test' : 'live'),
+    );
     ctx.onClose(off);
     // a debt claim filed against a subscribed wallet: the debtor is told while it can still dispute (debt-claims)
-    const offClaims = ctx.bus.subscribe<{ address: string; data: unknown; environment?: 'live' | 'test' }>('debt_claim.filed', (e) =>
-      void hub.publishTo(e.address, 'DebtClaimFiled', e.data, e.environment === 'test' ? 'test' : 'live'),
+    const offClaims = ctx.bus.subscribe<{ address: string; data: unknown; environment?: 'live' | 'test' }>(
+      'debt_claim.filed',
+      (e) => void hub.publishTo(e.address, 'DebtClaimFiled', e.data, e.environment === 'test' ? 'test' : 'live'),
     );
     ctx.onClose(offClaims);
-    const offSandbox = ctx.bus.subscribe<ScoreUpdatedArgs & { keyId?: string }>(SANDBOX_SCORE_UPDATED, (e) => void hub.publish(e, 'test', e.keyId));
+    const offSandbox = ctx.bus.subscribe<ScoreUpdatedArgs & { keyId?: string }>(
+      SANDBOX_SCORE_UPDATED,
+      (e) => void hub.publish(e, 'test', e.keyId),
+    );
     ctx.onClose(offSandbox);
   },
 };

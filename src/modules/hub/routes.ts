@@ -118,7 +118,10 @@ export function registerHubRoutes(app: App, ctx: AppContext, hub: Hub, tokens: T
             'credentials that are sent but not valid get 401. **Test mode**: a connection opened with test credentials (a cred_test_ key, or a ' +
             'JWT signed in with `environment: "test"`) receives test events only (for example `DebtClaimFiled` of test debt claims), and every ' +
             'other connection live events only.',
-          querystring: Type.Object({ negotiateVersion: Type.Optional(Type.Integer({ minimum: 0 })), access_token: Type.Optional(Type.String()) }),
+          querystring: Type.Object({
+            negotiateVersion: Type.Optional(Type.Integer({ minimum: 0 })),
+            access_token: Type.Optional(Type.String()),
+          }),
           response: { 200: NegotiateResponse, ...errorResponses(401) },
         },
         config: { auth: 'none' },
@@ -142,7 +145,9 @@ export function registerHubRoutes(app: App, ctx: AppContext, hub: Hub, tokens: T
 
   const reject = (socket: Duplex, status: number, reason: string, details: string) => {
     const body = JSON.stringify({ error: status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : 'validation_failed', details });
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   };
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -175,7 +180,12 @@ export function registerHubRoutes(app: App, ctx: AppContext, hub: Hub, tokens: T
           return reject(socket, 401, 'Unauthorized', (e as Error).message);
         }
         if (ctx.config.hubRequireKey && !cred) {
-          return reject(socket, 401, 'Unauthorized', 'The hub needs an API key: send it as access_token, X-API-Key or Authorization: Bearer.');
+          return reject(
+            socket,
+            401,
+            'Unauthorized',
+            'The hub needs an API key: send it as access_token, X-API-Key or Authorization: Bearer.',
+          );
         }
         connectionId = randomUUID();
         environment = cred?.environment ?? 'live';

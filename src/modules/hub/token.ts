@@ -17,7 +17,14 @@ export function createTokenSigner(secret: string, ttlSeconds = 300) {
   return {
     issue(keyId: string | null, now = Date.now(), environment: 'live' | 'test' = 'live'): { connectionId: string; token: string } {
       const connectionId = randomUUID();
-      const payload = b64(JSON.stringify({ c: connectionId, k: keyId, e: Math.floor(now / 1000) + ttlSeconds, ...(environment === 'test' ? { v: 'test' } : {}) }));
+      const payload = b64(
+        JSON.stringify({
+          c: connectionId,
+          k: keyId,
+          e: Math.floor(now / 1000) + ttlSeconds,
+          ...(environment === 'test' ? { v: 'test' } : {}),
+        }),
+      );
       return { connectionId, token: `${payload}.${b64(mac(payload))}` };
     },
     verify(token: string, now = Date.now()): TokenClaims | null {

@@ -24,7 +24,13 @@ export const KYC_BACKED_TYPES: readonly ServiceType[] = ['KYCVerified', 'AgeOver
 export type CredentialKind = 'service_verified' | 'holder_assertion' | 'holder_signed' | 'legacy_holder_written';
 
 /** Names no holder may use, in any spelling: the service's types and the VC machinery's own. */
-const RESERVED = [...SERVICE_TYPES, HOLDER_ASSERTION_TYPE, 'VerifiableCredential', 'BitstringStatusListCredential', 'StatusList2021Credential'];
+const RESERVED = [
+  ...SERVICE_TYPES,
+  HOLDER_ASSERTION_TYPE,
+  'VerifiableCredential',
+  'BitstringStatusListCredential',
+  'StatusList2021Credential',
+];
 
 /** Case, width, separators and a trailing "Credential" do not make a different name ("kycverified", "KYC_Verified_Credential"). */
 export const normalizeType = (t: string) =>

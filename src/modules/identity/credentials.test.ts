@@ -3,7 +3,16 @@ import { verifyCredential } from 'did-jwt-vc';
 import { Resolver, type DIDResolutionResult } from 'did-resolver';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
-import { createKey, createTestApp, eventually, randomAddress, signIn, signInAdmin, type SignedIn, type TestKey } from '../../../test/helpers/app.js';
+import {
+  createKey,
+  createTestApp,
+  eventually,
+  randomAddress,
+  signIn,
+  signInAdmin,
+  type SignedIn,
+  type TestKey,
+} from '../../../test/helpers/app.js';
 import { startFakeIpfs, type FakeIpfs } from '../../../test/fakes/ipfs.js';
 import type { App } from '../../platform/http/types.js';
 
@@ -24,7 +33,11 @@ beforeAll(async () => {
       const res = await fetch(`${base}/api/v1/identity/${encodeURIComponent(did)}`, { headers: key.headers });
       if (res.status !== 200) return { didResolutionMetadata: { error: 'notFound' }, didDocument: null, didDocumentMetadata: {} };
       const record = (await res.json()) as { didDocument: string };
-      return { didResolutionMetadata: { contentType: 'application/did+ld+json' }, didDocument: JSON.parse(record.didDocument), didDocumentMetadata: {} };
+      return {
+        didResolutionMetadata: { contentType: 'application/did+ld+json' },
+        didDocument: JSON.parse(record.didDocument),
+        didDocumentMetadata: {},
+      };
     },
   });
 });
@@ -46,10 +59,19 @@ const verify = (jwt: string) => app.inject({ method: 'POST', url: '/api/v1/ident
 describe('credentials', () => {
   it('issues a W3C VC (a holder assertion) that a stock library verifies against our DID documents; lists, verifies and revokes it', async () => {
     const owner = await ownerWithDid();
-    const res = await issue(owner.did, { credentialType: 'KYCCredential', subject: JSON.stringify({ name: 'Ada', level: 'full' }) }, owner.auth);
+    const res = await issue(
+      owner.did,
+      { credentialType: 'KYCCredential', subject: JSON.stringify({ name: 'Ada', level: 'full' }) },
+      owner.auth,
+    );
     expect(res.statusCode).toBe(201);
     const cred = res.json();
-    expect(cred).toMatchObject({ id: expect.any(String), credentialType: 'KYCCredential', kind: 'holder_assertion', issuerDID: expect.stringMatching(/^did:credence:1:0x[0-9a-f]{40}$/) });
+    expect(cred).toMatchObject({
+      id: expect.any(String),
+      credentialType: 'KYCCredential',
+      kind: 'holder_assertion',
+      issuerDID: expect.stringMatching(/^did:credence:1:0x[0-9a-f]{40}$/),
+    });
     const years = (Date.parse(cred.expirationDate) - Date.parse(cred.issuanceDate)) / (365 * 86400_000);
     expect(years).toBe(1);
 
@@ -91,11 +113,19 @@ describe('credentials', () => {
     // a holder's assertion is no identity evidence
     expect(await app.ctx.services.identity!.signalFor(owner.address)).toMatchObject({ activeCredentials: 0 });
 
-    const revoke = await app.inject({ method: 'POST', url: `/api/v1/identity/${owner.did}/credentials/${cred.id}/revoke`, headers: owner.auth });
+    const revoke = await app.inject({
+      method: 'POST',
+      url: `/api/v1/identity/${owner.did}/credentials/${cred.id}/revoke`,
+      headers: owner.auth,
+    });
     expect(revoke.statusCode).toBe(200);
     expect(revoke.json()).toMatchObject({ id: cred.id, revoked: true, revokedAt: expect.any(String) });
     expect((await verify(cred.jwt)).json()).toMatchObject({ valid: false, revoked: true, signatureValid: true, reason: 'revoked' });
-    const twice = await app.inject({ method: 'POST', url: `/api/v1/identity/${owner.did}/credentials/${cred.id}/revoke`, headers: owner.auth });
+    const twice = await app.inject({
+      method: 'POST',
+      url: `/api/v1/identity/${owner.did}/credentials/${cred.id}/revoke`,
+      headers: owner.auth,
+    });
     expect(twice.statusCode).toBe(409);
     expect(await app.ctx.services.identity!.signalFor(owner.address)).toMatchObject({ activeCredentials: 0 });
   });
@@ -119,7 +149,16 @@ describe('credentials', () => {
     payload.iss = `did:credence:1:${randomAddress()}`;
     const unknown = `${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${s}`;
     expect((await verify(unknown)).json()).toMatchObject({ valid: false, reason: 'unknown_issuer' });
-    expect((await verify('not.a.jwt!')).json()).toEqual({ valid: false, revoked: false, expired: false, issuer: null, signatureValid: false, credentialId: null, kind: null, reason: 'malformed' });
+    expect((await verify('not.a.jwt!')).json()).toEqual({
+      valid: false,
+      revoked: false,
+      expired: false,
+      issuer: null,
+      signatureValid: false,
+      credentialId: null,
+      kind: null,
+      reason: 'malformed',
+    });
     expect((await verify('')).statusCode).toBe(400);
     expect((await verify('x'.repeat(20_001))).statusCode).toBe(400);
   });
@@ -144,7 +183,9 @@ describe('credentials', () => {
     const ok = (over: object) => ({ credentialType: 'T', subject: '{}', ...over });
     expect((await issue(owner.did, ok({ credentialType: 'x'.repeat(100) }), owner.auth)).statusCode).toBe(201);
     const padded = JSON.stringify({ a: '' });
-    expect((await issue(owner.did, ok({ subject: JSON.stringify({ a: 'x'.repeat(5000 - padded.length) }) }), owner.auth)).statusCode).toBe(201);
+    expect((await issue(owner.did, ok({ subject: JSON.stringify({ a: 'x'.repeat(5000 - padded.length) }) }), owner.auth)).statusCode).toBe(
+      201,
+    );
     const bad: [object, string][] = [
       [ok({ credentialType: 'x'.repeat(101) }), 'credentialType'],
       [ok({ credentialType: '' }), 'credentialType'],
@@ -164,7 +205,9 @@ describe('credentials', () => {
       expect(res.json().fields.map((f: { field: string }) => f.field)).toContain(field);
     }
     // The subject's own id may repeat the DID, in any accepted form.
-    expect((await issue(owner.did, ok({ subject: JSON.stringify({ id: `did:credence:${owner.address}` }) }), owner.auth)).statusCode).toBe(201);
+    expect((await issue(owner.did, ok({ subject: JSON.stringify({ id: `did:credence:${owner.address}` }) }), owner.auth)).statusCode).toBe(
+      201,
+    );
   });
 
   it('lets only the owner or an admin issue, list and revoke; 401 without a JWT; 404 for unknown DIDs', async () => {
@@ -177,7 +220,8 @@ describe('credentials', () => {
     expect((await issue(`did:credence:1:${randomAddress()}`, body, owner.auth)).statusCode).toBe(404);
     const byAdmin = await issue(owner.did, body, admin.auth);
     expect(byAdmin.statusCode).toBe(201);
-    const list = (headers: Record<string, string>) => app.inject({ method: 'GET', url: `/api/v1/identity/${owner.did}/credentials`, headers });
+    const list = (headers: Record<string, string>) =>
+      app.inject({ method: 'GET', url: `/api/v1/identity/${owner.did}/credentials`, headers });
     expect((await list(stranger.auth)).statusCode).toBe(403);
     expect((await list({})).statusCode).toBe(401);
     expect((await list(admin.auth)).json()).toHaveLength(1);
@@ -186,7 +230,15 @@ describe('credentials', () => {
     expect((await app.inject({ method: 'POST', url: revokeUrl })).statusCode).toBe(401);
     // A credential of another DID is not found under this one.
     const other = await ownerWithDid();
-    expect((await app.inject({ method: 'POST', url: `/api/v1/identity/${other.did}/credentials/${byAdmin.json().id}/revoke`, headers: other.auth })).statusCode).toBe(404);
+    expect(
+      (
+        await app.inject({
+          method: 'POST',
+          url: `/api/v1/identity/${other.did}/credentials/${byAdmin.json().id}/revoke`,
+          headers: other.auth,
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await app.inject({ method: 'POST', url: revokeUrl, headers: admin.auth })).statusCode).toBe(200);
   });
 
@@ -210,7 +262,8 @@ describe('scores follow identity', () => {
     const owner = await signIn(app);
     const address = owner.address.toLowerCase();
     const before = await scoring.getScore(address, 'IDENTITY');
-    const did = (await app.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: owner.address } })).json().did;
+    const did = (await app.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: owner.address } })).json()
+      .did;
     const withDid = await eventually(async () => {
       const e = await scoring.getScore(address, 'IDENTITY');
       return e.score > before.score ? e : null;

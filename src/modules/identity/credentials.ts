@@ -37,7 +37,16 @@ export function issuerDidOf(key: SigningKey) {
   return didFor(1, computeAddress(key.publicKey));
 }
 
-export function createCredentialService({ repo, dids, issuerKey, pinner, onIdentityChange, log, statusLists, verified }: CredentialServiceDeps) {
+export function createCredentialService({
+  repo,
+  dids,
+  issuerKey,
+  pinner,
+  onIdentityChange,
+  log,
+  statusLists,
+  verified,
+}: CredentialServiceDeps) {
   const issuerAddress = computeAddress(issuerKey.publicKey).toLowerCase();
   const issuerDid = didFor(1, issuerAddress);
 
@@ -60,7 +69,8 @@ export function createCredentialService({ repo, dids, issuerKey, pinner, onIdent
     }
     let expiresAt: Date | null = null;
     if (expirationDate !== undefined) {
-      expiresAt = typeof expirationDate === 'string' && /^\d{4}-\d{2}-\d{2}/.test(expirationDate) ? new Date(expirationDate) : new Date(NaN);
+      expiresAt =
+        typeof expirationDate === 'string' && /^\d{4}-\d{2}-\d{2}/.test(expirationDate) ? new Date(expirationDate) : new Date(NaN);
       if (Number.isNaN(expiresAt.getTime())) throw fieldError('subject', 'expirationDate must be an ISO 8601 date-time');
       if (expiresAt.getTime() <= Date.now()) throw fieldError('subject', 'expirationDate must be in the future');
     }
@@ -70,7 +80,16 @@ export function createCredentialService({ repo, dids, issuerKey, pinner, onIdent
   async function store(
     row: DidRow,
     user: JwtUser,
-    c: { id: string; kind: CredentialKind; credentialType: string; issuerDid: string; jwt: string; issuedAt: Date; expiration: Date; status: { listId: number; index: number } | null },
+    c: {
+      id: string;
+      kind: CredentialKind;
+      credentialType: string;
+      issuerDid: string;
+      jwt: string;
+      issuedAt: Date;
+      expiration: Date;
+      status: { listId: number; index: number } | null;
+    },
   ) {
     const bytes = new TextEncoder().encode(c.jwt);
     const ipfsHash = await cidOf(bytes);
@@ -108,20 +127,39 @@ export function createCredentialService({ repo, dids, issuerKey, pinner, onIdent
 
     async issue(didInput: string, credentialType: string, subject: string, user: JwtUser, holderJwt?: string) {
       const row = await dids.mustResolve(didInput);
-      if (!mayManage(user, row.wallet_address)) throw forbidden('Only the wallet that owns this DID (or an administrator) may have credentials issued to it.');
+      if (!mayManage(user, row.wallet_address))
+        throw forbidden('Only the wallet that owns this DID (or an administrator) may have credentials issued to it.');
       if (!row.is_active) throw invalidState(`The DID ${row.did} is deactivated.`);
       const { claims, expiresAt } = parseSubject(subject, row.did);
       const cls = classifyType(credentialType);
-      if (cls.kind === 'lookalike') throw fieldError('credentialType', `is reserved: the service's own type is spelled ${cls.of}, and only the service writes its claims`);
+      if (cls.kind === 'lookalike')
+        throw fieldError(
+          'credentialType',
+          `is reserved: the service's own type is spelled ${cls.of}, and only the service writes its claims`,
+        );
       // Whole seconds: the JWT's nbf/exp carry seconds, and the record must agree with the token.
       const issuedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
       const wholeSeconds = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
 
       if (holderJwt !== undefined) {
-        if (cls.kind === 'service') throw fieldError('credentialType', `${credentialType} is written only by the service; a holder-signed credential cannot carry it`);
+        if (cls.kind === 'service')
+          throw fieldError(
+            'credentialType',
+            `${credentialType} is written only by the service; a holder-signed credential cannot carry it`,
+          );
         const signed = checkHolderJwt(holderJwt, row, credentialType, claims);
-        if (await repo.credential(signed.id)) throw invalidState(`A credential ${signed.id} (the holder JWT's jti) was already submitted; a signed credential is stored once.`);
-        return store(row, user, { id: signed.id, kind: 'holder_signed', credentialType, issuerDid: row.did, jwt: holderJwt.trim(), issuedAt: signed.issuedAt, expiration: signed.expiration, status: null });
+        if (await repo.credential(signed.id))
+          throw invalidState(`A credential ${signed.id} (the holder JWT's jti) was already submitted; a signed credential is stored once.`);
+        return store(row, user, {
+          id: signed.id,
+          kind: 'holder_signed',
+          credentialType,
+          issuerDid: row.did,
+          jwt: holderJwt.trim(),
+          issuedAt: signed.issuedAt,
+          expiration: signed.expiration,
+          status: null,
+        });
       }
 
       let types: string[];
@@ -150,7 +188,12 @@ export function createCredentialService({ repo, dids, issuerKey, pinner, onIdent
           issuerKey,
           { kid: controllerKeyId(issuerDid) },
           {
-            vc: { '@context': ['https://www.w3.org/2018/credentials/v1'], type: types, credentialSubject, credentialStatus: status.credentialStatus },
+            vc: {
+              '@context': ['https://www.w3.org/2018/credentials/v1'],
+              type: types,
+              credentialSubject,
+              credentialStatus: status.credentialStatus,
+            },
             sub: row.did,
             iss: issuerDid,
             jti: `urn:uuid:${id}`,
@@ -179,14 +222,16 @@ export function createCredentialService({ repo, dids, issuerKey, pinner, onIdent
     async list(didInput: string, user: JwtUser, { limit = 100, cursor }: { limit?: number; cursor?: string } = {}) {
       const before = cursor ? decodeCursor('credentials', cursor, [CREATED_KEY, UUID]) : null;
       const row = await dids.mustResolve(didInput);
-      if (!mayManage(user, row.wallet_address)) throw forbidden('Only the wallet that owns this DID (or an administrator) may list its credentials.');
+      if (!mayManage(user, row.wallet_address))
+        throw forbidden('Only the wallet that owns this DID (or an administrator) may list its credentials.');
       const page = cutPage(await repo.credentialsPage(row.id, limit + 1, before), limit, 'credentials', (c) => [c.created_key, c.id]);
       return { items: page.items.map(({ created_key: _k, ...c }) => toCredential(c)), nextCursor: page.nextCursor };
     },
 
     async revoke(didInput: string, id: string, user: JwtUser) {
       const row = await dids.mustResolve(didInput);
-      if (!mayManage(user, row.wallet_address)) throw forbidden('Only the wallet that owns this DID (or an administrator) may revoke its credentials.');
+      if (!mayManage(user, row.wallet_address))
+        throw forbidden('Only the wallet that owns this DID (or an administrator) may revoke its credentials.');
       const cred = await repo.credential(id);
       if (!cred || cred.did_id !== row.id) throw notFound(`No credential ${id} was issued to ${row.did}.`);
       const revoked = await repo.revoke(id, user.address);
@@ -234,7 +279,15 @@ export function createCredentialService({ repo, dids, issuerKey, pinner, onIdent
       const now = Date.now() / 1000;
       result.expired = typeof payload.exp === 'number' && payload.exp < now;
       const notYet = typeof payload.nbf === 'number' && payload.nbf > now + CLOCK_SKEW_S;
-      result.reason = !result.signatureValid ? 'bad_signature' : notYet ? 'not_yet_valid' : result.expired ? 'expired' : result.revoked ? 'revoked' : null;
+      result.reason = !result.signatureValid
+        ? 'bad_signature'
+        : notYet
+          ? 'not_yet_valid'
+          : result.expired
+            ? 'expired'
+            : result.revoked
+              ? 'revoked'
+              : null;
       result.valid = result.reason === null;
       return result;
     },

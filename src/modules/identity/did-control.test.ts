@@ -29,18 +29,24 @@ describe('DID credit needs proved control of the wallet', () => {
     const before = await identity(victim.address);
     // anyone may register it (no credentials)
     expect((await register(victim.address)).statusCode).toBe(201);
-    const registered = await eventually(async () => {
-      const e = await identity(victim.address);
-      return e.factors?.some((f) => f.code === 'DID_CONTROL_UNPROVEN') ? e : null;
-    }, { timeoutMs: 30_000 });
+    const registered = await eventually(
+      async () => {
+        const e = await identity(victim.address);
+        return e.factors?.some((f) => f.code === 'DID_CONTROL_UNPROVEN') ? e : null;
+      },
+      { timeoutMs: 30_000 },
+    );
     expect(registered.score).toBe(before.score);
     expect(registered.factors!.map((f) => f.code)).not.toContain('DID_REGISTERED');
 
     await signIn(app, victim);
-    const proved = await eventually(async () => {
-      const e = await identity(victim.address);
-      return e.factors?.some((f) => f.code === 'DID_REGISTERED') ? e : null;
-    }, { timeoutMs: 30_000 });
+    const proved = await eventually(
+      async () => {
+        const e = await identity(victim.address);
+        return e.factors?.some((f) => f.code === 'DID_REGISTERED') ? e : null;
+      },
+      { timeoutMs: 30_000 },
+    );
     expect(proved.score).toBeGreaterThan(before.score);
   });
 
@@ -57,9 +63,16 @@ describe('DID credit needs proved control of the wallet', () => {
     const did = reg.json().did as string;
     const { token } = await app.ctx.jwt.issue(owner.address, ['user']);
     const doc = JSON.parse((await app.inject({ url: `/api/v1/identity/${did}`, headers: key.headers })).json().didDocument);
-    const put = await app.inject({ method: 'PUT', url: `/api/v1/identity/${did}`, headers: { authorization: `Bearer ${token}` }, payload: { didDocument: JSON.stringify(doc) } });
+    const put = await app.inject({
+      method: 'PUT',
+      url: `/api/v1/identity/${did}`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: { didDocument: JSON.stringify(doc) },
+    });
     expect(put.statusCode).toBe(204);
-    const [row] = await app.ctx.db.query<{ method: string }>('SELECT method FROM wallet_control_proofs WHERE address = $1', [owner.address.toLowerCase()]);
+    const [row] = await app.ctx.db.query<{ method: string }>('SELECT method FROM wallet_control_proofs WHERE address = $1', [
+      owner.address.toLowerCase(),
+    ]);
     expect(row.method).toBe('did_update');
     await eventually(async () => (await identity(owner.address)).factors?.some((f) => f.code === 'DID_REGISTERED'), { timeoutMs: 30_000 });
   });

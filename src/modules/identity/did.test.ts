@@ -26,7 +26,12 @@ describe('parseDid', () => {
     const a = '0xAbCdEf0123456789abcdef0123456789ABCDEF01';
     expect(parseDid(`did:credence:${a}`)).toEqual({ did: `did:credence:1:${a.toLowerCase()}`, chainId: 1, address: a.toLowerCase() });
     expect(parseDid(`did:credence:137:${a}`)?.did).toBe(`did:credence:137:${a.toLowerCase()}`);
-    for (const bad of ['did:ethr:0x' + '1'.repeat(40), 'did:credence:0:0x' + '1'.repeat(40), 'did:credence:1:0x123', `did:credence:01:${a}`]) {
+    for (const bad of [
+      'did:ethr:0x' + '1'.repeat(40),
+      'did:credence:0:0x' + '1'.repeat(40),
+      'did:credence:1:0x123',
+      `did:credence:01:${a}`,
+    ]) {
       expect(parseDid(bad)).toBeNull();
     }
   });
@@ -58,7 +63,12 @@ describe('POST /identity/register', () => {
       id: did,
       controller: did,
       verificationMethod: [
-        { id: `${did}#controller`, type: 'EcdsaSecp256k1RecoveryMethod2020', controller: did, blockchainAccountId: `eip155:1:${wallet.address}` },
+        {
+          id: `${did}#controller`,
+          type: 'EcdsaSecp256k1RecoveryMethod2020',
+          controller: did,
+          blockchainAccountId: `eip155:1:${wallet.address}`,
+        },
       ],
       authentication: [`${did}#controller`],
       assertionMethod: [`${did}#controller`],
@@ -86,7 +96,12 @@ describe('POST /identity/register', () => {
   });
 
   it('refuses a body that is not JSON', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/v1/identity/register', payload: 'walletAddress=x', headers: { 'content-type': 'text/plain' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/identity/register',
+      payload: 'walletAddress=x',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.statusCode).toBe(415);
   });
 });
@@ -95,7 +110,12 @@ describe('GET /identity/{did}', () => {
   it('resolves the canonical form, the short form and any hex case; costs no query', async () => {
     const wallet = Wallet.createRandom();
     const { id, did } = (await register({ walletAddress: wallet.address })).json();
-    const forms = [did, `did:credence:${wallet.address}`, `did:credence:1:${wallet.address.toUpperCase().replace('0X', '0x')}`, `did:credence:${wallet.address.toLowerCase()}`];
+    const forms = [
+      did,
+      `did:credence:${wallet.address}`,
+      `did:credence:1:${wallet.address.toUpperCase().replace('0X', '0x')}`,
+      `did:credence:${wallet.address.toLowerCase()}`,
+    ];
     for (const form of forms) {
       const res = await resolve(form);
       expect(res.statusCode, form).toBe(200);
@@ -133,7 +153,10 @@ describe('PUT /identity/{did}', () => {
     const owner = await signIn(app);
     const { did } = (await register({ walletAddress: owner.address })).json();
     const before = (await resolve(did)).json(); // now cached
-    const doc = { ...JSON.parse(before.didDocument), service: [{ id: `${did}#hub`, type: 'LinkedDomains', serviceEndpoint: 'https://example.com' }] };
+    const doc = {
+      ...JSON.parse(before.didDocument),
+      service: [{ id: `${did}#hub`, type: 'LinkedDomains', serviceEndpoint: 'https://example.com' }],
+    };
     const put = (didDocument: unknown, headers: Record<string, string> = owner.auth, path = did) =>
       app.inject({ method: 'PUT', url: `/api/v1/identity/${path}`, headers, payload: { didDocument } as object });
 
@@ -191,8 +214,15 @@ describe('DELETE /identity/{did}', () => {
     expect((await resolve(did)).json()).toMatchObject({ did, isActive: false });
     expect((await del(owner.auth)).statusCode).toBe(409);
     const doc = (await resolve(did)).json().didDocument;
-    expect((await app.inject({ method: 'PUT', url: `/api/v1/identity/${did}`, headers: owner.auth, payload: { didDocument: doc } })).statusCode).toBe(409);
-    const issue = await app.inject({ method: 'POST', url: `/api/v1/identity/${did}/credentials`, headers: owner.auth, payload: { credentialType: 'T', subject: '{}' } });
+    expect(
+      (await app.inject({ method: 'PUT', url: `/api/v1/identity/${did}`, headers: owner.auth, payload: { didDocument: doc } })).statusCode,
+    ).toBe(409);
+    const issue = await app.inject({
+      method: 'POST',
+      url: `/api/v1/identity/${did}/credentials`,
+      headers: owner.auth,
+      payload: { credentialType: 'T', subject: '{}' },
+    });
     expect(issue.statusCode).toBe(409);
     const kyc = await app.inject({ method: 'POST', url: '/api/v1/compliance/kyc/initiate', headers: owner.auth, payload: { did } });
     expect(kyc.statusCode).toBe(409);
@@ -204,14 +234,23 @@ describe('DELETE /identity/{did}', () => {
 describe('identity signals', () => {
   it('reports the DID and credentials for the scoring module', async () => {
     const address = randomAddress();
-    expect(await app.ctx.services.identity!.signalFor(address)).toEqual({ did: null, hasDid: false, didCreatedAt: null, activeCredentials: 0, controlProved: false });
+    expect(await app.ctx.services.identity!.signalFor(address)).toEqual({
+      did: null,
+      hasDid: false,
+      didCreatedAt: null,
+      activeCredentials: 0,
+      controlProved: false,
+    });
     await register({ walletAddress: address, chainId: 10 });
     await register({ walletAddress: address });
     const s = await app.ctx.services.identity!.signalFor(address);
     expect(s).toMatchObject({ did: `did:credence:1:${address}`, hasDid: true, activeCredentials: 0 });
     expect(s.didCreatedAt).toBeInstanceOf(Date);
     const none = randomAddress();
-    expect(await app.ctx.services.identity!.signalsForMany!([address, none])).toEqual([s, await app.ctx.services.identity!.signalFor(none)]);
+    expect(await app.ctx.services.identity!.signalsForMany!([address, none])).toEqual([
+      s,
+      await app.ctx.services.identity!.signalFor(none),
+    ]);
   });
 });
 
@@ -225,10 +264,18 @@ describe.skipIf(!redisUrl() || !usingPostgres())('two instances on one Redis and
     try {
       const k = await createKey(a, 'Enterprise');
       const owner = await signIn(a);
-      const { did } = (await a.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: owner.address } })).json();
-      const read = async () => JSON.parse((await b.inject({ method: 'GET', url: `/api/v1/identity/${did}`, headers: k.headers })).json().didDocument);
+      const { did } = (
+        await a.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: owner.address } })
+      ).json();
+      const read = async () =>
+        JSON.parse((await b.inject({ method: 'GET', url: `/api/v1/identity/${did}`, headers: k.headers })).json().didDocument);
       const doc = await read(); // cached on b
-      const res = await a.inject({ method: 'PUT', url: `/api/v1/identity/${did}`, headers: owner.auth, payload: { didDocument: JSON.stringify({ ...doc, alsoKnownAs: ['https://example.org'] }) } });
+      const res = await a.inject({
+        method: 'PUT',
+        url: `/api/v1/identity/${did}`,
+        headers: owner.auth,
+        payload: { didDocument: JSON.stringify({ ...doc, alsoKnownAs: ['https://example.org'] }) },
+      });
       expect(res.statusCode).toBe(204);
       await eventually(async () => (await read()).alsoKnownAs?.[0] === 'https://example.org', { timeoutMs: 5000 });
     } finally {

@@ -66,7 +66,8 @@ export function assertionAddresses(doc: unknown): string[] {
   for (const ref of refs) {
     const vm = typeof ref === 'string' ? methods.find((m) => m && m.id === ref) : (ref as VerificationMethod);
     if (!vm || typeof vm !== 'object') continue;
-    const account = typeof vm.blockchainAccountId === 'string' ? /^eip155:\d+:(0x[0-9a-fA-F]{40})$/.exec(vm.blockchainAccountId)?.[1] : undefined;
+    const account =
+      typeof vm.blockchainAccountId === 'string' ? /^eip155:\d+:(0x[0-9a-fA-F]{40})$/.exec(vm.blockchainAccountId)?.[1] : undefined;
     const eth = typeof vm.ethereumAddress === 'string' && /^0x[0-9a-fA-F]{40}$/.test(vm.ethereumAddress) ? vm.ethereumAddress : undefined;
     for (const a of [account, eth]) if (a) out.add(a.toLowerCase());
   }

@@ -36,16 +36,23 @@ export function checkHolderJwt(jwt: string, row: DidRow, credentialType: string,
   if (p.sub !== row.did) throw bad(`sub must be the holder's DID ${row.did}`);
   const vc = p.vc as Record<string, unknown> | undefined;
   if (!vc || typeof vc !== 'object') throw bad('must carry a vc claim');
-  if (canonicalJson(vc.type) !== canonicalJson(['VerifiableCredential', credentialType])) throw bad(`vc.type must be ["VerifiableCredential", "${credentialType}"]`);
-  if (canonicalJson(vc.credentialSubject) !== canonicalJson(claims)) throw bad('vc.credentialSubject must be exactly the request subject (with id = the DID)');
-  if (vc.issuer !== undefined && vc.issuer !== row.did && (vc.issuer as { id?: unknown })?.id !== row.did) throw bad('vc.issuer, when present, must be the holder DID');
-  if (vc.credentialStatus !== undefined) throw bad('must not carry a credentialStatus: the service status list covers only credentials the service signs');
-  const jti = typeof p.jti === 'string' ? /^urn:uuid:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(p.jti)?.[1] : undefined;
+  if (canonicalJson(vc.type) !== canonicalJson(['VerifiableCredential', credentialType]))
+    throw bad(`vc.type must be ["VerifiableCredential", "${credentialType}"]`);
+  if (canonicalJson(vc.credentialSubject) !== canonicalJson(claims))
+    throw bad('vc.credentialSubject must be exactly the request subject (with id = the DID)');
+  if (vc.issuer !== undefined && vc.issuer !== row.did && (vc.issuer as { id?: unknown })?.id !== row.did)
+    throw bad('vc.issuer, when present, must be the holder DID');
+  if (vc.credentialStatus !== undefined)
+    throw bad('must not carry a credentialStatus: the service status list covers only credentials the service signs');
+  const jti =
+    typeof p.jti === 'string' ? /^urn:uuid:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(p.jti)?.[1] : undefined;
   if (!jti) throw bad('jti must be urn:uuid:<uuid>');
   const now = Math.floor(Date.now() / 1000);
   const iat = typeof p.nbf === 'number' ? p.nbf : p.iat;
-  if (typeof iat !== 'number' || !Number.isInteger(iat) || iat > now + SKEW_S || iat < now - FRESH_S) throw bad(`nbf (or iat) must be within the last ${FRESH_S} seconds`);
-  if (typeof p.exp !== 'number' || !Number.isInteger(p.exp) || p.exp <= now || p.exp > iat + MAX_LIFETIME_S) throw bad('exp must be in the future and at most 5 years after nbf');
+  if (typeof iat !== 'number' || !Number.isInteger(iat) || iat > now + SKEW_S || iat < now - FRESH_S)
+    throw bad(`nbf (or iat) must be within the last ${FRESH_S} seconds`);
+  if (typeof p.exp !== 'number' || !Number.isInteger(p.exp) || p.exp <= now || p.exp > iat + MAX_LIFETIME_S)
+    throw bad('exp must be in the future and at most 5 years after nbf');
   let doc: unknown;
   try {
     doc = JSON.parse(row.did_document);

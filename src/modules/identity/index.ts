@@ -22,7 +22,12 @@ export const identityModule: Module = {
     const repo = createIdentityRepo(ctx.db);
     const onIdentityChange = backgroundRecompute(ctx, 'identity');
     const control = createControlRepo(ctx.db);
-    const dids = createDidService({ repo, cache: ctx.caches.create<DidRow | null>('identity.dids', { ttlMs: 5 * 60_000 }), onIdentityChange, control });
+    const dids = createDidService({
+      repo,
+      cache: ctx.caches.create<DidRow | null>('identity.dids', { ttlMs: 5 * 60_000 }),
+      onIdentityChange,
+      control,
+    });
     const issuerHex = ctx.config.issuerKey ?? `0x${ctx.secret('issuer-key', () => randomBytes(32).toString('hex')).replace(/^0x/, '')}`;
     const issuerKey = new SigningKey(issuerHex);
     const statusLists = createStatusLists({ repo, issuerKey, issuerDid: issuerDidOf(issuerKey), publicUrl: () => ctx.publicUrl() });

@@ -17,7 +17,9 @@ export interface Pinner {
 /** Kubo-compatible HTTP RPC (`/api/v0/add`); credentials in the URL become Basic auth. */
 export function createIpfsPinner(apiUrl: string, timeoutMs = 10_000): Pinner {
   const u = new URL(apiUrl);
-  const auth = u.username ? `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}` : null;
+  const auth = u.username
+    ? `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`
+    : null;
   u.username = '';
   u.password = '';
   const base = u.toString().replace(/\/+$/, '');
@@ -28,7 +30,12 @@ export function createIpfsPinner(apiUrl: string, timeoutMs = 10_000): Pinner {
       const url = `${base}/api/v0/add?cid-version=1&raw-leaves=true&hash=sha2-256&pin=true`;
       let res: Response;
       try {
-        res = await fetch(url, { method: 'POST', body: form, headers: auth ? { authorization: auth } : {}, signal: AbortSignal.timeout(timeoutMs) });
+        res = await fetch(url, {
+          method: 'POST',
+          body: form,
+          headers: auth ? { authorization: auth } : {},
+          signal: AbortSignal.timeout(timeoutMs),
+        });
       } catch (e) {
         throw upstream(`The IPFS node at ${base} could not be reached (${(e as Error).message}).`);
       }

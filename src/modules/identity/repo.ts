@@ -49,7 +49,10 @@ const DID_COLS = 'id, did, wallet_address, chain_id, did_document, is_active, cr
 export function createIdentityRepo(db: Queryable) {
   return {
     /** Inserts the DID unless the wallet already has one on that chain; returns null on conflict. */
-    async insertDid(row: { did: string; walletAddress: string; chainId: number; document: string }, q: Queryable = db): Promise<DidRow | null> {
+    async insertDid(
+      row: { did: string; walletAddress: string; chainId: number; document: string },
+      q: Queryable = db,
+    ): Promise<DidRow | null> {
       return maybeOne<DidRow>(
         q,
         `INSERT INTO dids (did, wallet_address, chain_id, did_document) VALUES ($1, $2, $3, $4)
@@ -68,7 +71,9 @@ export function createIdentityRepo(db: Queryable) {
     },
     /** byWallet of many wallets in one statement (bulk scoring), each wallet's in the same order. */
     byWallets(addresses: string[], q: Queryable = db) {
-      return q.query<DidRow>(`SELECT ${DID_COLS} FROM dids WHERE wallet_address = ANY($1::text[]) ORDER BY created_at, chain_id`, [addresses]);
+      return q.query<DidRow>(`SELECT ${DID_COLS} FROM dids WHERE wallet_address = ANY($1::text[]) ORDER BY created_at, chain_id`, [
+        addresses,
+      ]);
     },
     async updateDocument(did: string, document: string, q: Queryable = db): Promise<boolean> {
       const rows = await q.query('UPDATE dids SET did_document = $2, updated_at = now() WHERE did = $1 RETURNING id', [did, document]);
@@ -83,8 +88,23 @@ export function createIdentityRepo(db: Queryable) {
         `INSERT INTO credentials (id, did_id, subject_did, wallet_address, credential_type, issuer_did, jwt, ipfs_hash, pinned, issued_by, issuance_date, expiration_date,
            status_list_id, status_index, kind)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-        [c.id, c.did_id, c.subject_did, c.wallet_address, c.credential_type, c.issuer_did, c.jwt, c.ipfs_hash, c.pinned, c.issued_by, c.issuance_date, c.expiration_date,
-          c.status_list_id, c.status_index, c.kind],
+        [
+          c.id,
+          c.did_id,
+          c.subject_did,
+          c.wallet_address,
+          c.credential_type,
+          c.issuer_did,
+          c.jwt,
+          c.ipfs_hash,
+          c.pinned,
+          c.issued_by,
+          c.issuance_date,
+          c.expiration_date,
+          c.status_list_id,
+          c.status_index,
+          c.kind,
+        ],
       );
     },
     /** The newest status list (the one new credentials go to). */
@@ -128,7 +148,11 @@ export function createIdentityRepo(db: Queryable) {
     },
     /** Marks a credential revoked; false when it already was (or does not exist). */
     async revoke(id: string, actor: string, q: Queryable = db): Promise<CredentialRow | null> {
-      return maybeOne<CredentialRow>(q, 'UPDATE credentials SET revoked_at = now(), revoked_by = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING *', [id, actor]);
+      return maybeOne<CredentialRow>(
+        q,
+        'UPDATE credentials SET revoked_at = now(), revoked_by = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING *',
+        [id, actor],
+      );
     },
     /** Revokes a wallet's unrevoked credentials of one kind and these types; returns how many. */
     async revokeOfKinds(address: string, kind: CredentialKind, types: string[], actor: string, q: Queryable = db): Promise<number> {

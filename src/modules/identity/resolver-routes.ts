@@ -19,7 +19,11 @@ type ResolutionError = 'invalidDid' | 'notFound' | 'methodNotSupported';
 // Statuses of the DID Resolution HTTP(S) binding (and the Universal Resolver): 410 for a deactivated DID.
 const STATUS: Record<ResolutionError, number> = { invalidDid: 400, notFound: 404, methodNotSupported: 501 };
 // The API's error codes, so the body is also the service's usual error shape.
-const API_CODE: Record<ResolutionError, string> = { invalidDid: 'validation_failed', notFound: 'not_found', methodNotSupported: 'not_found' };
+const API_CODE: Record<ResolutionError, string> = {
+  invalidDid: 'validation_failed',
+  notFound: 'not_found',
+  methodNotSupported: 'not_found',
+};
 
 const Obj = (description: string) => Type.Object({}, { additionalProperties: true, description });
 const ResolutionResult = Type.Object(
@@ -63,17 +67,24 @@ function wantsDocumentOnly(accept: string | undefined): string | null {
 
 export function registerResolverRoutes(app: App, ctx: AppContext, dids: DidService) {
   const fail = (reply: FastifyReply, error: ResolutionError, details: string) =>
-    reply
-      .code(STATUS[error])
-      .type(RESOLUTION_MEDIA_TYPE)
-      .send({ '@context': RESOLUTION_CONTEXT, didDocument: null, didResolutionMetadata: { error }, didDocumentMetadata: {}, error: API_CODE[error], details });
+    reply.code(STATUS[error]).type(RESOLUTION_MEDIA_TYPE).send({
+      '@context': RESOLUTION_CONTEXT,
+      didDocument: null,
+      didResolutionMetadata: { error },
+      didDocumentMetadata: {},
+      error: API_CODE[error],
+      details,
+    });
 
   async function limit(req: FastifyRequest, reply: FastifyReply) {
     const r = await ctx.limiter.hit(`did-resolver:${req.ip}`, ctx.config.didResolverRateLimit);
     reply.header('X-RateLimit-Limit', r.limit).header('X-RateLimit-Remaining', r.remaining).header('X-RateLimit-Reset', r.resetAt);
     if (!r.allowed) {
       reply.header('Retry-After', r.retryAfter).header('X-RateLimit-Retry-After', r.retryAfter);
-      throw new AppError('rate_limited', `DID resolution is limited to ${r.limit} requests per second per client address; retry in ${r.retryAfter} s.`);
+      throw new AppError(
+        'rate_limited',
+        `DID resolution is limited to ${r.limit} requests per second per client address; retry in ${r.retryAfter} s.`,
+      );
     }
   }
 
@@ -96,7 +107,9 @@ export function registerResolverRoutes(app: App, ctx: AppContext, dids: DidServi
           'answered 410 with its document and `deactivated: true`. They also carry the usual `error`/`details`. No API key; limited per client IP ' +
           '(CREDENCE_DID_RESOLVER_RATE_LIMIT per second, 429 with Retry-After). Accepts `did:credence:0x...` (chain 1) and any hex case; the DID ' +
           'may be percent-encoded.',
-        params: Type.Object({ did: Type.String({ description: 'the DID to resolve, e.g. did:credence:1:0xd8da6bf26964af9d7eed9e03e53415d37aa96045' }) }),
+        params: Type.Object({
+          did: Type.String({ description: 'the DID to resolve, e.g. did:credence:1:0xd8da6bf26964af9d7eed9e03e53415d37aa96045' }),
+        }),
         response: {
           200: {
             description: 'the resolution result, or with Accept: application/did+ld+json the DID document alone',
@@ -116,8 +129,14 @@ export function registerResolverRoutes(app: App, ctx: AppContext, dids: DidServi
     },
     async (req, reply) => {
       const input = req.params.did;
-      if (!/^did:[a-z0-9]+:/.test(input)) return fail(reply, 'invalidDid', `"${input.slice(0, 200)}" is not a DID (did:<method>:<identifier>).`);
-      if (!input.startsWith('did:credence:')) return fail(reply, 'methodNotSupported', `This resolver serves the did:credence method only, not ${input.split(':', 2).join(':')}.`);
+      if (!/^did:[a-z0-9]+:/.test(input))
+        return fail(reply, 'invalidDid', `"${input.slice(0, 200)}" is not a DID (did:<method>:<identifier>).`);
+      if (!input.startsWith('did:credence:'))
+        return fail(
+          reply,
+          'methodNotSupported',
+          `This resolver serves the did:credence method only, not ${input.split(':', 2).join(':')}.`,
+        );
       const parsed = parseDid(input);
       if (!parsed) return fail(reply, 'invalidDid', 'A did:credence DID is did:credence:[<chainId>:]0x<40 hex characters>.');
       const row = await dids.resolve(parsed.did);

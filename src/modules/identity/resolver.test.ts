@@ -13,14 +13,21 @@ beforeAll(async () => {
   app = await createTestApp({ config: { didResolverRateLimit: 5 } });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
   resolver = new Resolver({
-    credence: async (did): Promise<DIDResolutionResult> => (await fetch(`${base}/1.0/identifiers/${encodeURIComponent(did)}`)).json() as Promise<DIDResolutionResult>,
+    credence: async (did): Promise<DIDResolutionResult> =>
+      (await fetch(`${base}/1.0/identifiers/${encodeURIComponent(did)}`)).json() as Promise<DIDResolutionResult>,
   });
 });
 afterAll(async () => {
   await app?.close();
 });
 
-const get = (did: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url: `/1.0/identifiers/${did}`, headers, remoteAddress: `127.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` });
+const get = (did: string, headers: Record<string, string> = {}) =>
+  app.inject({
+    method: 'GET',
+    url: `/1.0/identifiers/${did}`,
+    headers,
+    remoteAddress: `127.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+  });
 
 describe('GET /1.0/identifiers/{did}', () => {
   it('resolves a registered DID for did-resolver without any API key, in the DID resolution result format', async () => {
@@ -40,7 +47,9 @@ describe('GET /1.0/identifiers/{did}', () => {
     expect(raw.headers.get('content-type')).toContain('profile="https://w3id.org/did-resolution"');
     expect(((await raw.json()) as Record<string, unknown>)['@context']).toBe('https://w3id.org/did-resolution/v1');
     // the short form and any hex case reach the same document
-    expect((await resolver.resolve(`did:credence:${wallet.toUpperCase().replace('0X', '0x')}`)).didResolutionMetadata.error).toBe('notFound');
+    expect((await resolver.resolve(`did:credence:${wallet.toUpperCase().replace('0X', '0x')}`)).didResolutionMetadata.error).toBe(
+      'notFound',
+    );
     const onChain10 = await get(`did:credence:10:${wallet.toUpperCase().replace('0X', '0x')}`);
     expect(onChain10.json().didDocument.id).toBe(did);
   });
@@ -69,11 +78,18 @@ describe('GET /1.0/identifiers/{did}', () => {
       const res = await get(encodeURIComponent(did));
       expect(res.statusCode, did).toBe(status);
       expect(res.headers['content-type']).toContain('profile="https://w3id.org/did-resolution"');
-      expect(res.json()).toMatchObject({ '@context': 'https://w3id.org/did-resolution/v1', didDocument: null, didResolutionMetadata: { error }, error: expect.any(String), details: expect.any(String) });
+      expect(res.json()).toMatchObject({
+        '@context': 'https://w3id.org/did-resolution/v1',
+        didDocument: null,
+        didResolutionMetadata: { error },
+        error: expect.any(String),
+        details: expect.any(String),
+      });
     }
 
     const owner = await signIn(app);
-    const did = (await app.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: owner.address } })).json().did;
+    const did = (await app.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: owner.address } })).json()
+      .did;
     expect((await app.inject({ method: 'DELETE', url: `/api/v1/identity/${did}`, headers: owner.auth })).statusCode).toBe(204);
     const gone = await get(did);
     expect(gone.statusCode).toBe(410);
@@ -83,7 +99,9 @@ describe('GET /1.0/identifiers/{did}', () => {
   it('has its own per-IP limit (CREDENCE_DID_RESOLVER_RATE_LIMIT), while GET /identity/{did} still needs a key', async () => {
     const did = `did:credence:1:${randomAddress()}`;
     // 20 at once against a limit of 5 per second: the limiter sees them within the same second
-    const burst = await Promise.all(Array.from({ length: 20 }, () => app.inject({ method: 'GET', url: `/1.0/identifiers/${did}`, remoteAddress: '127.99.1.1' })));
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, () => app.inject({ method: 'GET', url: `/1.0/identifiers/${did}`, remoteAddress: '127.99.1.1' })),
+    );
     const limited = burst.find((r) => r.statusCode === 429);
     expect(limited, burst.map((r) => r.statusCode).join()).toBeDefined();
     expect(burst.filter((r) => r.statusCode === 404).length).toBeLessThanOrEqual(5);

@@ -155,7 +155,7 @@ export function registerIdentityRoutes(app: App, dids: DidService, creds: Creden
               '(ReputationScore 7 days, SanctionsScreening 1 day); `expirationDate` may shorten them.\n' +
               '- **holder_assertion**: any other type. The VC type is `HolderAssertion` and the subject is `{id, assertion: {assertedBy, ' +
               'credentialType, claims}}`: the requested type and claims never appear at the top level of a service-signed credential. ' +
-              '`assertedBy` is this DID when its wallet asks (an administrator: the administrator\'s own did:credence).\n' +
+              "`assertedBy` is this DID when its wallet asks (an administrator: the administrator's own did:credence).\n" +
               "- **holder_signed**: with `holderJwt`, the holder's own VC-JWT (ES256K or ES256K-R by a key of this DID's assertionMethod, " +
               '`iss` and `sub` this DID, `vc.type` `["VerifiableCredential", credentialType]`, `vc.credentialSubject` exactly the subject with ' +
               '`id`, a `urn:uuid` jti, nbf within the last 10 minutes, exp at most 5 years on, no credentialStatus) is stored as it is; ' +

@@ -6,7 +6,12 @@ import { DID_PATTERN } from './did.js';
 export const MAX_DID_DOCUMENT = 50_000;
 
 export const Did = (description = 'did:credence:<chainId>:<address>; did:credence:<address> means chain 1; any hex case') =>
-  Type.String({ maxLength: 200, pattern: DID_PATTERN, description, examples: ['did:credence:1:0xd8da6bf26964af9d7eed9e03e53415d37aa96045'] });
+  Type.String({
+    maxLength: 200,
+    pattern: DID_PATTERN,
+    description,
+    examples: ['did:credence:1:0xd8da6bf26964af9d7eed9e03e53415d37aa96045'],
+  });
 
 export const RegisterBody = Type.Object({
   walletAddress: EthAddress({ description: 'the wallet the DID is for' }),
@@ -49,8 +54,8 @@ const Kind = () =>
     enum: [...KINDS],
     description:
       'service_verified: claims the service wrote from its records (type KYCVerified, AgeOver, ReputationScore, SanctionsScreening, DIDControl); ' +
-      'holder_assertion: the holder\'s claims, signed by the service as a HolderAssertion nesting them under `assertion`; holder_signed: ' +
-      'signed by the holder (issuerDID is the holder\'s DID); legacy_holder_written: signed before the service checked claims, revoked',
+      "holder_assertion: the holder's claims, signed by the service as a HolderAssertion nesting them under `assertion`; holder_signed: " +
+      "signed by the holder (issuerDID is the holder's DID); legacy_holder_written: signed before the service checked claims, revoked",
   });
 
 export const IssueBody = Type.Object(
@@ -61,19 +66,21 @@ export const IssueBody = Type.Object(
       pattern: '^\\S(.*\\S)?$',
       description:
         'a service-verified type (KYCVerified, AgeOver, ReputationScore, SanctionsScreening, DIDControl), whose claims the service writes; ' +
-        'any other name is the holder\'s own assertion (see the route description)',
+        "any other name is the holder's own assertion (see the route description)",
     }),
     subject: Type.String({
       maxLength: 5000,
-      description: 'JSON object serialized as a string: the claims (for a service-verified type, its parameters and at most claims that agree ' +
-        'with the service\'s records). Its `id`, when present, must be this DID. ' +
+      description:
+        'JSON object serialized as a string: the claims (for a service-verified type, its parameters and at most claims that agree ' +
+        "with the service's records). Its `id`, when present, must be this DID. " +
         'An `expirationDate` (ISO 8601, in the future) sets the expiry instead of the default one year and is not a claim.',
     }),
     holderJwt: Type.Optional(
       Type.String({
         minLength: 1,
         maxLength: 20_000,
-        description: "the holder's own VC-JWT of this type and subject (ES256K or ES256K-R by the DID's key): stored as it is, `iss` the holder",
+        description:
+          "the holder's own VC-JWT of this type and subject (ES256K or ES256K-R by the DID's key): stored as it is, `iss` the holder",
       }),
     ),
   },
@@ -92,7 +99,9 @@ export type IssueBody = Static<typeof IssueBody>;
 
 export const IssueResponse = Type.Object({
   id: Uuid(),
-  credentialType: Type.String({ description: 'the type asked for (for a holder assertion, the VC type is HolderAssertion and this is `assertion.credentialType`)' }),
+  credentialType: Type.String({
+    description: 'the type asked for (for a holder assertion, the VC type is HolderAssertion and this is `assertion.credentialType`)',
+  }),
   kind: Kind(),
   issuerDID: Type.String(),
   issuanceDate: Timestamp(),
@@ -124,12 +133,18 @@ export const VerifyBody = Type.Object({ jwt: Type.String({ minLength: 1, maxLeng
 export type VerifyBody = Static<typeof VerifyBody>;
 
 export const VerifyResponse = Type.Object({
-  valid: Type.Boolean({ description: 'signature checks out against the issuer DID document, and the credential is neither expired nor revoked' }),
+  valid: Type.Boolean({
+    description: 'signature checks out against the issuer DID document, and the credential is neither expired nor revoked',
+  }),
   revoked: Type.Boolean(),
   expired: Type.Boolean(),
   issuer: Nullable(Type.String({ description: 'the `iss` DID, when the JWT could be read' })),
   signatureValid: Type.Boolean(),
   credentialId: Nullable(Uuid()),
   kind: Nullable(Kind()),
-  reason: Nullable(Type.String({ description: 'why valid is false: malformed, unsupported_algorithm, unknown_issuer, bad_signature, not_yet_valid, expired, revoked' })),
+  reason: Nullable(
+    Type.String({
+      description: 'why valid is false: malformed, unsupported_algorithm, unknown_issuer, bad_signature, not_yet_valid, expired, revoked',
+    }),
+  ),
 });

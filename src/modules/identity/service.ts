@@ -47,7 +47,12 @@ export function createDidService({ repo, cache, onIdentityChange, control }: Did
     async register(walletAddress: string, chainId: number): Promise<{ row: DidRow; created: boolean }> {
       const address = walletAddress.toLowerCase();
       const did = didFor(chainId, address);
-      const inserted = await repo.insertDid({ did, walletAddress: address, chainId, document: JSON.stringify(buildDidDocument(chainId, address)) });
+      const inserted = await repo.insertDid({
+        did,
+        walletAddress: address,
+        chainId,
+        document: JSON.stringify(buildDidDocument(chainId, address)),
+      });
       if (inserted) {
         cache.invalidate(did);
         onIdentityChange(address);

@@ -22,14 +22,19 @@ export function registerStatusListRoutes(app: App, lists: StatusLists) {
             summary: 'A credential status list (W3C Bitstring Status List)',
             description:
               'The status list credential that issued credentials point to (`credentialStatus.statusListCredential`): a VC-JWT (ES256K, signed by ' +
-              'the service\'s issuer like the credentials themselves, `Content-Type: application/vc+jwt`) of type `BitstringStatusListCredential` ' +
+              "the service's issuer like the credentials themselves, `Content-Type: application/vc+jwt`) of type `BitstringStatusListCredential` " +
               `whose credentialSubject (type \`BitstringStatusList\`, statusPurpose \`revocation\`) carries \`encodedList\`: the multibase base64url ` +
               `(prefix \`u\`) of the GZIP-compressed bitstring of ${STATUS_LIST_SIZE.toLocaleString('en-US')} entries, index 0 the left-most bit. ` +
-              'The bit at a credential\'s `statusListIndex` is 1 once the credential is revoked. No API key (limited per client IP). ' +
+              "The bit at a credential's `statusListIndex` is 1 once the credential is revoked. No API key (limited per client IP). " +
               `\`Cache-Control: public, max-age=${STATUS_LIST_MAX_AGE_S}\`, with an ETag (If-None-Match gives 304) and Last-Modified (the list's last change).`,
-            params: Type.Object({ listId: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'the list number in statusListCredential' }) }),
+            params: Type.Object({
+              listId: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'the list number in statusListCredential' }),
+            }),
             response: {
-              200: { description: 'the status list credential (a JWT)', content: { 'application/vc+jwt': { schema: Type.String({ description: 'compact JWS' }) } } },
+              200: {
+                description: 'the status list credential (a JWT)',
+                content: { 'application/vc+jwt': { schema: Type.String({ description: 'compact JWS' }) } },
+              },
               304: Type.Null({ description: 'not modified since the ETag sent in If-None-Match' }),
               ...errorResponses(404),
             },

@@ -19,7 +19,8 @@ beforeAll(async () => {
   app = await createTestApp({ config: { publicUrl: base, didResolverRateLimit: 10_000 } });
   await app.listen({ port, host: '127.0.0.1' });
   resolver = new Resolver({
-    credence: async (did): Promise<DIDResolutionResult> => (await fetch(`${base}/1.0/identifiers/${encodeURIComponent(did)}`)).json() as Promise<DIDResolutionResult>,
+    credence: async (did): Promise<DIDResolutionResult> =>
+      (await fetch(`${base}/1.0/identifiers/${encodeURIComponent(did)}`)).json() as Promise<DIDResolutionResult>,
   });
 });
 afterAll(async () => {
@@ -60,7 +61,12 @@ async function holderWithDid(): Promise<SignedIn & { did: string }> {
   return { ...owner, did: res.json().did };
 }
 const issue = async (h: SignedIn & { did: string }, type = 'MembershipCredential') => {
-  const res = await app.inject({ method: 'POST', url: `/api/v1/identity/${h.did}/credentials`, headers: h.auth, payload: { credentialType: type, subject: '{"tier":"gold"}' } });
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/v1/identity/${h.did}/credentials`,
+    headers: h.auth,
+    payload: { credentialType: type, subject: '{"tier":"gold"}' },
+  });
   expect(res.statusCode).toBe(201);
   return res.json() as { id: string; jwt: string };
 };
@@ -86,7 +92,9 @@ describe('credential status (W3C Bitstring Status List)', () => {
     await expect(verifyWithStatus(cred.jwt)).rejects.toThrow(/credential revoked \(revocation bit \d+ is set\)/);
     await expect(verifyWithStatus(other.jwt)).resolves.toBeDefined();
     // the service's own verification agrees
-    expect((await app.inject({ method: 'POST', url: '/api/v1/identity/credentials/verify', payload: { jwt: cred.jwt } })).json()).toMatchObject({ valid: false, reason: 'revoked' });
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/v1/identity/credentials/verify', payload: { jwt: cred.jwt } })).json(),
+    ).toMatchObject({ valid: false, reason: 'revoked' });
   });
 
   it('serves the list without a key, with short cache headers and an ETag that changes on revocation', async () => {
@@ -119,6 +127,7 @@ describe('credential status (W3C Bitstring Status List)', () => {
     const unknown = await app.inject({ method: 'GET', url: '/api/v1/identity/status-lists/999999' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error).toBe('not_found');
-    for (const id of ['0', 'x', '-1']) expect((await app.inject({ method: 'GET', url: `/api/v1/identity/status-lists/${id}` })).statusCode, id).toBe(400);
+    for (const id of ['0', 'x', '-1'])
+      expect((await app.inject({ method: 'GET', url: `/api/v1/identity/status-lists/${id}` })).statusCode, id).toBe(400);
   });
 });

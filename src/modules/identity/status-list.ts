@@ -63,7 +63,13 @@ export function createStatusLists(deps: { repo: IdentityRepo; issuerKey: Signing
       return {
         listId,
         index,
-        credentialStatus: { id: `${url}#${index}`, type: 'BitstringStatusListEntry', statusPurpose: 'revocation', statusListIndex: String(index), statusListCredential: url },
+        credentialStatus: {
+          id: `${url}#${index}`,
+          type: 'BitstringStatusListEntry',
+          statusPurpose: 'revocation',
+          statusListIndex: String(index),
+          statusListCredential: url,
+        },
       };
     },
 
@@ -88,7 +94,10 @@ export function createStatusLists(deps: { repo: IdentityRepo; issuerKey: Signing
               id: `${url}#list`,
               type: 'BitstringStatusList',
               statusPurpose: list.status_purpose,
-              encodedList: encodeBitstring(list.size, revoked.map((r) => r.status_index)),
+              encodedList: encodeBitstring(
+                list.size,
+                revoked.map((r) => r.status_index),
+              ),
             },
           },
           iss: issuerDid,

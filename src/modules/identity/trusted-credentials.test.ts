@@ -33,11 +33,14 @@ let resolver: Resolver;
 beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  app = await createTestApp({ config: { publicUrl: base, didResolverRateLimit: 10_000, kycCallbackSecret: KYC_SECRET, issuerKey: ISSUER_KEY } });
+  app = await createTestApp({
+    config: { publicUrl: base, didResolverRateLimit: 10_000, kycCallbackSecret: KYC_SECRET, issuerKey: ISSUER_KEY },
+  });
   await app.listen({ port, host: '127.0.0.1' });
   key = await createKey(app, 'Enterprise');
   resolver = new Resolver({
-    credence: async (did): Promise<DIDResolutionResult> => (await fetch(`${base}/1.0/identifiers/${encodeURIComponent(did)}`)).json() as Promise<DIDResolutionResult>,
+    credence: async (did): Promise<DIDResolutionResult> =>
+      (await fetch(`${base}/1.0/identifiers/${encodeURIComponent(did)}`)).json() as Promise<DIDResolutionResult>,
   });
 });
 afterAll(async () => {
@@ -62,7 +65,12 @@ async function holder(wallet?: Parameters<typeof signIn>[1]): Promise<Holder> {
   return { ...h, did: r.body.did };
 }
 const issue = (h: Holder, credentialType: string, subject: unknown, extra: object = {}, auth = h.auth) =>
-  http('POST', `/identity/${h.did}/credentials`, { credentialType, subject: typeof subject === 'string' ? subject : JSON.stringify(subject), ...extra }, auth);
+  http(
+    'POST',
+    `/identity/${h.did}/credentials`,
+    { credentialType, subject: typeof subject === 'string' ? subject : JSON.stringify(subject), ...extra },
+    auth,
+  );
 const fieldsOf = (body: { fields?: { field: string }[] }) => (body.fields ?? []).map((f) => f.field);
 
 function birthDateAged(years: number): string {
@@ -74,7 +82,13 @@ function birthDateAged(years: number): string {
 async function approveKyc(h: Holder, level: 'basic' | 'full', age: number) {
   const init = await http('POST', '/compliance/kyc/initiate', { did: h.did }, h.auth);
   expect(init.status).toBe(200);
-  const body = JSON.stringify({ eventId: randomUUID(), sessionId: init.body.sessionId, status: 'approved', level, birthDate: birthDateAged(age) });
+  const body = JSON.stringify({
+    eventId: randomUUID(),
+    sessionId: init.body.sessionId,
+    status: 'approved',
+    level,
+    birthDate: birthDateAged(age),
+  });
   const res = await fetch(`${base}/api/v1/compliance/kyc/callback/${encodeURIComponent('<provider_default>')}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-credence-kyc-signature': signLocal(KYC_SECRET, body) },
@@ -173,14 +187,21 @@ describe('service-verified credentials', () => {
 
     const over = await issue(h, 'AgeOver', { ageOver: 18 });
     expect(over.status).toBe(201);
-    expect((await verifyWithStatus(over.body.jwt)).verifiableCredential.credentialSubject).toMatchObject({ id: h.did, ageOver: 18, birthDateCommitment: expect.any(String) });
+    expect((await verifyWithStatus(over.body.jwt)).verifiableCredential.credentialSubject).toMatchObject({
+      id: h.did,
+      ageOver: 18,
+      birthDateCommitment: expect.any(String),
+    });
     const older = await issue(h, 'AgeOver', { ageOver: 31 });
     expect(older.status).toBe(422);
     expect(fieldsOf(older.body)).toEqual(['subject.ageOver']);
     expect((await issue(h, 'AgeOver', {})).status).toBe(400);
 
     // score: the model's number, not the caller's
-    expect(fieldsOf((await issue(h, 'ReputationScore', { score: 1000, tier: 'Very High' })).body)).toEqual(['subject.score', 'subject.tier']);
+    expect(fieldsOf((await issue(h, 'ReputationScore', { score: 1000, tier: 'Very High' })).body)).toEqual([
+      'subject.score',
+      'subject.tier',
+    ]);
     const score = await issue(h, 'ReputationScore', { category: 'IDENTITY' });
     expect(score.status).toBe(201);
     const scored = (await verifyWithStatus(score.body.jwt)).verifiableCredential.credentialSubject as { score: number; category: string };
@@ -213,9 +234,17 @@ describe('service-verified credentials', () => {
     const admin = await signInAdmin(app);
     const revoked = await http('POST', `/compliance/kyc/${h.did}/revoke`, { reason: 'document found to be forged' }, admin.auth);
     expect(revoked.status).toBe(200);
-    expect(revoked.body).toMatchObject({ did: h.did, status: 'rejected', kycLevel: 'none', reason: 'revoked by an administrator: document found to be forged' });
+    expect(revoked.body).toMatchObject({
+      did: h.did,
+      status: 'rejected',
+      kycLevel: 'none',
+      reason: 'revoked by an administrator: document found to be forged',
+    });
     expect((await http('POST', `/compliance/kyc/${h.did}/revoke`, {}, admin.auth)).status).toBe(409);
-    expect((await http('GET', `/compliance/kyc/${h.did}/status`, undefined, key.headers)).body).toMatchObject({ status: 'rejected', kycLevel: 'none' });
+    expect((await http('GET', `/compliance/kyc/${h.did}/status`, undefined, key.headers)).body).toMatchObject({
+      status: 'rejected',
+      kycLevel: 'none',
+    });
 
     // at once: the birth date is gone, the old proof no longer verifies, the credentials are revoked for a stock verifier
     const after = await http('POST', '/compliance/verify-age', { walletAddress: h.address, minimumAge: 18 }, key.headers);
@@ -224,7 +253,9 @@ describe('service-verified credentials', () => {
     await expect(verifyWithStatus(ok.body.jwt)).rejects.toThrow(/credential revoked/);
     await expect(verifyWithStatus(over.body.jwt)).rejects.toThrow(/credential revoked/);
     await expect(verifyWithStatus(control.body.jwt)).resolves.toBeDefined();
-    expect((await http('POST', '/reputation/prove', { subject: h.address, proofType: 'AgeVerification', minimumAge: 18 }, key.headers)).status).toBe(422);
+    expect(
+      (await http('POST', '/reputation/prove', { subject: h.address, proofType: 'AgeVerification', minimumAge: 18 }, key.headers)).status,
+    ).toBe(422);
     expect((await issue(h, 'KYCVerified', {})).status).toBe(422);
     expect(await app.ctx.services.identity!.signalFor(h.address)).toMatchObject({ activeCredentials: 0 });
     // real Groth16 proving and a real KYC flow: minutes on a loaded CI machine, not a speed check
@@ -245,7 +276,11 @@ describe('holder-signed credentials and what an attacker tries', () => {
           nbf: now,
           exp: now + 86400,
           jti: `urn:uuid:${randomUUID()}`,
-          vc: { '@context': ['https://www.w3.org/2018/credentials/v1'], type: ['VerifiableCredential', 'Membership'], credentialSubject: claims },
+          vc: {
+            '@context': ['https://www.w3.org/2018/credentials/v1'],
+            type: ['VerifiableCredential', 'Membership'],
+            credentialSubject: claims,
+          },
           ...over,
         },
         { did: h.did, signer: by, alg: 'ES256K-R' },
@@ -256,13 +291,23 @@ describe('holder-signed credentials and what an attacker tries', () => {
     expect(r.body).toMatchObject({ kind: 'holder_signed', issuerDID: h.did, credentialType: 'Membership', jwt });
     const v = await verifyCredential(r.body.jwt, resolver);
     expect(v.issuer).toBe(h.did);
-    expect((await http('POST', '/identity/credentials/verify', { jwt })).body).toMatchObject({ valid: true, kind: 'holder_signed', issuer: h.did, credentialId: r.body.id });
+    expect((await http('POST', '/identity/credentials/verify', { jwt })).body).toMatchObject({
+      valid: true,
+      kind: 'holder_signed',
+      issuer: h.did,
+      credentialId: r.body.id,
+    });
 
     // replay: the same signed credential is stored once
     expect((await issue(h, 'Membership', { memberOf: 'DAO X' }, { holderJwt: jwt })).status).toBe(409);
     // to another DID (its owner submits it): iss/sub are not that DID
     const other = await holder();
-    const elsewhere = await http('POST', `/identity/${other.did}/credentials`, { credentialType: 'Membership', subject: JSON.stringify({ memberOf: 'DAO X' }), holderJwt: await sign() }, other.auth);
+    const elsewhere = await http(
+      'POST',
+      `/identity/${other.did}/credentials`,
+      { credentialType: 'Membership', subject: JSON.stringify({ memberOf: 'DAO X' }), holderJwt: await sign() },
+      other.auth,
+    );
     expect(elsewhere.status).toBe(400);
     expect(fieldsOf(elsewhere.body)).toEqual(['holderJwt']);
     // another wallet's key claiming to be this holder
@@ -273,7 +318,17 @@ describe('holder-signed credentials and what an attacker tries', () => {
     expect((await issue(h, 'Membership', { memberOf: 'DAO X' }, { holderJwt: await sign({ nbf: now - 3600 }) })).status).toBe(400);
     // the service's types are never holder-signed
     const kycSigned = await createVerifiableCredentialJwt(
-      { sub: h.did, nbf: now, exp: now + 86400, jti: `urn:uuid:${randomUUID()}`, vc: { '@context': ['https://www.w3.org/2018/credentials/v1'], type: ['VerifiableCredential', 'KYCVerified'], credentialSubject: { id: h.did, kycLevel: 'full' } } },
+      {
+        sub: h.did,
+        nbf: now,
+        exp: now + 86400,
+        jti: `urn:uuid:${randomUUID()}`,
+        vc: {
+          '@context': ['https://www.w3.org/2018/credentials/v1'],
+          type: ['VerifiableCredential', 'KYCVerified'],
+          credentialSubject: { id: h.did, kycLevel: 'full' },
+        },
+      },
       { did: h.did, signer, alg: 'ES256K-R' },
     );
     expect(fieldsOf((await issue(h, 'KYCVerified', { kycLevel: 'full' }, { holderJwt: kycSigned })).body)).toEqual(['credentialType']);
@@ -281,13 +336,28 @@ describe('holder-signed credentials and what an attacker tries', () => {
 
   it('refuses look-alike type names, keeps smuggled claims nested and the asserter honest', async () => {
     const h = await holder();
-    for (const t of ['kycverified', 'KYC_Verified', 'KYCVerifiedCredential', 'ＫＹＣVerified', 'HolderAssertion', 'holder-assertion', 'VerifiableCredential', 'ageover', 'Reputation Score']) {
+    for (const t of [
+      'kycverified',
+      'KYC_Verified',
+      'KYCVerifiedCredential',
+      'ＫＹＣVerified',
+      'HolderAssertion',
+      'holder-assertion',
+      'VerifiableCredential',
+      'ageover',
+      'Reputation Score',
+    ]) {
       const r = await issue(h, t, {});
       expect(r.status, t).toBe(400);
       expect(fieldsOf(r.body), t).toEqual(['credentialType']);
     }
     // claims shaped like the service's, or like an assertion by someone else, stay inside `claims`
-    const smuggled = { kycLevel: 'full', assertedBy: issuerDid, assertion: { assertedBy: issuerDid, credentialType: 'KYCVerified', claims: { kycLevel: 'full' } }, type: 'KYCVerified' };
+    const smuggled = {
+      kycLevel: 'full',
+      assertedBy: issuerDid,
+      assertion: { assertedBy: issuerDid, credentialType: 'KYCVerified', claims: { kycLevel: 'full' } },
+      type: 'KYCVerified',
+    };
     const r = await issue(h, 'KYCCredential', smuggled);
     expect(r.status).toBe(201);
     const subject = (await verifyCredential(r.body.jwt, resolver)).verifiableCredential.credentialSubject as Record<string, unknown>;
@@ -299,7 +369,9 @@ describe('holder-signed credentials and what an attacker tries', () => {
     const admin = await signInAdmin(app);
     const byAdmin = await issue(h, 'Note', { text: 'hi' }, {}, admin.auth);
     expect(byAdmin.status).toBe(201);
-    const adminSubject = (await verifyCredential(byAdmin.body.jwt, resolver)).verifiableCredential.credentialSubject as { assertion: { assertedBy: string } };
+    const adminSubject = (await verifyCredential(byAdmin.body.jwt, resolver)).verifiableCredential.credentialSubject as {
+      assertion: { assertedBy: string };
+    };
     expect(adminSubject.assertion.assertedBy).toBe(`did:credence:1:${admin.address.toLowerCase()}`);
   });
 });
@@ -318,7 +390,12 @@ describe('migration 0036', () => {
       issuerSigning,
       { kid: controllerKeyId(issuerDid) },
       {
-        vc: { '@context': ['https://www.w3.org/2018/credentials/v1'], type: ['VerifiableCredential', 'KYCVerified'], credentialSubject: { id: h.did, kycLevel: 'full' }, credentialStatus: status.credentialStatus },
+        vc: {
+          '@context': ['https://www.w3.org/2018/credentials/v1'],
+          type: ['VerifiableCredential', 'KYCVerified'],
+          credentialSubject: { id: h.did, kycLevel: 'full' },
+          credentialStatus: status.credentialStatus,
+        },
         sub: h.did,
         iss: issuerDid,
         jti: `urn:uuid:${id}`,
@@ -341,13 +418,21 @@ describe('migration 0036', () => {
     await db.exec(readFileSync(`${MIGRATIONS_DIR}/0036_holder_written_credentials.sql`, 'utf8'));
 
     await expect(verifyWithStatus(jwt)).rejects.toThrow(/credential revoked/);
-    expect((await http('POST', '/identity/credentials/verify', { jwt })).body).toMatchObject({ valid: false, revoked: true, kind: 'legacy_holder_written' });
-    const rows = await db.query<{ model_version: string }>('SELECT DISTINCT model_version FROM scores WHERE address = $1', [h.address.toLowerCase()]);
+    expect((await http('POST', '/identity/credentials/verify', { jwt })).body).toMatchObject({
+      valid: false,
+      revoked: true,
+      kind: 'legacy_holder_written',
+    });
+    const rows = await db.query<{ model_version: string }>('SELECT DISTINCT model_version FROM scores WHERE address = $1', [
+      h.address.toLowerCase(),
+    ]);
     expect(rows.map((r) => r.model_version)).toEqual(['recompute:0036']);
     // the next read recomputes
     const read = await http('GET', `/reputation/${h.address}/IDENTITY`, undefined, key.headers);
     expect(read.status).toBe(200);
-    const after = await db.query<{ model_version: string }>('SELECT DISTINCT model_version FROM scores WHERE address = $1', [h.address.toLowerCase()]);
+    const after = await db.query<{ model_version: string }>('SELECT DISTINCT model_version FROM scores WHERE address = $1', [
+      h.address.toLowerCase(),
+    ]);
     expect(after.map((r) => r.model_version)).not.toContain('recompute:0036');
     // credentials issued since are untouched by running it again
     const fresh = await issue(h, 'Note', { text: 'after' });

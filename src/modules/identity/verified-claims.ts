@@ -22,9 +22,13 @@ export interface VerifiedClaims {
 
 /** 422: a well-formed request whose statement the records do not support (decisions.md), with every field named. */
 export const claimsRefused = (type: string, fields: FieldError[]) =>
-  new AppError('proof_unsatisfiable', `The service signs ${type} only with the claims it verified itself; ${fields.map((f) => `${f.field} ${f.message}`).join('; ')}.`, {
-    fields,
-  });
+  new AppError(
+    'proof_unsatisfiable',
+    `The service signs ${type} only with the claims it verified itself; ${fields.map((f) => `${f.field} ${f.message}`).join('; ')}.`,
+    {
+      fields,
+    },
+  );
 
 const yyyymmdd = (d: Date) => d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
 
@@ -38,7 +42,10 @@ export function createVerifiedClaims(deps: { services: Services; control: Contro
       case 'KYCVerified': {
         if (!services.kycFacts) throw unavailable('KYC records are not available on this instance.');
         const kyc = await services.kycFacts.approvedSession(row.did);
-        if (!kyc) throw claimsRefused(type, [{ field: 'credentialType', message: `needs a completed, approved KYC session of ${row.did}; there is none` }]);
+        if (!kyc)
+          throw claimsRefused(type, [
+            { field: 'credentialType', message: `needs a completed, approved KYC session of ${row.did}; there is none` },
+          ]);
         return {
           claims: { kycStatus: 'approved', kycLevel: kyc.level, kycProvider: kyc.provider, verifiedAt: kyc.completedAt.toISOString() },
           maxLifetimeMs: 365 * DAY_MS,
@@ -47,18 +54,29 @@ export function createVerifiedClaims(deps: { services: Services; control: Contro
       case 'AgeOver': {
         if (!services.kyc) throw unavailable('KYC records are not available on this instance.');
         const rec = await services.kyc.approvedBirthDate(address);
-        if (!rec) throw claimsRefused(type, [{ field: 'credentialType', message: 'needs the birth date of an approved KYC; the wallet has none' }]);
+        if (!rec)
+          throw claimsRefused(type, [{ field: 'credentialType', message: 'needs the birth date of an approved KYC; the wallet has none' }]);
         const n = params.ageOver as number;
         const age = Math.floor((yyyymmdd(new Date()) - rec.birthDate) / 10000);
         if (age < n) throw claimsRefused(type, [{ field: 'subject.ageOver', message: `is not supported by the KYC-verified birth date` }]);
-        return { claims: { ageOver: n, birthDateCommitment: rec.commitment, verifiedAt: new Date().toISOString() }, maxLifetimeMs: 365 * DAY_MS };
+        return {
+          claims: { ageOver: n, birthDateCommitment: rec.commitment, verifiedAt: new Date().toISOString() },
+          maxLifetimeMs: 365 * DAY_MS,
+        };
       }
       case 'ReputationScore': {
         if (!services.scoring) throw unavailable('Scoring is not available on this instance.');
         const category = params.category as Category;
         const e = await services.scoring.getScore(address, category, { explain: false });
         return {
-          claims: { category, score: e.score, tier: e.tier, confidence: e.confidence, modelVersion: e.modelVersion, scoredAt: new Date(e.calculatedAt).toISOString() },
+          claims: {
+            category,
+            score: e.score,
+            tier: e.tier,
+            confidence: e.confidence,
+            modelVersion: e.modelVersion,
+            scoredAt: new Date(e.calculatedAt).toISOString(),
+          },
           maxLifetimeMs: 7 * DAY_MS,
         };
       }
@@ -67,16 +85,27 @@ export function createVerifiedClaims(deps: { services: Services; control: Contro
         // fails closed: never "not sanctioned" without a list
         if (!s || s.sanctioned === null || !s.listPublishedAt) throw unavailable('No sanctions list is loaded; screening is unavailable.');
         return {
-          claims: { walletAddress: toChecksum(address), sanctioned: s.sanctioned, sanctionsList: 'OFAC SDN', listPublishedAt: s.listPublishedAt.toISOString(), screenedAt: new Date().toISOString() },
+          claims: {
+            walletAddress: toChecksum(address),
+            sanctioned: s.sanctioned,
+            sanctionsList: 'OFAC SDN',
+            listPublishedAt: s.listPublishedAt.toISOString(),
+            screenedAt: new Date().toISOString(),
+          },
           maxLifetimeMs: DAY_MS,
         };
       }
       case 'DIDControl': {
         // the caller's JWT is a SIWE sign-in of the caller's wallet; an administrator's proves nothing about this one
         const proof = caller === address && deps.control ? await deps.control.proof(address) : null;
-        if (!proof) throw claimsRefused(type, [{ field: 'credentialType', message: `needs a SIWE sign-in by the wallet of ${row.did} itself` }]);
+        if (!proof)
+          throw claimsRefused(type, [{ field: 'credentialType', message: `needs a SIWE sign-in by the wallet of ${row.did} itself` }]);
         return {
-          claims: { controller: `eip155:${Number(row.chain_id)}:${toChecksum(address)}`, controlProvenBy: proof.method === 'siwe' ? 'SIWE' : 'signed DID update', controlProvenAt: proof.provedAt.toISOString() },
+          claims: {
+            controller: `eip155:${Number(row.chain_id)}:${toChecksum(address)}`,
+            controlProvenBy: proof.method === 'siwe' ? 'SIWE' : 'signed DID update',
+            controlProvenAt: proof.provedAt.toISOString(),
+          },
           maxLifetimeMs: 365 * DAY_MS,
         };
       }
@@ -87,12 +116,14 @@ export function createVerifiedClaims(deps: { services: Services; control: Contro
   function paramsOf(type: ServiceType, subject: Record<string, unknown>): { params: Record<string, unknown>; names: string[] } {
     if (type === 'AgeOver') {
       const n = subject.ageOver;
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 150) throw fieldError('subject.ageOver', 'is required for AgeOver: an integer 1-150');
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 150)
+        throw fieldError('subject.ageOver', 'is required for AgeOver: an integer 1-150');
       return { params: { ageOver: n }, names: ['ageOver'] };
     }
     if (type === 'ReputationScore') {
       const c = subject.category ?? 'OVERALL';
-      if (typeof c !== 'string' || !(CATEGORIES as readonly string[]).includes(c)) throw fieldError('subject.category', `must be one of ${CATEGORIES.join(', ')}`);
+      if (typeof c !== 'string' || !(CATEGORIES as readonly string[]).includes(c))
+        throw fieldError('subject.category', `must be one of ${CATEGORIES.join(', ')}`);
       return { params: { category: c }, names: ['category'] };
     }
     return { params: {}, names: [] };
@@ -106,8 +137,13 @@ export function createVerifiedClaims(deps: { services: Services; control: Contro
       const refused: FieldError[] = [];
       for (const [k, given] of Object.entries(subject)) {
         if (k === 'id' || names.includes(k)) continue;
-        if (!(k in v.claims)) refused.push({ field: `subject.${k}`, message: `is not a claim the service verifies for ${type}: it writes this credential's claims itself` });
-        else if (JSON.stringify(given) !== JSON.stringify(v.claims[k])) refused.push({ field: `subject.${k}`, message: `contradicts the service's record` });
+        if (!(k in v.claims))
+          refused.push({
+            field: `subject.${k}`,
+            message: `is not a claim the service verifies for ${type}: it writes this credential's claims itself`,
+          });
+        else if (JSON.stringify(given) !== JSON.stringify(v.claims[k]))
+          refused.push({ field: `subject.${k}`, message: `contradicts the service's record` });
       }
       if (refused.length) throw claimsRefused(type, refused);
       return v;

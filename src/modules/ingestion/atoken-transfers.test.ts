@@ -43,7 +43,11 @@ const usdc = (n: number) => parseUnits(String(n), 6);
 const RAY = 10n ** 27n;
 const INDEX = (RAY * 105n) / 100n; // a liquidity index of 1.05
 
-const transfer = (token: string, from: string, to: string, value: bigint): EtlLog => ({ address: token, event: SIGS.transfer, args: { from, to, value } });
+const transfer = (token: string, from: string, to: string, value: bigint): EtlLog => ({
+  address: token,
+  event: SIGS.transfer,
+  args: { from, to, value },
+});
 /** What a Pool.supply of USDC emits: the USDC paid to the aToken, the aTokens minted (from the zero address), Supply. */
 const supplyLogs = (w: string, usd: number): EtlLog[] => [
   transfer(USDC, w, AUSDC, usdc(usd)),
@@ -63,7 +67,10 @@ const aTokenTransferLogs = (from: string, to: string, usd: number): EtlLog[] => 
 ];
 
 let counter = 1;
-const addr = () => `0x${(counter++).toString(16).padStart(8, '0')}${Math.floor(Math.random() * 2 ** 48).toString(16).padStart(12, '0')}${'a7'.repeat(10)}`;
+const addr = () =>
+  `0x${(counter++).toString(16).padStart(8, '0')}${Math.floor(Math.random() * 2 ** 48)
+    .toString(16)
+    .padStart(12, '0')}${'a7'.repeat(10)}`;
 /** one cheap transaction: 0.001 ETH to someone */
 const plain = (x: EtlExport, w: string, d: number) => x.tx({ from: w, to: addr(), at: day(d), value: 10n ** 15n });
 
@@ -100,13 +107,19 @@ afterAll(async () => {
 type Row = LendingRow;
 const lendingRows = (w: string) => lendingRowsOf(db, w);
 const asEvent = (r: Row) => asLendingEvent(r);
-const scores = async (w: string) => Object.fromEntries(scoreWallet({ features: await repo.features(w) }).map((r) => [r.category, r.score])) as Record<Category, number>;
+const scores = async (w: string) =>
+  Object.fromEntries(scoreWallet({ features: await repo.features(w) }).map((r) => [r.category, r.score])) as Record<Category, number>;
 
 describe('aToken transfers move Aave collateral (ethereum-etl import, real pinned contracts)', () => {
   it('the registry pins every market aToken with its pool and reserve', () => {
     expect(contractInfo(1, AUSDC)).toMatchObject({ role: 'a-token', protocol: 'aave-v3', pool: POOL, reserve: USDC });
     // the V2 market's aUSDC too, with the V2 LendingPool
-    expect(contractInfo(1, '0xbcca60bb61934080951369a648fb03df4f96263c')).toMatchObject({ role: 'a-token', protocol: 'aave-v2', pool: '0x7d2768de32b0b80b7a3454c06bdac94a69ddc7a9', reserve: USDC });
+    expect(contractInfo(1, '0xbcca60bb61934080951369a648fb03df4f96263c')).toMatchObject({
+      role: 'a-token',
+      protocol: 'aave-v2',
+      pool: '0x7d2768de32b0b80b7a3454c06bdac94a69ddc7a9',
+      reserve: USDC,
+    });
   });
 
   it('the JSON-RPC plan asks for aToken Transfer logs with the wallet as from (topic 1) and as to (topic 2)', () => {
@@ -148,7 +161,9 @@ describe('aToken transfers move Aave collateral (ethereum-etl import, real pinne
     // ~36M USD-days (3.0.0 scored that 174 as "own capital"; model 4.0.0: capital held is no credit record either way)
     const without = replayLending(rows.filter((r) => r.ref !== 'atoken-transfer').map(asEvent), f.lastActivityAt!.getTime());
     expect(without.collateralUsdDays).toBeGreaterThan(35_000_000);
-    const blind = Object.fromEntries(scoreWallet({ features: { ...f, lending: { ...f.lending, positions: without } } }).map((r) => [r.category, r.score])) as Record<Category, number>;
+    const blind = Object.fromEntries(
+      scoreWallet({ features: { ...f, lending: { ...f.lending, positions: without } } }).map((r) => [r.category, r.score]),
+    ) as Record<Category, number>;
     expect(blind.DEFI_LENDING).toBe((await scores(W.honest)).DEFI_LENDING);
   });
 
@@ -181,16 +196,24 @@ describe('aToken transfers move Aave collateral (ethereum-etl import, real pinne
     // model 4.0.0: a year of supplying alone is no credit record (174 under 3.0.0, header)
     expect((await scores(W.honest)).DEFI_LENDING).toBe(0);
     // the aToken's own transfers are still the wallet's token movements (never scored as trading)
-    const [{ n }] = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM wallet_activity WHERE wallet = $1 AND kind = 'transfer_erc20' AND contract = $2", [W.honest, AUSDC]);
+    const [{ n }] = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM wallet_activity WHERE wallet = $1 AND kind = 'transfer_erc20' AND contract = $2",
+      [W.honest, AUSDC],
+    );
     expect(n).toBe(2);
   });
 
   it('BalanceTransfer (the scaled twin of a V3 aToken Transfer) is not read: one transfer counts once', async () => {
-    const all = await db.query<{ wallet: string; kind: string; log_index: number }>("SELECT wallet, kind, log_index FROM wallet_activity WHERE contract = $1 AND kind LIKE 'lending\\_%' AND ref = 'atoken-transfer'", [POOL]);
-    expect(all.map((r) => [r.wallet, r.kind, r.log_index]).sort()).toEqual([
-      [W.attacker, 'lending_withdraw', 0],
-      [W.receiver, 'lending_supply', 0],
-    ].sort());
+    const all = await db.query<{ wallet: string; kind: string; log_index: number }>(
+      "SELECT wallet, kind, log_index FROM wallet_activity WHERE contract = $1 AND kind LIKE 'lending\\_%' AND ref = 'atoken-transfer'",
+      [POOL],
+    );
+    expect(all.map((r) => [r.wallet, r.kind, r.log_index]).sort()).toEqual(
+      [
+        [W.attacker, 'lending_withdraw', 0],
+        [W.receiver, 'lending_supply', 0],
+      ].sort(),
+    );
   });
 });
 
@@ -210,10 +233,12 @@ describe('aToken transfers through the explorer source (Etherscan API V2 simulat
       const src = createExplorerClient({ url: fake.url, apiKey: fake.apiKey, rps: 1000 }).source(1);
       for (const w of [a, r]) await syncWalletFromExplorer(edb, erepo, src, w, {});
       const rows = async (w: string) =>
-        (await edb.query<{ kind: string; contract: string; counterparty: string; value_usd: string; ref: string | null }>(
-          "SELECT kind, contract, counterparty, value_usd::text AS value_usd, ref FROM wallet_activity WHERE wallet = $1 AND kind LIKE 'lending\\_%' ORDER BY block_number, log_index",
-          [w],
-        )).map((x) => [x.kind, x.contract, x.counterparty, Number(x.value_usd), x.ref]);
+        (
+          await edb.query<{ kind: string; contract: string; counterparty: string; value_usd: string; ref: string | null }>(
+            "SELECT kind, contract, counterparty, value_usd::text AS value_usd, ref FROM wallet_activity WHERE wallet = $1 AND kind LIKE 'lending\\_%' ORDER BY block_number, log_index",
+            [w],
+          )
+        ).map((x) => [x.kind, x.contract, x.counterparty, Number(x.value_usd), x.ref]);
       expect(await rows(a)).toEqual([
         ['lending_supply', POOL, USDC, 100_000, null],
         ['lending_withdraw', POOL, USDC, 100_000, 'atoken-transfer'],

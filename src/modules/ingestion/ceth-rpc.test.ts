@@ -25,7 +25,8 @@ const SIG = {
   mint: 'event Mint(address minter, uint256 mintAmount, uint256 mintTokens)',
   borrow: 'event Borrow(address borrower, uint256 borrowAmount, uint256 accountBorrows, uint256 totalBorrows)',
   repay: 'event RepayBorrow(address payer, address borrower, uint256 repayAmount, uint256 accountBorrows, uint256 totalBorrows)',
-  distributed: 'event DistributedBorrowerComp(address indexed cToken, address indexed borrower, uint256 compDelta, uint256 compBorrowIndex)',
+  distributed:
+    'event DistributedBorrowerComp(address indexed cToken, address indexed borrower, uint256 compDelta, uint256 compBorrowIndex)',
 };
 const ORACLE = parseAbi(['function getAssetPrice(address asset) view returns (uint256)']);
 
@@ -43,24 +44,66 @@ function chainOf(wallet: string, other: string): SimChain {
   const receipts = new Map<string, SimLog[]>();
   const tx = (n: number, block: number, entries: { address: string; event: string; args: Record<string, unknown> }[]) => {
     const hash = pad(`0x${n.toString(16)}`).toLowerCase();
-    const mine = entries.map((e, i) => ({ address: e.address, ...encodeLog(e.event, e.args), blockNumber: block, transactionHash: hash, logIndex: i }));
+    const mine = entries.map((e, i) => ({
+      address: e.address,
+      ...encodeLog(e.event, e.args),
+      blockNumber: block,
+      transactionHash: hash,
+      logIndex: i,
+    }));
     for (const l of mine) l.topics = l.topics.map((t) => t.toLowerCase());
     logs.push(...mine);
     receipts.set(hash, mine);
   };
-  const comp = (borrower: string) => ({ address: COMPTROLLER, event: SIG.distributed, args: { cToken: CETH, borrower, compDelta: 0n, compBorrowIndex: 10n ** 36n } });
+  const comp = (borrower: string) => ({
+    address: COMPTROLLER,
+    event: SIG.distributed,
+    args: { cToken: CETH, borrower, compDelta: 0n, compBorrowIndex: 10n ** 36n },
+  });
   // a mint: cETH's own Transfer(cETH, minter) names the wallet (found before this change too)
   tx(1, 15_000_000, [
     { address: CETH, event: SIG.mint, args: { minter: wallet, mintAmount: parseEther('10'), mintTokens: 50_000_000_000n } },
     { address: CETH, event: SIGS.transfer, args: { from: CETH, to: wallet, value: 50_000_000_000n } },
   ]);
-  tx(2, 15_000_100, [comp(wallet), { address: CETH, event: SIG.borrow, args: { borrower: wallet, borrowAmount: parseEther('2'), accountBorrows: parseEther('2'), totalBorrows: parseEther('1000') } }]);
-  tx(3, 15_000_200, [comp(other), { address: CETH, event: SIG.borrow, args: { borrower: other, borrowAmount: parseEther('5'), accountBorrows: parseEther('5'), totalBorrows: parseEther('1005') } }]);
-  tx(4, 15_100_000, [comp(wallet), { address: CETH, event: SIG.repay, args: { payer: wallet, borrower: wallet, repayAmount: parseEther('2.01'), accountBorrows: 0n, totalBorrows: parseEther('1003') } }]);
+  tx(2, 15_000_100, [
+    comp(wallet),
+    {
+      address: CETH,
+      event: SIG.borrow,
+      args: { borrower: wallet, borrowAmount: parseEther('2'), accountBorrows: parseEther('2'), totalBorrows: parseEther('1000') },
+    },
+  ]);
+  tx(3, 15_000_200, [
+    comp(other),
+    {
+      address: CETH,
+      event: SIG.borrow,
+      args: { borrower: other, borrowAmount: parseEther('5'), accountBorrows: parseEther('5'), totalBorrows: parseEther('1005') },
+    },
+  ]);
+  tx(4, 15_100_000, [
+    comp(wallet),
+    {
+      address: CETH,
+      event: SIG.repay,
+      args: { payer: wallet, borrower: wallet, repayAmount: parseEther('2.01'), accountBorrows: 0n, totalBorrows: parseEther('1003') },
+    },
+  ]);
   logs.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
   // WETH at $2,500 from the Aave V3 oracle (the simulator answers every block alike)
   const price = `${oracleFor(1)!.address}:${encodeFunctionData({ abi: ORACLE, functionName: 'getAssetPrice', args: [WETH as Hex] }).toLowerCase()}`;
-  return { chainId: 1, head, genesis: 1_438_269_973, wallet, nonce: 0, logs, code: new Map(), calls: new Map([[price, pad(`0x${(2500n * 10n ** 8n).toString(16)}`)]]), expected: {}, receipts };
+  return {
+    chainId: 1,
+    head,
+    genesis: 1_438_269_973,
+    wallet,
+    nonce: 0,
+    logs,
+    code: new Map(),
+    calls: new Map([[price, pad(`0x${(2500n * 10n ** 8n).toString(16)}`)]]),
+    expected: {},
+    receipts,
+  };
 }
 
 describe('cETH over JSON-RPC', () => {
@@ -83,9 +126,19 @@ describe('cETH over JSON-RPC', () => {
     fakes.push(provider);
     const db = await testDatabase();
     dbs.push(db);
-    const res = await syncWalletOnChain(db, createIngestionRepo(db), createRpcSource(1, provider.url), wallet, { pinned: pinnedContracts(1), useFinalized: true });
+    const res = await syncWalletOnChain(db, createIngestionRepo(db), createRpcSource(1, provider.url), wallet, {
+      pinned: pinnedContracts(1),
+      useFinalized: true,
+    });
     expect(res.complete).toBe(true);
-    const rows = (await lendingRows(db, wallet)).map((r) => [r.kind, r.protocol, r.contract, r.counterparty, r.amount, Math.round(Number(r.value_usd) * 100) / 100]);
+    const rows = (await lendingRows(db, wallet)).map((r) => [
+      r.kind,
+      r.protocol,
+      r.contract,
+      r.counterparty,
+      r.amount,
+      Math.round(Number(r.value_usd) * 100) / 100,
+    ]);
     expect(rows).toEqual([
       ['lending_supply', 'compound-v2', CETH, WETH, parseEther('10').toString(), 25_000],
       ['lending_borrow', 'compound-v2', CETH, WETH, parseEther('2').toString(), 5_000],

@@ -37,19 +37,25 @@ export async function runIngestCommand(args: string[], config: Config, opts: { d
 
   const { buildApp } = await import('../../app.js');
   // no workers; quiet logs so the progress bars stay readable
-  const app = await buildApp({ ...config, roles: [], logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }, opts.db ? { db: opts.db } : {});
+  const app = await buildApp(
+    { ...config, roles: [], logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel },
+    opts.db ? { db: opts.db } : {},
+  );
   await app.ready();
   try {
     const ctx = app.ctx;
     if (values.wallet?.length) {
       const engine = ctx.services.ingestion as IngestionEngine;
-      if (!engine.chains.length) throw new Error('no chain source configured: set CREDENCE_RPC_URL_<chainId> or CREDENCE_EXPLORER_API_URL and _KEY');
+      if (!engine.chains.length)
+        throw new Error('no chain source configured: set CREDENCE_RPC_URL_<chainId> or CREDENCE_EXPLORER_API_URL and _KEY');
       let incomplete = 0;
       for (const w of values.wallet) {
         const results = await engine.syncWallet(w);
         for (const r of results) {
           if (!r.complete) incomplete++;
-          console.log(`${w} chain ${r.chainId}: ${r.newRecords} new records, synced to block ${r.head}${r.complete ? '' : ' (incomplete)'}`);
+          console.log(
+            `${w} chain ${r.chainId}: ${r.newRecords} new records, synced to block ${r.head}${r.complete ? '' : ' (incomplete)'}`,
+          );
         }
         // a chain whose sync failed has no result (its error is logged and kept in wallet_sync.last_error)
         const failed = engine.chains.filter((c) => !results.some((r) => r.chainId === c));
@@ -61,7 +67,10 @@ export async function runIngestCommand(args: string[], config: Config, opts: { d
     }
     // progress bars on a terminal; plain lines when output goes to a file or a pipe
     const tty = process.stdout.isTTY === true;
-    const bars = new cliProgress.MultiBar({ clearOnComplete: false, hideCursor: true, format: ' {bar} {percentage}% | {value}/{total} | {label}' }, cliProgress.Presets.shades_classic);
+    const bars = new cliProgress.MultiBar(
+      { clearOnComplete: false, hideCursor: true, format: ' {bar} {percentage}% | {value}/{total} | {label}' },
+      cliProgress.Presets.shades_classic,
+    );
     let bar: cliProgress.SingleBar | null = null;
     let current = { label: '', total: 0, done: 0 };
     const progress: ProgressSink = {
@@ -81,7 +90,11 @@ export async function runIngestCommand(args: string[], config: Config, opts: { d
     const started = Date.now();
     // with CREDENCE_RPC_URL_<chain> set, non-stable amounts are valued by the chain's oracle over that endpoint
     const prices = (ctx.services.ingestion as IngestionEngine | undefined)?.priceReader(chainId);
-    const result = await importEthereumEtl({ db: ctx.db, repo: createIngestionRepo(ctx.db) }, positionals[0], { chainId, progress, prices }).catch((e: unknown) => {
+    const result = await importEthereumEtl({ db: ctx.db, repo: createIngestionRepo(ctx.db) }, positionals[0], {
+      chainId,
+      progress,
+      prices,
+    }).catch((e: unknown) => {
       // a value the export cannot hold exactly: one clear line naming file, line and field, not a stack trace
       if (e instanceof EtlFieldError) {
         bars.stop();
@@ -108,11 +121,23 @@ export async function runIngestCommand(args: string[], config: Config, opts: { d
       progress.stop();
     }
     bars.stop();
-    for (const f of result.files) console.log(`${f.kind.padEnd(15)} ${f.file}: ${f.skipped ? 'already imported' : `${f.rows} rows${f.resumedAt ? ` (resumed at ${f.resumedAt})` : ''}`}`);
-    console.log(`${result.records} new activity records for ${result.wallets.size} wallets in ${((Date.now() - started) / 1000).toFixed(1)} s` + (result.recordsWithoutTime ? ` (${result.recordsWithoutTime} without a block time)` : ''));
+    for (const f of result.files)
+      console.log(
+        `${f.kind.padEnd(15)} ${f.file}: ${f.skipped ? 'already imported' : `${f.rows} rows${f.resumedAt ? ` (resumed at ${f.resumedAt})` : ''}`}`,
+      );
+    console.log(
+      `${result.records} new activity records for ${result.wallets.size} wallets in ${((Date.now() - started) / 1000).toFixed(1)} s` +
+        (result.recordsWithoutTime ? ` (${result.recordsWithoutTime} without a block time)` : ''),
+    );
     const d = result.dropped;
-    if (prices?.stats.calls) console.log(`oracle prices: ${prices.stats.calls} eth_call (${prices.stats.priced} priced, ${prices.stats.unpriced} without a price, ${prices.stats.noState} without state at the block)`);
-    if (d.unpinned + d.unverifiedPool + d.unlistedPool) console.log(`not evidence (left out, never scored): ${d.unpinned} logs from contracts outside the registry, ${d.unverifiedPool} swaps in pools not derived from a Uniswap factory, ${d.unlistedPool} swaps in pools of tokens outside the allowlist`);
+    if (prices?.stats.calls)
+      console.log(
+        `oracle prices: ${prices.stats.calls} eth_call (${prices.stats.priced} priced, ${prices.stats.unpriced} without a price, ${prices.stats.noState} without state at the block)`,
+      );
+    if (d.unpinned + d.unverifiedPool + d.unlistedPool)
+      console.log(
+        `not evidence (left out, never scored): ${d.unpinned} logs from contracts outside the registry, ${d.unverifiedPool} swaps in pools not derived from a Uniswap factory, ${d.unlistedPool} swaps in pools of tokens outside the allowlist`,
+      );
     return 0;
   } finally {
     await app.close();

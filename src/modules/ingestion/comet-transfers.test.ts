@@ -46,7 +46,11 @@ const T0 = Date.UTC(2024, 0, 1, 12);
 const day = (n: number) => new Date(T0 + n * DAY);
 const usdc = (n: number) => parseUnits(String(n), 6);
 
-const transfer = (token: string, from: string, to: string, value: bigint): EtlLog => ({ address: token, event: SIGS.transfer, args: { from, to, value } });
+const transfer = (token: string, from: string, to: string, value: bigint): EtlLog => ({
+  address: token,
+  event: SIGS.transfer,
+  args: { from, to, value },
+});
 /** Comet.supply of base: the USDC paid in, Supply, then the mint of the part that raised a positive balance (none
  *  when it only repaid debt). */
 const supplyLogs = (w: string, usd: number, minted = usd): EtlLog[] => [
@@ -62,10 +66,16 @@ const withdrawLogs = (w: string, usd: number, burnt = usd): EtlLog[] => [
   ...(burnt > 0 ? [transfer(COMET, w, ZERO, usdc(burnt))] : []),
 ];
 /** Comet.transfer of base between two accounts with positive balances: a burn from the sender, a mint to the receiver. */
-const transferBaseLogs = (from: string, to: string, usd: number): EtlLog[] => [transfer(COMET, from, ZERO, usdc(usd)), transfer(COMET, ZERO, to, usdc(usd))];
+const transferBaseLogs = (from: string, to: string, usd: number): EtlLog[] => [
+  transfer(COMET, from, ZERO, usdc(usd)),
+  transfer(COMET, ZERO, to, usdc(usd)),
+];
 
 let counter = 1;
-const addr = () => `0x${(counter++).toString(16).padStart(8, '0')}${Math.floor(Math.random() * 2 ** 48).toString(16).padStart(12, '0')}${'c3'.repeat(10)}`;
+const addr = () =>
+  `0x${(counter++).toString(16).padStart(8, '0')}${Math.floor(Math.random() * 2 ** 48)
+    .toString(16)
+    .padStart(12, '0')}${'c3'.repeat(10)}`;
 /** one cheap transaction: 0.001 ETH to someone */
 const plain = (x: EtlExport, w: string, d: number) => x.tx({ from: w, to: addr(), at: day(d), value: 10n ** 15n });
 
@@ -88,7 +98,15 @@ function buildExport(): string {
   // a borrower: WETH collateral (SupplyCollateral: not tracked), $10k of base supplied, then a $60k withdrawal that
   // takes the $10k (burnt) and borrows $50k (no Transfer for that part), repaid after 180 days with interest
   // ($50,500: all of it repays, nothing is minted), then $100k of base supplied and kept to the end of the year
-  x.tx({ from: W.borrower, to: COMET, at: day(0), logs: [transfer(WETH, W.borrower, COMET, 40n * 10n ** 18n), { address: COMET, event: SIG.supplyCollateral, args: { from: W.borrower, dst: W.borrower, asset: WETH, amount: 40n * 10n ** 18n } }] });
+  x.tx({
+    from: W.borrower,
+    to: COMET,
+    at: day(0),
+    logs: [
+      transfer(WETH, W.borrower, COMET, 40n * 10n ** 18n),
+      { address: COMET, event: SIG.supplyCollateral, args: { from: W.borrower, dst: W.borrower, asset: WETH, amount: 40n * 10n ** 18n } },
+    ],
+  });
   x.tx({ from: W.borrower, to: COMET, at: day(0.5), logs: supplyLogs(W.borrower, 10_000) });
   x.tx({ from: W.borrower, to: COMET, at: day(1), logs: withdrawLogs(W.borrower, 60_000, 10_000) });
   for (let m = 1; m <= 12; m++) plain(x, W.borrower, 30 * m + 3);
@@ -111,7 +129,8 @@ afterAll(async () => {
 type Row = LendingRow;
 const lendingRows = (w: string) => lendingRowsOf(db, w);
 const asEvent = (r: Row) => asLendingEvent(r);
-const scores = async (w: string) => Object.fromEntries(scoreWallet({ features: await repo.features(w) }).map((r) => [r.category, r.score])) as Record<Category, number>;
+const scores = async (w: string) =>
+  Object.fromEntries(scoreWallet({ features: await repo.features(w) }).map((r) => [r.category, r.score])) as Record<Category, number>;
 /** the borrower's DEFI_LENDING, before and after Comet transfers were read */
 const BORROWER_DEFI_LENDING_CONDUCT = 299;
 const short = (rows: Row[]) => rows.map((r) => [r.kind, r.contract, Number(r.value_usd), r.log_index, r.ref]);
@@ -121,7 +140,17 @@ describe('Comet base transfers move the balance (ethereum-etl import, the real p
     expect(contractInfo(1, COMET)).toMatchObject({ role: 'comet', protocol: 'compound-v3', baseToken: USDC });
     // the transfer's two logs: a withdrawal of base from the sender, a supply to the receiver, rows of the market
     // valued as USDC, and still the accounts' token movements
-    const moved = await db.query<{ wallet: string; kind: string; direction: string | null; contract: string; counterparty: string | null; protocol: string | null; amount: string; value_usd: string | null; ref: string | null }>(
+    const moved = await db.query<{
+      wallet: string;
+      kind: string;
+      direction: string | null;
+      contract: string;
+      counterparty: string | null;
+      protocol: string | null;
+      amount: string;
+      value_usd: string | null;
+      ref: string | null;
+    }>(
       `SELECT wallet, kind, direction, contract, counterparty, protocol, amount::text AS amount, value_usd::text AS value_usd, ref FROM wallet_activity
         WHERE wallet IN ($1, $2) AND contract = $3 AND block_number = (SELECT block_number FROM wallet_activity WHERE wallet = $1 AND ref = 'comet-transfer' AND kind = 'lending_withdraw')
         ORDER BY log_index, kind`,
@@ -134,7 +163,10 @@ describe('Comet base transfers move the balance (ethereum-etl import, the real p
       [W.receiver, 'transfer_erc20', 'in', ZERO, null, '100000000000', 0, null],
     ]);
     // any other token's mint or burn is no lending
-    const [{ n }] = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM wallet_activity WHERE ref = 'comet-transfer' AND contract <> $1", [COMET]);
+    const [{ n }] = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM wallet_activity WHERE ref = 'comet-transfer' AND contract <> $1",
+      [COMET],
+    );
     expect(n).toBe(0);
   });
 
@@ -178,11 +210,15 @@ describe('Comet base transfers move the balance (ethereum-etl import, the real p
     // transaction: ~36M USD-days and the honest supplier's DEFI_LENDING (174 measured)
     const without = replayLending(rows.filter((r) => r.ref !== 'comet-transfer').map(asEvent), f.lastActivityAt!.getTime());
     expect(without.collateralUsdDays).toBeGreaterThan(35_000_000);
-    const blind = Object.fromEntries(scoreWallet({ features: { ...f, lending: { ...f.lending, positions: without } } }).map((r) => [r.category, r.score])) as Record<Category, number>;
+    const blind = Object.fromEntries(
+      scoreWallet({ features: { ...f, lending: { ...f.lending, positions: without } } }).map((r) => [r.category, r.score]),
+    ) as Record<Category, number>;
     // (3.0.0 scored that 174 as "own capital"; model 4.0.0: capital held is no credit record either way)
     expect(blind.DEFI_LENDING).toBe((await scores(W.honest)).DEFI_LENDING);
     // counting the Supply's mint as a second supply would leave $100k held after the transfer: it is not
-    expect(replayLending(rows.map((r) => ({ ...asEvent(r), logIndex: undefined }))).collateralUsdDays).toBeGreaterThan(p.collateralUsdDays * 1.9);
+    expect(replayLending(rows.map((r) => ({ ...asEvent(r), logIndex: undefined }))).collateralUsdDays).toBeGreaterThan(
+      p.collateralUsdDays * 1.9,
+    );
   });
 
   it('the receiving account holds the balance from the transfer on, and its withdrawal closes it', async () => {
@@ -215,7 +251,9 @@ describe('Comet base transfers move the balance (ethereum-etl import, the real p
     // the supply counters count the Supply, not its mint (a moved position is not a supply)
     expect(f.lending).toMatchObject({ supplies: 1, suppliedUsd: 100_000, unvaluedSupplies: 0 });
     // the same as the replay of the market's Supply and Withdraw alone (what was read before)
-    expect(f.lending.positions).toEqual(replayLending(rows.filter((r) => r.ref !== 'comet-transfer').map(asEvent), f.lastActivityAt!.getTime()));
+    expect(f.lending.positions).toEqual(
+      replayLending(rows.filter((r) => r.ref !== 'comet-transfer').map(asEvent), f.lastActivityAt!.getTime()),
+    );
     // model 4.0.0: a year of supplying alone is no credit record (174 under 3.0.0, header)
     expect((await scores(W.honest)).DEFI_LENDING).toBe(0);
   });
@@ -240,7 +278,9 @@ describe('Comet base transfers move the balance (ethereum-etl import, the real p
     expect(p.debtUsdDays).toBeCloseTo(50_000 * 180, -3);
     expect(p).toMatchObject({ cycles: 1, cycleMonths: 1, avgCycleDays: 180 });
     // the burn counted again would have made it a $60k borrow ($9.5k still owed after the repayment)
-    const burnTwice = rows.map((r) => (r.kind === 'lending_withdraw' && r.ref === 'comet-transfer' ? { ...asEvent(r), logIndex: undefined } : asEvent(r)));
+    const burnTwice = rows.map((r) =>
+      r.kind === 'lending_withdraw' && r.ref === 'comet-transfer' ? { ...asEvent(r), logIndex: undefined } : asEvent(r),
+    );
     const twice = replayLending(burnTwice, f.lastActivityAt!.getTime());
     expect(twice.debtUsdDays).toBeGreaterThan(60_000 * 180);
     // model 4.0.0: its conduct (one 180-day loan repaid); the score is held to its backing (no gas in this export, and
@@ -267,10 +307,12 @@ describe('Comet base transfers through the explorer source (Etherscan API V2 sim
       const src = createExplorerClient({ url: fake.url, apiKey: fake.apiKey, rps: 1000 }).source(1);
       for (const w of [a, r]) await syncWalletFromExplorer(edb, erepo, src, w, {});
       const rows = async (w: string) =>
-        (await edb.query<{ kind: string; contract: string; value_usd: string; log_index: number; ref: string | null }>(
-          "SELECT kind, contract, value_usd::text AS value_usd, log_index, ref FROM wallet_activity WHERE wallet = $1 AND kind LIKE 'lending\\_%' ORDER BY block_number, log_index",
-          [w],
-        )).map((x) => [x.kind, x.contract, Number(x.value_usd), x.log_index, x.ref]);
+        (
+          await edb.query<{ kind: string; contract: string; value_usd: string; log_index: number; ref: string | null }>(
+            "SELECT kind, contract, value_usd::text AS value_usd, log_index, ref FROM wallet_activity WHERE wallet = $1 AND kind LIKE 'lending\\_%' ORDER BY block_number, log_index",
+            [w],
+          )
+        ).map((x) => [x.kind, x.contract, Number(x.value_usd), x.log_index, x.ref]);
       expect(await rows(a)).toEqual([
         ['lending_supply', COMET, 100_000, 1, null],
         ['lending_supply', COMET, 100_000, 2, 'comet-transfer'],

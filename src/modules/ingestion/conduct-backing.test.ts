@@ -8,8 +8,24 @@ import { testConfig } from '../../../test/helpers/app.js';
 import { testDatabase } from '../../../test/helpers/db.js';
 import { EtlExport } from '../../../test/helpers/etl-export.js';
 import {
-  addr, ARBITRUM_AAVE, arbVoter, at, ETHEREUM_AAVE, GAS, Lender, pairBurnLogs, pairMintLogs, POSITION_LIQUIDITY, positionAddLogs, positionExitLogs,
-  positionIdOf, positionMintLogs, REAL, stableSwapLogs, v2Pair, v3Pool,
+  addr,
+  ARBITRUM_AAVE,
+  arbVoter,
+  at,
+  ETHEREUM_AAVE,
+  GAS,
+  Lender,
+  pairBurnLogs,
+  pairMintLogs,
+  POSITION_LIQUIDITY,
+  positionAddLogs,
+  positionExitLogs,
+  positionIdOf,
+  positionMintLogs,
+  REAL,
+  stableSwapLogs,
+  v2Pair,
+  v3Pool,
 } from '../../../test/helpers/conduct-histories.js';
 import type { Db } from '../../platform/db/types.js';
 import { ceilingFor } from '../scoring/model/cost-ceiling.js';
@@ -38,7 +54,11 @@ const config = testConfig();
 async function ingest(x: EtlExport, chain: number): Promise<void> {
   const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
   try {
-    expect(await runIngestCommand(['--format', 'ethereum-etl', '--chain', String(chain), x.write()], config, { db: { ...db, close: async () => undefined } })).toBe(0);
+    expect(
+      await runIngestCommand(['--format', 'ethereum-etl', '--chain', String(chain), x.write()], config, {
+        db: { ...db, close: async () => undefined },
+      }),
+    ).toBe(0);
   } finally {
     log.mockRestore();
   }
@@ -52,15 +72,21 @@ async function scoresOf(w: string): Promise<Scores> {
   const out: Scores = {};
   for (const r of rows) {
     const factors = (typeof r.factors === 'string' ? JSON.parse(r.factors) : r.factors) as { code: string; description: string }[];
-    out[r.category] = { score: r.score, conduct: r.conduct ?? -1, backing: Number(r.backing_usd ?? 0), codes: factors.map((f) => f.code), factors };
+    out[r.category] = {
+      score: r.score,
+      conduct: r.conduct ?? -1,
+      backing: Number(r.backing_usd ?? 0),
+      codes: factors.map((f) => f.code),
+      factors,
+    };
   }
   return out;
 }
 /** the most an attack of this real cost may score: the curve at that cost, or a fresh wallet's score + 50 */
 const allowed = (realCost: number, fresh: number) => Math.max(ceilingFor(realCost), fresh + 50);
 
-const arbGasUsd = Number(GAS.arbitrum.gasUsed * GAS.arbitrum.priceWei) / 1e18 * REAL.ethUsd;
-const mainGasUsd = Number(GAS.mainnet.gasUsed * GAS.mainnet.priceWei) / 1e18 * REAL.ethUsd;
+const arbGasUsd = (Number(GAS.arbitrum.gasUsed * GAS.arbitrum.priceWei) / 1e18) * REAL.ethUsd;
+const mainGasUsd = (Number(GAS.mainnet.gasUsed * GAS.mainnet.priceWei) / 1e18) * REAL.ethUsd;
 
 beforeAll(async () => {
   db = await testDatabase();
@@ -89,7 +115,9 @@ describe('the attacks of issue 28, through the ethereum-etl import at the real a
       w.txs++;
     }
     for (const p of pools) {
-      const mint = p.v2 ? pairMintLogs(p.pool, [p.a, p.b].sort()[0], [p.a, p.b].sort()[1], w.lp, 200_000) : positionMintLogs(42161, p.pool, p.a, p.b, w.lp, w.lp, 200_000);
+      const mint = p.v2
+        ? pairMintLogs(p.pool, [p.a, p.b].sort()[0], [p.a, p.b].sort()[1], w.lp, 200_000)
+        : positionMintLogs(42161, p.pool, p.a, p.b, w.lp, w.lp, 200_000);
       x.tx({ from: w.lp, to: p.pool, at: at(-1), logs: mint });
     }
     for (let d = 0; d < w.days; d++) {
@@ -126,7 +154,17 @@ describe('the attacks of issue 28, through the ethereum-etl import at the real a
   const s: Record<string, Scores> = {};
   beforeAll(async () => {
     await ingest(x, 42161);
-    for (const w of [fresh, washers.d30.trader, washers.d4.trader, linked.trader, parked90.who, parkedYear.who, voter, ...holders.map((h) => h.who)]) s[w] = await scoresOf(w);
+    for (const w of [
+      fresh,
+      washers.d30.trader,
+      washers.d4.trader,
+      linked.trader,
+      parked90.who,
+      parkedYear.who,
+      voter,
+      ...holders.map((h) => h.who),
+    ])
+      s[w] = await scoresOf(w);
   }, 240_000);
 
   it('own-liquidity wash trading in new 1% pools: 30 days or 4, the trader scores what ~$1-$5 of gas buys', () => {
@@ -143,11 +181,13 @@ describe('the attacks of issue 28, through the ethereum-etl import at the real a
     expect(s[washers.d30.trader].DEFI_TRADING.score).toBeLessThan(100);
   });
 
-  it('with the LP funded by the trader on-chain, the swaps are discounted as the cluster\'s own liquidity, and named', () => {
+  it("with the LP funded by the trader on-chain, the swaps are discounted as the cluster's own liquidity, and named", () => {
     const r = s[linked.trader].DEFI_TRADING;
     expect(r.score).toBeLessThanOrEqual(allowed(linked.txs * arbGasUsd, s[fresh].DEFI_TRADING.score));
     expect(r.conduct).toBe(0);
-    expect(r.factors.find((f) => f.code === 'SWAPS_DISCOUNTED')?.description).toMatch(/10 swaps in pools where a wallet it funded, or that funded it, provides liquidity/);
+    expect(r.factors.find((f) => f.code === 'SWAPS_DISCOUNTED')?.description).toMatch(
+      /10 swaps in pools where a wallet it funded, or that funded it, provides liquidity/,
+    );
     expect(r.codes).not.toContain('NO_TRADING_HISTORY');
   });
 
@@ -190,7 +230,7 @@ describe('the attacks of issue 28, through the ethereum-etl import at the real a
   });
 });
 
-describe('a stranger\'s transactions move nothing (Ethereum)', () => {
+describe("a stranger's transactions move nothing (Ethereum)", () => {
   const x = new EtlExport(21_000_000, GAS.mainnet);
   const victim = addr();
   const control = addr();
@@ -198,15 +238,47 @@ describe('a stranger\'s transactions move nothing (Ethereum)', () => {
   for (const w of [victim, control]) {
     for (let d = 0; d < 20; d++) {
       const [a, b] = d % 2 === 0 ? [MAINNET_USDC, MAINNET_USDT] : [MAINNET_USDT, MAINNET_USDC];
-      x.tx({ from: w, to: POOL_USDC_USDT_1BP, at: at(d * 7, w === victim ? 1 : 2), logs: stableSwapLogs(POOL_USDC_USDT_1BP, false, a, b, w, 400_000) });
+      x.tx({
+        from: w,
+        to: POOL_USDC_USDT_1BP,
+        at: at(d * 7, w === victim ? 1 : 2),
+        logs: stableSwapLogs(POOL_USDC_USDT_1BP, false, a, b, w, 400_000),
+      });
     }
   }
   // after the victim's first swaps: USDC.transferFrom(victim, pool, 0) beside NPM.mint(recipient = victim), paid by
   // the stranger; a dust transfer; a token it never asked for
-  x.tx({ from: stranger, to: '0xc36442b4a4522e871399cd717abdd847ab11fe88', at: at(20), logs: positionMintLogs(1, POOL_USDC_USDT_1BP, MAINNET_USDC, MAINNET_USDT, victim, stranger, 1, victim) });
-  x.tx({ from: stranger, to: MAINNET_USDC, at: at(21), logs: [{ address: MAINNET_USDC, event: 'event Transfer(address indexed from, address indexed to, uint256 value)', args: { from: stranger, to: victim, value: 1n } }] });
+  x.tx({
+    from: stranger,
+    to: '0xc36442b4a4522e871399cd717abdd847ab11fe88',
+    at: at(20),
+    logs: positionMintLogs(1, POOL_USDC_USDT_1BP, MAINNET_USDC, MAINNET_USDT, victim, stranger, 1, victim),
+  });
+  x.tx({
+    from: stranger,
+    to: MAINNET_USDC,
+    at: at(21),
+    logs: [
+      {
+        address: MAINNET_USDC,
+        event: 'event Transfer(address indexed from, address indexed to, uint256 value)',
+        args: { from: stranger, to: victim, value: 1n },
+      },
+    ],
+  });
   const junk = addr();
-  x.tx({ from: stranger, to: junk, at: at(22), logs: [{ address: junk, event: 'event Transfer(address indexed from, address indexed to, uint256 value)', args: { from: stranger, to: victim, value: 10n ** 24n } }] });
+  x.tx({
+    from: stranger,
+    to: junk,
+    at: at(22),
+    logs: [
+      {
+        address: junk,
+        event: 'event Transfer(address indexed from, address indexed to, uint256 value)',
+        args: { from: stranger, to: victim, value: 10n ** 24n },
+      },
+    ],
+  });
 
   let v: Scores;
   let c: Scores;
@@ -250,7 +322,8 @@ describe('a self-dealing marker lasts while its liquidity is in the pool (Ethere
     x.tx({ from: who, to: pool, at: at(day++), logs });
     return positionIdOf(logs);
   };
-  const exitV3 = (who: string, id: bigint, liquidity: bigint, burn: boolean) => x.tx({ from: who, to: pool, at: at(day++), logs: positionExitLogs(1, pool, id, who, liquidity, burn) });
+  const exitV3 = (who: string, id: bigint, liquidity: bigint, burn: boolean) =>
+    x.tx({ from: who, to: pool, at: at(day++), logs: positionExitLogs(1, pool, id, who, liquidity, burn) });
 
   // V3: all the liquidity out and the NFT burned; half of it out; all of it out, then added again
   const burned = addr();
@@ -279,7 +352,18 @@ describe('a self-dealing marker lasts while its liquidity is in the pool (Ethere
   const v2moved = addr();
   x.tx({ from: v2moved, to: pair, at: at(day++), logs: pairMintLogs(pair, p0, p1, v2moved, 50_000) });
   swaps(v2moved, 3, true);
-  x.tx({ from: v2moved, to: pair, at: at(day++), logs: [{ address: pair, event: 'event Transfer(address indexed from, address indexed to, uint256 value)', args: { from: v2moved, to: addr(), value: 50_000_000_000n } }] });
+  x.tx({
+    from: v2moved,
+    to: pair,
+    at: at(day++),
+    logs: [
+      {
+        address: pair,
+        event: 'event Transfer(address indexed from, address indexed to, uint256 value)',
+        args: { from: v2moved, to: addr(), value: 50_000_000_000n },
+      },
+    ],
+  });
   swaps(v2moved, 4, true);
 
   const seen: Record<string, { swaps: number; own: number }> = {};
@@ -292,7 +376,7 @@ describe('a self-dealing marker lasts while its liquidity is in the pool (Ethere
     }
   }, 240_000);
 
-  it('V3: swaps count again once the position\'s liquidity is out; not while some of it is there, nor once it is added back', () => {
+  it("V3: swaps count again once the position's liquidity is out; not while some of it is there, nor once it is added back", () => {
     expect(seen[burned]).toEqual({ swaps: 4, own: 3 });
     expect(seen[half]).toEqual({ swaps: 0, own: 7 });
     expect(seen[again]).toEqual({ swaps: 3, own: 4 });
@@ -328,9 +412,17 @@ describe('honest histories rank by conduct (Ethereum Aave V3, USDC collateral)',
   // generated populations: a base history and its variants, each differing in one way only
   const rand = (() => {
     let seed = 28;
-    return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   })();
-  interface Family { base: Lender; liquidatedLongAgo: Lender; liquidatedLastWeek: Lender; moreCycles: Lender; longerTenure: Lender; tenfold: Lender; threeCycles: Lender }
+  interface Family {
+    base: Lender;
+    liquidatedLongAgo: Lender;
+    liquidatedLastWeek: Lender;
+    moreCycles: Lender;
+    longerTenure: Lender;
+    tenfold: Lender;
+    threeCycles: Lender;
+  }
   const families: Family[] = [];
   for (let k = 0; k < 4; k++) {
     const principal = Math.round(1_000 + rand() * 20_000);

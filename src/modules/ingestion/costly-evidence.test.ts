@@ -41,7 +41,11 @@ async function imported(chainId: number, ...builders: ((x: EtlExport, w: string)
   await importEthereumEtl({ db, repo }, x.write(), { chainId });
   return wallets;
 }
-const scores = async (w: string) => Object.fromEntries(scoreWallet({ features: await repo.features(w) }).map((r) => [r.category, r])) as Record<Category, ReturnType<typeof scoreWallet>[number]>;
+const scores = async (w: string) =>
+  Object.fromEntries(scoreWallet({ features: await repo.features(w) }).map((r) => [r.category, r])) as Record<
+    Category,
+    ReturnType<typeof scoreWallet>[number]
+  >;
 const fresh = () => scores(H.addr());
 
 describe('honest histories keep their conduct (within 10% of model 2.0.0), held to what backs it', () => {
@@ -151,7 +155,7 @@ describe('attacks through the import (issue 19)', () => {
     expect(a.OVERALL.score).toBeLessThan(400);
   });
 
-  it('a wallet trading against liquidity it added itself (its transaction, the pair\'s own tokens) still earns nothing', async () => {
+  it("a wallet trading against liquidity it added itself (its transaction, the pair's own tokens) still earns nothing", async () => {
     const [w] = await imported(1, H.selfLiquidity);
     expect((await repo.features(w)).trading.swaps).toBe(0);
     expect((await scores(w)).DEFI_TRADING.score).toBe(0);
@@ -160,9 +164,20 @@ describe('attacks through the import (issue 19)', () => {
   it('pre-aging: monthly airdrops give no age, no active months, no counterparties', async () => {
     const [w] = await imported(1, H.airdropped);
     const f = await repo.features(w);
-    expect(f).toMatchObject({ firstActivityAt: null, ageDays: 0, activeDays: 0, activeMonths: 0, distinctCounterparties: 0, tokenTransfers: 0, distinctTokens: 0 });
+    expect(f).toMatchObject({
+      firstActivityAt: null,
+      ageDays: 0,
+      activeDays: 0,
+      activeMonths: 0,
+      distinctCounterparties: 0,
+      tokenTransfers: 0,
+      distinctTokens: 0,
+    });
     // the rows are stored (with their senders), they just earn nothing
-    const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM wallet_activity WHERE wallet = $1 AND tx_from IS NOT NULL AND tx_from <> $1', [w]);
+    const rows = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM wallet_activity WHERE wallet = $1 AND tx_from IS NOT NULL AND tx_from <> $1',
+      [w],
+    );
     expect(rows[0].n).toBe(14);
   });
 });

@@ -13,7 +13,12 @@ export interface ChainCoverageRow {
 
 export function createCoverageRepo(db: Queryable) {
   return {
-    async recordChainState(wallet: string, chainId: number, s: { source: string; finalizedBlock: number; complete: boolean }, q: Queryable = db) {
+    async recordChainState(
+      wallet: string,
+      chainId: number,
+      s: { source: string; finalizedBlock: number; complete: boolean },
+      q: Queryable = db,
+    ) {
       await q.query(
         `INSERT INTO wallet_sync (wallet, chain_id, source, finalized_block, complete, last_synced_at) VALUES ($1, $2, $3, $4, $5, now())
          ON CONFLICT (wallet, chain_id) DO UPDATE
@@ -25,12 +30,23 @@ export function createCoverageRepo(db: Queryable) {
 
     /** The block of the wallet's first record of a kind on a chain (null: none). */
     async firstBlockOf(wallet: string, chainId: number, kind: string, q: Queryable = db): Promise<number | null> {
-      const [r] = await q.query<{ b: string | number | null }>('SELECT min(block_number) AS b FROM wallet_activity WHERE wallet = $1 AND chain_id = $2 AND kind = $3', [wallet, chainId, kind]);
+      const [r] = await q.query<{ b: string | number | null }>(
+        'SELECT min(block_number) AS b FROM wallet_activity WHERE wallet = $1 AND chain_id = $2 AND kind = $3',
+        [wallet, chainId, kind],
+      );
       return r?.b === null || r?.b === undefined ? null : Number(r.b);
     },
 
     async chains(wallets: string[], q: Queryable = db): Promise<Map<string, ChainCoverageRow[]>> {
-      const rows = await q.query<{ wallet: string; chain_id: number; last_block: string | null; finalized_block: string | null; complete: boolean; source: string | null; last_synced_at: Date | null }>(
+      const rows = await q.query<{
+        wallet: string;
+        chain_id: number;
+        last_block: string | null;
+        finalized_block: string | null;
+        complete: boolean;
+        source: string | null;
+        last_synced_at: Date | null;
+      }>(
         'SELECT wallet, chain_id, last_block, finalized_block, complete, source, last_synced_at FROM wallet_sync WHERE wallet = ANY($1::text[])',
         [wallets],
       );
@@ -51,7 +67,11 @@ export function createCoverageRepo(db: Queryable) {
 
     /** Per wallet, the unread protocols (registry unreadContracts) its stored activity touched: a token sent to or
      *  received from one of their contracts, or a token one of them issues. One statement for many wallets. */
-    async unreadTouched(wallets: string[], unread: { chainId: number; address: string; protocol: string }[], q: Queryable = db): Promise<Map<string, string[]>> {
+    async unreadTouched(
+      wallets: string[],
+      unread: { chainId: number; address: string; protocol: string }[],
+      q: Queryable = db,
+    ): Promise<Map<string, string[]>> {
       const out = new Map<string, string[]>();
       if (!wallets.length || !unread.length) return out;
       const rows = await q.query<{ wallet: string; protocol: string }>(
@@ -85,7 +105,10 @@ export function createCoverageRepo(db: Queryable) {
     },
 
     async clearFailures(wallet: string, q: Queryable = db): Promise<void> {
-      await q.query('UPDATE tracked_wallets SET failures = 0, retry_at = NULL WHERE wallet = $1 AND (failures > 0 OR retry_at IS NOT NULL)', [wallet]);
+      await q.query(
+        'UPDATE tracked_wallets SET failures = 0, retry_at = NULL WHERE wallet = $1 AND (failures > 0 OR retry_at IS NOT NULL)',
+        [wallet],
+      );
     },
   };
 }

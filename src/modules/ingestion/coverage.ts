@@ -16,7 +16,14 @@ export const UNREAD_PROTOCOL = 'UNREAD_PROTOCOL';
 
 export const noSourceCoverage = (at: Date): Coverage => ({ status: 'none', asOf: at, reason: NO_CHAIN_SOURCE, chains: [] });
 
-export function coverageOf(chains: number[], rows: ChainCoverageRow[], at: Date, explorer: boolean, rpcChains: number[], unread: string[] = []): Coverage {
+export function coverageOf(
+  chains: number[],
+  rows: ChainCoverageRow[],
+  at: Date,
+  explorer: boolean,
+  rpcChains: number[],
+  unread: string[] = [],
+): Coverage {
   if (!chains.length) return noSourceCoverage(at);
   const list = chains.map((chainId) => {
     const r = rows.find((x) => x.chainId === chainId);
@@ -31,5 +38,10 @@ export function coverageOf(chains: number[], rows: ChainCoverageRow[], at: Date,
     };
   });
   const names = [...new Set(unread)].sort();
-  return { status: list.every((c) => c.complete) && !names.length ? 'complete' : 'partial', asOf: at, reason: names.length ? `${UNREAD_PROTOCOL}:${names.join(',')}` : null, chains: list };
+  return {
+    status: list.every((c) => c.complete) && !names.length ? 'complete' : 'partial',
+    asOf: at,
+    reason: names.length ? `${UNREAD_PROTOCOL}:${names.join(',')}` : null,
+    chains: list,
+  };
 }

@@ -119,7 +119,12 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
 
   let args: Record<string, unknown>;
   try {
-    const decoded = decodeEventLog({ abi: [def.abi], topics: log.topics as [`0x${string}`], data: log.data as `0x${string}`, strict: true });
+    const decoded = decodeEventLog({
+      abi: [def.abi],
+      topics: log.topics as [`0x${string}`],
+      data: log.data as `0x${string}`,
+      strict: true,
+    });
     args = (decoded.args ?? {}) as Record<string, unknown>;
   } catch {
     return []; // a log that merely shares a selector (wrong topic count or data layout) is not this event
@@ -146,7 +151,14 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       // the liquidated wallet's aTokens to the liquidator this way.
       const aToken = aTokenInfo(ctx.chainId, contract);
       if (aToken && from && to && from !== ZERO_ADDRESS && to !== ZERO_ADDRESS && from !== to) {
-        const moved = { protocol: aToken.protocol, contract: aToken.pool, counterparty: aToken.reserve, amount: n('value'), valueUsd: usd(aToken.reserve, n('value')), ref: 'atoken-transfer' };
+        const moved = {
+          protocol: aToken.protocol,
+          contract: aToken.pool,
+          counterparty: aToken.reserve,
+          amount: n('value'),
+          valueUsd: usd(aToken.reserve, n('value')),
+          ref: 'atoken-transfer',
+        };
         add(from, 'lending_withdraw', { ...moved, direction: 'out' });
         add(to, 'lending_supply', moved);
       }
@@ -166,15 +178,37 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       // leaves the borrower.
       const cToken = cTokenInfo(ctx.chainId, contract);
       const rate = cToken && from && to ? cTokenRate(ctx.chainId, contract, log.blockNumber) : undefined;
-      if (cToken && rate !== undefined && from && to && from !== ZERO_ADDRESS && to !== ZERO_ADDRESS && from !== to && from !== contract && to !== contract) {
+      if (
+        cToken &&
+        rate !== undefined &&
+        from &&
+        to &&
+        from !== ZERO_ADDRESS &&
+        to !== ZERO_ADDRESS &&
+        from !== to &&
+        from !== contract &&
+        to !== contract
+      ) {
         const underlying = ((args.value as bigint) * rate) / 10n ** 18n;
-        const moved = { protocol: 'compound-v2', counterparty: cToken.underlying, amount: underlying.toString(), valueUsd: usd(cToken.underlying, underlying.toString()), ref: 'atoken-transfer' };
+        const moved = {
+          protocol: 'compound-v2',
+          counterparty: cToken.underlying,
+          amount: underlying.toString(),
+          valueUsd: usd(cToken.underlying, underlying.toString()),
+          ref: 'atoken-transfer',
+        };
         add(from, 'lending_withdraw', { ...moved, direction: 'out' });
         add(to, 'lending_supply', moved);
       }
       const market = contractInfo(ctx.chainId, contract);
       if (market?.role === 'comet' && from && to && from !== to && (from === ZERO_ADDRESS || to === ZERO_ADDRESS)) {
-        const moved = { protocol: 'compound-v3', counterparty: null, amount: n('value'), valueUsd: usd(market.baseToken ?? null, n('value')), ref: 'comet-transfer' };
+        const moved = {
+          protocol: 'compound-v3',
+          counterparty: null,
+          amount: n('value'),
+          valueUsd: usd(market.baseToken ?? null, n('value')),
+          ref: 'comet-transfer',
+        };
         if (to === ZERO_ADDRESS) add(from, 'lending_withdraw', { ...moved, direction: 'out' });
         else add(to, 'lending_supply', moved);
       }
@@ -192,39 +226,82 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
     }
     case 'AaveSupply':
     case 'AaveV2Deposit':
-      add(a('onBehalfOf'), 'lending_supply', { protocol: pass.protocol, counterparty: a('reserve'), amount: n('amount'), valueUsd: usd(a('reserve'), n('amount')) });
+      add(a('onBehalfOf'), 'lending_supply', {
+        protocol: pass.protocol,
+        counterparty: a('reserve'),
+        amount: n('amount'),
+        valueUsd: usd(a('reserve'), n('amount')),
+      });
       break;
     case 'AaveBorrow':
     case 'AaveV2Borrow':
-      add(a('onBehalfOf'), 'lending_borrow', { protocol: pass.protocol, counterparty: a('reserve'), amount: n('amount'), valueUsd: usd(a('reserve'), n('amount')) });
+      add(a('onBehalfOf'), 'lending_borrow', {
+        protocol: pass.protocol,
+        counterparty: a('reserve'),
+        amount: n('amount'),
+        valueUsd: usd(a('reserve'), n('amount')),
+      });
       break;
     case 'AaveRepay':
     case 'AaveV2Repay':
       // V3 can repay with the wallet's aTokens: the debt and the collateral both shrink (ref 'atokens')
-      add(a('user'), 'lending_repay', { protocol: pass.protocol, counterparty: a('reserve'), amount: n('amount'), valueUsd: usd(a('reserve'), n('amount')), ref: args.useATokens === true ? 'atokens' : null });
+      add(a('user'), 'lending_repay', {
+        protocol: pass.protocol,
+        counterparty: a('reserve'),
+        amount: n('amount'),
+        valueUsd: usd(a('reserve'), n('amount')),
+        ref: args.useATokens === true ? 'atokens' : null,
+      });
       break;
     case 'AaveWithdraw':
-      add(a('user'), 'lending_withdraw', { protocol: pass.protocol, direction: 'out', counterparty: a('reserve'), amount: n('amount'), valueUsd: usd(a('reserve'), n('amount')) });
+      add(a('user'), 'lending_withdraw', {
+        protocol: pass.protocol,
+        direction: 'out',
+        counterparty: a('reserve'),
+        amount: n('amount'),
+        valueUsd: usd(a('reserve'), n('amount')),
+      });
       break;
     case 'AaveLiquidationCall':
-      add(a('user'), 'lending_liquidation', { protocol: pass.protocol, counterparty: a('debtAsset'), amount: n('debtToCover'), valueUsd: usd(a('debtAsset'), n('debtToCover')) });
+      add(a('user'), 'lending_liquidation', {
+        protocol: pass.protocol,
+        counterparty: a('debtAsset'),
+        amount: n('debtToCover'),
+        valueUsd: usd(a('debtAsset'), n('debtToCover')),
+      });
       break;
     case 'CometSupply': {
       const base = contractInfo(ctx.chainId, contract)?.baseToken ?? null;
-      add(a('dst'), 'lending_supply', { protocol: 'compound-v3', counterparty: a('from'), amount: n('amount'), valueUsd: usd(base, n('amount')) });
+      add(a('dst'), 'lending_supply', {
+        protocol: 'compound-v3',
+        counterparty: a('from'),
+        amount: n('amount'),
+        valueUsd: usd(base, n('amount')),
+      });
       break;
     }
     case 'CometWithdraw': {
       // Comet lends its base asset out through Withdraw, but a supplier redeeming emits the same event; telling
       // them apart needs account state, so it is kept as a withdrawal (not counted as a borrow).
       const base = contractInfo(ctx.chainId, contract)?.baseToken ?? null;
-      add(a('src'), 'lending_withdraw', { protocol: 'compound-v3', direction: 'out', counterparty: a('to'), amount: n('amount'), valueUsd: usd(base, n('amount')) });
+      add(a('src'), 'lending_withdraw', {
+        protocol: 'compound-v3',
+        direction: 'out',
+        counterparty: a('to'),
+        amount: n('amount'),
+        valueUsd: usd(base, n('amount')),
+      });
       break;
     }
     case 'CometAbsorbDebt': {
       // usdValue is Comet's own oracle valuation of the absorbed debt (8 decimals)
       const v = args.usdValue as bigint;
-      add(a('borrower'), 'lending_liquidation', { protocol: 'compound-v3', counterparty: a('absorber'), amount: n('basePaidOut'), valueUsd: Number(v / 10n ** 8n) + Number(v % 10n ** 8n) / 1e8 });
+      add(a('borrower'), 'lending_liquidation', {
+        protocol: 'compound-v3',
+        counterparty: a('absorber'),
+        amount: n('basePaidOut'),
+        valueUsd: Number(v / 10n ** 8n) + Number(v % 10n ** 8n) / 1e8,
+      });
       break;
     }
     // Morpho Blue: rows of the singleton (contract) and the asset moved (counterparty: the market's loan token for
@@ -247,7 +324,8 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       const amount = n(def.name === 'MorphoLiquidate' ? 'repaidAssets' : 'assets');
       const row = { protocol: 'morpho-blue', counterparty: asset ?? id, amount, valueUsd: asset ? usd(asset, amount) : null };
       if (def.name === 'MorphoSupply' || def.name === 'MorphoSupplyCollateral') add(a('onBehalf'), 'lending_supply', row);
-      else if (def.name === 'MorphoWithdraw' || def.name === 'MorphoWithdrawCollateral') add(a('onBehalf'), 'lending_withdraw', { ...row, direction: 'out' });
+      else if (def.name === 'MorphoWithdraw' || def.name === 'MorphoWithdrawCollateral')
+        add(a('onBehalf'), 'lending_withdraw', { ...row, direction: 'out' });
       else if (def.name === 'MorphoBorrow') add(a('onBehalf'), 'lending_borrow', row);
       else if (def.name === 'MorphoRepay') add(a('onBehalf'), 'lending_repay', row);
       else add(a('borrower'), 'lending_liquidation', row);
@@ -296,7 +374,15 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       const pool: PoolInfo = { protocol: 'uniswap-v3', token0: t0, token1: t1 };
       const valueUsd = swapValue(ctx.chainId, pool, { amount0: -a0, amount1: -a1 }, false, price);
       const rebates = (BigInt(key.hooks) & 0b1100n) !== 0n;
-      const swap = { protocol: 'uniswap-v4', valueUsd, amount: String(rebates ? 0 : Number(args.fee)), ref: `${key.currency0}/${key.currency1}`, direction: a0 < 0n ? ('out' as const) : ('in' as const), contract: id, counterparty: key.hooks === ZERO_ADDRESS ? null : key.hooks };
+      const swap = {
+        protocol: 'uniswap-v4',
+        valueUsd,
+        amount: String(rebates ? 0 : Number(args.fee)),
+        ref: `${key.currency0}/${key.currency1}`,
+        direction: a0 < 0n ? ('out' as const) : ('in' as const),
+        contract: id,
+        counterparty: key.hooks === ZERO_ADDRESS ? null : key.hooks,
+      };
       add(a('sender'), 'swap', swap);
       if (ctx.txFrom) add(ctx.txFrom.toLowerCase(), 'swap', swap);
       break;
@@ -321,7 +407,11 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       const liquidity = args.liquidity as bigint;
       if (liquidity === 0n || !ctx.txFrom) break;
       const signed = def.name === 'NpmIncreaseLiquidity' ? liquidity : -liquidity;
-      add(ctx.txFrom.toLowerCase(), 'lp_liquidity', { protocol: 'uniswap-v3', tokenId: BigInt(log.topics[1]).toString(), amount: signed.toString() });
+      add(ctx.txFrom.toLowerCase(), 'lp_liquidity', {
+        protocol: 'uniswap-v3',
+        tokenId: BigInt(log.topics[1]).toString(),
+        amount: signed.toString(),
+      });
       break;
     }
     case 'BalancerSwap': {
@@ -340,8 +430,23 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       const pool: PoolInfo = { protocol: 'uniswap-v3', token0, token1 };
       const amountIn = args.amountIn as bigint;
       const amountOut = args.amountOut as bigint;
-      const valueUsd = swapValue(ctx.chainId, pool, { amount0: zeroIn ? amountIn : -amountOut, amount1: zeroIn ? -amountOut : amountIn }, false, price);
-      if (ctx.txFrom) add(ctx.txFrom.toLowerCase(), 'swap', { protocol: 'balancer-v2', valueUsd, amount: '0', ref: `${token0}/${token1}`, direction: zeroIn ? 'out' : 'in', contract: poolAddress, counterparty: null });
+      const valueUsd = swapValue(
+        ctx.chainId,
+        pool,
+        { amount0: zeroIn ? amountIn : -amountOut, amount1: zeroIn ? -amountOut : amountIn },
+        false,
+        price,
+      );
+      if (ctx.txFrom)
+        add(ctx.txFrom.toLowerCase(), 'swap', {
+          protocol: 'balancer-v2',
+          valueUsd,
+          amount: '0',
+          ref: `${token0}/${token1}`,
+          direction: zeroIn ? 'out' : 'in',
+          contract: poolAddress,
+          counterparty: null,
+        });
       break;
     }
     case 'BalancerPoolBalanceChanged': {
@@ -364,7 +469,13 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       // amount, its pair in ref, and the side: 'out' when token0 was paid into the pool, 'in' when token1 was
       const big = (k: string) => (args[k] as bigint | undefined) ?? 0n;
       const zeroIn = v2 ? big('amount0In') > 0n : big('amount0') > 0n;
-      const swap = { protocol, valueUsd, amount: String(v2 ? 3000 : (pool.fee ?? 3000)), ref: `${pool.token0}/${pool.token1}`, direction: zeroIn ? ('out' as const) : ('in' as const) };
+      const swap = {
+        protocol,
+        valueUsd,
+        amount: String(v2 ? 3000 : (pool.fee ?? 3000)),
+        ref: `${pool.token0}/${pool.token1}`,
+        direction: zeroIn ? ('out' as const) : ('in' as const),
+      };
       add(a('sender'), 'swap', { ...swap, counterparty: recipient });
       add(recipient, 'swap', { ...swap, counterparty: a('sender') });
       if (ctx.txFrom) add(ctx.txFrom.toLowerCase(), 'swap', { ...swap, counterparty: recipient });
@@ -385,7 +496,11 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
       // the votes a delegation moved to the delegate (negative when they left): what a delegation received weighs;
       // ref: the delegate's votes from then on (its voting power over time: what holding it cost)
       const moved = (args.newBalance as bigint) - (args.previousBalance as bigint);
-      add(a('delegate'), 'gov_votes_changed', { amount: moved.toString(), ref: (args.newBalance as bigint).toString(), protocol: pass.protocol });
+      add(a('delegate'), 'gov_votes_changed', {
+        amount: moved.toString(),
+        ref: (args.newBalance as bigint).toString(),
+        protocol: pass.protocol,
+      });
       break;
     }
     case 'EnsNameRegisteredV1':
@@ -410,7 +525,13 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
 
 /** USD volume of a swap: the stablecoin side's amount (in or out); else, at the oracle's price, the side paid into
  *  the pool, else the other side; null when neither side has a price. */
-function swapValue(chainId: number, pool: PoolInfo, args: Record<string, unknown>, v2: boolean, price: (token: string) => number | null): number | null {
+function swapValue(
+  chainId: number,
+  pool: PoolInfo,
+  args: Record<string, unknown>,
+  v2: boolean,
+  price: (token: string) => number | null,
+): number | null {
   const big = (k: string) => (args[k] as bigint | undefined) ?? 0n;
   const abs = (x: bigint) => (x < 0n ? -x : x);
   const amt0 = v2 ? big('amount0In') + big('amount0Out') : abs(big('amount0'));
@@ -418,7 +539,15 @@ function swapValue(chainId: number, pool: PoolInfo, args: Record<string, unknown
   const stable = usdValue(chainId, pool.token0, amt0) ?? usdValue(chainId, pool.token1, amt1);
   if (stable !== null) return stable;
   const in0 = v2 ? big('amount0In') > 0n : big('amount0') > 0n;
-  const sides: [string, bigint][] = in0 ? [[pool.token0, amt0], [pool.token1, amt1]] : [[pool.token1, amt1], [pool.token0, amt0]];
+  const sides: [string, bigint][] = in0
+    ? [
+        [pool.token0, amt0],
+        [pool.token1, amt1],
+      ]
+    : [
+        [pool.token1, amt1],
+        [pool.token0, amt0],
+      ];
   for (const [token, amt] of sides) {
     const v = usdValue(chainId, token, amt, price(token));
     if (v !== null) return v;
@@ -439,7 +568,14 @@ function nftTransfer(add: Add, from: string | null, to: string | null, kind: Act
 }
 
 /** A contract deployment record, keyed by the deployed address (see ActivityRecord.txHash). */
-export function deploymentRecord(chainId: number, deployer: string, contract: string, blockNumber: number, occurredAt: Date | null, hasCode: boolean): ActivityRecord {
+export function deploymentRecord(
+  chainId: number,
+  deployer: string,
+  contract: string,
+  blockNumber: number,
+  occurredAt: Date | null,
+  hasCode: boolean,
+): ActivityRecord {
   return {
     chainId,
     txHash: contract.toLowerCase(),

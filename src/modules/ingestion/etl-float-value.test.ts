@@ -37,7 +37,9 @@ describe('credence ingest --format ethereum-etl with a float value', () => {
       writeFileSync(path.join(dir, file), body);
       const db = await testDatabase();
       try {
-        const code = await runIngestCommand(['--format', 'ethereum-etl', '--chain', '1', dir], testConfig(), { db: { ...db, close: async () => undefined } });
+        const code = await runIngestCommand(['--format', 'ethereum-etl', '--chain', '1', dir], testConfig(), {
+          db: { ...db, close: async () => undefined },
+        });
         expect(code).toBe(1);
       } finally {
         await db.close();

@@ -47,18 +47,26 @@ describe('ethereum-etl import of real mainnet blocks', () => {
     const transferLogs = logs().filter((l) => l.topics[0] === topic('Transfer')).length;
     expect(transferLogs).toBe(291);
     expect(
-      await count("SELECT count(DISTINCT (tx_hash, log_index))::int AS n FROM wallet_activity WHERE kind IN ('transfer_erc20', 'transfer_erc721', 'nft_mint') AND log_index >= 0"),
+      await count(
+        "SELECT count(DISTINCT (tx_hash, log_index))::int AS n FROM wallet_activity WHERE kind IN ('transfer_erc20', 'transfer_erc721', 'nft_mint') AND log_index >= 0",
+      ),
     ).toBe(279); // 291 + one ERC-1155 TransferSingle mint, less 13 moving only between Uniswap pools (pools are not people: no records)
-    expect(await count("SELECT count(*)::int AS n FROM wallet_activity WHERE occurred_at IS NULL")).toBe(0);
+    expect(await count('SELECT count(*)::int AS n FROM wallet_activity WHERE occurred_at IS NULL')).toBe(0);
   });
 
   it('credits the senders of swap transactions with trading evidence', async () => {
     // the transactions whose swaps were kept (in verified, allowlisted pools)
     const kept = await app.ctx.db.query<{ tx_hash: string }>("SELECT DISTINCT tx_hash FROM wallet_activity WHERE kind = 'swap'");
     const swapTxs = new Set(kept.map((r) => r.tx_hash));
-    expect(logs().filter((l) => swapTxs.has(l.transaction_hash) && [topic('UniswapV2Swap'), topic('UniswapV3Swap')].includes(l.topics[0] as `0x${string}`)).length).toBeGreaterThan(0);
+    expect(
+      logs().filter(
+        (l) => swapTxs.has(l.transaction_hash) && [topic('UniswapV2Swap'), topic('UniswapV3Swap')].includes(l.topics[0] as `0x${string}`),
+      ).length,
+    ).toBeGreaterThan(0);
     const senders = new Set(
-      (lines('transactions.json') as { hash: string; from_address: string }[]).filter((t) => swapTxs.has(t.hash)).map((t) => t.from_address.toLowerCase()),
+      (lines('transactions.json') as { hash: string; from_address: string }[])
+        .filter((t) => swapTxs.has(t.hash))
+        .map((t) => t.from_address.toLowerCase()),
     );
     expect(senders.size).toBeGreaterThan(3);
     const ingestion = app.ctx.services.ingestion!;
@@ -147,7 +155,10 @@ describe('ethereum-etl CSV samples', () => {
       // an inbound transfer in someone else's transaction is not the wallet's activity (model 3.0.0): no token, no
       // transfer, no age; the record is stored with its sender
       expect(receiver).toMatchObject({ tokenTransfers: 0, distinctTokens: 0, firstActivityAt: null });
-      const [row] = await app.ctx.db.query<{ tx_from: string }>("SELECT tx_from FROM wallet_activity WHERE wallet = $1 AND kind = 'transfer_erc20'", ['0xac4df82fe37ea2187bc8c011a23d743b4f39019a']);
+      const [row] = await app.ctx.db.query<{ tx_from: string }>(
+        "SELECT tx_from FROM wallet_activity WHERE wallet = $1 AND kind = 'transfer_erc20'",
+        ['0xac4df82fe37ea2187bc8c011a23d743b4f39019a'],
+      );
       expect(row.tx_from).not.toBe('0xac4df82fe37ea2187bc8c011a23d743b4f39019a');
     } finally {
       await app.close();

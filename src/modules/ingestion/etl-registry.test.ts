@@ -19,7 +19,8 @@ const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
 const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
 const SIG = {
   supply: 'event Supply(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint16 indexed referralCode)',
-  borrow: 'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
+  borrow:
+    'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
   repay: 'event Repay(address indexed reserve, address indexed user, address indexed repayer, uint256 amount, bool useATokens)',
 };
 
@@ -27,7 +28,13 @@ function encode(signature: string, args: Record<string, unknown>) {
   const abi = parseAbiItem(signature) as AbiEvent;
   const topics = encodeEventTopics({ abi: [abi], eventName: abi.name, args: args as never }) as string[];
   const plain = abi.inputs.filter((i) => !i.indexed);
-  return { topics, data: encodeAbiParameters(plain, plain.map((i) => args[i.name!])) };
+  return {
+    topics,
+    data: encodeAbiParameters(
+      plain,
+      plain.map((i) => args[i.name!]),
+    ),
+  };
 }
 
 /**
@@ -62,12 +69,39 @@ function writeExport(wallet: string, emitter: string, usdc: bigint, loops: numbe
       blocks.push(JSON.stringify({ type: 'block', number: block, hash: keccak256(toHex(block)), timestamp: ts, transaction_count: 1 }));
       txs.push(
         JSON.stringify({
-          type: 'transaction', hash, nonce: nonce++, transaction_index: 0, from_address: wallet, to_address: emitter, value: 0, gas: 300000, gas_price: 20e9,
-          input: '0x', block_timestamp: ts, block_number: block, block_hash: keccak256(toHex(block)), receipt_status: 1, receipt_contract_address: null,
-          receipt_gas_used: GAS_USED, receipt_effective_gas_price: 20e9,
+          type: 'transaction',
+          hash,
+          nonce: nonce++,
+          transaction_index: 0,
+          from_address: wallet,
+          to_address: emitter,
+          value: 0,
+          gas: 300000,
+          gas_price: 20e9,
+          input: '0x',
+          block_timestamp: ts,
+          block_number: block,
+          block_hash: keccak256(toHex(block)),
+          receipt_status: 1,
+          receipt_contract_address: null,
+          receipt_gas_used: GAS_USED,
+          receipt_effective_gas_price: 20e9,
         }),
       );
-      logs.push(JSON.stringify({ type: 'log', log_index: 0, transaction_hash: hash, transaction_index: 0, address: emitter, data, topics, block_number: block, block_timestamp: ts, block_hash: keccak256(toHex(block)) }));
+      logs.push(
+        JSON.stringify({
+          type: 'log',
+          log_index: 0,
+          transaction_hash: hash,
+          transaction_index: 0,
+          address: emitter,
+          data,
+          topics,
+          block_number: block,
+          block_timestamp: ts,
+          block_hash: keccak256(toHex(block)),
+        }),
+      );
     }
   }
   writeFileSync(path.join(dir, 'blocks.json'), blocks.join('\n') + '\n');
@@ -93,7 +127,11 @@ describe('ethereum-etl import through the evidence registry', () => {
     const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
     try {
       // the command closes the database it was given: hand it one whose close is a no-op
-      expect(await runIngestCommand(['--format', 'ethereum-etl', '--chain', '1', dir], testConfig(), { db: { ...db, close: async () => undefined } })).toBe(0);
+      expect(
+        await runIngestCommand(['--format', 'ethereum-etl', '--chain', '1', dir], testConfig(), {
+          db: { ...db, close: async () => undefined },
+        }),
+      ).toBe(0);
     } finally {
       log.mockRestore();
     }
@@ -107,7 +145,13 @@ describe('ethereum-etl import through the evidence registry', () => {
     );
     if (!rows.length) return { score: 0, conduct: 0, backing: 0, factors: [{ code: 'NO_LENDING_HISTORY' }], stored: false };
     const f = rows[0].factors;
-    return { score: rows[0].score, conduct: rows[0].conduct, backing: Number(rows[0].backing_usd), factors: (typeof f === 'string' ? JSON.parse(f) : f) as { code: string }[], stored: true };
+    return {
+      score: rows[0].score,
+      conduct: rows[0].conduct,
+      backing: Number(rows[0].backing_usd),
+      factors: (typeof f === 'string' ? JSON.parse(f) : f) as { code: string }[],
+      stored: true,
+    };
   };
 
   afterAll(async () => {
@@ -140,7 +184,7 @@ describe('ethereum-etl import through the evidence registry', () => {
     expect(s.factors[0].code).toBe('NO_LENDING_HISTORY');
   }, 180_000);
 
-  it('a $1 borrow/repay loop scores far below a $1M loan; one day of a $1M loan earns at most the day\'s cap', async () => {
+  it("a $1 borrow/repay loop scores far below a $1M loan; one day of a $1M loan earns at most the day's cap", async () => {
     await ingest(writeExport(looper, AAVE_V3_POOL, 10n ** 6n, 40));
     const loop = await lending(looper);
     await ingest(writeExport(whale, AAVE_V3_POOL, 1_000_000n * 10n ** 6n, 1));

@@ -34,13 +34,22 @@ afterAll(async () => {
 const scoresOf = async (w: string) => {
   await engine.syncWallet(w);
   await scoring.recompute(w, 'ingestion');
-  return Object.fromEntries((await scoring.getScores(w, { explain: true })).map((e) => [e.category, e])) as Record<Category, Awaited<ReturnType<ScoringService['getScore']>>>;
+  return Object.fromEntries((await scoring.getScores(w, { explain: true })).map((e) => [e.category, e])) as Record<
+    Category,
+    Awaited<ReturnType<ScoringService['getScore']>>
+  >;
 };
 const anchors = async (w: string) =>
   Object.fromEntries(
-    (await app.ctx.db.query<{ category: string; decay_anchor: Date | null }>('SELECT category, decay_anchor FROM scores WHERE address = $1', [w])).map((r) => [r.category, r.decay_anchor?.toISOString() ?? null]),
+    (
+      await app.ctx.db.query<{ category: string; decay_anchor: Date | null }>(
+        'SELECT category, decay_anchor FROM scores WHERE address = $1',
+        [w],
+      )
+    ).map((r) => [r.category, r.decay_anchor?.toISOString() ?? null]),
   );
-const logsFrom = async (address: string) => ((await chain.request('eth_getLogs', [{ address, fromBlock: '0x0', toBlock: 'latest' }])) as unknown[]).length;
+const logsFrom = async (address: string) =>
+  ((await chain.request('eth_getLogs', [{ address, fromBlock: '0x0', toBlock: 'latest' }])) as unknown[]).length;
 
 describe('forged evidence from a self-deployed emitter', () => {
   it('moves no category: the forger scores exactly as a wallet that made the same transactions without the events', async () => {

@@ -16,9 +16,16 @@ export const ingestionModule: Module = {
     const repo = createIngestionRepo(ctx.db);
     const s = ctx.config.ingest;
     const sources = Object.entries(ctx.config.rpcUrls).map(([id, url]) =>
-      createRpcSource(Number(id), url, { maxRange: s.rpcMaxRange[Number(id)], rps: s.rpcRps[Number(id)] ?? 0, concurrency: s.rpcConcurrency }),
+      createRpcSource(Number(id), url, {
+        maxRange: s.rpcMaxRange[Number(id)],
+        rps: s.rpcRps[Number(id)] ?? 0,
+        concurrency: s.rpcConcurrency,
+      }),
     );
-    const explorer = s.explorerApiUrl && s.explorerApiKey ? createExplorerClient({ url: s.explorerApiUrl, apiKey: s.explorerApiKey, rps: s.explorerRps }) : null;
+    const explorer =
+      s.explorerApiUrl && s.explorerApiKey
+        ? createExplorerClient({ url: s.explorerApiUrl, apiKey: s.explorerApiKey, rps: s.explorerRps })
+        : null;
     const explorers = explorer ? SUPPORTED_CHAINS.map((id) => explorer.source(id)) : [];
     // finality per chain: the `finalized` tag unless CREDENCE_FINALITY_<id> gives a confirmation count
     const chainSync = Object.fromEntries(

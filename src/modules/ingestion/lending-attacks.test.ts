@@ -24,7 +24,8 @@ const DAI = '0x6b175474e89094c44da98b954eedeac495271d0f';
 const DEC: Record<string, bigint> = { [USDC]: 10n ** 6n, [USDT]: 10n ** 6n, [DAI]: 10n ** 18n };
 const SIG = {
   supply: 'event Supply(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint16 indexed referralCode)',
-  borrow: 'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
+  borrow:
+    'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
   repay: 'event Repay(address indexed reserve, address indexed user, address indexed repayer, uint256 amount, bool useATokens)',
   withdraw: 'event Withdraw(address indexed reserve, address indexed user, address indexed to, uint256 amount)',
   cometSupply: 'event Supply(address indexed from, address indexed dst, uint256 amount)',
@@ -52,13 +53,47 @@ class Export {
     const hash = keccak256(toHex(`${from}:${nonce}:${block}`));
     const bh = keccak256(toHex(block));
     this.blocks.push(JSON.stringify({ type: 'block', number: block, hash: bh, timestamp: ts, transaction_count: 1 }));
-    this.txs.push(JSON.stringify({ type: 'transaction', hash, nonce, transaction_index: 0, from_address: from, to_address: to, value: '0', gas: 900000, gas_price: 1e9, input: '0x', block_timestamp: ts, block_number: block, block_hash: bh, receipt_status: 1, receipt_contract_address: null }));
+    this.txs.push(
+      JSON.stringify({
+        type: 'transaction',
+        hash,
+        nonce,
+        transaction_index: 0,
+        from_address: from,
+        to_address: to,
+        value: '0',
+        gas: 900000,
+        gas_price: 1e9,
+        input: '0x',
+        block_timestamp: ts,
+        block_number: block,
+        block_hash: bh,
+        receipt_status: 1,
+        receipt_contract_address: null,
+      }),
+    );
     logs.forEach((l, i) => {
       const abi = parseAbiItem(l.sig) as AbiEvent;
       const topics = encodeEventTopics({ abi: [abi], eventName: abi.name, args: l.args as never }) as string[];
       const plain = abi.inputs.filter((x) => !x.indexed);
-      const data = encodeAbiParameters(plain, plain.map((x) => l.args[x.name!]));
-      this.logs.push(JSON.stringify({ type: 'log', log_index: i, transaction_hash: hash, transaction_index: 0, address: l.address, data, topics, block_number: block, block_timestamp: ts, block_hash: bh }));
+      const data = encodeAbiParameters(
+        plain,
+        plain.map((x) => l.args[x.name!]),
+      );
+      this.logs.push(
+        JSON.stringify({
+          type: 'log',
+          log_index: i,
+          transaction_hash: hash,
+          transaction_index: 0,
+          address: l.address,
+          data,
+          topics,
+          block_number: block,
+          block_timestamp: ts,
+          block_hash: bh,
+        }),
+      );
     });
   }
   write() {
@@ -72,19 +107,58 @@ class Export {
 
 const units = (asset: string, usd: number) => (BigInt(Math.round(usd * 100)) * DEC[asset]) / 100n;
 const aave = {
-  supply: (w: string, asset: string, usd: number): Log => ({ address: POOL, sig: SIG.supply, args: { reserve: asset, user: w, onBehalfOf: w, amount: units(asset, usd), referralCode: 0 } }),
-  borrow: (w: string, asset: string, usd: number): Log => ({ address: POOL, sig: SIG.borrow, args: { reserve: asset, user: w, onBehalfOf: w, amount: units(asset, usd), interestRateMode: 2, borrowRate: 5n * 10n ** 25n, referralCode: 0 } }),
-  repay: (w: string, asset: string, usd: number): Log => ({ address: POOL, sig: SIG.repay, args: { reserve: asset, user: w, repayer: w, amount: units(asset, usd), useATokens: false } }),
-  withdraw: (w: string, asset: string, usd: number): Log => ({ address: POOL, sig: SIG.withdraw, args: { reserve: asset, user: w, to: w, amount: units(asset, usd) } }),
+  supply: (w: string, asset: string, usd: number): Log => ({
+    address: POOL,
+    sig: SIG.supply,
+    args: { reserve: asset, user: w, onBehalfOf: w, amount: units(asset, usd), referralCode: 0 },
+  }),
+  borrow: (w: string, asset: string, usd: number): Log => ({
+    address: POOL,
+    sig: SIG.borrow,
+    args: {
+      reserve: asset,
+      user: w,
+      onBehalfOf: w,
+      amount: units(asset, usd),
+      interestRateMode: 2,
+      borrowRate: 5n * 10n ** 25n,
+      referralCode: 0,
+    },
+  }),
+  repay: (w: string, asset: string, usd: number): Log => ({
+    address: POOL,
+    sig: SIG.repay,
+    args: { reserve: asset, user: w, repayer: w, amount: units(asset, usd), useATokens: false },
+  }),
+  withdraw: (w: string, asset: string, usd: number): Log => ({
+    address: POOL,
+    sig: SIG.withdraw,
+    args: { reserve: asset, user: w, to: w, amount: units(asset, usd) },
+  }),
 };
 const comet = {
   supply: (w: string, usd: number): Log => ({ address: COMET, sig: SIG.cometSupply, args: { from: w, dst: w, amount: units(USDC, usd) } }),
-  withdraw: (w: string, usd: number): Log => ({ address: COMET, sig: SIG.cometWithdraw, args: { src: w, to: w, amount: units(USDC, usd) } }),
+  withdraw: (w: string, usd: number): Log => ({
+    address: COMET,
+    sig: SIG.cometWithdraw,
+    args: { src: w, to: w, amount: units(USDC, usd) },
+  }),
 };
-const transfer = (token: string, from: string, to: string, value: bigint): Log => ({ address: token, sig: SIG.transfer, args: { from, to, value } });
+const transfer = (token: string, from: string, to: string, value: bigint): Log => ({
+  address: token,
+  sig: SIG.transfer,
+  args: { from, to, value },
+});
 
 /** A flash loan from Balancer: the vault lends USDC, the wallet's executor loops it through Aave, pays it back. */
-function flashLoop(x: Export, w: string, when: Date, supplyUsd: number, borrowUsd: number, opts: { withdraw?: boolean; comet?: boolean } = {}) {
+function flashLoop(
+  x: Export,
+  w: string,
+  when: Date,
+  supplyUsd: number,
+  borrowUsd: number,
+  opts: { withdraw?: boolean; comet?: boolean } = {},
+) {
   const logs: Log[] = [
     transfer(USDC, BALANCER_VAULT, w, units(USDC, supplyUsd)),
     aave.supply(w, USDC, supplyUsd),
@@ -92,7 +166,13 @@ function flashLoop(x: Export, w: string, when: Date, supplyUsd: number, borrowUs
     aave.repay(w, USDT, borrowUsd),
   ];
   if (opts.withdraw !== false) logs.push(aave.withdraw(w, USDC, supplyUsd));
-  if (opts.comet) logs.push(comet.supply(w, supplyUsd), comet.withdraw(w, supplyUsd + borrowUsd), comet.supply(w, borrowUsd), comet.withdraw(w, supplyUsd - borrowUsd));
+  if (opts.comet)
+    logs.push(
+      comet.supply(w, supplyUsd),
+      comet.withdraw(w, supplyUsd + borrowUsd),
+      comet.supply(w, borrowUsd),
+      comet.withdraw(w, supplyUsd - borrowUsd),
+    );
   logs.push(transfer(USDC, w, BALANCER_VAULT, units(USDC, supplyUsd)));
   x.tx(w, randomAddress(), when, logs);
 }
@@ -149,12 +229,19 @@ describe('issue 19: lending credit that costs nothing (ethereum-etl import, real
     db = await testDatabase();
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     try {
-      expect(await runIngestCommand(['--format', 'ethereum-etl', '--chain', '1', buildExport()], testConfig(), { db: { ...db, close: async () => undefined } })).toBe(0);
+      expect(
+        await runIngestCommand(['--format', 'ethereum-etl', '--chain', '1', buildExport()], testConfig(), {
+          db: { ...db, close: async () => undefined },
+        }),
+      ).toBe(0);
     } finally {
       log.mockRestore();
     }
     for (const [name, w] of Object.entries(W)) {
-      const rows = await db.query<{ category: string; score: number; conduct: number; backing_usd: number | null }>('SELECT category, score, conduct, backing_usd FROM scores WHERE address = $1', [w]);
+      const rows = await db.query<{ category: string; score: number; conduct: number; backing_usd: number | null }>(
+        'SELECT category, score, conduct, backing_usd FROM scores WHERE address = $1',
+        [w],
+      );
       expect(rows.length, name).toBe(9);
       scores.set(name, Object.fromEntries(rows.map((r) => [r.category, r.score])));
       const l = rows.find((r) => r.category === 'DEFI_LENDING')!;

@@ -33,26 +33,40 @@ const C_DAI = '0x5d3a536e4d6dbd6114cc1ead35777bab948e3643'; // compound-protocol
 const C_USDC = '0x39aa39c021dfbae8fac545936693ac917d5e7563'; // cTokens.cUSDC
 const DAI = '0x6b175474e89094c44da98b954eedeac495271d0f';
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
-const PARAMS = { loanToken: USDC, collateralToken: DAI, oracle: '0x' + '0a'.repeat(20), irm: '0x870ac11d48b15db9a138cf899d20f13f79ba00bc', lltv: 860_000_000_000_000_000n };
+const PARAMS = {
+  loanToken: USDC,
+  collateralToken: DAI,
+  oracle: '0x' + '0a'.repeat(20),
+  irm: '0x870ac11d48b15db9a138cf899d20f13f79ba00bc',
+  lltv: 860_000_000_000_000_000n,
+};
 const MARKET = morphoMarketId(PARAMS);
 
 const SIG = {
-  aaveSupply: 'event Supply(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint16 indexed referralCode)',
+  aaveSupply:
+    'event Supply(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint16 indexed referralCode)',
   aaveWithdraw: 'event Withdraw(address indexed reserve, address indexed user, address indexed to, uint256 amount)',
-  aaveBorrow: 'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
+  aaveBorrow:
+    'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
   aaveRepay: 'event Repay(address indexed reserve, address indexed user, address indexed repayer, uint256 amount, bool useATokens)',
-  aaveLiquidation: 'event LiquidationCall(address indexed collateralAsset, address indexed debtAsset, address indexed user, uint256 debtToCover, uint256 liquidatedCollateralAmount, address liquidator, bool receiveAToken)',
-  mCreate: 'event CreateMarket(bytes32 indexed id, (address loanToken, address collateralToken, address oracle, address irm, uint256 lltv) marketParams)',
+  aaveLiquidation:
+    'event LiquidationCall(address indexed collateralAsset, address indexed debtAsset, address indexed user, uint256 debtToCover, uint256 liquidatedCollateralAmount, address liquidator, bool receiveAToken)',
+  mCreate:
+    'event CreateMarket(bytes32 indexed id, (address loanToken, address collateralToken, address oracle, address irm, uint256 lltv) marketParams)',
   mSupplyCollateral: 'event SupplyCollateral(bytes32 indexed id, address indexed caller, address indexed onBehalf, uint256 assets)',
-  mWithdrawCollateral: 'event WithdrawCollateral(bytes32 indexed id, address caller, address indexed onBehalf, address indexed receiver, uint256 assets)',
-  mBorrow: 'event Borrow(bytes32 indexed id, address caller, address indexed onBehalf, address indexed receiver, uint256 assets, uint256 shares)',
+  mWithdrawCollateral:
+    'event WithdrawCollateral(bytes32 indexed id, address caller, address indexed onBehalf, address indexed receiver, uint256 assets)',
+  mBorrow:
+    'event Borrow(bytes32 indexed id, address caller, address indexed onBehalf, address indexed receiver, uint256 assets, uint256 shares)',
   mRepay: 'event Repay(bytes32 indexed id, address indexed caller, address indexed onBehalf, uint256 assets, uint256 shares)',
-  mLiquidate: 'event Liquidate(bytes32 indexed id, address indexed caller, address indexed borrower, uint256 repaidAssets, uint256 repaidShares, uint256 seizedAssets, uint256 badDebtAssets, uint256 badDebtShares)',
+  mLiquidate:
+    'event Liquidate(bytes32 indexed id, address indexed caller, address indexed borrower, uint256 repaidAssets, uint256 repaidShares, uint256 seizedAssets, uint256 badDebtAssets, uint256 badDebtShares)',
   cMint: 'event Mint(address minter, uint256 mintAmount, uint256 mintTokens)',
   cRedeem: 'event Redeem(address redeemer, uint256 redeemAmount, uint256 redeemTokens)',
   cBorrow: 'event Borrow(address borrower, uint256 borrowAmount, uint256 accountBorrows, uint256 totalBorrows)',
   cRepay: 'event RepayBorrow(address payer, address borrower, uint256 repayAmount, uint256 accountBorrows, uint256 totalBorrows)',
-  cLiquidate: 'event LiquidateBorrow(address liquidator, address borrower, uint256 repayAmount, address cTokenCollateral, uint256 seizeTokens)',
+  cLiquidate:
+    'event LiquidateBorrow(address liquidator, address borrower, uint256 repayAmount, address cTokenCollateral, uint256 seizeTokens)',
 };
 
 const DAY = 86_400_000;
@@ -63,7 +77,11 @@ const usdc = (n: number) => parseUnits(String(n), 6);
 /** cDAI per DAI at an exchange rate of 0.022 DAI per cDAI (8 decimals): rate mantissa 2.2e26 */
 const C_RATE = 22n * 10n ** 25n;
 const cTokens = (underlying: bigint) => (underlying * 10n ** 18n) / C_RATE;
-const transfer = (token: string, from: string, to: string, value: bigint): EtlLog => ({ address: token, event: SIGS.transfer, args: { from, to, value } });
+const transfer = (token: string, from: string, to: string, value: bigint): EtlLog => ({
+  address: token,
+  event: SIGS.transfer,
+  args: { from, to, value },
+});
 
 type Protocol = 'aave' | 'spark' | 'morpho' | 'compound';
 const PROTOCOLS: Protocol[] = ['aave', 'spark', 'morpho', 'compound'];
@@ -72,38 +90,137 @@ const pool = (p: Protocol) => (p === 'aave' ? AAVE_POOL : SPARK_POOL);
 /** What each protocol emits for the same action on a DAI-collateral, USDC-debt position. */
 const act = {
   supply(p: Protocol, w: string, n: number): EtlLog[] {
-    if (p === 'morpho') return [transfer(DAI, w, MORPHO, dai(n)), { address: MORPHO, event: SIG.mSupplyCollateral, args: { id: MARKET, caller: w, onBehalf: w, assets: dai(n) } }];
-    if (p === 'compound') return [transfer(DAI, w, C_DAI, dai(n)), { address: C_DAI, event: SIG.cMint, args: { minter: w, mintAmount: dai(n), mintTokens: cTokens(dai(n)) } }, transfer(C_DAI, C_DAI, w, cTokens(dai(n)))];
-    return [transfer(DAI, w, SP_DAI, dai(n)), { address: pool(p), event: SIG.aaveSupply, args: { reserve: DAI, user: w, onBehalfOf: w, amount: dai(n), referralCode: 0 } }];
-  },
-  withdraw(p: Protocol, w: string, n: number): EtlLog[] {
-    if (p === 'morpho') return [{ address: MORPHO, event: SIG.mWithdrawCollateral, args: { id: MARKET, caller: w, onBehalf: w, receiver: w, assets: dai(n) } }, transfer(DAI, MORPHO, w, dai(n))];
-    if (p === 'compound') return [transfer(C_DAI, w, C_DAI, cTokens(dai(n))), { address: C_DAI, event: SIG.cRedeem, args: { redeemer: w, redeemAmount: dai(n), redeemTokens: cTokens(dai(n)) } }, transfer(DAI, C_DAI, w, dai(n))];
-    return [{ address: pool(p), event: SIG.aaveWithdraw, args: { reserve: DAI, user: w, to: w, amount: dai(n) } }, transfer(DAI, SP_DAI, w, dai(n))];
-  },
-  borrow(p: Protocol, w: string, n: number): EtlLog[] {
-    if (p === 'morpho') return [{ address: MORPHO, event: SIG.mBorrow, args: { id: MARKET, caller: w, onBehalf: w, receiver: w, assets: usdc(n), shares: usdc(n) * 10n ** 6n } }, transfer(USDC, MORPHO, w, usdc(n))];
-    if (p === 'compound') return [transfer(USDC, C_USDC, w, usdc(n)), { address: C_USDC, event: SIG.cBorrow, args: { borrower: w, borrowAmount: usdc(n), accountBorrows: usdc(n), totalBorrows: usdc(1e8) } }];
-    return [{ address: pool(p), event: SIG.aaveBorrow, args: { reserve: USDC, user: w, onBehalfOf: w, amount: usdc(n), interestRateMode: 2, borrowRate: 0n, referralCode: 0 } }, transfer(USDC, SP_DAI, w, usdc(n))];
-  },
-  repay(p: Protocol, w: string, n: number): EtlLog[] {
-    if (p === 'morpho') return [{ address: MORPHO, event: SIG.mRepay, args: { id: MARKET, caller: w, onBehalf: w, assets: usdc(n), shares: usdc(n) * 10n ** 6n } }, transfer(USDC, w, MORPHO, usdc(n))];
-    if (p === 'compound') return [transfer(USDC, w, C_USDC, usdc(n)), { address: C_USDC, event: SIG.cRepay, args: { payer: w, borrower: w, repayAmount: usdc(n), accountBorrows: 0n, totalBorrows: usdc(1e8) } }];
-    return [{ address: pool(p), event: SIG.aaveRepay, args: { reserve: USDC, user: w, repayer: w, amount: usdc(n), useATokens: false } }, transfer(USDC, w, SP_DAI, usdc(n))];
-  },
-  liquidate(p: Protocol, w: string, liquidator: string, n: number): EtlLog[] {
-    if (p === 'morpho') return [{ address: MORPHO, event: SIG.mLiquidate, args: { id: MARKET, caller: liquidator, borrower: w, repaidAssets: usdc(n), repaidShares: usdc(n) * 10n ** 6n, seizedAssets: dai(n * 1.05), badDebtAssets: 0n, badDebtShares: 0n } }];
+    if (p === 'morpho')
+      return [
+        transfer(DAI, w, MORPHO, dai(n)),
+        { address: MORPHO, event: SIG.mSupplyCollateral, args: { id: MARKET, caller: w, onBehalf: w, assets: dai(n) } },
+      ];
     if (p === 'compound')
       return [
-        { address: C_USDC, event: SIG.cLiquidate, args: { liquidator, borrower: w, repayAmount: usdc(n), cTokenCollateral: C_DAI, seizeTokens: cTokens(dai(n * 1.05)) } },
+        transfer(DAI, w, C_DAI, dai(n)),
+        { address: C_DAI, event: SIG.cMint, args: { minter: w, mintAmount: dai(n), mintTokens: cTokens(dai(n)) } },
+        transfer(C_DAI, C_DAI, w, cTokens(dai(n))),
+      ];
+    return [
+      transfer(DAI, w, SP_DAI, dai(n)),
+      { address: pool(p), event: SIG.aaveSupply, args: { reserve: DAI, user: w, onBehalfOf: w, amount: dai(n), referralCode: 0 } },
+    ];
+  },
+  withdraw(p: Protocol, w: string, n: number): EtlLog[] {
+    if (p === 'morpho')
+      return [
+        { address: MORPHO, event: SIG.mWithdrawCollateral, args: { id: MARKET, caller: w, onBehalf: w, receiver: w, assets: dai(n) } },
+        transfer(DAI, MORPHO, w, dai(n)),
+      ];
+    if (p === 'compound')
+      return [
+        transfer(C_DAI, w, C_DAI, cTokens(dai(n))),
+        { address: C_DAI, event: SIG.cRedeem, args: { redeemer: w, redeemAmount: dai(n), redeemTokens: cTokens(dai(n)) } },
+        transfer(DAI, C_DAI, w, dai(n)),
+      ];
+    return [
+      { address: pool(p), event: SIG.aaveWithdraw, args: { reserve: DAI, user: w, to: w, amount: dai(n) } },
+      transfer(DAI, SP_DAI, w, dai(n)),
+    ];
+  },
+  borrow(p: Protocol, w: string, n: number): EtlLog[] {
+    if (p === 'morpho')
+      return [
+        {
+          address: MORPHO,
+          event: SIG.mBorrow,
+          args: { id: MARKET, caller: w, onBehalf: w, receiver: w, assets: usdc(n), shares: usdc(n) * 10n ** 6n },
+        },
+        transfer(USDC, MORPHO, w, usdc(n)),
+      ];
+    if (p === 'compound')
+      return [
+        transfer(USDC, C_USDC, w, usdc(n)),
+        {
+          address: C_USDC,
+          event: SIG.cBorrow,
+          args: { borrower: w, borrowAmount: usdc(n), accountBorrows: usdc(n), totalBorrows: usdc(1e8) },
+        },
+      ];
+    return [
+      {
+        address: pool(p),
+        event: SIG.aaveBorrow,
+        args: { reserve: USDC, user: w, onBehalfOf: w, amount: usdc(n), interestRateMode: 2, borrowRate: 0n, referralCode: 0 },
+      },
+      transfer(USDC, SP_DAI, w, usdc(n)),
+    ];
+  },
+  repay(p: Protocol, w: string, n: number): EtlLog[] {
+    if (p === 'morpho')
+      return [
+        { address: MORPHO, event: SIG.mRepay, args: { id: MARKET, caller: w, onBehalf: w, assets: usdc(n), shares: usdc(n) * 10n ** 6n } },
+        transfer(USDC, w, MORPHO, usdc(n)),
+      ];
+    if (p === 'compound')
+      return [
+        transfer(USDC, w, C_USDC, usdc(n)),
+        {
+          address: C_USDC,
+          event: SIG.cRepay,
+          args: { payer: w, borrower: w, repayAmount: usdc(n), accountBorrows: 0n, totalBorrows: usdc(1e8) },
+        },
+      ];
+    return [
+      { address: pool(p), event: SIG.aaveRepay, args: { reserve: USDC, user: w, repayer: w, amount: usdc(n), useATokens: false } },
+      transfer(USDC, w, SP_DAI, usdc(n)),
+    ];
+  },
+  liquidate(p: Protocol, w: string, liquidator: string, n: number): EtlLog[] {
+    if (p === 'morpho')
+      return [
+        {
+          address: MORPHO,
+          event: SIG.mLiquidate,
+          args: {
+            id: MARKET,
+            caller: liquidator,
+            borrower: w,
+            repaidAssets: usdc(n),
+            repaidShares: usdc(n) * 10n ** 6n,
+            seizedAssets: dai(n * 1.05),
+            badDebtAssets: 0n,
+            badDebtShares: 0n,
+          },
+        },
+      ];
+    if (p === 'compound')
+      return [
+        {
+          address: C_USDC,
+          event: SIG.cLiquidate,
+          args: { liquidator, borrower: w, repayAmount: usdc(n), cTokenCollateral: C_DAI, seizeTokens: cTokens(dai(n * 1.05)) },
+        },
         transfer(C_DAI, w, liquidator, cTokens(dai(n * 1.05))),
       ];
-    return [{ address: pool(p), event: SIG.aaveLiquidation, args: { collateralAsset: DAI, debtAsset: USDC, user: w, debtToCover: usdc(n), liquidatedCollateralAmount: dai(n * 1.05), liquidator, receiveAToken: false } }];
+    return [
+      {
+        address: pool(p),
+        event: SIG.aaveLiquidation,
+        args: {
+          collateralAsset: DAI,
+          debtAsset: USDC,
+          user: w,
+          debtToCover: usdc(n),
+          liquidatedCollateralAmount: dai(n * 1.05),
+          liquidator,
+          receiveAToken: false,
+        },
+      },
+    ];
   },
 };
 
 let counter = 1;
-const addr = () => `0x${(counter++).toString(16).padStart(8, '0')}${Math.floor(Math.random() * 2 ** 48).toString(16).padStart(12, '0')}${'c4'.repeat(10)}`;
+const addr = () =>
+  `0x${(counter++).toString(16).padStart(8, '0')}${Math.floor(Math.random() * 2 ** 48)
+    .toString(16)
+    .padStart(12, '0')}${'c4'.repeat(10)}`;
 const W = {
   fresh: addr(),
   honest: Object.fromEntries(PROTOCOLS.map((p) => [p, addr()])) as Record<Protocol, string>,
@@ -121,7 +238,12 @@ const plain = (x: EtlExport, w: string, d: number) => x.tx({ from: w, to: addr()
 function buildExport(): string {
   const x = new EtlExport(17_500_000);
   // the Morpho market is created first (its id names it from then on)
-  x.tx({ from: addr(), to: MORPHO, at: day(-1), logs: [{ address: MORPHO, event: SIG.mCreate, args: { id: MARKET, marketParams: PARAMS } }] });
+  x.tx({
+    from: addr(),
+    to: MORPHO,
+    at: day(-1),
+    logs: [{ address: MORPHO, event: SIG.mCreate, args: { id: MARKET, marketParams: PARAMS } }],
+  });
   plain(x, W.fresh, 730);
   for (const p of PROTOCOLS) {
     // the same two years on each: $60k of DAI as collateral, $10k of USDC borrowed each month and repaid 20 days
@@ -142,20 +264,50 @@ function buildExport(): string {
     // a flash round trip: $1M supplied, $500k borrowed, repaid and withdrawn in the same transaction; then a cheap
     // transaction a month for two years
     const f = W.flash[p];
-    x.tx({ from: f, to: pool(p), at: day(0), logs: [...act.supply(p, f, 1_000_000), ...act.borrow(p, f, 500_000), ...act.repay(p, f, 500_000), ...act.withdraw(p, f, 1_000_000)] });
+    x.tx({
+      from: f,
+      to: pool(p),
+      at: day(0),
+      logs: [...act.supply(p, f, 1_000_000), ...act.borrow(p, f, 500_000), ...act.repay(p, f, 500_000), ...act.withdraw(p, f, 1_000_000)],
+    });
     for (let m = 1; m <= 24; m++) plain(x, f, 30 * m);
   }
   // positions moved by token transfer: $100k supplied, the spDAI / cDAI sent to another wallet the next day
   x.tx({ from: W.mover.spark, to: SPARK_POOL, at: day(0), logs: act.supply('spark', W.mover.spark, 100_000) });
   x.tx({ from: W.mover.spark, to: SP_DAI, at: day(1), logs: [transfer(SP_DAI, W.mover.spark, W.receiver.spark, dai(100_000))] });
   x.tx({ from: W.mover.compound, to: C_DAI, at: day(0), logs: act.supply('compound', W.mover.compound, 100_000) });
-  x.tx({ from: W.mover.compound, to: C_DAI, at: day(1), logs: [transfer(C_DAI, W.mover.compound, W.receiver.compound, cTokens(dai(100_000)))] });
-  for (let m = 1; m <= 12; m++) for (const w of [W.mover.spark, W.mover.compound, W.receiver.spark, W.receiver.compound]) plain(x, w, 30 * m);
+  x.tx({
+    from: W.mover.compound,
+    to: C_DAI,
+    at: day(1),
+    logs: [transfer(C_DAI, W.mover.compound, W.receiver.compound, cTokens(dai(100_000)))],
+  });
+  for (let m = 1; m <= 12; m++)
+    for (const w of [W.mover.spark, W.mover.compound, W.receiver.spark, W.receiver.compound]) plain(x, w, 30 * m);
   // a Morpho market the export never saw created
   const other = '0x' + 'ab'.repeat(32);
-  x.tx({ from: W.unknownMarket, to: MORPHO, at: day(0), logs: [{ address: MORPHO, event: SIG.mSupplyCollateral, args: { id: other, caller: W.unknownMarket, onBehalf: W.unknownMarket, assets: dai(5) } }] });
+  x.tx({
+    from: W.unknownMarket,
+    to: MORPHO,
+    at: day(0),
+    logs: [
+      {
+        address: MORPHO,
+        event: SIG.mSupplyCollateral,
+        args: { id: other, caller: W.unknownMarket, onBehalf: W.unknownMarket, assets: dai(5) },
+      },
+    ],
+  });
   // a trader on Curve (not read): USDC paid into the pool, USDT back
-  x.tx({ from: W.curve, to: CURVE_USDC_USDT, at: day(3), logs: [transfer(USDC, W.curve, CURVE_USDC_USDT, usdc(5_000)), transfer('0xdac17f958d2ee523a2206206994597c13d831ec7', CURVE_USDC_USDT, W.curve, usdc(4_999))] });
+  x.tx({
+    from: W.curve,
+    to: CURVE_USDC_USDT,
+    at: day(3),
+    logs: [
+      transfer(USDC, W.curve, CURVE_USDC_USDT, usdc(5_000)),
+      transfer('0xdac17f958d2ee523a2206206994597c13d831ec7', CURVE_USDC_USDT, W.curve, usdc(4_999)),
+    ],
+  });
   return x.write('credence-etl-lending-protocols-');
 }
 
@@ -170,21 +322,49 @@ afterAll(async () => {
   await db?.close();
 });
 
-const scores = async (w: string) => Object.fromEntries(scoreWallet({ features: await repo.features(w) }).map((r) => [r.category, r.score])) as Record<Category, number>;
-const rowsOf = async (w: string) => (await lendingRows(db, w)).map((r) => [r.kind, r.protocol, r.contract, r.counterparty, Number(r.value_usd), r.ref]);
+const scores = async (w: string) =>
+  Object.fromEntries(scoreWallet({ features: await repo.features(w) }).map((r) => [r.category, r.score])) as Record<Category, number>;
+const rowsOf = async (w: string) =>
+  (await lendingRows(db, w)).map((r) => [r.kind, r.protocol, r.contract, r.counterparty, Number(r.value_usd), r.ref]);
 
 describe('the registry pins the new protocols from maintained sources', () => {
   it('Morpho Blue, SparkLend, Compound V2, Uniswap V4 and Balancer V2 at their published addresses, each with its source', () => {
-    expect(contractInfo(1, MORPHO)).toMatchObject({ protocol: 'morpho-blue', role: 'morpho-blue', source: expect.stringContaining('@morpho-org/blue-sdk') });
-    expect(contractInfo(1, SPARK_POOL)).toMatchObject({ protocol: 'spark', role: 'lending-pool', source: expect.stringContaining('spark-address-registry') });
+    expect(contractInfo(1, MORPHO)).toMatchObject({
+      protocol: 'morpho-blue',
+      role: 'morpho-blue',
+      source: expect.stringContaining('@morpho-org/blue-sdk'),
+    });
+    expect(contractInfo(1, SPARK_POOL)).toMatchObject({
+      protocol: 'spark',
+      role: 'lending-pool',
+      source: expect.stringContaining('spark-address-registry'),
+    });
     expect(contractInfo(1, SP_DAI)).toMatchObject({ protocol: 'spark', role: 'a-token', pool: SPARK_POOL, reserve: DAI });
-    expect(contractInfo(1, C_DAI)).toMatchObject({ protocol: 'compound-v2', role: 'c-token', reserve: DAI, source: expect.stringContaining('compound-protocol networks/mainnet.json') });
+    expect(contractInfo(1, C_DAI)).toMatchObject({
+      protocol: 'compound-v2',
+      role: 'c-token',
+      reserve: DAI,
+      source: expect.stringContaining('compound-protocol networks/mainnet.json'),
+    });
     // cETH: ether, valued as WETH
-    expect(contractInfo(1, '0x4ddc2d193948926d02f9b1fe9e1daa0718270ed5')).toMatchObject({ role: 'c-token', reserve: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2' });
-    expect(contractInfo(1, '0x000000000004444c5dc75cb358380d2e3de08a90')).toMatchObject({ protocol: 'uniswap-v4', role: 'v4-pool-manager', source: expect.stringContaining('@uniswap/sdk-core') });
-    expect(contractInfo(1, '0xba12222222228d8ba445958a75a0704d566bf2c8')).toMatchObject({ protocol: 'balancer-v2', role: 'balancer-vault', source: expect.stringContaining('@balancer-labs/v2-deployments') });
+    expect(contractInfo(1, '0x4ddc2d193948926d02f9b1fe9e1daa0718270ed5')).toMatchObject({
+      role: 'c-token',
+      reserve: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
+    });
+    expect(contractInfo(1, '0x000000000004444c5dc75cb358380d2e3de08a90')).toMatchObject({
+      protocol: 'uniswap-v4',
+      role: 'v4-pool-manager',
+      source: expect.stringContaining('@uniswap/sdk-core'),
+    });
+    expect(contractInfo(1, '0xba12222222228d8ba445958a75a0704d566bf2c8')).toMatchObject({
+      protocol: 'balancer-v2',
+      role: 'balancer-vault',
+      source: expect.stringContaining('@balancer-labs/v2-deployments'),
+    });
     for (const c of pinnedContracts(1)) expect(contractInfo(1, c.address)!.source, c.address).toMatch(/\S/);
-    expect(protocolsRead(1)).toEqual(expect.arrayContaining(['aave-v3', 'spark', 'morpho-blue', 'compound-v2', 'compound-v3', 'uniswap-v4', 'balancer-v2']));
+    expect(protocolsRead(1)).toEqual(
+      expect.arrayContaining(['aave-v3', 'spark', 'morpho-blue', 'compound-v2', 'compound-v3', 'uniswap-v4', 'balancer-v2']),
+    );
     expect(protocolsRead(8453)).toEqual(expect.arrayContaining(['morpho-blue', 'uniswap-v4']));
   });
 
@@ -204,20 +384,26 @@ describe('the registry pins the new protocols from maintained sources', () => {
     expect(from(42161, '0x360e68faccca8ca495c1b759fd9eee466db9fb32')).toBe(297_842_872);
     expect(from(1, '0xba12222222228d8ba445958a75a0704d566bf2c8')).toBe(12_272_146);
     // Base's Vault: from balancer-deployments (the installed package predates it), with its block
-    expect(contractInfo(8453, '0xba12222222228d8ba445958a75a0704d566bf2c8')).toMatchObject({ role: 'balancer-vault', fromBlock: 1_196_036, source: expect.stringContaining('balancer-deployments') });
+    expect(contractInfo(8453, '0xba12222222228d8ba445958a75a0704d566bf2c8')).toMatchObject({
+      role: 'balancer-vault',
+      fromBlock: 1_196_036,
+      source: expect.stringContaining('balancer-deployments'),
+    });
     expect(protocolsRead(8453)).toContain('balancer-v2');
     // chain 1's first sync starts at Compound V2's Comptroller (May 2019), not at genesis
     expect(buildPlan(pinnedContracts(1)).start).toBe(7_710_671);
   });
 
-  it("the import learned the Morpho market from its CreateMarket (the id is the hash of its params)", () => {
+  it('the import learned the Morpho market from its CreateMarket (the id is the hash of its params)', () => {
     expect(morphoMarket(1, MARKET)).toEqual({ loanToken: USDC, collateralToken: DAI });
   });
 });
 
 describe('the same two-year history scores the same on Aave, SparkLend, Morpho Blue and Compound V2', () => {
   it('each protocol stores the same rows: supply, 24 borrow/repay cycles and a withdrawal, valued alike', async () => {
-    const shapes = await Promise.all(PROTOCOLS.map(async (p) => (await rowsOf(W.honest[p])).map(([kind, , , counterparty, usd]) => [kind, counterparty, usd])));
+    const shapes = await Promise.all(
+      PROTOCOLS.map(async (p) => (await rowsOf(W.honest[p])).map(([kind, , , counterparty, usd]) => [kind, counterparty, usd])),
+    );
     expect(shapes[0]).toHaveLength(50);
     for (const s of shapes.slice(1)) expect(s).toEqual(shapes[0]);
     expect((await rowsOf(W.honest.morpho))[0]).toEqual(['lending_supply', 'morpho-blue', MORPHO, DAI, 60_000, null]);
@@ -263,7 +449,10 @@ describe('the attacks of the cost model on each new protocol', () => {
   it('a SparkLend spToken or Compound V2 cToken sent away moves the collateral: one day held, not a year', async () => {
     for (const p of ['spark', 'compound'] as const) {
       const rows = await rowsOf(W.mover[p]);
-      expect(rows.map(([kind, , , counterparty, usd, ref]) => [kind, counterparty, Math.round(Number(usd)), ref]), p).toEqual([
+      expect(
+        rows.map(([kind, , , counterparty, usd, ref]) => [kind, counterparty, Math.round(Number(usd)), ref]),
+        p,
+      ).toEqual([
         ['lending_supply', DAI, 100_000, null],
         ['lending_withdraw', DAI, 100_000, 'atoken-transfer'],
       ]);
@@ -300,7 +489,10 @@ describe('the attacks of the cost model on each new protocol', () => {
 
   it('a Morpho market never seen created is stored as its own unvalued position (the id as counterparty)', async () => {
     expect(await rowsOf(W.unknownMarket)).toEqual([['lending_supply', 'morpho-blue', MORPHO, '0x' + 'ab'.repeat(32), 0, null]]);
-    const [{ v }] = await db.query<{ v: string | null }>("SELECT value_usd::text AS v FROM wallet_activity WHERE wallet = $1 AND kind = 'lending_supply'", [W.unknownMarket]);
+    const [{ v }] = await db.query<{ v: string | null }>(
+      "SELECT value_usd::text AS v FROM wallet_activity WHERE wallet = $1 AND kind = 'lending_supply'",
+      [W.unknownMarket],
+    );
     expect(v).toBeNull();
   });
 });
@@ -314,7 +506,10 @@ describe('coverage says what is not read', () => {
     expect([...touched]).toEqual([[W.curve, ['curve']]]);
     const synced = [{ chainId: 1, syncedToBlock: 100, finalizedBlock: 100, complete: true, source: 'rpc', syncedAt: new Date() }];
     const at = new Date();
-    expect(coverageOf([1], synced, at, false, [1], touched.get(W.curve))).toMatchObject({ status: 'partial', reason: 'UNREAD_PROTOCOL:curve' });
+    expect(coverageOf([1], synced, at, false, [1], touched.get(W.curve))).toMatchObject({
+      status: 'partial',
+      reason: 'UNREAD_PROTOCOL:curve',
+    });
     expect(coverageOf([1], synced, at, false, [1], touched.get(W.honest.morpho))).toMatchObject({ status: 'complete', reason: null });
   });
 });
@@ -325,9 +520,14 @@ describe('Morpho Blue over JSON-RPC and the explorer', () => {
     const w = addr();
     const sel = (n: string) => EVENTS.find((e) => e.name === n)!.topic0;
     const before = plan.queries(w, 19_000_000, 19_001_000, {});
-    const at = (qs: typeof before, p: number) => qs.find((q) => q.topics[p] === walletTopic(w) && (q.address === null || (q.address as string[]).includes(MORPHO)))!;
-    expect(at(before, 2).topics[0]).toEqual(expect.arrayContaining([sel('MorphoBorrow'), sel('MorphoWithdraw'), sel('MorphoWithdrawCollateral')]));
-    expect(at(before, 3).topics[0]).toEqual(expect.arrayContaining([sel('MorphoSupply'), sel('MorphoSupplyCollateral'), sel('MorphoRepay')]));
+    const at = (qs: typeof before, p: number) =>
+      qs.find((q) => q.topics[p] === walletTopic(w) && (q.address === null || (q.address as string[]).includes(MORPHO)))!;
+    expect(at(before, 2).topics[0]).toEqual(
+      expect.arrayContaining([sel('MorphoBorrow'), sel('MorphoWithdraw'), sel('MorphoWithdrawCollateral')]),
+    );
+    expect(at(before, 3).topics[0]).toEqual(
+      expect.arrayContaining([sel('MorphoSupply'), sel('MorphoSupplyCollateral'), sel('MorphoRepay')]),
+    );
     expect(at(before, 3).topics[0]).not.toContain(sel('MorphoLiquidate'));
     const after = plan.queries(w, 19_000_000, 19_001_000, { lending_borrow: 19_000_000 });
     expect(after.some((q) => q.topics[3] === walletTopic(w) && (q.topics[0] as string[]).includes(sel('MorphoLiquidate')))).toBe(true);

@@ -55,7 +55,12 @@ async function featuresIn(db: Db, wallets: string[]): Promise<Record<string, Wal
 const cents = (g: WalletFeatures['gasUsd']) => g && Object.fromEntries(Object.entries(g).map(([k, v]) => [k, Math.round(v * 100) / 100]));
 /** The features both paths read alike: third-party calls to a wallet's contracts are seen by the bulk import only. */
 const alike = (all: Record<string, WalletFeatures>) =>
-  Object.fromEntries(Object.entries(all).map(([w, f]) => [w, { ...f, gasUsd: cents(f.gasUsd), developer: { ...f.developer, usedContracts: 0, thirdPartyUsers: 0 } }]));
+  Object.fromEntries(
+    Object.entries(all).map(([w, f]) => [
+      w,
+      { ...f, gasUsd: cents(f.gasUsd), developer: { ...f.developer, usedContracts: 0, thirdPartyUsers: 0 } },
+    ]),
+  );
 
 async function freshDb(): Promise<Db> {
   const db = await testDatabase();
@@ -82,7 +87,9 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
   it('a wallet seen for the first time is ingested in the background; ensureFresh waits for it', async () => {
     const op = sc.operator;
     await engine.ensureFresh(op, 30_000);
-    const [row] = await app.ctx.db.query<{ last_synced_at: Date | null }>('SELECT last_synced_at FROM tracked_wallets WHERE wallet = $1', [op]);
+    const [row] = await app.ctx.db.query<{ last_synced_at: Date | null }>('SELECT last_synced_at FROM tracked_wallets WHERE wallet = $1', [
+      op,
+    ]);
     expect(row.last_synced_at).not.toBeNull();
     const f = await engine.featuresFor(op);
     expect(f.developer.contractsDeployed).toBe(13);
@@ -104,7 +111,16 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
     const { borrower, liquidated, trader, voter, collector, developer, fresh } = sc.wallets;
 
     // model 2 (evidence registry): USDC amounts valued at 1 USD, WETH supplies unvalued (no oracle on this chain)
-    expect(f[borrower].lending).toMatchObject({ supplies: 5, borrows: 11, repays: 11, liquidations: 0, protocols: 2, borrowedUsd: 440_000, suppliedUsd: 75_000, unvaluedSupplies: 1 });
+    expect(f[borrower].lending).toMatchObject({
+      supplies: 5,
+      borrows: 11,
+      repays: 11,
+      liquidations: 0,
+      protocols: 2,
+      borrowedUsd: 440_000,
+      suppliedUsd: 75_000,
+      unvaluedSupplies: 1,
+    });
     // each $40k loan held about a month and repaid with interest at 6% a year: about $2,170 over the eleven
     expect(f[borrower].lending.repaidUsd! - 440_000).toBeGreaterThan(2_000);
     expect(f[borrower].lending.repaidUsd! - 440_000).toBeLessThan(2_400);
@@ -115,14 +131,30 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
     expect(f[trader].trading).toMatchObject({ swaps: 66, distinctPools: 2, protocols: 2 });
     expect(f[trader].trading.activeDays).toBeGreaterThanOrEqual(30);
     // self-delegation earns nothing, nor does an attestation from an attester the registry does not trust
-    expect(f[voter].governance).toMatchObject({ votes: 11, proposalsVotedOn: 11, delegationsMade: 0, delegationsReceived: 1, governors: 1, selfDelegations: 1 });
+    expect(f[voter].governance).toMatchObject({
+      votes: 11,
+      proposalsVotedOn: 11,
+      delegationsMade: 0,
+      delegationsReceived: 1,
+      governors: 1,
+      selfDelegations: 1,
+    });
     expect(f[voter].governance.votePower).toBeGreaterThan(1);
     // (found and left out: the factors say so)
-    expect(f[voter].identity).toEqual({ ensNames: 1, attestationsReceived: 0, attestationsMade: 0, untrustedReceived: 1, untrustedMade: 0 });
+    expect(f[voter].identity).toEqual({
+      ensNames: 1,
+      attestationsReceived: 0,
+      attestationsMade: 0,
+      untrustedReceived: 1,
+      untrustedMade: 0,
+    });
     // model 3.0.0: the NFTs the operator sent it (in the operator's transactions) are not its own doing
     expect(f[collector].nft).toMatchObject({ received: 0, sent: 1, notTheirs: 6 });
     expect(f[collector].nft.mints).toBeGreaterThanOrEqual(12);
-    expect(f[developer].developer).toMatchObject({ contractsDeployed: sc.developerContracts.length, contractsWithCode: sc.developerContracts.length });
+    expect(f[developer].developer).toMatchObject({
+      contractsDeployed: sc.developerContracts.length,
+      contractsWithCode: sc.developerContracts.length,
+    });
     expect(f[fresh]).toMatchObject({ evidenceCount: 0, txCount: 0, chains: [], firstActivityAt: null });
 
     for (const w of Object.values(sc.wallets)) {
@@ -132,7 +164,10 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
     // about eleven months of history, ending within the last weeks
     expect(f[borrower].activeMonths).toBeGreaterThanOrEqual(10);
     expect(Date.now() - f[borrower].lastActivityAt!.getTime()).toBeLessThan(40 * 86_400_000);
-    const [cursor] = await app.ctx.db.query<{ last_block: number }>('SELECT last_block FROM wallet_sync WHERE wallet = $1 AND chain_id = $2', [borrower, CHAIN]);
+    const [cursor] = await app.ctx.db.query<{ last_block: number }>(
+      'SELECT last_block FROM wallet_sync WHERE wallet = $1 AND chain_id = $2',
+      [borrower, CHAIN],
+    );
     expect(Number(cursor.last_block)).toBe(sc.headBlock);
   });
 
@@ -168,18 +203,32 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
             rangeErrors++;
             return { ok: false, error: new RpcError('query returned more than 10000 results', -32005) };
           }
-          if (failing && q.fromBlock <= failAt && failAt <= q.toBlock) return { ok: false, error: new RpcError('upstream connect error', -32601) };
+          if (failing && q.fromBlock <= failAt && failAt <= q.toBlock)
+            return { ok: false, error: new RpcError('upstream connect error', -32601) };
           return o;
         });
       },
     };
-    const eng = createIngestionService({ db, repo, sources: [flaky], scoring: () => undefined, log: app.log, concurrency: 2, ingestOnRead: true });
+    const eng = createIngestionService({
+      db,
+      repo,
+      sources: [flaky],
+      scoring: () => undefined,
+      log: app.log,
+      concurrency: 2,
+      ingestOnRead: true,
+    });
     const trader = sc.wallets.trader;
     await expect(eng.syncWallet(trader)).rejects.toThrow(/upstream/);
-    const [c1] = await db.query<{ last_block: number | null; last_error: string }>('SELECT last_block, last_error FROM wallet_sync WHERE wallet = $1', [trader]);
+    const [c1] = await db.query<{ last_block: number | null; last_error: string }>(
+      'SELECT last_block, last_error FROM wallet_sync WHERE wallet = $1',
+      [trader],
+    );
     expect(Number(c1.last_block)).toBeLessThan(failAt);
     expect(c1.last_error).toMatch(/upstream/);
-    const [{ max }] = await db.query<{ max: number }>('SELECT max(block_number)::int AS max FROM wallet_activity WHERE wallet = $1', [trader]);
+    const [{ max }] = await db.query<{ max: number }>('SELECT max(block_number)::int AS max FROM wallet_activity WHERE wallet = $1', [
+      trader,
+    ]);
     expect(max).toBeLessThanOrEqual(Number(c1.last_block));
     expect(rangeErrors).toBeGreaterThan(0);
 
@@ -192,12 +241,27 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
   it('stays the configured number of confirmations behind the head', async () => {
     const db = await freshDb();
     const repo = createIngestionRepo(db);
-    const eng = createIngestionService({ db, repo, sources: [createRpcSource(CHAIN, chain.url)], scoring: () => undefined, log: app.log, concurrency: 1, ingestOnRead: true, sync: { confirmations: 10 } });
+    const eng = createIngestionService({
+      db,
+      repo,
+      sources: [createRpcSource(CHAIN, chain.url)],
+      scoring: () => undefined,
+      log: app.log,
+      concurrency: 1,
+      ingestOnRead: true,
+      sync: { confirmations: 10 },
+    });
     const voter = sc.wallets.voter;
     await eng.syncWallet(voter);
     expect(await repo.syncStates(voter)).toMatchObject([{ lastBlock: sc.headBlock - 10 }]);
     // the ENS registration and the attestation are in the last blocks: not read yet
-    expect((await repo.features(voter)).identity).toEqual({ ensNames: 0, attestationsReceived: 0, attestationsMade: 0, untrustedReceived: 0, untrustedMade: 0 });
+    expect((await repo.features(voter)).identity).toEqual({
+      ensNames: 0,
+      attestationsReceived: 0,
+      attestationsMade: 0,
+      untrustedReceived: 0,
+      untrustedMade: 0,
+    });
     expect((await repo.features(voter)).governance.votes).toBe(11);
     await eng.stop();
   });
@@ -215,7 +279,11 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
     const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
     try {
       const db = await testDatabase();
-      const code = await runIngestCommand(['--wallet', sc.wallets.voter, '--wallet', sc.wallets.fresh], testConfig({ rpcUrls: { [CHAIN]: chain.url }, ingestConfirmations: 0 }), { db });
+      const code = await runIngestCommand(
+        ['--wallet', sc.wallets.voter, '--wallet', sc.wallets.fresh],
+        testConfig({ rpcUrls: { [CHAIN]: chain.url }, ingestConfirmations: 0 }),
+        { db },
+      );
       expect(code).toBe(0);
       expect(out).toEqual([
         // 18 evidence records, the two developer tokens it minted itself, and the fees of those 15 transactions
@@ -232,15 +300,31 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
     await app.ctx.db.query('INSERT INTO tracked_wallets (wallet) VALUES ($1) ON CONFLICT DO NOTHING', [voter]);
     await app.ctx.db.query("UPDATE tracked_wallets SET last_synced_at = now() - interval '2 days' WHERE wallet = $1", [voter]);
     const repo = createIngestionRepo(app.ctx.db);
-    const eng = createIngestionService({ db: app.ctx.db, repo, sources: [createRpcSource(CHAIN, chain.url)], scoring: () => undefined, log: app.log, concurrency: 2, ingestOnRead: true });
-    const worker = createRefreshWorker(eng, repo, { refreshIntervalSeconds: 3600, tickMs: 20, batch: 10, leaseSeconds: 600, onError: (e) => app.log.error(e) });
+    const eng = createIngestionService({
+      db: app.ctx.db,
+      repo,
+      sources: [createRpcSource(CHAIN, chain.url)],
+      scoring: () => undefined,
+      log: app.log,
+      concurrency: 2,
+      ingestOnRead: true,
+    });
+    const worker = createRefreshWorker(eng, repo, {
+      refreshIntervalSeconds: 3600,
+      tickMs: 20,
+      batch: 10,
+      leaseSeconds: 600,
+      onError: (e) => app.log.error(e),
+    });
     await worker.start();
     await eventually(async () => {
       const [r] = await app.ctx.db.query<{ last_synced_at: Date }>('SELECT last_synced_at FROM tracked_wallets WHERE wallet = $1', [voter]);
       return Date.now() - new Date(r.last_synced_at).getTime() < 60_000;
     });
     expect(await repo.dueWallets(3600, 10)).not.toContain(voter);
-    const [claim] = await app.ctx.db.query<{ claimed_until: Date | null }>('SELECT claimed_until FROM tracked_wallets WHERE wallet = $1', [voter]);
+    const [claim] = await app.ctx.db.query<{ claimed_until: Date | null }>('SELECT claimed_until FROM tracked_wallets WHERE wallet = $1', [
+      voter,
+    ]);
     expect(claim.claimed_until).toBeNull();
     await worker.stop();
     expect(eng.running).toBe(0);
@@ -254,7 +338,10 @@ describe('bulk import of an ethereum-etl export of the same chain', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'credence-etl-'));
     // mixed formats, as exports come: CSV transactions and token transfers, JSON-lines logs and blocks
     // the blocks before the histories are empty (mined to pass the registry's deployment blocks)
-    await exportEthereumEtl(chain.url, dir, { fromBlock: sc.firstBlock, formats: { transactions: 'csv', token_transfers: 'csv', logs: 'json', blocks: 'json' } });
+    await exportEthereumEtl(chain.url, dir, {
+      fromBlock: sc.firstBlock,
+      formats: { transactions: 'csv', token_transfers: 'csv', logs: 'json', blocks: 'json' },
+    });
   });
 
   it('imports to the same features as JSON-RPC ingestion, and re-importing changes nothing', async () => {
@@ -276,7 +363,13 @@ describe('bulk import of an ethereum-etl export of the same chain', () => {
     const db = await freshDb();
     const repo = createIngestionRepo(db);
     let updates = 0;
-    const crashing = { start() {}, stop() {}, update() { if (++updates === 3) throw new Error('killed'); } };
+    const crashing = {
+      start() {},
+      stop() {},
+      update() {
+        if (++updates === 3) throw new Error('killed');
+      },
+    };
     await expect(importEthereumEtl({ db, repo }, dir, { chainId: CHAIN, batchSize: 50, progress: crashing })).rejects.toThrow('killed');
     const progress = [...(await repo.importProgress(`ethereum-etl:${CHAIN}:${dir}`)).values()];
     expect(progress.some((p) => p.linesDone > 0 && !p.completed)).toBe(true);
@@ -293,9 +386,12 @@ describe('scores from the ingested histories', () => {
     const scoring = app.ctx.services.scoring;
     if (!scoring) return expect(scoring).toBeUndefined(); // the scoring module is not wired in this build
     for (const w of Object.values(sc.wallets)) await scoring.recompute(w, 'ingestion');
-    const entry = (role: (typeof ROLES)[number], category: Parameters<typeof scoring.getScore>[1]) => scoring.getScore(sc.wallets[role], category);
-    const score = async (role: (typeof ROLES)[number], category: Parameters<typeof scoring.getScore>[1]) => (await entry(role, category)).score;
-    const conduct = async (role: (typeof ROLES)[number], category: Parameters<typeof scoring.getScore>[1]) => (await entry(role, category)).conduct;
+    const entry = (role: (typeof ROLES)[number], category: Parameters<typeof scoring.getScore>[1]) =>
+      scoring.getScore(sc.wallets[role], category);
+    const score = async (role: (typeof ROLES)[number], category: Parameters<typeof scoring.getScore>[1]) =>
+      (await entry(role, category)).score;
+    const conduct = async (role: (typeof ROLES)[number], category: Parameters<typeof scoring.getScore>[1]) =>
+      (await entry(role, category)).conduct;
     // model 4.0.0: conduct ranks behaviour; the score is conduct held to what the wallet lost (its backing)
     expect(await conduct('borrower', 'DEFI_LENDING')).toBeGreaterThan(await conduct('liquidated', 'DEFI_LENDING'));
     expect(await conduct('borrower', 'DEFI_LENDING')).toBeGreaterThan(await conduct('fresh', 'DEFI_LENDING'));
@@ -310,7 +406,8 @@ describe('scores from the ingested histories', () => {
     expect(voter.backingUsd).not.toBeNull();
     expect(voter.score).toBe(Math.min(voter.conduct, ceilingFor(voter.backingUsd!)));
     expect(voter.score).toBeLessThan(voter.conduct);
-    for (const category of ['DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE'] as const) expect(await score('fresh', category), category).toBe(0);
+    for (const category of ['DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE'] as const)
+      expect(await score('fresh', category), category).toBe(0);
     for (const [role, category] of [
       ['trader', 'DEFI_TRADING'],
       ['voter', 'GOVERNANCE'],
@@ -318,7 +415,8 @@ describe('scores from the ingested histories', () => {
       // DEVELOPER (model 3.0.0) weighs deployments by third-party callers, which JSON-RPC does not see (bulk import only)
     ] as const) {
       const mine = await conduct(role, category);
-      for (const other of ROLES.filter((r) => r !== role)) expect(mine, `${role} vs ${other} in ${category}`).toBeGreaterThan(await conduct(other, category));
+      for (const other of ROLES.filter((r) => r !== role))
+        expect(mine, `${role} vs ${other} in ${category}`).toBeGreaterThan(await conduct(other, category));
     }
     expect(await score('fresh', 'OVERALL')).toBeLessThan(await score('borrower', 'OVERALL'));
   });

@@ -31,18 +31,31 @@ export interface Stream {
   after?: 'lending_borrow';
 }
 
-export const DELEGATE_VOTES_CHANGED = toEventSelector('event DelegateVotesChanged(address indexed delegate, uint256 previousBalance, uint256 newBalance)');
+export const DELEGATE_VOTES_CHANGED = toEventSelector(
+  'event DelegateVotesChanged(address indexed delegate, uint256 previousBalance, uint256 newBalance)',
+);
 /** Compound V2's Comptroller on every borrow and repay (COMP distribution), the borrower at position 2: the only log of
  *  a cETH borrow or repay that names the wallet in a topic (ether moves without a Transfer). Not evidence itself:
  *  it marks the transactions whose receipts sync.ts reads for the cToken's own events. */
-export const DISTRIBUTED_BORROWER_COMP = toEventSelector('event DistributedBorrowerComp(address indexed cToken, address indexed borrower, uint256 compDelta, uint256 compBorrowIndex)');
+export const DISTRIBUTED_BORROWER_COMP = toEventSelector(
+  'event DistributedBorrowerComp(address indexed cToken, address indexed borrower, uint256 compDelta, uint256 compBorrowIndex)',
+);
 const sel = (...names: EventDef['name'][]) => EVENTS.filter((e) => names.includes(e.name)).map((e) => e.topic0 as string);
 export const SWAP_SELECTORS = sel('UniswapV2Swap', 'UniswapV3Swap');
 export const DELEGATE_CHANGED = sel('DelegateChanged')[0];
 
 /** The events each registry role emits that can name a wallet (positions from events.ts). */
 const ROLE_EVENTS: Record<string, EventDef['name'][]> = {
-  'lending-pool': ['AaveSupply', 'AaveBorrow', 'AaveRepay', 'AaveV2Deposit', 'AaveV2Borrow', 'AaveV2Repay', 'AaveLiquidationCall', 'AaveWithdraw'],
+  'lending-pool': [
+    'AaveSupply',
+    'AaveBorrow',
+    'AaveRepay',
+    'AaveV2Deposit',
+    'AaveV2Borrow',
+    'AaveV2Repay',
+    'AaveLiquidationCall',
+    'AaveWithdraw',
+  ],
   // an aToken's Transfer(from, to) moves collateral between holders (decode.ts): asked with the wallet as from (1) and
   // as to (2); the token transfer scan asks those positions from every emitter anyway, so this costs no query
   'a-token': ['Transfer'],
@@ -50,7 +63,15 @@ const ROLE_EVENTS: Record<string, EventDef['name'][]> = {
   // `transfer` of base emits nothing else, decode.ts); positions 1 and 2 are asked anyway, so no query of its own
   comet: ['CometSupply', 'CometWithdraw', 'CometAbsorbDebt', 'Transfer'],
   // Morpho Blue names the position's owner in a topic of every event
-  'morpho-blue': ['MorphoSupply', 'MorphoWithdraw', 'MorphoBorrow', 'MorphoRepay', 'MorphoSupplyCollateral', 'MorphoWithdrawCollateral', 'MorphoLiquidate'],
+  'morpho-blue': [
+    'MorphoSupply',
+    'MorphoWithdraw',
+    'MorphoBorrow',
+    'MorphoRepay',
+    'MorphoSupplyCollateral',
+    'MorphoWithdrawCollateral',
+    'MorphoLiquidate',
+  ],
   // a Compound V2 cToken names the wallet only in its data: its Transfer (positions 1 and 2, asked anyway) finds the
   // transactions of a mint, a redeem or a move, and the wallet's underlying Transfer to or from a cToken those of a
   // borrow or a repay; cETH's borrows and repays move ether, with no Transfer: the Comptroller's
@@ -123,7 +144,8 @@ export const walletTopic = (wallet: string) => `0x${wallet.slice(2).toLowerCase(
  *  the wallet by others would cost a third of all calls: those, and transfers older than the first pinned
  *  contract, come from the explorer source or a bulk import (docs/ingestion.md). */
 export const TRANSFER_SELECTORS = sel('Transfer', 'TransferSingle', 'TransferBatch');
-const transferStreams = (fromBlock: number): Stream[] => [1, 2].map((p) => ({ position: p as Position, address: null, selectors: TRANSFER_SELECTORS, fromBlock }));
+const transferStreams = (fromBlock: number): Stream[] =>
+  [1, 2].map((p) => ({ position: p as Position, address: null, selectors: TRANSFER_SELECTORS, fromBlock }));
 
 export function buildPlan(pinned: Pinned[] | null): LogPlan {
   const evidence = pinned ? pinned.flatMap(streamsOf) : unpinnedStreams();
@@ -140,7 +162,9 @@ export function buildPlan(pinned: Pinned[] | null): LogPlan {
     queries(wallet, from, to, opened) {
       const out: LogQuery[] = [];
       for (const position of [1, 2, 3] as const) {
-        const active = streams.filter((s) => s.position === position && s.fromBlock <= to && (!s.after || (opened[s.after] ?? Infinity) <= to));
+        const active = streams.filter(
+          (s) => s.position === position && s.fromBlock <= to && (!s.after || (opened[s.after] ?? Infinity) <= to),
+        );
         if (!active.length) continue;
         const start = Math.max(from, Math.min(...active.map((s) => Math.max(s.fromBlock, s.after ? opened[s.after]! : 0))));
         const anyEmitter = active.some((s) => s.address === null);

@@ -64,7 +64,8 @@ beforeAll(async () => {
   ownPool = await pin('MockUniswapV3LiquidityPool', [usdc, weth], PINNED.poolV3);
   otherPool = await pin('MockUniswapV3LiquidityPool', [usdc, usdt], POOL_USDC_USDT);
   const npm = await pin('MockNonfungiblePositionManager', [], NPM);
-  for (const pool of [ownPool, otherPool]) for (const t of [weth, usdc, usdt]) await c.call(op, t, 'MockERC20', 'mint', [pool, U(10_000_000)]);
+  for (const pool of [ownPool, otherPool])
+    for (const t of [weth, usdc, usdt]) await c.call(op, t, 'MockERC20', 'mint', [pool, U(10_000_000)]);
   for (const who of [washer, trader, gifted, stranger]) {
     for (const t of [weth, usdc, usdt]) {
       await c.call(op, t, 'MockERC20', 'mint', [who, t === weth ? parseEther('100') : U(1_000_000)]);
@@ -113,29 +114,81 @@ beforeAll(async () => {
   explorer = await startFakeExplorer({ 1: explorerHistoryOf(dir, Number(await c.rpc<string>('eth_blockNumber')) + 20) }, { rps: 1000 });
   explorerDb = await testDatabase();
   explorerEngine = createIngestionService({
-    db: explorerDb, repo: createIngestionRepo(explorerDb), sources: [],
+    db: explorerDb,
+    repo: createIngestionRepo(explorerDb),
+    sources: [],
     explorers: [createExplorerClient({ url: explorer.url, apiKey: explorer.apiKey, rps: 1000 }).source(1)],
-    scoring: () => undefined, log: { warn() {}, error() {}, debug() {} }, concurrency: 2, ingestOnRead: true, backoff: { baseSeconds: 60, maxSeconds: 3600 },
+    scoring: () => undefined,
+    log: { warn() {}, error() {}, debug() {} },
+    concurrency: 2,
+    ingestOnRead: true,
+    backoff: { baseSeconds: 60, maxSeconds: 3600 },
   });
 }, 240_000);
 
 /** An ethereum-etl export as the explorer API serves it: account lists (the simulator picks a wallet's rows by
  *  from/to), every log (picked by topic) and every transaction's receipt. */
 function explorerHistoryOf(dir: string, head: number): ChainHistory {
-  const rows = (f: string) => readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map(parseJsonLine) as Record<string, string>[];
+  const rows = (f: string) =>
+    readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map(parseJsonLine) as Record<string, string>[];
   const txs = rows('transactions.json');
-  const h: ChainHistory = { head, txlist: [], txlistinternal: [], tokentx: [], tokennfttx: [], token1155tx: [], logs: [], receipts: new Map(), expected: {} };
+  const h: ChainHistory = {
+    head,
+    txlist: [],
+    txlistinternal: [],
+    tokentx: [],
+    tokennfttx: [],
+    token1155tx: [],
+    logs: [],
+    receipts: new Map(),
+    expected: {},
+  };
   const at = new Map(txs.map((t) => [t.hash, t]));
   for (const t of txs) {
-    h.txlist.push({ blockNumber: String(t.block_number), timeStamp: String(t.block_timestamp), hash: t.hash, nonce: String(t.nonce), from: t.from_address, to: t.to_address ?? '', value: String(t.value), isError: '0', txreceipt_status: '1', contractAddress: t.receipt_contract_address ?? '' });
+    h.txlist.push({
+      blockNumber: String(t.block_number),
+      timeStamp: String(t.block_timestamp),
+      hash: t.hash,
+      nonce: String(t.nonce),
+      from: t.from_address,
+      to: t.to_address ?? '',
+      value: String(t.value),
+      isError: '0',
+      txreceipt_status: '1',
+      contractAddress: t.receipt_contract_address ?? '',
+    });
   }
-  for (const l of rows('logs.json') as unknown as { address: string; topics: string[]; data: string; block_number: number; block_timestamp: number; transaction_hash: string; log_index: number }[]) {
-    const row: LogRow = { address: l.address, topics: l.topics, data: l.data, blockNumber: Number(l.block_number), timeStamp: Number(l.block_timestamp), transactionHash: l.transaction_hash, logIndex: Number(l.log_index) };
+  for (const l of rows('logs.json') as unknown as {
+    address: string;
+    topics: string[];
+    data: string;
+    block_number: number;
+    block_timestamp: number;
+    transaction_hash: string;
+    log_index: number;
+  }[]) {
+    const row: LogRow = {
+      address: l.address,
+      topics: l.topics,
+      data: l.data,
+      blockNumber: Number(l.block_number),
+      timeStamp: Number(l.block_timestamp),
+      transactionHash: l.transaction_hash,
+      logIndex: Number(l.log_index),
+    };
     h.logs.push(row);
     h.receipts.set(l.transaction_hash, [...(h.receipts.get(l.transaction_hash) ?? []), row]);
     if (l.topics[0] !== '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef') continue;
     const t = at.get(l.transaction_hash)!;
-    const base = { blockNumber: String(l.block_number), timeStamp: String(l.block_timestamp), hash: l.transaction_hash, nonce: String(t.nonce), from: `0x${l.topics[1].slice(26)}`, to: `0x${l.topics[2].slice(26)}`, contractAddress: l.address };
+    const base = {
+      blockNumber: String(l.block_number),
+      timeStamp: String(l.block_timestamp),
+      hash: l.transaction_hash,
+      nonce: String(t.nonce),
+      from: `0x${l.topics[1].slice(26)}`,
+      to: `0x${l.topics[2].slice(26)}`,
+      contractAddress: l.address,
+    };
     if (l.topics.length === 4) h.tokennfttx.push({ ...base, tokenID: BigInt(l.topics[3]).toString() });
     else h.tokentx.push({ ...base, value: BigInt(l.data).toString(), tokenDecimal: '6' });
   }
@@ -161,7 +214,7 @@ async function fromExplorer(wallet: string): Promise<WalletFeatures> {
   return explorerEngine.featuresFor(wallet);
 }
 
-describe('swaps against the wallet\'s own Uniswap V3 liquidity', () => {
+describe("swaps against the wallet's own Uniswap V3 liquidity", () => {
   it('earn no trading credit over JSON-RPC, from an ethereum-etl export or from the explorer API; swaps in another pool still count', async () => {
     for (const f of [await overRpc(w.washer), await fromExport(w.washer), await fromExplorer(w.washer)]) {
       // 24 swaps in its own pool are on chain; only the 2 in the other pool count
@@ -171,7 +224,10 @@ describe('swaps against the wallet\'s own Uniswap V3 liquidity', () => {
     }
     // each source stored the same marker: the position, in its pool
     for (const db of [app.ctx.db, etlDb, explorerDb]) {
-      const rows = await db.query("SELECT contract, counterparty, token_id::text FROM wallet_activity WHERE wallet = $1 AND kind = 'lp_position'", [w.washer]);
+      const rows = await db.query(
+        "SELECT contract, counterparty, token_id::text FROM wallet_activity WHERE wallet = $1 AND kind = 'lp_position'",
+        [w.washer],
+      );
       expect(rows).toEqual([{ contract: ownPool, counterparty: NPM, token_id: '1' }]);
     }
 
@@ -192,11 +248,15 @@ describe('swaps against the wallet\'s own Uniswap V3 liquidity', () => {
       }
     }
     for (const db of [app.ctx.db, etlDb, explorerDb]) {
-      expect(await db.query("SELECT 1 FROM wallet_activity WHERE wallet IN ($1, $2) AND kind = 'lp_position'", [w.trader, w.gifted])).toEqual([]);
+      expect(
+        await db.query("SELECT 1 FROM wallet_activity WHERE wallet IN ($1, $2) AND kind = 'lp_position'", [w.trader, w.gifted]),
+      ).toEqual([]);
     }
     // the stranger did open a position itself (and sent it on): its record stays its own
     const stranger = await overRpc(w.stranger);
     expect(stranger.trading.swaps).toBe(0);
-    expect((await app.ctx.db.query("SELECT 1 FROM wallet_activity WHERE wallet = $1 AND kind = 'lp_position'", [w.stranger])).length).toBe(1);
+    expect((await app.ctx.db.query("SELECT 1 FROM wallet_activity WHERE wallet = $1 AND kind = 'lp_position'", [w.stranger])).length).toBe(
+      1,
+    );
   });
 });

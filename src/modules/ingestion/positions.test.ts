@@ -13,7 +13,11 @@ describe('position managers in migration 0032', () => {
   it('are the package addresses the registry pins, chain by chain', () => {
     const sql = readFileSync(MIGRATION, 'utf8');
     const listed = Object.fromEntries([...sql.matchAll(/\((\d+), '(0x[0-9a-f]*)'\)/g)].map((m) => [Number(m[1]), m[2]]));
-    expect(Object.keys(listed).map(Number).sort((a, b) => a - b)).toEqual([...REGISTRY_CHAINS].sort((a, b) => a - b));
+    expect(
+      Object.keys(listed)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual([...REGISTRY_CHAINS].sort((a, b) => a - b));
     for (const chainId of REGISTRY_CHAINS) {
       expect(listed[chainId], String(chainId)).toBe(NONFUNGIBLE_POSITION_MANAGER_ADDRESSES[chainId].toLowerCase());
       expect(isPositionManager(chainId, listed[chainId])).toBe(true);

@@ -19,7 +19,9 @@ import { EVENTS, ZERO_ADDRESS } from './events.js';
 import { contractInfo, isPositionManager, tokenInfo } from './registry/index.js';
 
 const TRANSFER = EVENTS.find((e) => e.name === 'Transfer')!.topic0;
-export const V3_POOL_MINT = toEventSelector('event Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)');
+export const V3_POOL_MINT = toEventSelector(
+  'event Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)',
+);
 
 const topicAddress = (t: string | undefined) => (t && t.length === 66 ? `0x${t.slice(26)}`.toLowerCase() : null);
 
@@ -51,15 +53,22 @@ export function positionRecords(chainId: number, tx: MintingTransaction): Activi
     if (!wallet || contractInfo(chainId, wallet)) return;
     const npm = log.address.toLowerCase();
     let mint: RawLog | undefined;
-    for (let k = i - 1; k >= 0 && !mint; k--) if (logs[k].topics[0]?.toLowerCase() === V3_POOL_MINT && topicAddress(logs[k].topics[1]) === npm) mint = logs[k];
+    for (let k = i - 1; k >= 0 && !mint; k--)
+      if (logs[k].topics[0]?.toLowerCase() === V3_POOL_MINT && topicAddress(logs[k].topics[1]) === npm) mint = logs[k];
     if (!mint) return;
     const pool = mint.address.toLowerCase();
     // the pool's Mint data: sender, liquidity, amount0, amount1 (32 bytes each)
     const words = (mint.data ?? '0x').slice(2);
-    const owed = [2, 3].map((w) => (words.length >= 64 * (w + 1) ? BigInt(`0x${words.slice(64 * w, 64 * (w + 1))}`) : 0n)).filter((v) => v > 0n);
+    const owed = [2, 3]
+      .map((w) => (words.length >= 64 * (w + 1) ? BigInt(`0x${words.slice(64 * w, 64 * (w + 1))}`) : 0n))
+      .filter((v) => v > 0n);
     const paid = logs.some(
       (l) =>
-        l.topics.length === 3 && l.topics[0]?.toLowerCase() === TRANSFER && topicAddress(l.topics[1]) === wallet && topicAddress(l.topics[2]) === pool && !!tokenInfo(chainId, l.address) &&
+        l.topics.length === 3 &&
+        l.topics[0]?.toLowerCase() === TRANSFER &&
+        topicAddress(l.topics[1]) === wallet &&
+        topicAddress(l.topics[2]) === pool &&
+        !!tokenInfo(chainId, l.address) &&
         owed.includes(BigInt(l.data && l.data !== '0x' ? l.data : '0x0')),
     );
     // the wallet's own transaction, in which it paid the pool what its Mint took (non-zero): a stranger's zero-value

@@ -36,9 +36,16 @@ async function ingest(chain: SimChain, profile: ProviderProfile, opts: Parameter
     log.mockRestore();
   }
   const kinds = Object.fromEntries(
-    (await db.query<{ kind: string; n: number }>('SELECT kind, count(*)::int AS n FROM wallet_activity WHERE wallet = $1 GROUP BY kind', [chain.wallet])).map((r) => [r.kind, r.n]),
+    (
+      await db.query<{ kind: string; n: number }>('SELECT kind, count(*)::int AS n FROM wallet_activity WHERE wallet = $1 GROUP BY kind', [
+        chain.wallet,
+      ])
+    ).map((r) => [r.kind, r.n]),
   );
-  const [state] = await db.query<{ last_block: string; complete: boolean; source: string }>('SELECT last_block, complete, source FROM wallet_sync WHERE wallet = $1 AND chain_id = 1', [chain.wallet]);
+  const [state] = await db.query<{ last_block: string; complete: boolean; source: string }>(
+    'SELECT last_block, complete, source FROM wallet_sync WHERE wallet = $1 AND chain_id = 1',
+    [chain.wallet],
+  );
   return { code, out, kinds, state, provider };
 }
 
@@ -110,11 +117,26 @@ describe('timeouts', () => {
     const db = await testDatabase();
     dbs.push(db);
     const source = createRpcSource(1, provider.url);
-    const eng = createIngestionService({ db, repo: createIngestionRepo(db), sources: [source], scoring: () => undefined, log: console as never, concurrency: 1, ingestOnRead: true, sync: { useFinalized: true }, pinned: (id) => pinnedContracts(id) });
+    const eng = createIngestionService({
+      db,
+      repo: createIngestionRepo(db),
+      sources: [source],
+      scoring: () => undefined,
+      log: console as never,
+      concurrency: 1,
+      ingestOnRead: true,
+      sync: { useFinalized: true },
+      pinned: (id) => pinnedContracts(id),
+    });
     const [res] = await eng.syncWallet(chain.wallet);
     expect(res.complete).toBe(true);
     const kinds = Object.fromEntries(
-      (await db.query<{ kind: string; n: number }>('SELECT kind, count(*)::int AS n FROM wallet_activity WHERE wallet = $1 GROUP BY kind', [chain.wallet])).map((r) => [r.kind, r.n]),
+      (
+        await db.query<{ kind: string; n: number }>(
+          'SELECT kind, count(*)::int AS n FROM wallet_activity WHERE wallet = $1 GROUP BY kind',
+          [chain.wallet],
+        )
+      ).map((r) => [r.kind, r.n]),
     );
     expectAll(kinds, chain);
     expect(provider.refusals).toBeGreaterThan(0);
@@ -134,12 +156,25 @@ describe('deployments: a nonce scan never holds back the other evidence', () => 
     dbs.push(db);
     const repo = createIngestionRepo(db);
     const source = createRpcSource(1, provider.url);
-    const eng = createIngestionService({ db, repo, sources: [source], scoring: () => undefined, log: console as never, concurrency: 1, ingestOnRead: true, sync: { useFinalized: true, maxNonceScan: 5_000 }, pinned: (id) => pinnedContracts(id) });
+    const eng = createIngestionService({
+      db,
+      repo,
+      sources: [source],
+      scoring: () => undefined,
+      log: console as never,
+      concurrency: 1,
+      ingestOnRead: true,
+      sync: { useFinalized: true, maxNonceScan: 5_000 },
+      pinned: (id) => pinnedContracts(id),
+    });
     const [res] = await eng.syncWallet(chain.wallet);
     // nonces past the bound are not looked for by design: the chain is complete, and the result says the scan was capped
     expect(res.complete).toBe(true);
     expect(res.nonceScanCapped).toBe(true);
-    const [s] = await db.query<{ nonce: string; deploy_nonce_checked: string }>('SELECT nonce, deploy_nonce_checked FROM wallet_sync WHERE wallet = $1', [chain.wallet]);
+    const [s] = await db.query<{ nonce: string; deploy_nonce_checked: string }>(
+      'SELECT nonce, deploy_nonce_checked FROM wallet_sync WHERE wallet = $1',
+      [chain.wallet],
+    );
     expect(Number(s.nonce)).toBe(323_847);
     expect(Number(s.deploy_nonce_checked)).toBe(5_000);
     const kinds = await db.query<{ kind: string }>('SELECT kind FROM wallet_activity WHERE wallet = $1', [chain.wallet]);

@@ -26,15 +26,28 @@ describe('ingestion repo', () => {
     expect(f.firstActivityAt?.toISOString()).toBe('2024-01-02T03:04:05.000Z');
   });
 
-  it('features of many wallets in one statement are each wallet\'s own, in the order asked, whatever the chunk size', async () => {
+  it("features of many wallets in one statement are each wallet's own, in the order asked, whatever the chunk size", async () => {
     const [dev, trader, pool, nobody] = [randomAddress(), randomAddress(), randomAddress(), randomAddress()];
     const at = new Date('2024-05-06T00:00:00Z');
     await repo.insertActivity([
       deploymentRecord(1, dev, randomAddress(), 3, at, true),
       ...[1, 2].map((i) => ({
-        chainId: 1, wallet: trader, txFrom: trader, txHash: `0x${String(i).padStart(64, 'a')}`, logIndex: i, kind: 'swap', contract: pool, blockNumber: 10 + i,
-        occurredAt: new Date(at.getTime() + i * 86_400_000), counterparty: null, tokenId: null, amount: '3000', direction: i === 1 ? 'out' : 'in',
-        protocol: 'uniswap-v3', ref: `${randomAddress()}/${randomAddress()}`, valueUsd: 1_000 * i,
+        chainId: 1,
+        wallet: trader,
+        txFrom: trader,
+        txHash: `0x${String(i).padStart(64, 'a')}`,
+        logIndex: i,
+        kind: 'swap',
+        contract: pool,
+        blockNumber: 10 + i,
+        occurredAt: new Date(at.getTime() + i * 86_400_000),
+        counterparty: null,
+        tokenId: null,
+        amount: '3000',
+        direction: i === 1 ? 'out' : 'in',
+        protocol: 'uniswap-v3',
+        ref: `${randomAddress()}/${randomAddress()}`,
+        valueUsd: 1_000 * i,
       })),
     ] as never);
     await repo.recordAccount(trader, 1, { nonce: 7 });
@@ -57,14 +70,56 @@ describe('ingestion repo', () => {
     const at = new Date('2024-03-01T00:00:00Z');
     const [token0, token1] = [randomAddress(), randomAddress()]; // the pairs' tokens
     // the wallet's own transactions (tx_from: only what the wallet sent earns credit)
-    const base = { chainId: 1, wallet: w, blockNumber: 100, occurredAt: at, counterparty: null, tokenId: null, amount: null, direction: null, protocol: 'uniswap-v2', ref: null, txFrom: w };
-    const swap = (pool: string, i: number) => ({ ...base, txHash: `0x${String(i).padStart(64, '0')}`, logIndex: i, kind: 'swap' as const, contract: pool, valueUsd: 5_000, ref: `${token0}/${token1}` });
+    const base = {
+      chainId: 1,
+      wallet: w,
+      blockNumber: 100,
+      occurredAt: at,
+      counterparty: null,
+      tokenId: null,
+      amount: null,
+      direction: null,
+      protocol: 'uniswap-v2',
+      ref: null,
+      txFrom: w,
+    };
+    const swap = (pool: string, i: number) => ({
+      ...base,
+      txHash: `0x${String(i).padStart(64, '0')}`,
+      logIndex: i,
+      kind: 'swap' as const,
+      contract: pool,
+      valueUsd: 5_000,
+      ref: `${token0}/${token1}`,
+    });
     await repo.insertActivity([
       ...[1, 2, 3].map((i) => swap(own, i)),
       swap(other, 4),
-      { ...base, txHash: `0x${'9'.repeat(64)}`, logIndex: 0, kind: 'transfer_erc20', contract: own, direction: 'in', counterparty: '0x0000000000000000000000000000000000000000', amount: '1000', protocol: null, valueUsd: null },
+      {
+        ...base,
+        txHash: `0x${'9'.repeat(64)}`,
+        logIndex: 0,
+        kind: 'transfer_erc20',
+        contract: own,
+        direction: 'in',
+        counterparty: '0x0000000000000000000000000000000000000000',
+        amount: '1000',
+        protocol: null,
+        valueUsd: null,
+      },
       // in the same transaction the wallet paid a token into the pair: it added that liquidity itself
-      { ...base, txHash: `0x${'9'.repeat(64)}`, logIndex: 1, kind: 'transfer_erc20', contract: token0, direction: 'out', counterparty: own, amount: '5', protocol: null, valueUsd: null },
+      {
+        ...base,
+        txHash: `0x${'9'.repeat(64)}`,
+        logIndex: 1,
+        kind: 'transfer_erc20',
+        contract: token0,
+        direction: 'out',
+        counterparty: own,
+        amount: '5',
+        protocol: null,
+        valueUsd: null,
+      },
     ] as never);
     const f = await repo.features(w);
     expect(f.trading).toMatchObject({ swaps: 1, distinctPools: 1, volumeUsd: 5_000 });
@@ -72,7 +127,20 @@ describe('ingestion repo', () => {
     const trader = randomAddress();
     await repo.insertActivity([
       { ...swap(other, 5), wallet: trader, txFrom: trader },
-      { ...base, wallet: trader, txFrom: trader, txHash: `0x${'8'.repeat(64)}`, logIndex: 0, kind: 'transfer_erc20', contract: other, direction: 'in', counterparty: randomAddress(), amount: '1', protocol: null, valueUsd: null },
+      {
+        ...base,
+        wallet: trader,
+        txFrom: trader,
+        txHash: `0x${'8'.repeat(64)}`,
+        logIndex: 0,
+        kind: 'transfer_erc20',
+        contract: other,
+        direction: 'in',
+        counterparty: randomAddress(),
+        amount: '1',
+        protocol: null,
+        valueUsd: null,
+      },
     ] as never);
     expect((await repo.features(trader)).trading).toMatchObject({ swaps: 1, volumeUsd: 5_000 });
   });
@@ -83,16 +151,39 @@ describe('ingestion repo', () => {
     const usdc = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
     const at = new Date('2024-03-01T00:00:00Z');
     const row = (wallet: string, block: number, i: number, extra: object) => ({
-      chainId: 1, wallet, blockNumber: block, occurredAt: at, counterparty: null, tokenId: null, amount: null, direction: null, protocol: null, ref: null, valueUsd: null,
-      txHash: `0x${String(block).padStart(64, '0')}`, logIndex: i, txFrom: wallet, ...extra,
+      chainId: 1,
+      wallet,
+      blockNumber: block,
+      occurredAt: at,
+      counterparty: null,
+      tokenId: null,
+      amount: null,
+      direction: null,
+      protocol: null,
+      ref: null,
+      valueUsd: null,
+      txHash: `0x${String(block).padStart(64, '0')}`,
+      logIndex: i,
+      txFrom: wallet,
+      ...extra,
     });
     const weth = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
-    const swaps = (wallet: string, blocks: number[]) => blocks.map((b) => row(wallet, b, 9, { kind: 'swap', contract: pair, protocol: 'uniswap-v2', valueUsd: 5_000, ref: `${usdc}/${weth}` }));
+    const swaps = (wallet: string, blocks: number[]) =>
+      blocks.map((b) =>
+        row(wallet, b, 9, { kind: 'swap', contract: pair, protocol: 'uniswap-v2', valueUsd: 5_000, ref: `${usdc}/${weth}` }),
+      );
     // griefing: a stranger adds liquidity through the router with `to` = the trader (the stranger pays both tokens)
     const victim = randomAddress();
     await repo.insertActivity([
       ...swaps(victim, [100, 300, 301]),
-      row(victim, 200, 2, { kind: 'transfer_erc20', contract: pair, direction: 'in', counterparty: zero, amount: '1000', txFrom: randomAddress() }),
+      row(victim, 200, 2, {
+        kind: 'transfer_erc20',
+        contract: pair,
+        direction: 'in',
+        counterparty: zero,
+        amount: '1000',
+        txFrom: randomAddress(),
+      }),
     ] as never);
     expect((await repo.features(victim)).trading).toMatchObject({ swaps: 3, volumeUsd: 15_000 });
     // the wash trader adds its own liquidity (it pays USDC into the pair in the same transaction), then trades there
@@ -112,10 +203,45 @@ describe('ingestion repo', () => {
     const other = randomAddress();
     const npm = '0xc36442b4a4522e871399cd717abdd847ab11fe88';
     const at = new Date('2024-03-01T00:00:00Z');
-    const base = { chainId: 1, wallet: w, occurredAt: at, counterparty: null, tokenId: null, amount: null, direction: null, protocol: 'uniswap-v3', ref: null, txFrom: w };
-    const swap = (pool: string, i: number, block: number, chainId = 1) => ({ ...base, chainId, blockNumber: block, txHash: `0x${String(i).padStart(64, '0')}`, logIndex: i, kind: 'swap' as const, contract: pool, valueUsd: 5_000 });
-    const position = { ...base, blockNumber: 200, txHash: `0x${'6'.repeat(64)}`, logIndex: 3, kind: 'lp_position' as const, contract: own, counterparty: npm, tokenId: '4242', valueUsd: null };
-    await repo.insertActivity([swap(own, 1, 150), ...[2, 3, 4].map((i) => swap(own, i, 200 + i)), swap(other, 5, 300), swap(own, 6, 400, 10)] as never);
+    const base = {
+      chainId: 1,
+      wallet: w,
+      occurredAt: at,
+      counterparty: null,
+      tokenId: null,
+      amount: null,
+      direction: null,
+      protocol: 'uniswap-v3',
+      ref: null,
+      txFrom: w,
+    };
+    const swap = (pool: string, i: number, block: number, chainId = 1) => ({
+      ...base,
+      chainId,
+      blockNumber: block,
+      txHash: `0x${String(i).padStart(64, '0')}`,
+      logIndex: i,
+      kind: 'swap' as const,
+      contract: pool,
+      valueUsd: 5_000,
+    });
+    const position = {
+      ...base,
+      blockNumber: 200,
+      txHash: `0x${'6'.repeat(64)}`,
+      logIndex: 3,
+      kind: 'lp_position' as const,
+      contract: own,
+      counterparty: npm,
+      tokenId: '4242',
+      valueUsd: null,
+    };
+    await repo.insertActivity([
+      swap(own, 1, 150),
+      ...[2, 3, 4].map((i) => swap(own, i, 200 + i)),
+      swap(other, 5, 300),
+      swap(own, 6, 400, 10),
+    ] as never);
     // before the position: every swap counts
     expect((await repo.features(w)).trading).toMatchObject({ swaps: 6, volumeUsd: 30_000 });
     const before = await repo.features(w);
@@ -125,7 +251,12 @@ describe('ingestion repo', () => {
     expect(f.trading).toMatchObject({ swaps: 3, distinctPools: 2, volumeUsd: 15_000 });
     // the position record itself is no NFT, token, counterparty or activity
     expect(f.nft).toEqual(before.nft);
-    expect({ ...f, trading: null, evidenceAt: null }).toEqual({ ...before, trading: null, evidenceAt: null, evidenceCount: before.evidenceCount - 3 });
+    expect({ ...f, trading: null, evidenceAt: null }).toEqual({
+      ...before,
+      trading: null,
+      evidenceAt: null,
+      evidenceCount: before.evidenceCount - 3,
+    });
     // a position record of another wallet takes nothing from this one
     const trader = randomAddress();
     await repo.insertActivity([{ ...swap(own, 7, 500), wallet: trader, txFrom: trader }] as never);
@@ -136,7 +267,23 @@ describe('ingestion repo', () => {
     const w = randomAddress();
     const pool = randomAddress();
     const tx = `0x${'7'.repeat(64)}`;
-    const rec = { chainId: 1, txHash: tx, wallet: w, kind: 'swap', blockNumber: 100, occurredAt: new Date('2024-03-01T00:00:00Z'), contract: pool, counterparty: null, tokenId: null, amount: null, direction: null, protocol: 'uniswap-v3', ref: null, valueUsd: 2_000, txFrom: w };
+    const rec = {
+      chainId: 1,
+      txHash: tx,
+      wallet: w,
+      kind: 'swap',
+      blockNumber: 100,
+      occurredAt: new Date('2024-03-01T00:00:00Z'),
+      contract: pool,
+      counterparty: null,
+      tokenId: null,
+      amount: null,
+      direction: null,
+      protocol: 'uniswap-v3',
+      ref: null,
+      valueUsd: 2_000,
+      txFrom: w,
+    };
     await repo.insertActivity([{ ...rec, logIndex: -3 }] as never);
     expect((await repo.features(w)).trading).toMatchObject({ swaps: 1, volumeUsd: 2_000 });
     await repo.insertActivity([{ ...rec, logIndex: 41 }] as never); // the same swap from a bulk import

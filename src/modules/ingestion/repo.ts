@@ -21,10 +21,12 @@ export function createIngestionRepo(db: Queryable) {
     },
 
     async syncStates(wallet: string, q: Queryable = db): Promise<SyncState[]> {
-      const rows = await q.query<{ chain_id: number; last_block: string | number | null; nonce: string | number; deploy_nonce_checked: string | number }>(
-        'SELECT chain_id, last_block, nonce, deploy_nonce_checked FROM wallet_sync WHERE wallet = $1',
-        [wallet],
-      );
+      const rows = await q.query<{
+        chain_id: number;
+        last_block: string | number | null;
+        nonce: string | number;
+        deploy_nonce_checked: string | number;
+      }>('SELECT chain_id, last_block, nonce, deploy_nonce_checked FROM wallet_sync WHERE wallet = $1', [wallet]);
       return rows.map((r) => ({
         chainId: r.chain_id,
         lastBlock: r.last_block === null ? null : Number(r.last_block),
@@ -43,7 +45,12 @@ export function createIngestionRepo(db: Queryable) {
       );
     },
 
-    async recordAccount(wallet: string, chainId: number, a: { nonce: number; balance?: string | null; deployNonceChecked?: number }, q: Queryable = db) {
+    async recordAccount(
+      wallet: string,
+      chainId: number,
+      a: { nonce: number; balance?: string | null; deployNonceChecked?: number },
+      q: Queryable = db,
+    ) {
       await q.query(
         `INSERT INTO wallet_sync (wallet, chain_id, nonce, balance, deploy_nonce_checked) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (wallet, chain_id) DO UPDATE
@@ -148,7 +155,8 @@ export type IngestionRepo = ReturnType<typeof createIngestionRepo>;
 
 /** A Uniswap pool the registry verified (it emitted swaps stored as evidence): a protocol contract, not a user. */
 export async function verifiedPool(q: Queryable, address: string): Promise<{ label: string } | undefined> {
-  const [p] = await q.query<{ protocol: string }>("SELECT protocol FROM wallet_activity WHERE contract = $1 AND kind = 'swap' LIMIT 1", [address.toLowerCase()]);
+  const [p] = await q.query<{ protocol: string }>("SELECT protocol FROM wallet_activity WHERE contract = $1 AND kind = 'swap' LIMIT 1", [
+    address.toLowerCase(),
+  ]);
   return p ? { label: poolLabel(p.protocol) } : undefined;
 }
-

@@ -18,7 +18,8 @@ describe('provider answers are checked at the transport', () => {
       let body = '';
       req.on('data', (d) => (body += d));
       req.on('end', () => {
-        const msg = JSON.parse(body) as { id: number; method: string; params: unknown[] } | { id: number; method: string; params: unknown[] }[];
+        const msg = JSON.parse(body) as
+          { id: number; method: string; params: unknown[] } | { id: number; method: string; params: unknown[] }[];
         const answer = (m: { id: number; method: string; params: unknown[] }) => {
           if (m.method === 'eth_blockNumber') return { jsonrpc: '2.0', id: m.id, result: '0x64' };
           if (m.method === 'eth_getBlockByNumber' && m.params[0] === 'finalized') {
@@ -70,7 +71,14 @@ describe('provider answers are checked at the transport', () => {
     expect(malformedAnswer('eth_getBalance', '0xzz')).toMatch(/not a quantity/);
     expect(malformedAnswer('eth_getBlockByNumber', null)).toBeNull();
     expect(malformedAnswer('eth_getBlockByNumber', { number: '0x1', timestamp: 'soon' })).toMatch(/timestamp/);
-    const log = { address: '0x' + 'a'.repeat(40), topics: ['0x' + '1'.repeat(64)], data: '0x', blockNumber: '0x2', logIndex: '0x0', transactionHash: '0x' + 'c'.repeat(64) };
+    const log = {
+      address: '0x' + 'a'.repeat(40),
+      topics: ['0x' + '1'.repeat(64)],
+      data: '0x',
+      blockNumber: '0x2',
+      logIndex: '0x0',
+      transactionHash: '0x' + 'c'.repeat(64),
+    };
     expect(malformedAnswer('eth_getLogs', [log])).toBeNull();
     expect(malformedAnswer('eth_getLogs', [log, { ...log, blockNumber: 'NaN' }])).toMatch(/\[1\] blockNumber/);
     expect(malformedAnswer('eth_getLogs', { logs: [] })).toMatch(/not an array/);

@@ -13,29 +13,38 @@ type Check = (v: unknown) => string | null;
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const quantity: Check = (v) => (typeof v === 'string' && QUANTITY.test(v) ? null : `${JSON.stringify(v)?.slice(0, 40)} is not a quantity`);
 const data: Check = (v) => (typeof v === 'string' && DATA.test(v) ? null : 'is not hex data');
-const field = (name: string, check: Check, nullable = false): Check => (o) => {
-  const v = (o as Record<string, unknown>)[name];
-  if (nullable && (v === null || v === undefined)) return null;
-  const bad = check(v);
-  return bad && `${name} ${bad}`;
-};
-const object = (...checks: Check[]): Check => (v) => {
-  if (!isObj(v)) return 'is not an object';
-  for (const c of checks) {
-    const bad = c(v);
-    if (bad) return bad;
-  }
-  return null;
-};
-const nullable = (c: Check): Check => (v) => (v === null ? null : c(v));
-const arrayOf = (c: Check): Check => (v) => {
-  if (!Array.isArray(v)) return 'is not an array';
-  for (let i = 0; i < v.length; i++) {
-    const bad = c(v[i]);
-    if (bad) return `[${i}] ${bad}`;
-  }
-  return null;
-};
+const field =
+  (name: string, check: Check, nullable = false): Check =>
+  (o) => {
+    const v = (o as Record<string, unknown>)[name];
+    if (nullable && (v === null || v === undefined)) return null;
+    const bad = check(v);
+    return bad && `${name} ${bad}`;
+  };
+const object =
+  (...checks: Check[]): Check =>
+  (v) => {
+    if (!isObj(v)) return 'is not an object';
+    for (const c of checks) {
+      const bad = c(v);
+      if (bad) return bad;
+    }
+    return null;
+  };
+const nullable =
+  (c: Check): Check =>
+  (v) =>
+    v === null ? null : c(v);
+const arrayOf =
+  (c: Check): Check =>
+  (v) => {
+    if (!Array.isArray(v)) return 'is not an array';
+    for (let i = 0; i < v.length; i++) {
+      const bad = c(v[i]);
+      if (bad) return `[${i}] ${bad}`;
+    }
+    return null;
+  };
 
 const log = object(
   field('address', (v) => (typeof v === 'string' && ADDRESS.test(v) ? null : 'is not an address')),
@@ -59,7 +68,12 @@ const CHECKS: Record<string, Check> = {
   eth_getBlockByNumber: block,
   eth_getBlockByHash: block,
   eth_getTransactionReceipt: nullable(object(field('blockNumber', quantity, true), field('logs', arrayOf(log)))),
-  eth_getTransactionByHash: nullable(object(field('blockNumber', quantity, true), field('from', (v) => (typeof v === 'string' && ADDRESS.test(v) ? null : 'is not an address')))),
+  eth_getTransactionByHash: nullable(
+    object(
+      field('blockNumber', quantity, true),
+      field('from', (v) => (typeof v === 'string' && ADDRESS.test(v) ? null : 'is not an address')),
+    ),
+  ),
 };
 
 /** Why the answer to `method` is malformed, or null when it has the shape the sync reads. */

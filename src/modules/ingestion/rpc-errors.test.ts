@@ -8,11 +8,13 @@ const INFURA_RESULTS = 'query returned more than 10000 results. Try with this bl
 const ALCHEMY_RESULTS =
   'Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size, or you can ' +
   'request any block range with a cap of 10K logs in the response. Based on your parameters, this block range should work: [0x112a880, 0x112aa1b]';
-const ALCHEMY_FREE = 'Under the Free tier plan, you can make eth_getLogs requests with up to a 500 block range. Based on your parameters, this block range should work: [0x0, 0x1f3]';
+const ALCHEMY_FREE =
+  'Under the Free tier plan, you can make eth_getLogs requests with up to a 500 block range. Based on your parameters, this block range should work: [0x0, 0x1f3]';
 const QUICKNODE = 'eth_getLogs is limited to a 10,000 range';
 const INFURA_SPAN = 'query exceeds limit of 10000 blocks';
 
-const err = (message: string, code: number | null, data?: unknown, httpStatus: number | null = null) => new RpcError(message, code, data, httpStatus);
+const err = (message: string, code: number | null, data?: unknown, httpStatus: number | null = null) =>
+  new RpcError(message, code, data, httpStatus);
 
 describe('classify', () => {
   it('Infura -32005 "more than 10000 results": a result-size refusal with the suggested range, no block cap', () => {
@@ -31,11 +33,21 @@ describe('classify', () => {
   });
 
   it('Alchemy -32602 "Log response size exceeded": results, not the 2K block range it mentions', () => {
-    expect(classify(err(ALCHEMY_RESULTS, -32602))).toMatchObject({ kind: 'range', cause: 'results', blockCap: null, suggested: { from: 0x112a880, to: 0x112aa1b } });
+    expect(classify(err(ALCHEMY_RESULTS, -32602))).toMatchObject({
+      kind: 'range',
+      cause: 'results',
+      blockCap: null,
+      suggested: { from: 0x112a880, to: 0x112aa1b },
+    });
   });
 
   it('Alchemy free tier -32600 "up to a 500 block range": a span refusal with cap 500', () => {
-    expect(classify(err(ALCHEMY_FREE, -32600))).toMatchObject({ kind: 'range', cause: 'span', blockCap: 500, suggested: { from: 0, to: 499 } });
+    expect(classify(err(ALCHEMY_FREE, -32600))).toMatchObject({
+      kind: 'range',
+      cause: 'span',
+      blockCap: 500,
+      suggested: { from: 0, to: 499 },
+    });
   });
 
   it('QuickNode -32614 "eth_getLogs is limited to a 10,000 range": a span refusal with cap 10,000', () => {
@@ -47,7 +59,12 @@ describe('classify', () => {
   });
 
   it('Ankr / public nodes: -32062 "block range is too wide" (no number), -32000 "exceed maximum block range: 5000"', () => {
-    expect(classify(err('block range is too wide', -32062))).toMatchObject({ kind: 'range', cause: 'span', blockCap: null, suggested: null });
+    expect(classify(err('block range is too wide', -32062))).toMatchObject({
+      kind: 'range',
+      cause: 'span',
+      blockCap: null,
+      suggested: null,
+    });
     expect(classify(err('exceed maximum block range: 5000', -32000))).toMatchObject({ kind: 'range', cause: 'span', blockCap: 5000 });
   });
 
@@ -62,15 +79,24 @@ describe('classify', () => {
     ] as const) {
       expect(classify(err(message, code, undefined, status)), message).toMatchObject({ kind: 'range', cause: 'timeout', blockCap: null });
     }
-    expect(classify(err('HTTP 504: upstream request failed', null, undefined, 504))).toMatchObject({ kind: 'range', cause: 'timeout', blockCap: null });
+    expect(classify(err('HTTP 504: upstream request failed', null, undefined, 504))).toMatchObject({
+      kind: 'range',
+      cause: 'timeout',
+      blockCap: null,
+    });
     // not through RpcError (a DOMException from fetch)
-    expect(classify(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))).toMatchObject({ kind: 'range', cause: 'timeout' });
+    expect(classify(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))).toMatchObject({
+      kind: 'range',
+      cause: 'timeout',
+    });
   });
 
   it('rate limits, transient and fatal errors are told apart from range refusals', () => {
     expect(classify(err('project ID request rate exceeded', -32005, undefined, 429))).toMatchObject({ kind: 'rate' });
     expect(classify(err('project ID request rate exceeded', -32005))).toMatchObject({ kind: 'rate' });
-    expect(classify(err('15/second request limit reached - reduce calls per second or upgrade your account at quicknode.com', -32007))).toMatchObject({ kind: 'rate' });
+    expect(
+      classify(err('15/second request limit reached - reduce calls per second or upgrade your account at quicknode.com', -32007)),
+    ).toMatchObject({ kind: 'rate' });
     expect(classify(err('Your app has exceeded its compute units per second capacity.', 429))).toMatchObject({ kind: 'rate' });
     expect(classify(err('internal error', -32603))).toMatchObject({ kind: 'transient' });
     expect(classify(err('HTTP 502: bad gateway', null, undefined, 502))).toMatchObject({ kind: 'transient' });
@@ -103,7 +129,10 @@ describe('suggestedRange', () => {
   it('reads [0x.., 0x..] from the message (Infura, Alchemy) and {from, to} from error.data, hex or decimal', () => {
     expect(suggestedRange(INFURA_RESULTS, undefined)).toEqual({ from: 0x112a880, to: 0x112b3c7 });
     expect(suggestedRange(ALCHEMY_RESULTS, undefined)).toEqual({ from: 0x112a880, to: 0x112aa1b });
-    expect(suggestedRange('query returned more than 10000 results', { from: '0x112a880', to: '0x112b3c7', limit: 10000 })).toEqual({ from: 0x112a880, to: 0x112b3c7 });
+    expect(suggestedRange('query returned more than 10000 results', { from: '0x112a880', to: '0x112b3c7', limit: 10000 })).toEqual({
+      from: 0x112a880,
+      to: 0x112b3c7,
+    });
     expect(suggestedRange('too many results', { from: 100, to: '250' })).toEqual({ from: 100, to: 250 });
     // data wins over the message
     expect(suggestedRange('Try with this block range [0x1, 0x2].', { from: '0x10', to: '0x20' })).toEqual({ from: 16, to: 32 });

@@ -44,7 +44,8 @@ const REVERTED = /execution reverted|\breverted\b|\brevert\b|vm exception/i;
  * "... state 0x.. is not available, not found" (path scheme, also Bor and op-geth), Infura and load-balanced
  * nodes "header not found", Nethermind "No state available for block", Erigon/Reth "state ... pruned",
  * Infura "project ID does not have access to archive state". */
-const NO_STATE = /missing trie node|historical state|header not found|no state available|state (is )?(not available|unavailable)|(state|history|block).{0,40}\bpruned\b|pruned (state|history|block)|access to archive state|archive (node|state) (is )?required/i;
+const NO_STATE =
+  /missing trie node|historical state|header not found|no state available|state (is )?(not available|unavailable)|(state|history|block).{0,40}\bpruned\b|pruned (state|history|block)|access to archive state|archive (node|state) (is )?required/i;
 
 /** Messages that mean "the span or the result set is too big" (any code). */
 const RANGE =
@@ -58,7 +59,8 @@ const TIMEOUT = /time[ds]?[ -]?out|took too long|deadline exceeded|execution abo
 
 /** Rate limiting (Infura -32005 "request rate exceeded", QuickNode -32007 "x/second request limit reached",
  * Alchemy 429 "exceeded its compute units per second capacity", Ankr "Too many requests"). */
-const RATE = /rate limit|rate exceeded|request limit reached|too many requests|compute units per second|capacity|throughput|exceeded .*limit.*per second|daily request count/i;
+const RATE =
+  /rate limit|rate exceeded|request limit reached|too many requests|compute units per second|capacity|throughput|exceeded .*limit.*per second|daily request count/i;
 
 const NUMBER = String.raw`(\d+(?:[,_]\d{3})*(?:\.\d+)?)\s*(k|K)?`;
 /** "limit of 10000 blocks", "limited to a 10,000 range", "up to a 2K block range", "maximum block range: 50000",
@@ -115,7 +117,14 @@ export function suggestedRange(message: string, data: unknown): { from: number; 
 export function classify(e: unknown): Refusal {
   if (e instanceof RpcError) {
     const message = e.message;
-    if (e.httpStatus === 429 || e.code === 429 || e.code === -32007 || e.code === -32016 || e.code === -32090 || (RATE.test(message) && !RANGE.test(message) && !TIMEOUT.test(message))) {
+    if (
+      e.httpStatus === 429 ||
+      e.code === 429 ||
+      e.code === -32007 ||
+      e.code === -32016 ||
+      e.code === -32090 ||
+      (RATE.test(message) && !RANGE.test(message) && !TIMEOUT.test(message))
+    ) {
       return { kind: 'rate', retryAfterMs: e.retryAfterMs, message };
     }
     if (REVERTED.test(message) || e.code === 3) return { kind: 'reverted', message };

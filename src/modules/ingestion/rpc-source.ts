@@ -77,7 +77,15 @@ export interface TxCost {
 }
 const big = (v: unknown) => (typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v) ? BigInt(v) : null);
 
-type WireLog = { address: string; topics: string[]; data: string; transactionHash: string; logIndex: string; blockNumber: string; removed?: boolean };
+type WireLog = {
+  address: string;
+  topics: string[];
+  data: string;
+  transactionHash: string;
+  logIndex: string;
+  blockNumber: string;
+  removed?: boolean;
+};
 
 export function createRpcSource(chainId: number, url: string, options: RpcSourceOptions = {}): ChainSource {
   const transport = createTransport(url, options);
@@ -88,11 +96,20 @@ export function createRpcSource(chainId: number, url: string, options: RpcSource
   let finalizedTag: boolean | null = null;
 
   const receipts = async (hashes: string[]) => {
-    const out = await transport.batch<{ from?: string; logs: WireLog[] } | null>(hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })));
+    const out = await transport.batch<{ from?: string; logs: WireLog[] } | null>(
+      hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })),
+    );
     const map = new Map<string, { from: string | null; logs: ChainLog[] }>();
     out.forEach((o, i) => {
       if (!o.ok) throw o.error;
-      const logs = (o.value?.logs ?? []).map((l) => ({ address: l.address, topics: l.topics, data: l.data, transactionHash: l.transactionHash, logIndex: Number(l.logIndex), blockNumber: Number(l.blockNumber) }));
+      const logs = (o.value?.logs ?? []).map((l) => ({
+        address: l.address,
+        topics: l.topics,
+        data: l.data,
+        transactionHash: l.transactionHash,
+        logIndex: Number(l.logIndex),
+        blockNumber: Number(l.blockNumber),
+      }));
       map.set(hashes[i].toLowerCase(), { from: o.value?.from?.toLowerCase() ?? null, logs });
     });
     return map;
@@ -134,7 +151,14 @@ export function createRpcSource(chainId: number, url: string, options: RpcSource
       const out = await transport.batch<WireLog[]>(
         queries.map((q) => ({
           method: 'eth_getLogs',
-          params: [{ ...(q.address ? { address: q.address.length === 1 ? q.address[0] : q.address } : {}), fromBlock: hex(q.fromBlock), toBlock: hex(q.toBlock), topics: q.topics }],
+          params: [
+            {
+              ...(q.address ? { address: q.address.length === 1 ? q.address[0] : q.address } : {}),
+              fromBlock: hex(q.fromBlock),
+              toBlock: hex(q.toBlock),
+              topics: q.topics,
+            },
+          ],
         })),
       );
       return out.map((o): Outcome<ChainLog[]> =>
@@ -144,7 +168,14 @@ export function createRpcSource(chainId: number, url: string, options: RpcSource
               ok: true,
               value: (o.value ?? [])
                 .filter((l) => !l.removed)
-                .map((l) => ({ address: l.address, topics: l.topics, data: l.data, transactionHash: l.transactionHash, logIndex: Number(l.logIndex), blockNumber: Number(l.blockNumber) })),
+                .map((l) => ({
+                  address: l.address,
+                  topics: l.topics,
+                  data: l.data,
+                  transactionHash: l.transactionHash,
+                  logIndex: Number(l.logIndex),
+                  blockNumber: Number(l.blockNumber),
+                })),
             },
       );
     },
@@ -156,7 +187,9 @@ export function createRpcSource(chainId: number, url: string, options: RpcSource
         return !t;
       });
       if (!missing.length) return out;
-      const fetched = await transport.batch<{ timestamp: string; baseFeePerGas?: string } | null>(missing.map((b) => ({ method: 'eth_getBlockByNumber', params: [hex(b), false] })));
+      const fetched = await transport.batch<{ timestamp: string; baseFeePerGas?: string } | null>(
+        missing.map((b) => ({ method: 'eth_getBlockByNumber', params: [hex(b), false] })),
+      );
       missing.forEach((b, i) => {
         const r = fetched[i];
         if (!r.ok) throw r.error;
@@ -196,18 +229,31 @@ export function createRpcSource(chainId: number, url: string, options: RpcSource
       const out = new Map<string, TxCost>();
       for (let i = 0; i < hashes.length; i += 500) {
         const chunk = hashes.slice(i, i + 500);
-        const answers = await transport.batch<{ from?: string; blockNumber?: string; gasUsed?: string; effectiveGasPrice?: string; l1Fee?: string } | null>(
-          chunk.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })),
-        );
+        const answers = await transport.batch<{
+          from?: string;
+          blockNumber?: string;
+          gasUsed?: string;
+          effectiveGasPrice?: string;
+          l1Fee?: string;
+        } | null>(chunk.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })));
         const unknown: string[] = [];
         answers.forEach((o, k) => {
           if (!o.ok) throw o.error;
           const r = o.value;
           if (!r?.from) unknown.push(chunk[k]);
-          else out.set(chunk[k].toLowerCase(), { from: r.from.toLowerCase(), blockNumber: Number(r.blockNumber ?? 0), gasUsed: big(r.gasUsed), gasPrice: big(r.effectiveGasPrice), l1Fee: big(r.l1Fee) });
+          else
+            out.set(chunk[k].toLowerCase(), {
+              from: r.from.toLowerCase(),
+              blockNumber: Number(r.blockNumber ?? 0),
+              gasUsed: big(r.gasUsed),
+              gasPrice: big(r.effectiveGasPrice),
+              l1Fee: big(r.l1Fee),
+            });
         });
         // a node that answers no receipt (or one without its sender) still names the sender of the transaction
-        if (unknown.length) for (const [h, from] of await this.senders(unknown)) out.set(h, { from, blockNumber: 0, gasUsed: null, gasPrice: null, l1Fee: null });
+        if (unknown.length)
+          for (const [h, from] of await this.senders(unknown))
+            out.set(h, { from, blockNumber: 0, gasUsed: null, gasPrice: null, l1Fee: null });
       }
       return out;
     },
@@ -215,7 +261,9 @@ export function createRpcSource(chainId: number, url: string, options: RpcSource
       const out = new Map<string, string | null>();
       for (let i = 0; i < hashes.length; i += 500) {
         const chunk = hashes.slice(i, i + 500);
-        const answers = await transport.batch<{ from?: string } | null>(chunk.map((h) => ({ method: 'eth_getTransactionByHash', params: [h] })));
+        const answers = await transport.batch<{ from?: string } | null>(
+          chunk.map((h) => ({ method: 'eth_getTransactionByHash', params: [h] })),
+        );
         answers.forEach((o, k) => {
           if (!o.ok) throw o.error;
           out.set(chunk[k].toLowerCase(), o.value?.from?.toLowerCase() ?? null);

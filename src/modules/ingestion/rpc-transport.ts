@@ -18,7 +18,14 @@ export interface TransportOptions {
   timeoutMs: number;
 }
 
-export const DEFAULT_TRANSPORT: TransportOptions = { rps: 0, concurrency: 4, batchSize: 50, attempts: 6, baseDelayMs: 250, timeoutMs: 30_000 };
+export const DEFAULT_TRANSPORT: TransportOptions = {
+  rps: 0,
+  concurrency: 4,
+  batchSize: 50,
+  attempts: 6,
+  baseDelayMs: 250,
+  timeoutMs: 30_000,
+};
 
 export type Call = { method: string; params: unknown[] };
 export type Outcome<T = unknown> = { ok: true; value: T } | { ok: false; error: RpcError };
@@ -86,14 +93,24 @@ export function createTransport(url: string, options: Partial<TransportOptions> 
       } catch {
         /* not JSON */
       }
-      throw new RpcError(parsed?.error?.message ?? `HTTP ${res.status}: ${text.slice(0, 200)}`, parsed?.error?.code ?? null, undefined, res.status, retryAfter(res.headers.get('retry-after')));
+      throw new RpcError(
+        parsed?.error?.message ?? `HTTP ${res.status}: ${text.slice(0, 200)}`,
+        parsed?.error?.code ?? null,
+        undefined,
+        res.status,
+        retryAfter(res.headers.get('retry-after')),
+      );
     }
     return JSON.parse(text);
   }
 
   type Wire = { id: number; result?: unknown; error?: { code: number; message: string; data?: unknown } };
   const toOutcome = (w: Wire | undefined): Outcome =>
-    !w ? { ok: false, error: new RpcError('no answer for this batch item', null) } : w.error ? { ok: false, error: new RpcError(w.error.message, w.error.code, w.error.data) } : { ok: true, value: w.result };
+    !w
+      ? { ok: false, error: new RpcError('no answer for this batch item', null) }
+      : w.error
+        ? { ok: false, error: new RpcError(w.error.message, w.error.code, w.error.data) }
+        : { ok: true, value: w.result };
 
   async function once(batch: Call[]): Promise<Outcome[]> {
     count(batch);
@@ -102,7 +119,10 @@ export function createTransport(url: string, options: Partial<TransportOptions> 
         batch.map((c) =>
           ws.request({ method: c.method as 'eth_chainId', params: c.params as never }).then(
             (value) => ({ ok: true as const, value }),
-            (e: { code?: number; details?: string; message?: string; data?: unknown }) => ({ ok: false as const, error: new RpcError(e.details ?? e.message ?? String(e), e.code ?? null, e.data) }),
+            (e: { code?: number; details?: string; message?: string; data?: unknown }) => ({
+              ok: false as const,
+              error: new RpcError(e.details ?? e.message ?? String(e), e.code ?? null, e.data),
+            }),
           ),
         ),
       );
@@ -123,7 +143,8 @@ export function createTransport(url: string, options: Partial<TransportOptions> 
   async function batch<T>(all: Call[]): Promise<Outcome<T>[]> {
     const out: Outcome[] = new Array(all.length);
     const chunks: number[][] = [];
-    for (let i = 0; i < all.length; i += opts.batchSize) chunks.push([...Array(Math.min(opts.batchSize, all.length - i)).keys()].map((k) => i + k));
+    for (let i = 0; i < all.length; i += opts.batchSize)
+      chunks.push([...Array(Math.min(opts.batchSize, all.length - i)).keys()].map((k) => i + k));
     await Promise.all(
       chunks.map(async (idx) => {
         let pending = idx;
@@ -133,7 +154,10 @@ export function createTransport(url: string, options: Partial<TransportOptions> 
           try {
             results = await once(pending.map((i) => all[i]));
           } catch (e) {
-            results = pending.map(() => ({ ok: false, error: e instanceof RpcError ? e : new RpcError(String((e as Error)?.message ?? e), null) }));
+            results = pending.map(() => ({
+              ok: false,
+              error: e instanceof RpcError ? e : new RpcError(String((e as Error)?.message ?? e), null),
+            }));
           } finally {
             release();
           }
@@ -154,7 +178,10 @@ export function createTransport(url: string, options: Partial<TransportOptions> 
             // "header not found" from eth_getLogs or a block read is a load-balanced node behind the others: tried
             // again; a state read (eth_call, eth_getCode...) of a block the node keeps no state for never succeeds
             const retriable =
-              c.kind === 'rate' || c.kind === 'transient' || (c.kind === 'range' && c.cause === 'timeout' && all[i].method !== 'eth_getLogs') || (c.kind === 'no-state' && !STATE_READS.has(all[i].method));
+              c.kind === 'rate' ||
+              c.kind === 'transient' ||
+              (c.kind === 'range' && c.cause === 'timeout' && all[i].method !== 'eth_getLogs') ||
+              (c.kind === 'no-state' && !STATE_READS.has(all[i].method));
             if (retriable) {
               retry.push(i);
               if (c.kind === 'rate') wait = Math.max(wait, c.retryAfterMs ?? opts.baseDelayMs * 2 ** Math.min(attempt, 6));

@@ -61,7 +61,10 @@ describe('ensureFresh and the backoff of a failing wallet', () => {
       await db.query(`UPDATE tracked_wallets SET retry_at = now() - interval '1 second' WHERE wallet = $1`, [wallet.toLowerCase()]);
       await eng.ensureFresh(wallet, 5_000);
       expect(provider.requests).toBeGreaterThan(afterFirst);
-      const [again] = await db.query<{ failures: number; secs: number }>('SELECT failures, extract(epoch FROM retry_at - now())::float8 AS secs FROM tracked_wallets WHERE wallet = $1', [wallet.toLowerCase()]);
+      const [again] = await db.query<{ failures: number; secs: number }>(
+        'SELECT failures, extract(epoch FROM retry_at - now())::float8 AS secs FROM tracked_wallets WHERE wallet = $1',
+        [wallet.toLowerCase()],
+      );
       expect(again.failures).toBe(2);
       expect(again.secs).toBeGreaterThan(60);
     } finally {

@@ -73,7 +73,12 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
   let running = 0;
   let stopped = false;
 
-  const optsFor = (chainId: number) => ({ ...deps.sync, ...deps.chainSync?.[chainId], pinned: deps.pinned?.(chainId) ?? null, signal: abort.signal });
+  const optsFor = (chainId: number) => ({
+    ...deps.sync,
+    ...deps.chainSync?.[chainId],
+    pinned: deps.pinned?.(chainId) ?? null,
+    signal: abort.signal,
+  });
 
   /** One chain: the explorer backfills what JSON-RPC has not read; JSON-RPC follows the head. */
   async function syncChain(wallet: string, chainId: number): Promise<SyncResult> {
@@ -83,19 +88,31 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
     if (explorer) {
       const state = (await repo.syncStates(wallet)).find((s) => s.chainId === chainId);
       // with a JSON-RPC source as well, the explorer only backfills (first sync, or a cursor far behind)
-      if (!rpc || state?.lastBlock == null) result = await syncWalletFromExplorer(db, repo, explorer, wallet, { ...optsFor(chainId), prices: rpc ? priceReaderFor(rpc) : undefined }, rpc ? (h) => rpc.receiptLogs(h) : undefined);
+      if (!rpc || state?.lastBlock == null)
+        result = await syncWalletFromExplorer(
+          db,
+          repo,
+          explorer,
+          wallet,
+          { ...optsFor(chainId), prices: rpc ? priceReaderFor(rpc) : undefined },
+          rpc ? (h) => rpc.receiptLogs(h) : undefined,
+        );
     }
     if (rpc) {
       const r = await syncWalletOnChain(db, repo, rpc, wallet, optsFor(chainId));
       result = result ? { ...r, newRecords: r.newRecords + result.newRecords, nonceChanged: r.nonceChanged || result.nonceChanged } : r;
-      if (explorer) await coverageRepo.recordChainState(wallet, chainId, { source: 'explorer+rpc', finalizedBlock: r.head, complete: r.complete });
+      if (explorer)
+        await coverageRepo.recordChainState(wallet, chainId, { source: 'explorer+rpc', finalizedBlock: r.head, complete: r.complete });
     }
     return result!;
   }
 
   async function rescore(wallet: string) {
     // the activity is stored either way; a failed rescoring is retried by the next change or read
-    await deps.scoring()?.recompute(wallet, 'ingestion').catch((err) => log.error({ err, wallet }, 'rescoring after ingestion failed'));
+    await deps
+      .scoring()
+      ?.recompute(wallet, 'ingestion')
+      .catch((err) => log.error({ err, wallet }, 'rescoring after ingestion failed'));
   }
 
   async function doSync(wallet: string): Promise<SyncResult[]> {
@@ -106,7 +123,8 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
         try {
           const r = await syncChain(wallet, chainId);
           results.push(r);
-          if (r.nonceScanCapped) log.debug({ wallet, chainId }, 'nonce past CREDENCE_NONCE_SCAN_MAX: later CREATE deployments not looked for');
+          if (r.nonceScanCapped)
+            log.debug({ wallet, chainId }, 'nonce past CREDENCE_NONCE_SCAN_MAX: later CREATE deployments not looked for');
           // each chain that finishes rescoring the wallet (coverage changes even when no record is new)
           if (!abort.signal.aborted) await rescore(wallet);
         } catch (err) {
@@ -174,14 +192,35 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
       return repo.features(address.toLowerCase());
     },
     async featuresForMany(addresses: string[]): Promise<WalletFeatures[]> {
-      return repo.featuresMany(addresses.map((a) => a.toLowerCase()), undefined, featureChunks);
+      return repo.featuresMany(
+        addresses.map((a) => a.toLowerCase()),
+        undefined,
+        featureChunks,
+      );
     },
     async coverageFor(addresses: string[]): Promise<Map<string, Coverage>> {
       const wallets = [...new Set(addresses.map((a) => a.toLowerCase()))];
       const rows = chains.length ? await coverageRepo.chains(wallets) : new Map();
-      const unread = chains.length ? await coverageRepo.unreadTouched(wallets, unreadContracts().filter((u) => chains.includes(u.chainId))) : new Map<string, string[]>();
+      const unread = chains.length
+        ? await coverageRepo.unreadTouched(
+            wallets,
+            unreadContracts().filter((u) => chains.includes(u.chainId)),
+          )
+        : new Map<string, string[]>();
       const at = new Date();
-      return new Map(wallets.map((w) => [w, coverageOf(chains, rows.get(w) ?? [], at, explorers.length > 0, sources.map((s) => s.chainId), unread.get(w))]));
+      return new Map(
+        wallets.map((w) => [
+          w,
+          coverageOf(
+            chains,
+            rows.get(w) ?? [],
+            at,
+            explorers.length > 0,
+            sources.map((s) => s.chainId),
+            unread.get(w),
+          ),
+        ]),
+      );
     },
     async ensureFresh(address: string, maxWaitMs: number): Promise<void> {
       const wallet = address.toLowerCase();

@@ -12,7 +12,16 @@ import { learnFromLogs, resolveIds } from './registry/markets.js';
 import { priceReaderFor, pricesForLogs, type PriceReader } from './pricing/index.js';
 import { revalueStored } from './pricing/revalue.js';
 import { positionMintRecipient, positionRecords } from './positions.js';
-import { buildPlan, DELEGATE_CHANGED, DELEGATE_VOTES_CHANGED, DISTRIBUTED_BORROWER_COMP, TRANSFER_SELECTORS, walletTopic, type LogPlan, type Pinned } from './log-plan.js';
+import {
+  buildPlan,
+  DELEGATE_CHANGED,
+  DELEGATE_VOTES_CHANGED,
+  DISTRIBUTED_BORROWER_COMP,
+  TRANSFER_SELECTORS,
+  walletTopic,
+  type LogPlan,
+  type Pinned,
+} from './log-plan.js';
 import type { IngestionRepo } from './repo.js';
 import { createCoverageRepo } from './coverage-repo.js';
 import { classify } from './rpc-errors.js';
@@ -38,7 +47,13 @@ export interface SyncOptions {
   signal?: AbortSignal;
 }
 
-export const DEFAULT_SYNC: Omit<SyncOptions, 'pinned'> = { confirmations: 12, useFinalized: false, maxNoncesPerRun: 10_000, maxNonceScan: 10_000, windowsPerRound: 64 };
+export const DEFAULT_SYNC: Omit<SyncOptions, 'pinned'> = {
+  confirmations: 12,
+  useFinalized: false,
+  maxNoncesPerRun: 10_000,
+  maxNonceScan: 10_000,
+  windowsPerRound: 64,
+};
 
 export interface SyncResult {
   chainId: number;
@@ -55,13 +70,22 @@ export interface SyncResult {
 
 type Window = { from: number; to: number; queries: LogQuery[] };
 
-export async function safeBlock(source: Pick<ChainSource, 'tip'>, opts: Pick<SyncOptions, 'confirmations' | 'useFinalized'>): Promise<number> {
+export async function safeBlock(
+  source: Pick<ChainSource, 'tip'>,
+  opts: Pick<SyncOptions, 'confirmations' | 'useFinalized'>,
+): Promise<number> {
   const tip = await source.tip();
   if (opts.useFinalized && tip.finalized !== null) return Math.min(tip.head, tip.finalized);
   return Math.max(0, tip.head - opts.confirmations);
 }
 
-export async function syncWalletOnChain(db: Db, repo: IngestionRepo, source: ChainSource, wallet: string, options: Partial<SyncOptions> & Pick<SyncOptions, 'pinned'>): Promise<SyncResult> {
+export async function syncWalletOnChain(
+  db: Db,
+  repo: IngestionRepo,
+  source: ChainSource,
+  wallet: string,
+  options: Partial<SyncOptions> & Pick<SyncOptions, 'pinned'>,
+): Promise<SyncResult> {
   const opts = { ...DEFAULT_SYNC, ...options };
   const chainId = source.chainId;
   const state = (await repo.syncStates(wallet)).find((s) => s.chainId === chainId);
@@ -86,7 +110,7 @@ export async function syncWalletOnChain(db: Db, repo: IngestionRepo, source: Cha
     const known = source.limits.snapshot();
     const probing = !(known.statedCap !== null && span <= known.statedCap) && span > (known.okMax ?? 0);
     const perRound = probing ? 1 : opts.windowsPerRound;
-    for (let a = from; a <= head && windows.length < perRound; ) {
+    for (let a = from; a <= head && windows.length < perRound;) {
       const b = Math.min(head, a + span - 1);
       windows.push({ from: a, to: b, queries: plan.queries(wallet, a, b, opened) });
       a = b + 1;
@@ -151,7 +175,8 @@ function compoundTransactions(chainId: number, wallet: string, logs: readonly Ch
   const at = (t: string | undefined) => (t && t.length === 66 ? `0x${t.slice(26)}`.toLowerCase() : '');
   for (const l of logs) {
     if (l.topics[0]?.toLowerCase() === DISTRIBUTED_BORROWER_COMP && l.topics.length === 3 && at(l.topics[2]) === wallet) {
-      if (contractInfo(chainId, l.address)?.role === 'comptroller' && cTokenInfo(chainId, at(l.topics[1]))) out.add(l.transactionHash.toLowerCase());
+      if (contractInfo(chainId, l.address)?.role === 'comptroller' && cTokenInfo(chainId, at(l.topics[1])))
+        out.add(l.transactionHash.toLowerCase());
       continue;
     }
     if (l.topics.length !== 3 || l.topics[0]?.toLowerCase() !== TRANSFER_TOPIC) continue;
@@ -163,7 +188,15 @@ function compoundTransactions(chainId: number, wallet: string, logs: readonly Ch
   return [...out];
 }
 
-async function commitRound(db: Db, repo: IngestionRepo, source: ChainSource, wallet: string, plan: LogPlan, done: { window: { from: number; to: number }; logs: ChainLog[] }[], opened: { lending_borrow?: number }) {
+async function commitRound(
+  db: Db,
+  repo: IngestionRepo,
+  source: ChainSource,
+  wallet: string,
+  plan: LogPlan,
+  done: { window: { from: number; to: number }; logs: ChainLog[] }[],
+  opened: { lending_borrow?: number },
+) {
   if (!done.length) return { records: 0, nextFrom: null as number | null, reopened: false };
   const chainId = source.chainId;
   const kept = done.map((d) => ({ ...d, logs: d.logs.filter((l) => plan.keep(l)) }));
@@ -173,7 +206,12 @@ async function commitRound(db: Db, repo: IngestionRepo, source: ChainSource, wal
     const seen = new Set<string>();
     const point = votes
       .filter((l) => !seen.has(`${l.address}:${l.blockNumber}`) && seen.add(`${l.address}:${l.blockNumber}`))
-      .map((l): LogQuery => ({ address: [l.address], topics: [DELEGATE_CHANGED, null, null, walletTopic(wallet)], fromBlock: l.blockNumber, toBlock: l.blockNumber }));
+      .map((l): LogQuery => ({
+        address: [l.address],
+        topics: [DELEGATE_CHANGED, null, null, walletTopic(wallet)],
+        fromBlock: l.blockNumber,
+        toBlock: l.blockNumber,
+      }));
     const answers = await source.getLogs(point);
     for (const a of answers) if (!a.ok) throw a.error;
     const extra = answers.flatMap((a) => (a.ok ? a.value : []));
@@ -187,7 +225,8 @@ async function commitRound(db: Db, repo: IngestionRepo, source: ChainSource, wal
   if (cTxs.length) {
     const have = new Set(all.map((l) => `${l.transactionHash.toLowerCase()}:${l.logIndex}`));
     for (const logs of (await source.receiptLogs(cTxs)).values())
-      for (const l of logs) if (cTokenInfo(chainId, l.address) && !have.has(`${l.transactionHash.toLowerCase()}:${l.logIndex}`)) all.push(l);
+      for (const l of logs)
+        if (cTokenInfo(chainId, l.address) && !have.has(`${l.transactionHash.toLowerCase()}:${l.logIndex}`)) all.push(l);
   }
   // Morpho markets and V4 pools by id, cToken exchange rates: from these logs, else asked of the chain (markets.ts)
   learnFromLogs(chainId, all);
@@ -203,7 +242,8 @@ async function commitRound(db: Db, repo: IngestionRepo, source: ChainSource, wal
     const key = `${l.transactionHash}:${l.logIndex}`;
     if (seen.has(key)) continue; // a log can match at two positions (a transfer to oneself)
     seen.add(key);
-    for (const r of decodeLog({ ...l, timestamp: times.get(l.blockNumber)! }, { chainId, pools, prices })) if (r.wallet === wallet) records.push(r);
+    for (const r of decodeLog({ ...l, timestamp: times.get(l.blockNumber)! }, { chainId, pools, prices }))
+      if (r.wallet === wallet) records.push(r);
   }
   // Uniswap V3 positions minted to the wallet: which pool, and who paid, is in the minting transaction's receipt
   const minted = [...new Set(all.filter((l) => positionMintRecipient(chainId, l) === wallet).map((l) => l.transactionHash.toLowerCase()))];
@@ -221,7 +261,17 @@ async function commitRound(db: Db, repo: IngestionRepo, source: ChainSource, wal
     for (const r of records) r.txFrom ??= costs.get(r.txHash.toLowerCase())?.from ?? null;
     for (const [hash, c] of costs) {
       if (c.from !== wallet || c.gasUsed === null || c.gasPrice === null) continue;
-      const fee = txFeeRecord({ chainId, hash, from: wallet, blockNumber: c.blockNumber, occurredAt: times.get(c.blockNumber) ?? null, gasUsed: c.gasUsed, gasPrice: c.gasPrice, baseFee: source.baseFeeOf?.(c.blockNumber) ?? null, l1Fee: c.l1Fee });
+      const fee = txFeeRecord({
+        chainId,
+        hash,
+        from: wallet,
+        blockNumber: c.blockNumber,
+        occurredAt: times.get(c.blockNumber) ?? null,
+        gasUsed: c.gasUsed,
+        gasPrice: c.gasPrice,
+        baseFee: source.baseFeeOf?.(c.blockNumber) ?? null,
+        l1Fee: c.l1Fee,
+      });
       if (fee) records.push(fee);
     }
   } else {
@@ -251,7 +301,16 @@ async function commitRound(db: Db, repo: IngestionRepo, source: ChainSource, wal
 /** CREATE addresses of the wallet's nonces not checked yet, eth_getCode in batches; up to maxNonceScan nonces.
  * `complete` once every nonce up to the bound is checked, even when the wallet's nonce is past it (`capped`): the
  * nonces beyond the bound are deliberately not scanned, not pending (docs/ingestion.md, "Deployments"). */
-async function scanDeployments(db: Db, repo: IngestionRepo, source: ChainSource, wallet: string, head: number, account: { nonce: number; balance: string }, checked: number, opts: SyncOptions) {
+async function scanDeployments(
+  db: Db,
+  repo: IngestionRepo,
+  source: ChainSource,
+  wallet: string,
+  head: number,
+  account: { nonce: number; balance: string },
+  checked: number,
+  opts: SyncOptions,
+) {
   const nonce = account.nonce;
   const target = Math.min(nonce, opts.maxNonceScan);
   const upto = Math.min(target, checked + opts.maxNoncesPerRun);

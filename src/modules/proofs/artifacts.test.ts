@@ -4,7 +4,16 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as snarkjs from 'snarkjs';
-import { BUILD_DIR, CIRCUIT_NAMES, DEV_PTAU, circuitFiles, loadManifest, manifestMismatches, multiParty, setupSummary } from './artifacts.js';
+import {
+  BUILD_DIR,
+  CIRCUIT_NAMES,
+  DEV_PTAU,
+  circuitFiles,
+  loadManifest,
+  manifestMismatches,
+  multiParty,
+  setupSummary,
+} from './artifacts.js';
 
 afterAll(async () => {
   await (await snarkjs.curves.getCurveFromName('bn128')).terminate();
@@ -15,7 +24,11 @@ describe('circuit artifacts', () => {
     const manifest = loadManifest();
     expect(manifest.ptauPower).toBe(10);
     expect(Object.keys(manifest.files)).toEqual(
-      expect.arrayContaining(['../ptau/pot10_final.ptau', '../../contracts/src/verifiers/ScoreThresholdVerifier.sol', '../../contracts/src/verifiers/AgeOverVerifier.sol']),
+      expect.arrayContaining([
+        '../ptau/pot10_final.ptau',
+        '../../contracts/src/verifiers/ScoreThresholdVerifier.sol',
+        '../../contracts/src/verifiers/AgeOverVerifier.sol',
+      ]),
     );
     for (const n of CIRCUIT_NAMES) expect(Object.keys(manifest.files)).toContain(path.relative(BUILD_DIR, circuitFiles(n).zkey));
     expect(manifestMismatches()).toEqual([]);

@@ -36,7 +36,8 @@ export const circuitFiles = (name: CircuitName, dir = BUILD_DIR) => ({
   vkey: path.join(dir, name, 'verification_key.json'),
 });
 
-export const loadVerificationKey = (name: CircuitName, dir = BUILD_DIR): VerificationKeyJson => JSON.parse(readFileSync(circuitFiles(name, dir).vkey, 'utf8'));
+export const loadVerificationKey = (name: CircuitName, dir = BUILD_DIR): VerificationKeyJson =>
+  JSON.parse(readFileSync(circuitFiles(name, dir).vkey, 'utf8'));
 
 export interface Manifest {
   ptauPower: number;
@@ -48,7 +49,8 @@ export interface Manifest {
 export const loadManifest = (dir = BUILD_DIR): Manifest => JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
 
 /** The manifest's sha256 of a file of the directory. */
-export const manifestSum = (manifest: Manifest, dir: string, file: string): string => manifest.files[path.relative(dir, file)] ?? 'not in the manifest';
+export const manifestSum = (manifest: Manifest, dir: string, file: string): string =>
+  manifest.files[path.relative(dir, file)] ?? 'not in the manifest';
 
 /** Files whose sha256 differs from the manifest (empty when every artifact is the one it names). */
 export function manifestMismatches(manifest = loadManifest(), dir = BUILD_DIR): string[] {
@@ -56,7 +58,9 @@ export function manifestMismatches(manifest = loadManifest(), dir = BUILD_DIR): 
   for (const [file, sum] of Object.entries(manifest.files)) {
     let actual: string;
     try {
-      actual = createHash('sha256').update(readFileSync(path.join(dir, file))).digest('hex');
+      actual = createHash('sha256')
+        .update(readFileSync(path.join(dir, file)))
+        .digest('hex');
     } catch {
       actual = 'missing';
     }

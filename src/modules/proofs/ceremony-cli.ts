@@ -52,9 +52,20 @@ export async function runCeremonyCommand(args: string[]): Promise<void> {
         const out = path.resolve(opt(args, '--out', false) ?? BUILD_DIR);
         // the committed artifacts' verifiers are compiled from contracts/src/verifiers
         const verifiersDir = out === BUILD_DIR ? path.resolve(BUILD_DIR, '../../contracts/src/verifiers') : undefined;
-        const rec = await ceremonyFinalize({ dir: dir(), ptau: opt(args, '--ptau')!, out, minContributors: int(args, '--min-contributors', 2), verifiersDir, log });
+        const rec = await ceremonyFinalize({
+          dir: dir(),
+          ptau: opt(args, '--ptau')!,
+          out,
+          minContributors: int(args, '--min-contributors', 2),
+          verifiersDir,
+          log,
+        });
         log(`${rec.label}: artifacts in ${out}`);
-        log(out === BUILD_DIR ? 'next: npm run build:contracts, then credence contracts deploy' : `next: credence contracts deploy --circuits ${out} (deploys ${path.join(out, 'verifiers')}), then serve with CREDENCE_CIRCUITS_DIR=${out}`);
+        log(
+          out === BUILD_DIR
+            ? 'next: npm run build:contracts, then credence contracts deploy'
+            : `next: credence contracts deploy --circuits ${out} (deploys ${path.join(out, 'verifiers')}), then serve with CREDENCE_CIRCUITS_DIR=${out}`,
+        );
         break;
       }
       default:

@@ -17,7 +17,16 @@ import { startLocalChain, type LocalChain } from '../../../test/helpers/local-ch
 import type { Config } from '../../platform/config.js';
 import { toChecksum } from '../../platform/http/address.js';
 import type { App } from '../../platform/http/types.js';
-import { CIRCUIT_NAMES, DEV_PTAU, ROOT, VERIFIER_NAMES, circuitFiles, manifestMismatches, loadManifest, setupSummary } from './artifacts.js';
+import {
+  CIRCUIT_NAMES,
+  DEV_PTAU,
+  ROOT,
+  VERIFIER_NAMES,
+  circuitFiles,
+  manifestMismatches,
+  loadManifest,
+  setupSummary,
+} from './artifacts.js';
 import { ceremonyBeacon, ceremonyContribute, ceremonyFinalize, ceremonyInit, ceremonyVerify, readTranscript } from './ceremony.js';
 import { connectChain, deployContracts, loadArtifact } from './chain.js';
 import { runContractsCommand } from './cli.js';
@@ -35,14 +44,19 @@ afterAll(async () => {
 
 const cli = (args: string[], cwd: string) =>
   new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, [path.join(ROOT, 'bin/credence.mjs'), 'ceremony', ...args], { cwd, timeout: 240_000 }, (err, stdout, stderr) =>
-      err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
+    execFile(
+      process.execPath,
+      [path.join(ROOT, 'bin/credence.mjs'), 'ceremony', ...args],
+      { cwd, timeout: 240_000 },
+      (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout)),
     ),
   );
 
 describe('credence ceremony', () => {
   it('refuses a phase-1 file with fewer contributions than required', async () => {
-    await expect(ceremonyInit({ dir: path.join(work, 'too-few'), ptau: DEV_PTAU, minContributions: 2 })).rejects.toThrow(/1 contribution\(s\), fewer than the 2 required/);
+    await expect(ceremonyInit({ dir: path.join(work, 'too-few'), ptau: DEV_PTAU, minContributions: 2 })).rejects.toThrow(
+      /1 contribution\(s\), fewer than the 2 required/,
+    );
   });
 
   it('three contributors, a beacon, verify and finalize give keys snarkjs accepts and the service uses', async () => {
@@ -65,7 +79,13 @@ describe('credence ceremony', () => {
     // finalize runs `credence ceremony verify` (transcript hashes, contributions per zkey, snarkjs zkey verify) first
     const record = await ceremonyFinalize({ dir, ptau: DEV_PTAU, out });
     const t = record.transcript as ReturnType<typeof readTranscript>;
-    expect(t.steps.map((s) => `${s.kind}:${s.name}`)).toEqual(['init:init', 'contribution:alice', 'contribution:bob', 'contribution:carol', 'beacon:beacon']);
+    expect(t.steps.map((s) => `${s.kind}:${s.name}`)).toEqual([
+      'init:init',
+      'contribution:alice',
+      'contribution:bob',
+      'contribution:carol',
+      'beacon:beacon',
+    ]);
     for (const s of t.steps.slice(1)) for (const c of CIRCUIT_NAMES) expect(s.zkeys[c].contributionHash).toMatch(/^[0-9a-f]{128}$/);
 
     expect(manifestMismatches(loadManifest(out), out)).toEqual([]);
@@ -75,7 +95,12 @@ describe('credence ceremony', () => {
       const f = circuitFiles(c, out);
       expect(await snarkjs.zKey.verifyFromR1cs(f.r1cs, DEV_PTAU, f.zkey)).toBe(true);
     }
-    expect(setupSummary(out)).toMatchObject({ kind: 'ceremony', phase2Contributors: 3, contributors: ['alice', 'bob', 'carol'], beacon: true });
+    expect(setupSummary(out)).toMatchObject({
+      kind: 'ceremony',
+      phase2Contributors: 3,
+      contributors: ['alice', 'bob', 'carol'],
+      beacon: true,
+    });
     expect(readTranscript(dir).steps).toHaveLength(5);
 
     // the service proves with the ceremony's keys and says so
@@ -84,13 +109,27 @@ describe('credence ceremony', () => {
       const key = await createKey(app, 'Growth');
       const wallet = randomAddress();
       await setScore(app, wallet, 'SOCIAL', 610);
-      const res = await app.inject({ method: 'POST', url: '/api/v1/reputation/prove', headers: key.headers, payload: { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'SOCIAL', threshold: 600 } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/reputation/prove',
+        headers: key.headers,
+        payload: { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'SOCIAL', threshold: 600 },
+      });
       expect(res.statusCode, res.body).toBe(200);
-      const v = await app.inject({ method: 'POST', url: '/api/v1/reputation/verify', headers: key.headers, payload: { proof: res.json().proof } });
+      const v = await app.inject({
+        method: 'POST',
+        url: '/api/v1/reputation/verify',
+        headers: key.headers,
+        payload: { proof: res.json().proof },
+      });
       expect(v.json()).toMatchObject({ valid: true, subject: toChecksum(wallet) });
       const keys = (await app.inject({ method: 'GET', url: '/api/v1/proofs/verification-keys' })).json();
       expect(keys.setup).toMatchObject({ kind: 'ceremony', phase2Contributors: 3 });
-      expect((await app.inject({ method: 'GET', url: '/health' })).json().proofSetup).toMatchObject({ kind: 'ceremony', contributors: ['alice', 'bob', 'carol'], beacon: true });
+      expect((await app.inject({ method: 'GET', url: '/health' })).json().proofSetup).toMatchObject({
+        kind: 'ceremony',
+        contributors: ['alice', 'bob', 'carol'],
+        beacon: true,
+      });
     } finally {
       await app.close();
     }
@@ -120,7 +159,13 @@ describe('from the ceremony to the deployed contracts', () => {
     const spy = vi.spyOn(console, 'log').mockImplementation((...m: unknown[]) => void said.push(m.join(' ')));
     const errSpy = vi.spyOn(console, 'error').mockImplementation((...m: unknown[]) => void said.push(m.join(' ')));
     try {
-      const config = { chainRpcUrl: local.url, signerKey: SERVICE_KEY, contractAdmins: [], contractGovernance: [], circuitsDir: null } as unknown as Config;
+      const config = {
+        chainRpcUrl: local.url,
+        signerKey: SERVICE_KEY,
+        contractAdmins: [],
+        contractGovernance: [],
+        circuitsDir: null,
+      } as unknown as Config;
       await runContractsCommand(['deploy', '--admin', ADMIN, '--circuits', out], config);
     } finally {
       spy.mockRestore();
@@ -136,21 +181,48 @@ describe('from the ceremony to the deployed contracts', () => {
     const oracle = /CREDENCE_ORACLE_ADDRESS=(0x[0-9a-fA-F]{40})/.exec(text)![1] as Address;
     const credentialVerifier = /CREDENCE_CREDENTIAL_VERIFIER_ADDRESS=(0x[0-9a-fA-F]{40})/.exec(text)![1] as Address;
 
-    const app = await createTestApp({ config: { circuitsDir: out, chainRpcUrl: local.url, signerKey: SERVICE_KEY, oracleAddress: oracle.toLowerCase(), credentialVerifierAddress: credentialVerifier.toLowerCase() } });
+    const app = await createTestApp({
+      config: {
+        circuitsDir: out,
+        chainRpcUrl: local.url,
+        signerKey: SERVICE_KEY,
+        oracleAddress: oracle.toLowerCase(),
+        credentialVerifierAddress: credentialVerifier.toLowerCase(),
+      },
+    });
     try {
-      expect(await eventually(async () => ((await health(app)).publishing === 'on' ? health(app) : null), { timeoutMs: 60_000 })).toMatchObject({ kind: 'ceremony', refusal: null });
+      expect(
+        await eventually(async () => ((await health(app)).publishing === 'on' ? health(app) : null), { timeoutMs: 60_000 }),
+      ).toMatchObject({ kind: 'ceremony', refusal: null });
       const key = await createKey(app, 'Growth');
       const holder = randomAddress();
       await setScore(app, holder, 'DEFI_LENDING', 850);
-      const res = await app.inject({ method: 'POST', url: '/api/v1/reputation/prove', headers: key.headers, payload: { subject: holder, proofType: 'ScoreAboveThreshold', category: 'DEFI_LENDING', threshold: 800 } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/reputation/prove',
+        headers: key.headers,
+        payload: { subject: holder, proofType: 'ScoreAboveThreshold', category: 'DEFI_LENDING', threshold: 800 },
+      });
       expect(res.statusCode, res.body).toBe(200);
       const { proof, publicInputs } = res.json() as { proof: Hex; publicInputs: { commitment: string; categoryId: number } };
-      const read = <T>(functionName: string, args: unknown[]) => c.publicClient.readContract({ address: oracle, abi: oracleAbi, functionName, args } as never) as Promise<T>;
-      await eventually(async () => (await read<bigint>('commitmentOf', [holder, publicInputs.categoryId])) === BigInt(publicInputs.commitment), { timeoutMs: 30_000 });
+      const read = <T>(functionName: string, args: unknown[]) =>
+        c.publicClient.readContract({ address: oracle, abi: oracleAbi, functionName, args } as never) as Promise<T>;
+      await eventually(
+        async () => (await read<bigint>('commitmentOf', [holder, publicInputs.categoryId])) === BigInt(publicInputs.commitment),
+        { timeoutMs: 30_000 },
+      );
       expect(await read<boolean>('verifyProofFor', [holder, proof, 800n, publicInputs.categoryId])).toBe(true);
       expect(await read<boolean>('verifyProofFor', [ADMIN, proof, 800n, publicInputs.categoryId])).toBe(false);
-      const gas = await c.publicClient.estimateContractGas({ address: oracle, abi: oracleAbi, functionName: 'verifyProofFor', args: [holder, proof, 800n, publicInputs.categoryId], account: holder } as never);
-      console.log(`[ceremony on-chain] ReputationOracle.verifyProofFor gas with the ceremony's verifier (estimate, incl. 21k base): ${gas}`);
+      const gas = await c.publicClient.estimateContractGas({
+        address: oracle,
+        abi: oracleAbi,
+        functionName: 'verifyProofFor',
+        args: [holder, proof, 800n, publicInputs.categoryId],
+        account: holder,
+      } as never);
+      console.log(
+        `[ceremony on-chain] ReputationOracle.verifyProofFor gas with the ceremony's verifier (estimate, incl. 21k base): ${gas}`,
+      );
       expect(gas).toBeLessThanOrEqual(260_000n);
     } finally {
       await app.close();
@@ -160,19 +232,43 @@ describe('from the ceremony to the deployed contracts', () => {
   it("the dev contracts with the ceremony's keys: the service refuses to publish and says why", async () => {
     const { c } = await chain();
     const dev = await deployContracts(c); // contracts/artifacts: the verifiers of the committed dev keys
-    const app = await createTestApp({ config: { circuitsDir: out, chainRpcUrl: local!.url, signerKey: SERVICE_KEY, oracleAddress: dev.oracle.toLowerCase(), credentialVerifierAddress: dev.credentialVerifier.toLowerCase() } });
+    const app = await createTestApp({
+      config: {
+        circuitsDir: out,
+        chainRpcUrl: local!.url,
+        signerKey: SERVICE_KEY,
+        oracleAddress: dev.oracle.toLowerCase(),
+        credentialVerifierAddress: dev.credentialVerifier.toLowerCase(),
+      },
+    });
     try {
-      const refused = await eventually(async () => ((await health(app)).publishing === 'refused' ? health(app) : null), { timeoutMs: 60_000 });
+      const refused = await eventually(async () => ((await health(app)).publishing === 'refused' ? health(app) : null), {
+        timeoutMs: 60_000,
+      });
       expect(refused.refusal).toMatch(/do not match the circuit keys in use/);
-      expect(refused.refusal).toMatch(/ScoreThresholdVerifier at 0x[0-9a-fA-F]{40} refuses a proof made with this instance's score_threshold key/);
+      expect(refused.refusal).toMatch(
+        /ScoreThresholdVerifier at 0x[0-9a-fA-F]{40} refuses a proof made with this instance's score_threshold key/,
+      );
       expect(refused.refusal).toMatch(/AgeOverVerifier at 0x[0-9a-fA-F]{40} refuses/);
       const key = await createKey(app, 'Growth');
       const wallet = randomAddress();
       await setScore(app, wallet, 'OVERALL', 700);
-      const res = await app.inject({ method: 'POST', url: '/api/v1/reputation/prove', headers: key.headers, payload: { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'OVERALL', threshold: 600 } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/reputation/prove',
+        headers: key.headers,
+        payload: { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'OVERALL', threshold: 600 },
+      });
       expect(res.statusCode).toBe(200); // proving and verifying off-chain go on
       await new Promise((r) => setTimeout(r, 1500));
-      expect(await c.publicClient.readContract({ address: dev.oracle, abi: oracleAbi, functionName: 'commitmentOf', args: [wallet, 0] } as never)).toBe(0n);
+      expect(
+        await c.publicClient.readContract({
+          address: dev.oracle,
+          abi: oracleAbi,
+          functionName: 'commitmentOf',
+          args: [wallet, 0],
+        } as never),
+      ).toBe(0n);
     } finally {
       await app.close();
     }
@@ -183,9 +279,12 @@ describe('from the ceremony to the deployed contracts', () => {
     // a ceremony directory whose compiled verifiers were swapped for the dev ones
     const mixed = path.join(work, 'mixed');
     cpSync(out, mixed, { recursive: true });
-    for (const name of Object.values(VERIFIER_NAMES)) copyFileSync(path.join(ROOT, 'contracts/artifacts', `${name}.json`), path.join(mixed, 'verifiers', `${name}.json`));
+    for (const name of Object.values(VERIFIER_NAMES))
+      copyFileSync(path.join(ROOT, 'contracts/artifacts', `${name}.json`), path.join(mixed, 'verifiers', `${name}.json`));
     const before = await c.publicClient.getTransactionCount({ address: c.account.address });
-    await expect(deployContracts(c, { circuitsDir: mixed, checkVerifiers: true })).rejects.toThrow(/ScoreThresholdVerifier at 0x[0-9a-fA-F]{40} refuses a proof made with this instance's score_threshold key.*nothing else was deployed/);
+    await expect(deployContracts(c, { circuitsDir: mixed, checkVerifiers: true })).rejects.toThrow(
+      /ScoreThresholdVerifier at 0x[0-9a-fA-F]{40} refuses a proof made with this instance's score_threshold key.*nothing else was deployed/,
+    );
     expect(await c.publicClient.getTransactionCount({ address: c.account.address })).toBe(before + 2); // the two verifiers, no oracle
   }, 120_000);
 });

@@ -80,13 +80,20 @@ function latest(dir: string, t: Transcript): Record<string, string> {
   return out;
 }
 
-export async function ceremonyInit(opts: { dir: string; ptau: string; minContributions: number; from?: string; log?: Log }): Promise<Transcript> {
+export async function ceremonyInit(opts: {
+  dir: string;
+  ptau: string;
+  minContributions: number;
+  from?: string;
+  log?: Log;
+}): Promise<Transcript> {
   const log = opts.log ?? (() => undefined);
   if (existsSync(transcriptFile(opts.dir))) throw new Error(`${opts.dir} already holds a ceremony`);
   const contributions = ptauContributions(opts.ptau);
   const parties = contributions.filter((c) => !c.beacon).length;
   log(`phase 1: ${path.basename(opts.ptau)}, ${parties} contribution(s)${contributions.some((c) => c.beacon) ? ' and a beacon' : ''}`);
-  if (parties < opts.minContributions) throw new Error(`the ptau has ${parties} contribution(s), fewer than the ${opts.minContributions} required`);
+  if (parties < opts.minContributions)
+    throw new Error(`the ptau has ${parties} contribution(s), fewer than the ${opts.minContributions} required`);
   log('phase 1: snarkjs powersoftau verify ...');
   if (!(await snarkjs.powersOfTau.verify(opts.ptau))) throw new Error(`snarkjs powersoftau verify refused ${opts.ptau}`);
   const t: Transcript = {
@@ -145,7 +152,14 @@ export async function ceremonyBeacon(opts: { dir: string; hash: string; iteratio
   if (t.steps.some((s) => s.kind === 'beacon')) throw new Error('the beacon was already applied');
   const prev = latest(opts.dir, t);
   const index = t.steps.at(-1)!.index + 1;
-  const step: TranscriptStep = { index, kind: 'beacon', name: 'beacon', at: new Date().toISOString(), zkeys: {}, beacon: { hash, iterations } };
+  const step: TranscriptStep = {
+    index,
+    kind: 'beacon',
+    name: 'beacon',
+    at: new Date().toISOString(),
+    zkeys: {},
+    beacon: { hash, iterations },
+  };
   for (const [c, f] of Object.entries(prev)) {
     const out = zkeyFile(opts.dir, c, index);
     const h = (await snarkjs.zKey.beacon(f, out, 'beacon', hash, iterations)) as Uint8Array | string;
@@ -168,16 +182,20 @@ export async function ceremonyVerify(opts: { dir: string; ptau: string; log?: Lo
   const steps = t.steps.filter((s) => s.kind !== 'init');
   for (const [c, f] of Object.entries(zkeys)) {
     for (const [k, sum] of Object.entries(t.circuits[c])) {
-      if (sha256File(path.join(opts.dir, c, `${c}.${k}`)) !== sum) throw new Error(`${c}.${k} differs from the one the ceremony began with`);
+      if (sha256File(path.join(opts.dir, c, `${c}.${k}`)) !== sum)
+        throw new Error(`${c}.${k} differs from the one the ceremony began with`);
     }
     const inFile = zkeyContributions(f);
     if (inFile.length !== steps.length || inFile.some((x, i) => x.name !== steps[i].name || x.beacon !== (steps[i].kind === 'beacon'))) {
       throw new Error(`${c}: the zkey's contributions do not match the transcript`);
     }
     log(`${c}: snarkjs zkey verify ...`);
-    if (!(await snarkjs.zKey.verifyFromR1cs(path.join(opts.dir, c, `${c}.r1cs`), opts.ptau, f))) throw new Error(`snarkjs zkey verify refused ${f}`);
+    if (!(await snarkjs.zKey.verifyFromR1cs(path.join(opts.dir, c, `${c}.r1cs`), opts.ptau, f)))
+      throw new Error(`snarkjs zkey verify refused ${f}`);
   }
-  log(`verified: ${steps.filter((s) => s.kind === 'contribution').length} contribution(s)${steps.some((s) => s.kind === 'beacon') ? ' and a beacon' : ''}`);
+  log(
+    `verified: ${steps.filter((s) => s.kind === 'contribution').length} contribution(s)${steps.some((s) => s.kind === 'beacon') ? ' and a beacon' : ''}`,
+  );
   return t;
 }
 
@@ -204,8 +222,10 @@ export async function ceremonyFinalize(opts: {
   const log = opts.log ?? (() => undefined);
   const t = await ceremonyVerify(opts);
   const parties = t.steps.filter((s) => s.kind === 'contribution');
-  if (parties.length < (opts.minContributors ?? 2)) throw new Error(`${parties.length} contribution(s), fewer than the ${opts.minContributors ?? 2} required`);
-  if ((opts.requireBeacon ?? true) && !t.steps.some((s) => s.kind === 'beacon')) throw new Error('apply the beacon first (credence ceremony beacon)');
+  if (parties.length < (opts.minContributors ?? 2))
+    throw new Error(`${parties.length} contribution(s), fewer than the ${opts.minContributors ?? 2} required`);
+  if ((opts.requireBeacon ?? true) && !t.steps.some((s) => s.kind === 'beacon'))
+    throw new Error('apply the beacon first (credence ceremony beacon)');
   const zkeys = latest(opts.dir, t);
   const verifiersDir = opts.verifiersDir ?? path.join(opts.out, 'verifiers');
   mkdirSync(verifiersDir, { recursive: true });
@@ -233,7 +253,9 @@ export async function ceremonyFinalize(opts: {
       files.push(...(await compileVerifiers(opts.out, verifiersDir)));
       log(`verifiers compiled into ${verifiersDir} (for credence contracts deploy --circuits ${opts.out})`);
     } else {
-      log(`solc is not installed here: compile the verifiers in a source checkout (npm run build:contracts -- --circuits ${opts.out}) before credence contracts deploy`);
+      log(
+        `solc is not installed here: compile the verifiers in a source checkout (npm run build:contracts -- --circuits ${opts.out}) before credence contracts deploy`,
+      );
     }
   }
   files.push(path.resolve(opts.ptau));

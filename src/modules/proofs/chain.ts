@@ -39,7 +39,9 @@ export async function verifierArtifact(circuit: CircuitName, circuitsDir: string
   const f = verifierFiles(name, path.join(circuitsDir, 'verifiers'));
   if (existsSync(f.json)) return JSON.parse(readFileSync(f.json, 'utf8'));
   if (!loadSolc()) throw new SolcMissingError(`${f.json} is missing; compiling it (npm run build:contracts -- --circuits ${circuitsDir})`);
-  const content = existsSync(f.sol) ? readFileSync(f.sol, 'utf8') : await exportVerifierSource(circuitFiles(circuit, circuitsDir).zkey, name);
+  const content = existsSync(f.sol)
+    ? readFileSync(f.sol, 'utf8')
+    : await exportVerifierSource(circuitFiles(circuit, circuitsDir).zkey, name);
   return compileSolidity({ [`verifiers/${name}.sol`]: { content } }, { only: [name] })[name];
 }
 
@@ -59,7 +61,12 @@ export async function connectChain(rpcUrl: string, signerKey: Hex): Promise<Chai
   const transport = http(rpcUrl, { retryCount: 2 });
   const probe = createPublicClient({ transport });
   const chainId = await probe.getChainId();
-  const chain = defineChain({ id: chainId, name: `chain-${chainId}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  const chain = defineChain({
+    id: chainId,
+    name: `chain-${chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
   const account = privateKeyToAccount(signerKey);
   const publicClient = createPublicClient({ chain, transport }) as PublicClient;
   const walletClient = createWalletClient({ chain, transport, account });
@@ -116,10 +123,18 @@ export async function deployContracts(
   const hot = opts.admins?.find((a) => operators.some((o) => lower(o) === lower(a)));
   if (hot) throw new Error(`${hot} holds the service's roles and must not also be an admin`);
   const circuitsDir = opts.circuitsDir ?? BUILD_DIR;
-  const verifiers = Object.fromEntries(await Promise.all(CIRCUIT_NAMES.map(async (c) => [VERIFIER_NAMES[c], await verifierArtifact(c, circuitsDir)] as const)));
+  const verifiers = Object.fromEntries(
+    await Promise.all(CIRCUIT_NAMES.map(async (c) => [VERIFIER_NAMES[c], await verifierArtifact(c, circuitsDir)] as const)),
+  );
   const deploy = async (name: string, args: unknown[] = []): Promise<Address> => {
     const a = verifiers[name] ?? loadArtifact(name);
-    const hash = await chain.walletClient.deployContract({ abi: a.abi, bytecode: a.bytecode, args, account: chain.account, chain: chain.walletClient.chain } as never);
+    const hash = await chain.walletClient.deployContract({
+      abi: a.abi,
+      bytecode: a.bytecode,
+      args,
+      account: chain.account,
+      chain: chain.walletClient.chain,
+    } as never);
     const receipt = await chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 250 });
     if (!receipt.contractAddress || receipt.status !== 'success') throw new Error(`deploying ${name} failed in ${hash}`);
     log(`${name}: ${receipt.contractAddress} (gas ${receipt.gasUsed})`);
@@ -129,7 +144,10 @@ export async function deployContracts(
   const ageVerifier = await deploy('AgeOverVerifier');
   if (opts.checkVerifiers) {
     const prove = proveWithDir(circuitsDir);
-    for (const [c, address] of [['score_threshold', scoreVerifier], ['age_over', ageVerifier]] as const) {
+    for (const [c, address] of [
+      ['score_threshold', scoreVerifier],
+      ['age_over', ageVerifier],
+    ] as const) {
       const problem = await checkVerifier(chain.publicClient, address, c, prove);
       if (problem) throw new Error(`${problem} (keys: ${path.resolve(circuitsDir)}); nothing else was deployed`);
       log(`${VERIFIER_NAMES[c]} accepts a proof made with the keys in ${circuitsDir}`);

@@ -13,13 +13,17 @@ import type { Config } from '../../platform/config.js';
 import { BUILD_DIR, setupSummary } from './artifacts.js';
 import { connectChain, deployContracts } from './chain.js';
 
-const USAGE = 'usage: credence contracts deploy --admin <address,...> [--governance <address,...>] [--operator <address,...>] [--circuits <dir> (default CREDENCE_CIRCUITS_DIR, else circuits/build)]';
+const USAGE =
+  'usage: credence contracts deploy --admin <address,...> [--governance <address,...>] [--operator <address,...>] [--circuits <dir> (default CREDENCE_CIRCUITS_DIR, else circuits/build)]';
 
 function list(args: string[], flag: string, fallback: string[]): Address[] | undefined {
   const i = args.indexOf(flag);
   if (i < 0) return fallback.length ? (fallback as Address[]) : undefined;
   const v = args[i + 1] ?? '';
-  const out = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const out = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const a of out) if (!/^0x[0-9a-fA-F]{40}$/.test(a)) throw new Error(`${flag}: "${a}" is not an address`);
   return out as Address[];
 }
@@ -73,7 +77,9 @@ export async function runContractsCommand(args: string[], config: Config): Promi
     return;
   }
   console.log(`deploying from ${signer} to chain ${await chain.publicClient.getChainId()}`);
-  console.log(`  verifiers for the keys in ${circuitsDir}: ${setup.label} (${setup.kind}; phase 2 contributors: ${setup.phase2Contributors})`);
+  console.log(
+    `  verifiers for the keys in ${circuitsDir}: ${setup.label} (${setup.kind}; phase 2 contributors: ${setup.phase2Contributors})`,
+  );
   let d: Awaited<ReturnType<typeof deployContracts>>;
   try {
     d = await deployContracts(chain, {
@@ -89,7 +95,9 @@ export async function runContractsCommand(args: string[], config: Config): Promi
     process.exitCode = 1;
     return;
   }
-  console.log(`  admins: ${admins.join(', ')}; governance: ${(governors ?? []).join(', ')}; oracle/issuer: ${[signer, ...(operators ?? [])].join(', ')}`);
+  console.log(
+    `  admins: ${admins.join(', ')}; governance: ${(governors ?? []).join(', ')}; oracle/issuer: ${[signer, ...(operators ?? [])].join(', ')}`,
+  );
   console.log('\nadd to the service settings:');
   console.log(`CREDENCE_ORACLE_ADDRESS=${d.oracle}`);
   console.log(`CREDENCE_CREDENTIAL_VERIFIER_ADDRESS=${d.credentialVerifier}`);

@@ -31,7 +31,13 @@ export const proofsModule: Module = {
       return chain;
     };
     const chainConfigured = Boolean(config.chainRpcUrl && config.signerKey);
-    let publisher: { flush(): Promise<void>; clear(): Promise<void>; nudge(): void; state(): PublisherState | 'connecting' | 'off'; worker: Worker } | null = null;
+    let publisher: {
+      flush(): Promise<void>;
+      clear(): Promise<void>;
+      nudge(): void;
+      state(): PublisherState | 'connecting' | 'off';
+      worker: Worker;
+    } | null = null;
     if (chainConfigured && config.oracleAddress) {
       let started: Promise<void> | null = null;
       const inner: { p: ReturnType<typeof createCommitmentPublisher> | null } = { p: null };
@@ -55,7 +61,10 @@ export const proofsModule: Module = {
           artifactsDir,
         );
         if (mismatch) return mismatch;
-        ctx.log.info({ oracle: config.oracleAddress, keys: s.label }, 'the verifiers on-chain accept proofs made with this instance\'s circuit keys');
+        ctx.log.info(
+          { oracle: config.oracleAddress, keys: s.label },
+          "the verifiers on-chain accept proofs made with this instance's circuit keys",
+        );
         return null;
       };
       // the publisher needs a connected chain; connect when the worker starts, not at boot

@@ -11,7 +11,16 @@ import type { Address, Hex } from 'viem';
 import { startLocalChain, type LocalChain } from '../../../test/helpers/local-chain.js';
 import { createKey, createTestApp, eventually, type TestKey } from '../../../test/helpers/app.js';
 import type { App } from '../../platform/http/types.js';
-import { DEFAULT_ADMIN_ROLE, GOVERNANCE_ROLE, ORACLE_ROLE, connectChain, deployContracts, loadArtifact, type Chain, type Deployment } from './chain.js';
+import {
+  DEFAULT_ADMIN_ROLE,
+  GOVERNANCE_ROLE,
+  ORACLE_ROLE,
+  connectChain,
+  deployContracts,
+  loadArtifact,
+  type Chain,
+  type Deployment,
+} from './chain.js';
 import { setScore } from './test-support.js';
 
 // Hardhat's development accounts: #0 the service's hot key, #1 the admin multisig, #4 a borrower, #5 an attacker.
@@ -31,9 +40,17 @@ const lenderArtifact = loadArtifact('ExampleLender');
 
 beforeAll(async () => {
   local = await startLocalChain({ chainId: 31337 });
-  [service, admin, victim, attacker] = await Promise.all([SERVICE_KEY, ADMIN_KEY, VICTIM_KEY, ATTACKER_KEY].map((k) => connectChain(local.url, k)));
+  [service, admin, victim, attacker] = await Promise.all(
+    [SERVICE_KEY, ADMIN_KEY, VICTIM_KEY, ATTACKER_KEY].map((k) => connectChain(local.url, k)),
+  );
   dep = await deployContracts(service, { admins: [admin.account.address], governors: [admin.account.address] });
-  const hash = await admin.walletClient.deployContract({ abi: lenderArtifact.abi, bytecode: lenderArtifact.bytecode, args: [dep.oracle], account: admin.account, chain: admin.walletClient.chain } as never);
+  const hash = await admin.walletClient.deployContract({
+    abi: lenderArtifact.abi,
+    bytecode: lenderArtifact.bytecode,
+    args: [dep.oracle],
+    account: admin.account,
+    chain: admin.walletClient.chain,
+  } as never);
   lender = (await admin.publicClient.waitForTransactionReceipt({ hash })).contractAddress!;
   app = await createTestApp({
     config: { chainRpcUrl: local.url, signerKey: SERVICE_KEY, oracleAddress: dep.oracle.toLowerCase(), commitmentClearSeconds: 1 },
@@ -48,16 +65,31 @@ afterAll(async () => {
 });
 
 const read = <T>(address: Address, abi: typeof oracleAbi, functionName: string, args: unknown[], from?: Chain) =>
-  (from ?? service).publicClient.readContract({ address, abi, functionName, args, account: (from ?? service).account.address } as never) as Promise<T>;
-const verifyFor = (holder: string, proof: string, threshold: number, category: number) => read<boolean>(dep.oracle, oracleAbi, 'verifyProofFor', [holder, proof, BigInt(threshold), category]);
+  (from ?? service).publicClient.readContract({
+    address,
+    abi,
+    functionName,
+    args,
+    account: (from ?? service).account.address,
+  } as never) as Promise<T>;
+const verifyFor = (holder: string, proof: string, threshold: number, category: number) =>
+  read<boolean>(dep.oracle, oracleAbi, 'verifyProofFor', [holder, proof, BigInt(threshold), category]);
 
 async function proveAndPublish(subject: string, score: number, threshold = 800) {
   await setScore(app, subject, 'DEFI_LENDING', score);
-  const res = await app.inject({ method: 'POST', url: '/api/v1/reputation/prove', headers: key.headers, payload: { subject, proofType: 'ScoreAboveThreshold', category: 'DEFI_LENDING', threshold } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/reputation/prove',
+    headers: key.headers,
+    payload: { subject, proofType: 'ScoreAboveThreshold', category: 'DEFI_LENDING', threshold },
+  });
   expect(res.statusCode, res.body).toBe(200);
   const body = res.json() as { proof: Hex; publicInputs: { commitment: string; categoryId: number; validUntil: number } };
   expect(body.publicInputs.categoryId).toBe(1);
-  await eventually(async () => (await read<bigint>(dep.oracle, oracleAbi, 'commitmentOf', [subject, 1])) === BigInt(body.publicInputs.commitment), { timeoutMs: 30_000 });
+  await eventually(
+    async () => (await read<bigint>(dep.oracle, oracleAbi, 'commitmentOf', [subject, 1])) === BigInt(body.publicInputs.commitment),
+    { timeoutMs: 30_000 },
+  );
   return body;
 }
 
@@ -77,7 +109,13 @@ describe('holder binding: a proof borrowed from its subject', () => {
     await victim.write(lender, lenderArtifact.abi, 'openCreditLine', [proof, 1000n]);
     expect(await read<bigint>(lender, lenderArtifact.abi, 'creditLine', [victimAddress])).toBe(1000n);
 
-    const gas = await service.publicClient.estimateContractGas({ address: dep.oracle, abi: oracleAbi, functionName: 'verifyProofFor', args: [victimAddress, proof, 800n, 1], account: victimAddress } as never);
+    const gas = await service.publicClient.estimateContractGas({
+      address: dep.oracle,
+      abi: oracleAbi,
+      functionName: 'verifyProofFor',
+      args: [victimAddress, proof, 800n, 1],
+      account: victimAddress,
+    } as never);
     console.log(`[proofs on-chain] ReputationOracle.verifyProofFor gas (estimate, incl. 21k base): ${gas}`);
     expect(gas).toBeLessThanOrEqual(260_000n);
   });
@@ -93,10 +131,15 @@ describe('freshness', () => {
     await eventually(async () => (await verifyFor(borrower, old.proof, 800, 1)) === false, { timeoutMs: 60_000 });
     expect(await read<bigint>(dep.oracle, oracleAbi, 'commitmentOf', [borrower, 1])).toBe(0n);
     // the row is marked once the clearing transaction's receipt is in, a moment after the chain shows it
-    await eventually(async () => {
-      const rows = await app.ctx.db.query<{ cleared_at: Date | null }>('SELECT cleared_at FROM proof_commitments WHERE commitment = $1', [old.publicInputs.commitment]);
-      return rows[0]?.cleared_at != null;
-    }, { timeoutMs: 30_000 });
+    await eventually(
+      async () => {
+        const rows = await app.ctx.db.query<{ cleared_at: Date | null }>('SELECT cleared_at FROM proof_commitments WHERE commitment = $1', [
+          old.publicInputs.commitment,
+        ]);
+        return rows[0]?.cleared_at != null;
+      },
+      { timeoutMs: 30_000 },
+    );
   });
 
   it('compare-and-clear never removes a newer commitment', async () => {
@@ -152,7 +195,14 @@ describe('roles after credence contracts deploy', () => {
           process.execPath,
           ['bin/credence.mjs', 'contracts', 'deploy', ...args],
           // Hardhat development account #2 signs (the service's key)
-          { env: { ...process.env, CREDENCE_CHAIN_RPC_URL: local.url, CREDENCE_SIGNER_KEY: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a' }, timeout: 120_000 },
+          {
+            env: {
+              ...process.env,
+              CREDENCE_CHAIN_RPC_URL: local.url,
+              CREDENCE_SIGNER_KEY: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
+            },
+            timeout: 120_000,
+          },
           (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
         ),
       );
@@ -186,12 +236,19 @@ describe('dev keys on a public chain', () => {
       let commitment: string;
       const strict = await createTestApp({ config });
       try {
-        const refused = await eventually(async () => ((await health(strict)).publishing === 'refused' ? health(strict) : null), { timeoutMs: 30_000 });
+        const refused = await eventually(async () => ((await health(strict)).publishing === 'refused' ? health(strict) : null), {
+          timeoutMs: 30_000,
+        });
         expect(refused).toMatchObject({ kind: 'dev', phase2Contributors: 1, beacon: true });
         expect(refused.refusal).toMatch(/chain 1 is public/);
         const k = await createKey(strict, 'Growth');
         await setScore(strict, wallet, 'OVERALL', 700);
-        const res = await strict.inject({ method: 'POST', url: '/api/v1/reputation/prove', headers: k.headers, payload: { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'OVERALL', threshold: 600 } });
+        const res = await strict.inject({
+          method: 'POST',
+          url: '/api/v1/reputation/prove',
+          headers: k.headers,
+          payload: { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'OVERALL', threshold: 600 },
+        });
         expect(res.statusCode).toBe(200); // the API still proves (and verifies) off-chain
         commitment = res.json().publicInputs.commitment;
         await strict.inject({ method: 'GET', url: '/health' });
@@ -205,10 +262,17 @@ describe('dev keys on a public chain', () => {
         expect(await eventually(async () => ((await health(allowed)).publishing === 'on' ? true : null), { timeoutMs: 30_000 })).toBe(true);
         const k = await createKey(allowed, 'Growth');
         await setScore(allowed, wallet, 'OVERALL', 710);
-        const res = await allowed.inject({ method: 'POST', url: '/api/v1/reputation/prove', headers: k.headers, payload: { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'OVERALL', threshold: 600 } });
+        const res = await allowed.inject({
+          method: 'POST',
+          url: '/api/v1/reputation/prove',
+          headers: k.headers,
+          payload: { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'OVERALL', threshold: 600 },
+        });
         expect(res.statusCode).toBe(200);
         commitment = res.json().publicInputs.commitment;
-        await eventually(async () => (await read<bigint>(d.oracle, oracleAbi, 'commitmentOf', [wallet, 0], c)) === BigInt(commitment), { timeoutMs: 30_000 });
+        await eventually(async () => (await read<bigint>(d.oracle, oracleAbi, 'commitmentOf', [wallet, 0], c)) === BigInt(commitment), {
+          timeoutMs: 30_000,
+        });
       } finally {
         await allowed.close();
       }

@@ -8,10 +8,26 @@ import * as snarkjs from 'snarkjs';
 import { keccak256, toBytes, type Address, type Hex } from 'viem';
 import { poseidon4 } from 'poseidon-lite';
 import { startLocalChain, type LocalChain } from '../../../test/helpers/local-chain.js';
-import { createKey, createTestApp, createTestModeKey, eventually, randomAddress, signInAdmin, type TestKey } from '../../../test/helpers/app.js';
+import {
+  createKey,
+  createTestApp,
+  createTestModeKey,
+  eventually,
+  randomAddress,
+  signInAdmin,
+  type TestKey,
+} from '../../../test/helpers/app.js';
 import { secondConnection, testDatabase, usingPostgres } from '../../../test/helpers/db.js';
 import type { App } from '../../platform/http/types.js';
-import { connectChain, createCommitmentPublisher, deployContracts, disputeKey, loadArtifact, type Chain, type Deployment } from './chain.js';
+import {
+  connectChain,
+  createCommitmentPublisher,
+  deployContracts,
+  disputeKey,
+  loadArtifact,
+  type Chain,
+  type Deployment,
+} from './chain.js';
 import { createProofsRepo } from './repo.js';
 import { encodeProof, yyyymmdd } from './encoding.js';
 import { kycRecordsFor, setScore } from './test-support.js';
@@ -37,7 +53,12 @@ beforeAll(async () => {
   governor = await connectChain(chain.url, GOVERNOR_KEY);
   dep = await deployContracts(signer, { governors: [governor.account.address] });
   app = await createTestApp({
-    config: { chainRpcUrl: chain.url, signerKey: SIGNER_KEY, oracleAddress: dep.oracle.toLowerCase(), credentialVerifierAddress: dep.credentialVerifier.toLowerCase() },
+    config: {
+      chainRpcUrl: chain.url,
+      signerKey: SIGNER_KEY,
+      oracleAddress: dep.oracle.toLowerCase(),
+      credentialVerifierAddress: dep.credentialVerifier.toLowerCase(),
+    },
   });
   key = await createKey(app, 'Growth');
   kyc = kycRecordsFor(app);
@@ -58,12 +79,19 @@ const oracleVerify = (proof: string, threshold: number, category: number) =>
 const tamper = (proof: string, at = 2 + 64 + 10) => proof.slice(0, at) + (proof[at] === '0' ? '1' : '0') + proof.slice(at + 1);
 
 async function proveScore(subject: string, category: string, threshold: number) {
-  const res = await app.inject({ method: 'POST', url: '/api/v1/reputation/prove', headers: key.headers, payload: { subject, proofType: 'ScoreAboveThreshold', category, threshold } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/reputation/prove',
+    headers: key.headers,
+    payload: { subject, proofType: 'ScoreAboveThreshold', category, threshold },
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as { proof: Hex; publicInputs: { commitment: string } };
 }
 const published = (subject: string, category: number, commitment: string) =>
-  eventually(async () => (await read<bigint>(dep.oracle, oracleAbi, 'commitmentOf', [subject, category])) === BigInt(commitment), { timeoutMs: 20_000 });
+  eventually(async () => (await read<bigint>(dep.oracle, oracleAbi, 'commitmentOf', [subject, category])) === BigInt(commitment), {
+    timeoutMs: 20_000,
+  });
 
 describe('ReputationOracle', () => {
   const subject = randomAddress();
@@ -78,7 +106,12 @@ describe('ReputationOracle', () => {
 
   it('verifies a proof from the API against the published commitment, and reports its gas', async () => {
     expect(await oracleVerify(proof, 800, 3)).toBe(true);
-    const gas = await signer.publicClient.estimateContractGas({ address: dep.oracle, abi: oracleAbi, functionName: 'verifyProof', args: [proof, 800n, 3] } as never);
+    const gas = await signer.publicClient.estimateContractGas({
+      address: dep.oracle,
+      abi: oracleAbi,
+      functionName: 'verifyProof',
+      args: [proof, 800n, 3],
+    } as never);
     console.log(`[proofs on-chain] ReputationOracle.verifyProof gas (estimate, incl. 21k base): ${gas}`);
     expect(gas).toBeGreaterThan(100_000n);
   });
@@ -96,7 +129,15 @@ describe('ReputationOracle', () => {
     const other = randomAddress();
     const commitment = poseidon4([BigInt(other), 3n, 900n, 7n]).toString();
     const { proof: p, publicSignals } = await snarkjs.groth16.fullProve(
-      { threshold: 800, categoryId: 3, subject: BigInt(other).toString(), commitment, validUntil: Math.floor(Date.now() / 1000) + 3600, score: 900, salt: 7 },
+      {
+        threshold: 800,
+        categoryId: 3,
+        subject: BigInt(other).toString(),
+        commitment,
+        validUntil: Math.floor(Date.now() / 1000) + 3600,
+        score: 900,
+        salt: 7,
+      },
       'circuits/build/score_threshold/score_threshold.wasm',
       'circuits/build/score_threshold/score_threshold_final.zkey',
     );
@@ -105,7 +146,10 @@ describe('ReputationOracle', () => {
     // the same proof is fine for the verifier alone: only the missing commitment refuses it
     const [a, b, c, pub] = [
       [p.pi_a[0], p.pi_a[1]],
-      [[p.pi_b[0][1], p.pi_b[0][0]], [p.pi_b[1][1], p.pi_b[1][0]]],
+      [
+        [p.pi_b[0][1], p.pi_b[0][0]],
+        [p.pi_b[1][1], p.pi_b[1][0]],
+      ],
       [p.pi_c[0], p.pi_c[1]],
       publicSignals,
     ];
@@ -146,16 +190,32 @@ describe('ReputationOracle', () => {
       let sends = 0;
       const counting: Chain = { ...signer, write: (...args: Parameters<Chain['write']>) => (sends++, signer.write(...args)) };
       const publisherOn = (d: typeof db) =>
-        createCommitmentPublisher({ chain: counting, repo: createProofsRepo(d), oracle: dep.oracle, credentialVerifier: null, onError: (e) => { throw e; } });
+        createCommitmentPublisher({
+          chain: counting,
+          repo: createProofsRepo(d),
+          oracle: dep.oracle,
+          credentialVerifier: null,
+          onError: (e) => {
+            throw e;
+          },
+        });
       const wallets = Array.from({ length: 5 }, () => randomAddress());
       for (const [i, w] of wallets.entries()) {
-        await createProofsRepo(db).replaceCurrent({ kind: 'score', address: w, categoryId: 2, score: 600 + i, saltEnc: null, commitment: String(1000 + i) });
+        await createProofsRepo(db).replaceCurrent({
+          kind: 'score',
+          address: w,
+          categoryId: 2,
+          score: 600 + i,
+          saltEnc: null,
+          commitment: String(1000 + i),
+        });
       }
       await Promise.all([publisherOn(db).flush(), publisherOn(other).flush()]);
       expect(sends).toBe(1);
       const rows = await db.query<{ published_tx: string | null }>('SELECT published_tx FROM proof_commitments');
       expect(rows.every((r) => r.published_tx)).toBe(true);
-      for (const [i, w] of wallets.entries()) expect(await read<bigint>(dep.oracle, oracleAbi, 'commitmentOf', [w, 2])).toBe(BigInt(1000 + i));
+      for (const [i, w] of wallets.entries())
+        expect(await read<bigint>(dep.oracle, oracleAbi, 'commitmentOf', [w, 2])).toBe(BigInt(1000 + i));
     } finally {
       await other.close();
       await db.close();
@@ -168,7 +228,12 @@ describe('ReputationOracle', () => {
 
   it('records escalations from the service for governance review', async () => {
     const disputeId = randomUUID();
-    const { txHash } = await app.ctx.services.oracle!.submitEscalation({ disputeId, address: subject, category: 3, reason: 'the off-chain review ignored my evidence' });
+    const { txHash } = await app.ctx.services.oracle!.submitEscalation({
+      disputeId,
+      address: subject,
+      category: 3,
+      reason: 'the off-chain review ignored my evidence',
+    });
     expect(txHash).toMatch(/^0x[0-9a-f]{64}$/);
     const id = disputeKey(disputeId);
     const e = await read<{ subject: string; status: number; reason: string }>(dep.oracle, oracleAbi, 'getEscalation', [id]);
@@ -190,18 +255,37 @@ describe('CredentialVerifier', () => {
   it('verifies age and KYC proofs from the API against the published birth-date commitment', async () => {
     const now = new Date();
     await kyc.approve(adult, yyyymmdd(new Date(Date.UTC(now.getUTCFullYear() - 30, 0, 15))));
-    const res = await app.inject({ method: 'POST', url: '/api/v1/reputation/prove', headers: key.headers, payload: { subject: adult, proofType: 'AgeVerification', minimumAge: 21 } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/reputation/prove',
+      headers: key.headers,
+      payload: { subject: adult, proofType: 'AgeVerification', minimumAge: 21 },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const { proof, publicInputs } = res.json();
-    await eventually(async () => (await read<bigint>(dep.credentialVerifier, cvAbi, 'ageCommitmentOf', [adult])) === BigInt(publicInputs.commitment), { timeoutMs: 20_000 });
-    const verifyAge = (p: string, min: number) => read<boolean>(dep.credentialVerifier, cvAbi, 'verifyAgeProof', [p, BigInt(min)]).catch(() => false);
+    await eventually(
+      async () => (await read<bigint>(dep.credentialVerifier, cvAbi, 'ageCommitmentOf', [adult])) === BigInt(publicInputs.commitment),
+      { timeoutMs: 20_000 },
+    );
+    const verifyAge = (p: string, min: number) =>
+      read<boolean>(dep.credentialVerifier, cvAbi, 'verifyAgeProof', [p, BigInt(min)]).catch(() => false);
     expect(await verifyAge(proof, 21)).toBe(true);
     expect(await verifyAge(proof, 22)).toBe(false);
     expect(await verifyAge(tamper(proof), 21)).toBe(false);
-    const gas = await signer.publicClient.estimateContractGas({ address: dep.credentialVerifier, abi: cvAbi, functionName: 'verifyAgeProof', args: [proof, 21n] } as never);
+    const gas = await signer.publicClient.estimateContractGas({
+      address: dep.credentialVerifier,
+      abi: cvAbi,
+      functionName: 'verifyAgeProof',
+      args: [proof, 21n],
+    } as never);
     console.log(`[proofs on-chain] CredentialVerifier.verifyAgeProof gas (estimate, incl. 21k base): ${gas}`);
 
-    const kycRes = await app.inject({ method: 'POST', url: '/api/v1/reputation/prove', headers: key.headers, payload: { subject: adult, proofType: 'KYCVerified' } });
+    const kycRes = await app.inject({
+      method: 'POST',
+      url: '/api/v1/reputation/prove',
+      headers: key.headers,
+      payload: { subject: adult, proofType: 'KYCVerified' },
+    });
     const kycProof = kycRes.json().proof;
     expect(await read<boolean>(dep.credentialVerifier, cvAbi, 'verifyKycProof', [kycProof])).toBe(true);
     expect(await read<boolean>(dep.credentialVerifier, cvAbi, 'verifyKycProof', [proof])).toBe(false);
@@ -239,7 +323,14 @@ describe('credence contracts deploy', () => {
         process.execPath,
         ['bin/credence.mjs', 'contracts', 'deploy', '--admin', '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65', '--governance', gov],
         // Hardhat development account #2
-        { env: { ...process.env, CREDENCE_CHAIN_RPC_URL: chain.url, CREDENCE_SIGNER_KEY: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a' }, timeout: 60_000 },
+        {
+          env: {
+            ...process.env,
+            CREDENCE_CHAIN_RPC_URL: chain.url,
+            CREDENCE_SIGNER_KEY: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
+          },
+          timeout: 60_000,
+        },
         (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
       ),
     );
@@ -247,6 +338,8 @@ describe('credence contracts deploy', () => {
     expect(oracle, out).toBeTruthy();
     expect(out).toMatch(/CREDENCE_CREDENTIAL_VERIFIER_ADDRESS=0x[0-9a-fA-F]{40}/);
     expect(await read<boolean>(oracle, oracleAbi, 'hasRole', [keccak256(toBytes('GOVERNANCE_ROLE')), gov])).toBe(true);
-    expect(await read<boolean>(oracle, oracleAbi, 'hasRole', [keccak256(toBytes('ORACLE_ROLE')), '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'])).toBe(true);
+    expect(
+      await read<boolean>(oracle, oracleAbi, 'hasRole', [keccak256(toBytes('ORACLE_ROLE')), '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC']),
+    ).toBe(true);
   }, 300_000);
 });

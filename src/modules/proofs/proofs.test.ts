@@ -53,14 +53,26 @@ describe('ScoreAboveThreshold', () => {
 
   it('returns one ABI-encoded hex proof and its public inputs', () => {
     expect(proof).toMatch(/^0x[0-9a-f]{896}$/);
-    expect(publicInputs).toMatchObject({ threshold: 700, category: 'DEFI_LENDING', categoryId: 1, categoryHash: categoryHash('DEFI_LENDING'), subject: toChecksum(subject) });
+    expect(publicInputs).toMatchObject({
+      threshold: 700,
+      category: 'DEFI_LENDING',
+      categoryId: 1,
+      categoryHash: categoryHash('DEFI_LENDING'),
+      subject: toChecksum(subject),
+    });
     expect(publicInputs.commitment).toMatch(/^\d+$/);
     expect(Math.abs((publicInputs.timestamp as number) - Date.now() / 1000)).toBeLessThan(60);
     // the default lifetime: one hour from the issue time
     expect(publicInputs.validUntil).toBe((publicInputs.timestamp as number) + 3600);
     const d = decodeProof(proof)!;
     expect(d.proofType).toBe('ScoreAboveThreshold');
-    expect(d.publicSignals.map(String)).toEqual(['700', '1', BigInt(subject).toString(), publicInputs.commitment, String(publicInputs.validUntil)]);
+    expect(d.publicSignals.map(String)).toEqual([
+      '700',
+      '1',
+      BigInt(subject).toString(),
+      publicInputs.commitment,
+      String(publicInputs.validUntil),
+    ]);
   });
 
   it('verifies in the API, with and without matching publicInputs', async () => {
@@ -68,7 +80,14 @@ describe('ScoreAboveThreshold', () => {
     expect((await verify({ proof })).json()).toEqual(about);
     expect((await verify({ proof, publicInputs })).json()).toEqual(about);
     expect((await verify({ proof, publicInputs: { categoryId: 1, validUntil: publicInputs.validUntil } })).json()).toEqual(about);
-    expect((await verify({ proof, publicInputs: { threshold: 700, categoryHash: categoryHash('DEFI_LENDING').toUpperCase().replace('0X', '0x') } })).json().valid).toBe(true);
+    expect(
+      (
+        await verify({
+          proof,
+          publicInputs: { threshold: 700, categoryHash: categoryHash('DEFI_LENDING').toUpperCase().replace('0X', '0x') },
+        })
+      ).json().valid,
+    ).toBe(true);
   });
 
   it('verifies offline with snarkjs and the published verification key', async () => {
@@ -130,7 +149,9 @@ describe('ScoreAboveThreshold', () => {
     await setScore(app, subject, 'DEFI_LENDING', 730);
     // the score.updated event alone supersedes the commitment (before any verification looks at it)
     await eventually(async () => {
-      const rows = await app.ctx.db.query<{ is_current: boolean }>('SELECT is_current FROM proof_commitments WHERE commitment = $1', [publicInputs.commitment]);
+      const rows = await app.ctx.db.query<{ is_current: boolean }>('SELECT is_current FROM proof_commitments WHERE commitment = $1', [
+        publicInputs.commitment,
+      ]);
       return rows.length === 1 && rows[0].is_current === false;
     });
     expect((await verify({ proof })).json()).toMatchObject({ valid: false, reason: 'superseded commitment' });
@@ -141,7 +162,8 @@ describe('ScoreAboveThreshold', () => {
 
   it('gives a score that returns to an earlier value a fresh commitment', async () => {
     const wallet = randomAddress();
-    const proveAt = async () => (await prove({ subject: wallet, proofType: 'ScoreAboveThreshold', category: 'SOCIAL', threshold: 600 })).json();
+    const proveAt = async () =>
+      (await prove({ subject: wallet, proofType: 'ScoreAboveThreshold', category: 'SOCIAL', threshold: 600 })).json();
     await setScore(app, wallet, 'SOCIAL', 650);
     const first = await proveAt();
     await setScore(app, wallet, 'SOCIAL', 660);
@@ -154,8 +176,11 @@ describe('ScoreAboveThreshold', () => {
 
   it('forgets issued proofs of superseded commitments, and keeps the ones that can still verify', async () => {
     const wallet = randomAddress();
-    const proveAt = async () => (await prove({ subject: wallet, proofType: 'ScoreAboveThreshold', category: 'NFT', threshold: 100 })).json();
-    const issued = async (p: string) => (await app.ctx.db.query('SELECT 1 FROM proof_issuances WHERE proof_hash = $1', [createHash('sha256').update(p).digest('hex')])).length;
+    const proveAt = async () =>
+      (await prove({ subject: wallet, proofType: 'ScoreAboveThreshold', category: 'NFT', threshold: 100 })).json();
+    const issued = async (p: string) =>
+      (await app.ctx.db.query('SELECT 1 FROM proof_issuances WHERE proof_hash = $1', [createHash('sha256').update(p).digest('hex')]))
+        .length;
     await setScore(app, wallet, 'NFT', 500);
     const old = await proveAt();
     await setScore(app, wallet, 'NFT', 510);
@@ -167,7 +192,9 @@ describe('ScoreAboveThreshold', () => {
     expect(await repo.pruneIssuances(1)).toBeGreaterThanOrEqual(1);
     expect(await issued(old.proof)).toBe(0);
     expect(await issued(fresh.proof)).toBe(1);
-    expect((await verify({ proof: fresh.proof, publicInputs: { timestamp: fresh.publicInputs.timestamp } })).json()).toMatchObject({ valid: true });
+    expect((await verify({ proof: fresh.proof, publicInputs: { timestamp: fresh.publicInputs.timestamp } })).json()).toMatchObject({
+      valid: true,
+    });
   });
 
   it('refuses a false statement with 422 and no proof', async () => {
@@ -183,7 +210,7 @@ describe('ScoreAboveThreshold', () => {
   });
 });
 
-describe("whose proof it is (issue 13: a proof works for whoever presents it)", () => {
+describe('whose proof it is (issue 13: a proof works for whoever presents it)', () => {
   it("tells the verifier the proof's subject, so an attacker's copy of a victim's proof is recognisable", async () => {
     const victim = randomAddress();
     const attacker = randomAddress();
@@ -195,7 +222,10 @@ describe("whose proof it is (issue 13: a proof works for whoever presents it)", 
     expect(res.subject).toBe(toChecksum(victim));
     expect(res.subject).not.toBe(toChecksum(attacker));
     // a dApp that states whom it expects gets valid: false for the attacker
-    expect((await verify({ proof: stolen.proof, publicInputs: { subject: attacker } })).json()).toMatchObject({ valid: false, reason: 'publicInputs.subject disagrees with the proof' });
+    expect((await verify({ proof: stolen.proof, publicInputs: { subject: attacker } })).json()).toMatchObject({
+      valid: false,
+      reason: 'publicInputs.subject disagrees with the proof',
+    });
   });
 });
 
@@ -217,11 +247,17 @@ describe('expiry (validUntil)', () => {
       const k = await createKey(short, 'Growth');
       const wallet = randomAddress();
       await setScore(short, wallet, 'GOVERNANCE', 640);
-      const res = await short.inject({ method: 'POST', url: '/api/v1/reputation/prove', headers: k.headers, payload: { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'GOVERNANCE', threshold: 600 } });
+      const res = await short.inject({
+        method: 'POST',
+        url: '/api/v1/reputation/prove',
+        headers: k.headers,
+        payload: { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'GOVERNANCE', threshold: 600 },
+      });
       expect(res.statusCode, res.body).toBe(200);
       const { proof: p, publicInputs: pi } = res.json();
       expect(pi.validUntil).toBe(pi.timestamp + 1);
-      const check = async () => (await short.inject({ method: 'POST', url: '/api/v1/reputation/verify', headers: k.headers, payload: { proof: p } })).json();
+      const check = async () =>
+        (await short.inject({ method: 'POST', url: '/api/v1/reputation/verify', headers: k.headers, payload: { proof: p } })).json();
       await eventually(async () => (await check()).valid === false, { timeoutMs: 30_000 });
       expect(await check()).toEqual({ valid: false, reason: 'expired (validUntil has passed)', environment: 'live' });
     } finally {
@@ -237,7 +273,15 @@ describe('unknown commitments', () => {
     const subject = randomAddress();
     const commitment = poseidon4([BigInt(subject), 1n, 900n, 42n]).toString();
     const { proof, publicSignals } = await snarkjs.groth16.fullProve(
-      { threshold: 100, categoryId: 1, subject: BigInt(subject).toString(), commitment, validUntil: Math.floor(Date.now() / 1000) + 600, score: 900, salt: 42 },
+      {
+        threshold: 100,
+        categoryId: 1,
+        subject: BigInt(subject).toString(),
+        commitment,
+        validUntil: Math.floor(Date.now() / 1000) + 600,
+        score: 900,
+        salt: 42,
+      },
       'circuits/build/score_threshold/score_threshold.wasm',
       'circuits/build/score_threshold/score_threshold_final.zkey',
     );
@@ -312,7 +356,9 @@ describe('age and KYC proofs', () => {
     const c = await app.ctx.services.proofs!.commitBirthDate(who, 19900101);
     const r = await app.ctx.services.proofs!.proveAge({ address: who, birthDate: 19900101, salt: c.salt, minimumAge: 18, now: new Date() });
     expect(r.publicInputs.commitment).toBe(c.commitment);
-    await expect(app.ctx.services.proofs!.proveAge({ address: who, birthDate: 19900101, salt: c.salt, minimumAge: 99 })).rejects.toMatchObject({ code: 'proof_unsatisfiable', statusCode: 422 });
+    await expect(
+      app.ctx.services.proofs!.proveAge({ address: who, birthDate: 19900101, salt: c.salt, minimumAge: 99 }),
+    ).rejects.toMatchObject({ code: 'proof_unsatisfiable', statusCode: 422 });
     await expect(app.ctx.services.proofs!.commitBirthDate(who, 19900231)).rejects.toMatchObject({ statusCode: 400 });
   });
 });
@@ -358,7 +404,8 @@ describe('validation and auth', () => {
 
   it('counts 1 query per proof and 0 per verification', async () => {
     const k = await createKey(app, 'Starter');
-    const usage = async () => (await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: k.headers })).json().queriesThisMonth;
+    const usage = async () =>
+      (await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: k.headers })).json().queriesThisMonth;
     const before = await usage();
     await verify({ proof: '0x00' }, k.headers);
     expect(await usage()).toBe(before);
@@ -378,14 +425,25 @@ describe.skipIf(!redisUrl() || !usingPostgres())('two instances on one Redis and
     try {
       const k = await createKey(a, 'Enterprise');
       const wallet = randomAddress();
-      const proveOn = async (x: App) => (await x.inject({ method: 'POST', url: '/api/v1/reputation/prove', headers: k.headers, payload: { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'SOCIAL', threshold: 600 } })).json();
-      const verifyOn = async (x: App, p: string) => (await x.inject({ method: 'POST', url: '/api/v1/reputation/verify', headers: k.headers, payload: { proof: p } })).json();
+      const proveOn = async (x: App) =>
+        (
+          await x.inject({
+            method: 'POST',
+            url: '/api/v1/reputation/prove',
+            headers: k.headers,
+            payload: { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'SOCIAL', threshold: 600 },
+          })
+        ).json();
+      const verifyOn = async (x: App, p: string) =>
+        (await x.inject({ method: 'POST', url: '/api/v1/reputation/verify', headers: k.headers, payload: { proof: p } })).json();
       await setScore(a, wallet, 'SOCIAL', 650);
       const first = await proveOn(a); // a remembers this commitment
       // b moves the score away and back: the commitment a remembers is superseded
       await setScore(b, wallet, 'SOCIAL', 670);
       await setScore(b, wallet, 'SOCIAL', 650);
-      await eventually(async () => (await a.ctx.services.scoring!.getScore(wallet, 'SOCIAL', { explain: false })).score === 650, { timeoutMs: 5000 });
+      await eventually(async () => (await a.ctx.services.scoring!.getScore(wallet, 'SOCIAL', { explain: false })).score === 650, {
+        timeoutMs: 5000,
+      });
       await eventually(async () => (await verifyOn(a, first.proof)).valid === false, { timeoutMs: 5000 });
       const second = await proveOn(a);
       expect(second.publicInputs.commitment).not.toBe(first.publicInputs.commitment);
@@ -408,7 +466,9 @@ describe('a burst of proofs', () => {
     loop.enable();
     const started = Date.now();
     const threshold = (i: number) => Math.round((i * 1000) / n);
-    const burst = Array.from({ length: n }, (_, i) => prove({ subject, proofType: 'ScoreAboveThreshold', category: 'SOCIAL', threshold: threshold(i) }));
+    const burst = Array.from({ length: n }, (_, i) =>
+      prove({ subject, proofType: 'ScoreAboveThreshold', category: 'SOCIAL', threshold: threshold(i) }),
+    );
     const healthTimes: number[] = [];
     let done = false;
     const all = Promise.all(burst).finally(() => (done = true));
@@ -425,7 +485,9 @@ describe('a burst of proofs', () => {
     expect(results.map((r) => r.statusCode)).toEqual(Array.from({ length: n }, (_, i) => (threshold(i) <= 640 ? 200 : 422)));
     const sorted = [...healthTimes].sort((a, b) => a - b);
     const p = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1);
-    console.log(`[proofs burst] ${n} prove requests in ${elapsed.toFixed(2)} s; /health during the burst: n=${sorted.length} p50=${p(0.5)} ms p95=${p(0.95)} ms max=${p(1)} ms; event-loop delay p99=${(loop.percentile(99) / 1e6).toFixed(1)} ms max=${(loop.max / 1e6).toFixed(1)} ms; rss=${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
+    console.log(
+      `[proofs burst] ${n} prove requests in ${elapsed.toFixed(2)} s; /health during the burst: n=${sorted.length} p50=${p(0.5)} ms p95=${p(0.95)} ms max=${p(1)} ms; event-loop delay p99=${(loop.percentile(99) / 1e6).toFixed(1)} ms max=${(loop.max / 1e6).toFixed(1)} ms; rss=${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`,
+    );
     expect(healthTimes.length).toBeGreaterThan(3);
   }, 180_000);
 });
@@ -434,7 +496,9 @@ describe('OpenAPI', () => {
   it('documents the proofs routes', async () => {
     const doc = (await app.inject({ method: 'GET', url: '/swagger/v1/swagger.json' })).json();
     expect(doc.paths['/api/v1/reputation/prove'].post.operationId).toBe('proofs.createProof');
-    expect(Object.keys(doc.paths['/api/v1/reputation/prove'].post.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '422', '429']));
+    expect(Object.keys(doc.paths['/api/v1/reputation/prove'].post.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '422', '429']),
+    );
     expect(doc.paths['/api/v1/reputation/verify'].post.operationId).toBe('proofs.verifyProof');
     expect(doc.paths['/api/v1/proofs/verification-keys'].get.operationId).toBe('proofs.listVerificationKeys');
   });

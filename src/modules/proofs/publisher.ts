@@ -36,7 +36,12 @@ export function createCommitmentPublisher(opts: {
 
   // Claimed rows are skipped by the other instances' publishers, so no batch is sent twice; a claim outlives any
   // transaction's mining (5 minutes) and lapses if this instance dies meanwhile.
-  async function sendClaimed(batch: CommitmentRow[], write: () => Promise<Hex>, release: (ids: string[]) => Promise<void>, done: (ids: string[], tx: Hex) => Promise<void>) {
+  async function sendClaimed(
+    batch: CommitmentRow[],
+    write: () => Promise<Hex>,
+    release: (ids: string[]) => Promise<void>,
+    done: (ids: string[], tx: Hex) => Promise<void>,
+  ) {
     if (!batch.length) return;
     const ids = batch.map((r) => r.id);
     const tx = await write().catch(async (err) => {
@@ -56,13 +61,22 @@ export function createCommitmentPublisher(opts: {
     const done = (ids: string[], tx: Hex) => opts.repo.markPublished(ids, tx);
     await sendClaimed(
       scores,
-      () => opts.chain.write(opts.oracle, oracleAbi, 'publishCommitments', [scores.map((r) => r.address as Address), scores.map((r) => r.category_id), scores.map((r) => BigInt(r.commitment))]),
+      () =>
+        opts.chain.write(opts.oracle, oracleAbi, 'publishCommitments', [
+          scores.map((r) => r.address as Address),
+          scores.map((r) => r.category_id),
+          scores.map((r) => BigInt(r.commitment)),
+        ]),
       release,
       done,
     );
     await sendClaimed(
       births,
-      () => opts.chain.write(opts.credentialVerifier!, cvAbi, 'publishAgeCommitments', [births.map((r) => r.address as Address), births.map((r) => BigInt(r.commitment))]),
+      () =>
+        opts.chain.write(opts.credentialVerifier!, cvAbi, 'publishAgeCommitments', [
+          births.map((r) => r.address as Address),
+          births.map((r) => BigInt(r.commitment)),
+        ]),
       release,
       done,
     );
@@ -79,13 +93,22 @@ export function createCommitmentPublisher(opts: {
     const done = (ids: string[]) => opts.repo.markCleared(ids);
     await sendClaimed(
       scores,
-      () => opts.chain.write(opts.oracle, oracleAbi, 'clearCommitments', [scores.map((r) => r.address as Address), scores.map((r) => r.category_id), scores.map((r) => BigInt(r.commitment))]),
+      () =>
+        opts.chain.write(opts.oracle, oracleAbi, 'clearCommitments', [
+          scores.map((r) => r.address as Address),
+          scores.map((r) => r.category_id),
+          scores.map((r) => BigInt(r.commitment)),
+        ]),
       release,
       done,
     );
     await sendClaimed(
       births,
-      () => opts.chain.write(opts.credentialVerifier!, cvAbi, 'clearAgeCommitments', [births.map((r) => r.address as Address), births.map((r) => BigInt(r.commitment))]),
+      () =>
+        opts.chain.write(opts.credentialVerifier!, cvAbi, 'clearAgeCommitments', [
+          births.map((r) => r.address as Address),
+          births.map((r) => BigInt(r.commitment)),
+        ]),
       release,
       done,
     );

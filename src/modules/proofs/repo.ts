@@ -31,7 +31,14 @@ export function createProofsRepo(db: Db) {
 
     /** Records a new current commitment, superseding the previous one, unless a concurrent caller won:
      *  then returns theirs if it commits to the same value, else retries once over it. */
-    async replaceCurrent(row: { kind: CommitmentKind; address: string; categoryId: number; score: number | null; saltEnc: string | null; commitment: string }): Promise<CommitmentRow> {
+    async replaceCurrent(row: {
+      kind: CommitmentKind;
+      address: string;
+      categoryId: number;
+      score: number | null;
+      saltEnc: string | null;
+      commitment: string;
+    }): Promise<CommitmentRow> {
       return db.tx(async (q) => {
         await q.query(
           `UPDATE proof_commitments SET is_current = false, superseded_at = now()
@@ -98,16 +105,21 @@ export function createProofsRepo(db: Db) {
     },
 
     async releaseClearClaims(ids: string[]): Promise<void> {
-      if (ids.length) await db.query('UPDATE proof_commitments SET clear_claimed_until = NULL WHERE id = ANY($1::uuid[]) AND cleared_at IS NULL', [ids]);
+      if (ids.length)
+        await db.query('UPDATE proof_commitments SET clear_claimed_until = NULL WHERE id = ANY($1::uuid[]) AND cleared_at IS NULL', [ids]);
     },
 
     /** Gives claimed rows back at once (their transaction failed), instead of waiting for the claim to lapse. */
     async releaseClaims(ids: string[]): Promise<void> {
-      if (ids.length) await db.query('UPDATE proof_commitments SET publish_claimed_until = NULL WHERE id = ANY($1::uuid[]) AND published_at IS NULL', [ids]);
+      if (ids.length)
+        await db.query('UPDATE proof_commitments SET publish_claimed_until = NULL WHERE id = ANY($1::uuid[]) AND published_at IS NULL', [
+          ids,
+        ]);
     },
 
     async markPublished(ids: string[], txHash: string): Promise<void> {
-      if (ids.length) await db.query(`UPDATE proof_commitments SET published_at = now(), published_tx = $2 WHERE id = ANY($1::uuid[])`, [ids, txHash]);
+      if (ids.length)
+        await db.query(`UPDATE proof_commitments SET published_at = now(), published_tx = $2 WHERE id = ANY($1::uuid[])`, [ids, txHash]);
     },
 
     async recordIssuance(r: { proofHash: string; proofType: string; address: string; commitment: string; issuedAt: Date }): Promise<void> {

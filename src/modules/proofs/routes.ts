@@ -6,7 +6,11 @@ import { MAX_PROOF_CHARS, ProveBody, ProveResponse, VerificationKeysResponse, Ve
 import { DEFAULT_MINIMUM_AGE, LIVE_PROOF_IN_TEST, SANDBOX_PROOF_IN_LIVE, type FullProofsService } from './service.js';
 import { snarkjsForm } from './snarkjs-form.js';
 
-export function proofsRoutes(app: App, getService: () => Promise<FullProofsService>, verificationKeys: () => Static<typeof VerificationKeysResponse>) {
+export function proofsRoutes(
+  app: App,
+  getService: () => Promise<FullProofsService>,
+  verificationKeys: () => Static<typeof VerificationKeysResponse>,
+) {
   apiRoutes(app, (s) => {
     s.post(
       '/reputation/prove',
@@ -19,7 +23,7 @@ export function proofsRoutes(app: App, getService: () => Promise<FullProofsServi
           description:
             'Groth16 proof of a statement about `subject`, revealing nothing more. ScoreAboveThreshold (needs `category` and `threshold`): the score ' +
             'Credence committed to for the wallet and category is at least the threshold. AgeVerification (alias AgeAboveMinimum; `minimumAge` ' +
-            'default 21): the birth date of the wallet\'s approved KYC makes the person at least that old today (UTC). KYCVerified: the wallet ' +
+            "default 21): the birth date of the wallet's approved KYC makes the person at least that old today (UTC). KYCVerified: the wallet " +
             'has an approved KYC. A false statement, or no approved KYC for an age/KYC proof, gives 422 `proof_unsatisfiable` and no proof. ' +
             '`proof` is the ABI encoding the on-chain ReputationOracle.verifyProofFor(holder, proof, threshold, categoryId) and ' +
             'CredentialVerifier.verifyAgeProofFor(holder, proof, minimumAge) take; a consumer passes msg.sender as holder, because any API key ' +
@@ -46,7 +50,16 @@ export function proofsRoutes(app: App, getService: () => Promise<FullProofsServi
         const isAge = req.body.proofType === 'AgeVerification' || req.body.proofType === 'AgeAboveMinimum';
         // the wallet asking about its own age (its session, no key) learns nothing it does not know: no allowance
         const key = req.apiKey;
-        const result = isAge && ageChecks && key ? await ageChecks.guard({ keyId: key.keyId, keyOwner: key.ownerAddress }, req.body.subject, req.body.minimumAge ?? DEFAULT_MINIMUM_AGE, 'prove', prove) : await prove();
+        const result =
+          isAge && ageChecks && key
+            ? await ageChecks.guard(
+                { keyId: key.keyId, keyOwner: key.ownerAddress },
+                req.body.subject,
+                req.body.minimumAge ?? DEFAULT_MINIMUM_AGE,
+                'prove',
+                prove,
+              )
+            : await prove();
         // the alias is answered under the name asked for; the proof itself carries the canonical type
         const out = { ...result, snarkjs: snarkjsForm(result.proof), environment };
         return req.body.proofType === 'AgeAboveMinimum' ? { ...out, proofType: 'AgeAboveMinimum' } : out;

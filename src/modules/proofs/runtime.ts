@@ -2,7 +2,16 @@
 // a pool of verifying threads. Nothing of it runs on the request thread: the threads read the committed artifacts
 // (checked against the manifest), build their curves and witness calculators, and answer jobs.
 import { AppError } from '../../platform/errors.js';
-import { BUILD_DIR, CIRCUIT_NAMES, circuitFiles, loadManifest, loadVerificationKey, manifestSum, setupSummary, type CircuitName } from './artifacts.js';
+import {
+  BUILD_DIR,
+  CIRCUIT_NAMES,
+  circuitFiles,
+  loadManifest,
+  loadVerificationKey,
+  manifestSum,
+  setupSummary,
+  type CircuitName,
+} from './artifacts.js';
 import type { Groth16Proof } from './encoding.js';
 import { createThreadPool, JobError } from './thread-pool.js';
 
@@ -16,8 +25,14 @@ export interface ProofRuntime {
 }
 
 export const CIRCUIT_INFO: Record<CircuitName, { proofTypes: string[]; publicSignals: string[] }> = {
-  score_threshold: { proofTypes: ['ScoreAboveThreshold'], publicSignals: ['threshold', 'categoryId', 'subject', 'commitment', 'validUntil'] },
-  age_over: { proofTypes: ['AgeVerification', 'AgeAboveMinimum', 'KYCVerified'], publicSignals: ['currentDate', 'minimumAge', 'subject', 'commitment', 'validUntil'] },
+  score_threshold: {
+    proofTypes: ['ScoreAboveThreshold'],
+    publicSignals: ['threshold', 'categoryId', 'subject', 'commitment', 'validUntil'],
+  },
+  age_over: {
+    proofTypes: ['AgeVerification', 'AgeAboveMinimum', 'KYCVerified'],
+    publicSignals: ['currentDate', 'minimumAge', 'subject', 'commitment', 'validUntil'],
+  },
 };
 
 /** Each circuit's files with the sha256 the manifest names: the threads refuse anything else. */
@@ -34,7 +49,10 @@ function artifacts(dir: string) {
 
 export function startRuntime(opts: { provers: number; verifiers: number; dir?: string | null }): ProofRuntime {
   const circuits = artifacts(opts.dir ?? BUILD_DIR);
-  const provers = createThreadPool<{ circuit: CircuitName; input: Record<string, string> }, { proof: Groth16Proof; publicSignals: string[] }>({
+  const provers = createThreadPool<
+    { circuit: CircuitName; input: Record<string, string> },
+    { proof: Groth16Proof; publicSignals: string[] }
+  >({
     script: new URL('./prover-worker.mjs', import.meta.url),
     size: opts.provers,
     workerData: { circuits },
@@ -49,7 +67,8 @@ export function startRuntime(opts: { provers: number; verifiers: number; dir?: s
   return {
     prove: (circuit, input) =>
       provers.run({ circuit, input }).catch((e) => {
-        if (e instanceof JobError && e.kind === 'unsatisfiable') throw new AppError('proof_unsatisfiable', 'The statement is false for the committed value, so no proof exists.');
+        if (e instanceof JobError && e.kind === 'unsatisfiable')
+          throw new AppError('proof_unsatisfiable', 'The statement is false for the committed value, so no proof exists.');
         throw e;
       }),
     verify: (circuit, publicSignals, proof) => verifiers.run({ circuit, publicSignals: publicSignals.map(String), proof }),

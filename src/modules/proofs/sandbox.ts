@@ -10,7 +10,8 @@ import type { Category } from '../scoring/contracts.js';
 import { birthDateCommitment, scoreCommitment } from './commitments.js';
 import { FIELD_R } from './encoding.js';
 
-const saltOf = (what: string): bigint => BigInt(`0x${createHash('sha512').update(`credence-sandbox-salt:${what}`).digest('hex')}`) % FIELD_R;
+const saltOf = (what: string): bigint =>
+  BigInt(`0x${createHash('sha512').update(`credence-sandbox-salt:${what}`).digest('hex')}`) % FIELD_R;
 
 /** The sandbox score of a wallet in a category: the one a test key's score read answers. */
 export function sandboxScore(address: string, category: Category): number {
@@ -18,7 +19,11 @@ export function sandboxScore(address: string, category: Category): number {
 }
 
 /** The sandbox score commitment (and its salt) of a wallet and category. */
-export function sandboxScoreCommitment(address: string, category: Category, categoryId: number): { score: number; salt: bigint; commitment: string } {
+export function sandboxScoreCommitment(
+  address: string,
+  category: Category,
+  categoryId: number,
+): { score: number; salt: bigint; commitment: string } {
   const a = address.toLowerCase();
   const score = sandboxScore(a, category);
   const salt = saltOf(`score:${a}:${categoryId}`);

@@ -13,7 +13,12 @@ export const ProveBody = Type.Object({
     PROOF_TYPES.map((t) => Type.Literal(t)),
     { description: 'ScoreAboveThreshold; AgeVerification (alias AgeAboveMinimum); KYCVerified' },
   ),
-  category: Type.Optional(Type.Union(CATEGORIES.map((c) => Type.Literal(c)), { description: 'score category (required for ScoreAboveThreshold)' })),
+  category: Type.Optional(
+    Type.Union(
+      CATEGORIES.map((c) => Type.Literal(c)),
+      { description: 'score category (required for ScoreAboveThreshold)' },
+    ),
+  ),
   threshold: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: 'minimum score (required for ScoreAboveThreshold)' })),
   minimumAge: Type.Optional(Type.Integer({ minimum: 1, maximum: 150, description: 'whole years, for age proofs; default 21' })),
 });
@@ -23,16 +28,24 @@ const PublicInputsOut = Type.Object({
   threshold: Type.Optional(Type.Integer({ description: 'score proofs: the threshold proven' })),
   category: Type.Optional(Type.String({ description: 'score proofs: the category' })),
   categoryId: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: 8, description: 'score proofs: the integer the circuit and ReputationOracle take (OVERALL = 0 ... COMPLIANCE = 8)' }),
+    Type.Integer({
+      minimum: 0,
+      maximum: 8,
+      description: 'score proofs: the integer the circuit and ReputationOracle take (OVERALL = 0 ... COMPLIANCE = 8)',
+    }),
   ),
   categoryHash: Type.Optional(
-    Type.String({ description: 'score proofs: keccak256 of the category name, 0x hex. Informational: neither the circuit nor the contracts use it (they take categoryId)' }),
+    Type.String({
+      description:
+        'score proofs: keccak256 of the category name, 0x hex. Informational: neither the circuit nor the contracts use it (they take categoryId)',
+    }),
   ),
   minimumAge: Type.Optional(Type.Integer({ description: 'age proofs: the minimum age proven (0 for KYCVerified)' })),
   currentDate: Type.Optional(Type.Integer({ description: 'age proofs: the UTC date (yyyymmdd) the age holds on' })),
   timestamp: Type.Integer({ description: 'Unix seconds when the proof was made' }),
   validUntil: Type.Integer({
-    description: 'Unix seconds: the proof expires after this (a public input of the proof; the API, the contracts and offline verifiers refuse it afterwards)',
+    description:
+      'Unix seconds: the proof expires after this (a public input of the proof; the API, the contracts and offline verifiers refuse it afterwards)',
   }),
   subject: Type.String({ description: 'the wallet the proof is about (EIP-55): only that wallet should be able to use it' }),
   commitment: Type.String({ description: 'decimal Poseidon commitment the proof is against' }),
@@ -86,7 +99,10 @@ export const VerifyResponse = Type.Object({
   valid: Type.Boolean(),
   reason: Type.Optional(Type.String({ description: 'why the proof is not valid (absent when valid)' })),
   subject: Type.Optional(
-    Type.String({ description: 'when valid: the wallet the proof is about (EIP-55). A valid proof about someone else proves nothing about the presenter' }),
+    Type.String({
+      description:
+        'when valid: the wallet the proof is about (EIP-55). A valid proof about someone else proves nothing about the presenter',
+    }),
   ),
   validUntil: Type.Optional(Type.Integer({ description: 'when valid: Unix seconds until which the proof stays valid' })),
   environment: {
@@ -99,7 +115,9 @@ export const VerifyResponse = Type.Object({
 
 export const SetupSummary = Type.Object(
   {
-    kind: Type.Union([Type.Literal('dev'), Type.Literal('ceremony')], { description: 'dev: single-party development setup; ceremony: multi-party' }),
+    kind: Type.Union([Type.Literal('dev'), Type.Literal('ceremony')], {
+      description: 'dev: single-party development setup; ceremony: multi-party',
+    }),
     label: Type.String(),
     phase1Contributors: Type.Integer({ description: 'independent contributions to the powers of tau (phase 1)' }),
     phase2Contributors: Type.Integer({ description: 'independent contributions to the circuit keys (phase 2), read from the zkeys' }),

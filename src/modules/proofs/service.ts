@@ -116,7 +116,14 @@ export function createProofsService(deps: {
     if (cur && cur.score === score && cur.salt_enc) return remember(cur, BigInt(cipher.decrypt(cur.salt_enc)));
     const salt = randomSalt();
     const commitment = scoreCommitment(address, catId, score, salt).toString();
-    const row = await recordCommitment({ kind: 'score', address, categoryId: catId, score, saltEnc: cipher.encrypt(salt.toString()), commitment });
+    const row = await recordCommitment({
+      kind: 'score',
+      address,
+      categoryId: catId,
+      score,
+      saltEnc: cipher.encrypt(salt.toString()),
+      commitment,
+    });
     return remember(row, row.commitment === commitment ? salt : BigInt(cipher.decrypt(row.salt_enc!)));
   }
 
@@ -127,9 +134,13 @@ export function createProofsService(deps: {
     if (currentEnvironment() !== 'test') return runtime.prove(circuit, input);
     const cap = Math.max(1, runtime.stats().provers.threads);
     if (sandboxProving >= cap) {
-      throw new AppError('unavailable', `Test-mode proofs run at most ${cap} at a time on this instance, so they never delay live proofs; retry shortly.`, {
-        headers: { 'Retry-After': 1 },
-      });
+      throw new AppError(
+        'unavailable',
+        `Test-mode proofs run at most ${cap} at a time on this instance, so they never delay live proofs; retry shortly.`,
+        {
+          headers: { 'Retry-After': 1 },
+        },
+      );
     }
     sandboxProving++;
     try {
@@ -149,7 +160,13 @@ export function createProofsService(deps: {
   ): Promise<ProofResult> {
     const { proof, publicSignals } = await proveBounded(circuit, { ...input, validUntil: String(validUntil) });
     const hex = encodeProof(type, proof, publicSignals);
-    await repo.recordIssuance({ proofHash: sha256(hex), proofType: type, address: input.subject ? fieldToAddress(BigInt(input.subject)) : '', commitment: input.commitment, issuedAt });
+    await repo.recordIssuance({
+      proofHash: sha256(hex),
+      proofType: type,
+      address: input.subject ? fieldToAddress(BigInt(input.subject)) : '',
+      commitment: input.commitment,
+      issuedAt,
+    });
     return { proof: hex, proofType: type, publicInputs: { ...publicInputs, timestamp: issuedAt.getTime() / 1000, validUntil } };
   }
 
@@ -163,7 +180,8 @@ export function createProofsService(deps: {
     const scoring = services.scoring;
     if (!scoring) throw unavailable('Scores are not available on this instance.');
     const entry = await scoring.getScore(address, category, { explain: false });
-    if (entry.score < threshold) throw unsatisfiable(`The wallet's ${category} score is below the threshold ${threshold}: no proof exists.`);
+    if (entry.score < threshold)
+      throw unsatisfiable(`The wallet's ${category} score is below the threshold ${threshold}: no proof exists.`);
     const catId = categoryId(category);
     const { row, salt } = await scoreCommitmentFor(address, catId, entry.score);
     return proveScoreOver(address, category, threshold, entry.score, salt, row.commitment);
@@ -172,14 +190,29 @@ export function createProofsService(deps: {
   /** Test credentials: the same circuit over the sandbox score, against a commitment that is computed, never stored. */
   async function proveSandboxScore(address: string, category: Category, threshold: number): Promise<ProofResult> {
     const { score, salt, commitment } = sandboxScoreCommitment(address, category, categoryId(category));
-    if (score < threshold) throw unsatisfiable(`The wallet's sandbox ${category} score (${score}) is below the threshold ${threshold}: no proof exists.`);
+    if (score < threshold)
+      throw unsatisfiable(`The wallet's sandbox ${category} score (${score}) is below the threshold ${threshold}: no proof exists.`);
     return proveScoreOver(address, category, threshold, score, salt, commitment);
   }
 
   /** The score-threshold proof of `score` under its committed salt. */
-  function proveScoreOver(address: string, category: Category, threshold: number, score: number, salt: bigint, commitment: string): Promise<ProofResult> {
+  function proveScoreOver(
+    address: string,
+    category: Category,
+    threshold: number,
+    score: number,
+    salt: bigint,
+    commitment: string,
+  ): Promise<ProofResult> {
     const catId = categoryId(category);
-    const input = { threshold: String(threshold), categoryId: String(catId), subject: BigInt(address).toString(), commitment, score: String(score), salt: salt.toString() };
+    const input = {
+      threshold: String(threshold),
+      categoryId: String(catId),
+      subject: BigInt(address).toString(),
+      commitment,
+      score: String(score),
+      salt: salt.toString(),
+    };
     const { issuedAt, validUntil } = issueWindow();
     return finish(
       'ScoreAboveThreshold',
@@ -205,10 +238,14 @@ export function createProofsService(deps: {
     await recordCommitment({ kind: 'birth_date', address, categoryId: BIRTH_DATE_CATEGORY, score: null, saltEnc: null, commitment });
   }
 
-  async function proveAgeAs(type: ProofType, input: { address: string; birthDate: number; salt: string; minimumAge: number; now?: Date }): Promise<ProofResult> {
+  async function proveAgeAs(
+    type: ProofType,
+    input: { address: string; birthDate: number; salt: string; minimumAge: number; now?: Date },
+  ): Promise<ProofResult> {
     const address = input.address.toLowerCase();
     if (!isCalendarDate(input.birthDate)) throw fieldError('birthDate', 'must be a calendar date written yyyymmdd');
-    if (!Number.isInteger(input.minimumAge) || input.minimumAge < 0 || input.minimumAge > 255) throw fieldError('minimumAge', 'must be an integer from 0 to 255');
+    if (!Number.isInteger(input.minimumAge) || input.minimumAge < 0 || input.minimumAge > 255)
+      throw fieldError('minimumAge', 'must be an integer from 0 to 255');
     const { issuedAt, validUntil: wanted } = issueWindow();
     const today = input.now ?? issuedAt;
     const currentDate = yyyymmdd(today);
@@ -217,14 +254,25 @@ export function createProofsService(deps: {
     const salt = BigInt(input.salt);
     const commitment = birthDateCommitment(address, input.birthDate, salt).toString();
     if (input.birthDate + input.minimumAge * 10000 > currentDate) {
-      throw unsatisfiable(type === 'KYCVerified' ? 'The committed birth date lies in the future.' : `The committed birth date does not make the person at least ${input.minimumAge} years old.`);
+      throw unsatisfiable(
+        type === 'KYCVerified'
+          ? 'The committed birth date lies in the future.'
+          : `The committed birth date does not make the person at least ${input.minimumAge} years old.`,
+      );
     }
     // a sandbox birth date (test credentials) is committed nowhere: live age checks never see it
     if (currentEnvironment() === 'live') await ensureBirthDateCommitment(address, commitment);
     return finish(
       type,
       'age_over',
-      { currentDate: String(currentDate), minimumAge: String(input.minimumAge), subject: BigInt(address).toString(), commitment, birthDate: String(input.birthDate), salt: salt.toString() },
+      {
+        currentDate: String(currentDate),
+        minimumAge: String(input.minimumAge),
+        subject: BigInt(address).toString(),
+        commitment,
+        birthDate: String(input.birthDate),
+        salt: salt.toString(),
+      },
       { minimumAge: input.minimumAge, currentDate, subject: toChecksum(address), commitment },
       issuedAt,
       validUntil,
@@ -280,7 +328,8 @@ export function createProofsService(deps: {
       if (claimed.threshold !== undefined && BigInt(claimed.threshold) !== p0) return 'threshold';
       if (claimed.category !== undefined && claimed.category !== CATEGORIES[Number(p1)]) return 'category';
       if (claimed.categoryId !== undefined && BigInt(claimed.categoryId) !== p1) return 'categoryId';
-      if (claimed.categoryHash !== undefined && claimed.categoryHash.toLowerCase() !== categoryHash(CATEGORIES[Number(p1)])) return 'categoryHash';
+      if (claimed.categoryHash !== undefined && claimed.categoryHash.toLowerCase() !== categoryHash(CATEGORIES[Number(p1)]))
+        return 'categoryHash';
       if (claimed.minimumAge !== undefined || claimed.currentDate !== undefined) return 'minimumAge';
     } else {
       const age = claimed.minimumAge ?? claimed.threshold;
@@ -301,18 +350,25 @@ export function createProofsService(deps: {
           const missing = [];
           if (req.category === undefined) missing.push({ field: 'category', message: 'is required for ScoreAboveThreshold' });
           if (req.threshold === undefined) missing.push({ field: 'threshold', message: 'is required for ScoreAboveThreshold' });
-          if (missing.length) throw new AppError('validation_failed', 'category and threshold are required for ScoreAboveThreshold', { fields: missing });
+          if (missing.length)
+            throw new AppError('validation_failed', 'category and threshold are required for ScoreAboveThreshold', { fields: missing });
           return (test ? proveSandboxScore : proveScore)(address, req.category!, req.threshold!);
         }
         case 'AgeVerification':
         case 'AgeAboveMinimum': {
           const rec = test ? sandboxKyc(address) : await approvedKyc(address);
-          return proveAgeAs('AgeVerification', { address, birthDate: rec.birthDate, salt: rec.salt, minimumAge: req.minimumAge ?? DEFAULT_MINIMUM_AGE });
+          return proveAgeAs('AgeVerification', {
+            address,
+            birthDate: rec.birthDate,
+            salt: rec.salt,
+            minimumAge: req.minimumAge ?? DEFAULT_MINIMUM_AGE,
+          });
         }
         case 'KYCVerified': {
           if (test) return proveAgeAs('KYCVerified', { address, ...sandboxKyc(address), minimumAge: 0 });
           const status = await services.kyc?.kycStatus(address);
-          if (status !== undefined && status !== 'approved') throw unsatisfiable(`The wallet has no approved KYC (its KYC status is ${status}).`);
+          if (status !== undefined && status !== 'approved')
+            throw unsatisfiable(`The wallet has no approved KYC (its KYC status is ${status}).`);
           const rec = await approvedKyc(address);
           return proveAgeAs('KYCVerified', { address, birthDate: rec.birthDate, salt: rec.salt, minimumAge: 0 });
         }
@@ -335,8 +391,13 @@ export function createProofsService(deps: {
       const commitmentProblem =
         currentEnvironment() === 'test'
           ? Promise.resolve(isSandboxProof(d, subject) ? null : LIVE_PROOF_IN_TEST)
-          : checkCommitment(d, subject, isScore ? Number(p1) : BIRTH_DATE_CATEGORY).then((p) => (p === 'unknown commitment' && isSandboxProof(d, subject) ? SANDBOX_PROOF_IN_LIVE : p));
-      const [sound, stale] = await Promise.all([runtime.verify(isScore ? 'score_threshold' : 'age_over', d.publicSignals, d.proof), commitmentProblem]);
+          : checkCommitment(d, subject, isScore ? Number(p1) : BIRTH_DATE_CATEGORY).then((p) =>
+              p === 'unknown commitment' && isSandboxProof(d, subject) ? SANDBOX_PROOF_IN_LIVE : p,
+            );
+      const [sound, stale] = await Promise.all([
+        runtime.verify(isScore ? 'score_threshold' : 'age_over', d.publicSignals, d.proof),
+        commitmentProblem,
+      ]);
       if (!sound) return invalid('invalid Groth16 proof');
       // only a sound proof's validUntil is its own: a tampered one is invalid, whatever date it now reads
       if (p4 < BigInt(Math.floor(nowMs() / 1000))) return invalid('expired (validUntil has passed)');

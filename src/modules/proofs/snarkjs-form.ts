@@ -15,7 +15,7 @@ export const SnarkjsProof = Type.Object(
       protocol: Type.Literal('groth16'),
       curve: Type.Literal('bn128'),
     }),
-    publicSignals: Type.Array(Decimal, { description: 'decimal strings, in the circuit\'s order (subject at index 2, validUntil at 4)' }),
+    publicSignals: Type.Array(Decimal, { description: "decimal strings, in the circuit's order (subject at index 2, validUntil at 4)" }),
   },
   {
     title: 'SnarkjsProof',

@@ -39,7 +39,9 @@ export function loadSolc(): Solc | null {
 
 export class SolcMissingError extends Error {
   constructor(what: string) {
-    super(`${what} needs solc, a devDependency that is not installed here (the production image has none): run it in a source checkout after npm ci`);
+    super(
+      `${what} needs solc, a devDependency that is not installed here (the production image has none): run it in a source checkout after npm ci`,
+    );
   }
 }
 
@@ -60,7 +62,11 @@ export function compileSolidity(
     }
     return { error: `not found: ${p}` };
   };
-  const input = { language: 'Solidity', sources, settings: { ...SOLC_SETTINGS, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } } };
+  const input = {
+    language: 'Solidity',
+    sources,
+    settings: { ...SOLC_SETTINGS, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+  };
   const output = JSON.parse(s.compile(JSON.stringify(input), { import: findImport })) as {
     errors?: { severity: string; formattedMessage: string }[];
     contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
@@ -87,7 +93,10 @@ export async function exportVerifierSource(zkey: string, name: string): Promise<
   return sol.replace(/contract Groth16Verifier/, `contract ${name}`);
 }
 
-export const verifierFiles = (name: string, verifiersDir: string) => ({ sol: path.join(verifiersDir, `${name}.sol`), json: path.join(verifiersDir, `${name}.json`) });
+export const verifierFiles = (name: string, verifiersDir: string) => ({
+  sol: path.join(verifiersDir, `${name}.sol`),
+  json: path.join(verifiersDir, `${name}.json`),
+});
 
 /**
  * Compiles the verifiers of a circuits directory (`<dir>/verifiers/<Name>.sol`, exported again from the zkeys
@@ -99,7 +108,9 @@ export async function compileVerifiers(circuitsDir: string, verifiersDir = path.
   for (const c of CIRCUIT_NAMES) {
     const name = VERIFIER_NAMES[c];
     const f = verifierFiles(name, verifiersDir);
-    sources[`verifiers/${name}.sol`] = { content: existsSync(f.sol) ? readFileSync(f.sol, 'utf8') : await exportVerifierSource(circuitFiles(c, circuitsDir).zkey, name) };
+    sources[`verifiers/${name}.sol`] = {
+      content: existsSync(f.sol) ? readFileSync(f.sol, 'utf8') : await exportVerifierSource(circuitFiles(c, circuitsDir).zkey, name),
+    };
   }
   const compiled = compileSolidity(sources, { only: Object.values(VERIFIER_NAMES) });
   mkdirSync(verifiersDir, { recursive: true });

@@ -34,7 +34,9 @@ afterEach(async () => {
 
 describe('thread pool', () => {
   it('runs at most `size` jobs at once and queues the rest in order', async () => {
-    const pool: ThreadPool<{ ms: number }, number> = track(createThreadPool({ script: script(), size: 2, workerData: {}, label: 'test pool' }));
+    const pool: ThreadPool<{ ms: number }, number> = track(
+      createThreadPool({ script: script(), size: 2, workerData: {}, label: 'test pool' }),
+    );
     // both threads started first: a thread still booting would let the other finish jobs 1 and 2 before job 0
     await Promise.all([pool.run({ ms: 1 }), pool.run({ ms: 1 })]);
     const order: number[] = [];
@@ -46,9 +48,14 @@ describe('thread pool', () => {
   });
 
   it('answers 503 once the queue is full instead of growing', async () => {
-    const pool = track(createThreadPool<{ ms: number }, number>({ script: script(), size: 1, workerData: {}, label: 'test pool', maxQueue: 2 }));
+    const pool = track(
+      createThreadPool<{ ms: number }, number>({ script: script(), size: 1, workerData: {}, label: 'test pool', maxQueue: 2 }),
+    );
     const running = [pool.run({ ms: 50 }), pool.run({ ms: 1 }), pool.run({ ms: 1 })];
-    await expect(pool.run({ ms: 1 })).rejects.toMatchObject({ code: 'unavailable', message: 'The test pool queue is full; retry shortly.' });
+    await expect(pool.run({ ms: 1 })).rejects.toMatchObject({
+      code: 'unavailable',
+      message: 'The test pool queue is full; retry shortly.',
+    });
     await Promise.all(running);
   });
 
@@ -60,13 +67,22 @@ describe('thread pool', () => {
   });
 
   it('fails the job of a crashed thread and replaces the thread', async () => {
-    const pool = track(createThreadPool<{ crash?: boolean; ms?: number }, number>({ script: script(), size: 1, workerData: {}, label: 'test pool' }));
+    const pool = track(
+      createThreadPool<{ crash?: boolean; ms?: number }, number>({ script: script(), size: 1, workerData: {}, label: 'test pool' }),
+    );
     await expect(pool.run({ crash: true })).rejects.toThrow('boom');
     expect(await pool.run({ ms: 1 })).toBe(1);
   });
 
   it('fails jobs with the reason when a thread cannot start', async () => {
-    const pool = track(createThreadPool<{ ms: number }, number>({ script: script(`parentPort.postMessage({ type: 'failed', message: 'no artifacts' }); await new Promise(() => {});`), size: 1, workerData: {}, label: 'test pool' }));
+    const pool = track(
+      createThreadPool<{ ms: number }, number>({
+        script: script(`parentPort.postMessage({ type: 'failed', message: 'no artifacts' }); await new Promise(() => {});`),
+        size: 1,
+        workerData: {},
+        label: 'test pool',
+      }),
+    );
     await expect(pool.run({ ms: 1 })).rejects.toThrow('test pool: no artifacts');
   });
 
@@ -105,7 +121,6 @@ describe('proof threads', () => {
     await eventually(() => niceThreads() === before, { timeoutMs: 10_000 });
   });
 
-
   it('refuse an artifact whose sha256 is not the manifest one', async () => {
     const f = circuitFiles('score_threshold');
     const pool = track(
@@ -116,17 +131,33 @@ describe('proof threads', () => {
         label: 'verifier',
       }),
     );
-    await expect(pool.run({ circuit: 'score_threshold', publicSignals: [], proof: {} })).rejects.toThrow('does not match circuits/build/manifest.json');
+    await expect(pool.run({ circuit: 'score_threshold', publicSignals: [], proof: {} })).rejects.toThrow(
+      'does not match circuits/build/manifest.json',
+    );
   });
 
   it('prove at nice 10 (Linux) while the verifying thread keeps normal priority, and map a false statement to 422', async () => {
     const before = process.platform === 'linux' ? niceThreads() : 0;
     const rt: ProofRuntime = track(startRuntime({ provers: 2, verifiers: 1 }));
     // a witness that violates the circuit: the threads must have started to answer it
-    const err = await rt.prove('score_threshold', { threshold: '700', categoryId: '1', subject: '1', commitment: '1', score: '650', salt: '1' }).catch((e) => e);
+    const err = await rt
+      .prove('score_threshold', { threshold: '700', categoryId: '1', subject: '1', commitment: '1', score: '650', salt: '1' })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(AppError);
     expect(err.code).toBe('proof_unsatisfiable');
-    expect(await rt.verify('score_threshold', [1n, 2n, 3n, 4n], { pi_a: ['1', '2', '1'], pi_b: [['1', '2'], ['3', '4'], ['1', '0']], pi_c: ['1', '2', '1'], protocol: 'groth16', curve: 'bn128' })).toBe(false);
+    expect(
+      await rt.verify('score_threshold', [1n, 2n, 3n, 4n], {
+        pi_a: ['1', '2', '1'],
+        pi_b: [
+          ['1', '2'],
+          ['3', '4'],
+          ['1', '0'],
+        ],
+        pi_c: ['1', '2', '1'],
+        protocol: 'groth16',
+        curve: 'bn128',
+      }),
+    ).toBe(false);
     if (process.platform === 'linux') expect(niceThreads() - before).toBe(2);
     expect(rt.stats()).toEqual({ provers: { threads: 2, busy: 0, queued: 0 }, verifiers: { threads: 1, busy: 0, queued: 0 } });
   });

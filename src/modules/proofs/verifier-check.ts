@@ -50,7 +50,10 @@ export const proveWithDir =
     const f = circuitFiles(circuit, dir);
     // snarkjs (and its curve code) is loaded by the first call: no route needs it to serve
     const snarkjs = await import('snarkjs');
-    return (await snarkjs.groth16.fullProve(input, f.wasm, f.zkey, undefined, undefined, { singleThread: true })) as { proof: Groth16Proof; publicSignals: string[] };
+    return (await snarkjs.groth16.fullProve(input, f.wasm, f.zkey, undefined, undefined, { singleThread: true })) as {
+      proof: Groth16Proof;
+      publicSignals: string[];
+    };
   };
 
 /** null when the verifier at `verifier` accepts a proof made with `prove`'s keys and refuses it altered; else why not. */
@@ -67,7 +70,13 @@ export async function checkVerifier(client: PublicClient, verifier: Address, cir
       [n(proof.pi_c[0]), n(proof.pi_c[1])],
       pub,
     ] as const;
-  const call = (pub: bigint[]) => client.readContract({ address: verifier, abi: VERIFIER_ABI, functionName: 'verifyProof', args: args(pub) as never }) as Promise<boolean>;
+  const call = (pub: bigint[]) =>
+    client.readContract({
+      address: verifier,
+      abi: VERIFIER_ABI,
+      functionName: 'verifyProof',
+      args: args(pub) as never,
+    }) as Promise<boolean>;
   const pub = publicSignals.map(n);
   const name = VERIFIER_NAMES[circuit];
   let ok: boolean;
@@ -76,8 +85,10 @@ export async function checkVerifier(client: PublicClient, verifier: Address, cir
   } catch (e) {
     return `calling verifyProof on the ${name} at ${verifier} failed (${(e as Error).message.split('\n')[0]})`;
   }
-  if (!ok) return `the ${name} at ${verifier} refuses a proof made with this instance's ${circuit} key: it was deployed for other circuit keys`;
-  if (await call([pub[0] + 1n, ...pub.slice(1)]).catch(() => false)) return `the ${name} at ${verifier} accepts a proof with an altered public input: it is not a Groth16 verifier`;
+  if (!ok)
+    return `the ${name} at ${verifier} refuses a proof made with this instance's ${circuit} key: it was deployed for other circuit keys`;
+  if (await call([pub[0] + 1n, ...pub.slice(1)]).catch(() => false))
+    return `the ${name} at ${verifier} accepts a proof with an altered public input: it is not a Groth16 verifier`;
   return null;
 }
 
@@ -92,7 +103,9 @@ export async function checkDeployedVerifiers(
   circuitsDir: string,
 ): Promise<string | null> {
   const problems: string[] = [];
-  const targets: [CircuitName, Address, 'scoreVerifier' | 'ageVerifier', string][] = [['score_threshold', contracts.oracle, 'scoreVerifier', 'ReputationOracle']];
+  const targets: [CircuitName, Address, 'scoreVerifier' | 'ageVerifier', string][] = [
+    ['score_threshold', contracts.oracle, 'scoreVerifier', 'ReputationOracle'],
+  ];
   if (contracts.credentialVerifier) targets.push(['age_over', contracts.credentialVerifier, 'ageVerifier', 'CredentialVerifier']);
   for (const [circuit, contract, getter, label] of targets) {
     let verifier: Address;

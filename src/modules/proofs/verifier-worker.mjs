@@ -43,7 +43,8 @@ async function verify(c, key, publicSignals, proof) {
 try {
   const curve = await singleThreadedCurve();
   const keys = {};
-  for (const [name, f] of Object.entries(workerData.circuits)) keys[name] = prepareKey(curve, JSON.parse(readChecked(f.vkey, f.vkeySha256).toString('utf8')));
+  for (const [name, f] of Object.entries(workerData.circuits))
+    keys[name] = prepareKey(curve, JSON.parse(readChecked(f.vkey, f.vkeySha256).toString('utf8')));
   serve(parentPort, ({ circuit, publicSignals, proof }) => {
     const key = keys[circuit];
     if (!key) throw new Error(`unknown circuit ${circuit}`);

@@ -44,7 +44,9 @@ describe('a default install (no chain source)', () => {
       expect(e.coverage).toMatchObject({ status: 'none', reason: 'NO_CHAIN_SOURCE' });
       expect(e.factors.map((f: { code: string }) => f.code)).toContain('NO_CHAIN_SOURCE');
       // it says how to get a source (issue 22)
-      expect(e.factors.find((f: { code: string }) => f.code === 'NO_CHAIN_SOURCE').description).toMatch(/CREDENCE_RPC_URL_<chainId>.*npm run demo.*cred_test_/);
+      expect(e.factors.find((f: { code: string }) => f.code === 'NO_CHAIN_SOURCE').description).toMatch(
+        /CREDENCE_RPC_URL_<chainId>.*npm run demo.*cred_test_/,
+      );
       expect(JSON.stringify(e.factors)).not.toMatch(/no lending activity found|NO_LENDING_HISTORY/);
     }
 
@@ -56,7 +58,12 @@ describe('a default install (no chain source)', () => {
     expect(bare.json().coverage).toMatchObject({ status: 'none', reason: 'NO_CHAIN_SOURCE' });
 
     const other = randomAddress();
-    const batch = await app.inject({ method: 'POST', url: '/api/v1/reputation/batch', headers: key.headers, payload: { addresses: [addr, other], category: 'DEFI_LENDING' } });
+    const batch = await app.inject({
+      method: 'POST',
+      url: '/api/v1/reputation/batch',
+      headers: key.headers,
+      payload: { addresses: [addr, other], category: 'DEFI_LENDING' },
+    });
     expect(batch.statusCode).toBe(200);
     for (const r of batch.json().results) expect(r.coverage).toMatchObject({ status: 'none', reason: 'NO_CHAIN_SOURCE' });
   }, 60_000);
@@ -96,7 +103,12 @@ describe('with chain sources', () => {
     const app = await createTestApp({ config: { rpcUrls: { 1: a.url, 10: b.url }, webhookRetrySchedule: [0.05] } });
     apps.push(app);
     const key = await createKey(app, 'Starter');
-    const hook = await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: key.headers, payload: { url: rx.url, walletAddress: wallet } });
+    const hook = await app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks',
+      headers: key.headers,
+      payload: { url: rx.url, walletAddress: wallet },
+    });
     expect(hook.statusCode).toBe(201);
 
     const first = await app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}/DEFI_LENDING`, headers: key.headers });
@@ -105,7 +117,13 @@ describe('with chain sources', () => {
     a.resume();
 
     // chain 1 completes while chain 10 is still held: a score.updated arrives whose coverage says so
-    const early = await eventually(() => rx.received.map((r) => JSON.parse(r.body)).find((b) => b.data.coverage?.chains.find((c: { chainId: number }) => c.chainId === 1)?.complete), { timeoutMs: 90_000 });
+    const early = await eventually(
+      () =>
+        rx.received
+          .map((r) => JSON.parse(r.body))
+          .find((b) => b.data.coverage?.chains.find((c: { chainId: number }) => c.chainId === 1)?.complete),
+      { timeoutMs: 90_000 },
+    );
     expect(early.data.coverage.status).toBe('partial');
     expect(early.data.coverage.chains.find((c: { chainId: number }) => c.chainId === 10).complete).toBe(false);
 
@@ -121,15 +139,29 @@ describe('with chain sources', () => {
     // each chain names the lending and trading protocols read there (the registry's, spelled as in data/registry)
     expect(done.coverage.chains).toEqual([
       { chainId: 1, syncedToBlock: busy.head - 64, finalizedBlock: busy.head - 64, complete: true, source: 'rpc', protocols: PROTOCOLS[1] },
-      { chainId: 10, syncedToBlock: quiet.head - 64, finalizedBlock: quiet.head - 64, complete: true, source: 'rpc', protocols: PROTOCOLS[10] },
+      {
+        chainId: 10,
+        syncedToBlock: quiet.head - 64,
+        finalizedBlock: quiet.head - 64,
+        complete: true,
+        source: 'rpc',
+        protocols: PROTOCOLS[10],
+      },
     ]);
-    const batch = await app.inject({ method: 'POST', url: '/api/v1/reputation/batch', headers: key.headers, payload: { addresses: [wallet], category: 'DEFI_LENDING' } });
+    const batch = await app.inject({
+      method: 'POST',
+      url: '/api/v1/reputation/batch',
+      headers: key.headers,
+      payload: { addresses: [wallet], category: 'DEFI_LENDING' },
+    });
     expect(batch.json().results[0].coverage.status).toBe('complete');
 
     // every delivered score.updated carries the coverage of its moment, in the shape the OpenAPI document declares
     // (the score.updated callback of POST /webhooks)
     const doc = (await app.inject({ method: 'GET', url: '/swagger/v1/swagger.json' })).json();
-    const declared = doc.paths['/api/v1/webhooks'].post.callbacks['score.updated']['{$request.body#/url}'].post.requestBody.content['application/json'].schema;
+    const declared =
+      doc.paths['/api/v1/webhooks'].post.callbacks['score.updated']['{$request.body#/url}'].post.requestBody.content['application/json']
+        .schema;
     expect(declared.properties.data.properties.coverage).toBeDefined();
     const ajv = new Ajv({ allErrors: true, strict: false });
     addFormats.default(ajv);
@@ -141,7 +173,10 @@ describe('with chain sources', () => {
     expect(events.length).toBeGreaterThan(0);
     for (const e of events) {
       expect(check(e), JSON.stringify(check.errors)).toBe(true);
-      expect(e.data.coverage, JSON.stringify(e.data)).toMatchObject({ status: expect.stringMatching(/^(partial|complete)$/), reason: null });
+      expect(e.data.coverage, JSON.stringify(e.data)).toMatchObject({
+        status: expect.stringMatching(/^(partial|complete)$/),
+        reason: null,
+      });
       expect(e.data.coverage.chains.map((c: { chainId: number; protocols: string[] }) => [c.chainId, c.protocols])).toEqual([
         [1, PROTOCOLS[1]],
         [10, PROTOCOLS[10]],
@@ -149,17 +184,31 @@ describe('with chain sources', () => {
     }
 
     // the asynchronous bulk scoring gives the same coverage as the synchronous batch
-    const job = await app.inject({ method: 'POST', url: '/api/v1/reputation/batch-jobs', headers: key.headers, payload: { addresses: [wallet], category: 'DEFI_LENDING' } });
-    expect(job.statusCode, job.body).toBe(202);
-    await eventually(async () => (await app.inject({ method: 'GET', url: `/api/v1/reputation/batch-jobs/${job.json().id}`, headers: key.headers })).json().status === 'completed', {
-      timeoutMs: 60_000,
-      intervalMs: 200,
+    const job = await app.inject({
+      method: 'POST',
+      url: '/api/v1/reputation/batch-jobs',
+      headers: key.headers,
+      payload: { addresses: [wallet], category: 'DEFI_LENDING' },
     });
+    expect(job.statusCode, job.body).toBe(202);
+    await eventually(
+      async () =>
+        (await app.inject({ method: 'GET', url: `/api/v1/reputation/batch-jobs/${job.json().id}`, headers: key.headers })).json().status ===
+        'completed',
+      {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+      },
+    );
     const lines = await app.inject({ method: 'GET', url: `/api/v1/reputation/batch-jobs/${job.json().id}/results`, headers: key.headers });
     const line = JSON.parse(lines.body.trim());
     expect(line.coverage).toMatchObject({ status: 'complete', reason: null });
     expect(line.coverage.chains).toEqual(done.coverage.chains);
-    const csv = await app.inject({ method: 'GET', url: `/api/v1/reputation/batch-jobs/${job.json().id}/results?format=csv`, headers: key.headers });
+    const csv = await app.inject({
+      method: 'GET',
+      url: `/api/v1/reputation/batch-jobs/${job.json().id}/results?format=csv`,
+      headers: key.headers,
+    });
     expect(csv.body.trim().split('\n')[1].split(',')[7]).toBe('complete');
   }, 180_000);
 });

@@ -60,14 +60,22 @@ describe('cached category read before the router', () => {
 
   it('counts fast answers in the monthly quota and in /metrics under the route', async () => {
     const { key, path } = await warm();
-    const usage = async () => (await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: key.headers })).json().queriesThisMonth as number;
+    const usage = async () =>
+      (await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: key.headers })).json().queriesThisMonth as number;
     const used = await usage();
     const before = served();
     for (let i = 0; i < 5; i++) expect((await get(path, key.headers)).status).toBe(200);
     expect(served()).toBe(before + 5);
     expect(await usage()).toBe(used + 5);
     const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
-    const line = text.split('\n').find((l) => l.startsWith('credence_http_requests_total{') && l.includes('route="/api/v1/reputation/:address/:category"') && l.includes('status="200"'));
+    const line = text
+      .split('\n')
+      .find(
+        (l) =>
+          l.startsWith('credence_http_requests_total{') &&
+          l.includes('route="/api/v1/reputation/:address/:category"') &&
+          l.includes('status="200"'),
+      );
     expect(Number(line?.split(' ').pop())).toBeGreaterThanOrEqual(5);
   });
 
@@ -110,7 +118,8 @@ describe('cached category read before the router', () => {
     expect((await get(path)).status).toBe(401);
     // a bad checksum: 400 from the route's validation
     const bad = `0x${wallet.slice(2, 41)}${wallet[41] === wallet[41].toUpperCase() ? wallet[41].toLowerCase() : wallet[41].toUpperCase()}`;
-    if (bad !== wallet) expect((await get(`/api/v1/reputation/${bad.replace(/[a-f]/, (c) => c.toUpperCase())}/DEFI_LENDING`, key.headers)).status).toBe(400);
+    if (bad !== wallet)
+      expect((await get(`/api/v1/reputation/${bad.replace(/[a-f]/, (c) => c.toUpperCase())}/DEFI_LENDING`, key.headers)).status).toBe(400);
     // an unknown or lower-case category
     expect((await get(`/api/v1/reputation/${wallet}/defi_lending`, key.headers)).status).toBe(400);
     // explain=false: the bare entry, by the route
@@ -130,7 +139,12 @@ describe('cached category read before the router', () => {
 
   it('a test key reads sandbox scores through the route', async () => {
     const owner = await createKey(app, 'Free');
-    const res = await app.inject({ method: 'POST', url: '/api/v1/billing/api-keys', headers: owner.owner.auth, payload: { organizationName: 'Sandbox', contactEmail: 'dev@example.com', environment: 'test' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/api-keys',
+      headers: owner.owner.auth,
+      payload: { organizationName: 'Sandbox', contactEmail: 'dev@example.com', environment: 'test' },
+    });
     expect(res.statusCode).toBe(201);
     const testKey = { 'x-api-key': res.json().apiKey as string };
     const path = `/api/v1/reputation/${Wallet.createRandom().address}/OVERALL`;
@@ -203,7 +217,9 @@ describe('request logs of fast answers', () => {
       const res = await fetch(`${url}${path}`, { headers: { ...key.headers, 'x-request-id': 'fast-log-1' } });
       expect(res.status).toBe(200);
       expect(logged.ctx.fastPaths!.served).toBe(before + 1);
-      const entries = lines.map((l) => JSON.parse(l) as { msg: string; reqId?: string; req?: { url: string; method: string }; res?: { statusCode: number } });
+      const entries = lines.map(
+        (l) => JSON.parse(l) as { msg: string; reqId?: string; req?: { url: string; method: string }; res?: { statusCode: number } },
+      );
       const incoming = entries.find((e) => e.msg === 'incoming request');
       const completed = entries.find((e) => e.msg === 'request completed');
       expect(incoming).toMatchObject({ reqId: 'fast-log-1', req: { method: 'GET', url: path } });

@@ -56,7 +56,14 @@ export function fastCategoryRead(ctx: AppContext, paths: FastPaths): FastRoute {
   }
 
   // Named once here, not per request: the hot path creates no closures (each one also costs a name under tsx).
-  function afterLimit(req: IncomingMessage, res: ServerResponse, startedAt: number, key: ApiKeyPrincipal, entry: ScoreEntry, l: LimitResult) {
+  function afterLimit(
+    req: IncomingMessage,
+    res: ServerResponse,
+    startedAt: number,
+    key: ApiKeyPrincipal,
+    entry: ScoreEntry,
+    l: LimitResult,
+  ) {
     if (!l.allowed) return handOver(req, res, l);
     // the quota in memory, or (Redis up: exact across instances) one round trip
     const q = ctx.quota.consumeCached(key.keyId, key.monthlyLimit, 1);
@@ -67,11 +74,24 @@ export function fastCategoryRead(ctx: AppContext, paths: FastPaths): FastRoute {
     );
   }
 
-  function answer(req: IncomingMessage, res: ServerResponse, startedAt: number, key: ApiKeyPrincipal, entry: ScoreEntry, l: LimitResult, q: QuotaResult) {
+  function answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    startedAt: number,
+    key: ApiKeyPrincipal,
+    entry: ScoreEntry,
+    l: LimitResult,
+    q: QuotaResult,
+  ) {
     // refused: the Fastify route answers (a refused reservation counted nothing, so it is asked again there)
     if (!q.allowed) return handOver(req, res, l);
     ctx.apiKeys.touch?.(key.keyId);
-    const headers: Record<string, string | number> = { 'content-type': JSON_TYPE, 'x-ratelimit-limit': l.limit, 'x-ratelimit-remaining': l.remaining, 'x-ratelimit-reset': l.resetAt };
+    const headers: Record<string, string | number> = {
+      'content-type': JSON_TYPE,
+      'x-ratelimit-limit': l.limit,
+      'x-ratelimit-remaining': l.remaining,
+      'x-ratelimit-reset': l.resetAt,
+    };
     if (cors === 'listed') headers.vary = 'Origin';
     const body = explainedEntry(entry);
     paths.send(req, res, startedAt, { route: ROUTE, status: 200, headers, body: body.full, bodyBytes: body.fullBytes });
@@ -103,7 +123,11 @@ export function fastCategoryRead(ctx: AppContext, paths: FastPaths): FastRoute {
     const entry = ctx.services.scoring?.peekScore?.(target.address, target.category);
     if (!entry) return false;
     const l = ctx.limiter.hit(limitIdOf(key), key.rateLimit);
-    if (l instanceof Promise) l.then((r) => afterLimit(req, res, startedAt, key, entry, r), () => paths.fallback(req, res));
+    if (l instanceof Promise)
+      l.then(
+        (r) => afterLimit(req, res, startedAt, key, entry, r),
+        () => paths.fallback(req, res),
+      );
     else afterLimit(req, res, startedAt, key, entry, l);
     return true;
   };

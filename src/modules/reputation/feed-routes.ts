@@ -9,7 +9,17 @@ import { errorResponses } from '../../platform/openapi.js';
 import { fieldError, forbidden, invalidState, notFound, unavailable } from '../../platform/errors.js';
 import { BIGINT_ID, CURSOR_MESSAGE, decodeCursor, encodeCursor, fitsBigint } from '../../platform/http/pagination.js';
 import type { ChangeRow, ScoreChangeLog } from '../scoring/changes-repo.js';
-import { BatchJob, BatchJobBody, FeedQuery, FeedResponse, HistoryQuery, HistoryResponse, JobParams, MAX_JOB_ADDRESSES, ResultQuery } from './feed-schemas.js';
+import {
+  BatchJob,
+  BatchJobBody,
+  FeedQuery,
+  FeedResponse,
+  HistoryQuery,
+  HistoryResponse,
+  JobParams,
+  MAX_JOB_ADDRESSES,
+  ResultQuery,
+} from './feed-schemas.js';
 import { CategoryParams } from './schemas.js';
 import { OWNER_READS, ownWallet } from './routes.js';
 import type { FastifyRequest } from 'fastify';
@@ -17,7 +27,10 @@ import type { FastifyRequest } from 'fastify';
 /** A session follows its own wallet's changes only: `address` is required with one (issue 30). */
 function changesOwner(req: FastifyRequest): string {
   const address = (req.query as { address?: string }).address;
-  if (!address) throw forbidden("A session follows only its own wallet's changes: add address=<your wallet>. The feed of every wallet needs an API key.");
+  if (!address)
+    throw forbidden(
+      "A session follows only its own wallet's changes: add address=<your wallet>. The feed of every wallet needs an API key.",
+    );
   return address;
 }
 import type { BatchJobRepo, JobRow } from './batch-jobs/repo.js';
@@ -32,7 +45,8 @@ const change = ({ id, ...c }: ChangeRow) => ({ cursor: encodeCursor(KIND, [id]),
 /** The change number a `cursor` (or the older `before` / `after`: opaque, or a plain change number) points at. */
 function position(q: { cursor?: string; before?: string; after?: string }, legacy: 'before' | 'after'): string | null {
   const old = q[legacy];
-  if (q.cursor !== undefined && old !== undefined && q.cursor !== old) throw fieldError(legacy, 'give `cursor` or `' + legacy + '`, not both');
+  if (q.cursor !== undefined && old !== undefined && q.cursor !== old)
+    throw fieldError(legacy, 'give `cursor` or `' + legacy + '`, not both');
   if (q.cursor !== undefined) return decodeCursor(KIND, q.cursor, [BIGINT_ID])[0];
   if (old === undefined) return null;
   if (/^[0-9]+$/.test(old)) {
@@ -88,7 +102,15 @@ export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo
           const changes = page.changes.map(change);
           const ensName = ensNameOf(req, 'address');
           const nextCursor = page.more ? (changes.at(-1)?.cursor ?? null) : null;
-          return { address: toChecksum(address), ...(ensName ? { ensName } : {}), category, count: changes.length, changes, nextCursor, hasMore: nextCursor !== null };
+          return {
+            address: toChecksum(address),
+            ...(ensName ? { ensName } : {}),
+            category,
+            count: changes.length,
+            changes,
+            nextCursor,
+            hasMore: nextCursor !== null,
+          };
         },
       );
 
@@ -115,7 +137,9 @@ export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo
           const q = req.query as { cursor?: string; after?: string; limit: number; category?: ChangeRow['category']; address?: string };
           const after = position(q, 'after');
           if (!q.address && req.apiKey?.tier === 'Free') {
-            throw forbidden('The feed of every wallet needs a Starter or higher key (as webhooks do); Free keys can follow one wallet with `address`.');
+            throw forbidden(
+              'The feed of every wallet needs a Starter or higher key (as webhooks do); Free keys can follow one wallet with `address`.',
+            );
           }
           const page = await log().feed({ after, limit: q.limit, category: q.category, address: q.address });
           const changes = page.changes.map(change);
@@ -145,7 +169,11 @@ export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo
         },
         async (req, reply) => {
           const { addresses, category } = req.body as { addresses: string[]; category: string };
-          const job = await jobs.create(req.apiKey!.keyId, category, addresses.map((a) => a.toLowerCase()));
+          const job = await jobs.create(
+            req.apiKey!.keyId,
+            category,
+            addresses.map((a) => a.toLowerCase()),
+          );
           wakeJobs();
           reply.code(202);
           return view(job);
@@ -201,7 +229,10 @@ export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo
           const { id } = req.params as { id: string };
           const job = await jobs.status(id, req.apiKey!.keyId);
           if (!job) throw notFound('No batch job with this id belongs to this API key.');
-          if (job.status !== 'completed') throw invalidState(`The job is ${job.status} (${job.processed} of ${job.total} scored); results are ready when it is completed.`);
+          if (job.status !== 'completed')
+            throw invalidState(
+              `The job is ${job.status} (${job.processed} of ${job.total} scored); results are ready when it is completed.`,
+            );
           const csv = (req.query as { format: string }).format === 'csv';
           reply.type(csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
           reply.header('content-disposition', `attachment; filename="credence-batch-${id}.${csv ? 'csv' : 'jsonl'}"`);
@@ -214,7 +245,7 @@ export function registerFeedRoutes(app: App, ctx: AppContext, jobs: BatchJobRepo
 
   async function* results(id: string, csv: boolean): AsyncGenerator<string> {
     if (csv) yield `${CSV_HEADER}\n`;
-    for (let next = 0; ; ) {
+    for (let next = 0; ;) {
       const rows = await jobs.chunks(id, next, 20);
       if (rows.length === 0) return;
       for (const r of rows) {
@@ -231,7 +262,18 @@ function toCsv(lines: string): string {
     .map((l) => {
       const r = JSON.parse(l) as Record<string, string | number | null> & { coverage?: { status?: string } };
       // conduct and backingUsd: empty for results stored before model 4.0.0 (and backingUsd for verification categories)
-      return [r.address, r.category, r.score, r.confidence, r.tier, r.calculatedAt, r.modelVersion, r.coverage?.status ?? '', r.conduct ?? '', r.backingUsd ?? ''].join(',');
+      return [
+        r.address,
+        r.category,
+        r.score,
+        r.confidence,
+        r.tier,
+        r.calculatedAt,
+        r.modelVersion,
+        r.coverage?.status ?? '',
+        r.conduct ?? '',
+        r.backingUsd ?? '',
+      ].join(',');
     })
     .join('\n');
 }

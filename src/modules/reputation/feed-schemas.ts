@@ -5,11 +5,15 @@ import { CategorySchema } from './schemas.js';
 import { PageCursor, PageLimit } from '../../platform/http/pagination.js';
 
 /** The older parameters `before` / `after`: a change's `cursor` (opaque), or the change's number as they took before. */
-const Cursor = (description: string) => Type.String({ pattern: '^([0-9]{1,19}|[A-Za-z0-9_-]{1,400}\\.[A-Za-z0-9_-]{10})$', maxLength: 512, description });
+const Cursor = (description: string) =>
+  Type.String({ pattern: '^([0-9]{1,19}|[A-Za-z0-9_-]{1,400}\\.[A-Za-z0-9_-]{10})$', maxLength: 512, description });
 
 export const ScoreChange = Type.Object(
   {
-    cursor: Type.String({ description: 'opaque position of this change (pass as `cursor`, or as `after` / `before`)', examples: ['WyJzY29yZV9jaGFuZ2UiLCIxMDQyIl0.q1Yx0aB2cD'] }),
+    cursor: Type.String({
+      description: 'opaque position of this change (pass as `cursor`, or as `after` / `before`)',
+      examples: ['WyJzY29yZV9jaGFuZ2UiLCIxMDQyIl0.q1Yx0aB2cD'],
+    }),
     address: EthAddress({ description: 'EIP-55 checksummed' }),
     category: CategorySchema,
     oldScore: Nullable(Type.Integer({ minimum: 0, maximum: 1000, description: 'null for the first score of the wallet' })),
@@ -17,7 +21,8 @@ export const ScoreChange = Type.Object(
     confidence: Type.Number({ minimum: 0, maximum: 1, description: 'confidence when the change was made (not decayed)' }),
     tier: Type.String({ examples: ['High'] }),
     cause: Type.String({
-      description: 'what changed the score: first_read, ingestion, debt_claim, dispute_revision, kyc, sanctions, identity, model_upgrade, ...',
+      description:
+        'what changed the score: first_read, ingestion, debt_claim, dispute_revision, kyc, sanctions, identity, model_upgrade, ...',
       examples: ['ingestion'],
     }),
     modelVersion: Type.String({ examples: ['3.0.0'] }),
@@ -30,13 +35,15 @@ export const ScoreChange = Type.Object(
 export const HistoryQuery = Type.Object({
   limit: PageLimit(500, 50),
   cursor: Type.Optional(PageCursor()),
-  before: Type.Optional(Cursor('older name of `cursor` here (a change\'s `cursor`: the changes before it)')),
+  before: Type.Optional(Cursor("older name of `cursor` here (a change's `cursor`: the changes before it)")),
 });
 
 export const HistoryResponse = Type.Object(
   {
     address: EthAddress({ description: 'EIP-55 checksummed' }),
-    ensName: Type.Optional(Type.String({ description: 'the ENS name the request used, normalized (only when it used one)', examples: ['vitalik.eth'] })),
+    ensName: Type.Optional(
+      Type.String({ description: 'the ENS name the request used, normalized (only when it used one)', examples: ['vitalik.eth'] }),
+    ),
     category: CategorySchema,
     count: Type.Integer(),
     changes: Type.Array(ScoreChange, { description: 'newest first' }),
@@ -58,7 +65,12 @@ export const FeedResponse = Type.Object(
   {
     count: Type.Integer(),
     changes: Type.Array(ScoreChange, { description: 'oldest first' }),
-    nextCursor: Nullable(Type.String({ description: 'pass as `cursor` next time; when nothing is new it is the cursor you sent (poll again with it); null only while the feed is empty' })),
+    nextCursor: Nullable(
+      Type.String({
+        description:
+          'pass as `cursor` next time; when nothing is new it is the cursor you sent (poll again with it); null only while the feed is empty',
+      }),
+    ),
     hasMore: Type.Boolean({ description: 'true when more changes are waiting: call again at once' }),
   },
   { title: 'ScoreChangeFeed' },
@@ -95,5 +107,8 @@ export const BatchJob = Type.Object(
 
 export const JobParams = Type.Object({ id: Uuid({ description: 'batch job id' }) });
 export const ResultQuery = Type.Object({
-  format: Type.Union([Type.Literal('jsonl'), Type.Literal('csv')], { default: 'jsonl', description: 'jsonl (application/x-ndjson) or csv (text/csv)' }),
+  format: Type.Union([Type.Literal('jsonl'), Type.Literal('csv')], {
+    default: 'jsonl',
+    description: 'jsonl (application/x-ndjson) or csv (text/csv)',
+  }),
 });

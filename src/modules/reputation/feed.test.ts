@@ -28,24 +28,42 @@ describe('GET /reputation/{address}/{category}/history', () => {
     const address = randomAddress();
     await app.inject({ method: 'GET', url: `/api/v1/reputation/${address}/DEFI_LENDING`, headers: key.headers });
     for (const s of [700, 710, 720]) await revise(address, 'DEFI_LENDING', s);
-    const res = await app.inject({ method: 'GET', url: `/api/v1/reputation/${address}/DEFI_LENDING/history?limit=2`, headers: key.headers });
+    const res = await app.inject({
+      method: 'GET',
+      url: `/api/v1/reputation/${address}/DEFI_LENDING/history?limit=2`,
+      headers: key.headers,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const page = res.json();
     expect(page).toMatchObject({ address: toChecksum(address), category: 'DEFI_LENDING', count: 2 });
     expect(page.changes.map((c: { newScore: number }) => c.newScore)).toEqual([720, 710]);
     expect(page.changes[0]).toMatchObject({ oldScore: 710, cause: 'dispute_revision', tier: 'High', address: toChecksum(address) });
     expect(page.nextCursor).toBe(page.changes[1].cursor);
-    const older = (await app.inject({ method: 'GET', url: `/api/v1/reputation/${address}/DEFI_LENDING/history?limit=2&before=${page.nextCursor}`, headers: key.headers })).json();
+    const older = (
+      await app.inject({
+        method: 'GET',
+        url: `/api/v1/reputation/${address}/DEFI_LENDING/history?limit=2&before=${page.nextCursor}`,
+        headers: key.headers,
+      })
+    ).json();
     expect(older.changes[0].newScore).toBe(700);
     expect(older.nextCursor).toBeNull();
   });
 
   it('validates its parameters', async () => {
     const key = await createKey(app, 'Starter');
-    const badCategory = await app.inject({ method: 'GET', url: `/api/v1/reputation/${randomAddress()}/lending/history`, headers: key.headers });
+    const badCategory = await app.inject({
+      method: 'GET',
+      url: `/api/v1/reputation/${randomAddress()}/lending/history`,
+      headers: key.headers,
+    });
     expect(badCategory.statusCode).toBe(400);
     expect(badCategory.json().fields.map((f: { field: string }) => f.field)).toContain('category');
-    const res = await app.inject({ method: 'GET', url: `/api/v1/reputation/${randomAddress()}/NFT/history?limit=0&before=x`, headers: key.headers });
+    const res = await app.inject({
+      method: 'GET',
+      url: `/api/v1/reputation/${randomAddress()}/NFT/history?limit=0&before=x`,
+      headers: key.headers,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().fields.map((f: { field: string }) => f.field)).toEqual(expect.arrayContaining(['limit', 'before']));
   });
@@ -82,7 +100,8 @@ describe('GET /reputation/{address}/{category}/history', () => {
 describe('GET /reputation/changes', () => {
   it('a poller that follows nextCursor sees every change exactly once, in order', async () => {
     const key = await createKey(app, 'Starter');
-    let cursor = (await app.inject({ method: 'GET', url: '/api/v1/reputation/changes?limit=1000', headers: key.headers })).json().nextCursor;
+    let cursor = (await app.inject({ method: 'GET', url: '/api/v1/reputation/changes?limit=1000', headers: key.headers })).json()
+      .nextCursor;
     const a = randomAddress();
     const b = randomAddress();
     await revise(a, 'GOVERNANCE', 640);
@@ -102,12 +121,19 @@ describe('GET /reputation/changes', () => {
     // nothing new: the same cursor comes back
     const idle = (await app.inject({ method: 'GET', url: `/api/v1/reputation/changes?after=${cursor}`, headers: key.headers })).json();
     expect(idle).toMatchObject({ count: 0, nextCursor: cursor, hasMore: false });
-    expect((await app.inject({ method: 'GET', url: `/api/v1/reputation/changes?cursor=${cursor}`, headers: key.headers })).json()).toEqual(idle);
+    expect((await app.inject({ method: 'GET', url: `/api/v1/reputation/changes?cursor=${cursor}`, headers: key.headers })).json()).toEqual(
+      idle,
+    );
   });
 
   it('answers 400, never 500, for an `after` beyond bigint or a tampered cursor (issue #21)', async () => {
     const key = await createKey(app, 'Starter');
-    for (const q of ['after=9223372036854775808', 'after=18446744073709551616', 'cursor=WyJzY29yZV9jaGFuZ2UiLCIxIl0.0000000000', 'after=abc']) {
+    for (const q of [
+      'after=9223372036854775808',
+      'after=18446744073709551616',
+      'cursor=WyJzY29yZV9jaGFuZ2UiLCIxIl0.0000000000',
+      'after=abc',
+    ]) {
       const res = await app.inject({ method: 'GET', url: `/api/v1/reputation/changes?${q}`, headers: key.headers });
       expect(res.statusCode, `${q}: ${res.body}`).toBe(400);
       expect(res.json().error).toBe('validation_failed');
@@ -124,7 +150,11 @@ describe('GET /reputation/changes', () => {
     expect(all.statusCode).toBe(403);
     const address = randomAddress();
     await revise(address, 'GOVERNANCE', 610);
-    const one = await app.inject({ method: 'GET', url: `/api/v1/reputation/changes?address=${address}&category=GOVERNANCE`, headers: free.headers });
+    const one = await app.inject({
+      method: 'GET',
+      url: `/api/v1/reputation/changes?address=${address}&category=GOVERNANCE`,
+      headers: free.headers,
+    });
     expect(one.statusCode).toBe(200);
     expect(one.json().changes.map((c: { newScore: number }) => c.newScore)).toContain(610);
   });
@@ -184,7 +214,12 @@ describe('POST /reputation/batch-jobs', () => {
     const key = await createKey(app, 'Starter');
     const addresses = Array.from({ length: 230 }, randomAddress);
     addresses.push(addresses[0]); // duplicates are answered once per occurrence
-    const res = await app.inject({ method: 'POST', url: '/api/v1/reputation/batch-jobs', headers: key.headers, payload: { addresses, category: 'OVERALL' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/reputation/batch-jobs',
+      headers: key.headers,
+      payload: { addresses, category: 'OVERALL' },
+    });
     expect(res.statusCode, res.body).toBe(202);
     const job = res.json();
     expect(job).toMatchObject({ category: 'OVERALL', total: 231 });
@@ -202,20 +237,35 @@ describe('POST /reputation/batch-jobs', () => {
     const jsonl = await app.inject({ method: 'GET', url: `/api/v1/reputation/batch-jobs/${job.id}/results`, headers: key.headers });
     expect(jsonl.statusCode).toBe(200);
     expect(jsonl.headers['content-type']).toContain('application/x-ndjson');
-    const lines = jsonl.body.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = jsonl.body
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(231);
     expect(lines.map((l) => l.address.toLowerCase())).toEqual(addresses);
     expect(lines[0]).toMatchObject({ category: 'OVERALL', tier: expect.any(String), modelVersion: expect.any(String) });
     // each line carries its coverage like the synchronous batch: this app has no chain source, so "none"
-    for (const l of lines) expect(l.coverage).toMatchObject({ status: 'none', reason: 'NO_CHAIN_SOURCE', chains: [], asOf: expect.any(String) });
-    const sync = await app.inject({ method: 'POST', url: '/api/v1/reputation/batch', headers: key.headers, payload: { addresses: addresses.slice(0, 2), category: 'OVERALL' } });
-    expect(Object.keys(lines[0]).sort()).toEqual(expect.arrayContaining(Object.keys(sync.json().results[0]).filter((k) => k !== 'ensName' && k !== 'factors')));
+    for (const l of lines)
+      expect(l.coverage).toMatchObject({ status: 'none', reason: 'NO_CHAIN_SOURCE', chains: [], asOf: expect.any(String) });
+    const sync = await app.inject({
+      method: 'POST',
+      url: '/api/v1/reputation/batch',
+      headers: key.headers,
+      payload: { addresses: addresses.slice(0, 2), category: 'OVERALL' },
+    });
+    expect(Object.keys(lines[0]).sort()).toEqual(
+      expect.arrayContaining(Object.keys(sync.json().results[0]).filter((k) => k !== 'ensName' && k !== 'factors')),
+    );
     // a duplicate is the same entry (its coverage read when its own chunk was scored)
     const { coverage: c0, ...first } = lines[0];
     const { coverage: c230, ...dup } = lines[230];
     expect(dup).toEqual(first);
     expect(c230.status).toBe(c0.status);
-    const csv = await app.inject({ method: 'GET', url: `/api/v1/reputation/batch-jobs/${job.id}/results?format=csv`, headers: key.headers });
+    const csv = await app.inject({
+      method: 'GET',
+      url: `/api/v1/reputation/batch-jobs/${job.id}/results?format=csv`,
+      headers: key.headers,
+    });
     expect(csv.headers['content-type']).toContain('text/csv');
     const rows = csv.body.trim().split('\n');
     expect(rows[0]).toBe('address,category,score,confidence,tier,calculatedAt,modelVersion,coverage,conduct,backingUsd');
@@ -237,9 +287,21 @@ describe('POST /reputation/batch-jobs', () => {
       `INSERT INTO batch_jobs (api_key_id, category, addresses, total, processed, status, completed_at) VALUES ($1, 'NFT', $2, 1, 1, 'completed', now()) RETURNING id`,
       [key.id, [address.toLowerCase()]],
     );
-    const old = JSON.stringify({ address, category: 'NFT', score: 300, confidence: 0.5, tier: 'Low', calculatedAt: new Date().toISOString(), modelVersion: '2.0.0' });
+    const old = JSON.stringify({
+      address,
+      category: 'NFT',
+      score: 300,
+      confidence: 0.5,
+      tier: 'Low',
+      calculatedAt: new Date().toISOString(),
+      modelVersion: '2.0.0',
+    });
     await app.ctx.db.query('INSERT INTO batch_job_results (job_id, chunk, lines) VALUES ($1, 0, $2)', [row.id, old]);
-    const csv = await app.inject({ method: 'GET', url: `/api/v1/reputation/batch-jobs/${row.id}/results?format=csv`, headers: key.headers });
+    const csv = await app.inject({
+      method: 'GET',
+      url: `/api/v1/reputation/batch-jobs/${row.id}/results?format=csv`,
+      headers: key.headers,
+    });
     expect(csv.statusCode).toBe(200);
     const rows = csv.body.trim().split('\n');
     // its coverage, conduct and backingUsd columns are empty
@@ -247,27 +309,54 @@ describe('POST /reputation/batch-jobs', () => {
     expect(rows[1].endsWith(',,,')).toBe(true);
   });
 
-  it("only the creating key sees a job; a job larger than the quota is refused whole; limits are enforced", async () => {
+  it('only the creating key sees a job; a job larger than the quota is refused whole; limits are enforced', async () => {
     const key = await createKey(app, 'Free');
     const other = await createKey(app, 'Starter');
-    const tooMany = await app.inject({ method: 'POST', url: '/api/v1/reputation/batch-jobs', headers: key.headers, payload: { addresses: Array.from({ length: 101 }, randomAddress), category: 'OVERALL' } });
+    const tooMany = await app.inject({
+      method: 'POST',
+      url: '/api/v1/reputation/batch-jobs',
+      headers: key.headers,
+      payload: { addresses: Array.from({ length: 101 }, randomAddress), category: 'OVERALL' },
+    });
     expect(tooMany.statusCode).toBe(429);
     expect(tooMany.json().error).toBe('quota_exceeded');
     expect((await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: key.headers })).json().queriesThisMonth).toBe(0);
-    const ok = await app.inject({ method: 'POST', url: '/api/v1/reputation/batch-jobs', headers: key.headers, payload: { addresses: [randomAddress()], category: 'NFT' } });
+    const ok = await app.inject({
+      method: 'POST',
+      url: '/api/v1/reputation/batch-jobs',
+      headers: key.headers,
+      payload: { addresses: [randomAddress()], category: 'NFT' },
+    });
     expect(ok.statusCode).toBe(202);
-    expect((await app.inject({ method: 'GET', url: `/api/v1/reputation/batch-jobs/${ok.json().id}`, headers: other.headers })).statusCode).toBe(404);
-    expect((await app.inject({ method: 'GET', url: `/api/v1/reputation/batch-jobs/${randomUUID()}`, headers: key.headers })).statusCode).toBe(404);
-    const bad = await app.inject({ method: 'POST', url: '/api/v1/reputation/batch-jobs', headers: other.headers, payload: { addresses: ['0x12'], category: 'nft' } });
+    expect(
+      (await app.inject({ method: 'GET', url: `/api/v1/reputation/batch-jobs/${ok.json().id}`, headers: other.headers })).statusCode,
+    ).toBe(404);
+    expect(
+      (await app.inject({ method: 'GET', url: `/api/v1/reputation/batch-jobs/${randomUUID()}`, headers: key.headers })).statusCode,
+    ).toBe(404);
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/api/v1/reputation/batch-jobs',
+      headers: other.headers,
+      payload: { addresses: ['0x12'], category: 'nft' },
+    });
     expect(bad.statusCode).toBe(400);
-    const empty = await app.inject({ method: 'POST', url: '/api/v1/reputation/batch-jobs', headers: other.headers, payload: { addresses: [], category: 'NFT' } });
+    const empty = await app.inject({
+      method: 'POST',
+      url: '/api/v1/reputation/batch-jobs',
+      headers: other.headers,
+      payload: { addresses: [], category: 'NFT' },
+    });
     expect(empty.statusCode).toBe(400);
   });
 
   it('results of a job still running are 409', async () => {
     const key = await createKey(app, 'Starter');
     // a job row queued but not yet claimed (as on an instance whose workers are busy)
-    const [row] = await app.ctx.db.query<{ id: string }>(`INSERT INTO batch_jobs (api_key_id, category, addresses, total) VALUES ($1, 'OVERALL', $2, 1) RETURNING id`, [key.id, [randomAddress()]]);
+    const [row] = await app.ctx.db.query<{ id: string }>(
+      `INSERT INTO batch_jobs (api_key_id, category, addresses, total) VALUES ($1, 'OVERALL', $2, 1) RETURNING id`,
+      [key.id, [randomAddress()]],
+    );
     await app.ctx.db.query(`UPDATE batch_jobs SET claimed_until = now() + interval '1 hour', status = 'running' WHERE id = $1`, [row.id]);
     const res = await app.inject({ method: 'GET', url: `/api/v1/reputation/batch-jobs/${row.id}/results`, headers: key.headers });
     expect(res.statusCode).toBe(409);

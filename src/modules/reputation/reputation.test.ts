@@ -51,7 +51,12 @@ describe('auth', () => {
     const missing = await app.inject({ method: method as 'GET', url, payload });
     expect(missing.statusCode).toBe(401);
     expect(missing.json().error).toBe('unauthorized');
-    const bad = await app.inject({ method: method as 'GET', url, payload, headers: { 'x-api-key': 'cred_live_notarealkeynotarealkeynotarealkey00' } });
+    const bad = await app.inject({
+      method: method as 'GET',
+      url,
+      payload,
+      headers: { 'x-api-key': 'cred_live_notarealkeynotarealkeynotarealkey00' },
+    });
     expect(bad.statusCode).toBe(401);
   });
 });
@@ -74,7 +79,12 @@ describe('GET /reputation/{address}', () => {
   it('adds factors with explain=true; a wallet with no evidence is low with low confidence', async () => {
     const res = await get(`/reputation/${randomAddress()}?explain=true`);
     expect(res.statusCode).toBe(200);
-    const scores = res.json().scores as { category: string; score: number; confidence: number; factors: { code: string; impact: number }[] }[];
+    const scores = res.json().scores as {
+      category: string;
+      score: number;
+      confidence: number;
+      factors: { code: string; impact: number }[];
+    }[];
     for (const s of scores) expect(Array.isArray(s.factors)).toBe(true);
     const lending = scores.find((s) => s.category === 'DEFI_LENDING')!;
     expect(lending.score).toBe(0);
@@ -88,7 +98,9 @@ describe('GET /reputation/{address}', () => {
     const addr = randomAddress();
     expect((await get(`/reputation/${addr.toUpperCase().replace('0X', '0x')}`)).statusCode).toBe(200);
     expect((await get(`/reputation/${getAddress(addr)}`)).statusCode).toBe(200);
-    const mixedWrong = getAddress(addr).replace(/[a-f]/, (c) => c.toUpperCase()).replace(/[A-F]/, (c) => c.toLowerCase());
+    const mixedWrong = getAddress(addr)
+      .replace(/[a-f]/, (c) => c.toUpperCase())
+      .replace(/[A-F]/, (c) => c.toLowerCase());
     for (const bad of ['0x123', 'nothex', `${addr}00`, mixedWrong === getAddress(addr) ? 'x' : mixedWrong]) {
       const res = await get(`/reputation/${bad}`);
       expect(res.statusCode, bad).toBe(400);
@@ -174,7 +186,17 @@ describe('POST /reputation/batch', () => {
     expect(body.results.map((r: { score: number }) => r.score)).toEqual([0, 420, 0, 0]);
     for (const r of body.results) {
       expectEntry(r);
-      expect(Object.keys(r).sort()).toEqual(['address', 'backingUsd', 'calculatedAt', 'conduct', 'confidence', 'coverage', 'modelVersion', 'score', 'tier']);
+      expect(Object.keys(r).sort()).toEqual([
+        'address',
+        'backingUsd',
+        'calculatedAt',
+        'conduct',
+        'confidence',
+        'coverage',
+        'modelVersion',
+        'score',
+        'tier',
+      ]);
     }
     const explained = (await batch({ addresses: [b], category: 'GOVERNANCE' }, key.headers, '?explain=true')).json();
     expect(explained.results[0].factors[0].code).toBe('DISPUTE_REVISION');
@@ -187,7 +209,10 @@ describe('POST /reputation/batch', () => {
       `UPDATE scores SET calculated_at = '2026-01-02T03:04:05.678912Z', decay_anchor = NULL, confidence = 0.123456789 WHERE address = $1`,
       [a.toLowerCase()],
     );
-    await app.ctx.db.query(`UPDATE scores SET backing_usd = 1234.56, conduct = 777, decay_anchor = '2025-06-01T00:00:00.5Z' WHERE address = $1`, [b.toLowerCase()]);
+    await app.ctx.db.query(
+      `UPDATE scores SET backing_usd = 1234.56, conduct = 777, decay_anchor = '2025-06-01T00:00:00.5Z' WHERE address = $1`,
+      [b.toLowerCase()],
+    );
     for (const category of ['DEFI_LENDING', 'IDENTITY']) {
       for (const explain of [false, true]) {
         const results = (await batch({ addresses: [a, b], category }, key.headers, `?explain=${explain}`)).json().results;
@@ -217,11 +242,19 @@ describe('POST /reputation/batch', () => {
   it('names every invalid field', async () => {
     const res = await batch({ addresses: [randomAddress(), '0x1234', randomAddress(), 'zz'], category: 'overall' });
     expect(res.statusCode).toBe(400);
-    const fields = res.json().fields.map((f: { field: string }) => f.field).sort();
+    const fields = res
+      .json()
+      .fields.map((f: { field: string }) => f.field)
+      .sort();
     expect(fields).toEqual(['addresses[1]', 'addresses[3]', 'category']);
     expect((await batch({ addresses: [randomAddress()] })).json().fields).toEqual([{ field: 'category', message: 'is required' }]);
     expect((await batch({ category: 'OVERALL' })).json().fields).toEqual([{ field: 'addresses', message: 'is required' }]);
-    const text = await app.inject({ method: 'POST', url: '/api/v1/reputation/batch', headers: { ...key.headers, 'content-type': 'text/plain' }, payload: 'x' });
+    const text = await app.inject({
+      method: 'POST',
+      url: '/api/v1/reputation/batch',
+      headers: { ...key.headers, 'content-type': 'text/plain' },
+      payload: 'x',
+    });
     expect(text.statusCode).toBe(415);
   });
 });
@@ -233,7 +266,10 @@ describe('query counting', () => {
     expect((await paced(() => get(`/reputation/${randomAddress()}`, free.headers))).statusCode).toBe(200);
     expect((await paced(() => get(`/reputation/${randomAddress()}/NFT`, free.headers))).statusCode).toBe(200);
     expect(await usage(free)).toBe(2);
-    expect((await paced(() => batch({ addresses: [randomAddress(), randomAddress(), randomAddress()], category: 'NFT' }, free.headers))).statusCode).toBe(200);
+    expect(
+      (await paced(() => batch({ addresses: [randomAddress(), randomAddress(), randomAddress()], category: 'NFT' }, free.headers)))
+        .statusCode,
+    ).toBe(200);
     expect(await usage(free)).toBe(5);
     // invalid requests count nothing
     expect((await paced(() => batch({ addresses: ['0x1'], category: 'NFT' }, free.headers))).statusCode).toBe(400);

@@ -66,7 +66,15 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
           // the evidence registry (reviewed data) labels protocol contracts, which the model does not score as users
           const known = protocolContract(address) ?? (await verifiedPool(ctx.db, address));
           const ensName = ensNameOf(req, 'address');
-          return { address: toChecksum(address), ...(ensName ? { ensName } : {}), did: identity?.did ?? null, accountType: known ? ('contract' as const) : ('wallet' as const), contractLabel: known?.label ?? null, scores, coverage: scores[0]?.coverage };
+          return {
+            address: toChecksum(address),
+            ...(ensName ? { ensName } : {}),
+            did: identity?.did ?? null,
+            accountType: known ? ('contract' as const) : ('wallet' as const),
+            contractLabel: known?.label ?? null,
+            scores,
+            coverage: scores[0]?.coverage,
+          };
         },
       );
 

@@ -35,7 +35,12 @@ describe('credence sanctions', () => {
   it('imports both formats, dates sdn.csv by --published-at or the file time, and reports the status', async () => {
     const [a, b] = [addr(), addr()];
     const xml = path.join(dir, 'sdn_advanced.xml');
-    writeFileSync(xml, fileText(advancedXml(new Date('2024-09-27T00:00:00Z'), [{ id: 1, name: 'TORNADO CASH', addresses: [{ ticker: 'ETH', address: a }] }])));
+    writeFileSync(
+      xml,
+      fileText(
+        advancedXml(new Date('2024-09-27T00:00:00Z'), [{ id: 1, name: 'TORNADO CASH', addresses: [{ ticker: 'ETH', address: a }] }]),
+      ),
+    );
     capture();
     await runSanctionsCommand(['import', xml], config);
     expect(process.exitCode ?? 0).toBe(0);
@@ -58,7 +63,12 @@ describe('credence sanctions', () => {
     await runSanctionsCommand(['status'], config);
     const status = out.join('\n');
     expect(status).toMatch(/in force: version 3, published 2025-03-01, 1 addresses/);
-    expect(status.split('\n').filter((l) => /^\d+\s/.test(l)).map((l) => Number(l.split(/\s+/)[0]))).toEqual([3, 2, 1]);
+    expect(
+      status
+        .split('\n')
+        .filter((l) => /^\d+\s/.test(l))
+        .map((l) => Number(l.split(/\s+/)[0])),
+    ).toEqual([3, 2, 1]);
 
     capture();
     await runSanctionsCommand(['import'], config);
@@ -68,7 +78,10 @@ describe('credence sanctions', () => {
 
   it('reads sdn_comments.csv found next to sdn.csv, or given with --comments', async () => {
     const many = Array.from({ length: 8 }, () => addr());
-    const { csv, comments } = sdnCsvWithComments([{ id: 33151, name: 'GARANTEX EUROPE OU', addresses: many.map((address) => ({ ticker: 'ETH', address })) }], 250);
+    const { csv, comments } = sdnCsvWithComments(
+      [{ id: 33151, name: 'GARANTEX EUROPE OU', addresses: many.map((address) => ({ ticker: 'ETH', address })) }],
+      250,
+    );
     const sub = mkdtempSync(path.join(dir, 'ofac-'));
     writeFileSync(path.join(sub, 'SDN.CSV'), csv);
     writeFileSync(path.join(sub, 'SDN_COMMENTS.CSV'), comments);
@@ -101,14 +114,23 @@ describe('credence sanctions', () => {
     expect(adminOnly.statusCode).toBe(401); // admin route, not for API keys
     const current = app.ctx.services.sanctions!;
     // Version 4 (the one in force) lists GARANTEX EUROPE OU's eight addresses.
-    const lists = await app.ctx.db.query<{ version: number; entry_count: number }>('SELECT version, entry_count FROM sanctions_lists ORDER BY version');
+    const lists = await app.ctx.db.query<{ version: number; entry_count: number }>(
+      'SELECT version, entry_count FROM sanctions_lists ORDER BY version',
+    );
     expect(lists.map((l) => l.version)).toEqual([1, 2, 3, 4]);
-    const entries = await app.ctx.db.query<{ address: string }>('SELECT address FROM sanctions_entries e JOIN sanctions_lists l ON l.id = e.list_id WHERE l.version = 4');
+    const entries = await app.ctx.db.query<{ address: string }>(
+      'SELECT address FROM sanctions_entries e JOIN sanctions_lists l ON l.id = e.list_id WHERE l.version = 4',
+    );
     expect(entries).toHaveLength(8);
     const listed = getAddress(entries[0].address);
     const res = await app.inject({ method: 'GET', url: `/api/v1/compliance/sanctions/${listed}`, headers: key.headers });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ walletAddress: listed, sanctioned: true, entityName: 'GARANTEX EUROPE OU', listPublishedAt: '2025-04-01T00:00:00.000Z' });
+    expect(res.json()).toMatchObject({
+      walletAddress: listed,
+      sanctioned: true,
+      entityName: 'GARANTEX EUROPE OU',
+      listPublishedAt: '2025-04-01T00:00:00.000Z',
+    });
     expect(current.status(addr()).sanctioned).toBe(false);
   });
 });

@@ -113,7 +113,8 @@ function option(args: string[], name: string): string | null {
 
 function printResult(r: ImportResult, ms: number) {
   const l = r.list;
-  if (r.status === 'unchanged') console.log(`unchanged: identical to version ${l.version} in force (sha256 ${l.fileSha256.slice(0, 16)}...)`);
+  if (r.status === 'unchanged')
+    console.log(`unchanged: identical to version ${l.version} in force (sha256 ${l.fileSha256.slice(0, 16)}...)`);
   else console.log(`imported version ${l.version}: ${l.entryCount} addresses, ${l.format}, published ${day(l.publishedAt)}, in ${ms} ms`);
 }
 
@@ -125,7 +126,9 @@ function printStatus(lists: ListRow[]) {
   console.log(`in force: version ${lists[0].version}, published ${day(lists[0].publishedAt)}, ${lists[0].entryCount} addresses\n`);
   console.log('version  published   addresses  format            imported                  by');
   for (const l of lists) {
-    console.log(`${String(l.version).padEnd(9)}${day(l.publishedAt).padEnd(12)}${String(l.entryCount).padEnd(11)}${l.format.padEnd(18)}${l.importedAt.toISOString().padEnd(26)}${l.importedBy}`);
+    console.log(
+      `${String(l.version).padEnd(9)}${day(l.publishedAt).padEnd(12)}${String(l.entryCount).padEnd(11)}${l.format.padEnd(18)}${l.importedAt.toISOString().padEnd(26)}${l.importedBy}`,
+    );
   }
 }
 

@@ -17,7 +17,11 @@ export const sanctionsModule: Module = {
     ctx.services.sanctions = screening.service;
     if (ctx.config.sanctionsSnapshot) {
       const loaded = await loadSnapshotIfEmpty(ctx.db, screening.repo);
-      if (loaded) ctx.log.info({ version: loaded.version, entries: loaded.entryCount, publishedAt: loaded.publishedAt }, 'no sanctions list yet: loaded the shipped OFAC SDN snapshot');
+      if (loaded)
+        ctx.log.info(
+          { version: loaded.version, entries: loaded.entryCount, publishedAt: loaded.publishedAt },
+          'no sanctions list yet: loaded the shipped OFAC SDN snapshot',
+        );
     }
     await screening.reload();
     // said at start: a list older than CREDENCE_SANCTIONS_MAX_AGE_DAYS screens against yesterday's sanctions
@@ -30,7 +34,9 @@ export const sanctionsModule: Module = {
     screening.onLoaded(() => void recompute.kick());
     ctx.workers.push(recompute.worker);
     if (ctx.config.sanctionsUrl) {
-      ctx.workers.push(createRefreshWorker({ url: ctx.config.sanctionsUrl, intervalHours: ctx.config.sanctionsRefreshHours, screening, log: ctx.log }));
+      ctx.workers.push(
+        createRefreshWorker({ url: ctx.config.sanctionsUrl, intervalHours: ctx.config.sanctionsRefreshHours, screening, log: ctx.log }),
+      );
     }
     registerSanctionsRoutes(app, screening, ctx.config.sanctionsMaxAgeDays);
   },

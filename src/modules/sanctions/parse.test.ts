@@ -31,8 +31,23 @@ function sampleParties() {
         { ticker: 'USDT', address: 'TXFzDHBQzZ2Qn3Tst9rE5w2sDsypyALWo3' },
       ],
     },
-    { id: 40002, name: { last: 'SEMENOV', first: 'Roman' }, akas: ['SEMENOV'], addresses: [{ ticker: 'ETH', address: person }, { ticker: 'ARB', address: shared }] },
-    { id: 40003, name: 'GARANTEX EUROPE OU', addresses: [{ ticker: 'BSC', address: shared }, { ticker: 'TRX', address: 'TKWcUcvKkKJbKUdVAZcUVKrZfmTmmT4a1Z' }] },
+    {
+      id: 40002,
+      name: { last: 'SEMENOV', first: 'Roman' },
+      akas: ['SEMENOV'],
+      addresses: [
+        { ticker: 'ETH', address: person },
+        { ticker: 'ARB', address: shared },
+      ],
+    },
+    {
+      id: 40003,
+      name: 'GARANTEX EUROPE OU',
+      addresses: [
+        { ticker: 'BSC', address: shared },
+        { ticker: 'TRX', address: 'TKWcUcvKkKJbKUdVAZcUVKrZfmTmmT4a1Z' },
+      ],
+    },
     { id: 40004, name: 'AEROCARIBBEAN AIRLINES', addresses: [] },
   ];
   return { parties, tc1, tc2, usdc, person, shared };
@@ -76,7 +91,9 @@ describe('SDN advanced XML', () => {
   });
 
   it('refuses XML that is not an SDN document, and broken XML', async () => {
-    await expect(parseSanctionsFile(chunks([Buffer.from('<?xml version="1.0"?><rss><channel/></rss>')]))).rejects.toThrow(SanctionsFileError);
+    await expect(parseSanctionsFile(chunks([Buffer.from('<?xml version="1.0"?><rss><channel/></rss>')]))).rejects.toThrow(
+      SanctionsFileError,
+    );
     const s = sampleParties();
     const broken = fileText(advancedXml(new Date(), s.parties)).slice(0, 3000) + '</Wrong>';
     await expect(parseSanctionsFile(chunks([Buffer.from(broken)]))).rejects.toThrow(/not well-formed/);
@@ -116,7 +133,11 @@ describe('sdn.csv', () => {
   it('joins remarks cut anywhere (even inside an address) with their continuation in sdn_comments.csv', async () => {
     const many = Array.from({ length: 12 }, () => addr());
     const parties: SdnParty[] = [
-      { id: 30518, name: 'INTERNET RESEARCH AGENCY LLC', addresses: many.map((address, i) => ({ ticker: i % 3 ? 'ETH' : 'USDT', address })) },
+      {
+        id: 30518,
+        name: 'INTERNET RESEARCH AGENCY LLC',
+        addresses: many.map((address, i) => ({ ticker: i % 3 ? 'ETH' : 'USDT', address })),
+      },
       ...sampleParties().parties,
     ];
     const whole = await parseSanctionsFile(chunks([Buffer.from(fileText(sdnCsv(parties)))]));
@@ -155,8 +176,16 @@ describe('format sniffing', () => {
     const xml = Buffer.from(fileText(advancedXml(new Date('2024-09-27T00:00:00Z'), s.parties)));
     const plain = await parseSanctionsFile(chunks([xml]));
     for (const opts of [{}, { dataDescriptor: true }, { store: true }]) {
-      const zip = zipArchive([{ name: 'SDN_ADVANCED.XML', data: xml }, { name: 'README.TXT', data: Buffer.from('other entry') }], opts);
-      const fromZip = await parseSanctionsFile(chunks(Array.from({ length: Math.ceil(zip.length / 97) }, (_, i) => zip.subarray(i * 97, i * 97 + 97))));
+      const zip = zipArchive(
+        [
+          { name: 'SDN_ADVANCED.XML', data: xml },
+          { name: 'README.TXT', data: Buffer.from('other entry') },
+        ],
+        opts,
+      );
+      const fromZip = await parseSanctionsFile(
+        chunks(Array.from({ length: Math.ceil(zip.length / 97) }, (_, i) => zip.subarray(i * 97, i * 97 + 97))),
+      );
       expect(fromZip.format).toBe('sdn_advanced_xml');
       // The hash is the list file's, so the same list zipped or not is the same version.
       expect(fromZip.sha256).toBe(plain.sha256);
@@ -169,7 +198,9 @@ describe('format sniffing', () => {
     corrupt.fill(0x55, 60, 120);
     await expect(parseSanctionsFile(chunks([corrupt]))).rejects.toThrow(SanctionsFileError);
     // Limits apply to the inflated size (a small archive cannot expand without bound).
-    await expect(parseSanctionsFile(chunks([zipArchive([{ name: 'sdn_advanced.xml', data: xml }])]), { maxBytes: 2000 })).rejects.toThrow(/larger than 2000/);
+    await expect(parseSanctionsFile(chunks([zipArchive([{ name: 'sdn_advanced.xml', data: xml }])]), { maxBytes: 2000 })).rejects.toThrow(
+      /larger than 2000/,
+    );
   });
 
   it('stops reading at maxBytes', async () => {

@@ -10,7 +10,12 @@ import { retryWhileUnavailable } from '../../platform/db/unavailable.js';
 
 const CONCURRENCY = 4;
 
-export function createRecomputeWorker(deps: { repo: SanctionsRepo; screening: SanctionsScreening; scoring: () => ScoringService | undefined; log: Log }) {
+export function createRecomputeWorker(deps: {
+  repo: SanctionsRepo;
+  screening: SanctionsScreening;
+  scoring: () => ScoringService | undefined;
+  log: Log;
+}) {
   let active = false;
   let running: Promise<void> | null = null;
   let again = false;
@@ -44,7 +49,10 @@ export function createRecomputeWorker(deps: { repo: SanctionsRepo; screening: Sa
       return false;
     }
     await retryWhileUnavailable(() => deps.repo.finishRecompute(claim.id, targets.length), { active: () => active });
-    deps.log.info({ version: claim.version, changed: changed.length, recomputed: targets.length, failed }, 'sanctions status changes applied to scores');
+    deps.log.info(
+      { version: claim.version, changed: changed.length, recomputed: targets.length, failed },
+      'sanctions status changes applied to scores',
+    );
     return true;
   }
 

@@ -74,10 +74,15 @@ describe('refresh from a URL', () => {
   it('imports a new file, skips an unchanged one, and keeps the list when the download fails', async () => {
     const screening = createSanctionsScreening({ db, bus: createEventBus({ instanceId: 'a', channel: 'x' }), log: silent });
     const [a, b] = [addr(), addr()];
-    srv.state.body = fileText(advancedXml(new Date('2024-09-27T00:00:00Z'), [{ id: 1, name: 'TORNADO CASH', addresses: [{ ticker: 'ETH', address: a }] }]));
+    srv.state.body = fileText(
+      advancedXml(new Date('2024-09-27T00:00:00Z'), [{ id: 1, name: 'TORNADO CASH', addresses: [{ ticker: 'ETH', address: a }] }]),
+    );
     const validators = {};
     const first = await refreshFromUrl(`${base}/sdn_advanced.xml`, screening, { validators });
-    expect(first).toMatchObject({ status: 'imported', list: { version: 1, fileName: 'sdn_advanced.xml', importedBy: `refresh:${base}/sdn_advanced.xml`, entryCount: 1 } });
+    expect(first).toMatchObject({
+      status: 'imported',
+      list: { version: 1, fileName: 'sdn_advanced.xml', importedBy: `refresh:${base}/sdn_advanced.xml`, entryCount: 1 },
+    });
     expect(screening.service.status(a)).toMatchObject({ sanctioned: true, entityName: 'TORNADO CASH' });
 
     // Conditional request: 304, nothing imported.
@@ -92,7 +97,11 @@ describe('refresh from a URL', () => {
     srv.state.lastModified = new Date('2025-04-01T09:30:00Z');
     const csv = await refreshFromUrl(`${base}/sdn.csv`, screening, { validators });
     expect(csv).toMatchObject({ status: 'imported', list: { version: 2, format: 'sdn_csv' } });
-    expect(screening.service.status(b)).toEqual({ sanctioned: true, entityName: 'GARANTEX EUROPE OU', listPublishedAt: new Date('2025-04-01T09:30:00Z') });
+    expect(screening.service.status(b)).toEqual({
+      sanctioned: true,
+      entityName: 'GARANTEX EUROPE OU',
+      listPublishedAt: new Date('2025-04-01T09:30:00Z'),
+    });
     expect(screening.service.status(a).sanctioned).toBe(false);
 
     srv.state.status = 503;
@@ -104,7 +113,10 @@ describe('refresh from a URL', () => {
   it('fetches sdn_comments.csv next to an sdn.csv, so addresses in the overflowing remarks are listed', async () => {
     const screening = createSanctionsScreening({ db, bus: createEventBus({ instanceId: 'c', channel: 'x' }), log: silent });
     const many = Array.from({ length: 8 }, () => addr());
-    const { csv, comments } = sdnCsvWithComments([{ id: 33151, name: 'GARANTEX EUROPE OU', addresses: many.map((address) => ({ ticker: 'ETH', address })) }], 250);
+    const { csv, comments } = sdnCsvWithComments(
+      [{ id: 33151, name: 'GARANTEX EUROPE OU', addresses: many.map((address) => ({ ticker: 'ETH', address })) }],
+      250,
+    );
     srv.state.body = csv;
     srv.state.type = 'text/csv';
     srv.state.lastModified = new Date('2025-07-01T00:00:00Z');
@@ -129,7 +141,11 @@ describe('refresh from a URL', () => {
       const c = addr();
       const r = await one.importList({
         source: (async function* () {
-          yield Buffer.from(fileText(advancedXml(new Date('2025-08-01T00:00:00Z'), [{ id: 3, name: 'ENTRY THREE', addresses: [{ ticker: 'ETH', address: c }] }])));
+          yield Buffer.from(
+            fileText(
+              advancedXml(new Date('2025-08-01T00:00:00Z'), [{ id: 3, name: 'ENTRY THREE', addresses: [{ ticker: 'ETH', address: c }] }]),
+            ),
+          );
         })(),
         importedBy: 'test',
       });
@@ -144,7 +160,8 @@ describe('refresh from a URL', () => {
   it.skipIf(!redisUrl())('reloads another instance through the Redis event', async () => {
     const prefix = `credence-test:${randomBytes(6).toString('hex')}:`;
     const conns = [0, 1, 2, 3].map(() => new Redis(redisUrl()!));
-    const bus = (id: string, i: number) => createEventBus({ instanceId: id, channel: `${prefix}events`, redis: conns[i], subscriber: conns[i + 1] });
+    const bus = (id: string, i: number) =>
+      createEventBus({ instanceId: id, channel: `${prefix}events`, redis: conns[i], subscriber: conns[i + 1] });
     const one = createSanctionsScreening({ db, bus: bus('one', 0), log: silent });
     const two = createSanctionsScreening({ db, bus: bus('two', 2), log: silent });
     await Promise.all([one.reload(), two.reload()]);
@@ -155,7 +172,11 @@ describe('refresh from a URL', () => {
       const d = addr();
       await one.importList({
         source: (async function* () {
-          yield Buffer.from(fileText(advancedXml(new Date('2025-09-01T00:00:00Z'), [{ id: 4, name: 'ENTRY FOUR', addresses: [{ ticker: 'ETH', address: d }] }])));
+          yield Buffer.from(
+            fileText(
+              advancedXml(new Date('2025-09-01T00:00:00Z'), [{ id: 4, name: 'ENTRY FOUR', addresses: [{ ticker: 'ETH', address: d }] }]),
+            ),
+          );
         })(),
         importedBy: 'test',
       });
@@ -182,7 +203,11 @@ describe('refresh worker', () => {
     srv.state.body = fileText(advancedXml(new Date('2024-09-27T00:00:00Z'), parties));
     app = await createTestApp({ config: { sanctionsUrl: `${base}/sdn_advanced.xml`, sanctionsRefreshHours: 24 } });
     await eventually(() => app!.ctx.services.sanctions!.status(e).sanctioned === true);
-    expect(app.ctx.services.sanctions!.status(e)).toEqual({ sanctioned: true, entityName: 'LAZARUS GROUP', listPublishedAt: new Date('2024-09-27T00:00:00Z') });
+    expect(app.ctx.services.sanctions!.status(e)).toEqual({
+      sanctioned: true,
+      entityName: 'LAZARUS GROUP',
+      listPublishedAt: new Date('2024-09-27T00:00:00Z'),
+    });
     expect(srv.state.requests).toBe(1);
   });
 });

@@ -43,7 +43,11 @@ export async function refreshFromUrl(
   let comments: Buffer | null = null;
   const commentsUrl = siblingCommentsUrl(url);
   if (commentsUrl) {
-    const c = await fetch(commentsUrl, { headers: { 'user-agent': headers['user-agent'] }, signal: AbortSignal.any(signals), redirect: 'follow' });
+    const c = await fetch(commentsUrl, {
+      headers: { 'user-agent': headers['user-agent'] },
+      signal: AbortSignal.any(signals),
+      redirect: 'follow',
+    });
     if (c.ok) {
       comments = Buffer.from(await c.arrayBuffer());
       fileName = `${fileName} + ${new URL(commentsUrl).pathname.split('/').pop()}`;
@@ -76,7 +80,8 @@ export function siblingCommentsUrl(url: string): string | null {
   const m = /(^|\/)(sdn)(\.csv)$/i.exec(u.pathname);
   if (!m) return null;
   const upper = m[2] === 'SDN';
-  u.pathname = u.pathname.slice(0, u.pathname.length - 'sdn.csv'.length) + (upper ? 'SDN_COMMENTS' : 'sdn_comments') + (upper ? '.CSV' : '.csv');
+  u.pathname =
+    u.pathname.slice(0, u.pathname.length - 'sdn.csv'.length) + (upper ? 'SDN_COMMENTS' : 'sdn_comments') + (upper ? '.CSV' : '.csv');
   return u.toString();
 }
 

@@ -74,7 +74,10 @@ export function createSanctionsRepo(db: Db) {
       let params: unknown[] = [];
       const flush = async () => {
         if (!values.length) return;
-        await q.query(`INSERT INTO sanctions_entries (list_id, address, entity_name, currencies, sdn_ids) VALUES ${values.join(',')}`, params);
+        await q.query(
+          `INSERT INTO sanctions_entries (list_id, address, entity_name, currencies, sdn_ids) VALUES ${values.join(',')}`,
+          params,
+        );
         values = [];
         params = [];
       };

@@ -5,7 +5,15 @@ import { toChecksum } from '../../platform/http/address.js';
 import { errorResponses } from '../../platform/openapi.js';
 import { apiRoutes, type App } from '../../platform/http/types.js';
 import { SanctionsFileError, SanctionsFileTooLarge } from './parse/index.js';
-import { ImportQuery, ImportResponse, ListsResponse, SanctionsAddressParams, SanctionsCheckBody, SanctionsResult, type SanctionsResultT } from './schemas.js';
+import {
+  ImportQuery,
+  ImportResponse,
+  ListsResponse,
+  SanctionsAddressParams,
+  SanctionsCheckBody,
+  SanctionsResult,
+  type SanctionsResultT,
+} from './schemas.js';
 import { SanctionsImportRefused, SOURCE, stalenessOf, type SanctionsScreening } from './service.js';
 
 /** Largest upload accepted (the full sdn_advanced.xml is ~100 MB). */
@@ -25,7 +33,10 @@ const SCREENING_RULES =
 export function registerSanctionsRoutes(app: App, screening: SanctionsScreening, maxAgeDays: number) {
   const check = (address: string): SanctionsResultT => {
     const r = screening.screen(address);
-    if (!r) throw unavailable('No sanctions list is loaded, so no address can be screened; an operator must import the OFAC SDN list (or enable the shipped snapshot).');
+    if (!r)
+      throw unavailable(
+        'No sanctions list is loaded, so no address can be screened; an operator must import the OFAC SDN list (or enable the shipped snapshot).',
+      );
     const out: SanctionsResultT = {
       walletAddress: toChecksum(address),
       sanctioned: r.sanctioned,

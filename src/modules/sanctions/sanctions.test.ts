@@ -7,14 +7,26 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAddress } from 'ethers';
-import { createKey, createTestApp, eventually, randomAddress, signIn, signInAdmin, type SignedIn, type TestKey } from '../../../test/helpers/app.js';
+import {
+  createKey,
+  createTestApp,
+  eventually,
+  randomAddress,
+  signIn,
+  signInAdmin,
+  type SignedIn,
+  type TestKey,
+} from '../../../test/helpers/app.js';
 import type { App } from '../../platform/http/types.js';
 import type { ScoringService } from '../scoring/contracts.js';
 import { advancedXml, fileText, sdnCsv, zipArchive, type SdnParty } from './sdn-files.js';
 import { parseSanctionsFile } from './parse/index.js';
 
 /** The real ETH addresses on the SDN list of 2024-09-27, as shipped in the repository (spelled as published). */
-const REAL_LIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../data/sanctions/ofac-sdn-evm-addresses-2024-09-27.txt');
+const REAL_LIST = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../data/sanctions/ofac-sdn-evm-addresses-2024-09-27.txt',
+);
 
 const checksummed = () => getAddress('0x' + randomBytes(20).toString('hex'));
 /** A mixed-case spelling that is not the EIP-55 one. */
@@ -46,8 +58,22 @@ describe('sanctions screening', () => {
   const person = checksummed();
   const lowerOnly = randomAddress();
   const v1: SdnParty[] = [
-    { id: 40001, name: 'TORNADO CASH', addresses: [{ ticker: 'ETH', address: tornado[0] }, { ticker: 'USDC', address: tornado[1] }] },
-    { id: 40002, name: { last: 'SEMENOV', first: 'Roman' }, addresses: [{ ticker: 'ETH', address: person }, { ticker: 'XBT', address: '1AjZPMsnmpdK2Rv9KQNfMurTXinscVro9V' }] },
+    {
+      id: 40001,
+      name: 'TORNADO CASH',
+      addresses: [
+        { ticker: 'ETH', address: tornado[0] },
+        { ticker: 'USDC', address: tornado[1] },
+      ],
+    },
+    {
+      id: 40002,
+      name: { last: 'SEMENOV', first: 'Roman' },
+      addresses: [
+        { ticker: 'ETH', address: person },
+        { ticker: 'XBT', address: '1AjZPMsnmpdK2Rv9KQNfMurTXinscVro9V' },
+      ],
+    },
     { id: 40003, name: 'LAZARUS GROUP', addresses: [{ ticker: 'ETH', address: lowerOnly }] },
   ];
 
@@ -62,7 +88,8 @@ describe('sanctions screening', () => {
 
   it('answers 503 on both routes before any list is imported, never "not sanctioned"', async () => {
     const a = checksummed();
-    const usage = async () => (await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: key.headers })).json().queriesThisMonth as number;
+    const usage = async () =>
+      (await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: key.headers })).json().queriesThisMonth as number;
     const before = await usage();
     for (const res of [await getStatus(app, key, a), await postCheck(app, key, a)]) {
       expect(res.statusCode).toBe(503);
@@ -79,7 +106,11 @@ describe('sanctions screening', () => {
       expect(res.statusCode).toBe(401);
       expect(res.json().error).toBe('unauthorized');
     }
-    const bad = await app.inject({ method: 'GET', url: `/api/v1/compliance/sanctions/${a}`, headers: { 'x-api-key': 'cred_live_' + 'x'.repeat(40) } });
+    const bad = await app.inject({
+      method: 'GET',
+      url: `/api/v1/compliance/sanctions/${a}`,
+      headers: { 'x-api-key': 'cred_live_' + 'x'.repeat(40) },
+    });
     expect(bad.statusCode).toBe(401);
   });
 
@@ -91,7 +122,12 @@ describe('sanctions screening', () => {
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toBe('forbidden');
     // The API key does not make anyone an admin either.
-    const withKey = await app.inject({ method: 'POST', url: '/api/v1/compliance/sanctions/import', headers: { 'content-type': 'application/xml', ...key.headers }, payload: xml });
+    const withKey = await app.inject({
+      method: 'POST',
+      url: '/api/v1/compliance/sanctions/import',
+      headers: { 'content-type': 'application/xml', ...key.headers },
+      payload: xml,
+    });
     expect(withKey.statusCode).toBe(401);
   });
 
@@ -132,7 +168,11 @@ describe('sanctions screening', () => {
       expect(Date.parse(out.checkedAt)).toBeGreaterThanOrEqual(before - 1000);
     }
     // Published in lowercase, asked checksummed; USDC ticker; person's name as SDN_Name.
-    expect((await postCheck(app, key, getAddress(lowerOnly))).json()).toMatchObject({ sanctioned: true, entityName: 'LAZARUS GROUP', walletAddress: getAddress(lowerOnly) });
+    expect((await postCheck(app, key, getAddress(lowerOnly))).json()).toMatchObject({
+      sanctioned: true,
+      entityName: 'LAZARUS GROUP',
+      walletAddress: getAddress(lowerOnly),
+    });
     expect((await postCheck(app, key, tornado[1].toLowerCase())).json()).toMatchObject({ sanctioned: true, entityName: 'TORNADO CASH' });
     expect((await getStatus(app, key, person)).json()).toMatchObject({ sanctioned: true, entityName: 'SEMENOV, Roman' });
 
@@ -151,7 +191,11 @@ describe('sanctions screening', () => {
         listSource: 'import',
       });
     }
-    expect(app.ctx.services.sanctions!.status(tornado[0])).toEqual({ sanctioned: true, entityName: 'TORNADO CASH', listPublishedAt: new Date('2024-09-27T00:00:00Z') });
+    expect(app.ctx.services.sanctions!.status(tornado[0])).toEqual({
+      sanctioned: true,
+      entityName: 'TORNADO CASH',
+      listPublishedAt: new Date('2024-09-27T00:00:00Z'),
+    });
     expect(app.ctx.services.sanctions!.status(clean)).toMatchObject({ sanctioned: false, entityName: null });
   });
 
@@ -166,7 +210,9 @@ describe('sanctions screening', () => {
     for (const v of ['0x1234', tornado[0] + '00', 'TXFzDHBQzZ2Qn3Tst9rE5w2sDsypyALWo3', 42, null]) {
       expect((await postCheck(app, key, v)).statusCode).toBe(400);
     }
-    expect((await app.inject({ method: 'POST', url: '/api/v1/compliance/sanctions-check', headers: key.headers, payload: {} })).statusCode).toBe(400);
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/v1/compliance/sanctions-check', headers: key.headers, payload: {} })).statusCode,
+    ).toBe(400);
     expect((await getStatus(app, key, '0xnothex')).statusCode).toBe(400);
   });
 
@@ -199,7 +245,12 @@ describe('sanctions screening', () => {
     expect((await upload(app, admin, 'a,b\n1,2\n', 'text/csv')).statusCode).toBe(400);
     const noAddresses = fileText(sdnCsv([{ id: 1, name: 'NOBODY', addresses: [] }]));
     expect((await upload(app, admin, noAddresses, 'text/csv')).json().details).toMatch(/no EVM/);
-    const json = await app.inject({ method: 'POST', url: '/api/v1/compliance/sanctions/import', headers: admin.auth, payload: { file: 'x' } });
+    const json = await app.inject({
+      method: 'POST',
+      url: '/api/v1/compliance/sanctions/import',
+      headers: admin.auth,
+      payload: { file: 'x' },
+    });
     expect(json.statusCode).toBe(415);
     expect((await upload(app, admin, fileText(sdnCsv(v1)), 'text/csv', '?publishedAt=yesterday')).statusCode).toBe(400);
     // Nothing of this replaced the list in force.
@@ -216,7 +267,10 @@ describe('sanctions screening', () => {
     const res = await upload(app, admin, fileText(sdnCsv(v2)), 'text/csv', '?publishedAt=2025-03-21');
     expect(res.statusCode).toBe(201);
     expect(res.json().list).toMatchObject({ version: 2, format: 'sdn_csv', entryCount: 3, publishedAt: '2025-03-21T00:00:00.000Z' });
-    expect((await getStatus(app, key, tornado[0])).json()).toMatchObject({ sanctioned: false, listPublishedAt: '2025-03-21T00:00:00.000Z' });
+    expect((await getStatus(app, key, tornado[0])).json()).toMatchObject({
+      sanctioned: false,
+      listPublishedAt: '2025-03-21T00:00:00.000Z',
+    });
     expect((await getStatus(app, key, tornado[0])).json().entityName).toBeUndefined();
     expect((await getStatus(app, key, person)).json().sanctioned).toBe(false);
     expect((await postCheck(app, key, added)).json()).toMatchObject({ sanctioned: true, entityName: 'GARANTEX EUROPE OU' });
@@ -226,16 +280,24 @@ describe('sanctions screening', () => {
     expect(lists.statusCode).toBe(200);
     expect(lists.json().current.version).toBe(2);
     expect(lists.json().lists.map((l: { version: number }) => l.version)).toEqual([2, 1]);
-    expect((await app.inject({ method: 'GET', url: '/api/v1/compliance/sanctions/lists', headers: (await signIn(app)).auth })).statusCode).toBe(403);
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/v1/compliance/sanctions/lists', headers: (await signIn(app)).auth })).statusCode,
+    ).toBe(403);
   });
 
   it('flags every real SDN ETH address of 2024-09-27 and no random address', async () => {
-    const published = readFileSync(REAL_LIST, 'utf8').split(/\r?\n/).filter((l) => l && !l.startsWith('#'));
+    const published = readFileSync(REAL_LIST, 'utf8')
+      .split(/\r?\n/)
+      .filter((l) => l && !l.startsWith('#'));
     expect(published).toHaveLength(152);
     // Ten addresses per SDN entry, in the published spelling (checksummed or lowercase).
     const parties: SdnParty[] = [];
     for (let i = 0; i < published.length; i += 10) {
-      parties.push({ id: 50000 + i, name: `SDN ENTRY ${i / 10 + 1}`, addresses: published.slice(i, i + 10).map((address) => ({ ticker: 'ETH', address })) });
+      parties.push({
+        id: 50000 + i,
+        name: `SDN ENTRY ${i / 10 + 1}`,
+        addresses: published.slice(i, i + 10).map((address) => ({ ticker: 'ETH', address })),
+      });
     }
     const xml = fileText(advancedXml(new Date('2024-09-27T00:00:00Z'), parties));
     // Older than the list in force, so it needs force.
@@ -248,14 +310,22 @@ describe('sanctions screening', () => {
       const key = keys[i % 2];
       const viaGet = await getStatus(app, key, address);
       expect(viaGet.statusCode).toBe(200);
-      expect(viaGet.json()).toMatchObject({ walletAddress: getAddress(address), sanctioned: true, entityName: `SDN ENTRY ${Math.floor(i / 10) + 1}` });
+      expect(viaGet.json()).toMatchObject({
+        walletAddress: getAddress(address),
+        sanctioned: true,
+        entityName: `SDN ENTRY ${Math.floor(i / 10) + 1}`,
+      });
       expect((await postCheck(app, key, address.toLowerCase())).json().sanctioned).toBe(true);
     }
     const listed = new Set(published.map((a) => a.toLowerCase()));
     for (let i = 0; i < 1000; i++) {
       const a = checksummed();
       if (listed.has(a.toLowerCase())) continue;
-      if (i < 100) expect((await getStatus(app, keys[i % 2], a)).json()).toMatchObject({ sanctioned: false, listPublishedAt: '2024-09-27T00:00:00.000Z' });
+      if (i < 100)
+        expect((await getStatus(app, keys[i % 2], a)).json()).toMatchObject({
+          sanctioned: false,
+          listPublishedAt: '2024-09-27T00:00:00.000Z',
+        });
       expect(app.ctx.services.sanctions!.status(a).sanctioned).toBe(false);
     }
     // The same list as sdn.csv parses to the same entries.
@@ -266,7 +336,8 @@ describe('sanctions screening', () => {
   });
 
   it('counts one query per screening and none for refused calls', async () => {
-    const usage = async () => (await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: key.headers })).json().queriesThisMonth as number;
+    const usage = async () =>
+      (await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: key.headers })).json().queriesThisMonth as number;
     const start = await usage();
     await getStatus(app, key, checksummed());
     await postCheck(app, key, checksummed());
@@ -286,7 +357,11 @@ describe('score follow-up of a new list', () => {
     app = await createTestApp();
     admin = await signInAdmin(app);
   });
-  const party = (id: number, addrs: string[]): SdnParty => ({ id, name: `ENTRY ${id}`, addresses: addrs.map((address) => ({ ticker: 'ETH', address })) });
+  const party = (id: number, addrs: string[]): SdnParty => ({
+    id,
+    name: `ENTRY ${id}`,
+    addresses: addrs.map((address) => ({ ticker: 'ETH', address })),
+  });
 
   it("moves a known wallet's COMPLIANCE score to 0 when listed and back when delisted; unknown wallets stay unscored", async () => {
     const scoring = app.ctx.services.scoring!;
@@ -294,7 +369,12 @@ describe('score follow-up of a new list', () => {
     const before = (await scoring.getScore(known, 'COMPLIANCE')).score;
     expect(before).toBeGreaterThan(0);
 
-    const r1 = await upload(app, admin, fileText(advancedXml(new Date('2024-09-27T00:00:00Z'), [party(1, [known, unknown])])), 'application/xml');
+    const r1 = await upload(
+      app,
+      admin,
+      fileText(advancedXml(new Date('2024-09-27T00:00:00Z'), [party(1, [known, unknown])])),
+      'application/xml',
+    );
     expect(r1.statusCode).toBe(201);
     await eventually(async () => (await scoring.getScore(known, 'COMPLIANCE')).score === 0);
     expect((await scoring.getScore(known, 'OVERALL')).score).toBeLessThanOrEqual(100);

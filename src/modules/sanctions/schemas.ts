@@ -19,9 +19,12 @@ export const SanctionsResult = Type.Object(
     listPublishedAt: Timestamp({ description: "publication date of the list in force (OFAC's date of issue)" }),
     listVersion: Type.Integer({ description: 'version of the list in force (imports are numbered 1, 2, 3, ...)', examples: [1] }),
     listSource: Type.Union([Type.Literal('snapshot'), Type.Literal('import')], {
-      description: 'snapshot: the OFAC SDN snapshot shipped with the service (data/sanctions, 2024-09-27), loaded at first start; import: an official file imported or refreshed',
+      description:
+        'snapshot: the OFAC SDN snapshot shipped with the service (data/sanctions, 2024-09-27), loaded at first start; import: an official file imported or refreshed',
     }),
-    entityName: Type.Optional(Type.String({ description: 'the SDN entry listing the address (only when sanctioned)', examples: ['TORNADO CASH'] })),
+    entityName: Type.Optional(
+      Type.String({ description: 'the SDN entry listing the address (only when sanctioned)', examples: ['TORNADO CASH'] }),
+    ),
   },
   { title: 'SanctionsResult' },
 );
@@ -53,15 +56,22 @@ export const ImportQuery = Type.Object({
     Type.String({
       pattern: '^\\d{4}-\\d{2}-\\d{2}([T ][0-9:.]+(Z|[+-]\\d{2}:?\\d{2})?)?$',
       examples: ['2024-09-27'],
-      description: 'publication date for sdn.csv (which carries none); default the upload time. Ignored for advanced XML, which has its own DateOfIssue.',
+      description:
+        'publication date for sdn.csv (which carries none); default the upload time. Ignored for advanced XML, which has its own DateOfIssue.',
     }),
   ),
   fileName: Type.Optional(Type.String({ maxLength: 200 })),
-  force: Type.Optional(Type.Boolean({ default: false, description: 'import even if published before the list in force, or listing no EVM address (implies confirm)' })),
+  force: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: 'import even if published before the list in force, or listing no EVM address (implies confirm)',
+    }),
+  ),
   confirm: Type.Optional(
     Type.Boolean({
       default: false,
-      description: 'replace the list in force even though the file drops most of its entries (more than half, and at least 10); without it such a file is refused with 409, naming how many entries it would drop',
+      description:
+        'replace the list in force even though the file drops most of its entries (more than half, and at least 10); without it such a file is refused with 409, naming how many entries it would drop',
     }),
   ),
 });
@@ -73,11 +83,16 @@ export const SanctionsStaleness = Type.Object(
     stale: Type.Boolean({ description: 'the list in force is older than maxAgeDays' }),
     warning: Nullable(Type.String({ description: 'what to do about a stale list; null when fresh' })),
   },
-  { title: 'SanctionsStaleness', description: 'how old the list in force is (also in GET /health/ready and the metric credence_sanctions_list_stale)' },
+  {
+    title: 'SanctionsStaleness',
+    description: 'how old the list in force is (also in GET /health/ready and the metric credence_sanctions_list_stale)',
+  },
 );
 
 export const ImportResponse = Type.Object({
-  status: Type.Union([Type.Literal('imported'), Type.Literal('unchanged')], { description: 'unchanged: the file is identical to the list in force' }),
+  status: Type.Union([Type.Literal('imported'), Type.Literal('unchanged')], {
+    description: 'unchanged: the file is identical to the list in force',
+  }),
   list: SanctionsList,
 });
 

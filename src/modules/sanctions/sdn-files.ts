@@ -54,7 +54,13 @@ export function* advancedXml(publishedAt: Date, parties: Iterable<SdnParty>, opt
   for (const party of parties) {
     const identityId = ++id;
     const person = typeof party.name !== 'string';
-    const nameParts: [number, string][] = typeof party.name === 'string' ? [[1525, party.name]] : [[1520, party.name.last], [1521, party.name.first]];
+    const nameParts: [number, string][] =
+      typeof party.name === 'string'
+        ? [[1525, party.name]]
+        : [
+            [1520, party.name.last],
+            [1521, party.name.first],
+          ];
     const groups = nameParts.map(([type]) => ({ id: ++id, type }));
     const documented = (parts: [number, string][], primary: boolean, aliasType: number) =>
       `        <${p}Alias FixedRef="${party.id}" AliasTypeID="${aliasType}" Primary="${primary}" LowQuality="false">\r\n` +
@@ -71,7 +77,8 @@ export function* advancedXml(publishedAt: Date, parties: Iterable<SdnParty>, opt
     out += documented(nameParts, true, 1403);
     for (const aka of party.akas ?? []) out += documented([[nameParts[0][0], aka]], false, 1400);
     out += `        <${p}NamePartGroups>\r\n`;
-    for (const g of groups) out += `          <${p}MasterNamePartGroup>\r\n            <${p}NamePartGroup ID="${g.id}" NamePartTypeID="${g.type}" />\r\n          </${p}MasterNamePartGroup>\r\n`;
+    for (const g of groups)
+      out += `          <${p}MasterNamePartGroup>\r\n            <${p}NamePartGroup ID="${g.id}" NamePartTypeID="${g.type}" />\r\n          </${p}MasterNamePartGroup>\r\n`;
     out += `        </${p}NamePartGroups>\r\n        </${p}Identity>\r\n`;
     for (const a of party.addresses) {
       const typeId = FEATURE_TYPE_IDS[a.ticker];
@@ -102,7 +109,22 @@ function remarksOf(party: SdnParty): string {
 function csvRow(party: SdnParty, remarks: string): string {
   const person = typeof party.name !== 'string';
   const name = typeof party.name === 'string' ? party.name : `${party.name.last}, ${party.name.first}`;
-  return [String(party.id), q(name), person ? q('individual') : NONE, q(party.program ?? 'CYBER2] [DPRK3'), NONE, NONE, NONE, NONE, NONE, NONE, NONE, q(remarks)].join(',') + '\r\n';
+  return (
+    [
+      String(party.id),
+      q(name),
+      person ? q('individual') : NONE,
+      q(party.program ?? 'CYBER2] [DPRK3'),
+      NONE,
+      NONE,
+      NONE,
+      NONE,
+      NONE,
+      NONE,
+      NONE,
+      q(remarks),
+    ].join(',') + '\r\n'
+  );
 }
 
 /** sdn.csv: no header; ent_num, SDN_Name, SDN_Type, Program, Title, Call_Sign, Vess_type, Tonnage, GRT, Vess_flag, Vess_owner, Remarks. */

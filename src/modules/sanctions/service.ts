@@ -47,7 +47,6 @@ export const MAX_UNCONFIRMED_DROP = 0.5;
 export const MIN_CONFIRMED_DROP = 10;
 export { stalenessOf } from './staleness.js';
 
-
 /** snapshot: the file shipped with the code (data/sanctions); import: an official file imported or refreshed. */
 export type ListSource = 'snapshot' | 'import';
 
@@ -82,7 +81,13 @@ export function createSanctionsScreening(deps: { db: Db; bus: EventBus; log: Log
     for (const r of rows) names.set(r.address, r.entityName);
     // A slower concurrent load of an older version must not replace a newer map.
     if (current && current.version >= latest.version) return;
-    current = { listId: latest.id, version: latest.version, publishedAt: latest.publishedAt, source: latest.format === 'snapshot' ? 'snapshot' : 'import', names };
+    current = {
+      listId: latest.id,
+      version: latest.version,
+      publishedAt: latest.publishedAt,
+      source: latest.format === 'snapshot' ? 'snapshot' : 'import',
+      names,
+    };
     deps.log.info({ version: latest.version, entries: names.size, publishedAt: latest.publishedAt }, 'sanctions list loaded');
     for (const l of listeners) l(latest.version);
   }
@@ -100,7 +105,9 @@ export function createSanctionsScreening(deps: { db: Db; bus: EventBus; log: Log
     const comments = input.comments ? await readSdnComments(input.comments, input.maxBytes) : undefined;
     const parsed = await parseSanctionsFile(input.source, { format: input.format, maxBytes: input.maxBytes, comments });
     if (parsed.entries.size === 0 && !input.force) {
-      throw new SanctionsFileError('the file lists no EVM (0x) digital currency address; this is unlikely for a real SDN list (use force to import it anyway)');
+      throw new SanctionsFileError(
+        'the file lists no EVM (0x) digital currency address; this is unlikely for a real SDN list (use force to import it anyway)',
+      );
     }
     const publishedAt = parsed.publishedAt ?? input.publishedAt ?? new Date();
     const result = await deps.db.tx(async (q): Promise<ImportResult> => {
@@ -138,7 +145,10 @@ export function createSanctionsScreening(deps: { db: Db; bus: EventBus; log: Log
       return { status: 'imported', list };
     });
     if (result.status === 'imported') {
-      deps.log.info({ version: result.list.version, entries: result.list.entryCount, format: result.list.format, by: input.importedBy }, 'sanctions list imported');
+      deps.log.info(
+        { version: result.list.version, entries: result.list.entryCount, format: result.list.format, by: input.importedBy },
+        'sanctions list imported',
+      );
       await reload();
       deps.bus.publish(LIST_IMPORTED, { listId: result.list.id, version: result.list.version });
     }
@@ -164,7 +174,14 @@ export function createSanctionsScreening(deps: { db: Db; bus: EventBus; log: Log
       const c = current;
       if (!c) return null;
       const name = c.names.get(address.toLowerCase());
-      return { walletAddress: address, sanctioned: name !== undefined, entityName: name || null, listPublishedAt: c.publishedAt, listVersion: c.version, listSource: c.source };
+      return {
+        walletAddress: address,
+        sanctioned: name !== undefined,
+        entityName: name || null,
+        listPublishedAt: c.publishedAt,
+        listVersion: c.version,
+        listSource: c.source,
+      };
     },
     current(): { listId: string; version: number; publishedAt: Date; source: ListSource; entries: number } | null {
       const c = current;

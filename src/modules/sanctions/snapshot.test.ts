@@ -79,7 +79,12 @@ describe('an app on a fresh database with the snapshot on (the default)', () => 
     });
     expect(res.statusCode).toBe(201);
     expect(res.json().list).toMatchObject({ version: 2, format: 'sdn_csv' });
-    expect((await check(app, key, listed)).json()).toMatchObject({ sanctioned: true, entityName: 'SOME ENTITY', listVersion: 2, listSource: 'import' });
+    expect((await check(app, key, listed)).json()).toMatchObject({
+      sanctioned: true,
+      entityName: 'SOME ENTITY',
+      listVersion: 2,
+      listSource: 'import',
+    });
     // the imported list is the whole truth now: the snapshot's addresses no longer answer
     expect((await check(app, key, RONIN_EXPLOITER)).json()).toMatchObject({ sanctioned: false, listVersion: 2, listSource: 'import' });
   });
@@ -94,20 +99,36 @@ describe('with CREDENCE_SANCTIONS_URL set', () => {
   it('the scheduled refresh downloads at start over the snapshot instead of waiting an interval', async () => {
     const listed = getAddress(randomAddress());
     // a real newer list keeps the snapshot's addresses (one that dropped most of them would need confirmation)
-    const kept = readSnapshot().entries.map((e, i) => ({ id: 1000 + i, name: `SDN ${i}`, addresses: [{ ticker: 'ETH', address: e.address }] }));
-    const body = fileText(advancedXml(new Date('2024-10-01T00:00:00Z'), [...kept, { id: 9, name: 'LAZARUS GROUP', addresses: [{ ticker: 'ETH', address: listed }] }]));
+    const kept = readSnapshot().entries.map((e, i) => ({
+      id: 1000 + i,
+      name: `SDN ${i}`,
+      addresses: [{ ticker: 'ETH', address: e.address }],
+    }));
+    const body = fileText(
+      advancedXml(new Date('2024-10-01T00:00:00Z'), [
+        ...kept,
+        { id: 9, name: 'LAZARUS GROUP', addresses: [{ ticker: 'ETH', address: listed }] },
+      ]),
+    );
     let requests = 0;
     const srv = createHttpServer((_req, res) => {
       requests++;
       res.writeHead(200, { 'content-type': 'application/xml' }).end(body);
     });
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-    const app = await createTestApp({ config: { sanctionsSnapshot: true, sanctionsUrl: `http://127.0.0.1:${(srv.address() as { port: number }).port}/sdn_advanced.xml` } });
+    const app = await createTestApp({
+      config: { sanctionsSnapshot: true, sanctionsUrl: `http://127.0.0.1:${(srv.address() as { port: number }).port}/sdn_advanced.xml` },
+    });
     try {
       await eventually(() => app.ctx.services.sanctions!.status(listed).sanctioned === true, { timeoutMs: 60_000 });
       expect(requests).toBe(1);
       const key = await createKey(app, 'Starter');
-      expect((await check(app, key, listed)).json()).toMatchObject({ sanctioned: true, entityName: 'LAZARUS GROUP', listVersion: 2, listSource: 'import' });
+      expect((await check(app, key, listed)).json()).toMatchObject({
+        sanctioned: true,
+        entityName: 'LAZARUS GROUP',
+        listVersion: 2,
+        listSource: 'import',
+      });
     } finally {
       await app.close();
       await new Promise((r) => srv.close(r));
@@ -161,13 +182,24 @@ describe('`credence serve` on an empty data dir (what `npm start` runs)', () => 
     child = spawn(process.execPath, [path.join(ROOT, 'bin/credence.mjs'), 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
-    await eventually(async () => child!.exitCode !== null || (await fetch(`${base}/health`)).status === 200, { timeoutMs: 150_000, intervalMs: 250 });
+    await eventually(async () => child!.exitCode !== null || (await fetch(`${base}/health`)).status === 200, {
+      timeoutMs: 150_000,
+      intervalMs: 250,
+    });
     expect(child.exitCode, output).toBeNull();
 
     // a first-time user: sign in with Ethereum, create a Free key, screen
     const wallet = Wallet.createRandom();
     const { nonce } = (await (await fetch(`${base}/api/v1/auth/nonce`)).json()) as { nonce: string };
-    const message = new SiweMessage({ domain: `127.0.0.1:${port}`, address: wallet.address, uri: base, version: '1', chainId: 1, nonce, issuedAt: new Date().toISOString() }).prepareMessage();
+    const message = new SiweMessage({
+      domain: `127.0.0.1:${port}`,
+      address: wallet.address,
+      uri: base,
+      version: '1',
+      chainId: 1,
+      nonce,
+      issuedAt: new Date().toISOString(),
+    }).prepareMessage();
     const signed = await fetch(`${base}/api/v1/auth/verify`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -184,6 +216,11 @@ describe('`credence serve` on an empty data dir (what `npm start` runs)', () => 
     const { apiKey } = (await keyRes.json()) as { apiKey: string };
     const res = await fetch(`${base}/api/v1/compliance/sanctions/${RONIN_EXPLOITER}`, { headers: { 'x-api-key': apiKey } });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ walletAddress: RONIN_EXPLOITER, sanctioned: true, listSource: 'snapshot', listPublishedAt: '2024-09-27T00:00:00.000Z' });
+    expect(await res.json()).toMatchObject({
+      walletAddress: RONIN_EXPLOITER,
+      sanctioned: true,
+      listSource: 'snapshot',
+      listPublishedAt: '2024-09-27T00:00:00.000Z',
+    });
   }, 180_000);
 });

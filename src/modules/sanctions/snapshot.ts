@@ -9,7 +9,10 @@ import type { Db } from '../../platform/db/types.js';
 import { EVM_ADDRESS, type SdnEntry } from './parse/index.js';
 import type { ListRow, SanctionsRepo } from './repo.js';
 
-export const SNAPSHOT_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../data/sanctions/ofac-sdn-evm-addresses-2024-09-27.txt');
+export const SNAPSHOT_FILE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../data/sanctions/ofac-sdn-evm-addresses-2024-09-27.txt',
+);
 export const SNAPSHOT_IMPORTER = 'snapshot';
 
 export interface Snapshot {
@@ -38,7 +41,8 @@ export function readSnapshot(file = SNAPSHOT_FILE): Snapshot {
     // The snapshot carries addresses only: no entity name, so results from it name none.
     if (!seen.has(address)) seen.set(address, { address, entityNames: [], currencies: ['ETH'], sdnIds: [] });
   }
-  if (!publishedAt || Number.isNaN(publishedAt.getTime())) throw new Error(`${path.basename(file)}: no "# published: YYYY-MM-DD" header line`);
+  if (!publishedAt || Number.isNaN(publishedAt.getTime()))
+    throw new Error(`${path.basename(file)}: no "# published: YYYY-MM-DD" header line`);
   return {
     publishedAt,
     entries: [...seen.values()],

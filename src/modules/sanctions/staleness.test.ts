@@ -9,9 +9,19 @@ import { fileText, sdnCsv } from './sdn-files.js';
 import { stalenessOf } from './staleness.js';
 
 const TOKEN = 'metrics-token-for-staleness-tests';
-const oneEntryCsv = () => fileText(sdnCsv([{ id: 777001, name: 'ONE ENTRY', addresses: [{ ticker: 'ETH', address: getAddress(`0x${randomBytes(20).toString('hex')}`) }] }]));
+const oneEntryCsv = () =>
+  fileText(
+    sdnCsv([
+      { id: 777001, name: 'ONE ENTRY', addresses: [{ ticker: 'ETH', address: getAddress(`0x${randomBytes(20).toString('hex')}`) }] },
+    ]),
+  );
 const upload = (app: App, admin: SignedIn, body: string, query = '') =>
-  app.inject({ method: 'POST', url: `/api/v1/compliance/sanctions/import${query}`, headers: { 'content-type': 'text/csv', ...admin.auth }, payload: body });
+  app.inject({
+    method: 'POST',
+    url: `/api/v1/compliance/sanctions/import${query}`,
+    headers: { 'content-type': 'text/csv', ...admin.auth },
+    payload: body,
+  });
 const metricLine = async (app: App) => {
   const text = (await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body;
   return text.split('\n').find((l) => l.startsWith('credence_sanctions_list_stale{'));
@@ -37,7 +47,11 @@ describe('the shipped 2024-09-27 snapshot with the default maximum age (30 days)
     expect(await metricLine(app)).toBe('credence_sanctions_list_stale{max_age_days="30"} 1');
     const lists = await app.inject({ method: 'GET', url: '/api/v1/compliance/sanctions/lists', headers: admin.auth });
     expect(lists.statusCode).toBe(200);
-    expect(lists.json().staleness).toMatchObject({ stale: true, maxAgeDays: 30, warning: expect.stringContaining('import the current OFAC SDN list') });
+    expect(lists.json().staleness).toMatchObject({
+      stale: true,
+      maxAgeDays: 30,
+      warning: expect.stringContaining('import the current OFAC SDN list'),
+    });
     expect(lists.json().staleness.ageDays).toBeGreaterThan(30);
   });
 

@@ -54,7 +54,11 @@ const toRow = (r: ChangeRaw): ChangeRow => ({
 
 export interface ScoreChangeLog {
   /** Newest first; `before` is a cursor from an earlier page. Returns one page and whether older ones exist. */
-  history(address: string, category: Category, o: { limit: number; before?: string | null }): Promise<{ changes: ChangeRow[]; more: boolean }>;
+  history(
+    address: string,
+    category: Category,
+    o: { limit: number; before?: string | null },
+  ): Promise<{ changes: ChangeRow[]; more: boolean }>;
   /** Oldest first after the cursor (null: from the beginning), optionally one category or one address. */
   feed(o: { after: string | null; limit: number; category?: Category; address?: string }): Promise<{ changes: ChangeRow[]; more: boolean }>;
 }

@@ -3,7 +3,17 @@
 import type { Queryable } from '../../platform/db/types.js';
 import type { LendingPositions } from './model/lending-positions.js';
 
-export const CATEGORIES = ['OVERALL', 'DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE', 'NFT', 'IDENTITY', 'SOCIAL', 'DEVELOPER', 'COMPLIANCE'] as const;
+export const CATEGORIES = [
+  'OVERALL',
+  'DEFI_LENDING',
+  'DEFI_TRADING',
+  'GOVERNANCE',
+  'NFT',
+  'IDENTITY',
+  'SOCIAL',
+  'DEVELOPER',
+  'COMPLIANCE',
+] as const;
 export type Category = (typeof CATEGORIES)[number];
 /** Stable numeric ids (circuits and the oracle contract use them); index in CATEGORIES. */
 export const categoryId = (c: Category) => CATEGORIES.indexOf(c);
@@ -39,7 +49,14 @@ export interface Coverage {
   /** NO_CHAIN_SOURCE when no chain has a source (status none); otherwise null */
   reason: string | null;
   /** per configured chain; `protocols`: the lending and trading protocols whose events are read there (registry names) */
-  chains: { chainId: number; syncedToBlock: number | null; finalizedBlock: number | null; complete: boolean; source: string; protocols: string[] }[];
+  chains: {
+    chainId: number;
+    syncedToBlock: number | null;
+    finalizedBlock: number | null;
+    complete: boolean;
+    source: string;
+    protocols: string[];
+  }[];
 }
 
 /** One stored score change (history row and the `score.updated` event payload). Addresses lowercase. */
@@ -103,29 +120,54 @@ export interface WalletFeatures {
   };
   /** model 3.0.0: swaps the wallet sent, round trips netted out per pair and day; feesUsd: pool fees paid to others'
    *  liquidity (volume x fee tier), capped per day; activeDays: days whose fees reached the floor */
-  trading: { swaps: number; distinctPools: number; protocols: number; activeDays: number; volumeUsd?: number; unvaluedSwaps?: number; feesUsd?: number;
+  trading: {
+    swaps: number;
+    distinctPools: number;
+    protocols: number;
+    activeDays: number;
+    volumeUsd?: number;
+    unvaluedSwaps?: number;
+    feesUsd?: number;
     /** the part of feesUsd paid in pools on the reviewed list of established pools (data/scoring/established-pools.json):
      *  the only fees that back the category */
     backedFeesUsd?: number;
     /** swaps found but not credited, by reason (the factors say so) */
-    discounted?: { ownLiquidity: number; clusterLiquidity: number; sameBlockLiquidity: number; roundTrips: number } };
+    discounted?: { ownLiquidity: number; clusterLiquidity: number; sameBlockLiquidity: number; roundTrips: number };
+  };
   /** votes at or above the floor (data/scoring/costs.json); votePower: sum over proposals of each vote's weight 0-1;
    *  delegationsReceived: those that moved votes to the wallet, delegatedPower their summed weight */
-  governance: { votes: number; proposalsVotedOn: number; delegationsMade: number; delegationsReceived: number; governors: number; votePower?: number; delegatedPower?: number;
+  governance: {
+    votes: number;
+    proposalsVotedOn: number;
+    delegationsMade: number;
+    delegationsReceived: number;
+    governors: number;
+    votePower?: number;
+    delegatedPower?: number;
     /** delegations of its own votes to itself: found, not counted */
-    selfDelegations?: number };
+    selfDelegations?: number;
+  };
   /** only in transactions the wallet sent or paid in, only collections on the maintained list or with independent holders */
-  nft: { mints: number; received: number; sent: number; collections: number;
+  nft: {
+    mints: number;
+    received: number;
+    sent: number;
+    collections: number;
     /** NFT records of its own transactions in collections neither listed nor held by enough others: not counted */
     unlisted?: number;
     /** NFTs minted to it or moved in someone else's transaction (an airdrop, an operator's transfer): not counted */
-    notTheirs?: number };
+    notTheirs?: number;
+  };
   /** usedContracts / thirdPartyUsers: deployed contracts called by others the deployer did not fund (bulk import) */
   developer: { contractsDeployed: number; contractsWithCode: number; usedContracts?: number; thirdPartyUsers?: number };
-  identity: { ensNames: number; attestationsReceived: number; attestationsMade: number;
+  identity: {
+    ensNames: number;
+    attestationsReceived: number;
+    attestationsMade: number;
     /** attestations about it, and by it, from attesters not on the trusted list or about itself: not counted */
     untrustedReceived?: number;
-    untrustedMade?: number };
+    untrustedMade?: number;
+  };
   /** gas the wallet paid (USD at reference prices, tips capped: data/scoring/backing.json), for the transactions that
    *  made each category's evidence, and for all of them (each transaction once) */
   gasUsd?: { lending: number; trading: number; governance: number; total: number };

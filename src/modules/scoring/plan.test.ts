@@ -9,7 +9,15 @@ const A = '0x00000000000000000000000000000000000000bb';
 const t0 = new Date('2026-03-01T00:00:00Z');
 const t1 = new Date('2026-04-01T00:00:00Z');
 const t2 = new Date('2026-05-01T00:00:00Z');
-const claim: DebtClaimSignal = { id: 'c1', creditorAddress: `0x${'c'.repeat(40)}`, status: 'Pending', inFavorOf: null, amount: '1', currency: 'USDC', createdAt: t0 };
+const claim: DebtClaimSignal = {
+  id: 'c1',
+  creditorAddress: `0x${'c'.repeat(40)}`,
+  status: 'Pending',
+  inFavorOf: null,
+  amount: '1',
+  currency: 'USDC',
+  createdAt: t0,
+};
 const verifiedClaim: DebtClaimSignal = { ...claim, verified: true };
 
 function features(lastActivityAt: Date | null, swaps = 0): WalletFeatures {
@@ -19,15 +27,42 @@ function features(lastActivityAt: Date | null, swaps = 0): WalletFeatures {
   return f;
 }
 
-function plan(f: WalletFeatures, claims: DebtClaimSignal[], stored: ScoreRow[], now: Date, override?: { category: 'DEFI_TRADING'; score: number; disputeId: string }) {
-  return planWallet({ address: A, results: scoreCategories({ features: f, claims }), sanctioned: false, lastActivityAt: f.lastActivityAt, stored, override }, 'test', now);
+function plan(
+  f: WalletFeatures,
+  claims: DebtClaimSignal[],
+  stored: ScoreRow[],
+  now: Date,
+  override?: { category: 'DEFI_TRADING'; score: number; disputeId: string },
+) {
+  return planWallet(
+    {
+      address: A,
+      results: scoreCategories({ features: f, claims }),
+      sanctioned: false,
+      lastActivityAt: f.lastActivityAt,
+      stored,
+      override,
+    },
+    'test',
+    now,
+  );
 }
 const row = (rows: ScoreRow[], c: string) => rows.find((r) => r.category === c)!;
 
 describe('planWallet', () => {
   it('first scores are nine rows and no changes', () => {
     const p = plan(features(t0), [], [], t1);
-    expect(p.rows.map((r) => r.category)).toEqual(['OVERALL', 'DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE', 'NFT', 'IDENTITY', 'SOCIAL', 'DEVELOPER', 'COMPLIANCE']);
+    expect(p.rows.map((r) => r.category)).toEqual([
+      'OVERALL',
+      'DEFI_LENDING',
+      'DEFI_TRADING',
+      'GOVERNANCE',
+      'NFT',
+      'IDENTITY',
+      'SOCIAL',
+      'DEVELOPER',
+      'COMPLIANCE',
+    ]);
     expect(p.changes).toEqual([]);
   });
 
@@ -40,7 +75,7 @@ describe('planWallet', () => {
     expect(row(after.rows, 'DEFI_LENDING').score).toBeLessThanOrEqual(row(before.rows, 'DEFI_LENDING').score);
   });
 
-  it('anchors are the category\'s own evidence: no debt claim, verified or not, nor its status changes, moves one (model 3.0.0)', () => {
+  it("anchors are the category's own evidence: no debt claim, verified or not, nor its status changes, moves one (model 3.0.0)", () => {
     const claim = { ...verifiedClaim };
     const before = plan(features(t0), [], [], t1);
     const first = plan(features(t0), [claim], before.rows, t1);
@@ -88,9 +123,23 @@ describe('planWallet', () => {
 
 describe('planWallet: debt claims never erase a revision', () => {
   const lendingOverride = (score: number) => ({ category: 'DEFI_LENDING' as const, score, disputeId: 'd2' });
-  function planL(f: WalletFeatures, claims: DebtClaimSignal[], stored: ScoreRow[], now: Date, override?: ReturnType<typeof lendingOverride>) {
+  function planL(
+    f: WalletFeatures,
+    claims: DebtClaimSignal[],
+    stored: ScoreRow[],
+    now: Date,
+    override?: ReturnType<typeof lendingOverride>,
+  ) {
     return planWallet(
-      { address: A, results: scoreCategories({ features: f, claims }), sanctioned: false, lastActivityAt: f.lastActivityAt, stored, override, claimPoints: claimPoints(claims) },
+      {
+        address: A,
+        results: scoreCategories({ features: f, claims }),
+        sanctioned: false,
+        lastActivityAt: f.lastActivityAt,
+        stored,
+        override,
+        claimPoints: claimPoints(claims),
+      },
       'test',
       now,
     );
@@ -111,7 +160,12 @@ describe('planWallet: debt claims never erase a revision', () => {
     expect(l.score).toBe(800 - UNVERIFIED_CAP);
     expect(overallRevised - row(attacked.rows, 'OVERALL').score).toBeLessThanOrEqual(Math.ceil(UNVERIFIED_CAP * 0.22));
 
-    const withdrawn = planL(features(t0), claims.map((c) => ({ ...c, status: 'Withdrawn' as const })), attacked.rows, t2);
+    const withdrawn = planL(
+      features(t0),
+      claims.map((c) => ({ ...c, status: 'Withdrawn' as const })),
+      attacked.rows,
+      t2,
+    );
     expect(row(withdrawn.rows, 'DEFI_LENDING').score).toBe(800);
     expect(row(withdrawn.rows, 'OVERALL').score).toBe(overallRevised);
   });
@@ -125,7 +179,16 @@ describe('planWallet: debt claims never erase a revision', () => {
     f.lending.borrows = 2;
     f.lending.repays = 2;
     // model 3.0.0: lending evidence is a position held over time
-    f.lending.positions = { debtUsdDays: 50_000, collateralUsdDays: 120_000, interestUsd: 8, cycles: 2, cycleMonths: 2, avgCycleDays: 10, protocolsHeld: 1, spanDays: 40 };
+    f.lending.positions = {
+      debtUsdDays: 50_000,
+      collateralUsdDays: 120_000,
+      interestUsd: 8,
+      cycles: 2,
+      cycleMonths: 2,
+      avgCycleDays: 10,
+      protocolsHeld: 1,
+      spanDays: 40,
+    };
     const lent = planL(f, [], two.rows, t2);
     expect(row(lent.rows, 'DEFI_LENDING').override_score).toBeNull();
   });
@@ -133,7 +196,15 @@ describe('planWallet: debt claims never erase a revision', () => {
   it('a revision of OVERALL survives a claim too', () => {
     const base = planL(features(t0), [], [], t1);
     const revised = planWallet(
-      { address: A, results: scoreCategories({ features: features(t0), claims: [] }), sanctioned: false, lastActivityAt: t0, stored: base.rows, override: { category: 'OVERALL' as never, score: 700, disputeId: 'd3' }, claimPoints: 0 },
+      {
+        address: A,
+        results: scoreCategories({ features: features(t0), claims: [] }),
+        sanctioned: false,
+        lastActivityAt: t0,
+        stored: base.rows,
+        override: { category: 'OVERALL' as never, score: 700, disputeId: 'd3' },
+        claimPoints: 0,
+      },
       'test',
       t1,
     );

@@ -43,7 +43,8 @@ const later = (a: Date | null, b: Date | null) => (!a ? b : !b ? a : a > b ? a :
  * its claims. OVERALL's is built from the categories' own keys, so a claim does not clear a revised OVERALL either.
  */
 function overrideKey(r: CategoryResult): string {
-  if (r.category === 'DEFI_LENDING' && r.offchainKey !== '' && r.inputsKey.endsWith(r.offchainKey)) return r.inputsKey.slice(0, -r.offchainKey.length);
+  if (r.category === 'DEFI_LENDING' && r.offchainKey !== '' && r.inputsKey.endsWith(r.offchainKey))
+    return r.inputsKey.slice(0, -r.offchainKey.length);
   return r.inputsKey;
 }
 
@@ -65,14 +66,22 @@ interface Effective {
   disputeId: string | null;
 }
 
-function effective(r: CategoryResult, key: string, shift: number, prev: ScoreRow | undefined, override: Override | undefined): Effective | null {
+function effective(
+  r: CategoryResult,
+  key: string,
+  shift: number,
+  prev: ScoreRow | undefined,
+  override: Override | undefined,
+): Effective | null {
   let o: Omit<Effective, 'score'> | null = null;
   if (override && override.category === r.category) {
     o = { revised: override.score, key, base: shift, disputeId: override.disputeId };
   } else if (prev && prev.override_score !== null) {
-    const sameFormat = prev.model_version === MODEL_VERSION && prev.override_claim_points !== null && prev.override_claim_points !== undefined;
+    const sameFormat =
+      prev.model_version === MODEL_VERSION && prev.override_claim_points !== null && prev.override_claim_points !== undefined;
     if (!sameFormat) o = { revised: prev.override_score, key, base: shift, disputeId: prev.override_dispute_id };
-    else if (prev.override_inputs_key === key) o = { revised: prev.override_score, key, base: prev.override_claim_points!, disputeId: prev.override_dispute_id };
+    else if (prev.override_inputs_key === key)
+      o = { revised: prev.override_score, key, base: prev.override_claim_points!, disputeId: prev.override_dispute_id };
   }
   if (!o) return null;
   return { ...o, score: Math.round(clamp(o.revised + (shift - o.base), 0, 1000)) };
@@ -89,7 +98,10 @@ export function planWallet(p: WalletPlanInput, cause: string, now: Date): { rows
     keys.set(r.category, key);
     const o = effective(r, key, claimShift(r.category, points), prev, p.override);
     const factors = o
-      ? [{ code: 'DISPUTE_REVISION', description: `score revised by the resolution of dispute ${o.disputeId}`, impact: o.score - r.score }, ...r.factors.slice(0, 5)]
+      ? [
+          { code: 'DISPUTE_REVISION', description: `score revised by the resolution of dispute ${o.disputeId}`, impact: o.score - r.score },
+          ...r.factors.slice(0, 5),
+        ]
       : r.factors;
     return {
       address: p.address,
@@ -126,7 +138,13 @@ export function planWallet(p: WalletPlanInput, cause: string, now: Date): { rows
   // OVERALL's backing: everything the wallet lost, each dollar once (the model's own OVERALL carries it)
   const overallBacking = p.overallBackingUsd ?? null;
   const overall = composite(
-    rows.map((r, i) => ({ category: r.category, score: r.score, conduct: p.results[i].conduct, confidence: r.confidence, inputsKey: p.results[i].inputsKey })),
+    rows.map((r, i) => ({
+      category: r.category,
+      score: r.score,
+      conduct: p.results[i].conduct,
+      confidence: r.confidence,
+      inputsKey: p.results[i].inputsKey,
+    })),
     p.sanctioned,
     overallBacking,
   );

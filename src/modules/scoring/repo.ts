@@ -34,7 +34,19 @@ const COLUMNS =
 
 /** Only what a read needs. */
 const READ_COLUMNS = 'address, category, score, confidence, decay_anchor, factors, model_version, calculated_at, conduct, backing_usd';
-export type ReadRow = Pick<ScoreRow, 'address' | 'category' | 'score' | 'confidence' | 'decay_anchor' | 'factors' | 'model_version' | 'calculated_at' | 'conduct' | 'backing_usd'>;
+export type ReadRow = Pick<
+  ScoreRow,
+  | 'address'
+  | 'category'
+  | 'score'
+  | 'confidence'
+  | 'decay_anchor'
+  | 'factors'
+  | 'model_version'
+  | 'calculated_at'
+  | 'conduct'
+  | 'backing_usd'
+>;
 
 // readCategory's statement: one array of [address, score, confidence, decay_anchor, model_version, calculated_at,
 // conduct, backing_usd(, factors)] per row. Timestamps in JSON are ISO 8601 with the session's offset (Date parses
@@ -66,7 +78,11 @@ export function createScoresRepo(db: Queryable) {
       if (addresses.length === 0) return [];
       // The rows come back as one JSON text: a driver decodes each column of each row on its own (on PGlite that
       // was most of a 100-wallet read), one text is one JSON.parse.
-      const [r] = await q.query<{ j: string | null }>(withFactors ? READ_CATEGORY_FULL : READ_CATEGORY, [category, addresses], withFactors ? READ_CATEGORY_FULL_NAME : READ_CATEGORY_NAME);
+      const [r] = await q.query<{ j: string | null }>(
+        withFactors ? READ_CATEGORY_FULL : READ_CATEGORY,
+        [category, addresses],
+        withFactors ? READ_CATEGORY_FULL_NAME : READ_CATEGORY_NAME,
+      );
       if (!r?.j) return [];
       const rows = JSON.parse(r.j) as ReadTuple[];
       const out: ReadRow[] = new Array(rows.length);
@@ -89,7 +105,10 @@ export function createScoresRepo(db: Queryable) {
     },
 
     async known(addresses: string[], q: Queryable = db): Promise<string[]> {
-      const rows = await q.query<{ address: string }>(`SELECT address FROM scores WHERE address = ANY($1::text[]) AND category = 'OVERALL'`, [addresses]);
+      const rows = await q.query<{ address: string }>(
+        `SELECT address FROM scores WHERE address = ANY($1::text[]) AND category = 'OVERALL'`,
+        [addresses],
+      );
       return rows.map((r) => r.address);
     },
 

@@ -15,7 +15,16 @@ function draw(address: string, category: string): { score: number; confidence: n
 }
 
 function entry(category: Category, score: number, confidence: number, explain: boolean): ScoreEntry {
-  const e: ScoreEntry = { category, score, conduct: score, backingUsd: null, confidence, tier: tierFor(score), calculatedAt: CALCULATED_AT, modelVersion: VERSION };
+  const e: ScoreEntry = {
+    category,
+    score,
+    conduct: score,
+    backingUsd: null,
+    confidence,
+    tier: tierFor(score),
+    calculatedAt: CALCULATED_AT,
+    modelVersion: VERSION,
+  };
   if (explain) e.factors = [{ code: 'SANDBOX_DATA', description: 'deterministic sandbox data for test keys: not a real score', impact: 0 }];
   return e;
 }
@@ -28,7 +37,10 @@ export function sandboxScores(address: string, explain = false): ScoreEntry[] {
     overall += WEIGHTS[p.c] * p.score;
     conf += WEIGHTS[p.c] * p.confidence;
   }
-  return [entry('OVERALL', Math.round(overall), Math.round(conf * 1000) / 1000, explain), ...parts.map((p) => entry(p.c, p.score, p.confidence, explain))];
+  return [
+    entry('OVERALL', Math.round(overall), Math.round(conf * 1000) / 1000, explain),
+    ...parts.map((p) => entry(p.c, p.score, p.confidence, explain)),
+  ];
 }
 
 /** The read side of ScoringService over sandbox data; nothing is stored, recomputed or pushed. */

@@ -26,7 +26,8 @@ afterAll(async () => {
 });
 
 const eventsFor = (address: string) => events.filter((e) => e.address === address);
-const scoreOf = async (address: string, category: 'OVERALL' | 'DEFI_LENDING' | 'DEFI_TRADING') => (await scoring.getScore(address, category)).score;
+const scoreOf = async (address: string, category: 'OVERALL' | 'DEFI_LENDING' | 'DEFI_TRADING') =>
+  (await scoring.getScore(address, category)).score;
 
 async function fileClaim(debtor: string) {
   const res = await app.inject({
@@ -75,7 +76,14 @@ describe('changes', () => {
     const changes = await scoring.applyRevisedScore(a, 'DEFI_TRADING', 700, 'wallet:0xadmin', 'dispute-42');
     expect(changes).toHaveLength(2);
     const trading = changes.find((c) => c.category === 'DEFI_TRADING')!;
-    expect(trading).toMatchObject({ address: a, oldScore: 0, newScore: 700, tier: 'High', cause: 'dispute_revision', modelVersion: MODEL_VERSION });
+    expect(trading).toMatchObject({
+      address: a,
+      oldScore: 0,
+      newScore: 700,
+      tier: 'High',
+      cause: 'dispute_revision',
+      modelVersion: MODEL_VERSION,
+    });
     const overall = changes.find((c) => c.category === 'OVERALL')!;
     expect(overall.oldScore).toBe(overallBefore);
     expect(overall.newScore).toBe(overallBefore + Math.round(WEIGHTS.DEFI_TRADING * 700));
@@ -89,7 +97,13 @@ describe('changes', () => {
       'SELECT actor, action, details FROM audit_log WHERE target = $1',
       [`wallet:${a}`],
     );
-    expect(audit).toEqual([{ actor: 'wallet:0xadmin', action: 'score.revised', details: { category: 'DEFI_TRADING', disputeId: 'dispute-42', oldScore: 0, newScore: 700 } }]);
+    expect(audit).toEqual([
+      {
+        actor: 'wallet:0xadmin',
+        action: 'score.revised',
+        details: { category: 'DEFI_TRADING', disputeId: 'dispute-42', oldScore: 0, newScore: 700 },
+      },
+    ]);
 
     // the same revision again is no change: no history, no event
     expect(await scoring.applyRevisedScore(a, 'DEFI_TRADING', 700, 'wallet:0xadmin', 'dispute-42')).toEqual([]);
@@ -134,9 +148,21 @@ describe('decay at read time', () => {
     const at = new Date(Date.now() - 30 * 86_400_000);
     await createIngestionRepo(app.ctx.db).insertActivity(
       (['lending_supply', 'lending_borrow', 'lending_repay'] as const).map((kind, i) => ({
-        chainId: 1, txHash: `0x${randomBytes(32).toString('hex')}`, logIndex: i, wallet: a, kind, blockNumber: 18_000_000 + i, occurredAt: at,
-        contract: '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2', counterparty: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', tokenId: null,
-        amount: '1000000000', direction: null, protocol: 'aave-v3', ref: null, valueUsd: 1000,
+        chainId: 1,
+        txHash: `0x${randomBytes(32).toString('hex')}`,
+        logIndex: i,
+        wallet: a,
+        kind,
+        blockNumber: 18_000_000 + i,
+        occurredAt: at,
+        contract: '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2',
+        counterparty: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+        tokenId: null,
+        amount: '1000000000',
+        direction: null,
+        protocol: 'aave-v3',
+        ref: null,
+        valueUsd: 1000,
       })) as never,
     );
     await app.ctx.services.scoring!.recompute(a, 'ingestion');
@@ -148,12 +174,24 @@ describe('decay at read time', () => {
     // The same service reading the same rows with a clock 60 days later (its own cache, so it reads the database).
     let clock = new Date(row.decay_anchor.getTime());
     const bus = createEventBus({ instanceId: 'clocked', channel: 'clocked' });
-    const later = createScoringService({ db: app.ctx.db, bus, caches: createCacheFactory(bus), services: app.ctx.services, now: () => clock });
+    const later = createScoringService({
+      db: app.ctx.db,
+      bus,
+      caches: createCacheFactory(bus),
+      services: app.ctx.services,
+      now: () => clock,
+    });
     expect((await later.getScore(a, 'DEFI_LENDING')).confidence).toBeCloseTo(row.confidence, 3);
     clock = new Date(row.decay_anchor.getTime() + 60 * 86_400_000);
     await bus.close();
     const bus2 = createEventBus({ instanceId: 'clocked2', channel: 'clocked2' });
-    const later2 = createScoringService({ db: app.ctx.db, bus: bus2, caches: createCacheFactory(bus2), services: app.ctx.services, now: () => clock });
+    const later2 = createScoringService({
+      db: app.ctx.db,
+      bus: bus2,
+      caches: createCacheFactory(bus2),
+      services: app.ctx.services,
+      now: () => clock,
+    });
     expect((await later2.getScore(a, 'DEFI_LENDING')).confidence).toBeCloseTo(row.confidence * 0.95 * 0.95, 3);
     const [batchEntry] = await later2.getBatch([a], 'DEFI_LENDING');
     expect(batchEntry.confidence).toBeCloseTo(row.confidence * 0.9025, 3);
@@ -166,14 +204,29 @@ describe('model upgrade', () => {
     const loop = async (w: string) => {
       await createIngestionRepo(app.ctx.db).insertActivity(
         (['lending_supply', 'lending_borrow', 'lending_repay', 'lending_withdraw'] as const).map((kind, i) => ({
-          chainId: 1, txHash: `0x${randomBytes(32).toString('hex')}`, logIndex: i, wallet: w, kind, blockNumber: 19_000_000, occurredAt: new Date(Date.now() - 86_400_000),
-          contract: '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2', counterparty: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', tokenId: null,
-          amount: '1000000000000', direction: null, protocol: 'aave-v3', ref: null, valueUsd: 1_000_000,
+          chainId: 1,
+          txHash: `0x${randomBytes(32).toString('hex')}`,
+          logIndex: i,
+          wallet: w,
+          kind,
+          blockNumber: 19_000_000,
+          occurredAt: new Date(Date.now() - 86_400_000),
+          contract: '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2',
+          counterparty: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+          tokenId: null,
+          amount: '1000000000000',
+          direction: null,
+          protocol: 'aave-v3',
+          ref: null,
+          valueUsd: 1_000_000,
         })) as never,
       );
       await scoring.recompute(w, 'ingestion');
       // what a 2.0.0 deployment left in the table
-      await app.ctx.db.query("UPDATE scores SET model_version = '2.0.0', score = 839, model_score = 839 WHERE address = $1 AND category = 'DEFI_LENDING'", [w]);
+      await app.ctx.db.query(
+        "UPDATE scores SET model_version = '2.0.0', score = 839, model_score = 839 WHERE address = $1 AND category = 'DEFI_LENDING'",
+        [w],
+      );
       await app.ctx.db.query("UPDATE scores SET model_version = '2.0.0' WHERE address = $1", [w]);
     };
     const [one, two] = [randomAddress(), randomAddress()];
@@ -189,7 +242,10 @@ describe('model upgrade', () => {
     for (const w of [one, two]) {
       const rows = await app.ctx.db.query<{ model_version: string }>('SELECT model_version FROM scores WHERE address = $1', [w]);
       expect(rows.map((r) => r.model_version)).toEqual(Array(9).fill(MODEL_VERSION));
-      const changes = await app.ctx.db.query<{ cause: string; old_score: number; new_score: number }>("SELECT cause, old_score, new_score FROM score_changes WHERE address = $1 AND category = 'DEFI_LENDING'", [w]);
+      const changes = await app.ctx.db.query<{ cause: string; old_score: number; new_score: number }>(
+        "SELECT cause, old_score, new_score FROM score_changes WHERE address = $1 AND category = 'DEFI_LENDING'",
+        [w],
+      );
       expect(changes).toEqual([{ cause: 'model_upgrade', old_score: 839, new_score: 0 }]);
     }
     await bus.close();
@@ -208,13 +264,29 @@ describe('model upgrade', () => {
     ] as const;
     await createIngestionRepo(app.ctx.db).insertActivity(
       rows.map(([kind, d, amount, usd], i) => ({
-        chainId: 1, txHash: `0x${randomBytes(32).toString('hex')}`, logIndex: 0, wallet: w, kind, blockNumber: 19_000_000 + i, occurredAt: new Date(t0 + d * day),
-        contract: '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2', counterparty: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', tokenId: null,
-        amount, direction: null, protocol: 'aave-v3', ref: null, valueUsd: usd, txFrom: w,
+        chainId: 1,
+        txHash: `0x${randomBytes(32).toString('hex')}`,
+        logIndex: 0,
+        wallet: w,
+        kind,
+        blockNumber: 19_000_000 + i,
+        occurredAt: new Date(t0 + d * day),
+        contract: '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2',
+        counterparty: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+        tokenId: null,
+        amount,
+        direction: null,
+        protocol: 'aave-v3',
+        ref: null,
+        valueUsd: usd,
+        txFrom: w,
       })) as never,
     );
     await scoring.recompute(w, 'ingestion');
-    const [now] = await app.ctx.db.query<{ score: number; conduct: number; backing_usd: number }>("SELECT score, conduct, backing_usd FROM scores WHERE address = $1 AND category = 'DEFI_LENDING'", [w]);
+    const [now] = await app.ctx.db.query<{ score: number; conduct: number; backing_usd: number }>(
+      "SELECT score, conduct, backing_usd FROM scores WHERE address = $1 AND category = 'DEFI_LENDING'",
+      [w],
+    );
     // its conduct is a clean ten-month loan; its score is held to the interest beyond what $5k parked earns (~$52)
     expect(now.conduct).toBeGreaterThan(now.score);
     expect(Number(now.backing_usd)).toBeCloseTo(200 - (5_000 * 299 * 0.036) / 365, 0);
@@ -226,7 +298,10 @@ describe('model upgrade', () => {
     const bus = createEventBus({ instanceId: 'upgrade4', channel: 'upgrade4' });
     const fresh = createScoringService({ db: app.ctx.db, bus, caches: createCacheFactory(bus), services: app.ctx.services });
     expect(await fresh.getScore(w, 'DEFI_LENDING')).toMatchObject({ score: now.score, conduct: now.conduct, modelVersion: '4.0.0' });
-    const changes = await app.ctx.db.query<{ cause: string; old_score: number; new_score: number }>("SELECT cause, old_score, new_score FROM score_changes WHERE address = $1 AND category = 'DEFI_LENDING' AND cause = 'model_upgrade'", [w]);
+    const changes = await app.ctx.db.query<{ cause: string; old_score: number; new_score: number }>(
+      "SELECT cause, old_score, new_score FROM score_changes WHERE address = $1 AND category = 'DEFI_LENDING' AND cause = 'model_upgrade'",
+      [w],
+    );
     expect(changes).toEqual([{ cause: 'model_upgrade', old_score: 700, new_score: now.score }]);
     const stored = await app.ctx.db.query<{ conduct: number | null }>('SELECT conduct FROM scores WHERE address = $1', [w]);
     expect(stored.every((r) => r.conduct !== null)).toBe(true);

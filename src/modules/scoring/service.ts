@@ -6,8 +6,25 @@ import type { EventBus } from '../../platform/events/bus.js';
 import type { CacheFactory } from '../../platform/cache/index.js';
 import type { Services } from '../../platform/context.js';
 import { writeAudit } from '../../platform/audit.js';
-import { CATEGORIES, SCORE_UPDATED, type Category, type Coverage, type ScoreChange, type ScoreEntry, type ScoringService } from './contracts.js';
-import { decayConfidence, emptyFeatures, MODEL_VERSION, NO_COMPLIANCE, NO_IDENTITY, scoreCategories, tierFor, type ModelInput } from './model/index.js';
+import {
+  CATEGORIES,
+  SCORE_UPDATED,
+  type Category,
+  type Coverage,
+  type ScoreChange,
+  type ScoreEntry,
+  type ScoringService,
+} from './contracts.js';
+import {
+  decayConfidence,
+  emptyFeatures,
+  MODEL_VERSION,
+  NO_COMPLIANCE,
+  NO_IDENTITY,
+  scoreCategories,
+  tierFor,
+  type ModelInput,
+} from './model/index.js';
 import { planWallet, type Override } from './plan.js';
 import { claimPoints } from './model/debt-claims.js';
 import { createScoresRepo, type ReadRow, type ScoreRow } from './repo.js';
@@ -89,9 +106,21 @@ export function withCoverage(e: ScoreEntry, coverage: Coverage): ScoreEntry {
   // what the model found stays first (an admin's revision, a protocol contract's label); then what was not read
   return { ...e, coverage, factors: [...rest, NO_SOURCE_FACTOR] };
 }
-const DISCOUNTED_EVIDENCE = new Set(['SWAPS_DISCOUNTED', 'NFTS_DISCOUNTED', 'DELEGATIONS_DISCOUNTED', 'ATTESTATIONS_DISCOUNTED', 'FEES_UNBACKED', 'NO_CREDIT_RECORD']);
+const DISCOUNTED_EVIDENCE = new Set([
+  'SWAPS_DISCOUNTED',
+  'NFTS_DISCOUNTED',
+  'DELEGATIONS_DISCOUNTED',
+  'ATTESTATIONS_DISCOUNTED',
+  'FEES_UNBACKED',
+  'NO_CREDIT_RECORD',
+]);
 const ON_CHAIN_ABSENCE = new Set([
-  'NO_LENDING_HISTORY', 'NO_TRADING_HISTORY', 'NO_GOVERNANCE_ACTIVITY', 'NO_NFT_ACTIVITY', 'NO_SOCIAL_GRAPH', 'NO_CONTRACTS_DEPLOYED',
+  'NO_LENDING_HISTORY',
+  'NO_TRADING_HISTORY',
+  'NO_GOVERNANCE_ACTIVITY',
+  'NO_NFT_ACTIVITY',
+  'NO_SOCIAL_GRAPH',
+  'NO_CONTRACTS_DEPLOYED',
 ]);
 // --- end coverage ---
 
@@ -126,7 +155,9 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
     const s = services;
     const many = s.ingestion?.featuresForMany;
     const [features, rest] = await Promise.all([
-      many ? many.call(s.ingestion, addresses) : Promise.all(addresses.map((a) => (s.ingestion ? s.ingestion.featuresFor(a) : emptyFeatures(a)))),
+      many
+        ? many.call(s.ingestion, addresses)
+        : Promise.all(addresses.map((a) => (s.ingestion ? s.ingestion.featuresFor(a) : emptyFeatures(a)))),
       signalsOf(addresses),
     ]);
     return addresses.map((_, i) => ({ features: features[i], ...rest[i] }));
@@ -137,13 +168,21 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
     const s = services;
     const each = <T>(one: (a: string) => Promise<T>) => Promise.all(addresses.map(one));
     const [claims, compliance, identity] = await Promise.all([
-      s.debtClaims ? (s.debtClaims.signalsForMany ? s.debtClaims.signalsForMany(addresses) : each((a) => s.debtClaims!.signalsFor(a))) : addresses.map(() => []),
+      s.debtClaims
+        ? s.debtClaims.signalsForMany
+          ? s.debtClaims.signalsForMany(addresses)
+          : each((a) => s.debtClaims!.signalsFor(a))
+        : addresses.map(() => []),
       s.compliance
         ? s.compliance.signalsForMany
           ? s.compliance.signalsForMany(addresses)
           : each((a) => s.compliance!.signalFor(a))
         : addresses.map((a) => (s.sanctions ? { ...NO_COMPLIANCE, sanctioned: s.sanctions.status(a).sanctioned } : NO_COMPLIANCE)),
-      s.identity ? (s.identity.signalsForMany ? s.identity.signalsForMany(addresses) : each((a) => s.identity!.signalFor(a))) : addresses.map(() => NO_IDENTITY),
+      s.identity
+        ? s.identity.signalsForMany
+          ? s.identity.signalsForMany(addresses)
+          : each((a) => s.identity!.signalFor(a))
+        : addresses.map(() => NO_IDENTITY),
     ]);
     return addresses.map((_, i) => ({ claims: claims[i], compliance: compliance[i], identity: identity[i] }));
   }

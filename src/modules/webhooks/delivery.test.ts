@@ -9,8 +9,10 @@ import { webhooksTestApp } from './test-helpers.js';
 const wh = webhooksTestApp(0.05);
 const { receiver, subscribe } = wh;
 
-const getHook = async (key: TestKey, id: string) => (await wh.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: key.headers })).json();
-const deliveries = async (key: TestKey, id: string) => (await wh.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries`, headers: key.headers })).json();
+const getHook = async (key: TestKey, id: string) =>
+  (await wh.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: key.headers })).json();
+const deliveries = async (key: TestKey, id: string) =>
+  (await wh.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries`, headers: key.headers })).json();
 
 describe('webhook delivery', () => {
   it('POSTs the signed score.updated body, verifiable both ways', async () => {
@@ -18,7 +20,10 @@ describe('webhook delivery', () => {
     const key = await createKey(wh.app, 'Starter');
     const addr = randomAddress();
     const hook = await subscribe(key, rx.url, addr);
-    const change = await emitScoreChange(wh.app, scoreChange(addr, { category: 'DEFI_LENDING', oldScore: null, newScore: 731, confidence: 0.64, tier: 'High' }));
+    const change = await emitScoreChange(
+      wh.app,
+      scoreChange(addr, { category: 'DEFI_LENDING', oldScore: null, newScore: 731, confidence: 0.64, tier: 'High' }),
+    );
 
     const got = await eventually(() => rx.received[0]);
     expect(got.headers['content-type']).toBe('application/json');
@@ -67,7 +72,9 @@ describe('webhook delivery', () => {
       status: 'delivered',
       attemptCount: 1,
       nextAttemptAt: null,
-      attempts: [{ attempt: 1, statusCode: 200, succeeded: true, error: null, durationMs: expect.any(Number), attemptedAt: expect.any(String) }],
+      attempts: [
+        { attempt: 1, statusCode: 200, succeeded: true, error: null, durationMs: expect.any(Number), attemptedAt: expect.any(String) },
+      ],
     });
   });
 
@@ -80,7 +87,11 @@ describe('webhook delivery', () => {
     const onY = await subscribe(key, `${rx.url}?to=y`, y);
     const all = await subscribe(key, `${rx.url}?to=all`);
     await emitScoreChange(wh.app, scoreChange(x, { newScore: 111 }));
-    await eventually(async () => (await deliveries(key, onX.id)).deliveries[0]?.status === 'delivered' && (await deliveries(key, all.id)).deliveries[0]?.status === 'delivered');
+    await eventually(
+      async () =>
+        (await deliveries(key, onX.id)).deliveries[0]?.status === 'delivered' &&
+        (await deliveries(key, all.id)).deliveries[0]?.status === 'delivered',
+    );
     expect((await deliveries(key, onY.id)).count).toBe(0);
     const forX = rx.received.filter((r) => JSON.parse(r.body).data.newScore === 111);
     expect(forX).toHaveLength(2);
@@ -92,7 +103,9 @@ describe('webhook delivery', () => {
   });
 
   it('retries failed attempts, honours Retry-After, then resets the failure count', async () => {
-    const rx = await receiver((_r, i) => (i === 0 ? { status: 500 } : i === 1 ? { status: 503, headers: { 'retry-after': '1' } } : { status: 204 }));
+    const rx = await receiver((_r, i) =>
+      i === 0 ? { status: 500 } : i === 1 ? { status: 503, headers: { 'retry-after': '1' } } : { status: 204 },
+    );
     const key = await createKey(wh.app, 'Starter');
     const addr = randomAddress();
     const hook = await subscribe(key, rx.url, addr);
@@ -109,7 +122,9 @@ describe('webhook delivery', () => {
     expect(rx.received[2].at - rx.received[1].at).toBeGreaterThanOrEqual(950);
     const d = (await deliveries(key, hook.id)).deliveries[0];
     expect(d.attemptCount).toBe(3);
-    expect(d.attempts.map((a: { statusCode: number; succeeded: boolean; error: string | null }) => [a.statusCode, a.succeeded, a.error])).toEqual([
+    expect(
+      d.attempts.map((a: { statusCode: number; succeeded: boolean; error: string | null }) => [a.statusCode, a.succeeded, a.error]),
+    ).toEqual([
       [500, false, 'HTTP 500'],
       [503, false, 'HTTP 503'],
       [204, true, null],
@@ -127,7 +142,9 @@ describe('webhook delivery', () => {
     const addr = randomAddress();
     const hook = await subscribe(key, deadUrl, addr);
     await emitScoreChange(wh.app, scoreChange(addr));
-    const d = await eventually(async () => (await deliveries(key, hook.id)).deliveries[0]?.attempts.length >= 2 && (await deliveries(key, hook.id)).deliveries[0]);
+    const d = await eventually(
+      async () => (await deliveries(key, hook.id)).deliveries[0]?.attempts.length >= 2 && (await deliveries(key, hook.id)).deliveries[0],
+    );
     expect(d.attempts[0]).toMatchObject({ statusCode: null, succeeded: false, error: expect.stringContaining('ECONNREFUSED') });
     await wh.app.inject({ method: 'DELETE', url: `/api/v1/webhooks/${hook.id}`, headers: key.headers });
   });

@@ -31,7 +31,12 @@ export const webhooksModule: Module = {
     const relay = createRelay({ bus: ctx.bus, distributed: ctx.redis !== null });
     const wake = () => ctx.bus.publish(WEBHOOKS_DUE, {});
     const announce = (e: object) => ctx.bus.publish(SANDBOX_SCORE_UPDATED, e);
-    registerListenRoutes(app, createListenService({ db: ctx.db, repo: createSubscriptionRepo(ctx.db), cipher: ctx.cipher, relay, wake, announce }), relay, ctx.db);
+    registerListenRoutes(
+      app,
+      createListenService({ db: ctx.db, repo: createSubscriptionRepo(ctx.db), cipher: ctx.cipher, relay, wake, announce }),
+      relay,
+      ctx.db,
+    );
     ctx.workers.push(
       createDeliveryWorker({
         repo: outboxRepo,

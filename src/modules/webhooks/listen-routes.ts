@@ -46,7 +46,7 @@ export function registerListenRoutes(app: App, service: ListenService, relay: Re
             summary: 'Receive deliveries over a stream (credence webhooks listen)',
             description:
               'For development, as `stripe listen`: creates a temporary webhook of this key (listed with the URL `credence-listen://...`) and ' +
-              'streams its deliveries to the caller instead of POSTing them, since the service cannot reach a developer\'s machine. Each delivery ' +
+              "streams its deliveries to the caller instead of POSTing them, since the service cannot reach a developer's machine. Each delivery " +
               'is signed, recorded and retried exactly as for any webhook; the caller forwards it to its local receiver and reports the local ' +
               'status with POST /webhooks/listen/{id}/acks (no acknowledgement within 10 s is a failed attempt). With a test key (any tier) it ' +
               'receives test events (POST /webhooks/trigger); with a live key (Starter and above) live score events. At most 5 listeners per key; ' +
@@ -62,7 +62,8 @@ export function registerListenRoutes(app: App, service: ListenService, relay: Re
           const who = caller(req);
           const { row, secret, token } = await service.open(who, req.body?.walletAddress);
           const stream = new PassThrough();
-          const event = (name: string, data: unknown, id?: string) => stream.write(`event: ${name}\n${id ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
+          const event = (name: string, data: unknown, id?: string) =>
+            stream.write(`event: ${name}\n${id ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
           const ping = setInterval(() => stream.write(': ping\n\n'), PING_MS);
           const detach = relay.attach(token, {
             write: (d) => event('delivery', { deliveryId: d.deliveryId, headers: d.headers, body: d.body }, d.deliveryId),
@@ -117,7 +118,7 @@ export function registerListenRoutes(app: App, service: ListenService, relay: Re
             tags,
             summary: 'Trigger a test event (test keys)',
             description:
-              'Test keys (cred_test_...) only: makes a sandbox score change of `address` (default: the key owner\'s wallet) in `category` ' +
+              "Test keys (cred_test_...) only: makes a sandbox score change of `address` (default: the key owner's wallet) in `category` " +
               '(default OVERALL) and sends a real, signed `score.updated` event about it to the active test webhooks and listeners of this key ' +
               'that match the wallet, through the same outbox, signatures and retries as live events, and as `ScoreUpdated` to the test connections of the hub opened with this key. Sandbox scores themselves stay deterministic ' +
               '(reads still answer `oldScore`). Test events never reach live webhooks; live credentials get 403.',

@@ -25,9 +25,11 @@ export const ListenerIdParams = Type.Object({ id: Uuid({ description: 'the tempo
 
 export const AckBody = Type.Object(
   {
-  deliveryId: Uuid({ description: 'the delivery acknowledged (deliveryId of the delivery event, also its webhook-id header)' }),
-  statusCode: Nullable(Type.Integer({ minimum: 100, maximum: 599, description: "the local receiver's HTTP status; null when it could not be reached" })),
-  error: Type.Optional(Type.String({ maxLength: 500, description: 'why the local receiver could not be reached' })),
+    deliveryId: Uuid({ description: 'the delivery acknowledged (deliveryId of the delivery event, also its webhook-id header)' }),
+    statusCode: Nullable(
+      Type.Integer({ minimum: 100, maximum: 599, description: "the local receiver's HTTP status; null when it could not be reached" }),
+    ),
+    error: Type.Optional(Type.String({ maxLength: 500, description: 'why the local receiver could not be reached' })),
   },
   { title: 'ListenAck' },
 );
@@ -48,7 +50,10 @@ export const TriggerResult = Type.Object(
     category: CategorySchema,
     oldScore: Type.Integer({ description: 'the sandbox score before the change (what a test key reads)' }),
     newScore: Type.Integer({ description: 'the score the event announces' }),
-    deliveryIds: Type.Array(Uuid(), { description: "one queued delivery per active test webhook or listener of this key that matches the wallet; follow each in GET /webhooks/{id}/deliveries" }),
+    deliveryIds: Type.Array(Uuid(), {
+      description:
+        'one queued delivery per active test webhook or listener of this key that matches the wallet; follow each in GET /webhooks/{id}/deliveries',
+    }),
   },
   { title: 'TriggeredEvent' },
 );

@@ -107,7 +107,11 @@ async function listen(url: string, key: TestKey, body: object = {}) {
 }
 
 const ack = (url: string, key: TestKey, webhookId: string, body: object) =>
-  fetch(`${url}/api/v1/webhooks/listen/${webhookId}/acks`, { method: 'POST', headers: { ...key.headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${url}/api/v1/webhooks/listen/${webhookId}/acks`, {
+    method: 'POST',
+    headers: { ...key.headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 const trigger = (key: TestKey, body: object = {}) =>
   app.inject({ method: 'POST', url: '/api/v1/webhooks/trigger', headers: key.headers, payload: { event: 'score.updated', ...body } });
@@ -120,13 +124,18 @@ const deliveries = async (a: App, key: TestKey, id: string) =>
   }[];
 
 describe('webhooks listen', () => {
-  it('needs a client that accepts text/event-stream, and webhooks in a live key\'s tier', async () => {
+  it("needs a client that accepts text/event-stream, and webhooks in a live key's tier", async () => {
     const key = await testKey();
     const plain = await app.inject({ method: 'POST', url: '/api/v1/webhooks/listen', headers: key.headers, payload: {} });
     expect(plain.statusCode).toBe(400);
     expect(plain.json().fields.map((f: { field: string }) => f.field)).toContain('accept');
     const free = await createKey(app, 'Free');
-    const res = await app.inject({ method: 'POST', url: '/api/v1/webhooks/listen', headers: { ...free.headers, accept: 'text/event-stream' }, payload: {} });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks/listen',
+      headers: { ...free.headers, accept: 'text/event-stream' },
+      payload: {},
+    });
     expect(res.statusCode).toBe(403);
   });
 
@@ -147,7 +156,10 @@ describe('webhooks listen', () => {
     const first = await l.next();
     expect(first.deliveryId).toBe(t.json().deliveryIds[0]);
     expect(verifyWebhook(first.body, first.headers, secret)).toMatchObject({ valid: true });
-    expect(JSON.parse(first.body)).toMatchObject({ event: 'score.updated', data: { walletAddress: address, category: 'NFT', oldScore: t.json().oldScore, newScore: t.json().newScore } });
+    expect(JSON.parse(first.body)).toMatchObject({
+      event: 'score.updated',
+      data: { walletAddress: address, category: 'NFT', oldScore: t.json().oldScore, newScore: t.json().newScore },
+    });
     // the local receiver answered 500: a failed attempt, sent again along the schedule
     expect((await ack(base, key, webhookId, { deliveryId: first.deliveryId, statusCode: 500 })).status).toBe(204);
     const again = await l.next();
@@ -168,13 +180,20 @@ describe('webhooks listen', () => {
     expect((await ack(base, other, webhookId, { deliveryId: first.deliveryId, statusCode: 200 })).status).toBe(404);
 
     await l.close();
-    await eventually(async () => (await app.inject({ method: 'GET', url: `/api/v1/webhooks/${webhookId}`, headers: key.headers })).statusCode === 404);
+    await eventually(
+      async () => (await app.inject({ method: 'GET', url: `/api/v1/webhooks/${webhookId}`, headers: key.headers })).statusCode === 404,
+    );
   });
 
   it("a trigger goes to the calling test key's listeners only, never to another key's nor to live webhooks", async () => {
     const [mine, theirs] = [await testKey(), await testKey()];
     const live = await createKey(app, 'Starter');
-    const liveHook = await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: live.headers, payload: { url: 'http://127.0.0.1:9/live' } });
+    const liveHook = await app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks',
+      headers: live.headers,
+      payload: { url: 'http://127.0.0.1:9/live' },
+    });
     expect(liveHook.statusCode).toBe(201);
     const [a, b] = [await listen(base, mine), await listen(base, theirs)];
     const [ra, rb] = [await a.ready, await b.ready];
@@ -189,7 +208,9 @@ describe('webhooks listen', () => {
     expect(await deliveries(app, live, liveHook.json().id)).toEqual([]);
     await ack(base, mine, ra.webhookId, { deliveryId: d.deliveryId, statusCode: 204 });
     await eventually(() => hubMine.scores.length > 0, { timeoutMs: 20_000 });
-    expect(hubMine.scores.map((p) => [p.address.toLowerCase(), p.newScore])).toEqual([[mine.owner.address.toLowerCase(), t.json().newScore]]);
+    expect(hubMine.scores.map((p) => [p.address.toLowerCase(), p.newScore])).toEqual([
+      [mine.owner.address.toLowerCase(), t.json().newScore],
+    ]);
     // live credentials cannot trigger
     expect((await trigger(live)).statusCode).toBe(403);
     // the other key's trigger, as a marker: once hubTheirs has it, anything of `mine` would have arrived too
@@ -206,16 +227,28 @@ describe('webhooks listen', () => {
     const [open, orphan] = [await listen(base, key), await listen(base, key)];
     const [ro, rx] = [await open.ready, await orphan.ready];
     const seen = async (id: string) =>
-      (await app.ctx.db.query<{ stale: boolean }>("SELECT listener_seen_at < now() - interval '1 hour' AS stale FROM webhook_subscriptions WHERE id = $1", [id]))[0];
+      (
+        await app.ctx.db.query<{ stale: boolean }>(
+          "SELECT listener_seen_at < now() - interval '1 hour' AS stale FROM webhook_subscriptions WHERE id = $1",
+          [id],
+        )
+      )[0];
     expect(await seen(ro.webhookId)).toEqual({ stale: false });
     // both last vouched for two hours ago; the open one is vouched for again by its instance, the orphan's instance is gone
-    await app.ctx.db.query("UPDATE webhook_subscriptions SET listener_seen_at = now() - interval '2 hours' WHERE id = ANY($1::uuid[])", [[ro.webhookId, rx.webhookId]]);
+    await app.ctx.db.query("UPDATE webhook_subscriptions SET listener_seen_at = now() - interval '2 hours' WHERE id = ANY($1::uuid[])", [
+      [ro.webhookId, rx.webhookId],
+    ]);
     await touchListeners(app.ctx.db, [ro.webhookId]);
     expect(await sweepListeners(app.ctx.db)).toEqual([rx.webhookId]);
     expect((await app.inject({ method: 'GET', url: `/api/v1/webhooks/${rx.webhookId}`, headers: key.headers })).statusCode).toBe(404);
     expect((await app.inject({ method: 'GET', url: `/api/v1/webhooks/${ro.webhookId}`, headers: key.headers })).statusCode).toBe(200);
     // an ordinary webhook is never swept
-    const plain = await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: (await createKey(app, 'Starter')).headers, payload: { url: 'http://127.0.0.1:9/hook' } });
+    const plain = await app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks',
+      headers: (await createKey(app, 'Starter')).headers,
+      payload: { url: 'http://127.0.0.1:9/hook' },
+    });
     expect(plain.statusCode, plain.body).toBe(201);
     expect(await sweepListeners(app.ctx.db, 0)).not.toContain(plain.json().id);
     await Promise.all([open.close(), orphan.close()]);
@@ -226,7 +259,12 @@ describe('webhooks listen', () => {
     const open = [];
     for (let i = 0; i < 5; i++) open.push(await listen(base, key));
     await Promise.all(open.map((l) => l.ready));
-    const sixth = await app.inject({ method: 'POST', url: '/api/v1/webhooks/listen', headers: { ...key.headers, accept: 'text/event-stream' }, payload: {} });
+    const sixth = await app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks/listen',
+      headers: { ...key.headers, accept: 'text/event-stream' },
+      payload: {},
+    });
     expect(sixth.statusCode).toBe(403);
     expect(sixth.json().details).toContain('at most 5');
     await Promise.all(open.map((l) => l.close()));
@@ -252,7 +290,12 @@ describe.runIf(usingPostgres() && !!redisUrl())('webhooks listen across instance
     const key = await testKey(a);
     const l = await listen(urlA, key);
     const { webhookId, secret } = await l.ready;
-    const t = await a.inject({ method: 'POST', url: '/api/v1/webhooks/trigger', headers: key.headers, payload: { event: 'score.updated' } });
+    const t = await a.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks/trigger',
+      headers: key.headers,
+      payload: { event: 'score.updated' },
+    });
     expect(t.statusCode, t.body).toBe(202);
     const d = await l.next();
     expect(verifyWebhook(d.body, d.headers, secret).valid).toBe(true);

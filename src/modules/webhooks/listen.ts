@@ -33,7 +33,9 @@ export function createListenService(deps: {
     async open(caller: Caller, walletAddress: string | undefined): Promise<{ row: SubscriptionRow; secret: string; token: string }> {
       // Test keys of every tier may listen (the sandbox is where integrations are built); live keys need webhooks in their tier.
       if (currentEnvironment() === 'live' && !(WEBHOOK_LIMITS[caller.tier] ?? 0)) {
-        throw forbidden(`Webhooks are not available on the ${caller.tier} tier; listen with a test key (cred_test_...) or upgrade to Starter or above.`);
+        throw forbidden(
+          `Webhooks are not available on the ${caller.tier} tier; listen with a test key (cred_test_...) or upgrade to Starter or above.`,
+        );
       }
       const token = newRelayToken();
       const secret = generateSecret();
@@ -44,7 +46,15 @@ export function createListenService(deps: {
           [caller.keyId, `${RELAY_SCHEME}%`],
         );
         if (n >= MAX_LISTENERS) throw forbidden(`This key has ${n} listeners open; at most ${MAX_LISTENERS} at once (close one).`);
-        const inserted = await repo.insert({ apiKeyId: caller.keyId, url: relayUrl(token), filter: walletAddress?.toLowerCase() ?? null, secretEncrypted: deps.cipher.encrypt(secret) }, q);
+        const inserted = await repo.insert(
+          {
+            apiKeyId: caller.keyId,
+            url: relayUrl(token),
+            filter: walletAddress?.toLowerCase() ?? null,
+            secretEncrypted: deps.cipher.encrypt(secret),
+          },
+          q,
+        );
         await q.query('UPDATE webhook_subscriptions SET listener_seen_at = now() WHERE id = $1', [inserted.id]);
         return inserted;
       });
@@ -63,7 +73,8 @@ export function createListenService(deps: {
 
     /** A sandbox score change of `address`, announced to the calling test key's matching webhooks and listeners. */
     async triggerScoreUpdated(caller: Caller, address: string, category: Category) {
-      if (currentEnvironment() !== 'test') throw forbidden('Triggering events is for test keys (cred_test_...) only: live events come from real score changes.');
+      if (currentEnvironment() !== 'test')
+        throw forbidden('Triggering events is for test keys (cred_test_...) only: live events come from real score changes.');
       const entry = sandboxScores(address).find((e) => e.category === category)!;
       const oldScore = entry.score;
       // a visible change, within the scale

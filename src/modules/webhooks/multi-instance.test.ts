@@ -196,7 +196,10 @@ describe.skipIf(!enabled)('two instances configured as the README says (PostgreS
       }
     }
     const c = new signalR.HubConnectionBuilder()
-      .withUrl(`http://127.0.0.1:${portA}/hubs/scores`, { transport: signalR.HttpTransportType.WebSockets, WebSocket: ToB } as unknown as signalR.IHttpConnectionOptions)
+      .withUrl(`http://127.0.0.1:${portA}/hubs/scores`, {
+        transport: signalR.HttpTransportType.WebSockets,
+        WebSocket: ToB,
+      } as unknown as signalR.IHttpConnectionOptions)
       .configureLogging(signalR.LogLevel.None)
       .build();
     const got: { address: string; newScore: number }[] = [];
@@ -218,8 +221,11 @@ describe.skipIf(!enabled)('two instances configured as the README says (PostgreS
     const other = { ...deployment.config, encryptionKey: `0x${'ab'.repeat(32)}` };
     await expect(createTestApp({ db: await secondConnection(dbA), config: other })).rejects.toThrow(/CREDENCE_ENCRYPTION_KEY differs/);
     // The issue's setup: only CREDENCE_JWT_SECRET shared, every other key generated per data dir.
-    await expect(createTestApp({ db: await secondConnection(dbA), config: { jwtSecret: deployment.config.jwtSecret, redisPrefix: deployment.config.redisPrefix } })).rejects.toThrow(
-      /CREDENCE_ENCRYPTION_KEY.*differ/,
-    );
+    await expect(
+      createTestApp({
+        db: await secondConnection(dbA),
+        config: { jwtSecret: deployment.config.jwtSecret, redisPrefix: deployment.config.redisPrefix },
+      }),
+    ).rejects.toThrow(/CREDENCE_ENCRYPTION_KEY.*differ/);
   });
 });

@@ -133,7 +133,17 @@ export function createOutboxRepo(db: Db) {
            RETURNING id
          )
          SELECT id FROM d`,
-        [JSON.stringify(items.map(({ d, o }) => ({ id: d.id, token: d.claim_token, attempt: d.attempts, status_code: o.statusCode, duration_ms: o.durationMs })))],
+        [
+          JSON.stringify(
+            items.map(({ d, o }) => ({
+              id: d.id,
+              token: d.claim_token,
+              attempt: d.attempts,
+              status_code: o.statusCode,
+              duration_ms: o.durationMs,
+            })),
+          ),
+        ],
       );
       return new Set(rows.map((r) => r.id));
     },
@@ -191,7 +201,8 @@ export function createOutboxRepo(db: Db) {
         [d.id, d.claim_token],
       );
       // A probe handed back: the endpoint may be probed again at once (by the next instance).
-      if (d.probe && rows.length > 0) await db.query('UPDATE webhook_subscriptions SET probe_at = now() WHERE id = $1 AND probe_at IS NOT NULL', [d.subscription_id]);
+      if (d.probe && rows.length > 0)
+        await db.query('UPDATE webhook_subscriptions SET probe_at = now() WHERE id = $1 AND probe_at IS NOT NULL', [d.subscription_id]);
     },
 
     /** Seconds until the next pending row of an active subscription is due (null: none). */

@@ -4,7 +4,15 @@ import type { ScoreChange } from '../scoring/contracts.js';
 import { createOutbox } from './outbox.js';
 
 const change = (address: string): ScoreChange => ({
-  address, category: 'OVERALL', oldScore: 1, newScore: 2, confidence: 0.5, tier: 'Very Low', cause: 'test', modelVersion: '4.0.0', calculatedAt: new Date(),
+  address,
+  category: 'OVERALL',
+  oldScore: 1,
+  newScore: 2,
+  confidence: 0.5,
+  tier: 'Very Low',
+  cause: 'test',
+  modelVersion: '4.0.0',
+  calculatedAt: new Date(),
 });
 const q = {} as Queryable;
 

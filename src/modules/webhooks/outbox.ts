@@ -41,7 +41,9 @@ export function createOutbox(repo: Pick<OutboxRepo, 'enqueue'>): ScoreChangeOutb
      */
     async enqueueEvent(q: Queryable, e: WalletEvent) {
       const body = JSON.stringify({ event: e.event, timestamp: e.timestamp.toISOString(), data: e.data });
-      await repo.enqueue(q, [{ address: e.address.toLowerCase(), category: e.category, body, eventType: e.event, environment: currentEnvironment() }]);
+      await repo.enqueue(q, [
+        { address: e.address.toLowerCase(), category: e.category, body, eventType: e.event, environment: currentEnvironment() },
+      ]);
     },
     async enqueue(q: Queryable, changes: ScoreChange[]) {
       const queued = await repo.enqueue(

@@ -70,7 +70,9 @@ export function registerRecoveryRoutes(s: App, service: WebhookService, view: (r
     },
     async (req, reply) => {
       const row = await service.test(caller(req), req.params.id);
-      return reply.code(202).send({ deliveryId: row.id, event: 'webhook.test' as const, status: 'pending' as const, createdAt: row.created_at });
+      return reply
+        .code(202)
+        .send({ deliveryId: row.id, event: 'webhook.test' as const, status: 'pending' as const, createdAt: row.created_at });
     },
   );
 }

@@ -9,10 +9,12 @@ import { webhooksTestApp } from './test-helpers.js';
 // A short schedule stands in for the real one (5 s, 5 min, ...): 10 failures along it take about 10 s.
 const wh = webhooksTestApp(1);
 const { receiver, subscribe } = wh;
-const getHook = async (key: TestKey, id: string) => (await wh.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: key.headers })).json();
+const getHook = async (key: TestKey, id: string) =>
+  (await wh.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}`, headers: key.headers })).json();
 const deliveries = async (key: TestKey, id: string) =>
   (await wh.app.inject({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries?limit=100`, headers: key.headers })).json();
-const post = (key: TestKey, url: string, payload?: object) => wh.app.inject({ method: 'POST', url, headers: key.headers, ...(payload ? { payload } : {}) });
+const post = (key: TestKey, url: string, payload?: object) =>
+  wh.app.inject({ method: 'POST', url, headers: key.headers, ...(payload ? { payload } : {}) });
 
 describe('webhooks through outages', () => {
   it('a 3 s receiver outage during a burst of 12 events: 12 delivered, subscription active', async () => {
@@ -26,10 +28,13 @@ describe('webhooks through outages', () => {
     const hook = await subscribe(key, rx.url, addr);
     await Promise.all(Array.from({ length: 12 }, (_, i) => emitScoreChange(wh.app, scoreChange(addr, { newScore: 300 + i }))));
     // Deadline generous for a loaded machine; the schedule alone needs ~3-4 s.
-    await eventually(async () => (await deliveries(key, hook.id)).deliveries.filter((d: { status: string }) => d.status === 'delivered').length === 12, {
-      timeoutMs: 90_000,
-      intervalMs: 200,
-    });
+    await eventually(
+      async () => (await deliveries(key, hook.id)).deliveries.filter((d: { status: string }) => d.status === 'delivered').length === 12,
+      {
+        timeoutMs: 90_000,
+        intervalMs: 200,
+      },
+    );
     const h = await getHook(key, hook.id);
     expect(h).toMatchObject({ isActive: true, consecutiveFailures: 0 });
     const ok = rx.received.filter((r) => r.at > 0 && JSON.parse(r.body).event === 'score.updated');
@@ -47,10 +52,13 @@ describe('webhooks through outages', () => {
     const hook = await subscribe(key, rx.url, addr);
     await emitScoreChange(wh.app, scoreChange(addr, { newScore: 100 }));
     await emitScoreChange(wh.app, scoreChange(addr, { newScore: 101 }));
-    const off = await eventually(async () => {
-      const w = await getHook(key, hook.id);
-      return w.isActive === false && w;
-    }, { timeoutMs: 120_000, intervalMs: 200 });
+    const off = await eventually(
+      async () => {
+        const w = await getHook(key, hook.id);
+        return w.isActive === false && w;
+      },
+      { timeoutMs: 120_000, intervalMs: 200 },
+    );
     expect(off.consecutiveFailures).toBe(10);
     // one probe at a time: 10 counted failures; only the first wave (both events, before any failure was
     // known) went in parallel
@@ -69,7 +77,9 @@ describe('webhooks through outages', () => {
     const en = await post(key, `/api/v1/webhooks/${hook.id}/enable`);
     expect(en.statusCode).toBe(200);
     expect(en.json()).toMatchObject({ isActive: true, consecutiveFailures: 0 });
-    await eventually(async () => (await deliveries(key, hook.id)).deliveries.every((d: { status: string }) => d.status === 'delivered'), { timeoutMs: 60_000 });
+    await eventually(async () => (await deliveries(key, hook.id)).deliveries.every((d: { status: string }) => d.status === 'delivered'), {
+      timeoutMs: 60_000,
+    });
     const events = rx.received.slice(before).map((r) => JSON.parse(r.body));
     expect(events.map((e) => e.event).sort()).toEqual(['score.updated', 'score.updated', 'webhook.test']);
     expect(events.find((e) => e.event === 'webhook.test').data.webhookId).toBe(hook.id);

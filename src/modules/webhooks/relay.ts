@@ -45,10 +45,18 @@ export function createRelay(deps: { bus: EventBus; distributed: boolean; timeout
   function relay(token: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<SendResult> {
     const started = performance.now();
     const deliveryId = headers['webhook-id'] ?? '';
-    const result = (r: Partial<SendResult>): SendResult => ({ ok: false, statusCode: null, error: null, retryAfter: null, ...r, durationMs: Math.round(performance.now() - started) });
+    const result = (r: Partial<SendResult>): SendResult => ({
+      ok: false,
+      statusCode: null,
+      error: null,
+      retryAfter: null,
+      ...r,
+      durationMs: Math.round(performance.now() - started),
+    });
     const local = listeners.get(token);
     // Without a bus reaching other instances, a listener not held here is not connected at all.
-    if (!local && !deps.distributed) return Promise.resolve(result({ error: 'no listener connected (credence webhooks listen has exited)' }));
+    if (!local && !deps.distributed)
+      return Promise.resolve(result({ error: 'no listener connected (credence webhooks listen has exited)' }));
     return new Promise<SendResult>((resolve) => {
       const finish = (r: Partial<SendResult>) => {
         clearTimeout(timer);

@@ -53,11 +53,17 @@ export function createSubscriptionRepo(db: Queryable & { tx<T>(fn: (q: Queryable
 
     async countForKey(apiKeyId: string, q: Queryable = db): Promise<number> {
       // the temporary webhooks of `credence webhooks listen` (relay.ts) have their own limit
-      const [r] = await q.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_subscriptions WHERE api_key_id = $1 AND url NOT LIKE 'credence-listen:%'", [apiKeyId]);
+      const [r] = await q.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM webhook_subscriptions WHERE api_key_id = $1 AND url NOT LIKE 'credence-listen:%'",
+        [apiKeyId],
+      );
       return r.n;
     },
 
-    async insert(s: { apiKeyId: string; url: string; filter: string | null; secretEncrypted: string }, q: Queryable = db): Promise<SubscriptionRow> {
+    async insert(
+      s: { apiKeyId: string; url: string; filter: string | null; secretEncrypted: string },
+      q: Queryable = db,
+    ): Promise<SubscriptionRow> {
       const [row] = await q.query<SubscriptionRow>(
         // a test key's webhooks are test webhooks: score events (live) never reach them (issue 24)
         `INSERT INTO webhook_subscriptions (api_key_id, url, wallet_address_filter, secret_encrypted, environment)
@@ -68,7 +74,11 @@ export function createSubscriptionRepo(db: Queryable & { tx<T>(fn: (q: Queryable
     },
 
     /** Oldest first; `page.after` is the [created key, id] of the last webhook of the previous page. */
-    async listForKey(apiKeyId: string, page: { limit: number; after: string[] | null } | null = null, q: Queryable = db): Promise<(SubscriptionRow & { created_key: string })[]> {
+    async listForKey(
+      apiKeyId: string,
+      page: { limit: number; after: string[] | null } | null = null,
+      q: Queryable = db,
+    ): Promise<(SubscriptionRow & { created_key: string })[]> {
       return q.query<SubscriptionRow & { created_key: string }>(
         `SELECT ${COLS}, ${createdKeySql()} AS created_key FROM webhook_subscriptions
           WHERE api_key_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) > ($2::timestamptz, $3::uuid))
@@ -78,7 +88,10 @@ export function createSubscriptionRepo(db: Queryable & { tx<T>(fn: (q: Queryable
     },
 
     async getForKey(id: string, apiKeyId: string, q: Queryable = db): Promise<SubscriptionRow | null> {
-      const rows = await q.query<SubscriptionRow>(`SELECT ${COLS} FROM webhook_subscriptions WHERE id = $1 AND api_key_id = $2`, [id, apiKeyId]);
+      const rows = await q.query<SubscriptionRow>(`SELECT ${COLS} FROM webhook_subscriptions WHERE id = $1 AND api_key_id = $2`, [
+        id,
+        apiKeyId,
+      ]);
       return rows[0] ?? null;
     },
 
@@ -99,7 +112,11 @@ export function createSubscriptionRepo(db: Queryable & { tx<T>(fn: (q: Queryable
            WHERE id = $1 AND api_key_id = $2 RETURNING ${COLS}`,
           [id, apiKeyId],
         );
-        if (row) await q.query(`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE subscription_id = $1 AND status = 'pending' AND claim_token IS NULL`, [id]);
+        if (row)
+          await q.query(
+            `UPDATE webhook_deliveries SET next_attempt_at = now() WHERE subscription_id = $1 AND status = 'pending' AND claim_token IS NULL`,
+            [id],
+          );
         return row ?? null;
       });
     },
@@ -130,7 +147,12 @@ export function createSubscriptionRepo(db: Queryable & { tx<T>(fn: (q: Queryable
     },
 
     /** Newest first; `before` is the [created key, id] of the last delivery of the previous page. */
-    async recentDeliveries(subscriptionId: string, limit: number, before: string[] | null = null, q: Queryable = db): Promise<(DeliveryRow & { created_key: string })[]> {
+    async recentDeliveries(
+      subscriptionId: string,
+      limit: number,
+      before: string[] | null = null,
+      q: Queryable = db,
+    ): Promise<(DeliveryRow & { created_key: string })[]> {
       return q.query<DeliveryRow & { created_key: string }>(
         `SELECT id, event_type, wallet_address, category, status, attempts, next_attempt_at, last_status_code, last_error, created_at, delivered_at,
                 ${createdKeySql()} AS created_key

@@ -37,7 +37,12 @@ async function instance(config: Partial<Config>) {
 async function setup(app: App, rx: Receiver) {
   const key = await createKey(app, 'Starter');
   const addr = randomAddress();
-  const res = await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: key.headers, payload: { url: rx.url, walletAddress: addr } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/webhooks',
+    headers: key.headers,
+    payload: { url: rx.url, walletAddress: addr },
+  });
   expect(res.statusCode).toBe(201);
   return { key, addr, hook: res.json() as { id: string; secret: string } };
 }
@@ -50,7 +55,8 @@ describe('restart', () => {
     const { key, addr, hook } = await setup(first, rx);
     await emitScoreChange(first, scoreChange(addr));
     await eventually(async () => {
-      const d = (await first.inject({ method: 'GET', url: `/api/v1/webhooks/${hook.id}/deliveries`, headers: key.headers })).json().deliveries[0];
+      const d = (await first.inject({ method: 'GET', url: `/api/v1/webhooks/${hook.id}/deliveries`, headers: key.headers })).json()
+        .deliveries[0];
       return d?.attempts.length === 1;
     });
     await first.close();
@@ -62,7 +68,8 @@ describe('restart', () => {
     const headers = Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(got.headers[h])]));
     expect(new Webhook(hook.secret).verify(got.body, headers)).toMatchObject({ event: 'score.updated' });
     const d = await eventually(async () => {
-      const x = (await second.inject({ method: 'GET', url: `/api/v1/webhooks/${hook.id}/deliveries`, headers: key.headers })).json().deliveries[0];
+      const x = (await second.inject({ method: 'GET', url: `/api/v1/webhooks/${hook.id}/deliveries`, headers: key.headers })).json()
+        .deliveries[0];
       return x?.status === 'delivered' && x;
     });
     expect(d.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 200]);
@@ -102,7 +109,8 @@ describe('restart', () => {
     await eventually(() => rx.received.length === 2);
     expect(rx.received[1].headers['webhook-id']).toBe(rx.received[0].headers['webhook-id']);
     const d = await eventually(async () => {
-      const x = (await second.inject({ method: 'GET', url: `/api/v1/webhooks/${hook.id}/deliveries`, headers: key.headers })).json().deliveries[0];
+      const x = (await second.inject({ method: 'GET', url: `/api/v1/webhooks/${hook.id}/deliveries`, headers: key.headers })).json()
+        .deliveries[0];
       return x?.status === 'delivered' && x;
     });
     expect(d.attempts).toHaveLength(1);

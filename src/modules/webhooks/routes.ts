@@ -7,7 +7,18 @@ import { toChecksum } from '../../platform/http/address.js';
 import type { SubscriptionRow } from './repo.js';
 import type { WebhookService, Caller } from './service.js';
 import { registerRecoveryRoutes } from './recovery-routes.js';
-import { CreateWebhookBody, DebtClaimFiledEvent, DeliveriesQuery, DeliveryList, ScoreUpdatedEvent, Webhook, WebhookCreated, WebhookIdParams, WebhookList, WebhookListQuery } from './schemas.js';
+import {
+  CreateWebhookBody,
+  DebtClaimFiledEvent,
+  DeliveriesQuery,
+  DeliveryList,
+  ScoreUpdatedEvent,
+  Webhook,
+  WebhookCreated,
+  WebhookIdParams,
+  WebhookList,
+  WebhookListQuery,
+} from './schemas.js';
 import { CREATED_KEY, UUID, cutPage, decodeCursor } from '../../platform/http/pagination.js';
 
 const tags = ['Webhooks'];
@@ -33,7 +44,9 @@ const deliveries = {
       '{$request.body#/url}': {
         post: {
           requestBody: { required: true, content: { 'application/json': { schema: openapi30(DebtClaimFiledEvent) } } },
-          responses: { '2XX': { description: 'Any 2xx acknowledges the delivery; anything else is retried along the schedule, as for score.updated.' } },
+          responses: {
+            '2XX': { description: 'Any 2xx acknowledges the delivery; anything else is retried along the schedule, as for score.updated.' },
+          },
         },
       },
     },
@@ -42,7 +55,9 @@ const deliveries = {
         post: {
           requestBody: { required: true, content: { 'application/json': { schema: openapi30(ScoreUpdatedEvent) } } },
           responses: {
-            '2XX': { description: 'Any 2xx acknowledges the delivery; anything else, or no answer within 10 s, is retried along the schedule.' },
+            '2XX': {
+              description: 'Any 2xx acknowledges the delivery; anything else, or no answer within 10 s, is retried along the schedule.',
+            },
           },
         },
       },
@@ -76,7 +91,7 @@ export function registerWebhookRoutes(app: App, service: WebhookService) {
             description:
               'Subscribes `url` to `score.updated` and `debt_claim.filed` events of every wallet, or of one wallet (`walletAddress` or its alias `walletAddressFilter`). ' +
               'Live keys: available from the Starter tier (Free: 403); at most 3 (Starter), 10 (Growth) or 50 (Enterprise) webhooks per key (more: 403 `forbidden`). ' +
-              'Test keys (cred_test_...) of every tier, Free included, register test webhooks (at least 3 per key, or their tier\'s allowance when larger), ' +
+              "Test keys (cred_test_...) of every tier, Free included, register test webhooks (at least 3 per key, or their tier's allowance when larger), " +
               'which receive test events only (POST /webhooks/trigger, test debt claims). ' +
               'The URL must be http(s), at most 2,000 characters, and must not point at a private, loopback, link-local or otherwise reserved address ' +
               '(checked now and again at each delivery after DNS resolution). The signing `secret` is returned only here. ' +
@@ -107,7 +122,8 @@ export function registerWebhookRoutes(app: App, service: WebhookService) {
             operationId: 'webhooks.listWebhooks',
             tags,
             summary: "List this API key's webhooks",
-            description: 'Only the webhooks registered with the calling key, oldest first, paged with `limit` and `cursor` (see Pagination). Secrets are never listed.',
+            description:
+              'Only the webhooks registered with the calling key, oldest first, paged with `limit` and `cursor` (see Pagination). Secrets are never listed.',
             querystring: WebhookListQuery,
             response: { 200: WebhookList },
           },
@@ -116,7 +132,10 @@ export function registerWebhookRoutes(app: App, service: WebhookService) {
         async (req) => {
           const { limit = 100, cursor } = req.query as { limit?: number; cursor?: string };
           const after = cursor ? decodeCursor('webhooks', cursor, [CREATED_KEY, UUID]) : null;
-          const page = cutPage(await service.list(caller(req), { limit: limit + 1, after }), limit, 'webhooks', (r) => [r.created_key, r.id]);
+          const page = cutPage(await service.list(caller(req), { limit: limit + 1, after }), limit, 'webhooks', (r) => [
+            r.created_key,
+            r.id,
+          ]);
           return { count: page.items.length, webhooks: page.items.map(view), nextCursor: page.nextCursor, hasMore: page.hasMore };
         },
       );
@@ -178,7 +197,12 @@ export function registerWebhookRoutes(app: App, service: WebhookService) {
         async (req) => {
           const { limit, cursor } = req.query;
           const before = cursor ? decodeCursor('webhook_deliveries', cursor, [CREATED_KEY, UUID]) : null;
-          const page = cutPage(await service.deliveries(caller(req), req.params.id, limit + 1, before), limit, 'webhook_deliveries', (d) => [d.row.created_key, d.row.id]);
+          const page = cutPage(
+            await service.deliveries(caller(req), req.params.id, limit + 1, before),
+            limit,
+            'webhook_deliveries',
+            (d) => [d.row.created_key, d.row.id],
+          );
           const items = page.items;
           return {
             count: items.length,

@@ -18,7 +18,8 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const post = (url: string, headers: Record<string, string>, payload: object) => app.inject({ method: 'POST', url: `/api/v1${url}`, headers, payload });
+const post = (url: string, headers: Record<string, string>, payload: object) =>
+  app.inject({ method: 'POST', url: `/api/v1${url}`, headers, payload });
 
 describe('test webhooks for every test key', () => {
   it('a Free test key registers a test webhook, and trigger delivers a signed score.updated to it', async () => {
@@ -29,7 +30,10 @@ describe('test webhooks for every test key', () => {
     const { secret } = made.json();
     const fired = await post('/webhooks/trigger', key.headers, { event: 'score.updated' });
     expect(fired.statusCode, fired.body).toBe(202);
-    const got = await eventually(() => receiver.received.find((r) => r.body.includes(key.owner.address) && r.body.includes('score.updated')), { timeoutMs: 20_000 });
+    const got = await eventually(
+      () => receiver.received.find((r) => r.body.includes(key.owner.address) && r.body.includes('score.updated')),
+      { timeoutMs: 20_000 },
+    );
     const expected = `sha256=${createHmac('sha256', secret).update(got.body).digest('hex')}`;
     expect(got.headers['x-credence-signature']).toBe(expected);
     expect(JSON.parse(got.body)).toMatchObject({ event: 'score.updated', data: { address: key.owner.address } });
@@ -38,7 +42,8 @@ describe('test webhooks for every test key', () => {
   it(`at most ${SANDBOX_WEBHOOKS} per Free test key, refused with a test-key message`, async () => {
     const key = await createTestModeKey(app);
     const codes: number[] = [];
-    for (let i = 0; i < SANDBOX_WEBHOOKS; i++) codes.push((await post('/webhooks', key.headers, { url: `${receiver.url}/n${i}` })).statusCode);
+    for (let i = 0; i < SANDBOX_WEBHOOKS; i++)
+      codes.push((await post('/webhooks', key.headers, { url: `${receiver.url}/n${i}` })).statusCode);
     expect(codes).toEqual(Array(SANDBOX_WEBHOOKS).fill(201));
     const over = await post('/webhooks', key.headers, { url: `${receiver.url}/over` });
     expect(over.statusCode).toBe(403);

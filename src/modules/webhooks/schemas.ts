@@ -6,7 +6,11 @@ import { PageCursor, pageFields, pageQuery } from '../../platform/http/paginatio
 import { CategorySchema, Coverage } from '../reputation/schemas.js';
 
 export const CreateWebhookBody = Type.Object({
-  url: Type.String({ minLength: 1, maxLength: 2000, description: 'http(s) URL the deliveries are POSTed to; private, loopback and link-local targets are refused' }),
+  url: Type.String({
+    minLength: 1,
+    maxLength: 2000,
+    description: 'http(s) URL the deliveries are POSTed to; private, loopback and link-local targets are refused',
+  }),
   walletAddress: Type.Optional(EthAddress({ description: 'only changes of this wallet (alias of walletAddressFilter)' })),
   walletAddressFilter: Type.Optional(EthAddress({ description: 'only changes of this wallet; omitted means every wallet' })),
 });
@@ -20,21 +24,30 @@ export const WebhookCreated = Type.Object({
   createdAt: Timestamp(),
 });
 
-export const Webhook = Type.Object({
-  id: Uuid(),
-  url: Type.String(),
-  walletAddressFilter: Nullable(EthAddress()),
-  isActive: Type.Boolean({
-    description: 'false after 10 consecutive failed deliveries along the retry schedule; its undelivered events are kept: POST /webhooks/{id}/enable resumes it',
-  }),
-  consecutiveFailures: Type.Integer({
-    description: 'failed attempts in a row; while it is above 0 the endpoint gets one attempt at a time, along the retry schedule, until one succeeds',
-  }),
-  lastDeliveryAt: Nullable(Timestamp()),
-  createdAt: Timestamp(),
-}, { title: 'Webhook', description: 'A webhook subscription (never its secret).' });
+export const Webhook = Type.Object(
+  {
+    id: Uuid(),
+    url: Type.String(),
+    walletAddressFilter: Nullable(EthAddress()),
+    isActive: Type.Boolean({
+      description:
+        'false after 10 consecutive failed deliveries along the retry schedule; its undelivered events are kept: POST /webhooks/{id}/enable resumes it',
+    }),
+    consecutiveFailures: Type.Integer({
+      description:
+        'failed attempts in a row; while it is above 0 the endpoint gets one attempt at a time, along the retry schedule, until one succeeds',
+    }),
+    lastDeliveryAt: Nullable(Timestamp()),
+    createdAt: Timestamp(),
+  },
+  { title: 'Webhook', description: 'A webhook subscription (never its secret).' },
+);
 
-export const WebhookList = Type.Object({ count: Type.Integer({ description: 'webhooks in this page' }), webhooks: Type.Array(Webhook), ...pageFields() });
+export const WebhookList = Type.Object({
+  count: Type.Integer({ description: 'webhooks in this page' }),
+  webhooks: Type.Array(Webhook),
+  ...pageFields(),
+});
 export const WebhookListQuery = Type.Object(pageQuery(100, 100));
 
 export const WebhookIdParams = Type.Object({ id: Uuid() });
@@ -70,10 +83,17 @@ export const Delivery = Type.Object({
   attempts: Type.Array(Attempt),
 });
 
-export const DeliveryList = Type.Object({ count: Type.Integer({ description: 'deliveries in this page' }), deliveries: Type.Array(Delivery), ...pageFields() });
+export const DeliveryList = Type.Object({
+  count: Type.Integer({ description: 'deliveries in this page' }),
+  deliveries: Type.Array(Delivery),
+  ...pageFields(),
+});
 
 export const ReplayBody = Type.Object({
-  since: Type.String({ format: 'date-time', description: 'deliveries created at or after this time (ISO 8601) that did not get through are sent again' }),
+  since: Type.String({
+    format: 'date-time',
+    description: 'deliveries created at or after this time (ISO 8601) that did not get through are sent again',
+  }),
 });
 
 export const ReplayResult = Type.Object({
@@ -82,7 +102,9 @@ export const ReplayResult = Type.Object({
 });
 
 export const TestDelivery = Type.Object({
-  deliveryId: Uuid({ description: 'the queued webhook.test delivery (also its webhook-id header); follow it in GET /webhooks/{id}/deliveries' }),
+  deliveryId: Uuid({
+    description: 'the queued webhook.test delivery (also its webhook-id header); follow it in GET /webhooks/{id}/deliveries',
+  }),
   event: Type.Literal('webhook.test'),
   status: Type.Literal('pending'),
   createdAt: Timestamp(),
@@ -98,10 +120,16 @@ export const ScoreUpdatedEvent = Type.Object(
         walletAddress: EthAddress({ description: 'EIP-55 checksummed (same as `address`)' }),
         address: EthAddress({ description: 'EIP-55 checksummed (same as `walletAddress`)' }),
         category: CategorySchema,
-        oldScore: Nullable(Type.Integer({ minimum: 0, maximum: 1000, description: "null for the wallet's first score (same as `previousScore`)" })),
+        oldScore: Nullable(
+          Type.Integer({ minimum: 0, maximum: 1000, description: "null for the wallet's first score (same as `previousScore`)" }),
+        ),
         previousScore: Nullable(Type.Integer({ minimum: 0, maximum: 1000, description: 'same as `oldScore`' })),
         newScore: Type.Integer({ minimum: 0, maximum: 1000 }),
-        confidence: Type.Number({ minimum: 0, maximum: 1, description: 'confidence of the new score when it was calculated (not decayed)' }),
+        confidence: Type.Number({
+          minimum: 0,
+          maximum: 1,
+          description: 'confidence of the new score when it was calculated (not decayed)',
+        }),
         tier: Type.String({ examples: ['High'] }),
         coverage: Type.Optional({
           ...Coverage,
@@ -135,14 +163,22 @@ export const DebtClaimFiledEvent = Type.Object(
         evidenceTransactionHash: Type.String(),
         protocolName: Type.String(),
         createdAt: Timestamp(),
-        noticeEndsAt: Nullable(Timestamp({ description: 'the claim has no score impact before this; a dispute before it stops the claim from counting while under review' })),
-        disputeUrl: Type.String({ description: 'POST here with {debtorAddress, reason} to dispute', examples: ['/api/v1/debt-claims/3f1c.../dispute'] }),
+        noticeEndsAt: Nullable(
+          Timestamp({
+            description: 'the claim has no score impact before this; a dispute before it stops the claim from counting while under review',
+          }),
+        ),
+        disputeUrl: Type.String({
+          description: 'POST here with {debtorAddress, reason} to dispute',
+          examples: ['/api/v1/debt-claims/3f1c.../dispute'],
+        }),
       },
       { title: 'DebtClaimFiledData' },
     ),
   },
   {
     title: 'DebtClaimFiledEvent',
-    description: 'POSTed to webhooks matching the debtor (or every wallet) when a debt claim is filed against it; delivered and retried like score.updated.',
+    description:
+      'POSTed to webhooks matching the debtor (or every wallet) when a debt claim is filed against it; delivered and retried like score.updated.',
   },
 );

@@ -28,11 +28,19 @@ describe('score change -> webhook and hub', () => {
     await scoring.getScores(addr);
 
     const key = await createKey(app, 'Starter');
-    const res = await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: key.headers, payload: { url: rx.url, walletAddress: addr } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks',
+      headers: key.headers,
+      payload: { url: rx.url, walletAddress: addr },
+    });
     const { secret } = res.json();
 
     const port = (app.server.address() as { port: number }).port;
-    const hub = new signalR.HubConnectionBuilder().withUrl(`http://127.0.0.1:${port}/hubs/scores`).configureLogging(signalR.LogLevel.None).build();
+    const hub = new signalR.HubConnectionBuilder()
+      .withUrl(`http://127.0.0.1:${port}/hubs/scores`)
+      .configureLogging(signalR.LogLevel.None)
+      .build();
     const pushed: { address: string; category: string; oldScore: number | null; newScore: number }[] = [];
     hub.on('ScoreUpdated', (p) => pushed.push(p));
     await hub.start();
@@ -46,7 +54,15 @@ describe('score change -> webhook and hub', () => {
       const hook = rx.received.map((r) => ({ r, body: JSON.parse(r.body) })).find((x) => x.body.data.category === c.category)!;
       expect(hook.body).toMatchObject({
         event: 'score.updated',
-        data: { walletAddress: toChecksum(addr), address: toChecksum(addr), oldScore: c.oldScore, previousScore: c.oldScore, newScore: c.newScore, tier: c.tier, confidence: c.confidence },
+        data: {
+          walletAddress: toChecksum(addr),
+          address: toChecksum(addr),
+          oldScore: c.oldScore,
+          previousScore: c.oldScore,
+          newScore: c.newScore,
+          tier: c.tier,
+          confidence: c.confidence,
+        },
       });
       expect(hook.r.headers['x-credence-signature']).toBe(`sha256=${createHmac('sha256', secret).update(hook.r.body).digest('hex')}`);
       expect(pushed).toContainEqual({ address: toChecksum(addr), category: c.category, oldScore: c.oldScore, newScore: c.newScore });

@@ -87,7 +87,12 @@ export function createSender(opts: { allowPrivate: boolean; timeoutMs?: number }
           // The body is not needed; drain it so the connection can be reused.
           res.resume();
           const ok = code >= 200 && code < 300;
-          finish({ ok, statusCode: code, error: ok ? null : `HTTP ${code}`, retryAfter: ok ? null : parseRetryAfter(res.headers['retry-after']) });
+          finish({
+            ok,
+            statusCode: code,
+            error: ok ? null : `HTTP ${code}`,
+            retryAfter: ok ? null : parseRetryAfter(res.headers['retry-after']),
+          });
         });
         req.on('error', (err: NodeJS.ErrnoException) => {
           const msg = err instanceof ForbiddenTargetError ? `refused: ${err.message}` : `${err.code ?? 'error'}: ${err.message}`;

@@ -75,7 +75,10 @@ export function createWebhookService(deps: {
     async create(caller: Caller, input: { url: string; walletAddress?: string; walletAddressFilter?: string }) {
       const environment = currentEnvironment();
       const max = webhookLimitOf(caller.tier, environment);
-      if (max === 0) throw forbidden(`Webhooks are not available on the ${caller.tier} tier; upgrade to Starter or above (POST /api/v1/billing/checkout).`);
+      if (max === 0)
+        throw forbidden(
+          `Webhooks are not available on the ${caller.tier} tier; upgrade to Starter or above (POST /api/v1/billing/checkout).`,
+        );
       const a = input.walletAddress?.toLowerCase();
       const b = input.walletAddressFilter?.toLowerCase();
       if (a && b && a !== b) throw fieldError('walletAddressFilter', 'must equal walletAddress when both are given');
@@ -124,13 +127,22 @@ export function createWebhookService(deps: {
     /** Queues a signed `webhook.test` event to the webhook (also to an inactive one: it is sent once it is enabled). */
     async test(caller: Caller, id: string): Promise<DeliveryRow> {
       const sub = await owned(caller, id);
-      const body = JSON.stringify({ event: 'webhook.test', timestamp: new Date().toISOString(), data: { webhookId: sub.id, url: sub.url } });
+      const body = JSON.stringify({
+        event: 'webhook.test',
+        timestamp: new Date().toISOString(),
+        data: { webhookId: sub.id, url: sub.url },
+      });
       const row = await repo.enqueueTest(sub.id, body);
       deps.wake();
       return row;
     },
 
-    async deliveries(caller: Caller, id: string, limit: number, before: string[] | null = null): Promise<(DeliveryView & { row: { created_key: string } })[]> {
+    async deliveries(
+      caller: Caller,
+      id: string,
+      limit: number,
+      before: string[] | null = null,
+    ): Promise<(DeliveryView & { row: { created_key: string } })[]> {
       const sub = await owned(caller, id);
       const rows = await repo.recentDeliveries(sub.id, limit, before);
       const attempts = await repo.attemptsOf(rows.map((r) => r.id));

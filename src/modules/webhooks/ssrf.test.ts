@@ -8,10 +8,38 @@ import { createSender, parseRetryAfter } from './sender.js';
 
 describe('isForbiddenIp', () => {
   it.each([
-    '127.0.0.1', '127.255.255.254', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '0.0.0.0',
-    '100.64.0.1', '100.127.255.255', '224.0.0.1', '239.255.255.250', '255.255.255.255', '198.18.0.1', '192.0.0.8',
-    '::', '::1', 'fe80::1', 'fe80::1%eth0', 'fc00::1', 'fd12:3456::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:7f00:1',
-    '::ffff:10.0.0.1', '::ffff:8.8.8.8', '::127.0.0.1', '64:ff9b::a00:1', '2002:7f00:1::', 'fec0::1', '2001:db8::1', 'nonsense',
+    '127.0.0.1',
+    '127.255.255.254',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '0.0.0.0',
+    '100.64.0.1',
+    '100.127.255.255',
+    '224.0.0.1',
+    '239.255.255.250',
+    '255.255.255.255',
+    '198.18.0.1',
+    '192.0.0.8',
+    '::',
+    '::1',
+    'fe80::1',
+    'fe80::1%eth0',
+    'fc00::1',
+    'fd12:3456::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:10.0.0.1',
+    '::ffff:8.8.8.8',
+    '::127.0.0.1',
+    '64:ff9b::a00:1',
+    '2002:7f00:1::',
+    'fec0::1',
+    '2001:db8::1',
+    'nonsense',
   ])('refuses %s', (ip) => expect(isForbiddenIp(ip)).toBe(true));
 
   it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '93.184.216.34', '2606:4700:4700::1111', '2a00:1450:4001:81b::200e'])(
@@ -111,7 +139,11 @@ describe('SSRF rule through the API (CREDENCE_WEBHOOK_ALLOW_PRIVATE=false)', () 
       const l = (await app.inject({ method: 'GET', url: `/api/v1/webhooks/${sub.id}/deliveries`, headers: key.headers })).json();
       return l.deliveries[0]?.attempts.length >= 1 && l;
     });
-    expect(list.deliveries[0].attempts[0]).toMatchObject({ succeeded: false, statusCode: null, error: expect.stringMatching(/^refused: localhost resolves to (127\.0\.0\.1|::1)/) });
+    expect(list.deliveries[0].attempts[0]).toMatchObject({
+      succeeded: false,
+      statusCode: null,
+      error: expect.stringMatching(/^refused: localhost resolves to (127\.0\.0\.1|::1)/),
+    });
     expect(rx.received).toHaveLength(0);
   });
 });

@@ -11,7 +11,8 @@ afterAll(async () => {
   await app?.close();
 });
 
-const post = (headers: Record<string, string>, payload: unknown) => app.inject({ method: 'POST', url: '/api/v1/webhooks', headers, payload: payload as object });
+const post = (headers: Record<string, string>, payload: unknown) =>
+  app.inject({ method: 'POST', url: '/api/v1/webhooks', headers, payload: payload as object });
 
 describe('POST /api/v1/webhooks', () => {
   it('creates a webhook and returns the secret once', async () => {
@@ -31,7 +32,9 @@ describe('POST /api/v1/webhooks', () => {
     expect(res.headers['x-ratelimit-limit']).toBeDefined();
 
     // stored encrypted, never listed
-    const [row] = await app.ctx.db.query<{ secret_encrypted: string }>('SELECT secret_encrypted FROM webhook_subscriptions WHERE id = $1', [body.id]);
+    const [row] = await app.ctx.db.query<{ secret_encrypted: string }>('SELECT secret_encrypted FROM webhook_subscriptions WHERE id = $1', [
+      body.id,
+    ]);
     expect(row.secret_encrypted).not.toContain(body.secret.slice(6));
     expect(app.ctx.cipher.decrypt(row.secret_encrypted)).toBe(body.secret);
     const one = await app.inject({ method: 'GET', url: `/api/v1/webhooks/${body.id}`, headers: key.headers });
@@ -136,7 +139,9 @@ describe('GET / DELETE /api/v1/webhooks', () => {
 
     expect((await app.inject({ method: 'GET', url: `/api/v1/webhooks/${other.id}`, headers: mine.headers })).statusCode).toBe(404);
     expect((await app.inject({ method: 'DELETE', url: `/api/v1/webhooks/${other.id}`, headers: mine.headers })).statusCode).toBe(404);
-    expect((await app.inject({ method: 'GET', url: `/api/v1/webhooks/${other.id}/deliveries`, headers: mine.headers })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: `/api/v1/webhooks/${other.id}/deliveries`, headers: mine.headers })).statusCode).toBe(
+      404,
+    );
     expect((await app.inject({ method: 'GET', url: `/api/v1/webhooks/${other.id}`, headers: theirs.headers })).statusCode).toBe(200);
 
     const del = await app.inject({ method: 'DELETE', url: `/api/v1/webhooks/${a.id}`, headers: mine.headers });

@@ -55,7 +55,12 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): Worker & { wake(
   let lastPurge = 0;
   // Successes finishing together are recorded in one statement: the database round trip, not the HTTP
   // POST, is what limits deliveries per second on an embedded database.
-  let successes: { d: ClaimedDelivery; o: { statusCode: number | null; durationMs: number; error: string | null }; done: () => void; fail: (e: unknown) => void }[] = [];
+  let successes: {
+    d: ClaimedDelivery;
+    o: { statusCode: number | null; durationMs: number; error: string | null };
+    done: () => void;
+    fail: (e: unknown) => void;
+  }[] = [];
   let flushing: Promise<void> | null = null;
 
   function flushSuccesses(): Promise<void> {
@@ -103,7 +108,8 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): Worker & { wake(
       try {
         return await retryWhileUnavailable(fn, {
           active: () => running,
-          onRetry: (err, ms) => o.log.warn({ err: (err as Error).message }, `webhook outcome not recorded: the database is unreachable; retrying in ${ms} ms`),
+          onRetry: (err, ms) =>
+            o.log.warn({ err: (err as Error).message }, `webhook outcome not recorded: the database is unreachable; retrying in ${ms} ms`),
         });
       } catch (err) {
         if (!running || wait > 6_400) throw err;
@@ -128,9 +134,10 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): Worker & { wake(
     const delay = retryDelay(o.retrySchedule, d.attempts, r.retryAfter, o.random);
     // The endpoint's next probe follows the schedule by its failures in a row (the last step repeats).
     const probeDelay = (failures: number) =>
-      retryDelay(o.retrySchedule, Math.min(failures, o.retrySchedule.length), r.retryAfter, o.random) ?? (r.retryAfter ?? 60);
+      retryDelay(o.retrySchedule, Math.min(failures, o.retrySchedule.length), r.retryAfter, o.random) ?? r.retryAfter ?? 60;
     const sub = await persist(() => o.repo.recordFailure(d, outcome, delay, MAX_CONSECUTIVE_FAILURES, probeDelay));
-    if (sub?.counted && !sub.is_active) o.log.warn({ subscriptionId: d.subscription_id }, `webhook deactivated after ${sub.consecutive_failures} consecutive failures`);
+    if (sub?.counted && !sub.is_active)
+      o.log.warn({ subscriptionId: d.subscription_id }, `webhook deactivated after ${sub.consecutive_failures} consecutive failures`);
   }
 
   function start(d: ClaimedDelivery) {
@@ -175,7 +182,8 @@ export function createDeliveryWorker(o: DeliveryWorkerOptions): Worker & { wake(
         await o.repo.purge(30);
       }
     } catch (err) {
-      if (running && isUnavailable(err)) o.log.warn({ err: (err as Error).message }, 'webhook worker: the database is unreachable; deliveries wait for it');
+      if (running && isUnavailable(err))
+        o.log.warn({ err: (err as Error).message }, 'webhook worker: the database is unreachable; deliveries wait for it');
       else if (running) o.log.error({ err }, 'webhook worker cycle failed');
     } finally {
       pumping = false;

@@ -37,7 +37,13 @@ export function createJwtService(secret: string, issuer = 'credence'): JwtServic
         const { payload } = await jwtVerify(token, key, { issuer, algorithms: ['HS256'] });
         if (typeof payload.sub !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(payload.sub)) return null;
         const roles = Array.isArray(payload.roles) ? payload.roles.filter((r): r is string => typeof r === 'string') : [];
-        return { sub: payload.sub, address: payload.sub.toLowerCase(), roles, exp: payload.exp ?? 0, environment: payload.env === 'test' ? 'test' : 'live' };
+        return {
+          sub: payload.sub,
+          address: payload.sub.toLowerCase(),
+          roles,
+          exp: payload.exp ?? 0,
+          environment: payload.env === 'test' ? 'test' : 'live',
+        };
       } catch {
         return null;
       }

@@ -15,7 +15,11 @@ beforeAll(async () => {
   liveKey = await createKey(app, 'Free');
   testKey = await createTestModeKey(app);
   const signInAs = async (environment: 'live' | 'test') => {
-    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/verify', payload: { ...(await siweSigned(app, Wallet.createRandom())), environment } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/verify',
+      payload: { ...(await siweSigned(app, Wallet.createRandom())), environment },
+    });
     expect(res.statusCode, res.body).toBe(200);
     return { authorization: `Bearer ${res.json().token}` };
   };
@@ -36,21 +40,38 @@ describe('mixed environments', () => {
     it(`${kind}: a live key with a test token, and a test key with a live token, get 401 naming both`, async () => {
       const a = await app.inject({ method, url, headers: { ...liveKey.headers, ...testToken } });
       expect(a.statusCode, a.body).toBe(401);
-      expect(a.json()).toEqual({ error: 'unauthorized', details: expect.stringContaining('Mixed environments: the API key is a live key (cred_live_...) but the bearer token was signed in for the test environment') });
+      expect(a.json()).toEqual({
+        error: 'unauthorized',
+        details: expect.stringContaining(
+          'Mixed environments: the API key is a live key (cred_live_...) but the bearer token was signed in for the test environment',
+        ),
+      });
       const b = await app.inject({ method, url, headers: { ...testKey.headers, ...liveToken } });
       expect(b.statusCode, b.body).toBe(401);
-      expect(b.json().details).toContain('the API key is a test key (cred_test_...) but the bearer token was signed in for the live environment');
+      expect(b.json().details).toContain(
+        'the API key is a test key (cred_test_...) but the bearer token was signed in for the live environment',
+      );
     });
   }
 
   it('matching pairs and single credentials still work: a live key with a live token reads live scores, a test pair sandbox ones', async () => {
-    const live = await app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}/GOVERNANCE`, headers: { ...liveKey.headers, ...liveToken } });
+    const live = await app.inject({
+      method: 'GET',
+      url: `/api/v1/reputation/${wallet}/GOVERNANCE`,
+      headers: { ...liveKey.headers, ...liveToken },
+    });
     expect(live.statusCode, live.body).toBe(200);
     expect(live.json().modelVersion).not.toMatch(/-sandbox$/);
-    const test = await app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}/GOVERNANCE`, headers: { ...testKey.headers, ...testToken } });
+    const test = await app.inject({
+      method: 'GET',
+      url: `/api/v1/reputation/${wallet}/GOVERNANCE`,
+      headers: { ...testKey.headers, ...testToken },
+    });
     expect(test.statusCode, test.body).toBe(200);
     expect(test.json().modelVersion).toMatch(/-sandbox$/);
-    expect((await app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}/GOVERNANCE`, headers: liveKey.headers })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}/GOVERNANCE`, headers: liveKey.headers })).statusCode).toBe(
+      200,
+    );
     expect((await app.inject({ method: 'GET', url: `/api/v1/debt-claims/debtor/${wallet}`, headers: testToken })).statusCode).toBe(200);
   });
 });

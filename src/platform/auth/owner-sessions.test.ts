@@ -70,7 +70,12 @@ describe('reads with the session alone', () => {
   });
 
   it('own disputes: file one, list them, read it, escalate it, withdraw another', async () => {
-    const body = { walletAddress: owner.address, category: 'SOCIAL', reason: 'InaccurateScore', description: 'My social score misses my transfers.' };
+    const body = {
+      walletAddress: owner.address,
+      category: 'SOCIAL',
+      reason: 'InaccurateScore',
+      description: 'My social score misses my transfers.',
+    };
     const filed = await post('/api/v1/dispute', owner.auth, body);
     expect(filed.statusCode, filed.body).toBe(201);
     const id = filed.json().id;
@@ -89,7 +94,10 @@ describe('reads with the session alone', () => {
     // another wallet's session cannot read or act on them
     expectForbiddenFor(await get(`/api/v1/dispute/${id}`, other.auth), owner.address);
     expectForbiddenFor(await get(`/api/v1/dispute/wallet/${owner.address}`, other.auth), owner.address);
-    expectForbiddenFor(await post(`/api/v1/dispute/${id}/escalate`, other.auth, { reason: 'Not my dispute to escalate at all.' }), owner.address);
+    expectForbiddenFor(
+      await post(`/api/v1/dispute/${id}/escalate`, other.auth, { reason: 'Not my dispute to escalate at all.' }),
+      owner.address,
+    );
     // an unknown id is still 404 with a session
     expect((await get('/api/v1/dispute/00000000-0000-4000-8000-000000000000', owner.auth)).statusCode).toBe(404);
   });
@@ -97,13 +105,26 @@ describe('reads with the session alone', () => {
   it('proves about itself with the session alone; a proof about another wallet is 403', async () => {
     await setScore(app, owner.address.toLowerCase(), 'DEFI_LENDING', 700);
     const before = await used();
-    const res = await post('/api/v1/reputation/prove', owner.auth, { subject: owner.address, proofType: 'ScoreAboveThreshold', category: 'DEFI_LENDING', threshold: 600 });
+    const res = await post('/api/v1/reputation/prove', owner.auth, {
+      subject: owner.address,
+      proofType: 'ScoreAboveThreshold',
+      category: 'DEFI_LENDING',
+      threshold: 600,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const v = await post('/api/v1/reputation/verify', other.auth, { proof: res.json().proof });
     expect(v.statusCode, v.body).toBe(200);
     expect(v.json()).toMatchObject({ valid: true });
     expect(await used()).toBe(before);
-    expectForbiddenFor(await post('/api/v1/reputation/prove', other.auth, { subject: owner.address, proofType: 'ScoreAboveThreshold', category: 'DEFI_LENDING', threshold: 600 }), owner.address);
+    expectForbiddenFor(
+      await post('/api/v1/reputation/prove', other.auth, {
+        subject: owner.address,
+        proofType: 'ScoreAboveThreshold',
+        category: 'DEFI_LENDING',
+        threshold: 600,
+      }),
+      owner.address,
+    );
   }, 60_000);
 });
 
@@ -117,7 +138,8 @@ describe('what a session may not do', () => {
       `/api/v1/reputation/changes?address=${stranger}`,
       `/api/v1/identity/${encodeURIComponent(did(stranger))}`,
       `/api/v1/compliance/kyc/${encodeURIComponent(did(stranger))}/status`,
-    ]) expectForbiddenFor(await get(url, owner.auth), stranger);
+    ])
+      expectForbiddenFor(await get(url, owner.auth), stranger);
   });
 
   it('the feed of every wallet and batches stay for API keys', async () => {

@@ -211,9 +211,15 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
   const apiKeyOrSession: onRequestHookHandler = (req, reply, done) => {
     if (req.headers['x-api-key'] !== undefined) return hooks.apiKey!.call(app, req, reply, done);
     if (req.headers.authorization === undefined) {
-      return done(unauthorized('Missing credentials: send an API key in the X-API-Key header, or sign in as the wallet (Authorization: Bearer <token> from POST /api/v1/auth/verify) to read its own records.'));
+      return done(
+        unauthorized(
+          'Missing credentials: send an API key in the X-API-Key header, or sign in as the wallet (Authorization: Bearer <token> from POST /api/v1/auth/verify) to read its own records.',
+        ),
+      );
     }
-    limitIp(req, reply).then(() => readJwt(req, true)).then(() => done(), done);
+    limitIp(req, reply)
+      .then(() => readJwt(req, true))
+      .then(() => done(), done);
   };
 
   // The hashes of recently seen keys: a Map lookup costs a tenth of hashing again. Only hashes are ever stored;
@@ -270,7 +276,8 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     ctx.quota.consume(key.keyId, key.monthlyLimit, n).then((q) => decideQuota(req, reply, done, n, q), done);
   };
 
-  const testKeyRefused = () => forbidden('Test keys (cred_test_...) read sandbox scores only; this operation needs a live key (cred_live_...).');
+  const testKeyRefused = () =>
+    forbidden('Test keys (cred_test_...) read sandbox scores only; this operation needs a live key (cred_live_...).');
 
   function decideQuota(req: FastifyRequest, reply: FastifyReply, done: HookDone, n: number, q: QuotaResult) {
     if (q.allowed) {
@@ -299,7 +306,11 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
   // Test credentials reach only routes that keep live and test apart; the rest answer 403 before reading anything.
   const gateEnvironment: onRequestHookHandler = (req, _reply, done) => {
     if (req.environment === 'test' && !req.routeOptions.config.sandbox) {
-      return done(forbidden('Test keys (cred_test_...) and test sign-ins work only with sandbox data, which this operation does not have; use live credentials (cred_live_...).'));
+      return done(
+        forbidden(
+          'Test keys (cred_test_...) and test sign-ins work only with sandbox data, which this operation does not have; use live credentials (cred_live_...).',
+        ),
+      );
     }
     done();
   };

@@ -38,7 +38,9 @@ const DISPUTE_TEXT = `live dispute ${Math.random().toString(36).slice(2)}`;
 const liveMarkers = () => [DISPUTE_TEXT, CLAIM_TEXT, live.webhookUrl, live.keyPrefix];
 
 beforeAll(async () => {
-  app = await createTestApp({ config: { webhookRetrySchedule: new Array(12).fill(1), claimsPerIpPerMinute: 100_000, claimNoticeHours: 0 } });
+  app = await createTestApp({
+    config: { webhookRetrySchedule: new Array(12).fill(1), claimsPerIpPerMinute: 100_000, claimNoticeHours: 0 },
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   liveKey = await createKey(app, 'Growth');
@@ -67,10 +69,19 @@ beforeAll(async () => {
   });
   expect(d.statusCode, d.body).toBe(201);
   live.dispute = d.json().id ?? d.json().disputeId;
-  const w = await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: liveKey.headers, payload: { url: live.webhookUrl, walletAddress: wallet } });
+  const w = await app.inject({
+    method: 'POST',
+    url: '/api/v1/webhooks',
+    headers: liveKey.headers,
+    payload: { url: live.webhookUrl, walletAddress: wallet },
+  });
   expect(w.statusCode, w.body).toBe(201);
   live.webhook = w.json().id;
-  const c = await app.inject({ method: 'POST', url: '/api/v1/debt-claims', payload: claimBody({ debtorAddress: wallet, description: CLAIM_TEXT }) });
+  const c = await app.inject({
+    method: 'POST',
+    url: '/api/v1/debt-claims',
+    payload: claimBody({ debtorAddress: wallet, description: CLAIM_TEXT }),
+  });
   expect(c.statusCode, c.body).toBe(201);
   live.claim = c.json().id;
   // its background job (evidence check, the debtor's recompute) done, so the claim only changes if a probe changes it
@@ -92,14 +103,22 @@ async function liveState() {
     disputes: await q('SELECT id FROM disputes WHERE wallet_address = $1 AND environment = $2 ORDER BY id', [wallet, 'live']),
     history: await q('SELECT * FROM dispute_history WHERE dispute_id = $1 ORDER BY id', [live.dispute]),
     // what the webhook is (its deliveries move on their own: the live wallet's score events)
-    webhook: await q('SELECT id, api_key_id, url, wallet_address_filter, secret_encrypted, is_active, environment FROM webhook_subscriptions WHERE id = $1', [live.webhook]),
+    webhook: await q(
+      'SELECT id, api_key_id, url, wallet_address_filter, secret_encrypted, is_active, environment FROM webhook_subscriptions WHERE id = $1',
+      [live.webhook],
+    ),
     claim: await q('SELECT id, status, updated_at FROM debt_claims WHERE id = $1', [live.claim]),
-    claims: await q("SELECT id FROM debt_claims WHERE (debtor_address = $1 OR creditor_address = $1) AND environment = 'live' ORDER BY id", [wallet]),
+    claims: await q(
+      "SELECT id FROM debt_claims WHERE (debtor_address = $1 OR creditor_address = $1) AND environment = 'live' ORDER BY id",
+      [wallet],
+    ),
     // what scoring reads and wrote, what proofs committed to, who asked about the wallet's age
     scores: await q('SELECT * FROM scores WHERE address = $1 ORDER BY category', [wallet]),
     commitments: await q('SELECT id, kind, is_current FROM proof_commitments WHERE address = $1 ORDER BY id', [wallet]),
     ageChecks: await q('SELECT id FROM age_checks WHERE wallet_address = $1 ORDER BY id', [wallet]),
-    key: await q('SELECT id, key_hash, tier, revoked_at, previous_key_hash, stripe_subscription_id FROM api_keys WHERE id = $1', [live.key]),
+    key: await q('SELECT id, key_hash, tier, revoked_at, previous_key_hash, stripe_subscription_id FROM api_keys WHERE id = $1', [
+      live.key,
+    ]),
   });
 }
 
@@ -181,7 +200,16 @@ describe('every operation of the OpenAPI document, with test credentials, agains
   it('routes that keep a sandbox answer 404 for a live record, and the test key works on its own test records', async () => {
     const h = { headers: testKey.headers };
     expect((await app.inject({ method: 'GET', url: `/api/v1/dispute/${live.dispute}`, ...h })).statusCode).toBe(404);
-    expect((await app.inject({ method: 'POST', url: `/api/v1/dispute/${live.dispute}/escalate`, ...h, payload: { reason: 'probing a live dispute from the sandbox' } })).statusCode).toBe(404);
+    expect(
+      (
+        await app.inject({
+          method: 'POST',
+          url: `/api/v1/dispute/${live.dispute}/escalate`,
+          ...h,
+          payload: { reason: 'probing a live dispute from the sandbox' },
+        })
+      ).statusCode,
+    ).toBe(404);
     const list = await app.inject({ method: 'GET', url: `/api/v1/dispute/wallet/${wallet}`, ...h });
     expect(list.statusCode).toBe(200);
     expect(list.body.includes(live.dispute)).toBe(false);
@@ -196,7 +224,9 @@ describe('every operation of the OpenAPI document, with test credentials, agains
     const id = mine.json().id ?? mine.json().disputeId;
     expect((await app.inject({ method: 'GET', url: `/api/v1/dispute/${id}`, ...h })).statusCode).toBe(200);
     expect((await app.inject({ method: 'GET', url: `/api/v1/dispute/${id}`, headers: liveKey.headers })).statusCode).toBe(404);
-    expect((await app.inject({ method: 'GET', url: `/api/v1/dispute/wallet/${wallet}`, headers: liveKey.headers })).body.includes(id)).toBe(false);
+    expect((await app.inject({ method: 'GET', url: `/api/v1/dispute/wallet/${wallet}`, headers: liveKey.headers })).body.includes(id)).toBe(
+      false,
+    );
     // the test admin resolves it with a revised score: recorded on the test dispute, no live score or event
     const resolved = await app.inject({
       method: 'PUT',
@@ -205,15 +235,23 @@ describe('every operation of the OpenAPI document, with test credentials, agains
       payload: { status: 'Resolved', revisedScore: 123 },
     });
     expect(resolved.statusCode, resolved.body).toBe(200);
-    expect(await app.ctx.db.query("SELECT 1 FROM audit_log WHERE target = $1 AND action <> 'dispute.status'", [`dispute:${id}`])).toHaveLength(0);
+    expect(
+      await app.ctx.db.query("SELECT 1 FROM audit_log WHERE target = $1 AND action <> 'dispute.status'", [`dispute:${id}`]),
+    ).toHaveLength(0);
     // the live admin cannot see it either
-    expect((await app.inject({ method: 'PUT', url: `/api/v1/dispute/${id}/status`, headers: liveAdminAuth, payload: { status: 'Rejected' } })).statusCode).toBe(404);
+    expect(
+      (await app.inject({ method: 'PUT', url: `/api/v1/dispute/${id}/status`, headers: liveAdminAuth, payload: { status: 'Rejected' } }))
+        .statusCode,
+    ).toBe(404);
     // a test key on a route with no sandbox: 403, nothing read
     const did = await app.inject({ method: 'GET', url: `/api/v1/identity/${encodeURIComponent(`did:credence:1:${wallet}`)}`, ...h });
     expect(did.statusCode, did.body).toBe(403);
     expect(did.json().error).toBe('forbidden');
     // a bad key sent to a public route is refused, not ignored
-    expect((await app.inject({ method: 'GET', url: `/api/v1/debt-claims/${live.claim}`, headers: { 'x-api-key': 'cred_test_nope' } })).statusCode).toBe(401);
+    expect(
+      (await app.inject({ method: 'GET', url: `/api/v1/debt-claims/${live.claim}`, headers: { 'x-api-key': 'cred_test_nope' } }))
+        .statusCode,
+    ).toBe(401);
   });
 });
 
@@ -221,22 +259,36 @@ describe("a test key's webhook receives only test events", () => {
   it('the live score.updated goes to the live webhook only; the test webhook gets its test ping', async () => {
     const testReceiver = await startReceiver();
     receivers.push(testReceiver);
-    const sub = await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: testKey.headers, payload: { url: `${testReceiver.url}/test-hook` } });
+    const sub = await app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks',
+      headers: testKey.headers,
+      payload: { url: `${testReceiver.url}/test-hook` },
+    });
     expect(sub.statusCode, sub.body).toBe(201);
     const testHook = sub.json().id as string;
     const liveReceiver = receivers[0];
     const liveBefore = liveReceiver.received.length;
     // a live score change: the live admin resolves the live dispute with a revised score
-    const res = await app.inject({ method: 'PUT', url: `/api/v1/dispute/${live.dispute}/status`, headers: liveAdminAuth, payload: { status: 'Resolved', revisedScore: 777 } });
+    const res = await app.inject({
+      method: 'PUT',
+      url: `/api/v1/dispute/${live.dispute}/status`,
+      headers: liveAdminAuth,
+      payload: { status: 'Resolved', revisedScore: 777 },
+    });
     expect(res.statusCode, res.body).toBe(200);
-    const got = await eventually(() => liveReceiver.received.slice(liveBefore).find((r) => JSON.parse(r.body).event === 'score.updated'), { timeoutMs: 30_000 });
+    const got = await eventually(() => liveReceiver.received.slice(liveBefore).find((r) => JSON.parse(r.body).event === 'score.updated'), {
+      timeoutMs: 30_000,
+    });
     expect(JSON.parse(got.body).data).toMatchObject({ newScore: 777 });
     // the test webhook's own test event arrives; it is all the test webhook ever got
     const ping = await app.inject({ method: 'POST', url: `/api/v1/webhooks/${testHook}/test`, headers: testKey.headers });
     expect(ping.statusCode, ping.body).toBeLessThan(300);
     await eventually(() => testReceiver.received.length > 0, { timeoutMs: 30_000 });
     expect(testReceiver.received.map((r) => JSON.parse(r.body).event)).toEqual(['webhook.test']);
-    const queued = await app.ctx.db.query<{ event_type: string }>('SELECT event_type FROM webhook_deliveries WHERE subscription_id = $1', [testHook]);
+    const queued = await app.ctx.db.query<{ event_type: string }>('SELECT event_type FROM webhook_deliveries WHERE subscription_id = $1', [
+      testHook,
+    ]);
     expect(queued.map((r) => r.event_type)).toEqual(['webhook.test']);
     // the test key's sandbox read is the sandbox model's, not the live 777
     const read = await app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}`, headers: testKey.headers });
@@ -250,7 +302,11 @@ describe("a test key's webhook receives only test events", () => {
 /** Sign-In with Ethereum as a person does it, choosing the environment (absent: the default, live). */
 async function signInFor(environment?: 'live' | 'test', wallet = Wallet.createRandom()) {
   const signed = await siweSigned(app, wallet);
-  const res = await app.inject({ method: 'POST', url: '/api/v1/auth/verify', payload: { ...signed, ...(environment ? { environment } : {}) } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/verify',
+    payload: { ...signed, ...(environment ? { environment } : {}) },
+  });
   return { res, wallet, address: wallet.address.toLowerCase(), auth: { authorization: `Bearer ${res.json().token}` } };
 }
 
@@ -265,11 +321,21 @@ describe('debt claims with test credentials', () => {
     const before = await liveState();
     const h = testKey.headers;
     expect((await app.inject({ method: 'GET', url: `/api/v1/debt-claims/${live.claim}`, headers: h })).statusCode).toBe(404);
-    const claim = await app.ctx.db.query<{ creditor_address: string }>('SELECT creditor_address FROM debt_claims WHERE id = $1', [live.claim]);
+    const claim = await app.ctx.db.query<{ creditor_address: string }>('SELECT creditor_address FROM debt_claims WHERE id = $1', [
+      live.claim,
+    ]);
     const acts = [
-      { url: `/api/v1/debt-claims/${live.claim}/dispute`, headers: h, payload: { debtorAddress: wallet, reason: 'probing a live claim from the sandbox' } },
+      {
+        url: `/api/v1/debt-claims/${live.claim}/dispute`,
+        headers: h,
+        payload: { debtorAddress: wallet, reason: 'probing a live claim from the sandbox' },
+      },
       { url: `/api/v1/debt-claims/${live.claim}/withdraw`, headers: h, payload: { creditorAddress: claim[0].creditor_address } },
-      { url: `/api/v1/debt-claims/${live.claim}/resolve`, headers: { authorization: `Bearer ${testAdminJwt}` }, payload: { resolutionNotes: 'probing a live claim from the sandbox', inFavorOf: 'creditor' } },
+      {
+        url: `/api/v1/debt-claims/${live.claim}/resolve`,
+        headers: { authorization: `Bearer ${testAdminJwt}` },
+        payload: { resolutionNotes: 'probing a live claim from the sandbox', inFavorOf: 'creditor' },
+      },
     ];
     for (const a of acts) {
       const res = await app.inject({ method: 'POST', ...a });
@@ -282,7 +348,9 @@ describe('debt claims with test credentials', () => {
   });
 
   it("a test key files, lists and withdraws its own test claims; live callers never see them and the debtor's live score ignores them", async () => {
-    const scoresBefore = JSON.stringify(await app.ctx.db.query('SELECT category, score, model_score FROM scores WHERE address = $1 ORDER BY category', [wallet]));
+    const scoresBefore = JSON.stringify(
+      await app.ctx.db.query('SELECT category, score, model_score FROM scores WHERE address = $1 ORDER BY category', [wallet]),
+    );
     const signalsBefore = await app.ctx.services.debtClaims!.signalsFor(wallet);
     const body = claimBody({ debtorAddress: wallet, description: 'a sandbox claim' });
     const filed = await app.inject({ method: 'POST', url: '/api/v1/debt-claims', headers: testKey.headers, payload: body });
@@ -291,21 +359,41 @@ describe('debt claims with test credentials', () => {
     expect(filed.json().environment).toBe('test');
     await claimSettled(app, id);
     // the test key sees it, live callers (with a live key, or none) do not
-    expect((await app.inject({ method: 'GET', url: `/api/v1/debt-claims/${id}`, headers: testKey.headers })).json()).toMatchObject({ id, environment: 'test', status: 'Pending' });
+    expect((await app.inject({ method: 'GET', url: `/api/v1/debt-claims/${id}`, headers: testKey.headers })).json()).toMatchObject({
+      id,
+      environment: 'test',
+      status: 'Pending',
+    });
     expect((await app.inject({ method: 'GET', url: `/api/v1/debt-claims/${id}` })).statusCode).toBe(404);
     expect((await app.inject({ method: 'GET', url: `/api/v1/debt-claims/${id}`, headers: liveKey.headers })).statusCode).toBe(404);
     expect((await claimsOf('debtor', wallet, testKey.headers)).claims.map((c) => c.id)).toEqual([id]);
     const liveList = await claimsOf('debtor', wallet, {});
     expect(liveList.claims.map((c) => c.id)).toEqual([live.claim]);
-    expect((await app.inject({ method: 'POST', url: `/api/v1/debt-claims/${id}/withdraw`, payload: { creditorAddress: body.creditorAddress } })).statusCode).toBe(404);
+    expect(
+      (await app.inject({ method: 'POST', url: `/api/v1/debt-claims/${id}/withdraw`, payload: { creditorAddress: body.creditorAddress } }))
+        .statusCode,
+    ).toBe(404);
     // never a scoring input: the model's claim signals and the stored live scores are as before
     expect((await app.ctx.services.debtClaims!.signalsFor(wallet)).map((c) => c.id)).toEqual(signalsBefore.map((c) => c.id));
-    expect(JSON.stringify(await app.ctx.db.query('SELECT category, score, model_score FROM scores WHERE address = $1 ORDER BY category', [wallet]))).toBe(scoresBefore);
+    expect(
+      JSON.stringify(
+        await app.ctx.db.query('SELECT category, score, model_score FROM scores WHERE address = $1 ORDER BY category', [wallet]),
+      ),
+    ).toBe(scoresBefore);
     // the test key acts on its own claim
-    const w = await app.inject({ method: 'POST', url: `/api/v1/debt-claims/${id}/withdraw`, headers: testKey.headers, payload: { creditorAddress: body.creditorAddress } });
+    const w = await app.inject({
+      method: 'POST',
+      url: `/api/v1/debt-claims/${id}/withdraw`,
+      headers: testKey.headers,
+      payload: { creditorAddress: body.creditorAddress },
+    });
     expect(w.statusCode, w.body).toBe(200);
     expect(w.json().status).toBe('Withdrawn');
-    expect(JSON.stringify(await app.ctx.db.query('SELECT category, score, model_score FROM scores WHERE address = $1 ORDER BY category', [wallet]))).toBe(scoresBefore);
+    expect(
+      JSON.stringify(
+        await app.ctx.db.query('SELECT category, score, model_score FROM scores WHERE address = $1 ORDER BY category', [wallet]),
+      ),
+    ).toBe(scoresBefore);
   });
 });
 
@@ -324,7 +412,12 @@ describe('signing in for the test environment (POST /auth/verify with environmen
 
     // a public route: the live claim does not exist for it; a claim it files is a test claim, its creditor signed in
     expect((await app.inject({ method: 'GET', url: `/api/v1/debt-claims/${live.claim}`, headers: t.auth })).statusCode).toBe(404);
-    const filed = await app.inject({ method: 'POST', url: '/api/v1/debt-claims', headers: t.auth, payload: claimBody({ creditorAddress: t.address, debtorAddress: wallet }) });
+    const filed = await app.inject({
+      method: 'POST',
+      url: '/api/v1/debt-claims',
+      headers: t.auth,
+      payload: claimBody({ creditorAddress: t.address, debtorAddress: wallet }),
+    });
     expect(filed.statusCode, filed.body).toBe(201);
     expect(filed.json()).toMatchObject({ environment: 'test', verification: { creditorSignedIn: true } });
     await claimSettled(app, filed.json().id);
@@ -332,11 +425,19 @@ describe('signing in for the test environment (POST /auth/verify with environmen
     expect((await claimsOf('creditor', t.address, testKey.headers)).claims.map((c) => c.id)).toEqual([filed.json().id]);
     expect((await claimsOf('creditor', t.address, {})).claimCount).toBe(0);
     // beside a live key, a test token is refused (issue 30: it once turned the live key's answers into sandbox ones)
-    const read = await app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}/GOVERNANCE`, headers: { ...liveKey.headers, ...t.auth } });
+    const read = await app.inject({
+      method: 'GET',
+      url: `/api/v1/reputation/${wallet}/GOVERNANCE`,
+      headers: { ...liveKey.headers, ...t.auth },
+    });
     expect(read.statusCode, read.body).toBe(401);
     expect(read.json().details).toMatch(/^Mixed environments: the API key is a live key/);
-    expect((await app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}/GOVERNANCE`, headers: liveKey.headers })).json().modelVersion).not.toMatch(/-sandbox$/);
-    expect((await app.inject({ method: 'GET', url: `/api/v1/dispute/${live.dispute}`, headers: { ...liveKey.headers, ...t.auth } })).statusCode).toBe(401);
+    expect(
+      (await app.inject({ method: 'GET', url: `/api/v1/reputation/${wallet}/GOVERNANCE`, headers: liveKey.headers })).json().modelVersion,
+    ).not.toMatch(/-sandbox$/);
+    expect(
+      (await app.inject({ method: 'GET', url: `/api/v1/dispute/${live.dispute}`, headers: { ...liveKey.headers, ...t.auth } })).statusCode,
+    ).toBe(401);
     // a JWT route with no sandbox: 403 (the same token for the live environment is served)
     const checks = await app.inject({ method: 'GET', url: '/api/v1/compliance/age-checks', headers: t.auth });
     expect(checks.statusCode, checks.body).toBe(403);
@@ -360,7 +461,9 @@ describe('the SDK signs in for the test environment', () => {
     expect(response.status).toBe(404);
     const live2 = await sdkSignIn(client, Wallet.createRandom(), { domain, uri: `https://${domain}` });
     expect(live2.environment).toBe('live');
-    const { response: liveRes } = await createCredenceClient({ baseUrl: base, token: live2.token }).GET('/api/v1/debt-claims/{id}', { params: { path: { id: live.claim } } });
+    const { response: liveRes } = await createCredenceClient({ baseUrl: base, token: live2.token }).GET('/api/v1/debt-claims/{id}', {
+      params: { path: { id: live.claim } },
+    });
     expect(liveRes.status).toBe(200);
   });
 });
@@ -407,7 +510,12 @@ describe('the hub sends each connection the events of its environment only', () 
     // a live score change, then a test claim, a live claim, and a last test claim
     await emitScoreChange(app, scoreChange(debtor, { newScore: 611 }));
     const file = async (headers: Record<string, string>, creditor = randomAddress()) => {
-      const r = await app.inject({ method: 'POST', url: '/api/v1/debt-claims', headers, payload: claimBody({ debtorAddress: debtor, creditorAddress: creditor }) });
+      const r = await app.inject({
+        method: 'POST',
+        url: '/api/v1/debt-claims',
+        headers,
+        payload: claimBody({ debtorAddress: debtor, creditorAddress: creditor }),
+      });
       expect(r.statusCode, r.body).toBe(201);
       return r.json().id as string;
     };
@@ -438,8 +546,13 @@ describe('the hub sends each connection the events of its environment only', () 
       expect(l.scores.map((p) => p.newScore)).toEqual([611, 612]);
     }
     // credentials sent but not valid are refused, not taken for an anonymous live connection
-    expect((await app.inject({ method: 'POST', url: '/hubs/scores/negotiate?negotiateVersion=1&access_token=cred_test_nope' })).statusCode).toBe(401);
-    expect((await app.inject({ method: 'POST', url: '/hubs/scores/negotiate?negotiateVersion=1', headers: { authorization: 'Bearer a.b.c' } })).statusCode).toBe(401);
+    expect(
+      (await app.inject({ method: 'POST', url: '/hubs/scores/negotiate?negotiateVersion=1&access_token=cred_test_nope' })).statusCode,
+    ).toBe(401);
+    expect(
+      (await app.inject({ method: 'POST', url: '/hubs/scores/negotiate?negotiateVersion=1', headers: { authorization: 'Bearer a.b.c' } }))
+        .statusCode,
+    ).toBe(401);
   }, 60_000);
 });
 
@@ -447,10 +560,19 @@ describe("a test key's webhook gets the test claims' notices, the live webhook t
   it('debt_claim.filed goes to the webhooks of its environment only', async () => {
     const testReceiver = await startReceiver();
     receivers.push(testReceiver);
-    const sub = await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: testKey.headers, payload: { url: `${testReceiver.url}/test-claims`, walletAddress: wallet } });
+    const sub = await app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks',
+      headers: testKey.headers,
+      payload: { url: `${testReceiver.url}/test-claims`, walletAddress: wallet },
+    });
     expect(sub.statusCode, sub.body).toBe(201);
     const liveReceiver = receivers[0];
-    const filedTo = (r: Receiver) => r.received.map((x) => JSON.parse(x.body)).filter((b) => b.event === 'debt_claim.filed').map((b) => b.data.claimId as string);
+    const filedTo = (r: Receiver) =>
+      r.received
+        .map((x) => JSON.parse(x.body))
+        .filter((b) => b.event === 'debt_claim.filed')
+        .map((b) => b.data.claimId as string);
     const file = async (headers: Record<string, string>) => {
       const r = await app.inject({ method: 'POST', url: '/api/v1/debt-claims', headers, payload: claimBody({ debtorAddress: wallet }) });
       expect(r.statusCode, r.body).toBe(201);
@@ -463,7 +585,10 @@ describe("a test key's webhook gets the test claims' notices, the live webhook t
     await eventually(() => filedTo(testReceiver).includes(test1) && filedTo(testReceiver).includes(test2), { timeoutMs: 30_000 });
     expect(filedTo(testReceiver).sort()).toEqual([test1, test2].sort());
     // the live webhook's queue never held a test notice (its deliveries are all there is to send)
-    const liveQueued = await app.ctx.db.query<{ body: string }>("SELECT body FROM webhook_deliveries WHERE subscription_id = $1 AND event_type = 'debt_claim.filed'", [live.webhook]);
+    const liveQueued = await app.ctx.db.query<{ body: string }>(
+      "SELECT body FROM webhook_deliveries WHERE subscription_id = $1 AND event_type = 'debt_claim.filed'",
+      [live.webhook],
+    );
     const liveIds = liveQueued.map((r) => JSON.parse(r.body).data.claimId);
     expect(liveIds).toContain(liveClaim);
     expect(liveIds).not.toContain(test1);
@@ -472,18 +597,34 @@ describe("a test key's webhook gets the test claims' notices, the live webhook t
 });
 
 describe('proofs with test credentials (sandbox scores and the sandbox KYC)', () => {
-  const post = (url: string, headers: Record<string, string>, payload: Record<string, unknown>) => app.inject({ method: 'POST', url: `/api/v1${url}`, headers, payload });
+  const post = (url: string, headers: Record<string, string>, payload: Record<string, unknown>) =>
+    app.inject({ method: 'POST', url: `/api/v1${url}`, headers, payload });
 
   it('a test key proves against the sandbox score; the proof verifies for test credentials only, never as live', async () => {
     const before = await liveState();
     const sandbox = sandboxScores(wallet).find((e) => e.category === 'OVERALL')!.score;
-    const res = await post('/reputation/prove', testKey.headers, { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'OVERALL', threshold: sandbox });
+    const res = await post('/reputation/prove', testKey.headers, {
+      subject: wallet,
+      proofType: 'ScoreAboveThreshold',
+      category: 'OVERALL',
+      threshold: sandbox,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const { proof, publicInputs, environment } = res.json();
     expect(environment).toBe('test');
     expect(publicInputs).toMatchObject({ threshold: sandbox, category: 'OVERALL', categoryId: 0 });
     // above the sandbox score: no proof
-    if (sandbox < 1000) expect((await post('/reputation/prove', testKey.headers, { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'OVERALL', threshold: sandbox + 1 })).statusCode).toBe(422);
+    if (sandbox < 1000)
+      expect(
+        (
+          await post('/reputation/prove', testKey.headers, {
+            subject: wallet,
+            proofType: 'ScoreAboveThreshold',
+            category: 'OVERALL',
+            threshold: sandbox + 1,
+          })
+        ).statusCode,
+      ).toBe(422);
     const asTest = await post('/reputation/verify', testKey.headers, { proof, publicInputs });
     expect(asTest.json()).toMatchObject({ valid: true, environment: 'test' });
     const asLive = await post('/reputation/verify', liveKey.headers, { proof });
@@ -491,17 +632,41 @@ describe('proofs with test credentials (sandbox scores and the sandbox KYC)', ()
     // nothing live was committed to, scored or logged
     expect(await liveState()).toBe(before);
     // and a live proof is not valid for test credentials
-    const liveProof = await post('/reputation/prove', liveKey.headers, { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'GOVERNANCE', threshold: 0 });
+    const liveProof = await post('/reputation/prove', liveKey.headers, {
+      subject: wallet,
+      proofType: 'ScoreAboveThreshold',
+      category: 'GOVERNANCE',
+      threshold: 0,
+    });
     expect(liveProof.statusCode, liveProof.body).toBe(200);
     expect(liveProof.json().environment).toBe('live');
-    expect((await post('/reputation/verify', liveKey.headers, { proof: liveProof.json().proof })).json()).toMatchObject({ valid: true, environment: 'live' });
-    expect((await post('/reputation/verify', testKey.headers, { proof: liveProof.json().proof })).json()).toEqual({ valid: false, reason: LIVE_PROOF_IN_TEST, environment: 'test' });
+    expect((await post('/reputation/verify', liveKey.headers, { proof: liveProof.json().proof })).json()).toMatchObject({
+      valid: true,
+      environment: 'live',
+    });
+    expect((await post('/reputation/verify', testKey.headers, { proof: liveProof.json().proof })).json()).toEqual({
+      valid: false,
+      reason: LIVE_PROOF_IN_TEST,
+      environment: 'test',
+    });
   }, 120_000);
 
   it('a flood of test-mode proofs is bounded per instance (503 with Retry-After) and never keeps a live proof from being made', async () => {
     const sandbox = sandboxScores(wallet).find((e) => e.category === 'OVERALL')!.score;
-    const flood = Array.from({ length: 6 }, () => post('/reputation/prove', testKey.headers, { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'OVERALL', threshold: sandbox }));
-    const live = post('/reputation/prove', liveKey.headers, { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'GOVERNANCE', threshold: 0 });
+    const flood = Array.from({ length: 6 }, () =>
+      post('/reputation/prove', testKey.headers, {
+        subject: wallet,
+        proofType: 'ScoreAboveThreshold',
+        category: 'OVERALL',
+        threshold: sandbox,
+      }),
+    );
+    const live = post('/reputation/prove', liveKey.headers, {
+      subject: wallet,
+      proofType: 'ScoreAboveThreshold',
+      category: 'GOVERNANCE',
+      threshold: 0,
+    });
     const answers = await Promise.all(flood);
     const refused = answers.filter((r) => r.statusCode === 503);
     expect(answers.filter((r) => r.statusCode === 200).length).toBeGreaterThanOrEqual(1);
@@ -513,7 +678,16 @@ describe('proofs with test credentials (sandbox scores and the sandbox KYC)', ()
     expect(l.statusCode, l.body).toBe(200);
     expect(l.json().environment).toBe('live');
     // once the flood is over, a test proof is made again
-    expect((await post('/reputation/prove', testKey.headers, { subject: wallet, proofType: 'ScoreAboveThreshold', category: 'OVERALL', threshold: sandbox })).statusCode).toBe(200);
+    expect(
+      (
+        await post('/reputation/prove', testKey.headers, {
+          subject: wallet,
+          proofType: 'ScoreAboveThreshold',
+          category: 'OVERALL',
+          threshold: sandbox,
+        })
+      ).statusCode,
+    ).toBe(200);
   }, 120_000);
 
   it('age checks and age proofs of a test key read the sandbox KYC and leave no trace on the wallet', async () => {
@@ -525,14 +699,19 @@ describe('proofs with test credentials (sandbox scores and the sandbox KYC)', ()
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toMatchObject({ verified: true, minimumAge: age, environment: 'test', reason: null });
     expect((await post('/reputation/verify', testKey.headers, { proof: r.json().proof })).json()).toMatchObject({ valid: true });
-    expect((await post('/reputation/verify', liveKey.headers, { proof: r.json().proof })).json()).toMatchObject({ valid: false, reason: SANDBOX_PROOF_IN_LIVE });
+    expect((await post('/reputation/verify', liveKey.headers, { proof: r.json().proof })).json()).toMatchObject({
+      valid: false,
+      reason: SANDBOX_PROOF_IN_LIVE,
+    });
     const older = await post('/compliance/verify-age', testKey.headers, { walletAddress: wallet, minimumAge: age + 1 });
     expect(older.json()).toMatchObject({ verified: false, proof: null, reason: 'under_minimum_age', environment: 'test' });
     const kyc = await post('/reputation/prove', testKey.headers, { subject: wallet, proofType: 'KYCVerified' });
     expect(kyc.statusCode, kyc.body).toBe(200);
     expect(kyc.json().environment).toBe('test');
     // the live wallet has no KYC at all: live answers stay "no approved KYC"
-    expect((await post('/compliance/age-verify', liveKey.headers, { walletAddress: wallet, jurisdictionCode: 'DE-BE', minimumAge: 1 })).json()).toMatchObject({ verified: false, reason: 'no_approved_kyc', environment: 'live' });
+    expect(
+      (await post('/compliance/age-verify', liveKey.headers, { walletAddress: wallet, jurisdictionCode: 'DE-BE', minimumAge: 1 })).json(),
+    ).toMatchObject({ verified: false, reason: 'no_approved_kyc', environment: 'live' });
     const after = JSON.parse(await liveState());
     const was = JSON.parse(before);
     // the live age question above is the only one logged for the wallet

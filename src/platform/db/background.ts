@@ -43,7 +43,10 @@ export function withBackgroundLane(db: Db, opts: { limit: number; maxWaitMs?: nu
     // Requests first: wait while any of their queries is in flight, bounded so bulk work always moves.
     const until = Date.now() + maxWaitMs;
     while (foreground > 0 && Date.now() < until) {
-      await Promise.race([new Promise<void>((resolve) => idle.push(resolve)), new Promise<void>((resolve) => setTimeout(resolve, until - Date.now()))]);
+      await Promise.race([
+        new Promise<void>((resolve) => idle.push(resolve)),
+        new Promise<void>((resolve) => setTimeout(resolve, until - Date.now())),
+      ]);
     }
   }
   function release() {

@@ -39,7 +39,8 @@ describe.skipIf(!enabled)('PostgreSQL connections cut under the pool', () => {
   });
 
   const terminateAll = async () =>
-    (await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [dbName])).rowCount;
+    (await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [dbName]))
+      .rowCount;
 
   /** A transaction holding its client between two statements while `cut` happens. */
   async function cutInTransaction(cut: () => Promise<unknown> | unknown) {
@@ -87,12 +88,16 @@ describe.skipIf(!enabled)('PostgreSQL connections cut under the pool', () => {
         () => 'answered',
         (e) => e,
       );
-      const inTx = db.tx((q) => q.query(sql)).then(
-        () => 'answered',
-        (e) => e,
-      );
+      const inTx = db
+        .tx((q) => q.query(sql))
+        .then(
+          () => 'answered',
+          (e) => e,
+        );
       await eventually(async () => {
-        const [r] = await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND query = $2 AND state = 'active'`, [dbName, sql]).then((x) => x.rows);
+        const [r] = await admin
+          .query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND query = $2 AND state = 'active'`, [dbName, sql])
+          .then((x) => x.rows);
         return r.n === 2;
       });
       await cut();
@@ -128,11 +133,12 @@ describe.skipIf(!enabled)('PostgreSQL connections cut under the pool', () => {
       for (let n = 0; !stop; n++) {
         try {
           if (n % 2) await db.query('SELECT count(*) FROM cut_probe');
-          else await db.tx(async (q) => {
-            await q.query('INSERT INTO cut_probe (v) VALUES ($1)', [i]);
-            await q.query('SELECT pg_sleep(0.005)');
-            await q.query('UPDATE cut_probe SET v = v + 1 WHERE v = $1', [i]);
-          });
+          else
+            await db.tx(async (q) => {
+              await q.query('INSERT INTO cut_probe (v) VALUES ($1)', [i]);
+              await q.query('SELECT pg_sleep(0.005)');
+              await q.query('UPDATE cut_probe SET v = v + 1 WHERE v = $1', [i]);
+            });
           outcomes.ok++;
         } catch (e) {
           if (!isUnavailable(e)) throw e;

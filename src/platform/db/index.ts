@@ -57,7 +57,9 @@ export async function openPostgres(url: string, poolSize = 10, opts: PostgresOpt
   client.release();
   const send = (c: pg.Pool | pg.PoolClient, sql: string, params?: unknown[], opts?: QueryOptions) =>
     // a named statement is prepared once per connection (pg keeps the names it prepared on each client)
-    (opts?.name ? c.query({ name: opts.name, text: sql, values: params as unknown[] }) : c.query(sql, params as unknown[])).catch(mapConnectionError);
+    (opts?.name ? c.query({ name: opts.name, text: sql, values: params as unknown[] }) : c.query(sql, params as unknown[])).catch(
+      mapConnectionError,
+    );
   const wrap = (c: pg.Pool | pg.PoolClient, inTx: boolean): Queryable => ({
     async query<T>(sql: string, params?: unknown[], opts?: QueryOptions) {
       if (opts?.jit === false) {
@@ -85,47 +87,53 @@ export async function openPostgres(url: string, poolSize = 10, opts: PostgresOpt
       c.release(broken || undefined);
     }
   }
-  return withBackgroundLane({
-    kind: 'postgres',
-    ...wrap(pool, false),
-    tx,
-    async exec(sql: string) {
-      await pool.query(sql).catch(mapConnectionError);
+  return withBackgroundLane(
+    {
+      kind: 'postgres',
+      ...wrap(pool, false),
+      tx,
+      async exec(sql: string) {
+        await pool.query(sql).catch(mapConnectionError);
+      },
+      async close() {
+        await pool.end();
+      },
+      pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, lost: connectionsLost }),
+      onConnectionLost(fn: (err: Error) => void) {
+        lost.add(fn);
+        return () => void lost.delete(fn);
+      },
     },
-    async close() {
-      await pool.end();
-    },
-    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, lost: connectionsLost }),
-    onConnectionLost(fn: (err: Error) => void) {
-      lost.add(fn);
-      return () => void lost.delete(fn);
-    },
-  }, { limit: Math.max(1, Math.floor(poolSize / 4)) });
+    { limit: Math.max(1, Math.floor(poolSize / 4)) },
+  );
 }
 
 export function wrapPglite(db: PGlite): Db {
-  return withBackgroundLane({
-    kind: 'pglite',
-    async query<T>(sql: string, params?: unknown[]) {
-      const r = await db.query<T>(sql, params as unknown[]);
-      return r.rows;
+  return withBackgroundLane(
+    {
+      kind: 'pglite',
+      async query<T>(sql: string, params?: unknown[]) {
+        const r = await db.query<T>(sql, params as unknown[]);
+        return r.rows;
+      },
+      tx<T>(fn: (q: Queryable) => Promise<T>) {
+        return db.transaction(async (t) =>
+          fn({
+            async query<R>(sql: string, params?: unknown[]) {
+              return (await t.query<R>(sql, params as unknown[])).rows;
+            },
+          }),
+        );
+      },
+      async exec(sql: string) {
+        await db.exec(sql);
+      },
+      async close() {
+        if (!db.closed) await db.close();
+      },
     },
-    tx<T>(fn: (q: Queryable) => Promise<T>) {
-      return db.transaction(async (t) =>
-        fn({
-          async query<R>(sql: string, params?: unknown[]) {
-            return (await t.query<R>(sql, params as unknown[])).rows;
-          },
-        }),
-      );
-    },
-    async exec(sql: string) {
-      await db.exec(sql);
-    },
-    async close() {
-      if (!db.closed) await db.close();
-    },
-  }, { limit: 1 });
+    { limit: 1 },
+  );
 }
 
 export async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<Db> {

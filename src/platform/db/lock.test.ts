@@ -13,7 +13,10 @@ import { ROOT, runCli } from '../../../test/helpers/server-process.js';
 /** A process that opens the embedded database in `dir` (as `credence serve` does) and holds it until killed. */
 function holder(dir: string): { child: ChildProcess; out: () => string } {
   const code = `const { openDatabase } = await import('./src/platform/db/index.ts'); await openDatabase(null, ${JSON.stringify(dir)}); console.log('HOLDING'); setInterval(() => {}, 1000);`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -36,7 +39,10 @@ describe('embedded data directory lock', () => {
     expect(lock.pid).toBe(h.child.pid);
 
     const etl = mkdtempSync(path.join(tmpdir(), 'credence-etl-'));
-    writeFileSync(path.join(etl, 'transactions.csv'), 'hash,nonce,block_hash,block_number,transaction_index,from_address,to_address,value,gas,gas_price,input,block_timestamp\n');
+    writeFileSync(
+      path.join(etl, 'transactions.csv'),
+      'hash,nonce,block_hash,block_number,transaction_index,from_address,to_address,value,gas,gas_price,input,block_timestamp\n',
+    );
     for (const args of [['ingest', '--format', 'ethereum-etl', etl], ['migrate']]) {
       const r = await runCli(args, { CREDENCE_DATA_DIR: dir });
       expect(r.code, r.out).toBe(1);

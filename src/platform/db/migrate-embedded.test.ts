@@ -35,18 +35,28 @@ describe('migrate on PGlite', () => {
 
     files['0003_c.sql'] = 'CREATE TABLE c (id int)';
     expect(await migrate(db, migrationsDir(files))).toEqual(['0003_c']);
-    expect((await db.query<{ version: string }>('SELECT version FROM schema_migrations ORDER BY 1')).map((r) => r.version)).toEqual(['0001_a', '0002_b', '0003_c']);
+    expect((await db.query<{ version: string }>('SELECT version FROM schema_migrations ORDER BY 1')).map((r) => r.version)).toEqual([
+      '0001_a',
+      '0002_b',
+      '0003_c',
+    ]);
   });
 
   it('a failing file fails the run and leaves nothing of it: not the files before it, not their records', async () => {
     const db = await openPglite(null);
     opened.push(db);
     await migrate(db, migrationsDir({ '0001_a.sql': 'CREATE TABLE a (id int)' }));
-    const dir = migrationsDir({ '0001_a.sql': 'CREATE TABLE a (id int)', '0002_b.sql': 'CREATE TABLE b (id int)', '0003_bad.sql': 'CREATE TABLE c (id nonsense_type)' });
+    const dir = migrationsDir({
+      '0001_a.sql': 'CREATE TABLE a (id int)',
+      '0002_b.sql': 'CREATE TABLE b (id int)',
+      '0003_bad.sql': 'CREATE TABLE c (id nonsense_type)',
+    });
     await expect(migrate(db, dir, { retryForMs: 0 })).rejects.toThrow(/nonsense_type/);
     expect(await tables(db)).toEqual(['a', 'schema_migrations']);
     expect((await db.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version)).toEqual(['0001_a']);
     // the database is usable afterwards (no transaction left open)
-    expect(await migrate(db, migrationsDir({ '0001_a.sql': 'CREATE TABLE a (id int)', '0002_b.sql': 'CREATE TABLE b (id int)' }))).toEqual(['0002_b']);
+    expect(await migrate(db, migrationsDir({ '0001_a.sql': 'CREATE TABLE a (id int)', '0002_b.sql': 'CREATE TABLE b (id int)' }))).toEqual([
+      '0002_b',
+    ]);
   });
 });

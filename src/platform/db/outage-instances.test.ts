@@ -79,9 +79,14 @@ describe.skipIf(!enabled)('two instances through a killable PostgreSQL proxy', (
     for (const s of [a, b]) expect(s.child.exitCode, s.output().slice(-3000)).toBeNull();
   };
   const terminateAll = async () =>
-    (await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [dbName])).rowCount ?? 0;
+    (await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [dbName]))
+      .rowCount ?? 0;
   const sessions = async () =>
-    (await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [dbName])).rows[0].n;
+    (
+      await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [
+        dbName,
+      ])
+    ).rows[0].n;
 
   async function call(base: string, method: string, path: string, body?: unknown) {
     const res = await fetch(`${base}${path}`, {
@@ -136,11 +141,14 @@ describe.skipIf(!enabled)('two instances through a killable PostgreSQL proxy', (
     for (const s of [a, b]) {
       await eventually(async () => (await fetch(`${s.url}/health/ready`)).status === 200, { timeoutMs: 20_000 });
       const before = outcomes.unavailable;
-      await eventually(async () => {
-        const n = outcomes.unavailable;
-        await round(s.url);
-        return outcomes.unavailable === n;
-      }, { timeoutMs: 20_000 });
+      await eventually(
+        async () => {
+          const n = outcomes.unavailable;
+          await round(s.url);
+          return outcomes.unavailable === n;
+        },
+        { timeoutMs: 20_000 },
+      );
       expect(outcomes.unavailable).toBeGreaterThanOrEqual(before);
     }
     alive();
@@ -148,9 +156,11 @@ describe.skipIf(!enabled)('two instances through a killable PostgreSQL proxy', (
 
   it('connections cut during reads and writes on both instances (proxy drop, pg_terminate_backend): the expected answer or 503, never a 500 or an exit; then all answers as usual', async () => {
     let stop = false;
-    const lanes = Promise.all([a, b].map(async (s) => {
-      while (!stop) await round(s.url);
-    }));
+    const lanes = Promise.all(
+      [a, b].map(async (s) => {
+        while (!stop) await round(s.url);
+      }),
+    );
     try {
       for (const cut of [() => proxy.drop(), terminateAll, () => proxy.drop(), terminateAll]) {
         const before = outcomes.ok;
@@ -196,7 +206,13 @@ describe.skipIf(!enabled)('two instances through a killable PostgreSQL proxy', (
       const job = await call(a.url, 'POST', '/api/v1/reputation/batch-jobs', { addresses, category: 'OVERALL' });
       expect(job.status, job.text).toBe(202);
       const jobId = job.json().id as string;
-      const jobRow = async () => (await admin.query<{ status: string; processed: number; attempts: number }>('SELECT status, processed, attempts FROM batch_jobs WHERE id = $1', [jobId])).rows[0];
+      const jobRow = async () =>
+        (
+          await admin.query<{ status: string; processed: number; attempts: number }>(
+            'SELECT status, processed, attempts FROM batch_jobs WHERE id = $1',
+            [jobId],
+          )
+        ).rows[0];
 
       // The job under way and a delivery in flight (the receiver has it and holds its answer)...
       await eventually(async () => (await jobRow()).processed > 0, { timeoutMs: 30_000 });
@@ -232,15 +248,25 @@ describe.skipIf(!enabled)('two instances through a killable PostgreSQL proxy', (
       expect(row.processed).toBe(addresses.length);
       const results = await fetch(`${a.url}/api/v1/reputation/batch-jobs/${jobId}/results`, { headers: { 'x-api-key': key } });
       expect(results.status).toBe(200);
-      const lines = (await results.text()).trim().split('\n').map((l) => JSON.parse(l) as { address: string });
+      const lines = (await results.text())
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { address: string });
       expect(lines.map((l) => l.address.toLowerCase())).toEqual(addresses);
       // the cuts were not the job's fault: no attempt counted for them (each claim counts one until handed back)
       expect(row.attempts).toBeLessThanOrEqual(2);
 
       const delivery = async () =>
-        (await admin.query<{ status: string; attempts: number }>('SELECT status, attempts FROM webhook_deliveries WHERE id = $1', [deliveryId])).rows[0];
+        (
+          await admin.query<{ status: string; attempts: number }>('SELECT status, attempts FROM webhook_deliveries WHERE id = $1', [
+            deliveryId,
+          ])
+        ).rows[0];
       await eventually(async () => (await delivery()).status === 'delivered', { timeoutMs: 20_000 });
-      const tries = await admin.query<{ attempt: number; succeeded: boolean }>('SELECT attempt, succeeded FROM webhook_attempts WHERE delivery_id = $1', [deliveryId]);
+      const tries = await admin.query<{ attempt: number; succeeded: boolean }>(
+        'SELECT attempt, succeeded FROM webhook_attempts WHERE delivery_id = $1',
+        [deliveryId],
+      );
       expect(tries.rows).toEqual([{ attempt: 1, succeeded: true }]);
       expect(receiver.got.map((g) => g.id)).toEqual([deliveryId]);
       await recovered();

@@ -98,26 +98,47 @@ describe.skipIf(!enabled)('work in flight through a PostgreSQL outage', () => {
   it('a sanctions import cut mid-way imports nothing; sent again it imports once, and its score follow-up, cut too, recomputes each changed wallet once', async () => {
     const wallets = [randomAddress(), randomAddress(), randomAddress()];
     for (const w of wallets) await app.ctx.services.scoring!.recompute(w, 'ingestion');
-    const party = (id: number, addrs: string[]): SdnParty => ({ id, name: `ENTRY ${id}`, addresses: addrs.map((address) => ({ ticker: 'ETH', address })) });
+    const party = (id: number, addrs: string[]): SdnParty => ({
+      id,
+      name: `ENTRY ${id}`,
+      addresses: addrs.map((address) => ({ ticker: 'ETH', address })),
+    });
     const publishedAt = new Date('2024-11-01T00:00:00Z');
     // the wallets, and enough other entries that writing them takes a few statements
-    const parties = [party(1, wallets), ...Array.from({ length: 3_000 }, (_, i) => party(100 + i, [`0x${randomBytes(20).toString('hex')}`]))];
+    const parties = [
+      party(1, wallets),
+      ...Array.from({ length: 3_000 }, (_, i) => party(100 + i, [`0x${randomBytes(20).toString('hex')}`])),
+    ];
     const file = fileText(advancedXml(publishedAt, parties));
     // the test's own reads go straight to the server (the app's pool may hand out a connection the cut just ended)
     const watcher = new pg.Client({ connectionString: url });
     await watcher.connect();
-    const versions = async () => (await watcher.query<{ n: number }>('SELECT count(*)::int AS n FROM sanctions_lists WHERE published_at = $1', [publishedAt])).rows[0].n;
-    const send = () => app.inject({ method: 'POST', url: '/api/v1/compliance/sanctions/import', headers: { 'content-type': 'application/xml', ...admin.auth }, payload: file });
+    const versions = async () =>
+      (await watcher.query<{ n: number }>('SELECT count(*)::int AS n FROM sanctions_lists WHERE published_at = $1', [publishedAt])).rows[0]
+        .n;
+    const send = () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/v1/compliance/sanctions/import',
+        headers: { 'content-type': 'application/xml', ...admin.auth },
+        payload: file,
+      });
 
     let restore = () => undefined as unknown;
     try {
       // Cut at the network while its entries are being written (the import's transaction open on the server).
       const dbName = new URL(url).pathname.slice(1);
       const first = send();
-      await eventually(async () => {
-        const r = await watcher.query(`SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'INSERT INTO sanctions_entries%' AND state = 'active'`, [dbName]);
-        return (r.rowCount ?? 0) > 0;
-      }, { timeoutMs: 30_000, intervalMs: 2 });
+      await eventually(
+        async () => {
+          const r = await watcher.query(
+            `SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'INSERT INTO sanctions_entries%' AND state = 'active'`,
+            [dbName],
+          );
+          return (r.rowCount ?? 0) > 0;
+        },
+        { timeoutMs: 30_000, intervalMs: 2 },
+      );
       expect(proxy.drop()).toBeGreaterThan(0);
       const cut = await first;
       expect(cut.statusCode, cut.body).toBe(503);
@@ -135,15 +156,18 @@ describe.skipIf(!enabled)('work in flight through a PostgreSQL outage', () => {
       expect(await versions()).toBe(1);
       await eventually(() => seen.failed.length > 0, { timeoutMs: 20_000 });
       await proxy.up();
-      const done = await eventually(async () => {
-        const [l] = (
-          await watcher.query<{ done: boolean; count: number | null }>(
-            'SELECT recompute_done_at IS NOT NULL AS done, recomputed_count AS count FROM sanctions_lists WHERE id = $1',
-            [listId],
-          )
-        ).rows;
-        return l?.done ? l : null;
-      }, { timeoutMs: 30_000 });
+      const done = await eventually(
+        async () => {
+          const [l] = (
+            await watcher.query<{ done: boolean; count: number | null }>(
+              'SELECT recompute_done_at IS NOT NULL AS done, recomputed_count AS count FROM sanctions_lists WHERE id = $1',
+              [listId],
+            )
+          ).rows;
+          return l?.done ? l : null;
+        },
+        { timeoutMs: 30_000 },
+      );
       expect(done.count).toBe(wallets.length);
       expect(seen.other).toEqual([]);
       expect([...seen.done].sort()).toEqual([...wallets].sort());
@@ -175,11 +199,17 @@ describe.skipIf(!enabled)('work in flight through a PostgreSQL outage', () => {
       try {
         const run = migrate(db, dir);
         let cuts = 0;
-        await eventually(async () => {
-          const r = await admin2.query(`SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'SELECT pg_sleep(0.5)%' AND state = 'active'`, [name]);
-          if (r.rowCount && cuts === 0) cuts += proxy.drop();
-          return cuts > 0;
-        }, { timeoutMs: 20_000, intervalMs: 5 });
+        await eventually(
+          async () => {
+            const r = await admin2.query(
+              `SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'SELECT pg_sleep(0.5)%' AND state = 'active'`,
+              [name],
+            );
+            if (r.rowCount && cuts === 0) cuts += proxy.drop();
+            return cuts > 0;
+          },
+          { timeoutMs: 20_000, intervalMs: 5 },
+        );
         expect(await run).toEqual(['0001_a', '0002_slow', '0003_c']);
         const applied = await db.query<{ version: string }>('SELECT version FROM schema_migrations ORDER BY version');
         expect(applied.map((r) => r.version)).toEqual(['0001_a', '0002_slow', '0003_c']);

@@ -5,7 +5,20 @@
 // the database as the migrations leave it (the migrated template): a new data directory starts from that one when
 // it was made from the migration files there are now, so its first start applies nothing.
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  writeSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
@@ -36,7 +49,13 @@ export function pgliteVersion(): string {
 /** The migrated template's version: this PGlite and a hash of every migration file's name and content. */
 export function migrationsStamp(dir = MIGRATIONS): string {
   const hash = createHash('sha256');
-  for (const f of readdirSync(dir).filter((n) => /^\d{4}_[\w-]+\.sql$/.test(n)).sort()) hash.update(`${f}\0`).update(readFileSync(path.join(dir, f))).update('\0');
+  for (const f of readdirSync(dir)
+    .filter((n) => /^\d{4}_[\w-]+\.sql$/.test(n))
+    .sort())
+    hash
+      .update(`${f}\0`)
+      .update(readFileSync(path.join(dir, f)))
+      .update('\0');
   return `${pgliteVersion()} migrations:${hash.digest('hex')}`;
 }
 

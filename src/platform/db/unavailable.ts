@@ -5,10 +5,21 @@ import { AppError } from '../errors.js';
 
 export const DB_RETRY_AFTER_SECONDS = 5;
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ECONNABORTED', 'ENETUNREACH', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ECONNABORTED',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 // SQLSTATE: class 08 connection exception; 57P01-03 shutting down / cannot connect now; 53300 too many connections.
 const SERVER_CODES = /^(08...|57P0[123]|53300)$/;
-const MESSAGES = /Connection terminated|timeout exceeded when trying to connect|timeout expired|Client has encountered a connection error|Connection ended|not queryable|connect ECONNREFUSED|read ECONNRESET/i;
+const MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|timeout expired|Client has encountered a connection error|Connection ended|not queryable|connect ECONNREFUSED|read ECONNRESET/i;
 
 export function isConnectionError(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
@@ -20,7 +31,9 @@ export function isConnectionError(err: unknown): boolean {
 /** 503 `unavailable` because the database did not answer (not another dependency's 503). */
 export class DatabaseUnavailable extends AppError {
   constructor(cause?: unknown) {
-    super('unavailable', `The database is unreachable; retry in ${DB_RETRY_AFTER_SECONDS} s.`, { headers: { 'Retry-After': DB_RETRY_AFTER_SECONDS } });
+    super('unavailable', `The database is unreachable; retry in ${DB_RETRY_AFTER_SECONDS} s.`, {
+      headers: { 'Retry-After': DB_RETRY_AFTER_SECONDS },
+    });
     (this as { cause?: unknown }).cause = cause;
   }
 }

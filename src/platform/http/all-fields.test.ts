@@ -35,9 +35,17 @@ describe('validation errors name every offending field', () => {
       expect(res.statusCode, res.body).toBe(400);
       expect(fieldsOf(res.json()), res.body).toEqual(
         // a well-formed name is not itself invalid: it is resolved once the rest of the request is valid
-        ['amount', 'chainId', 'claimType', 'creditorAddress', 'currency', 'debtorAddress', 'description', 'evidenceTransactionHash', 'protocolName'].filter(
-          (f) => f !== 'debtorAddress' || debtorAddress === 'not an address',
-        ),
+        [
+          'amount',
+          'chainId',
+          'claimType',
+          'creditorAddress',
+          'currency',
+          'debtorAddress',
+          'description',
+          'evidenceTransactionHash',
+          'protocolName',
+        ].filter((f) => f !== 'debtorAddress' || debtorAddress === 'not an address'),
       );
     }
   });
@@ -59,9 +67,17 @@ describe('validation errors name every offending field', () => {
     });
     expect(res.statusCode, res.body).toBe(400);
     const body = res.json();
-    expect(fieldsOf(body), res.body).toEqual(
-      ['amount', 'chainId', 'claimType', 'creditorAddress', 'currency', 'debtorAddress', 'description', 'evidenceTransactionHash', 'protocolName'],
-    );
+    expect(fieldsOf(body), res.body).toEqual([
+      'amount',
+      'chainId',
+      'claimType',
+      'creditorAddress',
+      'currency',
+      'debtorAddress',
+      'description',
+      'evidenceTransactionHash',
+      'protocolName',
+    ]);
     // the NUL is named as such, not as a schema error of the same field
     expect(body.fields.filter((f: { field: string }) => f.field === 'description')).toEqual([
       { field: 'description', message: 'must not contain NUL characters or unpaired UTF-16 surrogates' },

@@ -3,8 +3,24 @@
 // keeps the answer from the page. The headers a client needs (request id, rate limits) are exposed.
 import type { FastifyCorsOptions } from '@fastify/cors';
 
-export const CORS_ALLOWED_HEADERS = ['Content-Type', 'Authorization', 'X-API-Key', 'X-Request-Id', 'Idempotency-Key', 'X-SignalR-User-Agent', 'X-Requested-With'];
-export const CORS_EXPOSED_HEADERS = ['X-Request-Id', 'X-Response-Time', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-RateLimit-Retry-After', 'Retry-After'];
+export const CORS_ALLOWED_HEADERS = [
+  'Content-Type',
+  'Authorization',
+  'X-API-Key',
+  'X-Request-Id',
+  'Idempotency-Key',
+  'X-SignalR-User-Agent',
+  'X-Requested-With',
+];
+export const CORS_EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'X-Response-Time',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-RateLimit-Retry-After',
+  'Retry-After',
+];
 
 export function corsOptions(origins: string[]): FastifyCorsOptions {
   const any = origins.includes('*');

@@ -128,7 +128,11 @@ function tooLarge(req: FastifyRequest, reply: FastifyReply) {
 
 /** The field errors of a failed schema validation, as every validation error body lists them. */
 export function schemaFieldErrors(errors: unknown, context: string | undefined): FieldError[] {
-  return dedupe((errors as AjvError[]).filter((e) => !['anyOf', 'oneOf', 'if'].includes(e.keyword)).map((e) => ({ field: fieldName(e, context), message: message(e) })));
+  return dedupe(
+    (errors as AjvError[])
+      .filter((e) => !['anyOf', 'oneOf', 'if'].includes(e.keyword))
+      .map((e) => ({ field: fieldName(e, context), message: message(e) })),
+  );
 }
 
 /** The 414 details: how long the URL was and the limit, never the URL itself. */
@@ -149,14 +153,22 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     switch (err.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return reply.code(415).send({ error: 'unsupported_media_type', details: 'The request body must be JSON (Content-Type: application/json).' });
+        return reply
+          .code(415)
+          .send({ error: 'unsupported_media_type', details: 'The request body must be JSON (Content-Type: application/json).' });
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return tooLarge(req, reply);
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return reply.code(400).send({ error: 'validation_failed', details: 'The JSON body is empty.', fields: [{ field: 'body', message: 'is required' }] });
+        return reply
+          .code(400)
+          .send({ error: 'validation_failed', details: 'The JSON body is empty.', fields: [{ field: 'body', message: 'is required' }] });
     }
     if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-      return reply.code(400).send({ error: 'validation_failed', details: 'The request body is not valid JSON.', fields: [{ field: 'body', message: 'must be valid JSON' }] });
+      return reply.code(400).send({
+        error: 'validation_failed',
+        details: 'The request body is not valid JSON.',
+        fields: [{ field: 'body', message: 'must be valid JSON' }],
+      });
     }
     const status = err.statusCode ?? 500;
     // the router's answer to an over-long path parameter: its message quotes the whole URL, never echoed back
@@ -171,6 +183,9 @@ export function registerErrorHandling(app: FastifyInstance) {
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0];
     // a long path is named by its start only (a 5,000-character URL is not echoed back)
-    reply.code(404).send({ error: 'not_found', details: `No route ${req.method} ${path.length > 200 ? `${path.slice(0, 200)}… (${path.length.toLocaleString('en-US')} characters)` : path}.` });
+    reply.code(404).send({
+      error: 'not_found',
+      details: `No route ${req.method} ${path.length > 200 ? `${path.slice(0, 200)}… (${path.length.toLocaleString('en-US')} characters)` : path}.`,
+    });
   });
 }

@@ -36,7 +36,10 @@ export interface FastPaths {
   readonly served: number;
 }
 
-export function installFastPaths(app: FastifyInstance, opts: { metrics: RequestMetrics; log: FastifyBaseLogger; trustProxy: unknown }): FastPaths {
+export function installFastPaths(
+  app: FastifyInstance,
+  opts: { metrics: RequestMetrics; log: FastifyBaseLogger; trustProxy: unknown },
+): FastPaths {
   const server = app.server;
   const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
   if (listeners.length !== 1) throw new Error('fast paths: expected Fastify to be the only request listener');
@@ -65,7 +68,10 @@ export function installFastPaths(app: FastifyInstance, opts: { metrics: RequestM
   function answer(req: IncomingMessage, res: ServerResponse, startedAt: number, a: FastAnswer) {
     const id = requestIdOf(req);
     const reqLog = logRequests() ? opts.log.child({ reqId: id }) : null;
-    reqLog?.debug({ req: { method: req.method, url: req.url, host: req.headers.host, ip: req.socket.remoteAddress, socket: req.socket } }, 'incoming request');
+    reqLog?.debug(
+      { req: { method: req.method, url: req.url, host: req.headers.host, ip: req.socket.remoteAddress, socket: req.socket } },
+      'incoming request',
+    );
     const headers = a.headers;
     headers['x-response-time'] = (performance.now() - startedAt).toFixed(3);
     headers['x-request-id'] = id;

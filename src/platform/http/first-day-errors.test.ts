@@ -26,7 +26,10 @@ describe('over-long URLs', () => {
       const text = await res.text();
       expect(text.length).toBeLessThan(400);
       expect(text).not.toContain('aaaaaaaaaa');
-      expect(JSON.parse(text)).toEqual({ error: 'uri_too_long', details: expect.stringContaining(`(${(url.length).toLocaleString('en-US')} characters)`) });
+      expect(JSON.parse(text)).toEqual({
+        error: 'uri_too_long',
+        details: expect.stringContaining(`(${url.length.toLocaleString('en-US')} characters)`),
+      });
     }
   });
 
@@ -49,7 +52,12 @@ describe('over-long URLs', () => {
 describe('a webhook to localhost', () => {
   it('is refused naming credence webhooks listen and CREDENCE_WEBHOOK_ALLOW_PRIVATE', async () => {
     const key = await createKey(app, 'Starter');
-    const res = await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: key.headers, payload: { url: 'http://localhost:4242/hook' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks',
+      headers: key.headers,
+      payload: { url: 'http://localhost:4242/hook' },
+    });
     expect(res.statusCode).toBe(400);
     const body = res.json();
     expect(body.error).toBe('validation_failed');

@@ -74,25 +74,46 @@ function expectErrorBody(r: RawResponse, status: number) {
 const get = (path: string, extra = '') => raw(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${extra}\r\n`);
 
 describe('text that PostgreSQL cannot store', () => {
-  const post = (url: string, payload: string) => app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload });
+  const post = (url: string, payload: string) =>
+    app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload });
 
   it('a NUL byte in a body field: 400 validation_failed naming the field, not 500', async () => {
-    const body = JSON.stringify({ creditorAddress: randomAddress(), debtorAddress: randomAddress(), claimType: 'Other', amount: 1, currency: 'USDC', description: 'bad\u0000text', evidenceTransactionHash: `0x${'ab'.repeat(32)}`, chainId: 1, protocolName: 'Aave' });
+    const body = JSON.stringify({
+      creditorAddress: randomAddress(),
+      debtorAddress: randomAddress(),
+      claimType: 'Other',
+      amount: 1,
+      currency: 'USDC',
+      description: 'bad\u0000text',
+      evidenceTransactionHash: `0x${'ab'.repeat(32)}`,
+      chainId: 1,
+      protocolName: 'Aave',
+    });
     const res = await post('/api/v1/debt-claims', body);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: 'validation_failed', fields: [{ field: 'description' }] });
   });
 
   it('a lone surrogate in a body field, and a NUL in an object key: 400', async () => {
-    const res = await post('/api/v1/identity/register', '{"walletAddress":"0x0000000000000000000000000000000000000001","chainId":1,"note":"\\ud800x"}');
+    const res = await post(
+      '/api/v1/identity/register',
+      '{"walletAddress":"0x0000000000000000000000000000000000000001","chainId":1,"note":"\\ud800x"}',
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json().fields[0].field).toBe('note');
-    const key = await post('/api/v1/identity/register', '{"walletAddress":"0x0000000000000000000000000000000000000001","chainId":1,"k\\u0000":1}');
+    const key = await post(
+      '/api/v1/identity/register',
+      '{"walletAddress":"0x0000000000000000000000000000000000000001","chainId":1,"k\\u0000":1}',
+    );
     expect(key.statusCode).toBe(400);
   });
 
   it('%00 in a path and a query: 400 in the error format', async () => {
-    for (const url of ['/api/v1/billing/checkout/local/cs_%00x', '/1.0/identifiers/did%3Acredence%3A0x%00', '/api/v1/billing/checkout/done?session_id=%00']) {
+    for (const url of [
+      '/api/v1/billing/checkout/local/cs_%00x',
+      '/1.0/identifiers/did%3Acredence%3A0x%00',
+      '/api/v1/billing/checkout/done?session_id=%00',
+    ]) {
       const res = await app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(400);
       expect(res.json().error, url).toBe('validation_failed');
@@ -166,12 +187,16 @@ describe('per-client connection caps', () => {
   it('past CREDENCE_MAX_WEBSOCKETS_PER_CLIENT hub connections, the next upgrade gets 429', async () => {
     const sockets: net.Socket[] = [];
     const upgrade = () =>
-      raw(`GET /hubs/scores HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`);
+      raw(
+        `GET /hubs/scores HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+      );
     try {
       for (let i = 0; i < 3; i++) {
         const s = net.connect(port, '127.0.0.1');
         await new Promise((r) => s.on('connect', r));
-        s.write(`GET /hubs/scores HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`);
+        s.write(
+          `GET /hubs/scores HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+        );
         await new Promise<void>((r) => s.once('data', (d) => (expect(String(d)).toContain('101'), r())));
         sockets.push(s);
       }

@@ -52,7 +52,8 @@ export function badTextFields(v: unknown, path = '', out: FieldError[] = [], dep
   } else if (v && typeof v === 'object' && isData(v)) {
     for (const [k, x] of Object.entries(v)) {
       const p = path ? `${path}.${k}` : k;
-      if (BAD_TEXT.test(k)) out.push({ field: p.replace(BAD_TEXT, '?'), message: 'field names must not contain NUL characters or unpaired UTF-16 surrogates' });
+      if (BAD_TEXT.test(k))
+        out.push({ field: p.replace(BAD_TEXT, '?'), message: 'field names must not contain NUL characters or unpaired UTF-16 surrogates' });
       else badTextFields(x, p, out, depth + 1);
     }
   }
@@ -79,9 +80,12 @@ export function hardenedServerOptions() {
     clientErrorHandler: (err: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Socket) => {
       if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
       let msg: string;
-      if (err.code === 'HPE_HEADER_OVERFLOW') msg = json(431, 'Request Header Fields Too Large', 'validation_failed', 'The request line or headers are too large.');
-      else if (err.code === 'HPE_URI_TOO_LONG') msg = json(414, 'URI Too Long', 'uri_too_long', 'The request URL is too long: the whole request line may be at most 16 KB.');
-      else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT') msg = json(408, 'Request Timeout', 'validation_failed', 'The request was not received in time.');
+      if (err.code === 'HPE_HEADER_OVERFLOW')
+        msg = json(431, 'Request Header Fields Too Large', 'validation_failed', 'The request line or headers are too large.');
+      else if (err.code === 'HPE_URI_TOO_LONG')
+        msg = json(414, 'URI Too Long', 'uri_too_long', 'The request URL is too long: the whole request line may be at most 16 KB.');
+      else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT')
+        msg = json(408, 'Request Timeout', 'validation_failed', 'The request was not received in time.');
       else msg = json(400, 'Bad Request', 'validation_failed', `Malformed HTTP request (${err.code ?? 'parse error'}).`);
       socket.end(msg);
     },
@@ -114,20 +118,22 @@ export function registerHostileInput(app: FastifyInstance, caps: ConnectionCaps)
     // The schema's findings on the other fields too: one answer names every offending field (issue 21, item 7).
     const named = new Set(fields.map((f) => f.field));
     for (const part of ['params', 'querystring', 'body'] as const) {
-      const validate = req.getValidationFunction(part) as ((data: unknown) => boolean) & { errors?: unknown } | undefined;
+      const validate = req.getValidationFunction(part) as (((data: unknown) => boolean) & { errors?: unknown }) | undefined;
       const data = part === 'params' ? req.params : part === 'querystring' ? req.query : req.body;
       if (!validate || validate(data) || !validate.errors) continue;
-      for (const f of schemaFieldErrors(validate.errors, part)) if (!named.has(f.field)) {
-        named.add(f.field);
-        fields.push(f);
-      }
+      for (const f of schemaFieldErrors(validate.errors, part))
+        if (!named.has(f.field)) {
+          named.add(f.field);
+          fields.push(f);
+        }
     }
     const checks = req.routeOptions.config.fieldChecks;
     if (checks && req.body && typeof req.body === 'object' && !Array.isArray(req.body)) {
-      for (const f of checks(req.body as Record<string, unknown>)) if (!named.has(f.field)) {
-        named.add(f.field);
-        fields.push(f);
-      }
+      for (const f of checks(req.body as Record<string, unknown>))
+        if (!named.has(f.field)) {
+          named.add(f.field);
+          fields.push(f);
+        }
     }
     done(badRequest(`Invalid request: ${fields.map((f) => `${f.field} ${f.message}`).join('; ')}.`, fields));
   });
@@ -149,7 +155,15 @@ export function registerHostileInput(app: FastifyInstance, caps: ConnectionCaps)
     socket.once('close', () => bump(open, ip, -1));
     if (caps.maxConnectionsPerClient > 0 && n > caps.maxConnectionsPerClient) {
       socket.on('error', () => socket.destroy());
-      socket.end(json(429, 'Too Many Requests', 'rate_limited', `Too many open connections from this client (at most ${caps.maxConnectionsPerClient}); close idle ones.`, 'Retry-After: 1\r\n'));
+      socket.end(
+        json(
+          429,
+          'Too Many Requests',
+          'rate_limited',
+          `Too many open connections from this client (at most ${caps.maxConnectionsPerClient}); close idle ones.`,
+          'Retry-After: 1\r\n',
+        ),
+      );
     }
   };
   server.on('connection', onConnection);
@@ -162,7 +176,15 @@ export function registerHostileInput(app: FastifyInstance, caps: ConnectionCaps)
       if (caps.maxWebSocketsPerClient > 0 && n > caps.maxWebSocketsPerClient) {
         // The WebSocket owner (the hub) sees an ended socket and lets it go.
         socket.on('error', () => socket.destroy());
-        socket.end(json(429, 'Too Many Requests', 'rate_limited', `Too many WebSocket connections from this client (at most ${caps.maxWebSocketsPerClient}).`, 'Retry-After: 1\r\n'));
+        socket.end(
+          json(
+            429,
+            'Too Many Requests',
+            'rate_limited',
+            `Too many WebSocket connections from this client (at most ${caps.maxWebSocketsPerClient}).`,
+            'Retry-After: 1\r\n',
+          ),
+        );
       }
       return;
     }
@@ -184,7 +206,14 @@ export function registerHostileInput(app: FastifyInstance, caps: ConnectionCaps)
 function serveAsHttp(server: http.Server, orig: IncomingMessage, socket: Socket, head: Buffer) {
   socket.on('error', () => socket.destroy());
   if (orig.headers['transfer-encoding']) {
-    socket.end(json(400, 'Bad Request', 'validation_failed', 'Upgrade requests with a chunked body are not supported; send the request without Upgrade.'));
+    socket.end(
+      json(
+        400,
+        'Bad Request',
+        'validation_failed',
+        'Upgrade requests with a chunked body are not supported; send the request without Upgrade.',
+      ),
+    );
     return;
   }
   const req = new http.IncomingMessage(socket);

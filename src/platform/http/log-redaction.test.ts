@@ -32,7 +32,12 @@ describe('log redaction', () => {
     await app.inject({ method: 'POST', url: `/hubs/scores/negotiate?negotiateVersion=1&access_token=${key.apiKey}` });
     await app.inject({ method: 'GET', url: `/api/v1/billing/usage?access_token=${key.apiKey}&x=1`, headers: key.headers });
     await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers: { ...key.headers, cookie: 'session=c00k1e5ecret' } });
-    await app.inject({ method: 'POST', url: '/api/v1/billing/api-keys', headers: user.auth, payload: { organizationName: 'Org', contactEmail: 'a@b.co' } });
+    await app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/api-keys',
+      headers: user.auth,
+      payload: { organizationName: 'Org', contactEmail: 'a@b.co' },
+    });
     await app.inject({
       method: 'POST',
       url: '/api/v1/billing/stripe/webhook',

@@ -22,7 +22,16 @@ beforeAll(async () => {
   if (!skipBrowser) {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }
 });
@@ -34,9 +43,17 @@ afterAll(async () => {
 /** The pages, as paths on this server (the checkout page with its token, the KYC page of a fresh session). */
 async function pages(): Promise<Record<string, string>> {
   const key = await createKey(app, 'Free');
-  const checkout = (await app.inject({ method: 'POST', url: '/api/v1/billing/checkout', headers: key.headers, payload: { planId: 'growth', successUrl: 'https://dapp.example/thanks' } })).json();
+  const checkout = (
+    await app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/checkout',
+      headers: key.headers,
+      payload: { planId: 'growth', successUrl: 'https://dapp.example/thanks' },
+    })
+  ).json();
   const owner = await signIn(app);
-  const did = (await app.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: owner.address } })).json().did;
+  const did = (await app.inject({ method: 'POST', url: '/api/v1/identity/register', payload: { walletAddress: owner.address } })).json()
+    .did;
   const kyc = (await app.inject({ method: 'POST', url: '/api/v1/compliance/kyc/initiate', headers: owner.auth, payload: { did } })).json();
   const c = new URL(checkout.url);
   return {
@@ -48,7 +65,13 @@ async function pages(): Promise<Record<string, string>> {
 }
 
 function directives(csp: string): Map<string, string> {
-  return new Map(csp.split(';').map((d) => d.trim()).filter(Boolean).map((d) => [d.split(/\s+/)[0], d.slice(d.indexOf(' ') + 1)] as [string, string]));
+  return new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => [d.split(/\s+/)[0], d.slice(d.indexOf(' ') + 1)] as [string, string]),
+  );
 }
 
 describe('page headers over a real socket', () => {

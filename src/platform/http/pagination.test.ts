@@ -35,7 +35,8 @@ afterAll(async () => {
   await app.close();
 });
 
-const deref = (s: Json | undefined): Json | undefined => (s?.$ref ? doc.components.schemas[s.$ref.split('/').pop()] : s?.allOf?.length === 1 ? deref(s.allOf[0]) : s);
+const deref = (s: Json | undefined): Json | undefined =>
+  s?.$ref ? doc.components.schemas[s.$ref.split('/').pop()] : s?.allOf?.length === 1 ? deref(s.allOf[0]) : s;
 
 /** Every GET whose 200 body is an array, or an object with an array property. */
 function listOperations() {
@@ -68,7 +69,12 @@ async function registeredDid(owner: SignedIn) {
   return res.json().did as string;
 }
 async function webhookOf(headers: Record<string, string>) {
-  const res = await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers, payload: { url: receiver.url, walletAddress: randomAddress() } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/webhooks',
+    headers,
+    payload: { url: receiver.url, walletAddress: randomAddress() },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id as string;
 }
@@ -96,7 +102,12 @@ const SETUP: Record<string, () => Promise<Call>> = {
     const owner = await signIn(app);
     const did = await registeredDid(owner);
     for (let i = 0; i < 3; i++) {
-      const res = await app.inject({ method: 'POST', url: `/api/v1/identity/${did}/credentials`, headers: owner.auth, payload: { credentialType: 'MembershipCredential', subject: `{"n":${i}}` } });
+      const res = await app.inject({
+        method: 'POST',
+        url: `/api/v1/identity/${did}/credentials`,
+        headers: owner.auth,
+        payload: { credentialType: 'MembershipCredential', subject: `{"n":${i}}` },
+      });
       expect(res.statusCode, res.body).toBe(201);
     }
     return { url: `/api/v1/identity/${did}/credentials`, headers: owner.auth };
@@ -105,7 +116,12 @@ const SETUP: Record<string, () => Promise<Call>> = {
     const owner = await signIn(app);
     const key = await createKey(app, 'Starter');
     for (let i = 0; i < 3; i++) {
-      const res = await app.inject({ method: 'POST', url: '/api/v1/compliance/verify-age', headers: key.headers, payload: { walletAddress: owner.address, minimumAge: 18 } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/compliance/verify-age',
+        headers: key.headers,
+        payload: { walletAddress: owner.address, minimumAge: 18 },
+      });
       expect(res.statusCode, res.body).toBe(200);
     }
     return { url: '/api/v1/compliance/age-checks', headers: owner.auth };
@@ -114,7 +130,12 @@ const SETUP: Record<string, () => Promise<Call>> = {
     const key = await createKey(app, 'Starter');
     const wallet = randomAddress();
     for (let i = 0; i < 3; i++) {
-      const payload = { walletAddress: wallet, category: 'OVERALL', reason: 'InaccurateScore', description: `A dispute for the pagination test ${i}` };
+      const payload = {
+        walletAddress: wallet,
+        category: 'OVERALL',
+        reason: 'InaccurateScore',
+        description: `A dispute for the pagination test ${i}`,
+      };
       const res = await app.inject({ method: 'POST', url: '/api/v1/dispute', headers: key.headers, payload });
       expect(res.statusCode, res.body).toBe(201);
     }
@@ -124,7 +145,12 @@ const SETUP: Record<string, () => Promise<Call>> = {
     const key = await createKey(app, 'Starter');
     const wallet = randomAddress();
     for (let i = 0; i < 3; i++) {
-      const payload = { walletAddress: wallet, category: 'OVERALL', reason: 'InaccurateScore', description: `A dispute for the queue pagination test ${i}` };
+      const payload = {
+        walletAddress: wallet,
+        category: 'OVERALL',
+        reason: 'InaccurateScore',
+        description: `A dispute for the queue pagination test ${i}`,
+      };
       const res = await app.inject({ method: 'POST', url: '/api/v1/dispute', headers: key.headers, payload });
       expect(res.statusCode, res.body).toBe(201);
     }
@@ -156,7 +182,8 @@ const SETUP: Record<string, () => Promise<Call>> = {
   'webhooks.listDeliveries': async () => {
     const key = await createKey(app, 'Growth');
     const id = await webhookOf(key.headers);
-    for (let i = 0; i < 3; i++) expect((await app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/test`, headers: key.headers })).statusCode).toBe(202);
+    for (let i = 0; i < 3; i++)
+      expect((await app.inject({ method: 'POST', url: `/api/v1/webhooks/${id}/test`, headers: key.headers })).statusCode).toBe(202);
     return { url: `/api/v1/webhooks/${id}/deliveries`, headers: key.headers };
   },
 };
@@ -244,7 +271,11 @@ describe('the pagination contract', () => {
       expect(new Set(seen).size).toBe(3);
       expect(firstCursor).toBeTruthy();
       for (const bad of [tamper(firstCursor!), foreign, 'garbage', `${firstCursor}.x`]) {
-        const res = await app.inject({ method: 'GET', url: withQuery(call.url, `limit=1&cursor=${encodeURIComponent(bad)}`), headers: call.headers });
+        const res = await app.inject({
+          method: 'GET',
+          url: withQuery(call.url, `limit=1&cursor=${encodeURIComponent(bad)}`),
+          headers: call.headers,
+        });
         expect(res.statusCode, `${bad}: ${res.body}`).toBe(400);
         expect(res.json()).toMatchObject({ error: 'validation_failed', fields: [{ field: 'cursor' }] });
       }

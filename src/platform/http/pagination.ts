@@ -58,9 +58,16 @@ export const createdKeySql = (col = 'created_at') => `to_char(${col} AT TIME ZON
 export const PageLimit = (max: number, dflt: number) =>
   Type.Integer({ minimum: 1, maximum: max, default: dflt, description: `page size, 1-${max} (default ${dflt})` });
 export const PageCursor = () =>
-  Type.String({ minLength: 1, maxLength: 512, description: 'the `nextCursor` of the previous page, unchanged (see Pagination in the API description); omit for the first page' });
+  Type.String({
+    minLength: 1,
+    maxLength: 512,
+    description: 'the `nextCursor` of the previous page, unchanged (see Pagination in the API description); omit for the first page',
+  });
 /** `limit` and `cursor`, for a list's querystring. */
-export const pageQuery = (max: number, dflt: number) => ({ limit: Type.Optional(PageLimit(max, dflt)), cursor: Type.Optional(PageCursor()) });
+export const pageQuery = (max: number, dflt: number) => ({
+  limit: Type.Optional(PageLimit(max, dflt)),
+  cursor: Type.Optional(PageCursor()),
+});
 /** `nextCursor` and `hasMore`, for a list's body. */
 export const pageFields = () => ({
   nextCursor: Nullable(Type.String({ description: 'pass as `cursor` for the next page; null on the last page' })),

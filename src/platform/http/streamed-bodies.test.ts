@@ -37,10 +37,16 @@ describe('streamed bodies over a real socket', () => {
   };
 
   it('CSV, XML, ZIP and sniffed uploads are answered 201/200, and /health answers right after each', async () => {
-    const party = (n: number): SdnParty => ({ id: 50_000 + n, name: `TEST PARTY ${randomBytes(3).toString('hex')}`, addresses: [{ ticker: 'ETH', address: checksummed() }] });
+    const party = (n: number): SdnParty => ({
+      id: 50_000 + n,
+      name: `TEST PARTY ${randomBytes(3).toString('hex')}`,
+      addresses: [{ ticker: 'ETH', address: checksummed() }],
+    });
     const csv = fileText(sdnCsv([party(1)]));
     const xml = fileText(advancedXml(new Date('2024-10-01T00:00:00Z'), [party(2)]));
-    const zip = zipArchive([{ name: 'SDN_ADVANCED.XML', data: Buffer.from(fileText(advancedXml(new Date('2024-10-02T00:00:00Z'), [party(3)]))) }]);
+    const zip = zipArchive([
+      { name: 'SDN_ADVANCED.XML', data: Buffer.from(fileText(advancedXml(new Date('2024-10-02T00:00:00Z'), [party(3)]))) },
+    ]);
     const cases: [string, string | Buffer, string, string][] = [
       ['csv', csv, 'text/csv', '&fileName=sdn.csv&publishedAt=2024-09-30'],
       ['xml', xml, 'application/xml', '&fileName=sdn_advanced.xml'],

@@ -13,9 +13,19 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const fileClaim = (body: object, key?: string, ip = '127.0.0.1') =>
-  app.inject({ method: 'POST', url: '/api/v1/debt-claims', payload: body, headers: key ? { 'idempotency-key': key } : {}, remoteAddress: ip });
+  app.inject({
+    method: 'POST',
+    url: '/api/v1/debt-claims',
+    payload: body,
+    headers: key ? { 'idempotency-key': key } : {},
+    remoteAddress: ip,
+  });
 const claimsOf = async (creditor: string) =>
-  (await app.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM debt_claims WHERE creditor_address = $1', [creditor.toLowerCase()]))[0].n;
+  (
+    await app.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM debt_claims WHERE creditor_address = $1', [
+      creditor.toLowerCase(),
+    ])
+  )[0].n;
 
 describe('Idempotency-Key on POST /debt-claims', () => {
   it('a retried POST files one claim and replays the first answer', async () => {
@@ -102,7 +112,12 @@ describe('Idempotency-Key on other creating POSTs', () => {
     const user = await signIn(app);
     const key = randomUUID();
     const create = () =>
-      app.inject({ method: 'POST', url: '/api/v1/billing/api-keys', headers: { ...user.auth, 'idempotency-key': key }, payload: { organizationName: 'Org', contactEmail: 'a@b.co' } });
+      app.inject({
+        method: 'POST',
+        url: '/api/v1/billing/api-keys',
+        headers: { ...user.auth, 'idempotency-key': key },
+        payload: { organizationName: 'Org', contactEmail: 'a@b.co' },
+      });
     const a = await create();
     const b = await create();
     expect(a.statusCode).toBe(201);
@@ -111,7 +126,12 @@ describe('Idempotency-Key on other creating POSTs', () => {
     expect(rows[0].response_body).not.toContain(a.json().apiKey);
     // another signed-in wallet with the same key is another scope
     const other = await signIn(app);
-    const c = await app.inject({ method: 'POST', url: '/api/v1/billing/api-keys', headers: { ...other.auth, 'idempotency-key': key }, payload: { organizationName: 'Org', contactEmail: 'a@b.co' } });
+    const c = await app.inject({
+      method: 'POST',
+      url: '/api/v1/billing/api-keys',
+      headers: { ...other.auth, 'idempotency-key': key },
+      payload: { organizationName: 'Org', contactEmail: 'a@b.co' },
+    });
     expect(c.json().apiKey).not.toBe(a.json().apiKey);
   });
 
@@ -130,22 +150,46 @@ describe('Idempotency-Key on other creating POSTs', () => {
     const k = await createKey(app, 'Growth');
     const key = randomUUID();
     const body = { addresses: [`0x${randomUUID().replace(/-/g, '').padEnd(40, '0')}`], category: 'OVERALL' };
-    const job = () => app.inject({ method: 'POST', url: '/api/v1/reputation/batch-jobs', headers: { ...k.headers, 'idempotency-key': key }, payload: body });
+    const job = () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/v1/reputation/batch-jobs',
+        headers: { ...k.headers, 'idempotency-key': key },
+        payload: body,
+      });
     const j1 = await job();
     const j2 = await job();
     expect(j1.statusCode).toBe(202);
     expect(j2.headers['idempotent-replayed']).toBe('true');
     expect(j2.json().id).toBe(j1.json().id);
-    const other = await app.inject({ method: 'POST', url: '/api/v1/reputation/batch-jobs', headers: { ...k.headers, 'idempotency-key': key }, payload: { ...body, category: 'NFT' } });
+    const other = await app.inject({
+      method: 'POST',
+      url: '/api/v1/reputation/batch-jobs',
+      headers: { ...k.headers, 'idempotency-key': key },
+      payload: { ...body, category: 'NFT' },
+    });
     expect(other.statusCode).toBe(422);
 
-    const hook = (await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: k.headers, payload: { url: 'http://127.0.0.1:9/hook' } })).json();
+    const hook = (
+      await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: k.headers, payload: { url: 'http://127.0.0.1:9/hook' } })
+    ).json();
     const tkey = randomUUID();
-    const t1 = await app.inject({ method: 'POST', url: `/api/v1/webhooks/${hook.id}/test`, headers: { ...k.headers, 'idempotency-key': tkey } });
-    const t2 = await app.inject({ method: 'POST', url: `/api/v1/webhooks/${hook.id}/test`, headers: { ...k.headers, 'idempotency-key': tkey } });
+    const t1 = await app.inject({
+      method: 'POST',
+      url: `/api/v1/webhooks/${hook.id}/test`,
+      headers: { ...k.headers, 'idempotency-key': tkey },
+    });
+    const t2 = await app.inject({
+      method: 'POST',
+      url: `/api/v1/webhooks/${hook.id}/test`,
+      headers: { ...k.headers, 'idempotency-key': tkey },
+    });
     expect(t1.statusCode).toBe(202);
     expect(t2.json().deliveryId).toBe(t1.json().deliveryId);
-    const [{ n }] = await app.ctx.db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND body::text LIKE '%webhook.test%'", [hook.id]);
+    const [{ n }] = await app.ctx.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND body::text LIKE '%webhook.test%'",
+      [hook.id],
+    );
     expect(n).toBe(1);
   });
 
@@ -168,7 +212,10 @@ describe('Idempotency-Key on other creating POSTs', () => {
     for (const [path, method] of expected) {
       const op = doc.paths[path]?.[method];
       expect(op, `${method} ${path}`).toBeDefined();
-      expect(op.parameters.some((p: { in: string; name: string }) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'), `${method} ${path}`).toBe(true);
+      expect(
+        op.parameters.some((p: { in: string; name: string }) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
+        `${method} ${path}`,
+      ).toBe(true);
       expect(op.responses['422'], `${method} ${path}`).toBeDefined();
     }
   });

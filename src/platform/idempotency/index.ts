@@ -32,7 +32,11 @@ const KEPT_HEADERS = ['content-type', 'location', 'cache-control'];
 function canonical(v: unknown): string {
   return JSON.stringify(v, (_k, val) =>
     val && typeof val === 'object' && !Array.isArray(val)
-      ? Object.fromEntries(Object.keys(val as object).sort().map((k) => [k, (val as Record<string, unknown>)[k]]))
+      ? Object.fromEntries(
+          Object.keys(val as object)
+            .sort()
+            .map((k) => [k, (val as Record<string, unknown>)[k]]),
+        )
       : val,
   );
 }
@@ -74,7 +78,9 @@ export function registerIdempotency(app: FastifyInstance, ctx: Pick<AppContext, 
     const key = req.headers[IDEMPOTENCY_HEADER];
     if (typeof key !== 'string') return;
     const scope = scopeOf(req);
-    const hash = createHash('sha256').update(`${req.method} ${req.url}\n${canonical(req.body ?? null)}`).digest('hex');
+    const hash = createHash('sha256')
+      .update(`${req.method} ${req.url}\n${canonical(req.body ?? null)}`)
+      .digest('hex');
     const deadline = Date.now() + WAIT_MS;
     for (;;) {
       const c = await store.claim(scope, key, hash);
@@ -84,9 +90,13 @@ export function registerIdempotency(app: FastifyInstance, ctx: Pick<AppContext, 
       }
       if (c.kind === 'done') return replay(reply, c.response);
       if (c.kind === 'mismatch') {
-        throw new AppError('idempotency_key_reused', 'This Idempotency-Key was already used with another request (method, path or body); use a new key for a new request.');
+        throw new AppError(
+          'idempotency_key_reused',
+          'This Idempotency-Key was already used with another request (method, path or body); use a new key for a new request.',
+        );
       }
-      if (Date.now() > deadline) throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later.');
+      if (Date.now() > deadline)
+        throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later.');
       await new Promise((r) => setTimeout(r, 100));
     }
   };
@@ -123,7 +133,9 @@ export function registerIdempotency(app: FastifyInstance, ctx: Pick<AppContext, 
     const response = (schema.response ??= {}) as Record<string, unknown>;
     for (const [code, note] of Object.entries(ERROR_NOTES)) {
       const existing = response[code] as { description?: string } | undefined;
-      const base = (existing ?? (errorResponses(Number(code)) as Record<string, { description?: string }>)[code]) as { description?: string };
+      const base = (existing ?? (errorResponses(Number(code)) as Record<string, { description?: string }>)[code]) as {
+        description?: string;
+      };
       response[code] = { ...base, description: existing?.description ? `${existing.description} ${note}` : note };
     }
     route.preHandler = [before, ...toArray(route.preHandler)];

@@ -11,11 +11,7 @@ export interface StoredResponse {
   body: string;
 }
 
-export type Claim =
-  | { kind: 'owner' }
-  | { kind: 'mismatch' }
-  | { kind: 'running' }
-  | { kind: 'done'; response: StoredResponse };
+export type Claim = { kind: 'owner' } | { kind: 'mismatch' } | { kind: 'running' } | { kind: 'done'; response: StoredResponse };
 
 interface Row {
   request_hash: string;
@@ -51,7 +47,10 @@ export function createIdempotencyStore(db: Db, seal: { encrypt(s: string): strin
         }
         if (row.request_hash !== hash) return { kind: 'mismatch' };
         if (row.state === 'done') {
-          return { kind: 'done', response: { status: row.response_status!, headers: row.response_headers ?? {}, body: seal.decrypt(row.response_body!) } };
+          return {
+            kind: 'done',
+            response: { status: row.response_status!, headers: row.response_headers ?? {}, body: seal.decrypt(row.response_body!) },
+          };
         }
         if (row.running) return { kind: 'running' };
         // the instance that held it died mid-request: take it over

@@ -44,7 +44,13 @@ export function createMemoryLimiter(now: () => number = Date.now): RateLimiter {
       }
       if (r.count >= limit) {
         const oldest = r.times[r.tail];
-        return { allowed: false, limit, remaining: 0, resetAt: Math.ceil((oldest + windowMs) / 1000), retryAfter: Math.max(1, Math.ceil((oldest + windowMs - t) / 1000)) };
+        return {
+          allowed: false,
+          limit,
+          remaining: 0,
+          resetAt: Math.ceil((oldest + windowMs) / 1000),
+          retryAfter: Math.max(1, Math.ceil((oldest + windowMs - t) / 1000)),
+        };
       }
       r.times[(r.tail + r.count) % limit] = t;
       r.count++;

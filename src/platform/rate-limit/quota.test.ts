@@ -19,11 +19,14 @@ function costedRoutes(app: App) {
       },
       async () => ({ ok: true }),
     );
-    s.get('/test/fails', { config: { auth: 'apiKey', cost: 1 }, schema: { response: errorResponses(404) } }, async (_req, reply) => reply.code(404).send({ error: 'not_found', details: 'nothing here' }));
+    s.get('/test/fails', { config: { auth: 'apiKey', cost: 1 }, schema: { response: errorResponses(404) } }, async (_req, reply) =>
+      reply.code(404).send({ error: 'not_found', details: 'nothing here' }),
+    );
   });
 }
 
-const usage = async (app: App, headers: Record<string, string>) => (await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers })).json();
+const usage = async (app: App, headers: Record<string, string>) =>
+  (await app.inject({ method: 'GET', url: '/api/v1/billing/usage', headers })).json();
 
 describe('monthly quota', () => {
   let app: App;
@@ -49,7 +52,12 @@ describe('monthly quota', () => {
   it('refuses a batch larger than what remains, whole, and counts nothing', async () => {
     const key = await createKey(app, 'Free');
     await app.ctx.db.query('INSERT INTO api_key_usage (api_key_id, month, query_count) VALUES ($1, $2, 97)', [key.id, monthOf(new Date())]);
-    const big = await app.inject({ method: 'POST', url: '/api/v1/test/batch', headers: key.headers, payload: { items: ['a', 'b', 'c', 'd'] } });
+    const big = await app.inject({
+      method: 'POST',
+      url: '/api/v1/test/batch',
+      headers: key.headers,
+      payload: { items: ['a', 'b', 'c', 'd'] },
+    });
     expect(big.statusCode).toBe(429);
     expect(big.json().error).toBe('quota_exceeded');
     expect((await usage(app, key.headers)).queriesThisMonth).toBe(97);
@@ -65,7 +73,10 @@ describe('monthly quota', () => {
     await usage(app, key.headers);
     expect((await usage(app, key.headers)).queriesThisMonth).toBe(0);
     const ent = await createKey(app, 'Enterprise');
-    await app.ctx.db.query('INSERT INTO api_key_usage (api_key_id, month, query_count) VALUES ($1, $2, 5000000)', [ent.id, monthOf(new Date())]);
+    await app.ctx.db.query('INSERT INTO api_key_usage (api_key_id, month, query_count) VALUES ($1, $2, 5000000)', [
+      ent.id,
+      monthOf(new Date()),
+    ]);
     expect((await app.inject({ method: 'GET', url: '/api/v1/test/query', headers: ent.headers })).statusCode).toBe(200);
   });
 });
@@ -76,7 +87,8 @@ describe('durability', () => {
     const secrets = {};
     const first = await createTestApp({ db, secrets, beforeReady: costedRoutes });
     const key = await createKey(first, 'Starter');
-    for (let i = 0; i < 7; i++) expect((await first.inject({ method: 'GET', url: '/api/v1/test/query', headers: key.headers })).statusCode).toBe(200);
+    for (let i = 0; i < 7; i++)
+      expect((await first.inject({ method: 'GET', url: '/api/v1/test/query', headers: key.headers })).statusCode).toBe(200);
     await first.close();
     const second = await createTestApp({ db, secrets, beforeReady: costedRoutes });
     expect((await usage(second, key.headers)).queriesThisMonth).toBe(7);
@@ -92,7 +104,9 @@ describe('durability', () => {
     let stored = 0;
     for (let i = 0; i < 100 && stored !== 3; i++) {
       await new Promise((r) => setTimeout(r, 20));
-      stored = Number((await db.query<{ query_count: number }>('SELECT query_count FROM api_key_usage WHERE api_key_id = $1', [id]))[0]?.query_count ?? 0);
+      stored = Number(
+        (await db.query<{ query_count: number }>('SELECT query_count FROM api_key_usage WHERE api_key_id = $1', [id]))[0]?.query_count ?? 0,
+      );
     }
     expect(stored).toBe(3);
     await store.close();
@@ -110,7 +124,10 @@ describe('durability', () => {
     expect((await store.consume(id, 10, 1)).allowed).toBe(true);
     expect(await store.used(id)).toBe(1);
     await store.close();
-    const rows = await db.query<{ month: Date; query_count: number }>('SELECT month, query_count FROM api_key_usage WHERE api_key_id = $1 ORDER BY month', [id]);
+    const rows = await db.query<{ month: Date; query_count: number }>(
+      'SELECT month, query_count FROM api_key_usage WHERE api_key_id = $1 ORDER BY month',
+      [id],
+    );
     expect(rows.map((r) => Number(r.query_count))).toEqual([10, 1]);
     await db.close();
   });

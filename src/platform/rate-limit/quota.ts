@@ -65,10 +65,10 @@ export function createQuotaStore(db: Db, opts: { flushMs?: number; now?: () => D
     let p = loading.get(id);
     if (!p) {
       p = (async () => {
-        const rows = await db.query<{ query_count: number }>(
-          'SELECT query_count FROM api_key_usage WHERE api_key_id = $1 AND month = $2',
-          [keyId, month],
-        );
+        const rows = await db.query<{ query_count: number }>('SELECT query_count FROM api_key_usage WHERE api_key_id = $1 AND month = $2', [
+          keyId,
+          month,
+        ]);
         const fresh: Counter = { month, base: Number(rows[0]?.query_count ?? 0), pending: 0 };
         counters.set(keyId, fresh);
         return fresh;

@@ -112,7 +112,8 @@ describe('per-IP limit on unauthenticated routes', () => {
   it('refuses the fourth public request in a second from one address, not from another', async () => {
     const codes = await inOneSecond(async (n) => {
       const codes = [];
-      for (let i = 0; i < 4; i++) codes.push((await app.inject({ method: 'GET', url: '/api/v1/auth/nonce', remoteAddress: `127.0.9.${n + 1}` })).statusCode);
+      for (let i = 0; i < 4; i++)
+        codes.push((await app.inject({ method: 'GET', url: '/api/v1/auth/nonce', remoteAddress: `127.0.9.${n + 1}` })).statusCode);
       return codes;
     });
     expect(codes).toEqual([200, 200, 200, 429]);

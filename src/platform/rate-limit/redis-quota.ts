@@ -133,7 +133,8 @@ export function createRedisQuotaStore(o: {
         continue;
       }
       const reset = secondsToNextMonth(d);
-      if (ok === 0) return { allowed: false, used, limit, remaining: limit === null ? null : Math.max(0, limit - used), resetInSeconds: reset };
+      if (ok === 0)
+        return { allowed: false, used, limit, remaining: limit === null ? null : Math.max(0, limit - used), resetInSeconds: reset };
       // Admitted: record it for the write-behind to PostgreSQL (no limit: Redis decided).
       await o.local.consume(keyId, null, cost);
       return { allowed: true, used, limit, remaining: limit === null ? null : Math.max(0, limit - used), resetInSeconds: reset };

@@ -26,7 +26,10 @@ export function createLimits(o: { db: Db; redis: Redis | null; prefix: string; l
       state,
       local,
       async stored(keyId, month) {
-        const rows = await o.db.query<{ query_count: number }>('SELECT query_count FROM api_key_usage WHERE api_key_id = $1 AND month = $2', [keyId, month]);
+        const rows = await o.db.query<{ query_count: number }>(
+          'SELECT query_count FROM api_key_usage WHERE api_key_id = $1 AND month = $2',
+          [keyId, month],
+        );
         return Number(rows[0]?.query_count ?? 0);
       },
     }),

@@ -32,7 +32,9 @@ export function createHostedProvider(name: KycProviderName, s: KycProviderSettin
         res = await fetch(`${base}/v1/sessions`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-auth-client': s.apiKey },
-          body: JSON.stringify({ verification: { callback: req.callbackUrl, vendorData: req.sessionId, timestamp: new Date().toISOString() } }),
+          body: JSON.stringify({
+            verification: { callback: req.callbackUrl, vendorData: req.sessionId, timestamp: new Date().toISOString() },
+          }),
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (e) {
@@ -54,13 +56,17 @@ export function createHostedProvider(name: KycProviderName, s: KycProviderSettin
     parseResult(body): KycResult {
       const v = (body as { verification?: Record<string, unknown> } | null)?.verification;
       if (!v || typeof v.id !== 'string' || typeof v.status !== 'string') {
-        throw badRequest('Invalid decision: verification.id and verification.status are required.', [{ field: 'verification', message: 'must carry id and status' }]);
+        throw badRequest('Invalid decision: verification.id and verification.status are required.', [
+          { field: 'verification', message: 'must carry id and status' },
+        ]);
       }
       const person = (v.person ?? {}) as { dateOfBirth?: unknown };
       const outcome = OUTCOMES[v.status] ?? 'pending';
       const birthDate = outcome === 'approved' && person.dateOfBirth != null ? parseBirthDate(person.dateOfBirth) : null;
       if (outcome === 'approved' && person.dateOfBirth != null && birthDate === null) {
-        throw badRequest('Invalid decision: person.dateOfBirth must be yyyy-mm-dd.', [{ field: 'verification.person.dateOfBirth', message: 'must be a date yyyy-mm-dd' }]);
+        throw badRequest('Invalid decision: person.dateOfBirth must be yyyy-mm-dd.', [
+          { field: 'verification.person.dateOfBirth', message: 'must be a date yyyy-mm-dd' },
+        ]);
       }
       return {
         eventId: `${v.id}:${typeof v.attemptId === 'string' ? v.attemptId : ''}:${v.status}`,

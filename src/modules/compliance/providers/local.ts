@@ -44,12 +44,17 @@ export function createLocalProvider(name: KycProviderName, secret: string, publi
     parseResult(body): KycResult {
       const b = (body ?? {}) as Partial<Record<keyof LocalCallbackBody, unknown>>;
       const fields: { field: string; message: string }[] = [];
-      if (typeof b.eventId !== 'string' || b.eventId.length < 1 || b.eventId.length > 200) fields.push({ field: 'eventId', message: 'is required (1-200 characters)' });
-      if (typeof b.sessionId !== 'string' || b.sessionId.length < 1 || b.sessionId.length > 200) fields.push({ field: 'sessionId', message: 'is required (1-200 characters)' });
-      if (b.status !== 'approved' && b.status !== 'rejected') fields.push({ field: 'status', message: 'must be one of: approved, rejected' });
-      if (b.level !== undefined && b.level !== 'basic' && b.level !== 'full') fields.push({ field: 'level', message: 'must be one of: basic, full' });
+      if (typeof b.eventId !== 'string' || b.eventId.length < 1 || b.eventId.length > 200)
+        fields.push({ field: 'eventId', message: 'is required (1-200 characters)' });
+      if (typeof b.sessionId !== 'string' || b.sessionId.length < 1 || b.sessionId.length > 200)
+        fields.push({ field: 'sessionId', message: 'is required (1-200 characters)' });
+      if (b.status !== 'approved' && b.status !== 'rejected')
+        fields.push({ field: 'status', message: 'must be one of: approved, rejected' });
+      if (b.level !== undefined && b.level !== 'basic' && b.level !== 'full')
+        fields.push({ field: 'level', message: 'must be one of: basic, full' });
       const birthDate = b.birthDate === undefined || b.birthDate === null ? null : parseBirthDate(b.birthDate);
-      if (b.birthDate !== undefined && b.birthDate !== null && birthDate === null) fields.push({ field: 'birthDate', message: 'must be a date yyyy-mm-dd between 1900-01-01 and today' });
+      if (b.birthDate !== undefined && b.birthDate !== null && birthDate === null)
+        fields.push({ field: 'birthDate', message: 'must be a date yyyy-mm-dd between 1900-01-01 and today' });
       if (fields.length) throw badRequest(`Invalid callback: ${fields.map((f) => `${f.field} ${f.message}`).join('; ')}.`, fields);
       return {
         eventId: b.eventId as string,

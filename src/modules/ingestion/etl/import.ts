@@ -63,7 +63,11 @@ export function findExportFiles(dir: string): { file: string; kind: FileKind }[]
   return out.sort((a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind) || a.file.localeCompare(b.file));
 }
 
-export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, dir: string, opts: EtlImportOptions): Promise<EtlImportResult> {
+export async function importEthereumEtl(
+  deps: { db: Db; repo: IngestionRepo },
+  dir: string,
+  opts: EtlImportOptions,
+): Promise<EtlImportResult> {
   const { db, repo } = deps;
   const chainId = opts.chainId;
   // rows per transaction: large statements (writer.ts), and the offset saved with each batch for a resume
@@ -90,7 +94,8 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
         if (block !== null && ts !== null) times.set(block, new Date(ts * 1000));
         const baseFee = f.kind === 'blocks' ? bigOrNull(r.base_fee_per_gas) : null;
         if (block !== null && baseFee !== null) baseFees.set(block, baseFee);
-        if (f.kind === 'transactions' && str(r.hash) && str(r.from_address)) senders.set(String(r.hash).toLowerCase(), String(r.from_address).toLowerCase());
+        if (f.kind === 'transactions' && str(r.hash) && str(r.from_address))
+          senders.set(String(r.hash).toLowerCase(), String(r.from_address).toLowerCase());
         const created = f.kind === 'transactions' && !str(r.to_address) && num(r.receipt_status) !== 0 ? createdBy(r) : null;
         if (created) deployers.set(created, String(r.from_address).toLowerCase());
       }
@@ -137,7 +142,11 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
       const nonces = new Map<string, number>();
       if (f.kind === 'transactions') records = transactionRecords(rows, chainId, timeOf, nonces, deployers, baseFees);
       else if (f.kind === 'logs') {
-        const prices = await pricesForLogs(opts.prices, rows.flatMap((r) => rawLog(r, timeOf) ?? []), { chainId, pools });
+        const prices = await pricesForLogs(
+          opts.prices,
+          rows.flatMap((r) => rawLog(r, timeOf) ?? []),
+          { chainId, pools },
+        );
         records = rows.flatMap((r) => logRecords(r, { chainId, pools, dropped: result.dropped, prices }, timeOf, senders));
       }
       // token transfers already stored as logs are left out by the write itself (writer.ts)
@@ -172,10 +181,20 @@ export async function importEthereumEtl(deps: { db: Db; repo: IngestionRepo }, d
 function createdBy(r: Row): string | null {
   const from = str(r.from_address)?.toLowerCase();
   const nonce = num(r.nonce);
-  return str(r.receipt_contract_address)?.toLowerCase() ?? (from && nonce !== null ? getContractAddress({ from: from as `0x${string}`, nonce: BigInt(nonce) }).toLowerCase() : null);
+  return (
+    str(r.receipt_contract_address)?.toLowerCase() ??
+    (from && nonce !== null ? getContractAddress({ from: from as `0x${string}`, nonce: BigInt(nonce) }).toLowerCase() : null)
+  );
 }
 
-function transactionRecords(rows: Row[], chainId: number, timeOf: (r: Row) => Date | null, nonces: Map<string, number>, deployers: Map<string, string>, baseFees: Map<number, bigint>): ActivityRecord[] {
+function transactionRecords(
+  rows: Row[],
+  chainId: number,
+  timeOf: (r: Row) => Date | null,
+  nonces: Map<string, number>,
+  deployers: Map<string, string>,
+  baseFees: Map<number, bigint>,
+): ActivityRecord[] {
   const out: ActivityRecord[] = [];
   for (const r of rows) {
     const from = str(r.from_address)?.toLowerCase();
@@ -187,7 +206,17 @@ function transactionRecords(rows: Row[], chainId: number, timeOf: (r: Row) => Da
     const gasUsed = bigOrNull(r.receipt_gas_used);
     const gasPrice = bigOrNull(r.receipt_effective_gas_price) ?? bigOrNull(r.gas_price);
     if (gasUsed !== null && gasPrice !== null) {
-      const fee = txFeeRecord({ chainId, hash, from, blockNumber: Number(r.block_number), occurredAt: timeOf(r), gasUsed, gasPrice, baseFee: baseFees.get(Number(r.block_number)) ?? null, l1Fee: bigOrNull(r.receipt_l1_fee) });
+      const fee = txFeeRecord({
+        chainId,
+        hash,
+        from,
+        blockNumber: Number(r.block_number),
+        occurredAt: timeOf(r),
+        gasUsed,
+        gasPrice,
+        baseFee: baseFees.get(Number(r.block_number)) ?? null,
+        l1Fee: bigOrNull(r.receipt_l1_fee),
+      });
       if (fee) out.push(fee);
     }
     if (num(r.receipt_status) === 0) continue; // failed: no value moved, nothing deployed
@@ -203,10 +232,39 @@ function transactionRecords(rows: Row[], chainId: number, timeOf: (r: Row) => Da
     // a third party calling a contract deployed in the export: a record for the deployer (the caller is its user)
     const deployer = deployers.get(to);
     if (deployer && deployer !== from) {
-      out.push({ chainId, txHash: hash, logIndex: -1, wallet: deployer, kind: 'contract_used', blockNumber: block, occurredAt: at, contract: to, counterparty: from, tokenId: null, amount: null, direction: null, protocol: null, ref: null, txFrom: from });
+      out.push({
+        chainId,
+        txHash: hash,
+        logIndex: -1,
+        wallet: deployer,
+        kind: 'contract_used',
+        blockNumber: block,
+        occurredAt: at,
+        contract: to,
+        counterparty: from,
+        tokenId: null,
+        amount: null,
+        direction: null,
+        protocol: null,
+        ref: null,
+        txFrom: from,
+      });
     }
     if (value === '0' || /^0+$/.test(value)) continue;
-    const base = { chainId, txHash: hash, logIndex: -1, kind: 'transfer_native' as const, blockNumber: block, occurredAt: at, contract: null, tokenId: null, amount: value, protocol: null, ref: null, txFrom: from };
+    const base = {
+      chainId,
+      txHash: hash,
+      logIndex: -1,
+      kind: 'transfer_native' as const,
+      blockNumber: block,
+      occurredAt: at,
+      contract: null,
+      tokenId: null,
+      amount: value,
+      protocol: null,
+      ref: null,
+      txFrom: from,
+    };
     out.push({ ...base, wallet: from, direction: 'out', counterparty: to });
     if (to !== from) out.push({ ...base, wallet: to, direction: 'in', counterparty: from });
   }
@@ -219,7 +277,15 @@ function rawLog(r: Row, timeOf: (r: Row) => Date | null) {
   const txHash = str(r.transaction_hash);
   const address = str(r.address);
   if (!txHash || !address) return null;
-  return { address, topics: topicsOf(r.topics), data: str(r.data) ?? '0x', transactionHash: txHash, logIndex: Number(r.log_index), blockNumber: Number(r.block_number), timestamp: timeOf(r) };
+  return {
+    address,
+    topics: topicsOf(r.topics),
+    data: str(r.data) ?? '0x',
+    transactionHash: txHash,
+    logIndex: Number(r.log_index),
+    blockNumber: Number(r.block_number),
+    timestamp: timeOf(r),
+  };
 }
 
 function logRecords(r: Row, ctx: LogCtx, timeOf: (r: Row) => Date | null, senders: Map<string, string>): ActivityRecord[] {
@@ -251,7 +317,10 @@ async function scanLogs(
   const minting = new Set<string>();
   for (const f of logFiles) {
     for await (const { rows } of readRows(f.file, 0, 5000, { exactIntegers: false })) {
-      learnFromLogs(chainId, rows.flatMap((r) => rawLog(r, () => null) ?? []));
+      learnFromLogs(
+        chainId,
+        rows.flatMap((r) => rawLog(r, () => null) ?? []),
+      );
       for (const r of rows) {
         const topics = topicsOf(r.topics);
         const tx = str(r.transaction_hash)?.toLowerCase();
@@ -287,14 +356,27 @@ async function scanLogs(
         for (const r of rows) {
           const tx = str(r.transaction_hash)?.toLowerCase();
           if (f.kind === 'token_transfers') {
-            note(tx, str(r.token_address)?.toLowerCase() ?? null, str(r.from_address)?.toLowerCase() ?? null, str(r.to_address)?.toLowerCase() ?? null);
+            note(
+              tx,
+              str(r.token_address)?.toLowerCase() ?? null,
+              str(r.from_address)?.toLowerCase() ?? null,
+              str(r.to_address)?.toLowerCase() ?? null,
+            );
             continue;
           }
           const topics = topicsOf(r.topics);
           const address = str(r.address);
           if (tx && address && minting.has(tx)) {
             const list = byTx.get(tx) ?? [];
-            list.push({ address, topics, data: str(r.data) ?? '0x', transactionHash: tx, logIndex: Number(r.log_index), blockNumber: Number(r.block_number), timestamp: timeOf(r) });
+            list.push({
+              address,
+              topics,
+              data: str(r.data) ?? '0x',
+              transactionHash: tx,
+              logIndex: Number(r.log_index),
+              blockNumber: Number(r.block_number),
+              timestamp: timeOf(r),
+            });
             byTx.set(tx, list);
           }
           if (topics.length !== 3 || topics[0]?.toLowerCase() !== TRANSFER_TOPIC) continue;
@@ -335,7 +417,7 @@ function checkIntegerFields(rows: Row[], kind: string, file: string, firstLine: 
           `${file}, line ${firstLine + i}: field "${field}" is ${v.length > 60 ? `${v.slice(0, 60)}…` : v}, not an exact integer. ` +
             'Amounts must be written as integers (as ethereum-etl writes them); a tool that round-tripped the file through floating-point ' +
             'numbers (e.g. 1.5018869857704244e+29) has lost digits: export again, or convert the field to integers. The import stopped before ' +
-            'this line\'s batch; what was imported is kept and running it again resumes there.',
+            "this line's batch; what was imported is kept and running it again resumes there.",
         );
       }
     }
@@ -353,5 +435,16 @@ function tokenTransferRecords(r: Row, chainId: number, timeOf: (r: Row) => Date 
   if (isPositionManager(chainId, token)) return [];
   const topics = [TRANSFER_TOPIC, pad(from as `0x${string}`), pad(to as `0x${string}`)];
   const data = pad(toHex(BigInt(str(r.value) ?? '0')));
-  return decodeLog({ address: token, topics, data, transactionHash: txHash, logIndex: Number(r.log_index), blockNumber: Number(r.block_number), timestamp: timeOf(r) }, { chainId, txFrom: senders.get(txHash.toLowerCase()) ?? null });
+  return decodeLog(
+    {
+      address: token,
+      topics,
+      data,
+      transactionHash: txHash,
+      logIndex: Number(r.log_index),
+      blockNumber: Number(r.block_number),
+      timestamp: timeOf(r),
+    },
+    { chainId, txFrom: senders.get(txHash.toLowerCase()) ?? null },
+  );
 }

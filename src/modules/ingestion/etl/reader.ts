@@ -18,7 +18,12 @@ export function parseJsonLine(line: string): Row {
  * `exactIntegers: false` (a pass that reads only ids, addresses and topics) parses JSON lines as they are: the
  * quoting of long integer literals is most of the cost of reading a line.
  */
-export async function* readRows(file: string, skip: number, batchSize: number, opts: { exactIntegers?: boolean } = {}): AsyncGenerator<{ rows: Row[]; consumed: number }> {
+export async function* readRows(
+  file: string,
+  skip: number,
+  batchSize: number,
+  opts: { exactIntegers?: boolean } = {},
+): AsyncGenerator<{ rows: Row[]; consumed: number }> {
   const parseLine = opts.exactIntegers === false ? (line: string) => JSON.parse(line) as Row : parseJsonLine;
   const csv = /\.csv$/i.test(file);
   let index = 0;
@@ -62,5 +67,8 @@ export function topicsOf(v: unknown): string[] {
   const s = str(v);
   if (!s) return [];
   if (s.startsWith('[')) return (JSON.parse(s) as string[]).map(String);
-  return s.split(',').map((t) => t.trim()).filter(Boolean);
+  return s
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
 }

@@ -56,16 +56,40 @@ describe('storeActivity', () => {
     db = await testDatabase();
   });
   afterAll(() => db?.close());
-  const rec = (tx: string, logIndex: number, wallet: string, kind: ActivityRecord['kind'], at: Date | null = new Date('2023-05-02T00:00:00Z')): ActivityRecord => ({
-    chainId: 1, txHash: tx, logIndex, wallet, kind, blockNumber: 17173049, occurredAt: at, contract: '0x' + 'c'.repeat(40),
-    counterparty: null, tokenId: null, amount: '1', direction: 'in', protocol: null, ref: null, valueUsd: null, txFrom: null,
+  const rec = (
+    tx: string,
+    logIndex: number,
+    wallet: string,
+    kind: ActivityRecord['kind'],
+    at: Date | null = new Date('2023-05-02T00:00:00Z'),
+  ): ActivityRecord => ({
+    chainId: 1,
+    txHash: tx,
+    logIndex,
+    wallet,
+    kind,
+    blockNumber: 17173049,
+    occurredAt: at,
+    contract: '0x' + 'c'.repeat(40),
+    counterparty: null,
+    tokenId: null,
+    amount: '1',
+    direction: 'in',
+    protocol: null,
+    ref: null,
+    valueUsd: null,
+    txFrom: null,
   });
   const a = '0x' + 'a'.repeat(40);
   const b = '0x' + 'b'.repeat(40);
   const tx = (n: number) => '0x' + n.toString(16).padStart(64, '0');
 
   it('counts what it stored (and how much of it has no time); stored records are not stored twice', async () => {
-    const first = await storeActivity(db, [rec(tx(1), 0, a, 'transfer_erc20'), rec(tx(1), 0, b, 'transfer_erc20', null), rec(tx(2), -1, a, 'transfer_native')]);
+    const first = await storeActivity(db, [
+      rec(tx(1), 0, a, 'transfer_erc20'),
+      rec(tx(1), 0, b, 'transfer_erc20', null),
+      rec(tx(2), -1, a, 'transfer_native'),
+    ]);
     expect(first).toEqual({ wallets: new Set([a, b]), stored: 3, undated: 1 });
     const again = await storeActivity(db, [rec(tx(1), 0, a, 'transfer_erc20'), rec(tx(3), 1, b, 'swap')]);
     expect(again).toEqual({ wallets: new Set([b]), stored: 1, undated: 0 });
@@ -73,7 +97,11 @@ describe('storeActivity', () => {
 
   it('skipStoredLogs: a transfer whose log is stored under any wallet or kind is left out, both sides of a new one kept', async () => {
     // tx(1) log 0 is stored (transfer_erc20 above); a token_transfers row of it decodes to records of other kinds
-    const r = await storeActivity(db, [rec(tx(1), 0, a, 'transfer_erc721'), rec(tx(4), 2, a, 'transfer_erc20'), rec(tx(4), 2, b, 'transfer_erc20')], { skipStoredLogs: true });
+    const r = await storeActivity(
+      db,
+      [rec(tx(1), 0, a, 'transfer_erc721'), rec(tx(4), 2, a, 'transfer_erc20'), rec(tx(4), 2, b, 'transfer_erc20')],
+      { skipStoredLogs: true },
+    );
     expect(r).toEqual({ wallets: new Set([a, b]), stored: 2, undated: 0 });
   });
 });

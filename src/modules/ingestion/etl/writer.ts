@@ -39,7 +39,11 @@ export async function insertActivityBulk(q: Queryable, records: ActivityRecord[]
   return (await storeActivity(q, records, opts)).wallets;
 }
 
-export async function storeActivity(q: Queryable, records: ActivityRecord[], opts: BulkInsertOptions = {}): Promise<{ wallets: Set<string>; stored: number; undated: number }> {
+export async function storeActivity(
+  q: Queryable,
+  records: ActivityRecord[],
+  opts: BulkInsertOptions = {},
+): Promise<{ wallets: Set<string>; stored: number; undated: number }> {
   const wallets = new Set<string>();
   let stored = 0;
   let undated = 0;
@@ -49,9 +53,20 @@ export async function storeActivity(q: Queryable, records: ActivityRecord[], opt
     const chunk = records.slice(i, i + size);
     const col = <T>(f: (r: ActivityRecord) => T) => chunk.map(f);
     const rows = await q.query<{ wallet: string; n: number; undated: number }>(opts.skipStoredLogs ? INSERT_NEW_LOGS : INSERT, [
-      col((r) => r.chainId), col((r) => r.txHash), col((r) => r.logIndex), col((r) => r.wallet), col((r) => r.kind),
-      col((r) => r.blockNumber), col((r) => r.occurredAt), col((r) => r.contract), col((r) => r.counterparty),
-      col((r) => r.tokenId), col((r) => r.amount), col((r) => r.direction), col((r) => r.protocol), col((r) => r.ref),
+      col((r) => r.chainId),
+      col((r) => r.txHash),
+      col((r) => r.logIndex),
+      col((r) => r.wallet),
+      col((r) => r.kind),
+      col((r) => r.blockNumber),
+      col((r) => r.occurredAt),
+      col((r) => r.contract),
+      col((r) => r.counterparty),
+      col((r) => r.tokenId),
+      col((r) => r.amount),
+      col((r) => r.direction),
+      col((r) => r.protocol),
+      col((r) => r.ref),
       col((r) => (r.valueUsd === null || r.valueUsd === undefined ? null : String(r.valueUsd))),
       col((r) => r.txFrom?.toLowerCase() ?? null),
     ]);

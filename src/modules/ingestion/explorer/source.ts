@@ -15,7 +15,9 @@ export interface ExplorerSource extends SourceBase {
   list(action: ListAction, wallet: string, startBlock: number, endBlock: number): Promise<Row[]>;
   /** every log with these topics (topic0..3, any emitter unless address) in [fromBlock, toBlock] */
   logs(q: { address?: string; topics: Partial<Record<0 | 1 | 2 | 3, string>>; fromBlock: number; toBlock: number }): Promise<Row[]>;
-  receipt(txHash: string): Promise<{ logs: { address: string; topics: string[]; data: string; logIndex: string; blockNumber: string; transactionHash: string }[] } | null>;
+  receipt(txHash: string): Promise<{
+    logs: { address: string; topics: string[]; data: string; logIndex: string; blockNumber: string; transactionHash: string }[];
+  } | null>;
   call(to: string, data: string): Promise<string>;
 }
 
@@ -103,7 +105,13 @@ export function createExplorerClient(opts: ExplorerOptions) {
       }
 
       /** All pages of a list, walking past the 10,000-row window by restarting at the last block seen. */
-      async function paged(params: Record<string, string | number>, startKey: string, endKey: string, start: number, end: number): Promise<Row[]> {
+      async function paged(
+        params: Record<string, string | number>,
+        startKey: string,
+        endKey: string,
+        start: number,
+        end: number,
+      ): Promise<Row[]> {
         const out: Row[] = [];
         const seen = new Set<string>();
         let from = start;
@@ -136,13 +144,15 @@ export function createExplorerClient(opts: ExplorerOptions) {
         async tip() {
           return { head: Number(await get<string>({ module: 'proxy', action: 'eth_blockNumber' })), finalized: null };
         },
-        list: (action, wallet, startBlock, endBlock) => paged({ module: 'account', action, address: wallet }, 'startblock', 'endblock', startBlock, endBlock),
+        list: (action, wallet, startBlock, endBlock) =>
+          paged({ module: 'account', action, address: wallet }, 'startblock', 'endblock', startBlock, endBlock),
         logs(q) {
           const params: Record<string, string | number> = { module: 'logs', action: 'getLogs' };
           if (q.address) params.address = q.address;
           const present = ([0, 1, 2, 3] as const).filter((i) => q.topics[i]);
           for (const i of present) params[`topic${i}`] = q.topics[i]!;
-          for (let a = 0; a < present.length; a++) for (let b = a + 1; b < present.length; b++) params[`topic${present[a]}_${present[b]}_opr`] = 'and';
+          for (let a = 0; a < present.length; a++)
+            for (let b = a + 1; b < present.length; b++) params[`topic${present[a]}_${present[b]}_opr`] = 'and';
           return paged(params, 'fromBlock', 'toBlock', q.fromBlock, q.toBlock);
         },
         receipt: (txHash) => get({ module: 'proxy', action: 'eth_getTransactionReceipt', txhash: txHash }),

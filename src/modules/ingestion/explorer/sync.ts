@@ -26,7 +26,9 @@ const topic = (name: string) => EVENTS.find((e) => e.name === name)!.topic0;
 const TRANSFER = topic('Transfer');
 const TRANSFER_SINGLE = topic('TransferSingle');
 /** Uniswap V4 and Balancer V2 swaps and liquidity (one contract holds every pool): read from receipts like router swaps */
-const SINGLETON_TRADES = new Set(['UniswapV4Swap', 'UniswapV4ModifyLiquidity', 'BalancerSwap', 'BalancerPoolBalanceChanged'].map((n) => topic(n).toLowerCase()));
+const SINGLETON_TRADES = new Set(
+  ['UniswapV4Swap', 'UniswapV4ModifyLiquidity', 'BalancerSwap', 'BalancerPoolBalanceChanged'].map((n) => topic(n).toLowerCase()),
+);
 const ok = (r: Row) => r.isError !== '1' && r.txreceipt_status !== '0';
 const lc = (s: string | undefined) => (s ?? '').toLowerCase();
 const time = (r: Row) => (r.timeStamp ? new Date(Number(r.timeStamp === '0x' ? 0 : r.timeStamp) * 1000) : null);
@@ -35,9 +37,20 @@ const n = (v: string | undefined) => (v === '0x' ? 0 : Number(v));
 const idx = (v: string | undefined, fallback: number) => (v === undefined || v === '' ? fallback : n(v));
 
 /** Receipts over JSON-RPC (batched) when a JSON-RPC source is configured too: one round trip, not one call each. */
-export type ReceiptReader = (hashes: string[]) => Promise<Map<string, { address: string; topics: string[]; data: string; transactionHash: string; logIndex: number; blockNumber: number }[]>>;
+export type ReceiptReader = (
+  hashes: string[],
+) => Promise<
+  Map<string, { address: string; topics: string[]; data: string; transactionHash: string; logIndex: number; blockNumber: number }[]>
+>;
 
-export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: ExplorerSource, wallet: string, opts: Partial<SyncOptions>, receipts?: ReceiptReader): Promise<SyncResult> {
+export async function syncWalletFromExplorer(
+  db: Db,
+  repo: IngestionRepo,
+  src: ExplorerSource,
+  wallet: string,
+  opts: Partial<SyncOptions>,
+  receipts?: ReceiptReader,
+): Promise<SyncResult> {
   const chainId = src.chainId;
   const state = (await repo.syncStates(wallet)).find((s) => s.chainId === chainId);
   const tip = await src.tip();
@@ -86,14 +99,24 @@ export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: E
 
   // token lists are the decoded form of Transfer / TransferSingle logs: re-encoded and decoded like any log
   const logs: RawLog[] = [];
-  erc20.forEach((r, i) => logs.push(raw(r, [TRANSFER, pad(r.from as `0x${string}`), pad(r.to as `0x${string}`)], pad(toHex(BigInt(r.value || '0'))), i)));
-  erc721.forEach((r, i) => logs.push(raw(r, [TRANSFER, pad(r.from as `0x${string}`), pad(r.to as `0x${string}`), pad(toHex(BigInt(r.tokenID || '0')))], '0x', i)));
+  erc20.forEach((r, i) =>
+    logs.push(raw(r, [TRANSFER, pad(r.from as `0x${string}`), pad(r.to as `0x${string}`)], pad(toHex(BigInt(r.value || '0'))), i)),
+  );
+  erc721.forEach((r, i) =>
+    logs.push(raw(r, [TRANSFER, pad(r.from as `0x${string}`), pad(r.to as `0x${string}`), pad(toHex(BigInt(r.tokenID || '0')))], '0x', i)),
+  );
   erc1155.forEach((r, i) =>
     logs.push(
-      raw(r, [TRANSFER_SINGLE, pad((r.operator || r.from) as `0x${string}`), pad(r.from as `0x${string}`), pad(r.to as `0x${string}`)], encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [BigInt(r.tokenID || '0'), BigInt(r.tokenValue || '1')]), i),
+      raw(
+        r,
+        [TRANSFER_SINGLE, pad((r.operator || r.from) as `0x${string}`), pad(r.from as `0x${string}`), pad(r.to as `0x${string}`)],
+        encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [BigInt(r.tokenID || '0'), BigInt(r.tokenValue || '1')]),
+        i,
+      ),
     ),
   );
-  for (const r of byTopic.flat()) logs.push(raw(r, (r.topics as unknown as string[]) ?? [r.topic0, r.topic1, r.topic2, r.topic3].filter(Boolean), r.data, 0));
+  for (const r of byTopic.flat())
+    logs.push(raw(r, (r.topics as unknown as string[]) ?? [r.topic0, r.topic1, r.topic2, r.topic3].filter(Boolean), r.data, 0));
   dropListedTwice(logs);
 
   // router swaps: the wallet's own transactions that sent one asset and received another
@@ -110,13 +133,17 @@ export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: E
     else candidates.push(c.hash);
   }
   const at = (hash: string) => time(txs.find((t) => lc(t.hash) === hash)!);
-  if (candidates.length) for (const [hash, ls] of await receiptLogsOf(src, candidates, receipts)) for (const l of ls) receiptLogs.push({ ...l, timestamp: at(hash) });
+  if (candidates.length)
+    for (const [hash, ls] of await receiptLogsOf(src, candidates, receipts))
+      for (const l of ls) receiptLogs.push({ ...l, timestamp: at(hash) });
 
   // Compound V2's events name the wallet only in their data: the receipts of the wallet's transactions to a cToken,
   // and of those in which its token list moved an asset to or from one (a borrow, a repay), hold them
   const cTxs = new Set<string>();
   for (const t of txs) if (ok(t) && lc(t.from) === wallet && cTokenInfo(chainId, lc(t.to))) cTxs.add(lc(t.hash));
-  for (const r of erc20) if (cTokenInfo(chainId, lc(r.from)) || cTokenInfo(chainId, lc(r.to)) || cTokenInfo(chainId, lc(r.contractAddress))) cTxs.add(lc(r.hash));
+  for (const r of erc20)
+    if (cTokenInfo(chainId, lc(r.from)) || cTokenInfo(chainId, lc(r.to)) || cTokenInfo(chainId, lc(r.contractAddress)))
+      cTxs.add(lc(r.hash));
   const fetched = new Set(receiptLogs.map((l) => lc(l.transactionHash)));
   const cWanted = [...cTxs].filter((h) => !fetched.has(h));
   const known = new Set(logs.map((l) => `${lc(l.transactionHash)}:${l.logIndex}`));
@@ -125,7 +152,8 @@ export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: E
     const row = txs.find((t) => lc(t.hash) === hash) ?? erc20.find((t) => lc(t.hash) === hash);
     return row ? time(row) : null;
   };
-  if (cWanted.length) for (const [hash, ls] of await receiptLogsOf(src, cWanted, receipts)) for (const l of ls) cLogs.push({ ...l, timestamp: when(hash) });
+  if (cWanted.length)
+    for (const [hash, ls] of await receiptLogsOf(src, cWanted, receipts)) for (const l of ls) cLogs.push({ ...l, timestamp: when(hash) });
   for (const l of receiptLogs) if (cTxs.has(lc(l.transactionHash))) cLogs.push(l);
   const compound = cLogs.filter((l) => cTokenInfo(chainId, l.address) && !known.has(`${lc(l.transactionHash)}:${l.logIndex}`));
   // Morpho markets and V4 pools by id, cToken rates: from these logs, else asked through the explorer (markets.ts)
@@ -133,8 +161,14 @@ export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: E
   await resolveIds(chainId, [...logs, ...receiptLogs], (to, data) => src.call(to, data));
   const pools = await poolsFor(chainId, [...logs, ...receiptLogs], erc20, src);
   // oracle prices of non-stable amounts, over the chain's JSON-RPC source when one is configured (pricing/)
-  const swaps = [...receiptLogs.filter((l) => SWAP_TOPICS.has(l.topics[0]?.toLowerCase()) || SINGLETON_TRADES.has(l.topics[0]?.toLowerCase())), ...compound];
-  const prices = await pricesForLogs(opts.prices, [...logs, ...swaps, ...direct.map((d) => d.log)], { chainId, pools: new Map([...pools, ...direct.flatMap((d) => [...d.pools])]) });
+  const swaps = [
+    ...receiptLogs.filter((l) => SWAP_TOPICS.has(l.topics[0]?.toLowerCase()) || SINGLETON_TRADES.has(l.topics[0]?.toLowerCase())),
+    ...compound,
+  ];
+  const prices = await pricesForLogs(opts.prices, [...logs, ...swaps, ...direct.map((d) => d.log)], {
+    chainId,
+    pools: new Map([...pools, ...direct.flatMap((d) => [...d.pools])]),
+  });
   const seen = new Set<string>();
   for (const l of logs) {
     const key = `${lc(l.transactionHash)}:${l.logIndex}`;
@@ -151,7 +185,8 @@ export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: E
     }
   }
   for (const l of swaps) for (const r of decodeLog(l, { chainId, pools, txFrom: wallet, prices })) if (r.wallet === wallet) records.push(r);
-  for (const d of direct) for (const r of decodeLog(d.log, { chainId, pools: d.pools, txFrom: wallet, prices })) if (r.wallet === wallet) records.push(r);
+  for (const d of direct)
+    for (const r of decodeLog(d.log, { chainId, pools: d.pools, txFrom: wallet, prices })) if (r.wallet === wallet) records.push(r);
   records.push(...(await positionsMinted(chainId, wallet, logs, txs, src, receipts)));
   // who sent each transaction: the txlist holds every transaction the wallet sent (and those sent to it) with its
   // sender; a log in any other transaction was not sent by the wallet (sender unknown: null)
@@ -171,14 +206,22 @@ export async function syncWalletFromExplorer(db: Db, repo: IngestionRepo, src: E
 
 /** Uniswap V3 positions minted to the wallet (positions.ts): the minting transaction's receipt says which pool; the
  *  wallet sent it if its txlist has it as the sender. */
-async function positionsMinted(chainId: number, wallet: string, logs: RawLog[], txs: Row[], src: ExplorerSource, receipts?: ReceiptReader): Promise<ActivityRecord[]> {
+async function positionsMinted(
+  chainId: number,
+  wallet: string,
+  logs: RawLog[],
+  txs: Row[],
+  src: ExplorerSource,
+  receipts?: ReceiptReader,
+): Promise<ActivityRecord[]> {
   const minted = new Map<string, Date | null>();
   for (const l of logs) if (positionMintRecipient(chainId, l) === wallet) minted.set(lc(l.transactionHash), l.timestamp);
   if (!minted.size) return [];
   const out: ActivityRecord[] = [];
   for (const [hash, ls] of await receiptLogsOf(src, [...minted.keys()], receipts)) {
     const from = txs.some((t) => lc(t.hash) === hash && lc(t.from) === wallet) ? wallet : null;
-    for (const r of positionRecords(chainId, { hash, from, logs: ls.map((l) => ({ ...l, timestamp: minted.get(hash) ?? null })) })) if (r.wallet === wallet) out.push(r);
+    for (const r of positionRecords(chainId, { hash, from, logs: ls.map((l) => ({ ...l, timestamp: minted.get(hash) ?? null })) }))
+      if (r.wallet === wallet) out.push(r);
   }
   return out;
 }
@@ -190,13 +233,38 @@ async function receiptLogsOf(src: ExplorerSource, hashes: string[], receipts?: R
   const out: Awaited<ReturnType<ReceiptReader>> = new Map();
   for (const h of hashes) {
     const rc = await src.receipt(h);
-    out.set(h, (rc?.logs ?? []).map((l) => ({ address: l.address, topics: l.topics, data: l.data, transactionHash: l.transactionHash, logIndex: n(l.logIndex), blockNumber: n(l.blockNumber) })));
+    out.set(
+      h,
+      (rc?.logs ?? []).map((l) => ({
+        address: l.address,
+        topics: l.topics,
+        data: l.data,
+        transactionHash: l.transactionHash,
+        logIndex: n(l.logIndex),
+        blockNumber: n(l.blockNumber),
+      })),
+    );
   }
   return out;
 }
 
 function native(chainId: number, t: Row, logIndex: number, direction: 'in' | 'out', counterparty: string, wallet: string): ActivityRecord {
-  return { chainId, txHash: lc(t.hash), logIndex, wallet, kind: 'transfer_native', blockNumber: Number(t.blockNumber), occurredAt: time(t), contract: null, counterparty: counterparty || null, tokenId: null, amount: t.value, direction, protocol: null, ref: null };
+  return {
+    chainId,
+    txHash: lc(t.hash),
+    logIndex,
+    wallet,
+    kind: 'transfer_native',
+    blockNumber: Number(t.blockNumber),
+    occurredAt: time(t),
+    contract: null,
+    counterparty: counterparty || null,
+    tokenId: null,
+    amount: t.value,
+    direction,
+    protocol: null,
+    ref: null,
+  };
 }
 
 /** The log index given to a token list row that has none (this and below). */
@@ -222,11 +290,24 @@ function dropListedTwice(logs: RawLog[]): void {
 }
 
 function raw(r: Row, topics: string[], data: string, i: number): RawLog {
-  return { address: r.contractAddress || r.address, topics, data: data || '0x', transactionHash: r.hash || r.transactionHash, logIndex: idx(r.logIndex, LIST_INDEX - i), blockNumber: n(r.blockNumber), timestamp: time(r) };
+  return {
+    address: r.contractAddress || r.address,
+    topics,
+    data: data || '0x',
+    transactionHash: r.hash || r.transactionHash,
+    logIndex: idx(r.logIndex, LIST_INDEX - i),
+    blockNumber: n(r.blockNumber),
+    timestamp: time(r),
+  };
 }
 
 /** The wallet's own successful transactions that sent an asset and received a different one. */
-function candidateSwaps(wallet: string, txs: Row[], internal: Row[], erc20: Row[]): { hash: string; tx: Row; moves: Row[]; gotNative: boolean }[] {
+function candidateSwaps(
+  wallet: string,
+  txs: Row[],
+  internal: Row[],
+  erc20: Row[],
+): { hash: string; tx: Row; moves: Row[]; gotNative: boolean }[] {
   const out: { hash: string; tx: Row; moves: Row[]; gotNative: boolean }[] = [];
   for (const t of txs) {
     if (lc(t.from) !== wallet || !ok(t)) continue;
@@ -265,7 +346,8 @@ function directSwap(chainId: number, wallet: string, t: Row, moves: Row[]): { lo
   const tokenOut = only(got.map((r) => lc(r.contractAddress)));
   const pool = only(sent.map((r) => lc(r.to)));
   const payer = only(got.map((r) => lc(r.from)));
-  if (!tokenIn || !tokenOut || tokenIn === tokenOut || !pool || !payer || payer === pool || payer === wallet || pool === wallet) return null;
+  if (!tokenIn || !tokenOut || tokenIn === tokenOut || !pool || !payer || payer === pool || payer === wallet || pool === wallet)
+    return null;
   const info = pairPool(chainId, pool, tokenIn, tokenOut);
   if (!info) return null;
   const pools = new Map<string, PoolInfo | null>([[pool, info]]);
@@ -276,9 +358,22 @@ function directSwap(chainId: number, wallet: string, t: Row, moves: Row[]): { lo
   const inIs0 = tokenIn === info.token0;
   const build = (out: bigint): RawLog => {
     // V2: amount0In, amount1In, amount0Out, amount1Out; V3: amount0, amount1 as the pool sees them (in > 0, out < 0)
-    const values = info.protocol === 'uniswap-v2' ? (inIs0 ? [amountIn, 0n, 0n, out] : [0n, amountIn, out, 0n]) : [...(inIs0 ? [amountIn, -out] : [-out, amountIn]), 0n, 0n, 0];
+    const values =
+      info.protocol === 'uniswap-v2'
+        ? inIs0
+          ? [amountIn, 0n, 0n, out]
+          : [0n, amountIn, out, 0n]
+        : [...(inIs0 ? [amountIn, -out] : [-out, amountIn]), 0n, 0n, 0];
     const data = encodeAbiParameters(inputs, values);
-    return { address: pool, topics: [topic0, pad(payer as `0x${string}`), pad(payer as `0x${string}`)], data, transactionHash: lc(t.hash), logIndex: -3, blockNumber: Number(t.blockNumber), timestamp: time(t) };
+    return {
+      address: pool,
+      topics: [topic0, pad(payer as `0x${string}`), pad(payer as `0x${string}`)],
+      data,
+      transactionHash: lc(t.hash),
+      logIndex: -3,
+      blockNumber: Number(t.blockNumber),
+      timestamp: time(t),
+    };
   };
   // the value must not depend on the amount out (the pool's, not seen): the same at none and at any amount
   const value = (out: bigint) => decodeLog(build(out), { chainId, pools, txFrom: wallet }).find((r) => r.wallet === wallet)?.valueUsd;
@@ -307,7 +402,10 @@ async function poolsFor(chainId: number, logs: RawLog[], erc20: Row[], src: Expl
     const pool = l.address.toLowerCase();
     if (!protocol || out.has(pool)) continue;
     const hash = lc(l.transactionHash);
-    const candidates = [...erc20.filter((r) => lc(r.hash) === hash).map((r) => r.contractAddress), ...logs.filter((x) => lc(x.transactionHash) === hash && x.topics[0] === TRANSFER).map((x) => x.address)];
+    const candidates = [
+      ...erc20.filter((r) => lc(r.hash) === hash).map((r) => r.contractAddress),
+      ...logs.filter((x) => lc(x.transactionHash) === hash && x.topics[0] === TRANSFER).map((x) => x.address),
+    ];
     const info = derivePool(chainId, protocol, pool, candidates);
     if (info) out.set(pool, info);
     else unknown.push(l);

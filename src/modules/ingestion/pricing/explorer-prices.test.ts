@@ -34,10 +34,24 @@ async function run(withRpc: boolean) {
   const history = explorerHistory(1, wallet, 10);
   // a 100-WETH supply on the pinned Aave V3 pool, found by the explorer's logs (topic 2 = wallet)
   const block = history.head - 50_000;
-  const topics = (encodeEventTopics({ abi: [SUPPLY], eventName: 'Supply', args: { reserve: WETH, onBehalfOf: wallet, referralCode: 0 } } as never) as string[]).map((t) => t.toLowerCase());
+  const topics = (
+    encodeEventTopics({
+      abi: [SUPPLY],
+      eventName: 'Supply',
+      args: { reserve: WETH, onBehalfOf: wallet, referralCode: 0 },
+    } as never) as string[]
+  ).map((t) => t.toLowerCase());
   const inputs = (SUPPLY.inputs as readonly { type: string; indexed?: boolean }[]).filter((i) => !i.indexed);
   const data = encodeAbiParameters(inputs as never, [wallet, parseEther('100')] as never);
-  history.logs.push({ address: POOL, topics, data, blockNumber: block, timeStamp: 1_600_000_000 + block * 2, transactionHash: pad('0x5eed'), logIndex: 7 });
+  history.logs.push({
+    address: POOL,
+    topics,
+    data,
+    blockNumber: block,
+    timeStamp: 1_600_000_000 + block * 2,
+    transactionHash: pad('0x5eed'),
+    logIndex: 7,
+  });
   const explorer = await startFakeExplorer({ 1: history }, { rps: 50 });
   fakes.push(explorer);
   const sources = [];
@@ -45,7 +59,10 @@ async function run(withRpc: boolean) {
   if (withRpc) {
     const chain = simulateChain({ wallet, events: 0, head: history.head });
     chain.logs.length = 0; // the RPC side only follows the head after the explorer's backfill
-    chain.calls.set(`${oracleFor(1)!.address}:${encodeFunctionData({ abi: ORACLE_ABI, functionName: 'getAssetPrice', args: [WETH as Hex] }).toLowerCase()}`, pad(`0x${(2500n * 10n ** 8n).toString(16)}`));
+    chain.calls.set(
+      `${oracleFor(1)!.address}:${encodeFunctionData({ abi: ORACLE_ABI, functionName: 'getAssetPrice', args: [WETH as Hex] }).toLowerCase()}`,
+      pad(`0x${(2500n * 10n ** 8n).toString(16)}`),
+    );
     provider = await startFakeProvider(chain, 'open');
     fakes.push(provider);
     sources.push(createRpcSource(1, provider.url));
@@ -53,10 +70,24 @@ async function run(withRpc: boolean) {
   const db = await testDatabase();
   dbs.push(db);
   const client = createExplorerClient({ url: explorer.url, apiKey: explorer.apiKey, rps: 50 });
-  const engine = createIngestionService({ db, repo: createIngestionRepo(db), sources, explorers: [client.source(1)], scoring: () => undefined, log: { warn() {}, error() {}, debug() {} }, concurrency: 1, ingestOnRead: true, sync: { useFinalized: true }, pinned: (id) => pinnedContracts(id) });
+  const engine = createIngestionService({
+    db,
+    repo: createIngestionRepo(db),
+    sources,
+    explorers: [client.source(1)],
+    scoring: () => undefined,
+    log: { warn() {}, error() {}, debug() {} },
+    concurrency: 1,
+    ingestOnRead: true,
+    sync: { useFinalized: true },
+    pinned: (id) => pinnedContracts(id),
+  });
   const [res] = await engine.syncWallet(wallet);
   expect(res.complete).toBe(true);
-  const [row] = await db.query<{ value_usd: string | null; counterparty: string }>("SELECT value_usd, counterparty FROM wallet_activity WHERE wallet = $1 AND kind = 'lending_supply' AND tx_hash = $2", [wallet, pad('0x5eed')]);
+  const [row] = await db.query<{ value_usd: string | null; counterparty: string }>(
+    "SELECT value_usd, counterparty FROM wallet_activity WHERE wallet = $1 AND kind = 'lending_supply' AND tx_hash = $2",
+    [wallet, pad('0x5eed')],
+  );
   await engine.stop();
   return { row, provider };
 }

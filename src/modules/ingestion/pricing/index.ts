@@ -12,7 +12,11 @@ export { oracleFor, priceable } from './oracle.js';
 type LogLike = Omit<RawLog, 'timestamp'> & { timestamp?: Date | null };
 
 /** The prices the logs' values need at their blocks, read over `reader`; undefined without a reader. */
-export async function pricesForLogs(reader: PriceReader | undefined, logs: readonly LogLike[], ctx: Omit<DecodeContext, 'prices' | 'dropped' | 'txFrom'>): Promise<PriceLookup | undefined> {
+export async function pricesForLogs(
+  reader: PriceReader | undefined,
+  logs: readonly LogLike[],
+  ctx: Omit<DecodeContext, 'prices' | 'dropped' | 'txFrom'>,
+): Promise<PriceLookup | undefined> {
   if (!reader || !logs.length) return undefined;
   const wanted: { token: string; block: number }[] = [];
   const recorder: PriceLookup = (token, block) => void wanted.push({ token, block });

@@ -51,7 +51,8 @@ const rows = async (db: Db, wallet: string) =>
     "SELECT kind, counterparty, block_number, value_usd FROM wallet_activity WHERE wallet = $1 AND kind LIKE 'lending%' ORDER BY block_number, kind",
     [wallet],
   );
-const values = async (db: Db, wallet: string) => (await rows(db, wallet)).map((r) => [r.kind, r.counterparty, r.value_usd === null ? null : Number(r.value_usd)]);
+const values = async (db: Db, wallet: string) =>
+  (await rows(db, wallet)).map((r) => [r.kind, r.counterparty, r.value_usd === null ? null : Number(r.value_usd)]);
 
 /** A database the ingest command may "close" (kept open to read the rows afterwards), closed after the file. */
 async function commandDb() {
@@ -105,7 +106,9 @@ beforeAll(async () => {
   await c.call(op, ORACLE, 'MockAaveOracle', 'setAssetPrice', [PINNED.weth, usd(2000)]);
   await nextBucket();
   await c.call(priced, PINNED.aave, 'MockAavePool', 'supply', [PINNED.weth, parseEther(String(COLLATERAL_WETH)), priced, 0]);
-  blocks.borrow = Number((await c.call(priced, PINNED.aave, 'MockAavePool', 'borrow', [PINNED.weth, parseEther('500'), 2, 0, priced])).blockNumber);
+  blocks.borrow = Number(
+    (await c.call(priced, PINNED.aave, 'MockAavePool', 'borrow', [PINNED.weth, parseEther('500'), 2, 0, priced])).blockNumber,
+  );
   await c.call(priced, PINNED.aave, 'MockAavePool', 'borrow', [WBTC, 20n * 10n ** 8n, 2, 0, priced]);
   // the next block (the repay's bucket, below) is LOAN_DAYS later
   await c.rpc('evm_increaseTime', [LOAN_DAYS * 86_400]);
@@ -137,7 +140,9 @@ describe('non-stable amounts valued by the Aave V3 oracle at the event block', (
     await nextBucket();
     await c.call(op, ORACLE, 'MockAaveOracle', 'setAssetPrice', [PINNED.weth, usd(3000)]);
     await nextBucket();
-    blocks.repay = Number((await c.call(priced, PINNED.aave, 'MockAavePool', 'repay', [PINNED.weth, parseEther('500'), 2, priced])).blockNumber);
+    blocks.repay = Number(
+      (await c.call(priced, PINNED.aave, 'MockAavePool', 'repay', [PINNED.weth, parseEther('500'), 2, priced])).blockNumber,
+    );
     expect(Math.floor(blocks.repay / BUCKET)).toBeGreaterThan(Math.floor(blocks.borrow / BUCKET));
     await engine.syncWallet(priced);
     expect(await values(app.ctx.db, priced)).toEqual([
@@ -149,7 +154,7 @@ describe('non-stable amounts valued by the Aave V3 oracle at the event block', (
     expect(engine.priceReader(1)!.stats.calls).toBe(3);
   });
 
-  it('a fresh sync of the whole history (credence ingest --wallet) reads each price at its own block, not today\'s', async () => {
+  it("a fresh sync of the whole history (credence ingest --wallet) reads each price at its own block, not today's", async () => {
     const db = await commandDb();
     await ingest(['--wallet', priced, '--wallet', unpriced], { rpcUrls: { 1: chain.url }, ingestConfirmations: 0 }, db);
     expect(await values(db, priced)).toEqual(await values(app.ctx.db, priced));

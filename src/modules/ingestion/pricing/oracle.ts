@@ -26,7 +26,9 @@ const oracles = new Map<number, OracleInfo | null>();
 export function oracleFor(chainId: number): OracleInfo | undefined {
   if (!oracles.has(chainId)) {
     const market = CONFIG.markets[String(chainId)];
-    const m = market ? (aaveAddressBook()[market] as { CHAIN_ID?: number; ORACLE?: string; ASSETS?: Record<string, { UNDERLYING: string }> } | undefined) : undefined;
+    const m = market
+      ? (aaveAddressBook()[market] as { CHAIN_ID?: number; ORACLE?: string; ASSETS?: Record<string, { UNDERLYING: string }> } | undefined)
+      : undefined;
     const ok = m && m.CHAIN_ID === chainId && m.ORACLE && /^0x[0-9a-fA-F]{40}$/.test(m.ORACLE);
     oracles.set(
       chainId,

@@ -26,13 +26,25 @@ const A8 = '0x3e5a19c91266ad8ce2477b91585d1856b84062df'; // on the Uniswap token
 const ORACLE = oracleFor(1)!.address;
 const BUCKET = oracleFor(1)!.bucketBlocks;
 const ORACLE_ABI = parseAbi(['function getAssetPrice(address asset) view returns (uint256)']);
-const priceCall = (asset: string) => encodeFunctionData({ abi: ORACLE_ABI, functionName: 'getAssetPrice', args: [asset as Hex] }).toLowerCase();
+const priceCall = (asset: string) =>
+  encodeFunctionData({ abi: ORACLE_ABI, functionName: 'getAssetPrice', args: [asset as Hex] }).toLowerCase();
 const BORROW = EVENT_ABI.filter((e) => e.name === 'Borrow')[0];
 
 function borrow(wallet: string, reserve: string, amount: bigint, blockNumber: number, i: number): SimLog {
-  const topics = encodeEventTopics({ abi: [BORROW], eventName: 'Borrow', args: { reserve, onBehalfOf: wallet, referralCode: 0 } } as never) as Hex[];
+  const topics = encodeEventTopics({
+    abi: [BORROW],
+    eventName: 'Borrow',
+    args: { reserve, onBehalfOf: wallet, referralCode: 0 },
+  } as never) as Hex[];
   const inputs = (BORROW.inputs as readonly { type: string; indexed?: boolean }[]).filter((x) => !x.indexed);
-  return { address: POOL, topics: topics.map((t) => t.toLowerCase()), data: encodeAbiParameters(inputs as never, [wallet, amount, 2, 0n] as never), blockNumber, transactionHash: pad(`0xb0${i.toString(16)}`), logIndex: 0 };
+  return {
+    address: POOL,
+    topics: topics.map((t) => t.toLowerCase()),
+    data: encodeAbiParameters(inputs as never, [wallet, amount, 2, 0n] as never),
+    blockNumber,
+    transactionHash: pad(`0xb0${i.toString(16)}`),
+    logIndex: 0,
+  };
 }
 
 const dbs: Db[] = [];
@@ -63,7 +75,17 @@ describe('a node without historical state', () => {
     const db = await testDatabase();
     dbs.push(db);
     const source = createRpcSource(1, provider.url);
-    const eng = createIngestionService({ db, repo: createIngestionRepo(db), sources: [source], scoring: () => undefined, log: console as never, concurrency: 1, ingestOnRead: true, sync: { useFinalized: true }, pinned: (id) => pinnedContracts(id) });
+    const eng = createIngestionService({
+      db,
+      repo: createIngestionRepo(db),
+      sources: [source],
+      scoring: () => undefined,
+      log: console as never,
+      concurrency: 1,
+      ingestOnRead: true,
+      sync: { useFinalized: true },
+      pinned: (id) => pinnedContracts(id),
+    });
     const [res] = await eng.syncWallet(wallet);
     expect(res.complete).toBe(true);
     const rows = await db.query<{ block_number: string; counterparty: string; amount: string; value_usd: string | null }>(
@@ -101,13 +123,30 @@ describe('what pricing costs', () => {
     const db = await testDatabase();
     dbs.push(db);
     const source = createRpcSource(1, provider.url);
-    const eng = createIngestionService({ db, repo: createIngestionRepo(db), sources: [source], scoring: () => undefined, log: console as never, concurrency: 1, ingestOnRead: true, sync: { useFinalized: true }, pinned: (id) => pinnedContracts(id) });
+    const eng = createIngestionService({
+      db,
+      repo: createIngestionRepo(db),
+      sources: [source],
+      scoring: () => undefined,
+      log: console as never,
+      concurrency: 1,
+      ingestOnRead: true,
+      sync: { useFinalized: true },
+      pinned: (id) => pinnedContracts(id),
+    });
     const requestsBefore = provider.requests;
     await eng.syncWallet(wallet);
     const f = await createIngestionRepo(db).features(wallet);
     expect(f.lending).toMatchObject({ borrows: 1_000, borrowedUsd: 4_000_000, unvaluedBorrows: 0 });
     const calls = provider.calls.get('eth_call') ?? 0;
-    console.info('1,000 WETH borrows over 5 days:', calls, 'eth_call;', provider.requests - requestsBefore, 'HTTP requests for the whole sync;', Object.fromEntries(provider.calls));
+    console.info(
+      '1,000 WETH borrows over 5 days:',
+      calls,
+      'eth_call;',
+      provider.requests - requestsBefore,
+      'HTTP requests for the whole sync;',
+      Object.fromEntries(provider.calls),
+    );
     expect(calls).toBe(120);
     // a second sync of the same wallet (nothing new) reads no price
     await eng.syncWallet(wallet);
@@ -117,7 +156,9 @@ describe('what pricing costs', () => {
 });
 
 describe('the price reader', () => {
-  const fake = (answer: (c: { to: string; data: string; block: number }) => { ok: true; value: string } | { ok: false; error: RpcError }) => {
+  const fake = (
+    answer: (c: { to: string; data: string; block: number }) => { ok: true; value: string } | { ok: false; error: RpcError },
+  ) => {
     const seen: { to: string; data: string; block: number }[] = [];
     const calls: EthCalls = async (cs) => cs.map((c) => (seen.push(c), answer(c)));
     return { calls, seen };
@@ -158,12 +199,19 @@ describe('the price reader', () => {
     // cached: asked again, nothing is read
     await r.read([{ token: WETH, block: 1500 + 7 }]);
     expect(r.stats.calls).toBe(5);
-    const down = createPriceReader(1, fake(() => ({ ok: false, error: new RpcError('HTTP 503: upstream connect error', null, undefined, 503) })).calls);
+    const down = createPriceReader(
+      1,
+      fake(() => ({ ok: false, error: new RpcError('HTTP 503: upstream connect error', null, undefined, 503) })).calls,
+    );
     await expect(down.read([{ token: WETH, block: 300 }])).rejects.toThrow(/503/);
   });
 
   it('without state at a block, older buckets are not asked at all', async () => {
-    const f = fake((c) => (c.block < 10_000 ? { ok: false, error: new RpcError('missing trie node 1a2b (path )', -32000) } : { ok: true, value: word(2000n * 10n ** 8n) }));
+    const f = fake((c) =>
+      c.block < 10_000
+        ? { ok: false, error: new RpcError('missing trie node 1a2b (path )', -32000) }
+        : { ok: true, value: word(2000n * 10n ** 8n) },
+    );
     const r = createPriceReader(1, f.calls);
     const blocks = [20_000, 12_000, 9_000, 6_000, 3_000, 300];
     const first = await r.read(blocks.slice(0, 3).map((block) => ({ token: WETH, block })));
@@ -176,7 +224,9 @@ describe('the price reader', () => {
   it('provider refusals: reverts and missing state are told apart from transient errors', () => {
     const kind = (message: string, code: number | null = -32000) => classify(new RpcError(message, code)).kind;
     expect(kind('execution reverted', 3)).toBe('reverted');
-    expect(kind("Error: VM Exception while processing transaction: reverted with reason string 'no price source'", -32603)).toBe('reverted');
+    expect(kind("Error: VM Exception while processing transaction: reverted with reason string 'no price source'", -32603)).toBe(
+      'reverted',
+    );
     expect(kind('missing trie node c6ebfa185e24 (path ) state 0xc6eb is not available, not found')).toBe('no-state');
     expect(kind('historical state not available in path scheme yet')).toBe('no-state');
     expect(kind('header not found')).toBe('no-state');

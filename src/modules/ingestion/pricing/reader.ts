@@ -72,7 +72,8 @@ export function createPriceReader(chainId: number, ethCalls: EthCalls): PriceRea
       noStateAt = Math.max(noStateAt, at);
       return null;
     }
-    if (c.kind === 'rate' || c.kind === 'transient' || c.kind === 'range') throw o.error instanceof RpcError ? o.error : new Error(String(o.error));
+    if (c.kind === 'rate' || c.kind === 'transient' || c.kind === 'range')
+      throw o.error instanceof RpcError ? o.error : new Error(String(o.error));
     return unpriced(); // reverted (asset not listed at that block), or refused for good
   }
   function unpriced() {
@@ -93,7 +94,13 @@ export function createPriceReader(chainId: number, ethCalls: EthCalls): PriceRea
       });
       if (!round.length) continue;
       stats.calls += round.length;
-      const answers = await ethCalls(round.map((x) => ({ to: oracle!.address, data: encodeFunctionData({ abi: ABI, functionName: 'getAssetPrice', args: [x.token as `0x${string}`] }), block: x.at })));
+      const answers = await ethCalls(
+        round.map((x) => ({
+          to: oracle!.address,
+          data: encodeFunctionData({ abi: ABI, functionName: 'getAssetPrice', args: [x.token as `0x${string}`] }),
+          block: x.at,
+        })),
+      );
       round.forEach((x, j) => {
         const v = interpret(answers[j], x.at);
         out.set(x.k, v);

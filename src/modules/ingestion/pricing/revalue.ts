@@ -46,14 +46,10 @@ export async function revalueStored(q: Queryable, reader: PriceReader, wallet: s
     if (p === null || p === undefined) continue;
     const v = evidenceValue(chainId, token, r.amount, p);
     if (v === null) continue;
-    await q.query('UPDATE wallet_activity SET value_usd = $1 WHERE chain_id = $2 AND tx_hash = $3 AND log_index = $4 AND wallet = $5 AND kind = $6 AND value_usd IS NULL', [
-      v,
-      chainId,
-      r.tx_hash,
-      r.log_index,
-      wallet,
-      r.kind,
-    ]);
+    await q.query(
+      'UPDATE wallet_activity SET value_usd = $1 WHERE chain_id = $2 AND tx_hash = $3 AND log_index = $4 AND wallet = $5 AND kind = $6 AND value_usd IS NULL',
+      [v, chainId, r.tx_hash, r.log_index, wallet, r.kind],
+    );
     n++;
   }
   return n;

@@ -92,7 +92,12 @@ export function gate(name: EventName, chainId: number, emitter: string, pools?: 
  * `price` (USD per whole unit, from the oracle at the event's time: see ../pricing/) when one is known; else
  * unvalued (null). A token the registry does not know is never valued, whatever price is handed in.
  */
-export function usdValue(chainId: number, token: string | null | undefined, raw: bigint | string | null | undefined, price?: number | null): number | null {
+export function usdValue(
+  chainId: number,
+  token: string | null | undefined,
+  raw: bigint | string | null | undefined,
+  price?: number | null,
+): number | null {
   if (!token || raw === null || raw === undefined) return null;
   const t = tokenInfo(chainId, token);
   const unit = t?.stable ? 1 : price;
@@ -112,7 +117,12 @@ export const DUST_USD = PRICING.dustUsd;
  * (unvalued, a lower fixed weight in the model), except that an unpriced amount below one whole unit of a known
  * asset (1 wei of WETH, 0.001 WBTC...) is dust: 0, below the floor, so a loop of crumbs counts for nothing.
  */
-export function evidenceValue(chainId: number, token: string | null | undefined, raw: bigint | string | null | undefined, price?: number | null): number | null {
+export function evidenceValue(
+  chainId: number,
+  token: string | null | undefined,
+  raw: bigint | string | null | undefined,
+  price?: number | null,
+): number | null {
   const usd = usdValue(chainId, token, raw, price);
   if (usd !== null || !token || raw === null || raw === undefined) return usd;
   const t = tokenInfo(chainId, token);

@@ -31,14 +31,17 @@ type BalancerDeployments = { getBalancerContractAddress(task: string, contract: 
 // The Aave address book and the Uniswap SDK's address tables are read when a chain's registry is first built (or a
 // pool checked), not at every start (~0.4 s and ~5 MB of heap); CommonJS builds, like the SDKs below.
 let aaveBook: Record<string, unknown> | undefined;
-export const aaveAddressBook = (): Record<string, unknown> => (aaveBook ??= require('@bgd-labs/aave-address-book') as Record<string, unknown>);
+export const aaveAddressBook = (): Record<string, unknown> =>
+  (aaveBook ??= require('@bgd-labs/aave-address-book') as Record<string, unknown>);
 let uniswapCore: typeof import('@uniswap/sdk-core') | undefined;
 const uniswap = () => (uniswapCore ??= require('@uniswap/sdk-core') as typeof import('@uniswap/sdk-core'));
 // The pool SDKs are only needed to check a swap's pool (ingestion): loaded then, not at every start (~0.5 s).
 let pairSdk: typeof import('@uniswap/v2-sdk') | undefined;
 let poolSdk: typeof import('@uniswap/v3-sdk') | undefined;
-const computePairAddress: typeof import('@uniswap/v2-sdk').computePairAddress = (a) => (pairSdk ??= require('@uniswap/v2-sdk')).computePairAddress(a);
-const computePoolAddress: typeof import('@uniswap/v3-sdk').computePoolAddress = (a) => (poolSdk ??= require('@uniswap/v3-sdk')).computePoolAddress(a);
+const computePairAddress: typeof import('@uniswap/v2-sdk').computePairAddress = (a) =>
+  (pairSdk ??= require('@uniswap/v2-sdk')).computePairAddress(a);
+const computePoolAddress: typeof import('@uniswap/v3-sdk').computePoolAddress = (a) =>
+  (poolSdk ??= require('@uniswap/v3-sdk')).computePoolAddress(a);
 const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../data/registry');
 
 export const REGISTRY_CHAINS = [1, 10, 137, 8453, 42161] as const;
@@ -90,7 +93,17 @@ export interface TokenInfo {
 
 interface ChainFile {
   chainId: number;
-  contracts: { address: string; protocol: string; role: Role; label: string; fromBlock: number; baseToken?: string; pool?: string; reserve?: string; source: string }[];
+  contracts: {
+    address: string;
+    protocol: string;
+    role: Role;
+    label: string;
+    fromBlock: number;
+    baseToken?: string;
+    pool?: string;
+    reserve?: string;
+    source: string;
+  }[];
   fromBlocks?: Record<string, { fromBlock: number; source: string } | string>;
   eas?: { trustedSchemas: { uid: string }[]; trustedAttesters: { address: string }[] };
 }
@@ -102,7 +115,11 @@ export interface OracleSettings {
   maxUsdPerUnit: number;
   bucketBlocks: Record<string, number>;
 }
-export const PRICING = JSON.parse(readFileSync(path.join(DATA, 'pricing.json'), 'utf8')) as { stablecoinSymbols: string[]; dustUsd: number; oracle: OracleSettings };
+export const PRICING = JSON.parse(readFileSync(path.join(DATA, 'pricing.json'), 'utf8')) as {
+  stablecoinSymbols: string[];
+  dustUsd: number;
+  oracle: OracleSettings;
+};
 const STABLE = new Set(PRICING.stablecoinSymbols.map((s) => s.toUpperCase()));
 /** V3 fee tiers the factory has enabled (the ones a pool can have): tried in turn when a swap's fee is unknown. */
 export const V3_FEE_TIERS = [100, 500, 3000, 10000] as const;
@@ -137,12 +154,23 @@ function build(chainId: number): ChainRegistry {
     CHAIN_TO_ADDRESSES_MAP,
   } = uniswap();
   const file = JSON.parse(readFileSync(path.join(DATA, `${chainId}.json`), 'utf8')) as ChainFile;
-  const blocks = new Map(Object.entries(file.fromBlocks ?? {}).filter(([k]) => k.startsWith('0x')).map(([k, v]) => [lc(k), typeof v === 'string' ? 0 : v.fromBlock]));
+  const blocks = new Map(
+    Object.entries(file.fromBlocks ?? {})
+      .filter(([k]) => k.startsWith('0x'))
+      .map(([k, v]) => [lc(k), typeof v === 'string' ? 0 : v.fromBlock]),
+  );
   const contracts = new Map<string, PinnedContract>();
   const add = (c: Omit<PinnedContract, 'address' | 'fromBlock'> & { address: string; fromBlock?: number }) => {
     const address = lc(c.address);
     if (!contracts.has(address))
-      contracts.set(address, { ...c, address, fromBlock: c.fromBlock ?? blocks.get(address) ?? 0, baseToken: c.baseToken ? lc(c.baseToken) : undefined, pool: c.pool ? lc(c.pool) : undefined, reserve: c.reserve ? lc(c.reserve) : undefined });
+      contracts.set(address, {
+        ...c,
+        address,
+        fromBlock: c.fromBlock ?? blocks.get(address) ?? 0,
+        baseToken: c.baseToken ? lc(c.baseToken) : undefined,
+        pool: c.pool ? lc(c.pool) : undefined,
+        reserve: c.reserve ? lc(c.reserve) : undefined,
+      });
   };
   const tokens = new Map<string, TokenInfo>();
   const addToken = (address: string, symbol: string, decimals: number) => {
@@ -154,10 +182,20 @@ function build(chainId: number): ChainRegistry {
   // a position is the wallet's aTokens, so one sent to another wallet is collateral leaving it (no Withdraw names
   // it). An aToken is deployed by its pool's configurator after the pool: the pool's fromBlock bounds it.
   for (const [name, market] of Object.entries(aaveAddressBook())) {
-    const m = market as { CHAIN_ID?: number; POOL?: string; ASSETS?: Record<string, { UNDERLYING: string; decimals: number; A_TOKEN?: string }> };
+    const m = market as {
+      CHAIN_ID?: number;
+      POOL?: string;
+      ASSETS?: Record<string, { UNDERLYING: string; decimals: number; A_TOKEN?: string }>;
+    };
     const v = /^AaveV([23])[A-Z]/.exec(name)?.[1];
     if (!v || m?.CHAIN_ID !== chainId || !m.POOL) continue;
-    add({ address: m.POOL, protocol: `aave-v${v}`, role: 'lending-pool', label: `${name} Pool`, source: `@bgd-labs/aave-address-book ${name}.POOL` });
+    add({
+      address: m.POOL,
+      protocol: `aave-v${v}`,
+      role: 'lending-pool',
+      label: `${name} Pool`,
+      source: `@bgd-labs/aave-address-book ${name}.POOL`,
+    });
     const pool = contracts.get(lc(m.POOL))!;
     for (const [sym, asset] of Object.entries(m.ASSETS ?? {})) {
       addToken(asset.UNDERLYING, sym, asset.decimals);
@@ -177,32 +215,103 @@ function build(chainId: number): ChainRegistry {
   // Uniswap: factories (pools derive from them), routers (labelled, never scored), UNI and its governor.
   const v2Factory = V2_FACTORY_ADDRESSES[chainId] ? lc(V2_FACTORY_ADDRESSES[chainId]) : null;
   const v3Factory = V3_CORE_FACTORY_ADDRESSES[chainId] ? lc(V3_CORE_FACTORY_ADDRESSES[chainId]) : null;
-  if (v2Factory) add({ address: v2Factory, protocol: 'uniswap-v2', role: 'dex-factory', label: 'Uniswap V2 Factory', source: '@uniswap/sdk-core V2_FACTORY_ADDRESSES' });
-  if (v3Factory) add({ address: v3Factory, protocol: 'uniswap-v3', role: 'dex-factory', label: 'Uniswap V3 Factory', source: '@uniswap/sdk-core V3_CORE_FACTORY_ADDRESSES' });
-  if (V2_ROUTER_ADDRESSES[chainId]) add({ address: V2_ROUTER_ADDRESSES[chainId], protocol: 'uniswap-v2', role: 'router', label: 'Uniswap V2 Router02', source: '@uniswap/sdk-core V2_ROUTER_ADDRESSES' });
+  if (v2Factory)
+    add({
+      address: v2Factory,
+      protocol: 'uniswap-v2',
+      role: 'dex-factory',
+      label: 'Uniswap V2 Factory',
+      source: '@uniswap/sdk-core V2_FACTORY_ADDRESSES',
+    });
+  if (v3Factory)
+    add({
+      address: v3Factory,
+      protocol: 'uniswap-v3',
+      role: 'dex-factory',
+      label: 'Uniswap V3 Factory',
+      source: '@uniswap/sdk-core V3_CORE_FACTORY_ADDRESSES',
+    });
+  if (V2_ROUTER_ADDRESSES[chainId])
+    add({
+      address: V2_ROUTER_ADDRESSES[chainId],
+      protocol: 'uniswap-v2',
+      role: 'router',
+      label: 'Uniswap V2 Router02',
+      source: '@uniswap/sdk-core V2_ROUTER_ADDRESSES',
+    });
   // The V3 position manager: its position NFTs say which pool a wallet provides liquidity to (never scored themselves)
   if (NONFUNGIBLE_POSITION_MANAGER_ADDRESSES[chainId])
-    add({ address: NONFUNGIBLE_POSITION_MANAGER_ADDRESSES[chainId], protocol: 'uniswap-v3', role: 'position-manager', label: 'Uniswap V3 NonfungiblePositionManager', source: '@uniswap/sdk-core NONFUNGIBLE_POSITION_MANAGER_ADDRESSES' });
+    add({
+      address: NONFUNGIBLE_POSITION_MANAGER_ADDRESSES[chainId],
+      protocol: 'uniswap-v3',
+      role: 'position-manager',
+      label: 'Uniswap V3 NonfungiblePositionManager',
+      source: '@uniswap/sdk-core NONFUNGIBLE_POSITION_MANAGER_ADDRESSES',
+    });
   try {
-    add({ address: SWAP_ROUTER_02_ADDRESSES(chainId), protocol: 'uniswap-v3', role: 'router', label: 'Uniswap SwapRouter02', source: '@uniswap/sdk-core SWAP_ROUTER_02_ADDRESSES' });
+    add({
+      address: SWAP_ROUTER_02_ADDRESSES(chainId),
+      protocol: 'uniswap-v3',
+      role: 'router',
+      label: 'Uniswap SwapRouter02',
+      source: '@uniswap/sdk-core SWAP_ROUTER_02_ADDRESSES',
+    });
   } catch {
     // no SwapRouter02 on this chain
   }
-  if (GOVERNANCE_BRAVO_ADDRESSES[chainId]) add({ address: GOVERNANCE_BRAVO_ADDRESSES[chainId], protocol: 'uniswap-governance', role: 'governor', label: 'Uniswap Governor Bravo', source: '@uniswap/sdk-core GOVERNANCE_BRAVO_ADDRESSES' });
-  if (chainId === 1 && UNI_ADDRESSES[chainId]) add({ address: UNI_ADDRESSES[chainId], protocol: 'uniswap-governance', role: 'votes-token', label: 'UNI', source: '@uniswap/sdk-core UNI_ADDRESSES' });
+  if (GOVERNANCE_BRAVO_ADDRESSES[chainId])
+    add({
+      address: GOVERNANCE_BRAVO_ADDRESSES[chainId],
+      protocol: 'uniswap-governance',
+      role: 'governor',
+      label: 'Uniswap Governor Bravo',
+      source: '@uniswap/sdk-core GOVERNANCE_BRAVO_ADDRESSES',
+    });
+  if (chainId === 1 && UNI_ADDRESSES[chainId])
+    add({
+      address: UNI_ADDRESSES[chainId],
+      protocol: 'uniswap-governance',
+      role: 'votes-token',
+      label: 'UNI',
+      source: '@uniswap/sdk-core UNI_ADDRESSES',
+    });
   // EAS
   const easDir = { 1: 'mainnet', 10: 'optimism', 137: 'polygon', 8453: 'base', 42161: 'arbitrum-one' }[chainId as 1];
   if (easDir) {
-    const d = require(`@ethereum-attestation-service/eas-contracts/deployments/${easDir}/EAS.json`) as { address: string; receipt?: { blockNumber?: number } };
-    add({ address: d.address, protocol: 'eas', role: 'eas', label: 'EAS', fromBlock: d.receipt?.blockNumber ?? 0, source: `@ethereum-attestation-service/eas-contracts deployments/${easDir}/EAS.json` });
+    const d = require(`@ethereum-attestation-service/eas-contracts/deployments/${easDir}/EAS.json`) as {
+      address: string;
+      receipt?: { blockNumber?: number };
+    };
+    add({
+      address: d.address,
+      protocol: 'eas',
+      role: 'eas',
+      label: 'EAS',
+      fromBlock: d.receipt?.blockNumber ?? 0,
+      source: `@ethereum-attestation-service/eas-contracts deployments/${easDir}/EAS.json`,
+    });
   }
   // Uniswap V4: one PoolManager per chain emits every pool's Swap (pools are ids, not contracts; see ../decode.ts)
   const v4 = (CHAIN_TO_ADDRESSES_MAP as Record<number, { v4PoolManagerAddress?: string }>)[chainId]?.v4PoolManagerAddress;
-  if (v4) add({ address: v4, protocol: 'uniswap-v4', role: 'v4-pool-manager', label: 'Uniswap V4 PoolManager', source: '@uniswap/sdk-core CHAIN_TO_ADDRESSES_MAP[chainId].v4PoolManagerAddress' });
+  if (v4)
+    add({
+      address: v4,
+      protocol: 'uniswap-v4',
+      role: 'v4-pool-manager',
+      label: 'Uniswap V4 PoolManager',
+      source: '@uniswap/sdk-core CHAIN_TO_ADDRESSES_MAP[chainId].v4PoolManagerAddress',
+    });
   // its PositionManager calls the PoolManager for the liquidity it manages: labelled (never a wallet), and asked for
   // pool keys (registry/markets.ts)
   const v4pm = v4PositionManager(chainId);
-  if (v4pm) add({ address: v4pm, protocol: 'uniswap-v4', role: 'router', label: 'Uniswap V4 PositionManager', source: '@uniswap/sdk-core CHAIN_TO_ADDRESSES_MAP[chainId].v4PositionManagerAddress' });
+  if (v4pm)
+    add({
+      address: v4pm,
+      protocol: 'uniswap-v4',
+      role: 'router',
+      label: 'Uniswap V4 PositionManager',
+      source: '@uniswap/sdk-core CHAIN_TO_ADDRESSES_MAP[chainId].v4PositionManagerAddress',
+    });
   // Morpho Blue: the singleton holds every market (by id); its events carry the assets moved
   let morpho: string | undefined;
   try {
@@ -213,18 +322,38 @@ function build(chainId: number): ChainRegistry {
   // its deployment block from the same SDK: a first sync reads its logs from there, not from block 0
   let morphoFrom: number | undefined;
   try {
-    const at = (require('@morpho-org/blue-sdk') as { deployments?: Record<number, { morpho?: bigint | number }> }).deployments?.[chainId]?.morpho;
+    const at = (require('@morpho-org/blue-sdk') as { deployments?: Record<number, { morpho?: bigint | number }> }).deployments?.[chainId]
+      ?.morpho;
     morphoFrom = at === undefined ? undefined : Number(at);
   } catch {
     morphoFrom = undefined;
   }
-  if (morpho) add({ address: morpho, protocol: 'morpho-blue', role: 'morpho-blue', label: 'Morpho Blue', fromBlock: morphoFrom, source: '@morpho-org/blue-sdk getChainAddresses(chainId).morpho, deployments[chainId].morpho (block)' });
+  if (morpho)
+    add({
+      address: morpho,
+      protocol: 'morpho-blue',
+      role: 'morpho-blue',
+      label: 'Morpho Blue',
+      fromBlock: morphoFrom,
+      source: '@morpho-org/blue-sdk getChainAddresses(chainId).morpho, deployments[chainId].morpho (block)',
+    });
   // Balancer V2: the Vault emits every pool's Swap (poolId)
   const network = BALANCER_NETWORK[chainId];
   if (network) {
     try {
-      const vault = (require('@balancer-labs/v2-deployments') as BalancerDeployments).getBalancerContractAddress('20210418-vault', 'Vault', network);
-      if (vault) add({ address: vault, protocol: 'balancer-v2', role: 'balancer-vault', label: 'Balancer V2 Vault', source: `@balancer-labs/v2-deployments 20210418-vault Vault (${network})` });
+      const vault = (require('@balancer-labs/v2-deployments') as BalancerDeployments).getBalancerContractAddress(
+        '20210418-vault',
+        'Vault',
+        network,
+      );
+      if (vault)
+        add({
+          address: vault,
+          protocol: 'balancer-v2',
+          role: 'balancer-vault',
+          label: 'Balancer V2 Vault',
+          source: `@balancer-labs/v2-deployments 20210418-vault Vault (${network})`,
+        });
     } catch {
       // the package has no Vault deployment for this network
     }
@@ -233,23 +362,57 @@ function build(chainId: number): ChainRegistry {
   // generated from the protocols' published lists (each entry names its source)
   const spark = optionalFile<SparkFile>(`spark-${chainId}.json`);
   if (spark) {
-    add({ address: spark.pool.address, protocol: 'spark', role: 'lending-pool', label: spark.pool.label, fromBlock: spark.pool.fromBlock, source: spark.pool.source });
+    add({
+      address: spark.pool.address,
+      protocol: 'spark',
+      role: 'lending-pool',
+      label: spark.pool.label,
+      fromBlock: spark.pool.fromBlock,
+      source: spark.pool.source,
+    });
     const pool = lc(spark.pool.address);
-    for (const t of spark.spTokens) add({ address: t.address, protocol: 'spark', role: 'a-token', label: `SparkLend sp${t.symbol}`, fromBlock: spark.pool.fromBlock, pool, reserve: t.reserve, source: t.source });
+    for (const t of spark.spTokens)
+      add({
+        address: t.address,
+        protocol: 'spark',
+        role: 'a-token',
+        label: `SparkLend sp${t.symbol}`,
+        fromBlock: spark.pool.fromBlock,
+        pool,
+        reserve: t.reserve,
+        source: t.source,
+      });
   }
   const compound = optionalFile<CompoundV2File>(`compound-v2-${chainId}.json`);
   if (compound) {
-    add({ address: compound.comptroller.address, protocol: 'compound-v2', role: 'comptroller', label: 'Compound V2 Comptroller (Unitroller)', fromBlock: compound.comptroller.fromBlock, source: compound.comptroller.source });
+    add({
+      address: compound.comptroller.address,
+      protocol: 'compound-v2',
+      role: 'comptroller',
+      label: 'Compound V2 Comptroller (Unitroller)',
+      fromBlock: compound.comptroller.fromBlock,
+      source: compound.comptroller.source,
+    });
     for (const t of compound.cTokens) {
       // cETH's amounts are ether: valued (and priced) as WETH, the same asset
       const reserve = t.underlying || wrappedNative(chainId);
-      add({ address: t.address, protocol: 'compound-v2', role: 'c-token', label: `Compound V2 ${t.symbol}`, fromBlock: t.fromBlock, reserve, source: t.source });
+      add({
+        address: t.address,
+        protocol: 'compound-v2',
+        role: 'c-token',
+        label: `Compound V2 ${t.symbol}`,
+        fromBlock: t.fromBlock,
+        reserve,
+        source: t.source,
+      });
     }
   }
   // The reviewed data file: what no package holds.
   for (const c of file.contracts) add(c);
   // The trading allowlist: the Uniswap default token list.
-  const list = require('@uniswap/default-token-list') as { tokens: { chainId: number; address: string; symbol: string; decimals: number }[] };
+  const list = require('@uniswap/default-token-list') as {
+    tokens: { chainId: number; address: string; symbol: string; decimals: number }[];
+  };
   for (const t of list.tokens) if (t.chainId === chainId) addToken(t.address, t.symbol, t.decimals);
 
   return {
@@ -282,7 +445,11 @@ const optionalFile = <T>(name: string): T | null => {
 const BALANCER_NETWORK: Record<number, string> = { 1: 'mainnet', 10: 'optimism', 137: 'polygon', 42161: 'arbitrum' };
 /** The chain's wrapped native token (data/debt-claims/wrapped-native.json, each with its source): cETH's amounts and
  *  Uniswap V4's native currency (the zero address) are valued as it. */
-const WRAPPED = (JSON.parse(readFileSync(path.resolve(DATA, '../debt-claims/wrapped-native.json'), 'utf8')) as { chains: Record<string, { address: string }> }).chains;
+const WRAPPED = (
+  JSON.parse(readFileSync(path.resolve(DATA, '../debt-claims/wrapped-native.json'), 'utf8')) as {
+    chains: Record<string, { address: string }>;
+  }
+).chains;
 export const wrappedNative = (chainId: number): string | undefined => WRAPPED[String(chainId)]?.address.toLowerCase();
 
 function registry(chainId: number): ChainRegistry | undefined {
@@ -296,7 +463,12 @@ function registry(chainId: number): ChainRegistry | undefined {
 
 /** The fixed emitters of a chain (no Uniswap pools: see poolDerives), for eth_getLogs by address. */
 export function pinnedContracts(chainId: number): Array<{ address: string; protocol: string; role: string; fromBlock: number }> {
-  return [...(registry(chainId)?.contracts.values() ?? [])].map(({ address, protocol, role, fromBlock }) => ({ address, protocol, role, fromBlock }));
+  return [...(registry(chainId)?.contracts.values() ?? [])].map(({ address, protocol, role, fromBlock }) => ({
+    address,
+    protocol,
+    role,
+    fromBlock,
+  }));
 }
 
 export function contractInfo(chainId: number, address: string): PinnedContract | undefined {
@@ -311,7 +483,9 @@ export function aTokenInfo(chainId: number, address: string): { pool: string; re
 
 /** The chain's Uniswap V4 PositionManager (lowercase), from @uniswap/sdk-core. */
 export function v4PositionManager(chainId: number): string | undefined {
-  return (uniswap().CHAIN_TO_ADDRESSES_MAP as Record<number, { v4PositionManagerAddress?: string }>)[chainId]?.v4PositionManagerAddress?.toLowerCase();
+  return (uniswap().CHAIN_TO_ADDRESSES_MAP as Record<number, { v4PositionManagerAddress?: string }>)[
+    chainId
+  ]?.v4PositionManagerAddress?.toLowerCase();
 }
 
 /** A Compound V2 cToken of the chain (role 'c-token'): its underlying (cETH: WETH). */
@@ -322,9 +496,13 @@ export function cTokenInfo(chainId: number, address: string): { underlying: stri
 
 /** Contracts of known lending and trading protocols that are NOT read (data/registry/unread.json, each with its
  *  source), per chain: a wallet touching one has history its scores do not see (coverage partial). */
-const UNREAD = (JSON.parse(readFileSync(path.join(DATA, 'unread.json'), 'utf8')) as { chains: Record<string, { address: string; protocol: string }[]> }).chains;
+const UNREAD = (
+  JSON.parse(readFileSync(path.join(DATA, 'unread.json'), 'utf8')) as { chains: Record<string, { address: string; protocol: string }[]> }
+).chains;
 export function unreadContracts(): { chainId: number; address: string; protocol: string }[] {
-  return Object.entries(UNREAD).flatMap(([chainId, list]) => list.map((c) => ({ chainId: Number(chainId), address: lc(c.address), protocol: c.protocol })));
+  return Object.entries(UNREAD).flatMap(([chainId, list]) =>
+    list.map((c) => ({ chainId: Number(chainId), address: lc(c.address), protocol: c.protocol })),
+  );
 }
 
 /** The protocols whose events the chain's registry pins, sorted (what coverage says is read). */
@@ -333,7 +511,11 @@ export function protocolsRead(chainId: number): string[] {
   if (!r) return [];
   // every coverage read lists them: computed once per registry (a local one may replace the chain's)
   let list = protocolsOf.get(r);
-  if (!list) protocolsOf.set(r, (list = [...new Set([...r.contracts.values()].filter((c) => READ_ROLES.has(c.role)).map((c) => c.protocol))].sort()));
+  if (!list)
+    protocolsOf.set(
+      r,
+      (list = [...new Set([...r.contracts.values()].filter((c) => READ_ROLES.has(c.role)).map((c) => c.protocol))].sort()),
+    );
   return [...list];
 }
 const READ_ROLES = new Set<Role>(['lending-pool', 'comet', 'c-token', 'morpho-blue', 'v4-pool-manager', 'balancer-vault', 'dex-factory']);
@@ -382,8 +564,10 @@ export function poolDerives(chainId: number, protocol: string, pool: string, tok
   const a = new Token(chainId, token0, 18);
   const b = new Token(chainId, token1, 18);
   try {
-    if (protocol === 'uniswap-v2' && r.v2Factory) return lc(computePairAddress({ factoryAddress: r.v2Factory, tokenA: a, tokenB: b })) === lc(pool);
-    if (protocol === 'uniswap-v3' && r.v3Factory && fee !== undefined) return lc(computePoolAddress({ factoryAddress: r.v3Factory, tokenA: a, tokenB: b, fee })) === lc(pool);
+    if (protocol === 'uniswap-v2' && r.v2Factory)
+      return lc(computePairAddress({ factoryAddress: r.v2Factory, tokenA: a, tokenB: b })) === lc(pool);
+    if (protocol === 'uniswap-v3' && r.v3Factory && fee !== undefined)
+      return lc(computePoolAddress({ factoryAddress: r.v3Factory, tokenA: a, tokenB: b, fee })) === lc(pool);
   } catch {
     return false; // malformed token address
   }
@@ -404,18 +588,39 @@ export function useLocalRegistry(
     collections?: string[];
   },
 ): void {
-  if (chainId !== LOCAL_CHAIN_ID) throw new Error(`operator registry entries are accepted for the local chain ${LOCAL_CHAIN_ID} only, not chain ${chainId}`);
+  if (chainId !== LOCAL_CHAIN_ID)
+    throw new Error(`operator registry entries are accepted for the local chain ${LOCAL_CHAIN_ID} only, not chain ${chainId}`);
   localCollections.splice(0, localCollections.length, ...(entries.collections ?? []).map((a) => `${chainId}:${lc(a)}`));
   localPools.splice(0, localPools.length, ...(entries.pools ?? []).map((p) => `${chainId}:${lc(p.address)}`));
-  const tokens = new Map((entries.tokens ?? []).map((t) => [lc(t.address), { ...t, address: lc(t.address), stable: STABLE.has(t.symbol.toUpperCase()) }]));
+  const tokens = new Map(
+    (entries.tokens ?? []).map((t) => [lc(t.address), { ...t, address: lc(t.address), stable: STABLE.has(t.symbol.toUpperCase()) }]),
+  );
   const contracts = new Map<string, PinnedContract>(
-    entries.contracts.map((c) => [lc(c.address), { ...c, address: lc(c.address), baseToken: c.baseToken && lc(c.baseToken), pool: c.pool && lc(c.pool), reserve: c.reserve && lc(c.reserve), source: 'operator (local chain)' }]),
+    entries.contracts.map((c) => [
+      lc(c.address),
+      {
+        ...c,
+        address: lc(c.address),
+        baseToken: c.baseToken && lc(c.baseToken),
+        pool: c.pool && lc(c.pool),
+        reserve: c.reserve && lc(c.reserve),
+        source: 'operator (local chain)',
+      },
+    ]),
   );
   // No factory deployed the declared pools: one 'dex-factory' entry per protocol (at its first pool) tells the
   // JSON-RPC plan to ask for that protocol's swaps; poolDerives checks the declared list.
   for (const protocol of ['uniswap-v2', 'uniswap-v3'] as const) {
     const first = entries.pools?.find((p) => p.protocol === protocol);
-    if (first) contracts.set(lc(first.address), { address: lc(first.address), protocol, role: 'dex-factory', label: `local ${protocol} pools (declared)`, fromBlock: 0, source: 'operator (local chain)' });
+    if (first)
+      contracts.set(lc(first.address), {
+        address: lc(first.address),
+        protocol,
+        role: 'dex-factory',
+        label: `local ${protocol} pools (declared)`,
+        fromBlock: 0,
+        source: 'operator (local chain)',
+      });
   }
   registries.set(chainId, {
     contracts,

@@ -60,11 +60,23 @@ const POOL_KEY = [
 
 /** Morpho Blue's market id: keccak256 of the ABI-encoded market params. */
 export const morphoMarketId = (p: { loanToken: string; collateralToken: string; oracle: string; irm: string; lltv: bigint }) =>
-  keccak256(encodeAbiParameters(MARKET_PARAMS, [p as { loanToken: `0x${string}`; collateralToken: `0x${string}`; oracle: `0x${string}`; irm: `0x${string}`; lltv: bigint }])).toLowerCase();
+  keccak256(
+    encodeAbiParameters(MARKET_PARAMS, [
+      p as { loanToken: `0x${string}`; collateralToken: `0x${string}`; oracle: `0x${string}`; irm: `0x${string}`; lltv: bigint },
+    ]),
+  ).toLowerCase();
 
 /** Uniswap V4's pool id: keccak256 of the ABI-encoded pool key. */
 export const v4PoolId = (key: { currency0: string; currency1: string; fee: number; tickSpacing: number; hooks: string }) =>
-  keccak256(encodeAbiParameters(POOL_KEY, [key.currency0 as `0x${string}`, key.currency1 as `0x${string}`, key.fee, key.tickSpacing, key.hooks as `0x${string}`])).toLowerCase();
+  keccak256(
+    encodeAbiParameters(POOL_KEY, [
+      key.currency0 as `0x${string}`,
+      key.currency1 as `0x${string}`,
+      key.fee,
+      key.tickSpacing,
+      key.hooks as `0x${string}`,
+    ]),
+  ).toLowerCase();
 
 const remember = <V>(m: Map<string, V>, key: string, v: V) => {
   if (m.size >= MAX_ENTRIES) m.clear();
@@ -72,7 +84,10 @@ const remember = <V>(m: Map<string, V>, key: string, v: V) => {
 };
 
 /** Learns what the logs say about markets, pools and cToken rates (only from the chain's pinned emitters). */
-export function learnFromLogs(chainId: number, logs: readonly { address: string; topics: string[]; data: string; blockNumber: number }[]): void {
+export function learnFromLogs(
+  chainId: number,
+  logs: readonly { address: string; topics: string[]; data: string; blockNumber: number }[],
+): void {
   for (const l of logs) {
     const t0 = lc(l.topics[0] ?? '');
     if (t0 !== CREATE_MARKET && t0 !== INITIALIZE && t0 !== C_MINT && t0 !== C_REDEEM) continue;
@@ -80,13 +95,20 @@ export function learnFromLogs(chainId: number, logs: readonly { address: string;
     try {
       if (t0 === CREATE_MARKET && role === 'morpho-blue' && l.topics.length === 2) {
         const [p] = decodeAbiParameters(MARKET_PARAMS, l.data as `0x${string}`);
-        if (morphoMarketId(p) === lc(l.topics[1])) remember(morpho, k(chainId, l.topics[1]), { loanToken: lc(p.loanToken), collateralToken: lc(p.collateralToken) });
+        if (morphoMarketId(p) === lc(l.topics[1]))
+          remember(morpho, k(chainId, l.topics[1]), { loanToken: lc(p.loanToken), collateralToken: lc(p.collateralToken) });
       } else if (t0 === INITIALIZE && role === 'v4-pool-manager' && l.topics.length === 4) {
-        const [fee, tickSpacing, hooks] = decodeAbiParameters([{ type: 'uint24' }, { type: 'int24' }, { type: 'address' }], l.data as `0x${string}`);
+        const [fee, tickSpacing, hooks] = decodeAbiParameters(
+          [{ type: 'uint24' }, { type: 'int24' }, { type: 'address' }],
+          l.data as `0x${string}`,
+        );
         const key = { currency0: word(l.topics[2]), currency1: word(l.topics[3]), fee, tickSpacing, hooks: lc(hooks) };
         if (v4PoolId(key) === lc(l.topics[1])) remember(v4, k(chainId, l.topics[1]), key);
       } else if ((t0 === C_MINT || t0 === C_REDEEM) && role === 'c-token' && l.topics.length === 1) {
-        const [, underlying, tokens] = decodeAbiParameters([{ type: 'address' }, { type: 'uint256' }, { type: 'uint256' }], l.data as `0x${string}`);
+        const [, underlying, tokens] = decodeAbiParameters(
+          [{ type: 'address' }, { type: 'uint256' }, { type: 'uint256' }],
+          l.data as `0x${string}`,
+        );
         if (tokens > 0n && underlying > 0n) noteRate(chainId, l.address, l.blockNumber, (underlying * 10n ** 18n) / tokens);
       }
     } catch {
@@ -163,7 +185,8 @@ export async function resolveIds(chainId: number, logs: readonly { address: stri
           [{ type: 'address' }, { type: 'address' }, { type: 'address' }, { type: 'address' }, { type: 'uint256' }],
           out as `0x${string}`,
         );
-        if (morphoMarketId({ loanToken, collateralToken, oracle, irm, lltv }) === id) remember(morpho, k(chainId, id), { loanToken: lc(loanToken), collateralToken: lc(collateralToken) });
+        if (morphoMarketId({ loanToken, collateralToken, oracle, irm, lltv }) === id)
+          remember(morpho, k(chainId, id), { loanToken: lc(loanToken), collateralToken: lc(collateralToken) });
       } catch {
         // unknown now (a transient error or no answer): decoded as an unknown market, asked again next time
       }

@@ -12,10 +12,16 @@ export const SWAP_TOPICS = new Map<string, 'uniswap-v2' | 'uniswap-v3'>([
 
 const cache = new Map<string, PoolInfo | null>();
 const key = (chainId: number, pool: string) => `${chainId}:${pool.toLowerCase()}`;
-const sorted = (a: string, b: string): [string, string] => (a.toLowerCase() < b.toLowerCase() ? [a.toLowerCase(), b.toLowerCase()] : [b.toLowerCase(), a.toLowerCase()]);
+const sorted = (a: string, b: string): [string, string] =>
+  a.toLowerCase() < b.toLowerCase() ? [a.toLowerCase(), b.toLowerCase()] : [b.toLowerCase(), a.toLowerCase()];
 
 /** The pool's pair if some pair among `candidates` (and a V3 fee tier) derives to it, else null. */
-export function derivePool(chainId: number, protocol: 'uniswap-v2' | 'uniswap-v3', pool: string, candidates: Iterable<string>): PoolInfo | null {
+export function derivePool(
+  chainId: number,
+  protocol: 'uniswap-v2' | 'uniswap-v3',
+  pool: string,
+  candidates: Iterable<string>,
+): PoolInfo | null {
   const cached = cache.get(key(chainId, pool));
   if (cached) return cached;
   const toks = [...new Set([...candidates].map((t) => t.toLowerCase()))].filter((t) => t !== pool.toLowerCase());
@@ -25,7 +31,8 @@ export function derivePool(chainId: number, protocol: 'uniswap-v2' | 'uniswap-v3
       if (protocol === 'uniswap-v2') {
         if (poolDerives(chainId, protocol, pool, t0, t1)) return remember(chainId, pool, { protocol, token0: t0, token1: t1 });
       } else {
-        for (const fee of V3_FEE_TIERS) if (poolDerives(chainId, protocol, pool, t0, t1, fee)) return remember(chainId, pool, { protocol, token0: t0, token1: t1, fee });
+        for (const fee of V3_FEE_TIERS)
+          if (poolDerives(chainId, protocol, pool, t0, t1, fee)) return remember(chainId, pool, { protocol, token0: t0, token1: t1, fee });
       }
     }
   }
@@ -49,7 +56,11 @@ const word = (hex: string) => (hex && hex.length >= 66 ? hex.slice(0, 66) : null
  * and keeps it only if the factory derivation agrees. A contract that lies about its tokens cannot pass: the
  * address itself must be the CREATE2 result.
  */
-export async function poolsForLogs(chainId: number, logs: readonly { address: string; topics: string[] }[], call?: Call): Promise<Map<string, PoolInfo | null>> {
+export async function poolsForLogs(
+  chainId: number,
+  logs: readonly { address: string; topics: string[] }[],
+  call?: Call,
+): Promise<Map<string, PoolInfo | null>> {
   const out = new Map<string, PoolInfo | null>();
   for (const l of logs) {
     const protocol = SWAP_TOPICS.get(l.topics[0]?.toLowerCase());

@@ -19,7 +19,8 @@ export interface JobRow {
 }
 
 /** Columns of a status read: everything but the (up to 100,000) addresses. */
-const STATUS_COLUMNS = 'id, api_key_id, category, total, processed, status, error, attempts, created_at, started_at, completed_at, expires_at';
+const STATUS_COLUMNS =
+  'id, api_key_id, category, total, processed, status, error, attempts, created_at, started_at, completed_at, expires_at';
 
 export function createBatchJobRepo(db: Queryable) {
   return {
@@ -32,7 +33,10 @@ export function createBatchJobRepo(db: Queryable) {
     },
     /** A job of this key (null for others' jobs, unknown ids and expired jobs). */
     async status(id: string, keyId: string): Promise<Omit<JobRow, 'addresses'> | null> {
-      const rows = await db.query<JobRow>(`SELECT ${STATUS_COLUMNS} FROM batch_jobs WHERE id = $1 AND api_key_id = $2 AND expires_at > now()`, [id, keyId]);
+      const rows = await db.query<JobRow>(
+        `SELECT ${STATUS_COLUMNS} FROM batch_jobs WHERE id = $1 AND api_key_id = $2 AND expires_at > now()`,
+        [id, keyId],
+      );
       return rows[0] ?? null;
     },
     /**
@@ -54,7 +58,11 @@ export function createBatchJobRepo(db: Queryable) {
     },
     /** Addresses [from, from + count) of a job, in request order. */
     async slice(id: string, from: number, count: number): Promise<string[]> {
-      const rows = await db.query<{ a: string[] | null }>(`SELECT addresses[$2:$3] AS a FROM batch_jobs WHERE id = $1`, [id, from + 1, from + count]);
+      const rows = await db.query<{ a: string[] | null }>(`SELECT addresses[$2:$3] AS a FROM batch_jobs WHERE id = $1`, [
+        id,
+        from + 1,
+        from + count,
+      ]);
       return rows[0]?.a ?? [];
     },
     /** Still ours to work on: running, not expired or deleted meanwhile. */
@@ -64,7 +72,10 @@ export function createBatchJobRepo(db: Queryable) {
     },
     /** Gives the job's turn back after a time slice (not a failed attempt): next in line after the others. */
     async yieldTurn(id: string) {
-      await db.query(`UPDATE batch_jobs SET claimed_until = now(), attempts = greatest(attempts - 1, 0) WHERE id = $1 AND status = 'running'`, [id]);
+      await db.query(
+        `UPDATE batch_jobs SET claimed_until = now(), attempts = greatest(attempts - 1, 0) WHERE id = $1 AND status = 'running'`,
+        [id],
+      );
     },
     /** Stores one chunk's results and moves the job forward in one transaction (a retried chunk overwrites). */
     async saveChunk(q: Queryable, id: string, chunk: number, lines: string, processed: number, leaseSeconds: number) {
@@ -81,18 +92,28 @@ export function createBatchJobRepo(db: Queryable) {
       );
     },
     async fail(id: string, error: string) {
-      await db.query(`UPDATE batch_jobs SET status = 'failed', error = $2, completed_at = now(), claimed_until = NULL WHERE id = $1`, [id, error]);
+      await db.query(`UPDATE batch_jobs SET status = 'failed', error = $2, completed_at = now(), claimed_until = NULL WHERE id = $1`, [
+        id,
+        error,
+      ]);
     },
     async release(id: string) {
       await db.query(`UPDATE batch_jobs SET claimed_until = NULL WHERE id = $1 AND status = 'running'`, [id]);
     },
     /** Hands the job back after an interruption that was not its fault (database outage): claimable at once, attempt not counted. */
     async handBack(id: string) {
-      await db.query(`UPDATE batch_jobs SET claimed_until = NULL, attempts = greatest(attempts - 1, 0) WHERE id = $1 AND status = 'running'`, [id]);
+      await db.query(
+        `UPDATE batch_jobs SET claimed_until = NULL, attempts = greatest(attempts - 1, 0) WHERE id = $1 AND status = 'running'`,
+        [id],
+      );
     },
     /** Result chunks in order, a few at a time (a 100,000-line result is never held whole in memory). */
     async chunks(id: string, from: number, count: number): Promise<{ chunk: number; lines: string }[]> {
-      return db.query(`SELECT chunk, lines FROM batch_job_results WHERE job_id = $1 AND chunk >= $2 ORDER BY chunk LIMIT $3`, [id, from, count]);
+      return db.query(`SELECT chunk, lines FROM batch_job_results WHERE job_id = $1 AND chunk >= $2 ORDER BY chunk LIMIT $3`, [
+        id,
+        from,
+        count,
+      ]);
     },
     async purgeExpired() {
       await db.query(`DELETE FROM batch_jobs WHERE expires_at < now()`);

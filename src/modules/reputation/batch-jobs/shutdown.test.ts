@@ -24,15 +24,20 @@ describe('bulk jobs and SIGTERM', () => {
       expect(created.status).toBe(202);
       const { id } = (await created.json()) as { id: string };
       const status = async (url: string) =>
-        (await (await fetch(`${url}/api/v1/reputation/batch-jobs/${id}`, { headers: { 'x-api-key': key }, signal: AbortSignal.timeout(20_000) })).json()) as {
+        (await (
+          await fetch(`${url}/api/v1/reputation/batch-jobs/${id}`, { headers: { 'x-api-key': key }, signal: AbortSignal.timeout(20_000) })
+        ).json()) as {
           status: string;
           processed: number;
         };
       // Under way: some chunks stored, far from done. /health answers meanwhile.
-      const mid = await eventually(async () => {
-        const s = await status(first.url);
-        return s.processed > 0 ? s : null;
-      }, { timeoutMs: 180_000, intervalMs: 100 });
+      const mid = await eventually(
+        async () => {
+          const s = await status(first.url);
+          return s.processed > 0 ? s : null;
+        },
+        { timeoutMs: 180_000, intervalMs: 100 },
+      );
       expect(mid.processed).toBeLessThan(addresses.length);
       expect((await fetch(`${first.url}/health`, { signal: AbortSignal.timeout(20_000) })).status).toBe(200);
 
@@ -43,13 +48,19 @@ describe('bulk jobs and SIGTERM', () => {
       second = await startServer({ dataDir: first.dataDir, admin: first.admin, env: { ...db, CREDENCE_SANCTIONS_SNAPSHOT: 'false' } });
       const atRestart = await status(second.url);
       expect(atRestart.processed).toBeGreaterThanOrEqual(mid.processed);
-      const done = await eventually(async () => {
-        const s = await status(second!.url);
-        return s.status === 'completed' ? s : null;
-      }, { timeoutMs: 600_000, intervalMs: 500 });
+      const done = await eventually(
+        async () => {
+          const s = await status(second!.url);
+          return s.status === 'completed' ? s : null;
+        },
+        { timeoutMs: 600_000, intervalMs: 500 },
+      );
       expect(done.processed).toBe(addresses.length);
       const results = await fetch(`${second.url}/api/v1/reputation/batch-jobs/${id}/results`, { headers: { 'x-api-key': key } });
-      const lines = (await results.text()).trim().split('\n').map((l) => JSON.parse(l) as { address: string });
+      const lines = (await results.text())
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { address: string });
       expect(lines.map((l) => l.address.toLowerCase())).toEqual(addresses);
       expect(await second.stop('SIGTERM'), second.output()).toBe(0);
     } finally {

@@ -54,7 +54,18 @@ export function createBatchJobWorker(o: {
     const entries = await scoring.getBatch(slice, job.category as Category);
     const lines = entries
       .map((e, i) =>
-        JSON.stringify({ address: toChecksum(slice[i]), category: e.category, score: e.score, conduct: e.conduct, backingUsd: e.backingUsd, confidence: e.confidence, tier: e.tier, calculatedAt: e.calculatedAt, modelVersion: e.modelVersion, coverage: e.coverage }),
+        JSON.stringify({
+          address: toChecksum(slice[i]),
+          category: e.category,
+          score: e.score,
+          conduct: e.conduct,
+          backingUsd: e.backingUsd,
+          confidence: e.confidence,
+          tier: e.tier,
+          calculatedAt: e.calculatedAt,
+          modelVersion: e.modelVersion,
+          coverage: e.coverage,
+        }),
       )
       .join('\n');
     await o.db.tx((q) => o.repo.saveChunk(q, job.id, start / CHUNK, lines, Math.min(job.total, start + CHUNK), LEASE_SECONDS));
@@ -92,7 +103,10 @@ export function createBatchJobWorker(o: {
         else if (why === 'turn') await inBackground(() => o.repo.yieldTurn(job.id));
       } catch (err) {
         if (isUnavailable(err)) {
-          o.log.warn({ job: job.id, err: (err as Error).message }, 'batch job interrupted: the database is unreachable; it resumes once it is back');
+          o.log.warn(
+            { job: job.id, err: (err as Error).message },
+            'batch job interrupted: the database is unreachable; it resumes once it is back',
+          );
           await retryWhileUnavailable(() => o.repo.handBack(job.id), { active: () => running });
           return;
         }
@@ -108,7 +122,9 @@ export function createBatchJobWorker(o: {
     if (!running || busy) return;
     busy = pump()
       .catch((err) =>
-        isUnavailable(err) ? o.log.warn({ err: (err as Error).message }, 'batch job worker: the database is unreachable') : o.log.error({ err }, 'batch job worker failed'),
+        isUnavailable(err)
+          ? o.log.warn({ err: (err as Error).message }, 'batch job worker: the database is unreachable')
+          : o.log.error({ err }, 'batch job worker failed'),
       )
       .finally(() => {
         busy = null;

@@ -37,7 +37,9 @@ const local = (name: string) => {
   return i === -1 ? name : name.slice(i + 1);
 };
 
-export async function parseAdvancedXml(chunks: AsyncIterable<string>): Promise<{ publishedAt: Date | null; entries: Map<string, SdnEntry> }> {
+export async function parseAdvancedXml(
+  chunks: AsyncIterable<string>,
+): Promise<{ publishedAt: Date | null; entries: Map<string, SdnEntry> }> {
   const parser = sax.parser(true, { trim: false, normalize: false, position: false });
   const featureTypes = new Map<string, string>();
   const namePartTypes = new Map<string, string>();
@@ -210,6 +212,7 @@ export function composeName(parts: { type: string; value: string }[]): string {
 
 function toDate(d: Record<string, string>): Date | null {
   const [y, m, day] = [Number(d.Year), Number(d.Month), Number(d.Day)];
-  if (!Number.isInteger(y) || !Number.isInteger(m) || !Number.isInteger(day) || y < 1990 || m < 1 || m > 12 || day < 1 || day > 31) return null;
+  if (!Number.isInteger(y) || !Number.isInteger(m) || !Number.isInteger(day) || y < 1990 || m < 1 || m > 12 || day < 1 || day > 31)
+    return null;
   return new Date(Date.UTC(y, m - 1, day));
 }

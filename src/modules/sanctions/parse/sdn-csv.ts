@@ -7,13 +7,28 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { addEntry, SanctionsFileError, type SdnEntry } from './entries.js';
 
-export const SDN_CSV_COLUMNS = ['ent_num', 'SDN_Name', 'SDN_Type', 'Program', 'Title', 'Call_Sign', 'Vess_type', 'Tonnage', 'GRT', 'Vess_flag', 'Vess_owner', 'Remarks'] as const;
+export const SDN_CSV_COLUMNS = [
+  'ent_num',
+  'SDN_Name',
+  'SDN_Type',
+  'Program',
+  'Title',
+  'Call_Sign',
+  'Vess_type',
+  'Tonnage',
+  'GRT',
+  'Vess_flag',
+  'Vess_owner',
+  'Remarks',
+] as const;
 
 const IN_REMARKS = /Digital Currency Address - ([A-Za-z0-9]+)[\s:]+(0x[0-9a-fA-F]{40})(?![0-9a-zA-Z])/g;
 const ENT_NUM = /^\s*\d+\s*$/;
 
 async function* records(chunks: AsyncIterable<string>): AsyncGenerator<string[]> {
-  const parser = Readable.from(chunks).pipe(parse({ relax_quotes: true, relax_column_count: true, skip_empty_lines: true, bom: true, trim: false }));
+  const parser = Readable.from(chunks).pipe(
+    parse({ relax_quotes: true, relax_column_count: true, skip_empty_lines: true, bom: true, trim: false }),
+  );
   try {
     for await (const rec of parser as AsyncIterable<string[]>) {
       // a DOS end-of-file mark (Ctrl-Z) on a line of its own, as OFAC's files end
@@ -64,7 +79,9 @@ export async function parseSdnCsv(
     for (const m of remarks.matchAll(IN_REMARKS)) addEntry(entries, m[2], name, m[1].toUpperCase(), id);
   }
   if (rows === 0 || bad > rows) {
-    throw new SanctionsFileError(`not an OFAC sdn.csv file: expected rows of ${SDN_CSV_COLUMNS.length} columns (${SDN_CSV_COLUMNS.join(', ')}) starting with the numeric ent_num`);
+    throw new SanctionsFileError(
+      `not an OFAC sdn.csv file: expected rows of ${SDN_CSV_COLUMNS.length} columns (${SDN_CSV_COLUMNS.join(', ')}) starting with the numeric ent_num`,
+    );
   }
   return { publishedAt: null, entries };
 }

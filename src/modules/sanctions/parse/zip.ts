@@ -40,7 +40,8 @@ export async function* unzipIfArchive(source: AsyncIterable<Uint8Array | string>
     const extraLen = buf.readUInt16LE(28);
     if (!(await fill(30 + nameLen + extraLen))) throw new SanctionsFileError('truncated ZIP archive');
     const name = buf.toString('utf8', 30, 30 + nameLen);
-    if (!/\.(xml|csv)$/i.test(name)) throw new SanctionsFileError(`the ZIP archive's first file is "${name}", not an SDN .xml or .csv file`);
+    if (!/\.(xml|csv)$/i.test(name))
+      throw new SanctionsFileError(`the ZIP archive's first file is "${name}", not an SDN .xml or .csv file`);
     if (flags & 1) throw new SanctionsFileError('encrypted ZIP archives are not supported');
     const head = buf.subarray(30 + nameLen + extraLen);
     async function* compressed(): AsyncGenerator<Buffer> {

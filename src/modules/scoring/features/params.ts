@@ -19,12 +19,16 @@ export const COSTS = read<{
   nft: { independentHolders: number };
 }>('costs.json');
 
-const LISTED: string[] = read<{ collections: { chainId: number; address: string }[] }>('nft-collections.json').collections.map((c) => `${c.chainId}:${c.address.toLowerCase()}`);
+const LISTED: string[] = read<{ collections: { chainId: number; address: string }[] }>('nft-collections.json').collections.map(
+  (c) => `${c.chainId}:${c.address.toLowerCase()}`,
+);
 
 /** `${chainId}:${address}` of the maintained collections, and of the local chain's (a demo's, see useLocalRegistry) */
 export const listedCollections = (): string[] => (localCollections.length ? [...LISTED, ...localCollections] : LISTED);
 
-const ESTABLISHED: string[] = read<{ pools: { chainId: number; address: string }[] }>('established-pools.json').pools.map((p) => `${p.chainId}:${p.address.toLowerCase()}`);
+const ESTABLISHED: string[] = read<{ pools: { chainId: number; address: string }[] }>('established-pools.json').pools.map(
+  (p) => `${p.chainId}:${p.address.toLowerCase()}`,
+);
 
 /** `${chainId}:${pool}` of the established pools whose fees back DEFI_TRADING (and a local demo's own pools) */
 export const establishedPools = (): string[] => (localPools.length ? [...ESTABLISHED, ...localPools] : ESTABLISHED);

@@ -7,13 +7,35 @@ import { replayLending, type LendingEvent, type LendingPositions } from '../mode
 import { COSTS, DUST_USD, establishedPools, listedCollections, NATIVE_PRICES } from './params.js';
 import { FEATURES_MANY_SQL } from './sql.js';
 
-type LendingRow = [LendingEvent['kind'], string, number, string, string | null, number, number | null, number, number | string, string | null, number];
+type LendingRow = [
+  LendingEvent['kind'],
+  string,
+  number,
+  string,
+  string | null,
+  number,
+  number | null,
+  number,
+  number | string,
+  string | null,
+  number,
+];
 
 /** Positions over time (model 3.0.0) from the wallet's lending rows, up to its latest recorded activity. */
 function lendingFromRows(raw: unknown, last: Date | null): { avgDaysToRepay: number | null; positions: LendingPositions } {
   const rows = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? [])) as LendingRow[];
   const events: LendingEvent[] = rows.map(([kind, protocol, chainId, contract, counterparty, amount, usd, at, block, ref, logIndex]) => ({
-    kind, protocol, chainId: Number(chainId), contract, counterparty, amount: Number(amount), usd: usd === null ? null : Number(usd), at: Number(at), block: Number(block), logIndex: Number(logIndex), ref,
+    kind,
+    protocol,
+    chainId: Number(chainId),
+    contract,
+    counterparty,
+    amount: Number(amount),
+    usd: usd === null ? null : Number(usd),
+    at: Number(at),
+    block: Number(block),
+    logIndex: Number(logIndex),
+    ref,
   }));
   const positions = replayLending(events, last?.getTime());
   return { avgDaysToRepay: positions.avgCycleDays === null ? null : Math.round(positions.avgCycleDays * 10) / 10, positions };
@@ -46,14 +68,23 @@ export function chunkSizer(targetMs: number, min = 4, max = FEATURES_CHUNK): Chu
 
 /** The features statement's parameters for a chunk of wallets (exported with the statement for EXPLAIN in benches). */
 export const featuresParams = (wallets: string[]): unknown[] => [
-  wallets, DUST_USD, COSTS.trading.unvaluedSwapUsd, COSTS.trading.dayFeeCapUsd, COSTS.trading.dayFeeFloorUsd,
-  COSTS.governance.voteFloorTokens, COSTS.governance.fullPowerTokens, COSTS.social.nativeFloorWei, listedCollections(), COSTS.nft.independentHolders,
-  establishedPools(), ...NATIVE_PRICES,
+  wallets,
+  DUST_USD,
+  COSTS.trading.unvaluedSwapUsd,
+  COSTS.trading.dayFeeCapUsd,
+  COSTS.trading.dayFeeFloorUsd,
+  COSTS.governance.voteFloorTokens,
+  COSTS.governance.fullPowerTokens,
+  COSTS.social.nativeFloorWei,
+  listedCollections(),
+  COSTS.nft.independentHolders,
+  establishedPools(),
+  ...NATIVE_PRICES,
 ];
 
 export async function featuresForMany(q: Queryable, wallets: string[], chunk: number | ChunkSizer): Promise<WalletFeatures[]> {
   const out: WalletFeatures[] = [];
-  for (let i = 0; i < wallets.length; ) {
+  for (let i = 0; i < wallets.length;) {
     const n = typeof chunk === 'number' ? chunk : chunk.size;
     const t = performance.now();
     const rows = await q.query<Record<string, unknown>>(FEATURES_MANY_SQL, featuresParams(wallets.slice(i, i + n)), FEATURES_MANY);
@@ -108,9 +139,20 @@ function toFeatures(r: Record<string, unknown>): WalletFeatures {
       ...lendingFromRows(r.lending_rows, last),
     },
     trading: {
-      swaps: n('swaps'), distinctPools: n('pools'), protocols: n('swap_protocols'), activeDays: n('swap_days'), volumeUsd: n('volume_usd'), unvaluedSwaps: n('unvalued_swaps'),
-      feesUsd: n('fees_usd'), backedFeesUsd: n('backed_fees_usd'),
-      discounted: { ownLiquidity: n('swaps_own_lp'), clusterLiquidity: n('swaps_cluster_lp'), sameBlockLiquidity: n('swaps_jit'), roundTrips: n('swaps_round_trip') },
+      swaps: n('swaps'),
+      distinctPools: n('pools'),
+      protocols: n('swap_protocols'),
+      activeDays: n('swap_days'),
+      volumeUsd: n('volume_usd'),
+      unvaluedSwaps: n('unvalued_swaps'),
+      feesUsd: n('fees_usd'),
+      backedFeesUsd: n('backed_fees_usd'),
+      discounted: {
+        ownLiquidity: n('swaps_own_lp'),
+        clusterLiquidity: n('swaps_cluster_lp'),
+        sameBlockLiquidity: n('swaps_jit'),
+        roundTrips: n('swaps_round_trip'),
+      },
     },
     governance: {
       votes: n('votes'),
@@ -123,10 +165,33 @@ function toFeatures(r: Record<string, unknown>): WalletFeatures {
       selfDelegations: n('self_delegations'),
     },
     // to a millionth of a dollar: the same gas summed in another order (another source's row order) is the same figure
-    gasUsd: { lending: micro(n('gas_lending')), trading: micro(n('gas_trading')), governance: micro(n('gas_governance')), total: micro(n('gas_total')) },
-    nft: { mints: n('mints'), received: n('nft_received'), sent: n('nft_sent'), collections: n('collections'), unlisted: n('nft_unlisted'), notTheirs: n('nft_not_theirs') },
-    developer: { contractsDeployed: n('deployed'), contractsWithCode: n('with_code'), usedContracts: n('used_contracts'), thirdPartyUsers: n('third_party_users') },
-    identity: { ensNames: n('ens_names'), attestationsReceived: n('att_received'), attestationsMade: n('att_made'), untrustedReceived: n('att_received_untrusted'), untrustedMade: n('att_made_untrusted') },
+    gasUsd: {
+      lending: micro(n('gas_lending')),
+      trading: micro(n('gas_trading')),
+      governance: micro(n('gas_governance')),
+      total: micro(n('gas_total')),
+    },
+    nft: {
+      mints: n('mints'),
+      received: n('nft_received'),
+      sent: n('nft_sent'),
+      collections: n('collections'),
+      unlisted: n('nft_unlisted'),
+      notTheirs: n('nft_not_theirs'),
+    },
+    developer: {
+      contractsDeployed: n('deployed'),
+      contractsWithCode: n('with_code'),
+      usedContracts: n('used_contracts'),
+      thirdPartyUsers: n('third_party_users'),
+    },
+    identity: {
+      ensNames: n('ens_names'),
+      attestationsReceived: n('att_received'),
+      attestationsMade: n('att_made'),
+      untrustedReceived: n('att_received_untrusted'),
+      untrustedMade: n('att_made_untrusted'),
+    },
     evidenceCount: n('evidence'),
     evidenceAt: {
       lending: date(r.lending_at),

@@ -25,7 +25,6 @@ const live = (m: string, block: string) => `(CASE
                 AND e.chain_id = ${m}.chain_id AND e.contract = ${m}.contract AND e.block_number <= ${block}), 1) > 0
   ELSE true END)`;
 
-
 /** A swap row `r` in a pool where the wallet's own liquidity sits (a marker of `lp` still live at the swap's block). */
 const ownLiquidity = (r: string) =>
   `(${r}.kind = 'swap' AND EXISTS (SELECT 1 FROM lp WHERE lp.chain_id = ${r}.chain_id AND lp.contract = ${r}.contract

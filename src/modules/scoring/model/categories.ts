@@ -102,35 +102,69 @@ export function lending(f: WalletFeatures, s: ModelSignals): CategoryResult {
   const borrowed = p.debtUsdDays >= C.minDebtUsdDays;
   if (borrowed) {
     if (p.cycles > 0) {
-      terms.push({ code: 'REPAYMENT_RECORD', description: `repaid ${plural(p.cycles, 'loan')} held a day or more`, points: C.repaid.points * sat(p.cycles, C.repaid.k) });
-      terms.push({ code: 'REPAID_MONTHS', description: `repaid loans in ${plural(p.cycleMonths, 'distinct month')}`, points: C.months.points * sat(p.cycleMonths, C.months.k) });
+      terms.push({
+        code: 'REPAYMENT_RECORD',
+        description: `repaid ${plural(p.cycles, 'loan')} held a day or more`,
+        points: C.repaid.points * sat(p.cycles, C.repaid.k),
+      });
+      terms.push({
+        code: 'REPAID_MONTHS',
+        description: `repaid loans in ${plural(p.cycleMonths, 'distinct month')}`,
+        points: C.months.points * sat(p.cycleMonths, C.months.k),
+      });
       const avg = p.avgCycleDays ?? 0;
       const speed = avg <= C.speed.days ? 1 : C.speed.days / avg;
-      terms.push({ code: 'TIME_TO_REPAY', description: `repaid on average ${Math.round(avg)} days after borrowing`, points: C.speed.points * speed });
+      terms.push({
+        code: 'TIME_TO_REPAY',
+        description: `repaid on average ${Math.round(avg)} days after borrowing`,
+        points: C.speed.points * speed,
+      });
     }
     const tenure = p.creditDays ?? p.spanDays;
-    if (tenure > 0) terms.push({ code: 'CREDIT_HISTORY', description: `a credit record of ${days(tenure)} days since its first loan`, points: C.tenure.points * sat(tenure, C.tenure.kDays) });
+    if (tenure > 0)
+      terms.push({
+        code: 'CREDIT_HISTORY',
+        description: `a credit record of ${days(tenure)} days since its first loan`,
+        points: C.tenure.points * sat(tenure, C.tenure.kDays),
+      });
     const lev = p.leveragedDays ?? 0;
     // no collateral seen beside the debt (a Comet base borrow): half credit, neither safe nor risky as far as we know
     const ltv = lev > 0 ? (p.ltvDays ?? 0) / lev : null;
     const safety = ltv === null ? 0.5 : clamp((C.leverage.liquidationLtv - ltv) / (C.leverage.liquidationLtv - C.leverage.safeLtv), 0, 1);
     terms.push({
       code: 'SAFE_LEVERAGE',
-      description: ltv === null ? 'borrowed with no collateral seen beside the debt: leverage unknown' : `kept debt at ${Math.round(ltv * 100)}% of collateral on average (liquidation near ${Math.round(C.leverage.liquidationLtv * 100)}%)`,
+      description:
+        ltv === null
+          ? 'borrowed with no collateral seen beside the debt: leverage unknown'
+          : `kept debt at ${Math.round(ltv * 100)}% of collateral on average (liquidation near ${Math.round(C.leverage.liquidationLtv * 100)}%)`,
       points: C.leverage.points * safety,
     });
-    if (p.interestUsd > 0) terms.push({ code: 'INTEREST_PAID', description: `paid ${usd(p.interestUsd)} of interest on its loans`, points: C.interest.points * sat(p.interestUsd, C.interest.kUsd) });
+    if (p.interestUsd > 0)
+      terms.push({
+        code: 'INTEREST_PAID',
+        description: `paid ${usd(p.interestUsd)} of interest on its loans`,
+        points: C.interest.points * sat(p.interestUsd, C.interest.kUsd),
+      });
     const decades = clamp(Math.log10(p.debtUsdDays / C.size.fromUsdDays), 0, C.size.maxDecades);
-    if (decades > 0) terms.push({ code: 'DEBT_SIZE', description: `carried ${usd(p.debtUsdDays)}-days of debt`, points: C.size.pointsPerDecade * decades });
+    if (decades > 0)
+      terms.push({
+        code: 'DEBT_SIZE',
+        description: `carried ${usd(p.debtUsdDays)}-days of debt`,
+        points: C.size.pointsPerDecade * decades,
+      });
   }
   const aged = p.liquidationsAged ?? [];
   if (l.liquidations > 0) {
     // each liquidation costs a lasting part and a part that fades with its age (and a part for its size that fades
     // more slowly): none > one 18 months ago > one last week, whatever else is the same
     const L = C.liquidation;
-    const list = aged.length ? aged : Array.from({ length: l.liquidations }, () => ({ usd: (l.liquidatedUsd ?? 0) / l.liquidations, ageDays: 0 }));
+    const list = aged.length
+      ? aged
+      : Array.from({ length: l.liquidations }, () => ({ usd: (l.liquidatedUsd ?? 0) / l.liquidations, ageDays: 0 }));
     let penalty = 0;
-    for (const q of list) penalty += L.lasting + L.recent * Math.exp(-q.ageDays / L.recentDays) + L.size * logCap(q.usd, 1_000_000) * Math.exp(-q.ageDays / L.sizeDays);
+    for (const q of list)
+      penalty +=
+        L.lasting + L.recent * Math.exp(-q.ageDays / L.recentDays) + L.size * logCap(q.usd, 1_000_000) * Math.exp(-q.ageDays / L.sizeDays);
     const lost = l.liquidatedUsd ?? 0;
     const newest = list.reduce((m, q) => Math.min(m, q.ageDays), Infinity);
     terms.push({
@@ -140,19 +174,43 @@ export function lending(f: WalletFeatures, s: ModelSignals): CategoryResult {
     });
   }
   if (!borrowed && p.debtUsdDays > 0) {
-    terms.push({ code: 'NO_CREDIT_RECORD', description: `owed only ${usd(p.debtUsdDays)}-days of debt: too little to be a credit record`, points: 0, pinned: true });
+    terms.push({
+      code: 'NO_CREDIT_RECORD',
+      description: `owed only ${usd(p.debtUsdDays)}-days of debt: too little to be a credit record`,
+      points: 0,
+      pinned: true,
+    });
   } else if (!borrowed && p.collateralUsdDays > 0) {
-    terms.push({ code: 'NO_CREDIT_RECORD', description: `supplied ${usd(p.collateralUsdDays)}-days of collateral but never borrowed: capital held is no credit record`, points: 0, pinned: true });
+    terms.push({
+      code: 'NO_CREDIT_RECORD',
+      description: `supplied ${usd(p.collateralUsdDays)}-days of collateral but never borrowed: capital held is no credit record`,
+      points: 0,
+      pinned: true,
+    });
   }
   terms.push(...claimTerms(s.claims));
   const backing = backingOf(f).lending;
   const cap = capped(terms, backing, 'interest paid beyond what the borrowed cash earns parked, and gas');
   // evidence is what was held over time, not rows; debt claims are no evidence of the wallet's own activity
   const evidence = p.cycles + (p.debtUsdDays > 0 ? 1 : 0) + (p.collateralUsdDays > 0 ? 1 : 0) + l.liquidations;
-  const conf = confidenceOf(evidence, 6, [p.collateralUsdDays > 0, p.debtUsdDays > 0, p.cycles > 0, p.interestUsd > 0, l.liquidations > 0, p.protocolsHeld >= 2], f.chains.length);
+  const conf = confidenceOf(
+    evidence,
+    6,
+    [p.collateralUsdDays > 0, p.debtUsdDays > 0, p.cycles > 0, p.interestUsd > 0, l.liquidations > 0, p.protocolsHeld >= 2],
+    f.chains.length,
+  );
   const liq = aged.map((q) => `${Math.round(q.ageDays)}:${r0(q.usd)}`).join(';');
   const inputs = `${r0(p.debtUsdDays)},${r0(p.collateralUsdDays)},${r0(p.interestUsd)},${p.cycles},${p.cycleMonths},${p.avgCycleDays === null ? '' : Math.round(p.avgCycleDays * 10)},${r0(p.creditDays ?? 0)},${Math.round((p.ltvDays ?? 0) * 10)},${r0(p.leveragedDays ?? 0)},${l.liquidations},${r0(l.liquidatedUsd ?? 0)},${liq},${r0(backing)}${cap}`;
-  return result('DEFI_LENDING', terms, conf, inputs, s.claimsKey, { code: 'NO_LENDING_HISTORY', description: 'no lending position held over time on supported chains' }, anchor(f, 'lending'), backing);
+  return result(
+    'DEFI_LENDING',
+    terms,
+    conf,
+    inputs,
+    s.claimsKey,
+    { code: 'NO_LENDING_HISTORY', description: 'no lending position held over time on supported chains' },
+    anchor(f, 'lending'),
+    backing,
+  );
 }
 
 /** Pool fees (USD) from which DEFI_TRADING's breadth terms count in full (a modest year of trading pays ~$100). */
@@ -170,32 +228,80 @@ export function trading(f: WalletFeatures): CategoryResult {
   const paid = Math.min(1, fees / FULL_BREADTH_FEES_USD);
   const terms: Term[] = [];
   if (t.swaps > 0 && fees > 0) {
-    terms.push({ code: 'FEES_PAID', description: `${plural(t.swaps, 'swap')} worth ${usd(volume)}, ${usd(fees)} of pool fees paid`, points: 500 * logCap(fees, 1_000) });
-    terms.push({ code: 'TRADING_DAYS', description: `swapped on ${plural(t.activeDays, 'distinct day')}`, points: 200 * sat(t.activeDays, 10) * paid });
-    terms.push({ code: 'POOL_DIVERSITY', description: `traded in ${plural(t.distinctPools, 'pool')}`, points: 100 * sat(t.distinctPools, 5) * paid });
-    terms.push({ code: 'DEX_PROTOCOLS', description: `used ${plural(t.protocols, 'exchange protocol')}`, points: 100 * sat(t.protocols, 2) * paid });
-    if (f.distinctTokens > 0) terms.push({ code: 'TOKEN_DIVERSITY', description: `held or moved ${plural(f.distinctTokens, 'token')}`, points: 100 * sat(f.distinctTokens, 10) * paid });
+    terms.push({
+      code: 'FEES_PAID',
+      description: `${plural(t.swaps, 'swap')} worth ${usd(volume)}, ${usd(fees)} of pool fees paid`,
+      points: 500 * logCap(fees, 1_000),
+    });
+    terms.push({
+      code: 'TRADING_DAYS',
+      description: `swapped on ${plural(t.activeDays, 'distinct day')}`,
+      points: 200 * sat(t.activeDays, 10) * paid,
+    });
+    terms.push({
+      code: 'POOL_DIVERSITY',
+      description: `traded in ${plural(t.distinctPools, 'pool')}`,
+      points: 100 * sat(t.distinctPools, 5) * paid,
+    });
+    terms.push({
+      code: 'DEX_PROTOCOLS',
+      description: `used ${plural(t.protocols, 'exchange protocol')}`,
+      points: 100 * sat(t.protocols, 2) * paid,
+    });
+    if (f.distinctTokens > 0)
+      terms.push({
+        code: 'TOKEN_DIVERSITY',
+        description: `held or moved ${plural(f.distinctTokens, 'token')}`,
+        points: 100 * sat(f.distinctTokens, 10) * paid,
+      });
   }
   const d = t.discounted;
   if (d) {
     const why: string[] = [];
     if (d.ownLiquidity) why.push(`${plural(d.ownLiquidity, 'swap')} in pools where it provides liquidity itself`);
-    if (d.clusterLiquidity) why.push(`${plural(d.clusterLiquidity, 'swap')} in pools where a wallet it funded, or that funded it, provides liquidity`);
-    if (d.sameBlockLiquidity) why.push(`${plural(d.sameBlockLiquidity, 'swap')} in a block where liquidity was added to the same pool (just-in-time)`);
+    if (d.clusterLiquidity)
+      why.push(`${plural(d.clusterLiquidity, 'swap')} in pools where a wallet it funded, or that funded it, provides liquidity`);
+    if (d.sameBlockLiquidity)
+      why.push(`${plural(d.sameBlockLiquidity, 'swap')} in a block where liquidity was added to the same pool (just-in-time)`);
     if (d.roundTrips) why.push(`${plural(d.roundTrips, 'swap')} undone the same day`);
-    if (why.length) terms.push({ code: 'SWAPS_DISCOUNTED', description: `found but not counted: ${why.join('; ')} (the fees go back to the payer or were never at risk)`, points: 0, pinned: true });
+    if (why.length)
+      terms.push({
+        code: 'SWAPS_DISCOUNTED',
+        description: `found but not counted: ${why.join('; ')} (the fees go back to the payer or were never at risk)`,
+        points: 0,
+        pinned: true,
+      });
   }
   const backing = backingOf(f).trading;
   if (fees > 0 && (t.backedFeesUsd ?? 0) < fees) {
-    terms.push({ code: 'FEES_UNBACKED', description: `${usd(fees - (t.backedFeesUsd ?? 0))} of its fees were paid in pools outside the reviewed list of established pools: they count as conduct, not as backing`, points: 0, pinned: true });
+    terms.push({
+      code: 'FEES_UNBACKED',
+      description: `${usd(fees - (t.backedFeesUsd ?? 0))} of its fees were paid in pools outside the reviewed list of established pools: they count as conduct, not as backing`,
+      points: 0,
+      pinned: true,
+    });
   }
   const cap = capped(terms, backing, 'pool fees paid to established pools, and gas');
-  const conf = confidenceOf(t.swaps, 20, [t.swaps > 0, t.distinctPools >= 2, t.protocols >= 2, t.activeDays >= 2, f.distinctTokens >= 2], f.chains.length);
+  const conf = confidenceOf(
+    t.swaps,
+    20,
+    [t.swaps > 0, t.distinctPools >= 2, t.protocols >= 2, t.activeDays >= 2, f.distinctTokens >= 2],
+    f.chains.length,
+  );
   const dk = d ? `,${d.ownLiquidity}:${d.clusterLiquidity}:${d.sameBlockLiquidity}:${d.roundTrips}` : '';
-  return result('DEFI_TRADING', terms, conf, `${t.swaps},${t.distinctPools},${t.protocols},${t.activeDays},${t.swaps > 0 ? f.distinctTokens : 0},${r0(volume)},${Math.round(fees * 100)},${r0(backing)}${dk}${cap}`, '', {
-    code: 'NO_TRADING_HISTORY',
-    description: 'no swaps found on supported chains',
-  }, anchor(f, 'trading'), backing);
+  return result(
+    'DEFI_TRADING',
+    terms,
+    conf,
+    `${t.swaps},${t.distinctPools},${t.protocols},${t.activeDays},${t.swaps > 0 ? f.distinctTokens : 0},${r0(volume)},${Math.round(fees * 100)},${r0(backing)}${dk}${cap}`,
+    '',
+    {
+      code: 'NO_TRADING_HISTORY',
+      description: 'no swaps found on supported chains',
+    },
+    anchor(f, 'trading'),
+    backing,
+  );
 }
 
 export function governance(f: WalletFeatures): CategoryResult {
@@ -207,44 +313,103 @@ export function governance(f: WalletFeatures): CategoryResult {
   const power = g.votePower ?? g.votes * 0.5;
   const share = Math.min(1, power / 3);
   const trust = g.delegatedPower ?? g.delegationsReceived * 0.5;
-  if (g.votes > 0) terms.push({ code: 'VOTING_POWER', description: `cast ${plural(g.votes, 'vote')} with voting power (weight ${power.toFixed(1)})`, points: 450 * sat(power, 5) });
-  if (g.proposalsVotedOn > 0) terms.push({ code: 'PROPOSALS_VOTED', description: `voted on ${plural(g.proposalsVotedOn, 'proposal')}`, points: 150 * sat(g.proposalsVotedOn, 10) * share });
-  if (g.governors > 0) terms.push({ code: 'DAOS_PARTICIPATED', description: `took part in ${plural(g.governors, 'DAO governor')}`, points: 150 * sat(g.governors, 2) * share });
-  if (g.delegationsMade > 0) terms.push({ code: 'DELEGATED_VOTES', description: `delegated to others ${plural(g.delegationsMade, 'time')}`, points: 50 * sat(g.delegationsMade, 2) });
-  if (g.delegationsReceived > 0) terms.push({ code: 'DELEGATE_TRUST', description: `received ${plural(g.delegationsReceived, 'delegation')} that moved votes (weight ${trust.toFixed(1)})`, points: 200 * sat(trust, 2) });
+  if (g.votes > 0)
+    terms.push({
+      code: 'VOTING_POWER',
+      description: `cast ${plural(g.votes, 'vote')} with voting power (weight ${power.toFixed(1)})`,
+      points: 450 * sat(power, 5),
+    });
+  if (g.proposalsVotedOn > 0)
+    terms.push({
+      code: 'PROPOSALS_VOTED',
+      description: `voted on ${plural(g.proposalsVotedOn, 'proposal')}`,
+      points: 150 * sat(g.proposalsVotedOn, 10) * share,
+    });
+  if (g.governors > 0)
+    terms.push({
+      code: 'DAOS_PARTICIPATED',
+      description: `took part in ${plural(g.governors, 'DAO governor')}`,
+      points: 150 * sat(g.governors, 2) * share,
+    });
+  if (g.delegationsMade > 0)
+    terms.push({
+      code: 'DELEGATED_VOTES',
+      description: `delegated to others ${plural(g.delegationsMade, 'time')}`,
+      points: 50 * sat(g.delegationsMade, 2),
+    });
+  if (g.delegationsReceived > 0)
+    terms.push({
+      code: 'DELEGATE_TRUST',
+      description: `received ${plural(g.delegationsReceived, 'delegation')} that moved votes (weight ${trust.toFixed(1)})`,
+      points: 200 * sat(trust, 2),
+    });
   if (g.selfDelegations) {
-    terms.push({ code: 'DELEGATIONS_DISCOUNTED', description: `found but not counted: ${plural(g.selfDelegations, 'delegation')} of its own votes to itself (no one else's trust)`, points: 0, pinned: true });
+    terms.push({
+      code: 'DELEGATIONS_DISCOUNTED',
+      description: `found but not counted: ${plural(g.selfDelegations, 'delegation')} of its own votes to itself (no one else's trust)`,
+      points: 0,
+      pinned: true,
+    });
   }
   const backing = backingOf(f).governance;
   const cap = capped(terms, backing, 'gas paid to vote and delegate (voting power held comes back: it backs nothing)');
   const ev = g.votes + g.delegationsMade + g.delegationsReceived;
   const conf = confidenceOf(ev, 8, [g.votes > 0, g.governors >= 2, g.delegationsMade > 0, g.delegationsReceived > 0], f.chains.length);
-  return result('GOVERNANCE', terms, conf, `${g.votes},${g.proposalsVotedOn},${g.governors},${g.delegationsMade},${g.delegationsReceived},${power.toFixed(3)},${trust.toFixed(3)},${r0(backing)}${cap}`, '', {
-    code: 'NO_GOVERNANCE_ACTIVITY',
-    description: 'no governance votes or delegations found',
-  }, anchor(f, 'governance'), backing);
+  return result(
+    'GOVERNANCE',
+    terms,
+    conf,
+    `${g.votes},${g.proposalsVotedOn},${g.governors},${g.delegationsMade},${g.delegationsReceived},${power.toFixed(3)},${trust.toFixed(3)},${r0(backing)}${cap}`,
+    '',
+    {
+      code: 'NO_GOVERNANCE_ACTIVITY',
+      description: 'no governance votes or delegations found',
+    },
+    anchor(f, 'governance'),
+    backing,
+  );
 }
 
 export function nft(f: WalletFeatures): CategoryResult {
   const n = f.nft;
   const acquired = n.mints + n.received;
   const terms: Term[] = [];
-  if (n.collections > 0) terms.push({ code: 'NFT_COLLECTIONS', description: `interacted with ${plural(n.collections, 'collection')}`, points: 350 * sat(n.collections, 5) });
+  if (n.collections > 0)
+    terms.push({
+      code: 'NFT_COLLECTIONS',
+      description: `interacted with ${plural(n.collections, 'collection')}`,
+      points: 350 * sat(n.collections, 5),
+    });
   if (n.mints > 0) terms.push({ code: 'NFT_MINTS', description: `minted ${plural(n.mints, 'NFT')}`, points: 250 * sat(n.mints, 5) });
-  if (n.received > 0) terms.push({ code: 'NFTS_RECEIVED', description: `received ${plural(n.received, 'NFT')}`, points: 200 * sat(n.received, 10) });
+  if (n.received > 0)
+    terms.push({ code: 'NFTS_RECEIVED', description: `received ${plural(n.received, 'NFT')}`, points: 200 * sat(n.received, 10) });
   if (acquired > 0) {
     const kept = clamp(1 - n.sent / acquired, 0, 1);
     terms.push({ code: 'NFT_RETENTION', description: `kept ${Math.round(kept * 100)}% of acquired NFTs`, points: 200 * kept });
   }
   const nftWhy = [
-    n.unlisted ? `${plural(n.unlisted, 'NFT transfer or mint', 'NFT transfers or mints')} in collections neither on the reviewed list nor held by enough independent wallets` : '',
-    n.notTheirs ? `${plural(n.notTheirs, 'NFT')} minted to it or moved in someone else's transaction (an airdrop, an operator's transfer: it did nothing)` : '',
+    n.unlisted
+      ? `${plural(n.unlisted, 'NFT transfer or mint', 'NFT transfers or mints')} in collections neither on the reviewed list nor held by enough independent wallets`
+      : '',
+    n.notTheirs
+      ? `${plural(n.notTheirs, 'NFT')} minted to it or moved in someone else's transaction (an airdrop, an operator's transfer: it did nothing)`
+      : '',
   ].filter(Boolean);
-  if (nftWhy.length) terms.push({ code: 'NFTS_DISCOUNTED', description: `found but not counted: ${nftWhy.join('; ')}`, points: 0, pinned: true });
+  if (nftWhy.length)
+    terms.push({ code: 'NFTS_DISCOUNTED', description: `found but not counted: ${nftWhy.join('; ')}`, points: 0, pinned: true });
   const backing = backingOf(f).total;
   const cap = capped(terms, backing, 'what it lost', true);
   const conf = confidenceOf(acquired + n.sent, 10, [n.mints > 0, n.received > 0, n.collections >= 2, n.sent > 0], f.chains.length);
-  return result('NFT', terms, conf, `${n.mints},${n.received},${n.sent},${n.collections}${cap}`, '', { code: 'NO_NFT_ACTIVITY', description: 'no NFT transfers or mints found' }, anchor(f, 'nft'), backing);
+  return result(
+    'NFT',
+    terms,
+    conf,
+    `${n.mints},${n.received},${n.sent},${n.collections}${cap}`,
+    '',
+    { code: 'NO_NFT_ACTIVITY', description: 'no NFT transfers or mints found' },
+    anchor(f, 'nft'),
+    backing,
+  );
 }
 
 export function identity(f: WalletFeatures, s: ModelSignals): CategoryResult {
@@ -256,29 +421,63 @@ export function identity(f: WalletFeatures, s: ModelSignals): CategoryResult {
   // Even then it is nearly free, so it earns close to nothing (issue 20).
   const didCredit = id.hasDid && id.controlProved === true;
   if (didCredit) terms.push({ code: 'DID_REGISTERED', description: `registered DID ${id.did ?? ''}`.trim(), points: 15 });
-  else if (id.hasDid) terms.push({ code: 'DID_CONTROL_UNPROVEN', description: `DID ${id.did ?? ''} registered, but its wallet has not signed in or signed a DID update: no credit yet`, points: 0, pinned: true });
+  else if (id.hasDid)
+    terms.push({
+      code: 'DID_CONTROL_UNPROVEN',
+      description: `DID ${id.did ?? ''} registered, but its wallet has not signed in or signed a DID update: no credit yet`,
+      points: 0,
+      pinned: true,
+    });
   // only credentials from a trusted issuer count: the service's own KYC-backed types, never a holder's assertion
   if (id.activeCredentials > 0) {
-    terms.push({ code: 'VERIFIABLE_CREDENTIALS', description: `${plural(id.activeCredentials, 'service-verified credential')} (KYC-backed)`, points: 100 * sat(id.activeCredentials, 2) });
+    terms.push({
+      code: 'VERIFIABLE_CREDENTIALS',
+      description: `${plural(id.activeCredentials, 'service-verified credential')} (KYC-backed)`,
+      points: 100 * sat(id.activeCredentials, 2),
+    });
   }
   if (kyc.kycStatus === 'approved') {
-    terms.push({ code: 'KYC_VERIFIED', description: `identity verified (KYC level ${kyc.kycLevel === 'full' ? 'full' : 'basic'})`, points: kyc.kycLevel === 'full' ? 450 : 300 });
+    terms.push({
+      code: 'KYC_VERIFIED',
+      description: `identity verified (KYC level ${kyc.kycLevel === 'full' ? 'full' : 'basic'})`,
+      points: kyc.kycLevel === 'full' ? 450 : 300,
+    });
   } else if (kyc.kycStatus === 'rejected') {
     terms.push({ code: 'KYC_REJECTED', description: 'identity verification was rejected', points: -150 });
   }
-  if (i.ensNames > 0) terms.push({ code: 'ENS_NAME', description: `${plural(i.ensNames, 'ENS name')} registered`, points: 150 * sat(i.ensNames, 1) });
-  if (i.attestationsReceived > 0) terms.push({ code: 'ATTESTATIONS_RECEIVED', description: `${plural(i.attestationsReceived, 'attestation')} about this wallet`, points: 285 * sat(i.attestationsReceived, 3) });
+  if (i.ensNames > 0)
+    terms.push({ code: 'ENS_NAME', description: `${plural(i.ensNames, 'ENS name')} registered`, points: 150 * sat(i.ensNames, 1) });
+  if (i.attestationsReceived > 0)
+    terms.push({
+      code: 'ATTESTATIONS_RECEIVED',
+      description: `${plural(i.attestationsReceived, 'attestation')} about this wallet`,
+      points: 285 * sat(i.attestationsReceived, 3),
+    });
   if (i.untrustedReceived) terms.push(untrustedAttestations(i.untrustedReceived, 'about it'));
   const kycDecided = kyc.kycStatus === 'approved' || kyc.kycStatus === 'rejected';
   const ev = (didCredit ? 1 : 0) + id.activeCredentials + (kycDecided ? 1 : 0) + i.ensNames + i.attestationsReceived;
-  const conf = confidenceOf(ev, 3, [didCredit, id.activeCredentials > 0, kycDecided, i.ensNames > 0, i.attestationsReceived > 0], f.chains.length);
+  const conf = confidenceOf(
+    ev,
+    3,
+    [didCredit, id.activeCredentials > 0, kycDecided, i.ensNames > 0, i.attestationsReceived > 0],
+    f.chains.length,
+  );
   // a DID counts as off-chain evidence only once its wallet proved control: registration is public, so a stranger
   // registering a victim's DID must neither reset the decay anchor nor clear an admin's IDENTITY revision
   const offchain = `${didCredit ? `${id.did}:proved` : ''},${id.activeCredentials},${kyc.kycStatus},${kyc.kycLevel}`;
-  return result('IDENTITY', terms, conf, `${i.ensNames},${i.attestationsReceived}`, offchain, {
-    code: 'NO_IDENTITY_EVIDENCE',
-    description: 'no DID, credentials, KYC, ENS name or attestations',
-  }, anchor(f, 'identity'), null);
+  return result(
+    'IDENTITY',
+    terms,
+    conf,
+    `${i.ensNames},${i.attestationsReceived}`,
+    offchain,
+    {
+      code: 'NO_IDENTITY_EVIDENCE',
+      description: 'no DID, credentials, KYC, ENS name or attestations',
+    },
+    anchor(f, 'identity'),
+    null,
+  );
 }
 
 /** Attestations found and left out: anyone can attest anything about anyone, so only trusted attesters count. */
@@ -291,20 +490,65 @@ const untrustedAttestations = (count: number, which: string): Term => ({
 
 export function social(f: WalletFeatures): CategoryResult {
   const terms: Term[] = [];
-  if (f.distinctCounterparties > 0) terms.push({ code: 'COUNTERPARTIES', description: `transacted with ${plural(f.distinctCounterparties, 'distinct address', 'distinct addresses')}`, points: 400 * sat(f.distinctCounterparties, 25) });
-  if (f.tokenTransfers > 0) terms.push({ code: 'TOKEN_TRANSFERS', description: plural(f.tokenTransfers, 'token transfer'), points: 150 * sat(f.tokenTransfers, 50) });
-  if (f.activeMonths > 0) terms.push({ code: 'ACTIVE_MONTHS', description: `active in ${plural(f.activeMonths, 'month')}`, points: 150 * sat(f.activeMonths, 12) });
-  if (f.identity.attestationsMade > 0) terms.push({ code: 'ATTESTATIONS_MADE', description: `made ${plural(f.identity.attestationsMade, 'attestation')} about others`, points: 150 * sat(f.identity.attestationsMade, 3) });
+  if (f.distinctCounterparties > 0)
+    terms.push({
+      code: 'COUNTERPARTIES',
+      description: `transacted with ${plural(f.distinctCounterparties, 'distinct address', 'distinct addresses')}`,
+      points: 400 * sat(f.distinctCounterparties, 25),
+    });
+  if (f.tokenTransfers > 0)
+    terms.push({
+      code: 'TOKEN_TRANSFERS',
+      description: plural(f.tokenTransfers, 'token transfer'),
+      points: 150 * sat(f.tokenTransfers, 50),
+    });
+  if (f.activeMonths > 0)
+    terms.push({
+      code: 'ACTIVE_MONTHS',
+      description: `active in ${plural(f.activeMonths, 'month')}`,
+      points: 150 * sat(f.activeMonths, 12),
+    });
+  if (f.identity.attestationsMade > 0)
+    terms.push({
+      code: 'ATTESTATIONS_MADE',
+      description: `made ${plural(f.identity.attestationsMade, 'attestation')} about others`,
+      points: 150 * sat(f.identity.attestationsMade, 3),
+    });
   if (f.identity.untrustedMade) terms.push(untrustedAttestations(f.identity.untrustedMade, 'made by it'));
-  if (f.governance.delegationsReceived > 0) terms.push({ code: 'TRUSTED_BY_DELEGATORS', description: `${plural(f.governance.delegationsReceived, 'wallet')} delegated to it`, points: 150 * sat(f.governance.delegationsReceived, 3) });
+  if (f.governance.delegationsReceived > 0)
+    terms.push({
+      code: 'TRUSTED_BY_DELEGATORS',
+      description: `${plural(f.governance.delegationsReceived, 'wallet')} delegated to it`,
+      points: 150 * sat(f.governance.delegationsReceived, 3),
+    });
   const backing = backingOf(f).total;
   const cap = capped(terms, backing, 'what it lost', true);
   const ev = f.distinctCounterparties + f.identity.attestationsMade + f.governance.delegationsReceived;
-  const conf = confidenceOf(ev, 30, [f.distinctCounterparties > 0, f.tokenTransfers > 0, f.identity.attestationsMade > 0, f.governance.delegationsReceived > 0, f.activeMonths >= 3], f.chains.length);
-  return result('SOCIAL', terms, conf, `${f.distinctCounterparties},${f.tokenTransfers},${f.activeMonths},${f.identity.attestationsMade},${f.governance.delegationsReceived}${cap}`, '', {
-    code: 'NO_SOCIAL_GRAPH',
-    description: 'no counterparties or attestations found',
-  }, anchor(f, 'social'), backing);
+  const conf = confidenceOf(
+    ev,
+    30,
+    [
+      f.distinctCounterparties > 0,
+      f.tokenTransfers > 0,
+      f.identity.attestationsMade > 0,
+      f.governance.delegationsReceived > 0,
+      f.activeMonths >= 3,
+    ],
+    f.chains.length,
+  );
+  return result(
+    'SOCIAL',
+    terms,
+    conf,
+    `${f.distinctCounterparties},${f.tokenTransfers},${f.activeMonths},${f.identity.attestationsMade},${f.governance.delegationsReceived}${cap}`,
+    '',
+    {
+      code: 'NO_SOCIAL_GRAPH',
+      description: 'no counterparties or attestations found',
+    },
+    anchor(f, 'social'),
+    backing,
+  );
 }
 
 export function developer(f: WalletFeatures): CategoryResult {
@@ -314,18 +558,48 @@ export function developer(f: WalletFeatures): CategoryResult {
   const terms: Term[] = [];
   // model 3.0.0: a deployment weighs by third-party use (distinct callers the deployer did not fund: ingestion); a
   // deployment nobody else calls, and transactions sent, cost only gas: nothing, and a little
-  if (d.contractsDeployed > 0) terms.push({ code: 'CONTRACTS_USED', description: `${used} of ${plural(d.contractsDeployed, 'deployed contract')} called by others`, points: 400 * sat(used, 5) });
-  if (users > 0) terms.push({ code: 'THIRD_PARTY_USERS', description: `${plural(users, 'distinct caller')} the deployer did not fund`, points: 400 * sat(users, 25) });
+  if (d.contractsDeployed > 0)
+    terms.push({
+      code: 'CONTRACTS_USED',
+      description: `${used} of ${plural(d.contractsDeployed, 'deployed contract')} called by others`,
+      points: 400 * sat(used, 5),
+    });
+  if (users > 0)
+    terms.push({
+      code: 'THIRD_PARTY_USERS',
+      description: `${plural(users, 'distinct caller')} the deployer did not fund`,
+      points: 400 * sat(users, 25),
+    });
   const live = Math.min(d.contractsWithCode, used);
-  if (live > 0) terms.push({ code: 'LIVE_CONTRACTS', description: `${plural(live, 'contract')} in use still holding code`, points: 160 * sat(live, 5) });
-  if (f.txCount > 0) terms.push({ code: 'TRANSACTIONS_SENT', description: `sent ${plural(f.txCount, 'transaction')}`, points: 40 * sat(f.txCount, 200) });
+  if (live > 0)
+    terms.push({
+      code: 'LIVE_CONTRACTS',
+      description: `${plural(live, 'contract')} in use still holding code`,
+      points: 160 * sat(live, 5),
+    });
+  if (f.txCount > 0)
+    terms.push({ code: 'TRANSACTIONS_SENT', description: `sent ${plural(f.txCount, 'transaction')}`, points: 40 * sat(f.txCount, 200) });
   const backing = backingOf(f).total;
   const cap = capped(terms, backing, 'what it lost', true);
-  const conf = confidenceOf(d.contractsDeployed + users, 10, [d.contractsDeployed > 0, used > 0, users >= 5, f.txCount >= 10], f.chains.length);
-  return result('DEVELOPER', terms, conf, `${d.contractsDeployed},${d.contractsWithCode},${f.txCount},${used},${users}${cap}`, '', {
-    code: 'NO_CONTRACTS_DEPLOYED',
-    description: 'no contract deployments found',
-  }, anchor(f, 'developer'), backing);
+  const conf = confidenceOf(
+    d.contractsDeployed + users,
+    10,
+    [d.contractsDeployed > 0, used > 0, users >= 5, f.txCount >= 10],
+    f.chains.length,
+  );
+  return result(
+    'DEVELOPER',
+    terms,
+    conf,
+    `${d.contractsDeployed},${d.contractsWithCode},${f.txCount},${used},${users}${cap}`,
+    '',
+    {
+      code: 'NO_CONTRACTS_DEPLOYED',
+      description: 'no contract deployments found',
+    },
+    anchor(f, 'developer'),
+    backing,
+  );
 }
 
 /**
@@ -343,7 +617,10 @@ function latestEvidence(f: WalletFeatures): Date | null | undefined {
   for (const d of Object.values(f.evidenceAt)) {
     if (!d) continue;
     const at = d.getTime();
-    if (!best || at > bestAt) (best = d), (bestAt = at);
+    if (!best || at > bestAt) {
+      best = d;
+      bestAt = at;
+    }
   }
   return best;
 }
@@ -351,26 +628,64 @@ function latestEvidence(f: WalletFeatures): Date | null | undefined {
 export function compliance(f: WalletFeatures, s: ModelSignals): CategoryResult {
   const c = s.compliance;
   const terms: Term[] = [];
-  if (c.sanctioned === false) terms.push({ code: 'SANCTIONS_CLEAR', description: 'not on the OFAC SDN list', points: SANCTIONS_CLEAR_POINTS });
-  else if (c.sanctioned === null) terms.push({ code: 'SANCTIONS_UNSCREENED', description: 'no sanctions list loaded: screening not possible yet', points: 300 });
-  if (c.kycStatus === 'approved') terms.push({ code: 'KYC_APPROVED', description: `KYC approved (level ${c.kycLevel === 'full' ? 'full' : 'basic'})`, points: c.kycLevel === 'full' ? 350 : 250 });
+  if (c.sanctioned === false)
+    terms.push({ code: 'SANCTIONS_CLEAR', description: 'not on the OFAC SDN list', points: SANCTIONS_CLEAR_POINTS });
+  else if (c.sanctioned === null)
+    terms.push({ code: 'SANCTIONS_UNSCREENED', description: 'no sanctions list loaded: screening not possible yet', points: 300 });
+  if (c.kycStatus === 'approved')
+    terms.push({
+      code: 'KYC_APPROVED',
+      description: `KYC approved (level ${c.kycLevel === 'full' ? 'full' : 'basic'})`,
+      points: c.kycLevel === 'full' ? 350 : 250,
+    });
   else if (c.kycStatus === 'pending') terms.push({ code: 'KYC_PENDING', description: 'KYC session started, not yet decided', points: 50 });
   else if (c.kycStatus === 'rejected') terms.push({ code: 'KYC_REJECTED', description: 'KYC rejected', points: -300 });
-  if (f.activeMonths > 0) terms.push({ code: 'ESTABLISHED_HISTORY', description: `on-chain history over ${plural(f.activeMonths, 'month')}`, points: 150 * sat(f.activeMonths, 12) });
+  if (f.activeMonths > 0)
+    terms.push({
+      code: 'ESTABLISHED_HISTORY',
+      description: `on-chain history over ${plural(f.activeMonths, 'month')}`,
+      points: 150 * sat(f.activeMonths, 12),
+    });
   const kycDecided = c.kycStatus === 'approved' || c.kycStatus === 'rejected';
   const screened = c.sanctioned !== null;
-  let conf = confidenceOf((screened ? 1 : 0) + (kycDecided ? 1 : 0) + (f.activeMonths > 0 ? 1 : 0), 2, [screened, kycDecided, f.activeMonths > 0], f.chains.length);
+  let conf = confidenceOf(
+    (screened ? 1 : 0) + (kycDecided ? 1 : 0) + (f.activeMonths > 0 ? 1 : 0),
+    2,
+    [screened, kycDecided, f.activeMonths > 0],
+    f.chains.length,
+  );
   const offchain = `${c.sanctioned},${c.kycStatus},${c.kycLevel}`;
   if (c.sanctioned === true) {
     // What the hit cost: the score this wallet would have if screened clean (the SANCTIONS_CLEAR baseline included)
     const wouldBe = toScore(sumPoints(terms) + SANCTIONS_CLEAR_POINTS);
     // A match on the list is decisive evidence on its own.
     conf = 0.95;
-    const factors = [{ code: 'SANCTIONED', description: `address is on the OFAC SDN list (${wouldBe} points below the clean baseline)`, impact: -wouldBe }];
+    const factors = [
+      { code: 'SANCTIONED', description: `address is on the OFAC SDN list (${wouldBe} points below the clean baseline)`, impact: -wouldBe },
+    ];
     const at = latestEvidence(f);
-    return { category: 'COMPLIANCE', score: 0, conduct: 0, backingUsd: null, confidence: conf, factors, ...(at !== undefined ? { evidenceAt: at } : {}), inputsKey: fingerprint(`${f.activeMonths}`) + fingerprint(offchain), offchainKey: fingerprint(offchain) };
+    return {
+      category: 'COMPLIANCE',
+      score: 0,
+      conduct: 0,
+      backingUsd: null,
+      confidence: conf,
+      factors,
+      ...(at !== undefined ? { evidenceAt: at } : {}),
+      inputsKey: fingerprint(`${f.activeMonths}`) + fingerprint(offchain),
+      offchainKey: fingerprint(offchain),
+    };
   }
-  return result('COMPLIANCE', terms, conf, `${f.activeMonths}`, offchain, { code: 'NO_COMPLIANCE_EVIDENCE', description: 'no compliance evidence' }, latestEvidence(f), null);
+  return result(
+    'COMPLIANCE',
+    terms,
+    conf,
+    `${f.activeMonths}`,
+    offchain,
+    { code: 'NO_COMPLIANCE_EVIDENCE', description: 'no compliance evidence' },
+    latestEvidence(f),
+    null,
+  );
 }
 
 export { claimsKey };

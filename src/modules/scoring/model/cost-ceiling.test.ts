@@ -38,8 +38,8 @@ describe('ceilingFor', () => {
 describe('backing', () => {
   it('interest backs only net of what the borrowed cash earns parked; capital held backs nothing', () => {
     // $250k borrowed 2 days three times at 5%: $205 of interest, $148 of it earned back parked at 3.6%
-    const p = { ...EMPTY_POSITIONS, debtUsdDays: 250_000 * 6, interestUsd: 250_000 * 0.05 * 6 / 365, collateralUsdDays: 1_000_000 * 90 };
-    expect(netInterest(p)).toBeCloseTo(250_000 * (0.05 - BACKING.parkedYieldApr) * 6 / 365, 6);
+    const p = { ...EMPTY_POSITIONS, debtUsdDays: 250_000 * 6, interestUsd: (250_000 * 0.05 * 6) / 365, collateralUsdDays: 1_000_000 * 90 };
+    expect(netInterest(p)).toBeCloseTo((250_000 * (0.05 - BACKING.parkedYieldApr) * 6) / 365, 6);
     const f = wallet();
     f.lending.positions = p;
     expect(backingOf(f).lending).toBeCloseTo(57.5, 0);
@@ -53,7 +53,16 @@ describe('backing', () => {
   it('gas backs the category whose evidence its transactions made; fees only in established pools', () => {
     const f = wallet();
     f.gasUsd = gas({ lending: 12, trading: 30, governance: 7, total: 60 });
-    f.trading = { swaps: 10, distinctPools: 2, protocols: 1, activeDays: 10, volumeUsd: 100_000, unvaluedSwaps: 0, feesUsd: 300, backedFeesUsd: 120 };
+    f.trading = {
+      swaps: 10,
+      distinctPools: 2,
+      protocols: 1,
+      activeDays: 10,
+      volumeUsd: 100_000,
+      unvaluedSwaps: 0,
+      feesUsd: 300,
+      backedFeesUsd: 120,
+    };
     expect(backingOf(f)).toEqual({ lending: 12, trading: 150, governance: 7, total: 180 });
   });
 });
@@ -62,7 +71,20 @@ describe('conduct held to backing', () => {
   it('DEFI_LENDING: a long, clean history with little backing keeps its conduct and is held to the ceiling', () => {
     const f = wallet();
     // $2k borrowed against $5k, 24 loans of 25 days over two years: $164 of interest, $46 of it net, $120 of gas
-    f.lending.positions = { debtUsdDays: 2_000 * 25 * 24, collateralUsdDays: 5_000 * 730, interestUsd: 164, cycles: 24, cycleMonths: 24, avgCycleDays: 25, protocolsHeld: 1, spanDays: 730, creditDays: 730, ltvDays: 0.4 * 600, leveragedDays: 600, liquidationsAged: [] };
+    f.lending.positions = {
+      debtUsdDays: 2_000 * 25 * 24,
+      collateralUsdDays: 5_000 * 730,
+      interestUsd: 164,
+      cycles: 24,
+      cycleMonths: 24,
+      avgCycleDays: 25,
+      protocolsHeld: 1,
+      spanDays: 730,
+      creditDays: 730,
+      ltvDays: 0.4 * 600,
+      leveragedDays: 600,
+      liquidationsAged: [],
+    };
     f.gasUsd = gas({ lending: 120, total: 120 });
     const r = result(f, 'DEFI_LENDING');
     const backing = 164 - (2_000 * 25 * 24 * BACKING.parkedYieldApr) / 365 + 120;
@@ -80,7 +102,20 @@ describe('conduct held to backing', () => {
 
   it('DEFI_LENDING: the same conduct with $3,000 of backing is not held', () => {
     const f = wallet();
-    f.lending.positions = { debtUsdDays: 20_000 * 300, collateralUsdDays: 100_000 * 358, interestUsd: 822, cycles: 12, cycleMonths: 12, avgCycleDays: 25, protocolsHeld: 1, spanDays: 358, creditDays: 358, ltvDays: 60, leveragedDays: 300, liquidationsAged: [] };
+    f.lending.positions = {
+      debtUsdDays: 20_000 * 300,
+      collateralUsdDays: 100_000 * 358,
+      interestUsd: 822,
+      cycles: 12,
+      cycleMonths: 12,
+      avgCycleDays: 25,
+      protocolsHeld: 1,
+      spanDays: 358,
+      creditDays: 358,
+      ltvDays: 60,
+      leveragedDays: 300,
+      liquidationsAged: [],
+    };
     f.gasUsd = gas({ lending: 3_000, total: 3_000 });
     const r = result(f, 'DEFI_LENDING');
     expect(r.score).toBe(r.conduct);
@@ -90,7 +125,16 @@ describe('conduct held to backing', () => {
   it('DEFI_TRADING: fees outside the established pools are conduct, not backing; below $1,000 of backing never 600', () => {
     const f = wallet();
     f.distinctTokens = 20;
-    f.trading = { swaps: 400, distinctPools: 30, protocols: 3, activeDays: 200, volumeUsd: 400_000, unvaluedSwaps: 0, feesUsd: 4_000, backedFeesUsd: 0 };
+    f.trading = {
+      swaps: 400,
+      distinctPools: 30,
+      protocols: 3,
+      activeDays: 200,
+      volumeUsd: 400_000,
+      unvaluedSwaps: 0,
+      feesUsd: 4_000,
+      backedFeesUsd: 0,
+    };
     const unbacked = result(f, 'DEFI_TRADING');
     expect(unbacked.conduct).toBeGreaterThan(700);
     expect(unbacked.score).toBe(0);
@@ -103,7 +147,17 @@ describe('conduct held to backing', () => {
 
   it('DEFI_TRADING: swaps found and discounted are named with the reason, never as no activity', () => {
     const f = wallet();
-    f.trading = { swaps: 0, distinctPools: 0, protocols: 0, activeDays: 0, volumeUsd: 0, unvaluedSwaps: 0, feesUsd: 0, backedFeesUsd: 0, discounted: { ownLiquidity: 30, clusterLiquidity: 2, sameBlockLiquidity: 0, roundTrips: 4 } };
+    f.trading = {
+      swaps: 0,
+      distinctPools: 0,
+      protocols: 0,
+      activeDays: 0,
+      volumeUsd: 0,
+      unvaluedSwaps: 0,
+      feesUsd: 0,
+      backedFeesUsd: 0,
+      discounted: { ownLiquidity: 30, clusterLiquidity: 2, sameBlockLiquidity: 0, roundTrips: 4 },
+    };
     const r = result(f, 'DEFI_TRADING');
     expect(r.score).toBe(0);
     const d = r.factors.find((x) => x.code === 'SWAPS_DISCOUNTED');
@@ -114,7 +168,15 @@ describe('conduct held to backing', () => {
 
   it('GOVERNANCE: voting power held backs nothing; only the gas of its votes does', () => {
     const f = wallet();
-    f.governance = { votes: 40, proposalsVotedOn: 40, delegationsMade: 2, delegationsReceived: 4, governors: 3, votePower: 30, delegatedPower: 3 };
+    f.governance = {
+      votes: 40,
+      proposalsVotedOn: 40,
+      delegationsMade: 2,
+      delegationsReceived: 4,
+      governors: 3,
+      votePower: 30,
+      delegatedPower: 3,
+    };
     const r = result(f, 'GOVERNANCE');
     expect(r.score).toBe(0);
     expect(r.conduct).toBeGreaterThan(700);
@@ -136,9 +198,21 @@ describe('conduct held to backing', () => {
       const r = result(f, c);
       expect(r.score, c).toBe(CEILING.unpricedCap);
       expect(r.conduct, c).toBeGreaterThan(CEILING.unpricedCap);
-      expect(r.factors.find((x) => x.code === 'UNPRICED_EVIDENCE_CAP'), c).toBeDefined();
+      expect(
+        r.factors.find((x) => x.code === 'UNPRICED_EVIDENCE_CAP'),
+        c,
+      ).toBeDefined();
     }
-    f.trading = { swaps: 10, distinctPools: 1, protocols: 1, activeDays: 10, volumeUsd: 1e6, unvaluedSwaps: 0, feesUsd: 4_000, backedFeesUsd: 4_000 };
+    f.trading = {
+      swaps: 10,
+      distinctPools: 1,
+      protocols: 1,
+      activeDays: 10,
+      volumeUsd: 1e6,
+      unvaluedSwaps: 0,
+      feesUsd: 4_000,
+      backedFeesUsd: 4_000,
+    };
     for (const c of ['NFT', 'SOCIAL', 'DEVELOPER'] as const) expect(result(f, c).score, c).toBeGreaterThan(CEILING.unpricedCap);
   });
 
@@ -155,7 +229,16 @@ describe('conduct held to backing', () => {
   it('verification categories carry no backing; OVERALL carries all of it, each dollar once', () => {
     const f = wallet();
     f.gasUsd = gas({ lending: 10, trading: 20, total: 25 });
-    f.trading = { swaps: 1, distinctPools: 1, protocols: 1, activeDays: 1, volumeUsd: 10_000, unvaluedSwaps: 0, feesUsd: 5, backedFeesUsd: 5 };
+    f.trading = {
+      swaps: 1,
+      distinctPools: 1,
+      protocols: 1,
+      activeDays: 1,
+      volumeUsd: 10_000,
+      unvaluedSwaps: 0,
+      feesUsd: 5,
+      backedFeesUsd: 5,
+    };
     const all = scoreWallet({ features: f });
     expect(all.find((r) => r.category === 'IDENTITY')!.backingUsd).toBeNull();
     expect(all.find((r) => r.category === 'COMPLIANCE')!.backingUsd).toBeNull();

@@ -6,9 +6,11 @@ import { fileURLToPath } from 'node:url';
 import type { Term } from './terms.js';
 
 const FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../data/scoring/costs.json');
-export const CEILING = (JSON.parse(readFileSync(FILE, 'utf8')) as {
-  ceiling: { usdAt600: number; pointsPerDoubling: number; unpricedCap: number };
-}).ceiling;
+export const CEILING = (
+  JSON.parse(readFileSync(FILE, 'utf8')) as {
+    ceiling: { usdAt600: number; pointsPerDoubling: number; unpricedCap: number };
+  }
+).ceiling;
 
 /** The most points `usd` of backing supports: 600 at usdAt600, +pointsPerDoubling per doubling, 0-1000. */
 export function ceilingFor(usd: number): number {
@@ -18,7 +20,8 @@ export function ceilingFor(usd: number): number {
   return Math.floor(Math.min(1000, Math.max(0, c)));
 }
 
-const usd = (n: number) => `$${n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : n >= 10 ? n.toFixed(0) : n.toFixed(2)}`;
+const usd = (n: number) =>
+  `$${n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : n >= 10 ? n.toFixed(0) : n.toFixed(2)}`;
 
 /**
  * The term that holds a category's positive points to what its backing supports (none when under it). Negative
@@ -34,8 +37,21 @@ export function ceilingTerm(terms: readonly Term[], backingUsd: number, what: st
   if (positive <= limit) return null;
   const held = Math.round(positive);
   if (unpriced && limit === CEILING.unpricedCap) {
-    return { code: 'UNPRICED_EVIDENCE_CAP', description: `no cost can be measured for this evidence, and the ${usd(backingUsd)} this wallet lost elsewhere supports ${backed}: ${held} points of conduct held to ${limit}`, points: limit - positive, pinned: true };
+    return {
+      code: 'UNPRICED_EVIDENCE_CAP',
+      description: `no cost can be measured for this evidence, and the ${usd(backingUsd)} this wallet lost elsewhere supports ${backed}: ${held} points of conduct held to ${limit}`,
+      points: limit - positive,
+      pinned: true,
+    };
   }
-  const why = limit === 0 ? `${usd(backingUsd)} of ${what} is too little to support any points` : `${usd(backingUsd)} of ${what} supports at most ${limit} points`;
-  return { code: 'COST_CEILING', description: `${why}: ${held} points of conduct held to ${limit}`, points: limit - positive, pinned: true };
+  const why =
+    limit === 0
+      ? `${usd(backingUsd)} of ${what} is too little to support any points`
+      : `${usd(backingUsd)} of ${what} supports at most ${limit} points`;
+  return {
+    code: 'COST_CEILING',
+    description: `${why}: ${held} points of conduct held to ${limit}`,
+    points: limit - positive,
+    pinned: true,
+  };
 }

@@ -79,10 +79,20 @@ describe('issue 19: creditor weight, notice period, confidence', () => {
   it('a creditor weighs by its own costly scores: a quarter with none, full from 500 in a costly category; SOCIAL, IDENTITY, COMPLIANCE and OVERALL do not count', () => {
     expect(creditorWeight([])).toBe(CREDITOR_MIN_WEIGHT);
     expect(
-      creditorWeight([{ category: 'OVERALL', score: 900 }, { category: 'IDENTITY', score: 1000 }, { category: 'COMPLIANCE', score: 1000 }, { category: 'SOCIAL', score: 700 }]),
+      creditorWeight([
+        { category: 'OVERALL', score: 900 },
+        { category: 'IDENTITY', score: 1000 },
+        { category: 'COMPLIANCE', score: 1000 },
+        { category: 'SOCIAL', score: 700 },
+      ]),
     ).toBe(CREDITOR_MIN_WEIGHT);
     expect(creditorWeight([{ category: 'DEFI_LENDING', score: CREDITOR_FULL_WEIGHT_SCORE / 2 }])).toBe(0.625);
-    expect(creditorWeight([{ category: 'GOVERNANCE', score: 100 }, { category: 'DEFI_TRADING', score: 800 }])).toBe(1);
+    expect(
+      creditorWeight([
+        { category: 'GOVERNANCE', score: 100 },
+        { category: 'DEFI_TRADING', score: 800 },
+      ]),
+    ).toBe(1);
   });
 
   it('compounding runs over the summed weights: four fresh creditors together weigh what one established creditor does', () => {
@@ -110,9 +120,19 @@ describe('issue 19: creditor weight, notice period, confidence', () => {
 
   it('no claim, in any status, raises DEFI_LENDING confidence', () => {
     const f = emptyFeatures(creditor(97));
-    f.lending = { ...f.lending, supplies: 2, borrows: 1, repays: 1, protocols: 1, suppliedUsd: 5_000, borrowedUsd: 2_000, repaidUsd: 2_000 };
+    f.lending = {
+      ...f.lending,
+      supplies: 2,
+      borrows: 1,
+      repays: 1,
+      protocols: 1,
+      suppliedUsd: 5_000,
+      borrowedUsd: 2_000,
+      repaidUsd: 2_000,
+    };
     f.chains = [1];
-    const conf = (claims: DebtClaimSignal[]) => scoreCategories({ features: f, claims }).find((x) => x.category === 'DEFI_LENDING')!.confidence;
+    const conf = (claims: DebtClaimSignal[]) =>
+      scoreCategories({ features: f, claims }).find((x) => x.category === 'DEFI_LENDING')!.confidence;
     const base = conf([]);
     const all = [
       ...[1, 2, 3, 4].map((i) => weighted(i, 1)),

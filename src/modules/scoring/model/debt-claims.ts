@@ -74,7 +74,19 @@ export interface ClaimSummary {
 }
 
 export function summarizeClaims(claims: readonly DebtClaimSignal[]): ClaimSummary {
-  const s: ClaimSummary = { pending: 0, pendingCreditors: 0, pendingWeight: 0, inNotice: 0, pendingUnverified: 0, unverifiedCreditors: 0, disputed: 0, upheld: 0, upheldCreditors: 0, dismissed: 0, withdrawn: 0 };
+  const s: ClaimSummary = {
+    pending: 0,
+    pendingCreditors: 0,
+    pendingWeight: 0,
+    inNotice: 0,
+    pendingUnverified: 0,
+    unverifiedCreditors: 0,
+    disputed: 0,
+    upheld: 0,
+    upheldCreditors: 0,
+    dismissed: 0,
+    withdrawn: 0,
+  };
   if (claims.length === 0) return s;
   const verifiedFrom = new Map<string, number>();
   const unverifiedFrom = new Set<string>();
@@ -153,7 +165,12 @@ export function claimTerms(s: ClaimSummary): Term[] {
     });
   }
   if (s.inNotice > 0) {
-    out.push({ code: 'DEBT_CLAIM_IN_NOTICE', description: `${s.inNotice} debt claim(s) in the debtor's notice period: no impact unless undisputed when it ends`, points: 0, pinned: true });
+    out.push({
+      code: 'DEBT_CLAIM_IN_NOTICE',
+      description: `${s.inNotice} debt claim(s) in the debtor's notice period: no impact unless undisputed when it ends`,
+      points: 0,
+      pinned: true,
+    });
   }
   if (s.unverifiedCreditors > 0) {
     out.push({
@@ -172,10 +189,20 @@ export function claimTerms(s: ClaimSummary): Term[] {
     });
   }
   if (s.disputed > 0) {
-    out.push({ code: 'DEBT_CLAIM_DISPUTED', description: `${s.disputed} debt claim(s) disputed and under review: impact paused`, points: 0, pinned: true });
+    out.push({
+      code: 'DEBT_CLAIM_DISPUTED',
+      description: `${s.disputed} debt claim(s) disputed and under review: impact paused`,
+      points: 0,
+      pinned: true,
+    });
   }
   if (s.dismissed > 0) {
-    out.push({ code: 'DEBT_CLAIM_RESOLVED_FOR_DEBTOR', description: `${s.dismissed} debt claim(s) resolved in the debtor's favour: no impact`, points: 0, pinned: true });
+    out.push({
+      code: 'DEBT_CLAIM_RESOLVED_FOR_DEBTOR',
+      description: `${s.dismissed} debt claim(s) resolved in the debtor's favour: no impact`,
+      points: 0,
+      pinned: true,
+    });
   }
   return out;
 }

@@ -61,8 +61,20 @@ export function emptyFeatures(address: string): WalletFeatures {
     distinctTokens: 0,
     ageDays: 0,
     lending: {
-      supplies: 0, borrows: 0, repays: 0, liquidations: 0, protocols: 0,
-      suppliedUsd: 0, borrowedUsd: 0, repaidUsd: 0, liquidatedUsd: 0, unvaluedSupplies: 0, unvaluedBorrows: 0, unvaluedRepays: 0, avgDaysToRepay: null, positions: EMPTY_POSITIONS,
+      supplies: 0,
+      borrows: 0,
+      repays: 0,
+      liquidations: 0,
+      protocols: 0,
+      suppliedUsd: 0,
+      borrowedUsd: 0,
+      repaidUsd: 0,
+      liquidatedUsd: 0,
+      unvaluedSupplies: 0,
+      unvaluedBorrows: 0,
+      unvaluedRepays: 0,
+      avgDaysToRepay: null,
+      positions: EMPTY_POSITIONS,
     },
     trading: { swaps: 0, distinctPools: 0, protocols: 0, activeDays: 0, volumeUsd: 0, unvaluedSwaps: 0 },
     governance: { votes: 0, proposalsVotedOn: 0, delegationsMade: 0, delegationsReceived: 0, governors: 0 },
@@ -90,18 +102,24 @@ export function scoreCategories(input: ModelInput): CategoryResult[] {
 
 /** A known protocol contract (router, pool, registry entry) is not a user: every category 0, with the reason. */
 function protocolContract(f: WalletFeatures): CategoryResult[] {
-  const factor = { code: 'PROTOCOL_CONTRACT', description: `${f.contractLabel ?? 'a protocol contract'}: a known protocol contract, not scored as a user`, impact: 0 };
-  return (['DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE', 'NFT', 'IDENTITY', 'SOCIAL', 'DEVELOPER', 'COMPLIANCE'] as const).map((category) => ({
-    category,
-    score: 0,
-    conduct: 0,
-    backingUsd: null,
-    confidence: 0.95,
-    factors: [factor],
-    inputsKey: fingerprint(`contract:${f.contractLabel ?? ''}`),
-    offchainKey: '',
-    evidenceAt: null,
-  }));
+  const factor = {
+    code: 'PROTOCOL_CONTRACT',
+    description: `${f.contractLabel ?? 'a protocol contract'}: a known protocol contract, not scored as a user`,
+    impact: 0,
+  };
+  return (['DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE', 'NFT', 'IDENTITY', 'SOCIAL', 'DEVELOPER', 'COMPLIANCE'] as const).map(
+    (category) => ({
+      category,
+      score: 0,
+      conduct: 0,
+      backingUsd: null,
+      confidence: 0.95,
+      factors: [factor],
+      inputsKey: fingerprint(`contract:${f.contractLabel ?? ''}`),
+      offchainKey: '',
+      evidenceAt: null,
+    }),
+  );
 }
 
 const byImpact = (a: Factor, b: Factor) => Math.abs(b.impact) - Math.abs(a.impact);
@@ -135,18 +153,27 @@ export function composite(parts: readonly CompositeInput[], sanctioned: boolean 
     conduct += w * (p.conduct ?? p.score);
     conf += w * p.confidence;
     keys += p.inputsKey;
-    factors.push({ code: `CATEGORY_${p.category}`, description: `${p.category} ${p.score} (weight ${Math.round(w * 100)}%)`, impact: Math.round(w * (p.score - 500)) });
+    factors.push({
+      code: `CATEGORY_${p.category}`,
+      description: `${p.category} ${p.score} (weight ${Math.round(w * 100)}%)`,
+      impact: Math.round(w * (p.score - 500)),
+    });
   }
   let score = Math.round(clamp(total, 0, 1000));
   if (sanctioned === true && score > SANCTIONED_OVERALL_CAP) {
-    factors.push({ code: 'SANCTIONED_CAP', description: `sanctioned address: OVERALL capped at ${SANCTIONED_OVERALL_CAP}`, impact: SANCTIONED_OVERALL_CAP - score });
+    factors.push({
+      code: 'SANCTIONED_CAP',
+      description: `sanctioned address: OVERALL capped at ${SANCTIONED_OVERALL_CAP}`,
+      impact: SANCTIONED_OVERALL_CAP - score,
+    });
     score = SANCTIONED_OVERALL_CAP;
   }
   factors.sort(byImpact);
   return {
     category: 'OVERALL',
     score,
-    conduct: sanctioned === true ? Math.min(SANCTIONED_OVERALL_CAP, Math.round(clamp(conduct, 0, 1000))) : Math.round(clamp(conduct, 0, 1000)),
+    conduct:
+      sanctioned === true ? Math.min(SANCTIONED_OVERALL_CAP, Math.round(clamp(conduct, 0, 1000))) : Math.round(clamp(conduct, 0, 1000)),
     backingUsd: backingUsd === null ? null : Math.round(backingUsd * 100) / 100,
     confidence: round3(conf),
     factors: factors.length > MAX_FACTORS ? factors.slice(0, MAX_FACTORS) : factors,

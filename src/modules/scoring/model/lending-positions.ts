@@ -59,7 +59,21 @@ export interface LendingPositions {
   liquidationsAged?: { usd: number; ageDays: number }[];
 }
 
-export const EMPTY_POSITIONS: LendingPositions = { debtUsdDays: 0, collateralUsdDays: 0, interestUsd: 0, cycles: 0, cycleMonths: 0, avgCycleDays: null, protocolsHeld: 0, spanDays: 0, rawDebtUsdDays: 0, creditDays: 0, ltvDays: 0, leveragedDays: 0, liquidationsAged: [] };
+export const EMPTY_POSITIONS: LendingPositions = {
+  debtUsdDays: 0,
+  collateralUsdDays: 0,
+  interestUsd: 0,
+  cycles: 0,
+  cycleMonths: 0,
+  avgCycleDays: null,
+  protocolsHeld: 0,
+  spanDays: 0,
+  rawDebtUsdDays: 0,
+  creditDays: 0,
+  ltvDays: 0,
+  leveragedDays: 0,
+  liquidationsAged: [],
+};
 
 const DAY_MS = 86_400_000;
 /** What counts of a position at any one moment: one day of anything earns at most this many USD-days. */
@@ -93,7 +107,8 @@ interface Market {
   heldSince: number | null;
 }
 
-const eventOrder = (a: LendingEvent, b: LendingEvent) => a.at - b.at || a.chainId - b.chainId || a.block - b.block || (a.logIndex ?? 0) - (b.logIndex ?? 0);
+const eventOrder = (a: LendingEvent, b: LendingEvent) =>
+  a.at - b.at || a.chainId - b.chainId || a.block - b.block || (a.logIndex ?? 0) - (b.logIndex ?? 0);
 
 const unitPrice = (e: LendingEvent) => (e.usd !== null && e.amount > 0 ? e.usd / e.amount : null);
 
@@ -112,7 +127,8 @@ export function replayLending(all: readonly LendingEvent[], until?: number | nul
   const markets = new Map<string, Market>();
   // prices per market: the latest valued event so far; a market never valued counts its largest event as $100
   const largest = new Map<string, number>();
-  const keyOf = (e: LendingEvent) => (e.protocol === 'compound-v3' ? `${e.chainId}:${e.contract}` : `${e.chainId}:${e.contract}:${e.counterparty ?? ''}`);
+  const keyOf = (e: LendingEvent) =>
+    e.protocol === 'compound-v3' ? `${e.chainId}:${e.contract}` : `${e.chainId}:${e.contract}:${e.counterparty ?? ''}`;
   for (const e of sorted) {
     const k = keyOf(e);
     largest.set(k, Math.max(largest.get(k) ?? 0, e.amount));
@@ -152,8 +168,10 @@ export function replayLending(all: readonly LendingEvent[], until?: number | nul
       coll += c;
       if (!m.comet) {
         const b = byProtocol.get(m.protocol);
-        if (b) (b.debt += d), (b.coll += c);
-        else byProtocol.set(m.protocol, { debt: d, coll: c });
+        if (b) {
+          b.debt += d;
+          b.coll += c;
+        } else byProtocol.set(m.protocol, { debt: d, coll: c });
       }
       if ((m.debt > 0 || m.collateral > 0) && m.heldSince !== null && to - m.heldSince >= DAY_MS) heldIn.add(m.protocol);
     }
@@ -163,7 +181,12 @@ export function replayLending(all: readonly LendingEvent[], until?: number | nul
     }
     let owed = 0;
     let against = 0;
-    for (const b of byProtocol.values()) if (b.debt >= CLOSED_USD && b.coll > 0) (owed += b.debt), (against += b.coll);
+    for (const b of byProtocol.values()) {
+      if (b.debt >= CLOSED_USD && b.coll > 0) {
+        owed += b.debt;
+        against += b.coll;
+      }
+    }
     if (owed > 0) {
       ltvDays += (Math.min(1, owed / against) * dt) / DAY_MS;
       leveragedDays += dt / DAY_MS;
@@ -179,7 +202,19 @@ export function replayLending(all: readonly LendingEvent[], until?: number | nul
     const k = keyOf(e);
     let m = markets.get(k);
     if (!m) {
-      m = { protocol: e.protocol, comet: e.protocol === 'compound-v3', price: 0, unpriced: true, collateral: 0, debt: 0, principal: 0, peak: 0, openedAt: null, openedBlock: 0, heldSince: null };
+      m = {
+        protocol: e.protocol,
+        comet: e.protocol === 'compound-v3',
+        price: 0,
+        unpriced: true,
+        collateral: 0,
+        debt: 0,
+        principal: 0,
+        peak: 0,
+        openedAt: null,
+        openedBlock: 0,
+        heldSince: null,
+      };
       markets.set(k, m);
     }
     const p = unitPrice(e);
@@ -196,7 +231,14 @@ export function replayLending(all: readonly LendingEvent[], until?: number | nul
       if (e.kind === 'lending_supply') repaid = Math.min(x, m.debt);
       if (e.kind === 'lending_withdraw' && (x - Math.max(0, bal)) * m.price >= CLOSED_USD) firstBorrow ??= e.at;
       if (e.kind === 'lending_liquidation') liquidated.push({ usd: e.usd ?? 0, at: e.at });
-      const next = e.kind === 'lending_supply' ? bal + x : e.kind === 'lending_withdraw' ? bal - x : e.kind === 'lending_liquidation' ? Math.max(0, bal) : bal;
+      const next =
+        e.kind === 'lending_supply'
+          ? bal + x
+          : e.kind === 'lending_withdraw'
+            ? bal - x
+            : e.kind === 'lending_liquidation'
+              ? Math.max(0, bal)
+              : bal;
       if (next < 0 && m.debt === 0) open(m, e);
       if (next < 0) m.peak = Math.max(m.peak, -next);
       m.principal = Math.max(0, -next);
@@ -280,7 +322,11 @@ export function replayLending(all: readonly LendingEvent[], until?: number | nul
 function withoutCometEchoes(events: readonly LendingEvent[]): readonly LendingEvent[] {
   if (!events.some((e) => e.ref === 'comet-transfer')) return events;
   const at = (e: LendingEvent, logIndex: number) => `${e.chainId}:${e.contract}:${e.block}:${logIndex}:${e.kind}`;
-  const own = new Set(events.filter((e) => e.protocol === 'compound-v3' && e.ref !== 'comet-transfer' && e.logIndex !== undefined).map((e) => at(e, e.logIndex!)));
+  const own = new Set(
+    events
+      .filter((e) => e.protocol === 'compound-v3' && e.ref !== 'comet-transfer' && e.logIndex !== undefined)
+      .map((e) => at(e, e.logIndex!)),
+  );
   return events.filter((e) => !(e.ref === 'comet-transfer' && e.logIndex !== undefined && own.has(at(e, e.logIndex - 1))));
 }
 

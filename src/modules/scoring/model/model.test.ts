@@ -16,18 +16,58 @@ function borrower(): WalletFeatures {
   f.lastActivityAt = new Date('2026-01-01T00:00:00Z');
   f.ageDays = 240;
   // model 2 scores value: a $40k borrower who repaid everything within two weeks
-  f.lending = { supplies: 4, borrows: 5, repays: 5, liquidations: 0, protocols: 2, suppliedUsd: 64_000, borrowedUsd: 40_000, repaidUsd: 40_000, liquidatedUsd: 0, unvaluedSupplies: 0, unvaluedBorrows: 0, unvaluedRepays: 0, avgDaysToRepay: 14 };
+  f.lending = {
+    supplies: 4,
+    borrows: 5,
+    repays: 5,
+    liquidations: 0,
+    protocols: 2,
+    suppliedUsd: 64_000,
+    borrowedUsd: 40_000,
+    repaidUsd: 40_000,
+    liquidatedUsd: 0,
+    unvaluedSupplies: 0,
+    unvaluedBorrows: 0,
+    unvaluedRepays: 0,
+    avgDaysToRepay: 14,
+  };
   // model 4.0.0 scores conduct over time: twelve loans of ~$40k held two weeks each in twelve months, debt at a third
   // of the collateral, over 400 days; backed by $3,000 of gas and the interest net of what the cash earns parked
-  f.lending.positions = { debtUsdDays: 2_800_000, collateralUsdDays: 28_800_000, interestUsd: 383, cycles: 12, cycleMonths: 12, avgCycleDays: 14, protocolsHeld: 2, spanDays: 400, creditDays: 400, ltvDays: 168 / 3, leveragedDays: 168, liquidationsAged: [] };
+  f.lending.positions = {
+    debtUsdDays: 2_800_000,
+    collateralUsdDays: 28_800_000,
+    interestUsd: 383,
+    cycles: 12,
+    cycleMonths: 12,
+    avgCycleDays: 14,
+    protocolsHeld: 2,
+    spanDays: 400,
+    creditDays: 400,
+    ltvDays: 168 / 3,
+    leveragedDays: 168,
+    liquidationsAged: [],
+  };
   f.gasUsd = { lending: 3_000, trading: 0, governance: 0, total: 3_000 };
   return f;
 }
 
 let claimSeq = 0;
-function claim(status: DebtClaimSignal['status'], creditor = `0x${'c'.repeat(39)}1`, inFavorOf: DebtClaimSignal['inFavorOf'] = null): DebtClaimSignal {
+function claim(
+  status: DebtClaimSignal['status'],
+  creditor = `0x${'c'.repeat(39)}1`,
+  inFavorOf: DebtClaimSignal['inFavorOf'] = null,
+): DebtClaimSignal {
   // verified: the spec's impact table applies in full (unverified claims: model/debt-claims.test.ts)
-  return { id: `claim-${++claimSeq}`, creditorAddress: creditor, status, inFavorOf, amount: '100', currency: 'USDC', createdAt: new Date('2026-01-02T00:00:00Z'), verified: true };
+  return {
+    id: `claim-${++claimSeq}`,
+    creditorAddress: creditor,
+    status,
+    inFavorOf,
+    amount: '100',
+    currency: 'USDC',
+    createdAt: new Date('2026-01-02T00:00:00Z'),
+    verified: true,
+  };
 }
 const creditor = (i: number) => `0x${i.toString(16).padStart(40, '0')}`;
 const lendingScore = (claims: DebtClaimSignal[], f = borrower()) => byCat({ features: f, claims }).DEFI_LENDING;
@@ -89,7 +129,12 @@ describe('OVERALL', () => {
     expect(Object.keys(WEIGHTS).sort()).toEqual(CATEGORIES.filter((c) => c !== 'OVERALL').sort());
   });
   it('is the weighted sum of the category scores', () => {
-    const parts = CATEGORIES.filter((c) => c !== 'OVERALL').map((c, i) => ({ category: c, score: 100 * (i + 1), confidence: 0.5, inputsKey: c }));
+    const parts = CATEGORIES.filter((c) => c !== 'OVERALL').map((c, i) => ({
+      category: c,
+      score: 100 * (i + 1),
+      confidence: 0.5,
+      inputsKey: c,
+    }));
     const expected = parts.reduce((a, p) => a + WEIGHTS[p.category as keyof typeof WEIGHTS] * p.score, 0);
     const o = composite(parts, false);
     expect(o.score).toBe(Math.round(expected));
@@ -136,7 +181,9 @@ describe('debt claims on DEFI_LENDING', () => {
     expect(s.factors.find((f) => f.code === 'DEBT_CLAIM_RESOLVED_FOR_CREDITOR')?.impact).toBeLessThanOrEqual(-200);
   });
   it('an upheld claim with no recorded outcome counts as creditor favour', () => {
-    expect(lendingScore([claim('Resolved', creditor(1), null)]).score).toBe(lendingScore([claim('Resolved', creditor(1), 'creditor')]).score);
+    expect(lendingScore([claim('Resolved', creditor(1), null)]).score).toBe(
+      lendingScore([claim('Resolved', creditor(1), 'creditor')]).score,
+    );
   });
   it('Resolved in the debtor favour and Withdrawn have no impact', () => {
     expect(lendingScore([claim('Resolved', creditor(1), 'debtor')]).score).toBe(clean.score);
@@ -249,15 +296,51 @@ describe('categories', () => {
     big.distinctCounterparties = 1e6;
     big.tokenTransfers = 1e6;
     big.distinctTokens = 1e6;
-    big.trading = { swaps: 1e6, distinctPools: 1e6, protocols: 1e6, activeDays: 1e6, volumeUsd: 1e9, unvaluedSwaps: 0, feesUsd: 1e6, backedFeesUsd: 1e6 };
+    big.trading = {
+      swaps: 1e6,
+      distinctPools: 1e6,
+      protocols: 1e6,
+      activeDays: 1e6,
+      volumeUsd: 1e9,
+      unvaluedSwaps: 0,
+      feesUsd: 1e6,
+      backedFeesUsd: 1e6,
+    };
     big.governance = { votes: 1e6, proposalsVotedOn: 1e6, delegationsMade: 1e6, delegationsReceived: 1e6, governors: 1e6 };
     big.gasUsd = { lending: 1e6, trading: 1e6, governance: 1e6, total: 1e6 };
     big.nft = { mints: 1e6, received: 1e6, sent: 0, collections: 1e6 };
     big.developer = { contractsDeployed: 1e6, contractsWithCode: 1e6, usedContracts: 1e6, thirdPartyUsers: 1e6 };
     big.identity = { ensNames: 1e6, attestationsReceived: 1e6, attestationsMade: 1e6 };
     // valued evidence (unvalued events are capped, see UNVALUED_MAX_EVENTS)
-    big.lending = { supplies: 1e6, borrows: 1e6, repays: 1e6, liquidations: 0, protocols: 1e6, avgDaysToRepay: 1, suppliedUsd: 1e9, borrowedUsd: 1e9, repaidUsd: 1e9, liquidatedUsd: 0, unvaluedSupplies: 0, unvaluedBorrows: 0, unvaluedRepays: 0 };
-    big.lending.positions = { debtUsdDays: 1e11, collateralUsdDays: 1e12, interestUsd: 1e9, cycles: 1e6, cycleMonths: 1e3, avgCycleDays: 1, protocolsHeld: 1e6, spanDays: 1e4, creditDays: 1e4, ltvDays: 1e3, leveragedDays: 1e4, liquidationsAged: [] };
+    big.lending = {
+      supplies: 1e6,
+      borrows: 1e6,
+      repays: 1e6,
+      liquidations: 0,
+      protocols: 1e6,
+      avgDaysToRepay: 1,
+      suppliedUsd: 1e9,
+      borrowedUsd: 1e9,
+      repaidUsd: 1e9,
+      liquidatedUsd: 0,
+      unvaluedSupplies: 0,
+      unvaluedBorrows: 0,
+      unvaluedRepays: 0,
+    };
+    big.lending.positions = {
+      debtUsdDays: 1e11,
+      collateralUsdDays: 1e12,
+      interestUsd: 1e9,
+      cycles: 1e6,
+      cycleMonths: 1e3,
+      avgCycleDays: 1,
+      protocolsHeld: 1e6,
+      spanDays: 1e4,
+      creditDays: 1e4,
+      ltvDays: 1e3,
+      leveragedDays: 1e4,
+      liquidationsAged: [],
+    };
     big.ageDays = 1e4;
     const full = { did: `did:credence:1:${ADDR}`, hasDid: true, didCreatedAt: null, activeCredentials: 1e6, controlProved: true };
     const s = byCat({ features: small });
@@ -315,10 +398,40 @@ describe('model 2.0.0: value, self-dealing, anchors', () => {
 
   it('positions, not rows: forty same-block $1M loops score nothing, one $100k loan held a month scores; a longer history counts', () => {
     const loops = emptyFeatures(ADDR);
-    loops.lending = { ...loops.lending, supplies: 40, borrows: 40, repays: 40, protocols: 1, suppliedUsd: 4e7, borrowedUsd: 4e7, repaidUsd: 4e7, avgDaysToRepay: 0, positions: EMPTY_POSITIONS };
+    loops.lending = {
+      ...loops.lending,
+      supplies: 40,
+      borrows: 40,
+      repays: 40,
+      protocols: 1,
+      suppliedUsd: 4e7,
+      borrowedUsd: 4e7,
+      repaidUsd: 4e7,
+      avgDaysToRepay: 0,
+      positions: EMPTY_POSITIONS,
+    };
     const loan = emptyFeatures(ADDR);
-    loan.lending = { ...loan.lending, supplies: 1, borrows: 1, repays: 1, protocols: 1, suppliedUsd: 2e5, borrowedUsd: 1e5, repaidUsd: 1e5, avgDaysToRepay: 30 };
-    loan.lending.positions = { debtUsdDays: 3e6, collateralUsdDays: 6e6, interestUsd: 400, cycles: 1, cycleMonths: 1, avgCycleDays: 30, protocolsHeld: 1, spanDays: 30 };
+    loan.lending = {
+      ...loan.lending,
+      supplies: 1,
+      borrows: 1,
+      repays: 1,
+      protocols: 1,
+      suppliedUsd: 2e5,
+      borrowedUsd: 1e5,
+      repaidUsd: 1e5,
+      avgDaysToRepay: 30,
+    };
+    loan.lending.positions = {
+      debtUsdDays: 3e6,
+      collateralUsdDays: 6e6,
+      interestUsd: 400,
+      cycles: 1,
+      cycleMonths: 1,
+      avgCycleDays: 30,
+      protocolsHeld: 1,
+      spanDays: 30,
+    };
     const a = byCat({ features: loops }).DEFI_LENDING;
     const b = byCat({ features: loan }).DEFI_LENDING;
     expect(a.score).toBe(0);

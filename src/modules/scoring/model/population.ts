@@ -120,9 +120,22 @@ export function populationWallet(i: number, seed = 1): ModelInput & { events: Le
   f.evidenceCount = r(5000);
 
   const compliance: ComplianceSignal | null =
-    r(3) === 0 ? null : { sanctioned: r(50) === 0 ? true : r(5) === 0 ? null : false, kycStatus: (['none', 'pending', 'approved', 'rejected'] as const)[r(4)], kycLevel: (['none', 'basic', 'full'] as const)[r(3)] } as ComplianceSignal;
+    r(3) === 0
+      ? null
+      : ({
+          sanctioned: r(50) === 0 ? true : r(5) === 0 ? null : false,
+          kycStatus: (['none', 'pending', 'approved', 'rejected'] as const)[r(4)],
+          kycLevel: (['none', 'basic', 'full'] as const)[r(3)],
+        } as ComplianceSignal);
   const identity: IdentitySignal | null =
-    r(3) === 0 ? null : { did: r(2) ? `did:ethr:${f.address}` : null, hasDid: r(2) === 1, didCreatedAt: r(2) ? new Date(POPULATION_NOW - r(700) * DAY) : null, activeCredentials: r(4) } as IdentitySignal;
+    r(3) === 0
+      ? null
+      : ({
+          did: r(2) ? `did:ethr:${f.address}` : null,
+          hasDid: r(2) === 1,
+          didCreatedAt: r(2) ? new Date(POPULATION_NOW - r(700) * DAY) : null,
+          activeCredentials: r(4),
+        } as IdentitySignal);
   const claims: DebtClaimSignal[] = [];
   for (let c = r(6) === 0 ? 1 + r(3) : 0; c > 0; c--) {
     const createdAt = new Date(POPULATION_NOW - r(500) * DAY);

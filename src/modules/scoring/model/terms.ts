@@ -46,7 +46,8 @@ export function topFactors(terms: readonly Term[], empty?: { code: string; descr
     if (t.pinned) pinned.push({ code: t.code, description: t.description, impact });
     else if (impact !== 0) (rest ??= []).push({ code: t.code, description: t.description, impact });
   }
-  if (rest === null) return pinned.length === 0 ? (empty ? [{ code: empty.code, description: empty.description, impact: 0 }] : []) : pinned.sort(byImpact);
+  if (rest === null)
+    return pinned.length === 0 ? (empty ? [{ code: empty.code, description: empty.description, impact: 0 }] : []) : pinned.sort(byImpact);
   if (rest.length > 1) rest.sort(byImpact);
   const room = Math.min(rest.length, Math.max(0, MAX_FACTORS - pinned.length));
   for (let i = 0; i < room; i++) pinned.push(rest[i]);
