@@ -4,9 +4,9 @@
 import type { components } from './schema.js';
 import { verifyWebhook } from './webhooks.js';
 import { CredenceError } from './errors.js';
+import type { Category } from './enums.js';
 
 type Schemas = components['schemas'];
-export type Category = Schemas extends { ScoreEntry: { category: infer C } } ? C : string;
 export type Coverage = Schemas extends { Coverage: infer C } ? C : Record<string, unknown>;
 
 export interface ScoreUpdatedEvent {

@@ -34,6 +34,15 @@ export {
 } from './proofs.js';
 export * from './errors.js';
 export {
+  CATEGORIES,
+  DISPUTE_STATUSES,
+  DISPUTE_REASONS,
+  isCategory,
+  type Category,
+  type DisputeStatus,
+  type DisputeReason,
+} from './enums.js';
+export {
   constructEvent,
   EVENT_TYPES,
   WebhookSignatureError,
