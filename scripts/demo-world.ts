@@ -108,10 +108,15 @@ export const CLAIMS: Record<Role, Claim[]> = {
         e(w, 'liquidated', 'DEFI_LENDING').score < e(w, 'borrower', 'DEFI_LENDING').score,
     },
     {
-      says: "OVERALL: below the steady borrower's; above the fresh wallet's, as no category goes below 0 and a year of activity counts in the others",
+      says: "OVERALL: the lowest of the demo, below the fresh wallet's: its lending stops at 0, but its recent liquidations count in OVERALL below that 0, and the OVERALL factor says how far",
       holds: (w) =>
-        e(w, 'liquidated', 'OVERALL').score < e(w, 'borrower', 'OVERALL').score &&
-        e(w, 'liquidated', 'OVERALL').score > e(w, 'fresh', 'OVERALL').score,
+        e(w, 'liquidated', 'OVERALL').score < e(w, 'fresh', 'OVERALL').score &&
+        others('liquidated').every((r) => e(w, r, 'OVERALL').score > e(w, 'liquidated', 'OVERALL').score) &&
+        (e(w, 'liquidated', 'OVERALL').factors ?? []).some(
+          (f) =>
+            f.code === 'CATEGORY_DEFI_LENDING' &&
+            /DEFI_LENDING 0 \(weight 22%\), and \d+ points of liquidations or upheld claims below its 0/.test(f.description),
+        ),
     },
   ],
   trader: [
@@ -191,13 +196,15 @@ export const CLAIMS: Record<Role, Claim[]> = {
   ],
   fresh: [
     {
-      says: 'every activity category 0, COMPLIANCE 500 (screened clean, nothing else): the lowest OVERALL of the demo',
+      says: "every activity category 0, COMPLIANCE 500 (screened clean, nothing else): the lowest OVERALL of the demo but the liquidated wallet's",
       holds: (w) =>
         (['DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE', 'NFT', 'IDENTITY', 'SOCIAL', 'DEVELOPER'] as const).every(
           (c) => e(w, 'fresh', c).score === 0,
         ) &&
         e(w, 'fresh', 'COMPLIANCE').score === 500 &&
-        others('fresh').every((r) => e(w, r, 'OVERALL').score > e(w, 'fresh', 'OVERALL').score),
+        others('fresh')
+          .filter((r) => r !== 'liquidated')
+          .every((r) => e(w, r, 'OVERALL').score > e(w, 'fresh', 'OVERALL').score),
     },
   ],
 };

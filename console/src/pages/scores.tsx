@@ -3,30 +3,15 @@
 // the wallet's own session. With no chain source (coverage none) nothing on-chain was read: the page says so once,
 // with the way to data, and shows no number the model did not measure.
 import { useMemo } from 'preact/hooks';
-import { call, own as client, CATEGORIES, CATEGORY_NAMES, plural, type Category } from '../api.ts';
+import { CATEGORIES, type Category, type Schemas } from '@credence/sdk';
+import { call, own as client, CATEGORY_NAMES, plural } from '../api.ts';
 import raise from '../data/raise.json';
 import { color, LineChart, type Series } from '../ui/chart.tsx';
-import { Section, Status, useLoad, when } from '../ui/kit.tsx';
+import { Section, Status, Table, useLoad, when } from '../ui/kit.tsx';
 
-interface Factor {
-  code: string;
-  description: string;
-  impact: number;
-}
-interface Entry {
-  category: Category;
-  score: number;
-  confidence: number;
-  tier: string;
-  calculatedAt: string;
-  modelVersion: string;
-  factors?: Factor[];
-  coverage?: { status: string; reason?: string | null; chains: { chainId: number; complete: boolean }[] };
-  /** the score before the backing ceiling: how the wallet behaves */
-  conduct?: number;
-  /** USD the wallet lost and cannot get back behind the score (null: a verification category) */
-  backingUsd?: number | null;
-}
+type Factor = Schemas['Factor'];
+type Entry = Schemas['ScoreEntry'];
+/** What would raise a category's score (data/raise.json: the console's own words, not the API's). */
 interface Advice {
   actions: string[];
   never: string[];
@@ -41,10 +26,14 @@ const NO_CHAIN_SOURCE = 'NO_CHAIN_SOURCE';
 const REVISION = 'DISPUTE_REVISION';
 const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 
-/** A CATEGORY_* factor's score and weight, from its description ("DEFI_LENDING 640 (weight 20%)"). */
-function partOf(f: Factor): { category: Category; score: number; weight: number } | null {
-  const m = f.description.match(/(\d+)\s*\(weight (\d+)%\)/);
-  return m ? { category: f.code.slice('CATEGORY_'.length) as Category, score: Number(m[1]), weight: Number(m[2]) / 100 } : null;
+/** A CATEGORY_* factor's score and weight, from its description ("DEFI_LENDING 640 (weight 20%)"), and the points of
+ *  settled negative evidence (liquidations, upheld claims) that count in Overall below the category's 0 ("DEFI_LENDING 0
+ *  (weight 22%), and 496 points of liquidations or upheld claims below its 0"). */
+function partOf(f: Factor): { category: Category; score: number; weight: number; below: number } | null {
+  const m = f.description.match(/(\d+)\s*\(weight (\d+)%\)(?:, and (\d+) points of [^,]* below its 0)?/);
+  return m
+    ? { category: f.code.slice('CATEGORY_'.length) as Category, score: Number(m[1]), weight: Number(m[2]) / 100, below: Number(m[3] ?? 0) }
+    : null;
 }
 
 /**
@@ -58,7 +47,7 @@ function OverallBreakdown({ e }: { e: Entry }) {
   const estimates = parts
     .map((f) => ({ f, p: partOf(f) }))
     .filter((x) => x.p && x.p.weight > 0 && x.f.impact !== 0)
-    .map((x) => x.p!.score - x.f.impact / x.p!.weight);
+    .map((x) => x.p!.score - x.p!.below - x.f.impact / x.p!.weight);
   if (parts.length === 0 || estimates.length === 0) return null;
   const baseline = Math.round(estimates[0]);
   if (estimates.some((b) => Math.abs(b - baseline) > 5)) return null;
@@ -96,7 +85,11 @@ function OverallBreakdown({ e }: { e: Entry }) {
 /** "DEFI_LENDING 640 (weight 20%)" in words: "DeFi lending (credit history): 640, weight 20%". */
 function categoryPart(f: Factor): string {
   const p = partOf(f);
-  return p ? `${CATEGORY_NAMES[p.category] ?? p.category}: ${p.score}, weight ${Math.round(p.weight * 100)}%` : f.description;
+  if (!p) return f.description;
+  const name = CATEGORY_NAMES[p.category] ?? p.category;
+  const why = f.description.match(/points of ([^,]*) below its 0/)?.[1] ?? 'negative evidence';
+  const below = p.below > 0 ? `, and ${p.below} points of ${why} that count below its 0` : '';
+  return `${name}: ${p.score}${below}, weight ${Math.round(p.weight * 100)}%`;
 }
 
 const dollars = (n: number) => `$${n >= 1000 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2)}`;
@@ -176,26 +169,18 @@ function ScoreCard({ e }: { e: Entry }) {
   );
 }
 
-interface Change {
-  category: Category;
-  newScore: number;
-  /** when the score was computed: the time it describes (a replayed or backfilled history is dated at its own time) */
-  calculatedAt: string;
-  recordedAt: string;
-  cause: string;
-}
-
 function History({ address }: { address: string }) {
   // one read of the change feed for this wallet, oldest first, split into one line per category
   const h = useLoad(async () => {
     const r = await call(client.GET('/api/v1/reputation/changes', { params: { query: { address, limit: 500 } } }));
-    return r.changes as unknown as Change[];
+    return r.changes;
   }, [address]);
   const series = useMemo<Series[]>(
     () =>
       CATEGORIES.map((c, i) => ({
         label: CATEGORY_NAMES[c],
         stroke: color(i),
+        // calculatedAt: the time a score describes (a replayed or backfilled history is dated at its own time)
         points: (h.data ?? []).filter((x) => x.category === c).map((x) => [Math.floor(Date.parse(x.calculatedAt) / 1000), x.newScore] as [number, number]),
       })).filter((s) => s.points.length > 0),
     [h.data],
@@ -208,28 +193,16 @@ function History({ address }: { address: string }) {
       {h.data && h.data.length > 0 && (
         <details>
           <summary>{plural(h.data.length, 'change')} as a table</summary>
-          <div class="scroll" tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Category</th>
-                <th scope="col">Score</th>
-                <th scope="col">Cause</th>
+          <Table columns={['When', 'Category', 'Score', 'Cause']}>
+            {h.data.slice(-50).map((x, i) => (
+              <tr key={i}>
+                <td>{when(x.calculatedAt)}</td>
+                <td>{CATEGORY_NAMES[x.category]}</td>
+                <td>{x.newScore}</td>
+                <td>{words(x.cause)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {h.data.slice(-50).map((x, i) => (
-                <tr key={i}>
-                  <td>{when(x.calculatedAt)}</td>
-                  <td>{CATEGORY_NAMES[x.category]}</td>
-                  <td>{x.newScore}</td>
-                  <td>{words(x.cause)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          </div>
+            ))}
+          </Table>
         </details>
       )}
     </Section>
@@ -275,21 +248,11 @@ function Unscored({ entries }: { entries: Entry[] }) {
             : 'How to get data: start the service with a chain source (CREDENCE_RPC_URL_<chainId>, or CREDENCE_EXPLORER_API_URL with CREDENCE_EXPLORER_API_KEY), or run npm run demo for a local chain with scored wallets.'}
         </p>
       </div>
-      <div class="scroll" tabIndex={0} role="region" aria-label="Categories">
-        <table data-testid="unscored-table">
-          <thead>
-            <tr>
-              <th scope="col">Category</th>
-              <th scope="col">Score</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((e) => (
-              <UnscoredRow key={e.category} e={e} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table columns={['Category', 'Score']} label="Categories" testid="unscored-table">
+        {entries.map((e) => (
+          <UnscoredRow key={e.category} e={e} />
+        ))}
+      </Table>
     </div>
   );
 }
@@ -300,7 +263,7 @@ export function Scores({ address, onDid }: { address: string; onDid?: (did: stri
     onDid?.(r.did ?? null);
     return r;
   }, [address]);
-  const entries = (s.data?.scores ?? []) as unknown as Entry[];
+  const entries = s.data?.scores ?? [];
   const unread = entries.length > 0 && entries.every((e) => e.coverage?.status === 'none');
   return (
     <>

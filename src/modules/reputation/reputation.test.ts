@@ -38,7 +38,7 @@ function expectEntry(e: Record<string, unknown>) {
   expect(e.confidence as number).toBeLessThanOrEqual(1);
   expect(['Very Low', 'Low', 'Medium', 'High', 'Very High']).toContain(e.tier);
   expect(new Date(e.calculatedAt as string).toISOString()).toBe(e.calculatedAt);
-  expect(e.modelVersion).toBe('4.0.0');
+  expect(e.modelVersion).toBe('4.1.0');
 }
 
 describe('auth', () => {

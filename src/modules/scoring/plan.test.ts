@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DebtClaimSignal, WalletFeatures } from './contracts.js';
-import { emptyFeatures, scoreCategories } from './model/index.js';
+import { emptyFeatures, scoreCategories, scoreWallet, WEIGHTS } from './model/index.js';
+import { EMPTY_POSITIONS } from './model/lending-positions.js';
 import { planWallet } from './plan.js';
 import { claimPoints, UNVERIFIED_CAP } from './model/debt-claims.js';
 import type { ScoreRow } from './repo.js';
@@ -212,5 +213,60 @@ describe('planWallet: debt claims never erase a revision', () => {
     const attacked = planL(features(t0), [unverified('u1', `0x${'1'.repeat(40)}`)], revised.rows, t2);
     expect(row(attacked.rows, 'OVERALL').override_score).toBe(700);
     expect(700 - row(attacked.rows, 'OVERALL').score).toBeLessThanOrEqual(UNVERIFIED_CAP);
+  });
+});
+
+describe('planWallet: points below a category 0', () => {
+  const liquidated = () => {
+    const f = features(t0);
+    // a year of activity elsewhere, so OVERALL stays above its floor of 0 and the comparison means something
+    f.chains = [1];
+    f.activeMonths = 12;
+    f.distinctCounterparties = 10;
+    f.tokenTransfers = 40;
+    f.lending.liquidations = 1;
+    f.lending.liquidatedUsd = 30_000;
+    f.lending.positions = { ...EMPTY_POSITIONS, debtUsdDays: 600_000, liquidationsAged: [{ usd: 30_000, ageDays: 7 }] };
+    return f;
+  };
+  const planned = (
+    f: WalletFeatures,
+    stored: ScoreRow[],
+    now: Date,
+    override?: { category: 'DEFI_LENDING'; score: number; disputeId: string },
+  ) =>
+    planWallet(
+      {
+        address: A,
+        results: scoreCategories({ features: f, compliance: clean }),
+        sanctioned: false,
+        lastActivityAt: f.lastActivityAt,
+        stored,
+        override,
+      },
+      'test',
+      now,
+    );
+
+  const clean = { sanctioned: false, kycStatus: 'none', kycLevel: 'none' } as const;
+
+  it("OVERALL as stored counts a recent liquidation below lending's 0, as the model does", () => {
+    const f = liquidated();
+    const base = planned(f, [], t1);
+    const model = scoreWallet({ features: f, compliance: clean })[0];
+    expect(row(base.rows, 'DEFI_LENDING').score).toBe(0);
+    expect(model.score).toBeGreaterThan(0);
+    expect(row(base.rows, 'OVERALL').score).toBe(model.score);
+    expect(row(base.rows, 'OVERALL').score).toBeLessThan(row(planned(features(t0), [], t1).rows, 'OVERALL').score);
+  });
+
+  it("an admin's revision of the category is its whole answer: nothing below it counts", () => {
+    const f = liquidated();
+    const base = planned(f, [], t1);
+    const revised = planned(f, base.rows, t2, { category: 'DEFI_LENDING', score: 300, disputeId: 'd9' });
+    expect(row(revised.rows, 'DEFI_LENDING').score).toBe(300);
+    const others = revised.rows.filter((r) => r.category !== 'OVERALL' && r.category !== 'DEFI_LENDING');
+    const expected = others.reduce((a, r) => a + WEIGHTS[r.category as keyof typeof WEIGHTS] * r.score, WEIGHTS.DEFI_LENDING * 300);
+    expect(row(revised.rows, 'OVERALL').score).toBe(Math.round(expected));
   });
 });

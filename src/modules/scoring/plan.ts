@@ -142,6 +142,9 @@ export function planWallet(p: WalletPlanInput, cause: string, now: Date): { rows
       category: r.category,
       score: r.score,
       conduct: p.results[i].conduct,
+      // an admin's revision is the category's whole answer: nothing below it
+      below: r.override_score === null ? p.results[i].below : 0,
+      conductBelow: p.results[i].conductBelow,
       confidence: r.confidence,
       inputsKey: p.results[i].inputsKey,
     })),

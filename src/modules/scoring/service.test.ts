@@ -297,7 +297,7 @@ describe('model upgrade', () => {
 
     const bus = createEventBus({ instanceId: 'upgrade4', channel: 'upgrade4' });
     const fresh = createScoringService({ db: app.ctx.db, bus, caches: createCacheFactory(bus), services: app.ctx.services });
-    expect(await fresh.getScore(w, 'DEFI_LENDING')).toMatchObject({ score: now.score, conduct: now.conduct, modelVersion: '4.0.0' });
+    expect(await fresh.getScore(w, 'DEFI_LENDING')).toMatchObject({ score: now.score, conduct: now.conduct, modelVersion: '4.1.0' });
     const changes = await app.ctx.db.query<{ cause: string; old_score: number; new_score: number }>(
       "SELECT cause, old_score, new_score FROM score_changes WHERE address = $1 AND category = 'DEFI_LENDING' AND cause = 'model_upgrade'",
       [w],

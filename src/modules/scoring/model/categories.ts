@@ -40,6 +40,11 @@ function capped(terms: Term[], backingUsd: number, what: string, unpriced = fals
   return `,cap${Math.round(t.points)}`;
 }
 
+/** Negative evidence that is settled fact about the wallet (its own liquidations, a claim upheld after dispute, a
+ *  KYC provider's rejection of its own session): below a category's 0 it still counts in OVERALL. Pending claims,
+ *  which anyone can file, stop at the category's 0. */
+const SETTLED_NEGATIVE: ReadonlySet<string> = new Set(['LIQUIDATIONS', 'DEBT_CLAIM_RESOLVED_FOR_CREDITOR', 'KYC_REJECTED']);
+
 function result(
   category: CategoryResult['category'],
   terms: Term[],
@@ -53,10 +58,12 @@ function result(
   const offchainKey = offchain === '' ? '' : fingerprint(offchain);
   let conduct = 0;
   let total = 0;
+  let settled = 0;
   for (let i = 0; i < terms.length; i++) {
     const t = terms[i];
     total += t.points;
     if (t.code !== 'COST_CEILING' && t.code !== 'UNPRICED_EVIDENCE_CAP') conduct += t.points;
+    if (t.points < 0 && SETTLED_NEGATIVE.has(t.code)) settled -= t.points;
   }
   const r: CategoryResult = {
     category,
@@ -69,6 +76,8 @@ function result(
     offchainKey,
   };
   if (evidenceAt !== undefined) r.evidenceAt = evidenceAt;
+  if (total < 0 && settled > 0) r.below = Math.round(Math.min(-total, settled));
+  if (conduct < 0 && settled > 0) r.conductBelow = Math.round(Math.min(-conduct, settled));
   return r;
 }
 

@@ -11,14 +11,15 @@ import { clamp, fingerprint, round3 } from './transforms.js';
 export { tierFor, decayConfidence, TIERS } from './transforms.js';
 export type { CategoryResult } from './terms.js';
 
-/** 4.0.0: conduct and backing apart. A category's conduct ranks behaviour (lending: repaid loans, tenure, leverage,
+/** 4.1.0: a category's points below 0 (a recent liquidation) pull OVERALL down instead of stopping at 0.
+ *  4.0.0: conduct and backing apart. A category's conduct ranks behaviour (lending: repaid loans, tenure, leverage,
  *  liquidations by recency; size only logarithmically); its backing is what the wallet lost and cannot get back
  *  (backing.ts); the score is conduct held to what the backing supports, and each result carries both.
  *  3.0.0: every point backed by what the wallet itself paid or held over time (lending: positions over time, see
  *  lending-positions.ts). 2.0.0: evidence only from the registry's pinned contracts, by USD value, self-dealing
  *  removed, per-category decay anchors, protocol contracts not scored. Scores stored under any other version are
  *  recomputed on their next read (cause model_upgrade). */
-export const MODEL_VERSION = '4.0.0';
+export const MODEL_VERSION = '4.1.0';
 
 /** OVERALL = sum of weight x category score. The one weights table; it sums to 1. */
 export const WEIGHTS: Readonly<Record<Exclude<Category, 'OVERALL'>, number>> = {
@@ -133,11 +134,16 @@ export interface CompositeInput {
   backingUsd?: number | null;
   confidence: number;
   inputsKey: string;
+  /** points the category fell below 0 (CategoryResult.below); 0 when an admin revised its score */
+  below?: number;
+  conductBelow?: number;
 }
 
 /**
  * OVERALL from the (effective) category scores: 500 + sum of weight x (score - 500), which equals the plain
  * weighted sum since the weights sum to 1, written so each category's factor says how far it pulled up or down.
+ * A category's points below 0 count too: a category score stops at 0, but a wallet liquidated last week must rank
+ * below one that never did anything, so OVERALL takes the liquidations' full weight.
  * Confidence is the weighted mean of the category confidences.
  */
 export function composite(parts: readonly CompositeInput[], sanctioned: boolean | null, backingUsd: number | null = null): CategoryResult {
@@ -149,14 +155,18 @@ export function composite(parts: readonly CompositeInput[], sanctioned: boolean 
   for (const p of parts) {
     if (p.category === 'OVERALL') continue;
     const w = WEIGHTS[p.category];
-    total += w * p.score;
-    conduct += w * (p.conduct ?? p.score);
+    const below = p.below ?? 0;
+    total += w * (p.score - below);
+    conduct += w * ((p.conduct ?? p.score) - (p.conductBelow ?? 0));
     conf += w * p.confidence;
     keys += p.inputsKey;
     factors.push({
       code: `CATEGORY_${p.category}`,
-      description: `${p.category} ${p.score} (weight ${Math.round(w * 100)}%)`,
-      impact: Math.round(w * (p.score - 500)),
+      description:
+        below > 0
+          ? `${p.category} ${p.score} (weight ${Math.round(w * 100)}%), and ${below} points of ${p.category === 'DEFI_LENDING' ? 'liquidations or upheld claims' : 'a rejected KYC'} below its 0`
+          : `${p.category} ${p.score} (weight ${Math.round(w * 100)}%)`,
+      impact: Math.round(w * (p.score - below - 500)),
     });
   }
   let score = Math.round(clamp(total, 0, 1000));

@@ -157,6 +157,63 @@ describe('OVERALL', () => {
     expect(o.score).toBe(100);
     expect(o.factors.some((f) => f.code === 'SANCTIONED_CAP')).toBe(true);
   });
+
+  // A wallet liquidated last week, with a year of activity elsewhere, against one that never did anything: the
+  // category stops at 0, OVERALL must not.
+  const liquidatedAt = (ageDays: number) => {
+    const f = emptyFeatures(ADDR);
+    f.chains = [1];
+    f.activeMonths = 12;
+    f.distinctCounterparties = 10;
+    f.tokenTransfers = 40;
+    f.lending.liquidations = 1;
+    f.lending.liquidatedUsd = 30_000;
+    f.lending.positions = {
+      ...EMPTY_POSITIONS,
+      debtUsdDays: 600_000,
+      collateralUsdDays: 900_000,
+      liquidationsAged: [{ usd: 30_000, ageDays }],
+    };
+    return f;
+  };
+  const overallOf = (f: WalletFeatures, claims: DebtClaimSignal[] = []) => byCat({ features: f, claims, compliance: clean }).OVERALL;
+  const clean = { sanctioned: false, kycStatus: 'none', kycLevel: 'none' } as const;
+
+  it('a liquidation last week ranks below a wallet that never did anything, one two years ago above it', () => {
+    const fresh = overallOf(emptyFeatures(ADDR));
+    const lastWeek = byCat({ features: liquidatedAt(7), compliance: clean });
+    expect(lastWeek.DEFI_LENDING.score).toBe(0);
+    expect(lastWeek.DEFI_LENDING.below).toBeGreaterThan(300);
+    expect(lastWeek.OVERALL.score).toBeLessThan(fresh.score);
+    expect(lastWeek.OVERALL.conduct).toBeLessThan(fresh.conduct);
+    // the factor says how far lending pulled it down, below the 0 the category shows
+    const lend = lastWeek.OVERALL.factors.find((x) => x.code === 'CATEGORY_DEFI_LENDING')!;
+    expect(lend.description).toMatch(/DEFI_LENDING 0 \(weight 22%\), and \d+ points of liquidations or upheld claims below its 0/);
+    expect(lend.impact).toBe(Math.round(WEIGHTS.DEFI_LENDING * (0 - lastWeek.DEFI_LENDING.below! - 500)));
+    // recency still orders them: the same liquidation two years ago weighs its lasting part only
+    const old = overallOf(liquidatedAt(730));
+    expect(old.score).toBeGreaterThan(lastWeek.OVERALL.score);
+    expect(old.score).toBeGreaterThan(fresh.score);
+  });
+
+  it('an upheld claim counts below 0; pending claims, which anyone can file, stop at the category 0', () => {
+    const fresh = overallOf(emptyFeatures(ADDR));
+    const pending = overallOf(
+      emptyFeatures(ADDR),
+      [1, 2, 3, 4].map((i) => claim('Pending', creditor(i))),
+    );
+    expect(pending.score).toBe(fresh.score);
+    const upheld = byCat({ features: emptyFeatures(ADDR), claims: [claim('Resolved', creditor(1), 'creditor')], compliance: clean });
+    expect(upheld.DEFI_LENDING.below).toBeGreaterThan(0);
+    expect(upheld.OVERALL.score).toBeLessThan(fresh.score);
+  });
+
+  it('nothing below 0 leaves OVERALL the plain weighted sum', () => {
+    const parts = CATEGORIES.filter((c) => c !== 'OVERALL').map((c) => ({ category: c, score: 300, confidence: 0.5, inputsKey: c }));
+    expect(composite(parts, false).score).toBe(300);
+    const below = parts.map((p) => (p.category === 'DEFI_LENDING' ? { ...p, score: 0, below: 200 } : p));
+    expect(composite(below, false).score).toBe(Math.round(300 - WEIGHTS.DEFI_LENDING * 500));
+  });
 });
 
 describe('debt claims on DEFI_LENDING', () => {
@@ -469,6 +526,6 @@ describe('model 2.0.0: value, self-dealing, anchors', () => {
     const r = byCat({ features: f });
     for (const c of CATEGORIES) expect(r[c].score, c).toBe(0);
     expect(r.DEFI_LENDING.factors[0].code).toBe('PROTOCOL_CONTRACT');
-    expect(MODEL_VERSION).toBe('4.0.0');
+    expect(MODEL_VERSION).toBe('4.1.0');
   });
 });

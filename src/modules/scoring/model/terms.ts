@@ -28,6 +28,11 @@ export interface CategoryResult {
   offchainKey: string;
   /** the category's latest own on-chain evidence (its decay anchor with the off-chain changes); null: none */
   evidenceAt?: Date | null;
+  /** how far the category's points fell below 0 (liquidations, upheld claims, a rejected KYC beyond what it earned):
+   *  the score stops at 0, OVERALL counts the rest */
+  below?: number;
+  /** the same for its conduct */
+  conductBelow?: number;
 }
 
 /** How many reason codes an entry carries. */
