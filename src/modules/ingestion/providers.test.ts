@@ -14,6 +14,7 @@ import { createIngestionRepo } from './repo.js';
 import { createRpcSource } from './rpc-source.js';
 import { createIngestionService } from './service.js';
 import { pinnedContracts } from './registry/index.js';
+import { buildPlan } from './log-plan.js';
 
 const dbs: Db[] = [];
 const providers: FakeProvider[] = [];
@@ -107,6 +108,56 @@ describe('the 500-block cap of free tiers', () => {
     // one refused window (its queries, one per topic position) teaches the cap for good
     expect(r.provider.refusals).toBeLessThanOrEqual(3);
   }, 300_000);
+});
+
+describe("L2s: a first sync starts at the chain's first pinned deployment, not at block 0", () => {
+  // Every contract whose events a chain's plan asks for carries its deployment block (data/registry/<chain>.json
+  // fromBlocks, each with its source). Before, the Aave pools, Uniswap factories, Comets and EAS of the L2s were read
+  // from block 0, so positions 1 and 2 cost a query per 10,000 blocks from genesis: 2 x 1,999 on this 20,000,000-block
+  // chain. Measured here, on a wallet with no history (infura-like cap): Polygon 1,466 eth_getLogs instead of 4,000
+  // (from Aave V2's 12,687,211), Base 4,368 instead of 4,603 (from Balancer V2's 1,196,036). OP Mainnet and Arbitrum
+  // gain little: their Uniswap V3 factory is at blocks 27,446 and 175 (Uniswap's v3-subgraph).
+  for (const [chainId, first] of [
+    [137, 12_687_211],
+    [8453, 1_196_036],
+  ] as const) {
+    it(`chain ${chainId}: the plan starts at block ${first.toLocaleString('en')} and asks no window before it`, async () => {
+      const plan = buildPlan(pinnedContracts(chainId));
+      expect(plan.start).toBe(first);
+      const chain = simulateChain({ wallet: randomAddress(), events: 0, chainId });
+      const provider = await startFakeProvider(chain, 'infura');
+      providers.push(provider);
+      const db = await testDatabase();
+      dbs.push(db);
+      const eng = createIngestionService({
+        db,
+        repo: createIngestionRepo(db),
+        sources: [createRpcSource(chainId, provider.url)],
+        scoring: () => undefined,
+        log: console as never,
+        concurrency: 1,
+        ingestOnRead: true,
+        sync: { useFinalized: true },
+        pinned: (id) => pinnedContracts(id),
+      });
+      const [res] = await eng.syncWallet(chain.wallet);
+      expect(res.complete).toBe(true);
+      await eng.stop();
+      const getLogs = provider.calls.get('eth_getLogs') ?? 0;
+      const finalized = chain.head - 64;
+      const windows = (from: number) => Math.max(0, Math.ceil((finalized - from) / 10_000));
+      // at most one query per position per 10,000-block window from where each position starts, plus the refused
+      // probe that teaches the cap (one per position)
+      const starts = [1, 2, 3].map((p) =>
+        Math.min(...plan.streams.filter((st) => st.position === p && !st.after).map((st) => st.fromBlock)),
+      );
+      expect(getLogs).toBeLessThanOrEqual(starts.reduce((n, st) => n + windows(st), 0) + 3);
+      // fewer than the same plan with positions 1 and 2 from block 0 (before the L2 deployment blocks) would ask
+      const before = 2 * windows(0) + windows(starts[2]);
+      expect(getLogs).toBeLessThan(before);
+      console.info(`chain ${chainId} eth_getLogs`, getLogs, 'with positions 1 and 2 from block 0:', before);
+    }, 120_000);
+  }
 });
 
 describe('timeouts', () => {

@@ -287,7 +287,8 @@ function build(chainId: number): ChainRegistry {
       protocol: 'eas',
       role: 'eas',
       label: 'EAS',
-      fromBlock: d.receipt?.blockNumber ?? 0,
+      // the OP-stack predeploys (0x42..21) have no receipt: their block is in the chain file's fromBlocks
+      fromBlock: d.receipt?.blockNumber,
       source: `@ethereum-attestation-service/eas-contracts deployments/${easDir}/EAS.json`,
     });
   }
