@@ -1,14 +1,11 @@
 // Who is signed in (the SIWE JWT, in sessionStorage for its one-hour life) and which API key the Developer page
 // uses for its integration's usage and webhooks (in localStorage, per wallet: the service shows a key only once).
 // The owner's own records are read with the session alone (api.ts `own`): no key.
+import type { SignedIn } from '@credence/sdk';
 import { client, keyed, own } from './api.ts';
 
-export interface Session {
-  token: string;
-  address: string;
-  roles: string[];
-  expiresAt: number;
-}
+/** The sign-in's answer kept for this tab, with when it ends (ms since the epoch). */
+export type Session = Pick<SignedIn, 'token' | 'address' | 'roles'> & { expiresAt: number };
 
 const SESSION = 'credence.console.session';
 const keyItem = (address: string) => `credence.console.key.${address.toLowerCase()}`;

@@ -1,7 +1,8 @@
 // Admin: the audit log (who did what to which record, and when), filtered by action, actor and record, paged.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { call, client } from '../api.ts';
-import { Field, Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
+import { Field, Section, Status, when } from '../ui/kit.tsx';
+import { LoadMore, usePaged } from '../ui/widgets.tsx';
 
 /** The actions recorded, in words (the code is what the Action filter takes). */
 const LABELS: Record<string, string> = {
@@ -44,15 +45,6 @@ interface Filter {
   target: string;
 }
 
-interface Entry {
-  id: string;
-  actor: string;
-  action: string;
-  target: string;
-  details: Record<string, unknown>;
-  createdAt: string;
-}
-
 function page(f: Filter, cursor?: string) {
   const query = {
     ...(f.action ? { action: f.action } : {}),
@@ -88,15 +80,8 @@ function AuditDetails({ action, details }: { action: string; details: Record<str
 export function AuditLog({ tick }: { tick: number }) {
   const [form, setForm] = useState<Filter>({ action: '', actor: '', target: '' });
   const [filter, setFilter] = useState<Filter>(form);
-  const l = useLoad(() => page(filter), [filter, tick]);
-  const [more, setMore] = useState<Entry[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const m = useAction();
-  useEffect(() => {
-    setMore([]);
-    setCursor(l.data?.nextCursor ?? null);
-  }, [l.data]);
-  const entries = [...((l.data?.entries ?? []) as Entry[]), ...more];
+  const l = usePaged((cursor) => page(filter, cursor), (p) => p.entries, [filter, tick]);
+  const entries = l.items;
   return (
     <Section id="audit-log" title="Audit log" intro="Administrative and security-relevant actions, newest first.">
       <form
@@ -142,23 +127,7 @@ export function AuditLog({ tick }: { tick: number }) {
           ))}
         </ul>
       )}
-      {cursor && (
-        <button
-          type="button"
-          class="secondary"
-          disabled={m.busy}
-          onClick={() =>
-            void m.run(async () => {
-              const r = await page(filter, cursor);
-              setMore((x) => [...x, ...(r.entries as Entry[])]);
-              setCursor(r.nextCursor);
-            })
-          }
-        >
-          Load more entries
-        </button>
-      )}
-      <Status error={m.error} testid="audit-more" />
+      <LoadMore paged={l} label="Load more entries" testid="audit-more" />
     </Section>
   );
 }

@@ -1,35 +1,27 @@
 // Admin: the disputes queue across every wallet (status, category and wallet filters, paged), each dispute with
 // its status action and optional revised score; with a wallet chosen, that wallet's score revisions.
-import { useEffect, useState } from 'preact/hooks';
-import { call, client, CATEGORIES, CATEGORY_NAMES, plural, type Category } from '../api.ts';
+import { useState } from 'preact/hooks';
+import { DISPUTE_STATUSES, isCategory, type Category, type DisputeStatus, type Schemas } from '@credence/sdk';
+import { call, client, CATEGORY_NAMES, plural } from '../api.ts';
 import { reasonWords } from './disputes.tsx';
 import { Field, Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
+import { CategorySelect, LoadMore, Select, usePaged } from '../ui/widgets.tsx';
 
-const STATUSES = ['Pending', 'Under Review', 'Evidence Requested', 'Resolved', 'Rejected', 'Escalated'] as const;
-const FILTERS = [['open', 'Open (still being handled)'], ['all', 'All'], ...[...STATUSES, 'Withdrawn'].map((s) => [s, s])] as const;
-type QueueStatus = 'open' | (typeof STATUSES)[number] | 'Withdrawn';
+/** What an administrator sets: every status but Withdrawn (only the wallet withdraws its dispute). */
+const STATUSES = DISPUTE_STATUSES.filter((s) => s !== 'Withdrawn').map((s) => [s, s] as const);
+type QueueStatus = 'open' | 'all' | DisputeStatus;
+const FILTERS: (readonly [QueueStatus, string])[] = [['open', 'Open (still being handled)'], ['all', 'All'], ...DISPUTE_STATUSES.map((s) => [s, s] as const)];
 
-interface Dispute {
-  id: string;
-  walletAddress: string;
-  category: Category;
-  reason: string;
-  status: string;
-  description: string;
-  evidence?: string | null;
-  createdAt: string;
-  resolutionNotes?: string | null;
-  revisedScore?: number | null;
-}
+type Dispute = Schemas['Dispute'];
 
 interface Filter {
-  status: string;
-  category: string;
+  status: QueueStatus;
+  category: Category | '';
   wallet: string;
 }
 
 function DisputeAdmin({ d, admin, onChange }: { d: Dispute; admin: string; onChange: () => void }) {
-  const [status, setStatus] = useState<string>(d.status === 'Pending' ? 'Under Review' : d.status);
+  const [status, setStatus] = useState<DisputeStatus>(d.status === 'Pending' ? 'Under Review' : d.status);
   const [notes, setNotes] = useState('');
   const [revised, setRevised] = useState('');
   const a = useAction();
@@ -50,7 +42,7 @@ function DisputeAdmin({ d, admin, onChange }: { d: Dispute; admin: string; onCha
         onSubmit={(e) => {
           e.preventDefault();
           void a.run(async () => {
-            const body = { status: status as never, resolvedBy: admin, ...(notes ? { resolutionNotes: notes } : {}), ...(revised !== '' ? { revisedScore: Number(revised) } : {}) };
+            const body = { status, resolvedBy: admin, ...(notes ? { resolutionNotes: notes } : {}), ...(revised !== '' ? { revisedScore: Number(revised) } : {}) };
             await call(client.PUT('/api/v1/dispute/{id}/status', { params: { path: { id: d.id } }, body }));
             onChange();
             return `Dispute set to ${status}.`;
@@ -58,11 +50,7 @@ function DisputeAdmin({ d, admin, onChange }: { d: Dispute; admin: string; onCha
         }}
       >
         <Field label="New status">
-          <select name="adminStatus" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-            {STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
+          <Select name="adminStatus" value={status} onChange={setStatus} options={STATUSES} />
         </Field>
         <Field label="Resolution notes">
           <input name="resolutionNotes" value={notes} onInput={(e) => setNotes(e.currentTarget.value)} />
@@ -79,12 +67,16 @@ function DisputeAdmin({ d, admin, onChange }: { d: Dispute; admin: string; onCha
   );
 }
 
+/** The category score.revised records in its details (free-form in the API: any value is shown as it is). */
+const revisedCategory = (d: Record<string, unknown>) => (isCategory(d.category) ? CATEGORY_NAMES[d.category] : d.category ? String(d.category) : 'Score');
+const shown = (v: unknown) => (v === null || v === undefined ? null : String(v));
+
 /** A wallet's score revisions, from the audit log (score.revised on wallet:<address>): an administrator's session
  *  reads it for any wallet, with no API key. */
 function Revisions({ wallet, tick }: { wallet: string; tick: unknown }) {
   const r = useLoad(async () => {
     const res = await call(client.GET('/api/v1/audit-log', { params: { query: { action: 'score.revised', target: `wallet:${wallet.toLowerCase()}`, limit: 100 } } }));
-    return res.entries as { id: string; createdAt: string; details: { category?: Category; oldScore?: number | null; newScore?: number } }[];
+    return res.entries;
   }, [wallet, tick]);
   return (
     <>
@@ -95,7 +87,7 @@ function Revisions({ wallet, tick }: { wallet: string; tick: unknown }) {
         <ul class="list" data-testid="revisions">
           {r.data.map((c) => (
             <li key={c.id}>
-              {when(c.createdAt)} · {c.details.category ? CATEGORY_NAMES[c.details.category] : 'Score'}: {c.details.oldScore ?? '—'} → <strong>{c.details.newScore}</strong>
+              {when(c.createdAt)} · {revisedCategory(c.details)}: {shown(c.details.oldScore) ?? '—'} → <strong>{shown(c.details.newScore)}</strong>
             </li>
           ))}
         </ul>
@@ -106,8 +98,8 @@ function Revisions({ wallet, tick }: { wallet: string; tick: unknown }) {
 
 function page(f: Filter, cursor?: string) {
   const query = {
-    ...(f.status !== 'all' ? { status: f.status as QueueStatus } : {}),
-    ...(f.category ? { category: f.category as Category } : {}),
+    ...(f.status !== 'all' ? { status: f.status } : {}),
+    ...(f.category ? { category: f.category } : {}),
     ...(f.wallet ? { walletAddress: f.wallet } : {}),
     limit: 20,
     ...(cursor ? { cursor } : {}),
@@ -118,15 +110,8 @@ function page(f: Filter, cursor?: string) {
 export function DisputesQueue({ admin, onAction }: { admin: string; onAction: () => void }) {
   const [form, setForm] = useState<Filter>({ status: 'open', category: '', wallet: '' });
   const [filter, setFilter] = useState<Filter>(form);
-  const l = useLoad(() => page(filter), [filter]);
-  const [more, setMore] = useState<Dispute[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const m = useAction();
-  useEffect(() => {
-    setMore([]);
-    setCursor(l.data?.nextCursor ?? null);
-  }, [l.data]);
-  const items = [...((l.data?.disputes ?? []) as unknown as Dispute[]), ...more];
+  const l = usePaged((cursor) => page(filter, cursor), (p) => p.disputes, [filter]);
+  const items = l.items;
   const changed = () => {
     l.reload();
     onAction();
@@ -142,23 +127,10 @@ export function DisputesQueue({ admin, onAction }: { admin: string; onAction: ()
         }}
       >
         <Field label="Status">
-          <select name="queueStatus" value={form.status} onChange={(e) => setForm({ ...form, status: e.currentTarget.value })}>
-            {FILTERS.map(([v, label]) => (
-              <option key={v} value={v}>
-                {label}
-              </option>
-            ))}
-          </select>
+          <Select name="queueStatus" value={form.status} onChange={(status) => setForm({ ...form, status })} options={FILTERS} />
         </Field>
         <Field label="Category">
-          <select name="queueCategory" value={form.category} onChange={(e) => setForm({ ...form, category: e.currentTarget.value })}>
-            <option value="">Any</option>
-            {CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {CATEGORY_NAMES[c]}
-              </option>
-            ))}
-          </select>
+          <CategorySelect name="queueCategory" value={form.category} onChange={(category) => setForm({ ...form, category })} first={['', 'Any']} />
         </Field>
         <Field label="Wallet address (optional)">
           <input name="adminWallet" value={form.wallet} onInput={(e) => setForm({ ...form, wallet: e.currentTarget.value })} placeholder="0x…" />
@@ -177,23 +149,7 @@ export function DisputesQueue({ admin, onAction }: { admin: string; onAction: ()
         ))}
         {l.data && items.length === 0 && <li>{filter.status === 'open' ? 'None open.' : 'No disputes match.'}</li>}
       </ul>
-      {cursor && (
-        <button
-          type="button"
-          class="secondary"
-          disabled={m.busy}
-          onClick={() =>
-            void m.run(async () => {
-              const r = await page(filter, cursor);
-              setMore((x) => [...x, ...(r.disputes as unknown as Dispute[])]);
-              setCursor(r.nextCursor);
-            })
-          }
-        >
-          Load more disputes
-        </button>
-      )}
-      <Status error={m.error} testid="queue-more" />
+      <LoadMore paged={l} label="Load more disputes" testid="queue-more" />
       {filter.wallet && <Revisions wallet={filter.wallet} tick={l.data} />}
     </Section>
   );

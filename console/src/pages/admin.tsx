@@ -2,22 +2,15 @@
 // wallet's score revisions), the audit log, and the sanctions lists: how old the one in force is, an upload that
 // shows its progress and its failure as a failure, and a confirmation before a file that drops most entries.
 import { useState } from 'preact/hooks';
-import { createCredenceClient } from '@credence/sdk';
-import { ApiError, call, client, plural } from '../api.ts';
+import { ConflictError, createCredenceClient } from '@credence/sdk';
+import { call, client, plural } from '../api.ts';
 import { Field, Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
 import { xhrFetch } from '../xhr-fetch.ts';
 import { DisputesQueue } from './admin-queue.tsx';
 import { AuditLog } from './admin-audit.tsx';
 
-interface Staleness {
-  ageDays: number | null;
-  maxAgeDays: number;
-  stale: boolean;
-  warning: string | null;
-}
-
 /** A refused replacement that would drop most of the list: the service's 409 asks for confirm=true. */
-const dropsMost = (e: unknown) => e instanceof ApiError && e.status === 409 && /confirm/i.test(e.message);
+const dropsMost = (e: unknown): e is ConflictError => e instanceof ConflictError && /confirm/i.test(e.details);
 
 function Sanctions({ token }: { token: string }) {
   const l = useLoad(() => call(client.GET('/api/v1/compliance/sanctions/lists')), []);
@@ -25,8 +18,8 @@ function Sanctions({ token }: { token: string }) {
   const [progress, setProgress] = useState<{ share: number; state: 'sending' | 'done' | 'failed' } | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const a = useAction();
-  const current = l.data?.current as { version: number; publishedAt: string; entryCount: number; importedAt: string; fileName: string } | null | undefined;
-  const staleness = (l.data as { staleness?: Staleness } | null)?.staleness;
+  const current = l.data?.current;
+  const staleness = l.data?.staleness;
 
   const upload = (f: File, confirm: boolean) =>
     a.run(async () => {
@@ -36,28 +29,27 @@ function Sanctions({ token }: { token: string }) {
       const up = createCredenceClient({ baseUrl: location.origin, fetch: xhrFetch((sent, total) => setProgress({ share: total ? sent / total : 0, state: 'sending' })) });
       up.setToken(token);
       const type = f.name.endsWith('.csv') ? 'text/csv' : f.name.endsWith('.xml') ? 'application/xml' : 'application/octet-stream';
-      let r: unknown;
+      let res;
       try {
-        r = await call(
+        res = await call(
           up.POST('/api/v1/compliance/sanctions/import', {
             params: { query: { fileName: f.name, ...(confirm ? { confirm: true } : {}) } },
-            body: f as never,
-            bodySerializer: (b: unknown) => b as never,
             headers: { 'content-type': type },
-          } as never),
+            // the body is the file itself, as chosen (the API document declares the import's query, not its body)
+            middleware: [{ onRequest: ({ request }) => new Request(request, { body: f }) }],
+          }),
         );
       } catch (e) {
         // the file was sent but not imported: a failure, not a full bar
         setProgress((p) => ({ share: p?.share ?? 0, state: 'failed' }));
         if (!confirm && dropsMost(e)) {
-          setConfirming((e as ApiError).message.replace(/\s*If that is intended.*$/, ''));
+          setConfirming(e.details.replace(/\s*If that is intended.*$/, ''));
           return;
         }
         throw e;
       }
       setProgress({ share: 1, state: 'done' });
       l.reload();
-      const res = r as { status: string; list: { version: number; entryCount: number } };
       return res.status === 'unchanged' ? 'Identical to the list in force: nothing changed.' : `Imported version ${res.list.version} (${plural(res.list.entryCount, 'entry', 'entries')}).`;
     });
 
@@ -133,7 +125,7 @@ function Sanctions({ token }: { token: string }) {
         <details>
           <summary>Recent imports</summary>
           <ul class="list">
-            {(l.data.lists as unknown as { id: string; version: number; importedAt: string; entryCount: number; importedBy: string }[]).map((x) => (
+            {l.data.lists.map((x) => (
               <li key={x.id}>
                 v{x.version} · {plural(x.entryCount, 'entry', 'entries')} · {when(x.importedAt)} by {x.importedBy}
               </li>

@@ -1,10 +1,11 @@
 // Debt claims against me (dispute a wrong one) and my disputes about my scores (file, follow, escalate, withdraw),
 // with the wallet's own session. Texts the service wants 10 to 2,000 characters long are checked here first.
 import { useState } from 'preact/hooks';
-import { call, own as client, CATEGORIES, CATEGORY_NAMES, plural, type Category } from '../api.ts';
+import { DISPUTE_REASONS, type Category, type DisputeReason, type ListItem, type Schemas } from '@credence/sdk';
+import { call, own as client, CATEGORY_NAMES, plural } from '../api.ts';
 import { Field, Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
+import { CategorySelect, Select } from '../ui/widgets.tsx';
 
-const REASONS = ['InaccurateScore', 'MissingActivity', 'IncorrectCategory', 'DataOutdated', 'WrongWallet', 'FraudulentData', 'ComplianceError', 'Other'] as const;
 /** InaccurateScore -> "inaccurate score" */
 export const reasonWords = (r: string) => r.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 
@@ -16,7 +17,9 @@ export function textProblem(what: string, text: string): string | null {
   return null;
 }
 
-function ClaimRow({ address, claim, onChange }: { address: string; claim: { id: string; creditorAddress: string; claimType: string; status: string; amountExact?: string; amount: number; currency: string; protocolName?: string; createdAt: string }; onChange: () => void }) {
+const REASON_OPTIONS = DISPUTE_REASONS.map((r) => [r, reasonWords(r)] as const);
+
+function ClaimRow({ address, claim, onChange }: { address: string; claim: ListItem<'/api/v1/debt-claims/debtor/{address}'>; onChange: () => void }) {
   const [reason, setReason] = useState('');
   const a = useAction();
   return (
@@ -68,7 +71,7 @@ export function Claims({ address }: { address: string }) {
           </p>
           <ul class="list">
             {l.data.claims.map((c) => (
-              <ClaimRow key={c.id} address={address} claim={c as never} onChange={l.reload} />
+              <ClaimRow key={c.id} address={address} claim={c} onChange={l.reload} />
             ))}
           </ul>
         </>
@@ -77,18 +80,7 @@ export function Claims({ address }: { address: string }) {
   );
 }
 
-interface Dispute {
-  id: string;
-  category: Category;
-  reason: string;
-  status: string;
-  description: string;
-  createdAt: string;
-  resolutionNotes?: string | null;
-  revisedScore?: number | null;
-}
-
-function DisputeRow({ address, d, onChange }: { address: string; d: Dispute; onChange: () => void }) {
+function DisputeRow({ address, d, onChange }: { address: string; d: Schemas['Dispute']; onChange: () => void }) {
   const [why, setWhy] = useState('');
   const a = useAction();
   const open = !['Resolved', 'Rejected', 'Withdrawn'].includes(d.status);
@@ -147,7 +139,7 @@ function DisputeRow({ address, d, onChange }: { address: string; d: Dispute; onC
 export function Disputes({ address }: { address: string }) {
   const l = useLoad(() => call(client.GET('/api/v1/dispute/wallet/{address}', { params: { path: { address } } })), [address]);
   const [category, setCategory] = useState<Category>('OVERALL');
-  const [reason, setReason] = useState<(typeof REASONS)[number]>('InaccurateScore');
+  const [reason, setReason] = useState<DisputeReason>('InaccurateScore');
   const [description, setDescription] = useState('');
   const [evidence, setEvidence] = useState('');
   const a = useAction();
@@ -172,22 +164,10 @@ export function Disputes({ address }: { address: string }) {
       >
         <div class="grid">
         <Field label="Category">
-          <select name="category" value={category} onChange={(e) => setCategory(e.currentTarget.value as Category)}>
-            {CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {CATEGORY_NAMES[c]}
-              </option>
-            ))}
-          </select>
+          <CategorySelect name="category" value={category} onChange={setCategory} />
         </Field>
         <Field label="Reason">
-          <select name="reason" value={reason} onChange={(e) => setReason(e.currentTarget.value as never)}>
-            {REASONS.map((r) => (
-              <option key={r} value={r}>
-                {reasonWords(r)}
-              </option>
-            ))}
-          </select>
+          <Select name="reason" value={reason} onChange={setReason} options={REASON_OPTIONS} />
         </Field>
         <Field label="What is wrong (10-2,000 characters)">
           <textarea name="description" value={description} onInput={(e) => setDescription(e.currentTarget.value)} rows={3} minLength={10} maxLength={2000} required />
@@ -206,7 +186,7 @@ export function Disputes({ address }: { address: string }) {
       <Status error={l.error} testid="disputes" />
       {l.data && (
         <ul class="list">
-          {(l.data.disputes as unknown as Dispute[]).map((d) => (
+          {l.data.disputes.map((d) => (
             <DisputeRow key={d.id} address={address} d={d} onChange={l.reload} />
           ))}
           {l.data.disputes.length === 0 && <li>No disputes.</li>}

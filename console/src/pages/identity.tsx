@@ -2,8 +2,10 @@
 // the wallet's own session. The KYC status is asked only when there is one to ask about (a session started from
 // this browser, or a KYC credential), or when the person asks: never a 404 on every page load.
 import { useState } from 'preact/hooks';
-import { call, own as client, ApiError } from '../api.ts';
+import { NotFoundError } from '@credence/sdk';
+import { call, own as client } from '../api.ts';
 import { Section, Status, useAction, useLoad, when, short } from '../ui/kit.tsx';
+import { Table } from '../ui/widgets.tsx';
 
 const kycItem = (did: string) => `credence.console.kyc.${did.toLowerCase()}`;
 
@@ -21,49 +23,34 @@ function Credentials({ did, onKycCredential }: { did: string; onKycCredential: (
       <Status error={a.error} ok={a.ok} testid="credential-action" />
       {l.data && l.data.length === 0 && <p>No credentials issued to this DID.</p>}
       {l.data && l.data.length > 0 && (
-        <div class="scroll" tabIndex={0} role="region" aria-label="Credentials">
-        <table class="responsive">
-          <thead>
-            <tr>
-              <th scope="col">Type</th>
-              <th scope="col">Issued</th>
-              <th scope="col">Expires</th>
-              <th scope="col">State</th>
-              <th scope="col">
-                <span class="sr-only">Actions</span>
-              </th>
+        <Table columns={['Type', 'Issued', 'Expires', 'State', { label: 'Actions', hidden: true }]} label="Credentials" responsive>
+          {l.data.map((c) => (
+            <tr key={c.id}>
+              <td data-label="Type">{c.credentialType}</td>
+              <td data-label="Issued">{when(c.issuanceDate)}</td>
+              <td data-label="Expires">{when(c.expirationDate)}</td>
+              <td data-label="State">{c.revoked ? 'revoked' : 'active'}</td>
+              <td>
+                {!c.revoked && (
+                  <button
+                    type="button"
+                    class="danger"
+                    disabled={a.busy}
+                    onClick={() =>
+                      void a.run(async () => {
+                        await call(client.POST('/api/v1/identity/{did}/credentials/{id}/revoke', { params: { path: { did, id: c.id } } }));
+                        l.reload();
+                        return `Credential ${c.credentialType} revoked.`;
+                      })
+                    }
+                  >
+                    Revoke
+                  </button>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {l.data.map((c) => (
-              <tr key={c.id}>
-                <td data-label="Type">{c.credentialType}</td>
-                <td data-label="Issued">{when(c.issuanceDate)}</td>
-                <td data-label="Expires">{when(c.expirationDate)}</td>
-                <td data-label="State">{c.revoked ? 'revoked' : 'active'}</td>
-                <td>
-                  {!c.revoked && (
-                    <button
-                      type="button"
-                      class="danger"
-                      disabled={a.busy}
-                      onClick={() =>
-                        void a.run(async () => {
-                          await call(client.POST('/api/v1/identity/{did}/credentials/{id}/revoke', { params: { path: { did, id: c.id } } }));
-                          l.reload();
-                          return `Credential ${c.credentialType} revoked.`;
-                        })
-                      }
-                    >
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        </div>
+          ))}
+        </Table>
       )}
     </div>
   );
@@ -74,7 +61,7 @@ function KycStatus({ did }: { did: string }) {
     try {
       return await call(client.GET('/api/v1/compliance/kyc/{did}/status', { params: { path: { did } } }));
     } catch (e) {
-      if (e instanceof ApiError && e.status === 404) return null; // never started
+      if (e instanceof NotFoundError) return null; // never started
       throw e;
     }
   }, [did]);

@@ -3,6 +3,12 @@ import { useState } from 'preact/hooks';
 import { call, client } from '../api.ts';
 import { storedKey, useKey } from '../session.ts';
 import { Copy, Field, Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
+import { Select, Table } from '../ui/widgets.tsx';
+
+const ENVIRONMENTS = [
+  ['live', 'live'],
+  ['test', 'test (sandbox)'],
+] as const;
 
 /** A key shown once (creation or rotation), with a button to make it the console's key. */
 function Secret({ address, value, onUse }: { address: string; value: string; onUse: () => void }) {
@@ -63,10 +69,7 @@ export function Keys({ address, onKeyChange }: { address: string; onKeyChange: (
           <input name="keyEmail" type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} autocomplete="email" />
         </Field>
         <Field label="Environment">
-          <select name="environment" value={environment} onChange={(e) => setEnvironment(e.currentTarget.value as 'live' | 'test')}>
-            <option value="live">live</option>
-            <option value="test">test (sandbox)</option>
-          </select>
+          <Select name="environment" value={environment} onChange={setEnvironment} options={ENVIRONMENTS} />
         </Field>
         <button type="submit" disabled={a.busy}>
           Create key
@@ -85,75 +88,59 @@ export function Keys({ address, onKeyChange }: { address: string; onKeyChange: (
       )}
       <Status error={l.error} testid="keys-list" />
       {l.data && (
-        <div class="scroll" tabIndex={0} role="region" aria-label="API keys">
-          <table class="responsive" data-testid="keys-table">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Tier</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {l.data.keys.map((k) => (
-                <tr key={k.id} data-testid="key-row">
-                  <td data-label="Key">
-                    <code>{k.keyPrefix}…</code> {k.environment === 'test' && <span class="badge">test</span>}
-                    <br />
-                    <small>{k.organizationName}</small>
-                  </td>
-                  <td data-label="Tier">{k.tier}</td>
-                  <td data-label="Status" data-testid="key-status">
-                    {k.status}
-                    {k.previousKeyExpiresAt ? ` (old key valid until ${when(k.previousKeyExpiresAt)})` : ''}
-                  </td>
-                  <td data-label="Created">{when(k.createdAt)}</td>
-                  <td data-label="Last used">{when(k.lastUsedAt)}</td>
-                  <td class="actions">
-                    {k.status === 'active' && (
-                      <>
-                        <button
-                          type="button"
-                          class="secondary"
-                          disabled={a.busy}
-                          onClick={() =>
-                            void a.run(async () => {
-                              const r = await call(client.POST('/api/v1/billing/api-keys/{id}/rotate', { params: { path: { id: k.id } }, body: { gracePeriodSeconds: 3600 } }));
-                              setSecret(r.apiKey);
-                              l.reload();
-                              return `Key ${k.keyPrefix} rotated: the old one works for one more hour.`;
-                            })
-                          }
-                        >
-                          Rotate
-                        </button>{' '}
-                        <button
-                          type="button"
-                          class="danger"
-                          disabled={a.busy}
-                          onClick={() =>
-                            void a.run(async () => {
-                              await call(client.DELETE('/api/v1/billing/api-keys/{id}', { params: { path: { id: k.id } } }));
-                              l.reload();
-                              return `Key ${k.keyPrefix} revoked.`;
-                            })
-                          }
-                        >
-                          Revoke
-                        </button>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={['Key', 'Tier', 'Status', 'Created', 'Last used', { label: 'Actions', hidden: true }]} label="API keys" responsive testid="keys-table">
+          {l.data.keys.map((k) => (
+            <tr key={k.id} data-testid="key-row">
+              <td data-label="Key">
+                <code>{k.keyPrefix}…</code> {k.environment === 'test' && <span class="badge">test</span>}
+                <br />
+                <small>{k.organizationName}</small>
+              </td>
+              <td data-label="Tier">{k.tier}</td>
+              <td data-label="Status" data-testid="key-status">
+                {k.status}
+                {k.previousKeyExpiresAt ? ` (old key valid until ${when(k.previousKeyExpiresAt)})` : ''}
+              </td>
+              <td data-label="Created">{when(k.createdAt)}</td>
+              <td data-label="Last used">{when(k.lastUsedAt)}</td>
+              <td class="actions">
+                {k.status === 'active' && (
+                  <>
+                    <button
+                      type="button"
+                      class="secondary"
+                      disabled={a.busy}
+                      onClick={() =>
+                        void a.run(async () => {
+                          const r = await call(client.POST('/api/v1/billing/api-keys/{id}/rotate', { params: { path: { id: k.id } }, body: { gracePeriodSeconds: 3600 } }));
+                          setSecret(r.apiKey);
+                          l.reload();
+                          return `Key ${k.keyPrefix} rotated: the old one works for one more hour.`;
+                        })
+                      }
+                    >
+                      Rotate
+                    </button>{' '}
+                    <button
+                      type="button"
+                      class="danger"
+                      disabled={a.busy}
+                      onClick={() =>
+                        void a.run(async () => {
+                          await call(client.DELETE('/api/v1/billing/api-keys/{id}', { params: { path: { id: k.id } } }));
+                          l.reload();
+                          return `Key ${k.keyPrefix} revoked.`;
+                        })
+                      }
+                    >
+                      Revoke
+                    </button>
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
     </Section>
   );

@@ -2,17 +2,13 @@
 // best effort by nature, like any hub.
 import { HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { CATEGORY_NAMES, type Category } from '../api.ts';
+import type { HubScoreUpdated } from '@credence/sdk';
+import { CATEGORY_NAMES } from '../api.ts';
 import { storedKey } from '../session.ts';
 import { Field, Section, Status } from '../ui/kit.tsx';
 
-interface Update {
-  address: string;
-  category: Category;
-  oldScore: number | null;
-  newScore: number;
-  at: string;
-}
+/** The hub's message, and when this page received it. */
+type Update = HubScoreUpdated & { at: string };
 
 export function LiveTail({ address }: { address: string }) {
   const [target, setTarget] = useState(address);
@@ -34,7 +30,7 @@ export function LiveTail({ address }: { address: string }) {
         .withAutomaticReconnect()
         .configureLogging(LogLevel.None)
         .build();
-      c.on('ScoreUpdated', (u: Omit<Update, 'at'>) => setEvents((list) => [{ ...u, at: new Date().toLocaleTimeString() }, ...list].slice(0, 100)));
+      c.on('ScoreUpdated', (u: HubScoreUpdated) => setEvents((list) => [{ ...u, at: new Date().toLocaleTimeString() }, ...list].slice(0, 100)));
       c.onclose(() => setState((st) => (st === 'stopped' ? st : 'off')));
       await c.start();
       await c.invoke('SubscribeToAddress', target.trim());

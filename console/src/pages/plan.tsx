@@ -2,15 +2,13 @@
 // against the quota's even daily share; the month's running total against the quota itself), and the upgrade
 // (hosted checkout). A test key has no plan: it gets the sandbox banner (developer-page.tsx) and no upgrade.
 import { useMemo } from 'preact/hooks';
+import type { Schemas } from '@credence/sdk';
 import { call, keyed as client } from '../api.ts';
 import { color, LineChart, type Series } from '../ui/chart.tsx';
 import { Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
+import { Table } from '../ui/widgets.tsx';
 
-interface UsageDay {
-  date: string;
-  queries: number;
-  monthToDate: number;
-}
+type UsageDay = Schemas['UsageDay'];
 
 /** Days in the UTC month of `date` (yyyy-mm-dd). */
 const daysInMonth = (date: string) => new Date(Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)), 0)).getUTCDate();
@@ -19,7 +17,7 @@ const daysInMonth = (date: string) => new Date(Date.UTC(Number(date.slice(0, 4))
  *  and the month's running total against the quota itself: each line against a reference of its own scale. */
 function UsageByDay({ keyId }: { keyId: string | null }) {
   const u = useLoad(() => call(client.GET('/api/v1/billing/usage/daily', { params: { query: { days: 30 } } })), [keyId]);
-  const days = (u.data?.days ?? []) as UsageDay[];
+  const days = u.data?.days ?? [];
   const limit = u.data?.monthlyLimit ?? null;
   const [daily, monthly] = useMemo<[Series[], Series[]]>(() => {
     const t = (d: UsageDay) => Date.parse(`${d.date}T00:00:00Z`) / 1000;
@@ -52,29 +50,18 @@ function UsageByDay({ keyId }: { keyId: string | null }) {
           />
           <details>
             <summary>Usage by day as a table</summary>
-            <div class="scroll" tabIndex={0} role="region" aria-label="Usage by day">
-              <table data-testid="usage-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Day (UTC)</th>
-                    <th scope="col">Queries</th>
-                    <th scope="col">Month so far</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {[...days].reverse().map((d) => (
-                    <tr key={d.date}>
-                      <td>{d.date}</td>
-                      <td>{d.queries.toLocaleString()}</td>
-                      <td>
-                        {d.monthToDate.toLocaleString()}
-                        {limit != null ? ` of ${limit.toLocaleString()}` : ''}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table columns={['Day (UTC)', 'Queries', 'Month so far']} label="Usage by day" testid="usage-table">
+              {[...days].reverse().map((d) => (
+                <tr key={d.date}>
+                  <td>{d.date}</td>
+                  <td>{d.queries.toLocaleString()}</td>
+                  <td>
+                    {d.monthToDate.toLocaleString()}
+                    {limit != null ? ` of ${limit.toLocaleString()}` : ''}
+                  </td>
+                </tr>
+              ))}
+            </Table>
           </details>
         </>
       )}

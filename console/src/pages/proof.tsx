@@ -2,8 +2,10 @@
 // verifies it (the proof travels in the link's fragment, which browsers never send to a server). Made with the
 // wallet's own session: no API key.
 import { useState } from 'preact/hooks';
-import { call, own as client, CATEGORIES, CATEGORY_NAMES, type Category } from '../api.ts';
+import type { Category } from '@credence/sdk';
+import { call, own as client } from '../api.ts';
 import { Copy, Field, Section, Status, useAction } from '../ui/kit.tsx';
+import { CategorySelect } from '../ui/widgets.tsx';
 
 export function verifyLink(proof: string): string {
   return `${location.origin}/console/verify#proof=${encodeURIComponent(proof)}`;
@@ -28,13 +30,7 @@ export function Proof({ address }: { address: string }) {
         }}
       >
         <Field label="Category">
-          <select name="proofCategory" value={category} onChange={(e) => setCategory(e.currentTarget.value as Category)}>
-            {CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {CATEGORY_NAMES[c]}
-              </option>
-            ))}
-          </select>
+          <CategorySelect name="proofCategory" value={category} onChange={setCategory} />
         </Field>
         <Field label="Threshold (0-1000)">
           <input name="threshold" type="number" min={0} max={1000} value={threshold} onInput={(e) => setThreshold(Number(e.currentTarget.value))} />

@@ -7,7 +7,8 @@ import { CATEGORIES, type Category, type Schemas } from '@credence/sdk';
 import { call, own as client, CATEGORY_NAMES, plural } from '../api.ts';
 import raise from '../data/raise.json';
 import { color, LineChart, type Series } from '../ui/chart.tsx';
-import { Section, Status, Table, useLoad, when } from '../ui/kit.tsx';
+import { Section, Status, useLoad, when } from '../ui/kit.tsx';
+import { Table } from '../ui/widgets.tsx';
 
 type Factor = Schemas['Factor'];
 type Entry = Schemas['ScoreEntry'];

@@ -2,17 +2,11 @@
 // any API key) and says what it proves: the claim (category and threshold, or age), whose it is and until when.
 // Those are read from the proof's own public signals, shown only once the service found the proof sound.
 import { useState } from 'preact/hooks';
-import { decodeProof } from '@credence/sdk';
-import { call, keyed, own, CATEGORIES, CATEGORY_NAMES } from '../api.ts';
+import { CATEGORIES, decodeProof, type Schemas } from '@credence/sdk';
+import { call, keyed, own, CATEGORY_NAMES } from '../api.ts';
 import { Field, Section, Status, useAction } from '../ui/kit.tsx';
 
-interface Result {
-  valid: boolean;
-  reason?: string;
-  subject?: string;
-  validUntil?: number;
-  environment?: string;
-}
+type Result = Schemas['VerifyProofResponse'];
 
 /** What a sound proof states, in words, from its public signals (order: see sdk/src/proofs.ts). */
 export function provenClaim(proof: string): { claim: string; category?: string; threshold?: number } | null {

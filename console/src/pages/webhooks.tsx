@@ -2,18 +2,12 @@
 // replay what did not get through, enable an inactive one, delete. While a delivery is on its way the list is
 // read again each second (for half a minute), and the webhook's "last delivery" follows once one arrives.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Schemas } from '@credence/sdk';
 import { call, keyed as client, plural } from '../api.ts';
 import { Copy, Field, Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
+import { Table } from '../ui/widgets.tsx';
 
-interface Hook {
-  id: string;
-  url: string;
-  walletAddressFilter?: string | null;
-  isActive: boolean;
-  consecutiveFailures: number;
-  lastDeliveryAt?: string | null;
-  createdAt: string;
-}
+type Hook = Schemas['Webhook'];
 
 const FINAL = new Set(['delivered', 'failed']);
 
@@ -42,38 +36,26 @@ function Deliveries({ hook, tick, onDelivered }: { hook: Hook; tick: number; onD
       <Status error={l.error} testid="deliveries" />
       {l.data && l.data.deliveries.length === 0 && <p>No deliveries yet.</p>}
       {l.data && l.data.deliveries.length > 0 && (
-        <div class="scroll" tabIndex={0} role="region" aria-label="Deliveries">
-          <table class="responsive" data-testid="deliveries-table">
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts (response)</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {l.data.deliveries.map((d) => (
-                <tr key={d.id} data-testid="delivery-row">
-                  <td data-label="Event">
-                    {d.event}
-                    {d.walletAddress ? <small> {d.walletAddress}</small> : null}
-                  </td>
-                  <td data-label="Status" data-testid="delivery-status">{d.status}</td>
-                  <td data-label="Attempts">
-                    {d.attempts.map((t) => (
-                      <div key={t.attempt}>
-                        #{t.attempt}: {t.statusCode != null ? `HTTP ${t.statusCode}` : 'no answer'}
-                        {t.error && t.error !== `HTTP ${t.statusCode}` ? ` (${t.error})` : ''}, {t.durationMs} ms
-                      </div>
-                    ))}
-                  </td>
-                  <td data-label="Created">{when(d.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={['Event', 'Status', 'Attempts (response)', 'Created']} label="Deliveries" responsive testid="deliveries-table">
+          {l.data.deliveries.map((d) => (
+            <tr key={d.id} data-testid="delivery-row">
+              <td data-label="Event">
+                {d.event}
+                {d.walletAddress ? <small> {d.walletAddress}</small> : null}
+              </td>
+              <td data-label="Status" data-testid="delivery-status">{d.status}</td>
+              <td data-label="Attempts">
+                {d.attempts.map((t) => (
+                  <div key={t.attempt}>
+                    #{t.attempt}: {t.statusCode != null ? `HTTP ${t.statusCode}` : 'no answer'}
+                    {t.error && t.error !== `HTTP ${t.statusCode}` ? ` (${t.error})` : ''}, {t.durationMs} ms
+                  </div>
+                ))}
+              </td>
+              <td data-label="Created">{when(d.createdAt)}</td>
+            </tr>
+          ))}
+        </Table>
       )}
     </div>
   );
@@ -181,7 +163,7 @@ export function Webhooks({ keyId }: { keyId: string | null }) {
       <Status error={l.error} testid="webhooks" />
       {l.data && (
         <ul class="list">
-          {(l.data.webhooks as unknown as Hook[]).map((h) => (
+          {l.data.webhooks.map((h) => (
             <HookRow key={h.id} hook={h} onChange={l.reload} />
           ))}
           {l.data.webhooks.length === 0 && <li>No webhooks.</li>}

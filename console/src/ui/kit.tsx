@@ -1,5 +1,6 @@
 // Small building blocks shared by the pages: a section, a status line that shows the API's words, an action
-// button that reports its own progress, and a hook that loads data and exposes reload.
+// button that reports its own progress, and a hook that loads data and exposes reload. The sign-in page uses some
+// of them; the widgets only the pages use (paging, table, selects) are in widgets.tsx, out of the first load.
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { messageOf } from '../api.ts';
