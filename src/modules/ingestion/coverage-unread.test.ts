@@ -1,0 +1,187 @@
+// Coverage names the known protocols it does not read, on the L2s too: ethereum-etl exports of Base and OP Mainnet
+// at the real addresses of data/registry/unread.json (Aerodrome, Velodrome, Curve's Router NG, Fluid's Liquidity),
+// imported, then the coverage block of the ingestion service. A wallet that touched one is partial and named; one
+// that only moved tokens between wallets is not.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EtlExport, SIGS, type EtlLog } from '../../../test/helpers/etl-export.js';
+import { randomAddress } from '../../../test/helpers/app.js';
+import { testDatabase } from '../../../test/helpers/db.js';
+import type { Db } from '../../platform/db/types.js';
+import { createCoverageRepo } from './coverage-repo.js';
+import { importEthereumEtl } from './etl/import.js';
+import { createIngestionRepo } from './repo.js';
+import { createRpcSource } from './rpc-source.js';
+import { createIngestionService } from './service.js';
+import { pinnedContracts, protocolsRead, unreadContracts } from './registry/index.js';
+
+// unread.json, each from its maintainers' deployment list (the file names the commit)
+const AERODROME_ROUTER = '0xcf77a3ba9a5ca399b7c97c74d54e5b1beb874e43'; // aerodrome-finance/contracts DeployCore-Base.json Router
+const AERODROME_CL_NPM = '0x827922686190790b37229fd06084350e74485b72'; // aerodrome-finance/slipstream DeployCL-Base.json
+const CURVE_ROUTER_BASE = '0x4f37a9d177470499a2dd084621020b023fcffc1f'; // curvefi/curve-router-ng README (Base)
+const FLUID_LIQUIDITY = '0x52aa899454998be5b000ad077a46bbe360f4e497'; // Instadapp/fluid-contracts-public deployments/base
+const VELODROME_ROUTER = '0xa062ae8a9c5e11aaa026fc2670b0d65ccc8b2858'; // velodrome-finance/contracts deployment-addresses/optimism.json
+// the chains' USDC (Compound V3 base assets in data/registry/8453.json and the Aave address book)
+const USDC_BASE = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
+const USDC_OP = '0x0b2c639c533813f4aa9d7837caf62653d097ff85';
+
+const W = {
+  aeroEth: randomAddress(),
+  aeroLp: randomAddress(),
+  curve: randomAddress(),
+  fluid: randomAddress(),
+  plain: randomAddress(),
+  velo: randomAddress(),
+};
+const at = (d: number) => new Date(Date.UTC(2025, 0, 1 + d));
+const transfer = (token: string, from: string, to: string, value: bigint): EtlLog => ({
+  address: token,
+  event: SIGS.transfer,
+  args: { from, to, value },
+});
+
+function baseExport(): string {
+  const x = new EtlExport(25_000_000);
+  const pool = randomAddress(); // an Aerodrome pool (derived, never listed): the router names the wallet's ether only
+  // ether for USDC through the Aerodrome Router: the ether goes to the router, the USDC comes from the pool
+  x.tx({ from: W.aeroEth, to: AERODROME_ROUTER, at: at(1), value: 10n ** 17n, logs: [transfer(USDC_BASE, pool, W.aeroEth, 300_000_000n)] });
+  // a Slipstream position: the tokens go to the pool, the position NFT comes from the manager
+  x.tx({
+    from: W.aeroLp,
+    to: AERODROME_CL_NPM,
+    at: at(2),
+    logs: [
+      transfer(USDC_BASE, W.aeroLp, pool, 1_000_000_000n),
+      {
+        address: AERODROME_CL_NPM,
+        event: SIGS.nftTransfer,
+        args: { from: '0x0000000000000000000000000000000000000000', to: W.aeroLp, tokenId: 4242n },
+      },
+    ],
+  });
+  // Curve's Router NG pulls the USDC it swaps
+  x.tx({ from: W.curve, to: CURVE_ROUTER_BASE, at: at(3), logs: [transfer(USDC_BASE, W.curve, CURVE_ROUTER_BASE, 500_000_000n)] });
+  // a Fluid deposit: the fToken's callback moves the USDC from the wallet straight to the Liquidity contract
+  x.tx({ from: W.fluid, to: randomAddress(), at: at(4), logs: [transfer(USDC_BASE, W.fluid, FLUID_LIQUIDITY, 2_000_000_000n)] });
+  // USDC to another wallet and back: no protocol at all
+  const friend = randomAddress();
+  x.tx({ from: W.plain, to: USDC_BASE, at: at(5), logs: [transfer(USDC_BASE, W.plain, friend, 100_000_000n)] });
+  x.tx({ from: friend, to: USDC_BASE, at: at(6), logs: [transfer(USDC_BASE, friend, W.plain, 100_000_000n)] });
+  return x.write('credence-etl-unread-base-');
+}
+
+function opExport(): string {
+  const x = new EtlExport(130_000_000);
+  x.tx({
+    from: W.velo,
+    to: VELODROME_ROUTER,
+    at: at(1),
+    value: 10n ** 17n,
+    logs: [transfer(USDC_OP, randomAddress(), W.velo, 300_000_000n)],
+  });
+  return x.write('credence-etl-unread-op-');
+}
+
+let db: Db;
+beforeAll(async () => {
+  db = await testDatabase();
+  const repo = createIngestionRepo(db);
+  await importEthereumEtl({ db, repo }, baseExport(), { chainId: 8453 });
+  await importEthereumEtl({ db, repo }, opExport(), { chainId: 10 });
+}, 180_000);
+afterAll(async () => {
+  await db?.close();
+});
+
+describe('the unread list', () => {
+  it('names Aerodrome on Base and Velodrome on OP Mainnet (V2 and Slipstream), Curve and Fluid, none of them read', () => {
+    const byChain = (chainId: number) =>
+      new Set(
+        unreadContracts()
+          .filter((u) => u.chainId === chainId)
+          .map((u) => u.protocol),
+      );
+    expect([...byChain(8453)].sort()).toEqual(['aerodrome', 'curve', 'fluid']);
+    expect([...byChain(10)].sort()).toEqual(['curve', 'velodrome']);
+    for (const chainId of [1, 137, 42161])
+      expect(byChain(chainId).has('curve') && byChain(chainId).has('fluid'), String(chainId)).toBe(true);
+    // the Router, PoolFactory and Voter of each
+    const on = (chainId: number, protocol: string) =>
+      unreadContracts()
+        .filter((u) => u.chainId === chainId && u.protocol === protocol)
+        .map((u) => u.address);
+    expect(on(8453, 'aerodrome')).toEqual(
+      expect.arrayContaining([
+        AERODROME_ROUTER,
+        '0x420dd381b31aef6683db6b902084cb0ffece40da',
+        '0x16613524e02ad97edfef371bc883f2f5d6c480a5',
+      ]),
+    );
+    expect(on(10, 'velodrome')).toEqual(
+      expect.arrayContaining([
+        VELODROME_ROUTER,
+        '0xf1046053aa5682b4f9a81b5481394da16be5ff5a',
+        '0x41c914ee0c7e1a5edcd0295623e6dc557b5abf3c',
+      ]),
+    );
+    // an unread contract is never one the registry reads, and an unread protocol is never listed as read there
+    for (const u of unreadContracts()) {
+      expect(
+        pinnedContracts(u.chainId).some((c) => c.address === u.address),
+        `${u.chainId} ${u.address}`,
+      ).toBe(false);
+      expect(protocolsRead(u.chainId), `${u.chainId} ${u.protocol}`).not.toContain(u.protocol);
+      expect(u.address).toMatch(/^0x[0-9a-f]{40}$/);
+    }
+  });
+});
+
+describe('coverage through the ethereum-etl import', () => {
+  it('each wallet that touched an unread protocol is named by it, on its own chain; the plain wallet is not', async () => {
+    const touched = await createCoverageRepo(db).unreadTouched(Object.values(W), unreadContracts());
+    expect(Object.fromEntries(touched)).toEqual({
+      [W.aeroEth]: ['aerodrome'],
+      [W.aeroLp]: ['aerodrome'],
+      [W.curve]: ['curve'],
+      [W.fluid]: ['fluid'],
+      [W.velo]: ['velodrome'],
+    });
+  });
+
+  it("the service's coverage block: partial with UNREAD_PROTOCOL:<name> for those wallets, no such reason for the plain one", async () => {
+    // the configured chains are those with a source; nothing here is asked of the (unreachable) node
+    const eng = createIngestionService({
+      db,
+      repo: createIngestionRepo(db),
+      sources: [createRpcSource(8453, 'http://127.0.0.1:9'), createRpcSource(10, 'http://127.0.0.1:9')],
+      scoring: () => undefined,
+      log: console as never,
+      concurrency: 1,
+      ingestOnRead: false,
+      sync: { useFinalized: true },
+      pinned: (id) => pinnedContracts(id),
+    });
+    try {
+      const cov = await eng.coverageFor(Object.values(W));
+      const reason = (w: string) => cov.get(w.toLowerCase())!.reason;
+      expect(reason(W.aeroEth)).toBe('UNREAD_PROTOCOL:aerodrome');
+      expect(reason(W.aeroLp)).toBe('UNREAD_PROTOCOL:aerodrome');
+      expect(reason(W.curve)).toBe('UNREAD_PROTOCOL:curve');
+      expect(reason(W.fluid)).toBe('UNREAD_PROTOCOL:fluid');
+      expect(reason(W.velo)).toBe('UNREAD_PROTOCOL:velodrome');
+      for (const w of [W.aeroEth, W.aeroLp, W.curve, W.fluid, W.velo]) expect(cov.get(w.toLowerCase())!.status).toBe('partial');
+      expect(reason(W.plain)).toBeNull();
+      // each chain still lists what is read there (Aerodrome is not)
+      const base = cov.get(W.aeroEth.toLowerCase())!.chains.find((c) => c.chainId === 8453)!;
+      expect(base.protocols).toEqual(expect.arrayContaining(['aave-v3', 'uniswap-v3', 'compound-v3']));
+      expect(base.protocols).not.toContain('aerodrome');
+    } finally {
+      await eng.stop();
+    }
+  });
+
+  it('only the chain a contract is listed on counts: the Velodrome Router address on Base is nobody', async () => {
+    const baseOnly = unreadContracts().filter((u) => u.chainId === 8453);
+    const touched = await createCoverageRepo(db).unreadTouched([W.velo], baseOnly);
+    expect(touched.get(W.velo)).toBeUndefined();
+  });
+});
