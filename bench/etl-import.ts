@@ -271,7 +271,8 @@ async function main() {
       const timed = timedDb(db);
       t = performance.now();
       const cpu0 = process.cpuUsage();
-      const r = await importEthereumEtl({ db: timed.db, repo: createIngestionRepo(timed.db) }, dir, { chainId: 1 });
+      const writers = process.env.BENCH_WRITERS ? Number(process.env.BENCH_WRITERS) : undefined;
+      const r = await importEthereumEtl({ db: timed.db, repo: createIngestionRepo(timed.db) }, dir, { chainId: 1, writers });
       const ms = performance.now() - t;
       const cpu = process.cpuUsage(cpu0);
       clearInterval(sampler);
@@ -279,7 +280,7 @@ async function main() {
       const rate = rows / (ms / 1000);
       const q = (p: number) => [...samples].sort((a, b) => a - b)[Math.floor(p * (samples.length - 1))] / 2 ** 20;
       console.log(
-        `import (${db.kind}): ${rows} rows -> ${r.records} records for ${r.wallets.size} wallets in ${(ms / 1000).toFixed(1)} s: ${Math.round(rate)} rows/s (load ${load()})`,
+        `import (${db.kind}, ${writers ?? 'default'} writers): ${rows} rows -> ${r.records} records for ${r.wallets.size} wallets in ${(ms / 1000).toFixed(1)} s: ${Math.round(rate)} rows/s (load ${load()})`,
       );
       // this process's CPU (reading, parsing, decoding; on PGlite the database's work too): the load-independent part
       console.log(

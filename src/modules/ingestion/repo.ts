@@ -63,7 +63,8 @@ export function createIngestionRepo(db: Queryable) {
 
     /** Bulk import: the highest nonce seen per sender becomes its transaction count (never lowered). */
     async recordNonces(nonces: Map<string, number>, chainId: number, q: Queryable = db): Promise<void> {
-      const entries = [...nonces];
+      // in one order (by wallet): two imports' batches written at once lock the rows they share in the same order
+      const entries = [...nonces].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
       for (let i = 0; i < entries.length; i += 1000) {
         const chunk = entries.slice(i, i + 1000);
         await q.query(

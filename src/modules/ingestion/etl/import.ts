@@ -1,6 +1,8 @@
 // Bulk import of ethereum-etl exports (transactions, logs, token_transfers; CSV or JSON lines). Logs go through
-// the same decoder as the JSON-RPC path. Each batch's records and the file's row offset are written in one
-// transaction, so an interrupted import resumes where it stopped and a repeated one changes nothing.
+// the same decoder as the JSON-RPC path. Each batch's records are written in one transaction (on PostgreSQL two
+// batches at once, on their own connections), and the file's row offset after it once it and every batch before it
+// are stored: an interrupted import resumes at or before where it stopped (a batch stored but not yet counted in the
+// offset is read again and its records left out as stored), and a repeated one changes nothing.
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { bigOrNull, txFeeRecord } from '../tx-fees.js';
 import path from 'node:path';
@@ -32,6 +34,8 @@ export interface EtlImportOptions {
   chainId: number;
   batchSize?: number;
   progress?: ProgressSink;
+  /** batches written at once (default 2 on PostgreSQL, 1 on PGlite) */
+  writers?: number;
   /** oracle prices over the chain's JSON-RPC endpoint (pricing/); without it non-stable amounts are unvalued */
   prices?: PriceReader;
 }
@@ -72,6 +76,8 @@ export async function importEthereumEtl(
   const chainId = opts.chainId;
   // rows per transaction: large statements (writer.ts), and the offset saved with each batch for a resume
   const batchSize = opts.batchSize ?? 10_000;
+  // batches written at once: PostgreSQL takes each on its own connection (a backend, a core); PGlite has one
+  const writers = Math.max(1, opts.writers ?? (db.kind === 'postgres' ? 2 : 1));
   const root = realpathSync(dir);
   const source = `ethereum-etl:${chainId}:${root}`;
   const files = findExportFiles(root);
@@ -129,8 +135,9 @@ export async function importEthereumEtl(
     const total = opts.progress ? await countRows(f.file) : 0;
     opts.progress?.start(`${f.kind} ${rel}`, total, offset);
     const entry = { file: rel, kind: f.kind, rows: offset, resumedAt: offset, skipped: false };
-    // each batch is written while the next one is read and decoded; batches commit in order, each with its offset
-    const writes = writeQueue();
+    // each batch is written while the next ones are read and decoded, up to `writers` batches at once; the offset
+    // is saved once a batch and every batch before it are stored (writeQueue), so a resume never skips a batch
+    const writes = writeQueue(writers);
     for await (const { rows, consumed } of readRows(f.file, offset, batchSize)) {
       try {
         checkIntegerFields(rows, f.kind, rel, offset + 1 + (/\.csv$/i.test(f.file) ? 1 : 0));
@@ -154,20 +161,24 @@ export async function importEthereumEtl(
       const skipStoredLogs = f.kind === 'token_transfers';
       offset += consumed;
       const end = offset;
-      await writes.push(async () => {
-        const { wallets, stored, undated } = await db.tx(async (q) => {
-          const s = await storeActivity(q, records, { skipStoredLogs });
-          if (nonces.size) await repo.recordNonces(nonces, chainId, q);
-          await repo.saveImportProgress(source, rel, end, false, q);
-          return s;
-        });
-        for (const w of wallets) result.wallets.add(w);
-        for (const w of nonces.keys()) result.wallets.add(w);
-        result.records += stored;
-        result.recordsWithoutTime += undated;
-        entry.rows = end;
-        opts.progress?.update(end);
-      });
+      await writes.push(
+        async () => {
+          const { wallets, stored, undated } = await db.tx(async (q) => {
+            const s = await storeActivity(q, records, { skipStoredLogs });
+            if (nonces.size) await repo.recordNonces(nonces, chainId, q);
+            return s;
+          });
+          for (const w of wallets) result.wallets.add(w);
+          for (const w of nonces.keys()) result.wallets.add(w);
+          result.records += stored;
+          result.recordsWithoutTime += undated;
+        },
+        async () => {
+          await repo.saveImportProgress(source, rel, end, false);
+          entry.rows = end;
+          opts.progress?.update(end);
+        },
+      );
     }
     await writes.drain();
     await repo.saveImportProgress(source, rel, offset, true);

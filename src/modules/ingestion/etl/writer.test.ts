@@ -48,6 +48,60 @@ describe('writeQueue', () => {
     await expect(q.drain()).rejects.toThrow('connection lost');
     expect(ran).toEqual(['a']);
   });
+
+  it('with two writers, two writes run at once and each offset is saved only after every batch before it', async () => {
+    const q = writeQueue(2);
+    const log: string[] = [];
+    let running = 0;
+    let most = 0;
+    const gates = new Map<string, () => void>();
+    const write = (name: string) => async () => {
+      running++;
+      most = Math.max(most, running);
+      log.push(`start ${name}`);
+      await new Promise<void>((r) => gates.set(name, r));
+      log.push(`end ${name}`);
+      running--;
+    };
+    const saved: string[] = [];
+    const after = (name: string) => async () => void saved.push(name);
+    await q.push(write('a'), after('a'));
+    await q.push(write('b'), after('b')); // a slot was free: b runs beside a
+    expect(log).toEqual(['start a', 'start b']);
+    const pushedC = q.push(write('c'), after('c')); // waits for a slot
+    gates.get('b')!(); // b ends first: its offset waits for a's
+    await pushedC;
+    expect(log).toEqual(['start a', 'start b', 'end b', 'start c']);
+    await tick();
+    expect(saved).toEqual([]);
+    gates.get('a')!();
+    await tick();
+    await tick();
+    expect(saved).toEqual(['a', 'b']);
+    gates.get('c')!();
+    await q.drain();
+    expect(saved).toEqual(['a', 'b', 'c']);
+    expect(most).toBe(2);
+  });
+
+  it('with two writers, a failed write saves no later offset and fails the pushes after it and the drain', async () => {
+    const q = writeQueue(2);
+    const saved: string[] = [];
+    let failA!: (e: Error) => void;
+    await q.push(
+      () => new Promise<void>((_, j) => (failA = j)),
+      async () => void saved.push('a'),
+    );
+    await q.push(
+      async () => undefined,
+      async () => void saved.push('b'),
+    );
+    failA(new Error('connection lost'));
+    await tick();
+    await expect(q.push(async () => undefined)).rejects.toThrow('connection lost');
+    await expect(q.drain()).rejects.toThrow('connection lost');
+    expect(saved).toEqual([]);
+  });
 });
 
 describe('storeActivity', () => {

@@ -80,22 +80,36 @@ export async function storeActivity(
 }
 
 /**
- * Runs writes one after another, in the order given, with at most one running: `push` returns once the write
- * before it is done (the caller then prepares the next batch while this one runs). A failed write fails the
- * next `push` or `drain`, so nothing after it is written.
+ * Runs writes in the order given, with at most `concurrency` running at once (each in its own transaction, so on
+ * PostgreSQL on its own connection): `push` returns once a slot is free and the write has started (the caller then
+ * prepares the next batch while it runs). `after` (the batch's offset, saved once it is stored) runs once its write
+ * and every write pushed before it are done, one after another in the order pushed: an offset never passes a batch
+ * that is not stored. A failed write or `after` fails the next `push` or `drain`, and no `after` runs from then on
+ * (a write already running may still commit: its records are re-read, and left out as stored, by the resume).
  */
-export function writeQueue() {
-  let pending: Promise<void> = Promise.resolve();
+export function writeQueue(concurrency = 1) {
+  const running = new Set<Promise<unknown>>();
+  let ordered: Promise<void> = Promise.resolve();
+  let failed: { error: unknown } | null = null;
   return {
-    async push(write: () => Promise<void>): Promise<void> {
-      const before = pending;
-      pending = before.then(write);
-      // the failure is reported by the next push or drain, never as an unhandled rejection meanwhile
-      pending.catch(() => undefined);
-      await before;
+    async push(write: () => Promise<void>, after?: () => Promise<void>): Promise<void> {
+      while (running.size >= concurrency) await Promise.race(running);
+      if (failed) throw failed.error;
+      const w = write();
+      w.catch((e: unknown) => (failed ??= { error: e })); // before the slot frees: the next push sees it
+      const before = ordered;
+      ordered = Promise.all([w, before]).then(() => after?.());
+      ordered.catch((e: unknown) => (failed ??= { error: e })); // reported by the next push or drain
+      const slot: Promise<unknown> = w.then(
+        (): boolean => running.delete(slot),
+        (): boolean => running.delete(slot),
+      );
+      running.add(slot);
     },
-    drain(): Promise<void> {
-      return pending;
+    async drain(): Promise<void> {
+      await ordered;
+      await Promise.allSettled(running);
+      if (failed) throw failed.error;
     },
   };
 }
