@@ -1,7 +1,7 @@
 // Debt claims against me (dispute a wrong one) and my disputes about my scores (file, follow, escalate, withdraw),
 // with the wallet's own session. Texts the service wants 10 to 2,000 characters long are checked here first.
 import { useState } from 'preact/hooks';
-import { DISPUTE_REASONS, type Category, type DisputeReason, type ListItem, type Schemas } from '@credence/sdk';
+import { DISPUTE_REASONS, type Category, type DisputeReason, type DisputeStatus, type ListItem, type Schemas } from '@credence/sdk';
 import { call, own as client, CATEGORY_NAMES, plural } from '../api.ts';
 import { Field, Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
 import { CategorySelect, Select } from '../ui/widgets.tsx';
@@ -18,6 +18,8 @@ export function textProblem(what: string, text: string): string | null {
 }
 
 const REASON_OPTIONS = DISPUTE_REASONS.map((r) => [r, reasonWords(r)] as const);
+/** A dispute in one of these is over: nothing left to escalate or withdraw. */
+const CLOSED: readonly DisputeStatus[] = ['Resolved', 'Rejected', 'Withdrawn'];
 
 function ClaimRow({ address, claim, onChange }: { address: string; claim: ListItem<'/api/v1/debt-claims/debtor/{address}'>; onChange: () => void }) {
   const [reason, setReason] = useState('');
@@ -83,7 +85,7 @@ export function Claims({ address }: { address: string }) {
 function DisputeRow({ address, d, onChange }: { address: string; d: Schemas['Dispute']; onChange: () => void }) {
   const [why, setWhy] = useState('');
   const a = useAction();
-  const open = !['Resolved', 'Rejected', 'Withdrawn'].includes(d.status);
+  const open = !CLOSED.includes(d.status);
   return (
     <li class="row" data-testid="dispute">
       <p>

@@ -2,14 +2,16 @@
 // replay what did not get through, enable an inactive one, delete. While a delivery is on its way the list is
 // read again each second (for half a minute), and the webhook's "last delivery" follows once one arrives.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Schemas } from '@credence/sdk';
+import type { ListItem, Schemas } from '@credence/sdk';
 import { call, keyed as client, plural } from '../api.ts';
 import { Copy, Field, Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
 import { Table } from '../ui/widgets.tsx';
 
 type Hook = Schemas['Webhook'];
 
-const FINAL = new Set(['delivered', 'failed']);
+type DeliveryStatus = ListItem<'/api/v1/webhooks/{id}/deliveries'>['status'];
+/** A delivery in one of these is settled: no more attempts to wait for. */
+const FINAL = new Set<DeliveryStatus>(['delivered', 'failed']);
 
 function Deliveries({ hook, tick, onDelivered }: { hook: Hook; tick: number; onDelivered: () => void }) {
   const [poll, setPoll] = useState(0);
