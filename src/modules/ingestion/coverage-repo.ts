@@ -1,6 +1,7 @@
 // SQL behind coverage and backoff: per wallet and chain, the source, the final block its last sync read up to and
 // whether that sync read everything; per tracked wallet, consecutive failures and the time of the next try.
 import type { Queryable } from '../../platform/db/types.js';
+import { isClonePool, unreadCloneFactories } from './registry/index.js';
 
 export interface ChainCoverageRow {
   chainId: number;
@@ -66,7 +67,8 @@ export function createCoverageRepo(db: Queryable) {
     },
 
     /** Per wallet, the unread protocols (registry unreadContracts) its stored activity touched: a token sent to or
-     *  received from one of their contracts, or a token one of them issues. One statement for many wallets. */
+     *  received from one of their contracts, or a token one of them issues, or a pool of a listed clone factory
+     *  (below). One statement for many wallets, and one more where such a factory is listed. */
     async unreadTouched(
       wallets: string[],
       unread: { chainId: number; address: string; protocol: string }[],
@@ -82,6 +84,30 @@ export function createCoverageRepo(db: Queryable) {
         [wallets, unread.map((u) => u.chainId), unread.map((u) => u.address), unread.map((u) => u.protocol)],
       );
       for (const r of rows) (out.get(r.wallet) ?? out.set(r.wallet, []).get(r.wallet)!).push(r.protocol);
+      // Pools that are clones of a listed factory (Aerodrome, Velodrome V2) are not listed: two different tokens moved
+      // between the wallet and one address in one transaction (a swap, or liquidity added or removed) name a pool
+      // when the factory derives that address for the pair. Only the chains and wallets still unnamed are looked at.
+      const factories = unreadCloneFactories().filter((f) => unread.some((u) => u.chainId === f.chainId && u.address === f.factory));
+      if (!factories.length) return out;
+      const pairs = await q.query<{ wallet: string; chain_id: number; pool: string; tokens: string[] }>(
+        `SELECT wallet, chain_id, counterparty AS pool, array_agg(DISTINCT contract) AS tokens FROM wallet_activity
+          WHERE wallet = ANY($1::text[]) AND chain_id = ANY($2::int[]) AND kind = 'transfer_erc20' AND counterparty IS NOT NULL
+          GROUP BY wallet, chain_id, tx_hash, counterparty HAVING count(DISTINCT contract) = 2`,
+        [wallets, [...new Set(factories.map((f) => f.chainId))]],
+      );
+      const seen = new Set<string>();
+      for (const p of pairs) {
+        const [a, b] = [...p.tokens].sort();
+        const key = `${p.wallet}:${p.chain_id}:${p.pool}:${a}:${b}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        for (const f of factories) {
+          const named = out.get(p.wallet);
+          if (f.chainId !== Number(p.chain_id) || named?.includes(f.protocol) || !isClonePool(f, p.pool, a, b)) continue;
+          if (named) named.splice(0, named.length, ...[...named, f.protocol].sort());
+          else out.set(p.wallet, [f.protocol]);
+        }
+      }
       return out;
     },
 

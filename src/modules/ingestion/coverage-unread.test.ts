@@ -19,6 +19,11 @@ const AERODROME_ROUTER = '0xcf77a3ba9a5ca399b7c97c74d54e5b1beb874e43'; // aerodr
 const AERODROME_CL_NPM = '0x827922686190790b37229fd06084350e74485b72'; // aerodrome-finance/slipstream DeployCL-Base.json
 const CURVE_ROUTER_BASE = '0x4f37a9d177470499a2dd084621020b023fcffc1f'; // curvefi/curve-router-ng README (Base)
 const FLUID_LIQUIDITY = '0x52aa899454998be5b000ad077a46bbe360f4e497'; // Instadapp/fluid-contracts-public deployments/base
+// an Aerodrome pool, never listed: aerodrome-finance/contracts script/constants/Base.json pools (DAI, USDbC, stable),
+// deployed at this address (script/constants/output/DeployGaugesAndPools-Base.json), which the PoolFactory derives
+const DAI_BASE = '0x50c5725949a6f0c72e6c4a641f24049a917db0cb';
+const USDBC = '0xd9aaec86b65d86f6a7b5b1b0c42ffa531710b6ca';
+const AERODROME_DAI_USDBC = '0x6eab8c1b93f5799dadf2c687a30230a540dbd636';
 const VELODROME_ROUTER = '0xa062ae8a9c5e11aaa026fc2670b0d65ccc8b2858'; // velodrome-finance/contracts deployment-addresses/optimism.json
 // the chains' USDC (Compound V3 base assets in data/registry/8453.json and the Aave address book)
 const USDC_BASE = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
@@ -27,6 +32,7 @@ const USDC_OP = '0x0b2c639c533813f4aa9d7837caf62653d097ff85';
 const W = {
   aeroEth: randomAddress(),
   aeroLp: randomAddress(),
+  aeroSwap: randomAddress(),
   curve: randomAddress(),
   fluid: randomAddress(),
   plain: randomAddress(),
@@ -58,14 +64,28 @@ function baseExport(): string {
       },
     ],
   });
+  // DAI for USDbC in the Aerodrome pool itself (no router, no ether): the pool derives from the listed PoolFactory
+  x.tx({
+    from: W.aeroSwap,
+    to: AERODROME_ROUTER,
+    at: at(2),
+    logs: [transfer(DAI_BASE, W.aeroSwap, AERODROME_DAI_USDBC, 10n ** 21n), transfer(USDBC, AERODROME_DAI_USDBC, W.aeroSwap, 999_000_000n)],
+  });
   // Curve's Router NG pulls the USDC it swaps
   x.tx({ from: W.curve, to: CURVE_ROUTER_BASE, at: at(3), logs: [transfer(USDC_BASE, W.curve, CURVE_ROUTER_BASE, 500_000_000n)] });
   // a Fluid deposit: the fToken's callback moves the USDC from the wallet straight to the Liquidity contract
   x.tx({ from: W.fluid, to: randomAddress(), at: at(4), logs: [transfer(USDC_BASE, W.fluid, FLUID_LIQUIDITY, 2_000_000_000n)] });
-  // USDC to another wallet and back: no protocol at all
+  // USDC to another wallet and back, and DAI for USDbC with it in one transaction (the shape of a pool swap, at an
+  // address no factory derives for the pair): no protocol at all
   const friend = randomAddress();
   x.tx({ from: W.plain, to: USDC_BASE, at: at(5), logs: [transfer(USDC_BASE, W.plain, friend, 100_000_000n)] });
   x.tx({ from: friend, to: USDC_BASE, at: at(6), logs: [transfer(USDC_BASE, friend, W.plain, 100_000_000n)] });
+  x.tx({
+    from: W.plain,
+    to: friend,
+    at: at(7),
+    logs: [transfer(DAI_BASE, W.plain, friend, 10n ** 20n), transfer(USDBC, friend, W.plain, 100_000_000n)],
+  });
   return x.write('credence-etl-unread-base-');
 }
 
@@ -141,6 +161,7 @@ describe('coverage through the ethereum-etl import', () => {
     expect(Object.fromEntries(touched)).toEqual({
       [W.aeroEth]: ['aerodrome'],
       [W.aeroLp]: ['aerodrome'],
+      [W.aeroSwap]: ['aerodrome'],
       [W.curve]: ['curve'],
       [W.fluid]: ['fluid'],
       [W.velo]: ['velodrome'],
@@ -165,10 +186,11 @@ describe('coverage through the ethereum-etl import', () => {
       const reason = (w: string) => cov.get(w.toLowerCase())!.reason;
       expect(reason(W.aeroEth)).toBe('UNREAD_PROTOCOL:aerodrome');
       expect(reason(W.aeroLp)).toBe('UNREAD_PROTOCOL:aerodrome');
+      expect(reason(W.aeroSwap)).toBe('UNREAD_PROTOCOL:aerodrome');
       expect(reason(W.curve)).toBe('UNREAD_PROTOCOL:curve');
       expect(reason(W.fluid)).toBe('UNREAD_PROTOCOL:fluid');
       expect(reason(W.velo)).toBe('UNREAD_PROTOCOL:velodrome');
-      for (const w of [W.aeroEth, W.aeroLp, W.curve, W.fluid, W.velo]) expect(cov.get(w.toLowerCase())!.status).toBe('partial');
+      for (const w of [W.aeroEth, W.aeroLp, W.aeroSwap, W.curve, W.fluid, W.velo]) expect(cov.get(w.toLowerCase())!.status).toBe('partial');
       expect(reason(W.plain)).toBeNull();
       // each chain still lists what is read there (Aerodrome is not)
       const base = cov.get(W.aeroEth.toLowerCase())!.chains.find((c) => c.chainId === 8453)!;
@@ -183,5 +205,11 @@ describe('coverage through the ethereum-etl import', () => {
     const baseOnly = unreadContracts().filter((u) => u.chainId === 8453);
     const touched = await createCoverageRepo(db).unreadTouched([W.velo], baseOnly);
     expect(touched.get(W.velo)).toBeUndefined();
+  });
+
+  it('a pool is recognised only while its factory is in the list asked: without Base, the DAI/USDbC swap names nothing', async () => {
+    const opOnly = unreadContracts().filter((u) => u.chainId === 10);
+    const touched = await createCoverageRepo(db).unreadTouched([W.aeroSwap, W.plain], opOnly);
+    expect(touched.size).toBe(0);
   });
 });

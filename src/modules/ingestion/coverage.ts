@@ -3,7 +3,8 @@
 // not (yet) read to the end, so the score may rise or fall as the sync goes on; "none": no chain has a source,
 // so nothing was read and the scores say nothing about on-chain activity (reason NO_CHAIN_SOURCE).
 // A wallet whose activity touched a contract of a known lending or trading protocol that is not read
-// (data/registry/unread.json) is "partial" too, whatever the sync: reason UNREAD_PROTOCOL:<protocols, comma-separated>,
+// (data/registry/unread.json, or a pool one of its listed factories derives: coverage-repo.ts) is "partial" too, whatever
+// the sync: reason UNREAD_PROTOCOL:<protocols, comma-separated>,
 // so "no lending evidence" is never read as "never borrowed" where it borrowed somewhere unread.
 // Each chain also names the lending and trading protocols read there (registry protocolsRead), so a reader can tell
 // "no activity on Aave, Morpho Blue, ..." from "no activity at all".

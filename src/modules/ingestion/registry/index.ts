@@ -14,13 +14,15 @@
 //   aTokenInfo(chainId, a)      an Aave V2/V3 or SparkLend aToken/spToken (role 'a-token'), with its market's pool and
 //                                 underlying reserve: a Transfer between two holders moves collateral (../decode.ts).
 //   cTokenInfo(chainId, a)      a Compound V2 cToken (role 'c-token') with its underlying (cETH: WETH, for valuation).
-//   unreadProtocol(chainId, a)  a contract of a known lending or trading protocol that is NOT read (unread.json):
-//                                 a wallet touching one gets coverage 'partial' (../coverage.ts).
+//   unreadContracts()           the contracts of known lending and trading protocols that are NOT read (unread.json):
+//                                 a wallet touching one gets coverage 'partial' (../coverage.ts); unreadCloneFactories()
+//                                 and isClonePool() recognise the pools of those whose pools are clones (Aerodrome).
 //   protocolsRead(chainId)      the protocols whose events the chain's registry pins (coverage lists them).
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { encodePacked, getContractAddress, keccak256 } from 'viem';
 // The Uniswap SDKs' ESM builds import files without extensions, which Node's own loader refuses (tsx forgives it):
 // their CommonJS builds load everywhere.
 const require = createRequire(import.meta.url);
@@ -498,11 +500,49 @@ export function cTokenInfo(chainId: number, address: string): { underlying: stri
 /** Contracts of known lending and trading protocols that are NOT read (data/registry/unread.json, each with its
  *  source), per chain: a wallet touching one has history its scores do not see (coverage partial). */
 const UNREAD = (
-  JSON.parse(readFileSync(path.join(DATA, 'unread.json'), 'utf8')) as { chains: Record<string, { address: string; protocol: string }[]> }
+  JSON.parse(readFileSync(path.join(DATA, 'unread.json'), 'utf8')) as {
+    chains: Record<string, { address: string; protocol: string; clonePoolImplementation?: string }[]>;
+  }
 ).chains;
 export function unreadContracts(): { chainId: number; address: string; protocol: string }[] {
   return Object.entries(UNREAD).flatMap(([chainId, list]) =>
     list.map((c) => ({ chainId: Number(chainId), address: lc(c.address), protocol: c.protocol })),
+  );
+}
+
+/** The unread factories whose pools are EIP-1167 clones at a CREATE2 address of (token0, token1, stable): Aerodrome
+ *  and Velodrome V2 (unread.json `clonePoolImplementation`). A token-to-token swap there sends the tokens to the pool,
+ *  never to a listed contract: the pool is recognised by deriving it (unreadClonePool). */
+export function unreadCloneFactories(): { chainId: number; factory: string; implementation: string; protocol: string }[] {
+  return Object.entries(UNREAD).flatMap(([chainId, list]) =>
+    list
+      .filter((c) => c.clonePoolImplementation)
+      .map((c) => ({
+        chainId: Number(chainId),
+        factory: lc(c.address),
+        implementation: lc(c.clonePoolImplementation!),
+        protocol: c.protocol,
+      })),
+  );
+}
+
+/** Whether `pool` is the pool an unread clone factory deploys for this token pair (stable or volatile). */
+export function isClonePool(f: { factory: string; implementation: string }, pool: string, tokenA: string, tokenB: string): boolean {
+  const [a, b] = [lc(tokenA), lc(tokenB)];
+  if (a === b || !/^0x[0-9a-f]{40}$/.test(a) || !/^0x[0-9a-f]{40}$/.test(b)) return false;
+  const [t0, t1] = a < b ? [a, b] : [b, a];
+  // OpenZeppelin Clones: the EIP-1167 proxy's creation code around the implementation
+  const bytecode = `0x3d602d80600a3d3981f3363d3d373d3d3d363d73${f.implementation.slice(2)}5af43d82803e903d91602b57fd5bf3` as const;
+  return [false, true].some(
+    (stable) =>
+      lc(
+        getContractAddress({
+          opcode: 'CREATE2',
+          from: f.factory as `0x${string}`,
+          salt: keccak256(encodePacked(['address', 'address', 'bool'], [t0 as `0x${string}`, t1 as `0x${string}`, stable])),
+          bytecode,
+        }),
+      ) === lc(pool),
   );
 }
 
