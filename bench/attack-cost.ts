@@ -9,12 +9,14 @@
 // not activity, and are described, not searched.
 //
 //   node --import tsx bench/attack-cost.ts
-import { emptyFeatures, MODEL_VERSION, scoreWallet } from '../src/modules/scoring/model/index.js';
+import { emptyFeatures, MODEL_VERSION } from '../src/modules/scoring/model/index.js';
 import { replayLending, type LendingEvent } from '../src/modules/scoring/model/lending-positions.js';
-import { BACKING } from '../src/modules/scoring/model/backing.js';
-import { ceilingFor } from '../src/modules/scoring/model/cost-ceiling.js';
 import { COSTS } from '../src/modules/scoring/features/index.js';
 import type { Category, WalletFeatures } from '../src/modules/scoring/contracts.js';
+import { model } from '../src/modules/scoring/params.js';
+
+const { ceilingFor, scoreWallet } = model;
+const BACKING = model.params.backing;
 
 const TARGET = 600;
 type Net = 'mainnet' | 'l2';

@@ -10,9 +10,12 @@ import { cpus, loadavg } from 'node:os';
 import Fastify from 'fastify';
 import { Wallet } from 'ethers';
 import { buildApp } from '../src/app.js';
-import { emptyFeatures, MODEL_VERSION, scoreWallet } from '../src/modules/scoring/model/index.js';
+import { emptyFeatures, MODEL_VERSION } from '../src/modules/scoring/model/index.js';
 import type { WalletFeatures } from '../src/modules/scoring/contracts.js';
 import { autocannon, benchConfig, enterpriseKeys, median, signInAdmin } from './support.js';
+import { model } from '../src/modules/scoring/params.js';
+
+const { scoreWallet } = model;
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);

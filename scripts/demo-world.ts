@@ -20,7 +20,6 @@ import type { App } from '../src/platform/http/types.js';
 import type { CacheFactory } from '../src/platform/cache/index.js';
 import type { Category, ScoreChange, ScoreEntry, WalletFeatures } from '../src/modules/scoring/contracts.js';
 import { createScoringService, type ScoringServiceImpl } from '../src/modules/scoring/service.js';
-import { ceilingFor } from '../src/modules/scoring/model/cost-ceiling.js';
 import { MODEL_VERSION } from '../src/modules/scoring/model/index.js';
 import type { IngestionEngine } from '../src/modules/ingestion/service.js';
 import { createIngestionRepo } from '../src/modules/ingestion/repo.js';
@@ -28,6 +27,9 @@ import { importEthereumEtl } from '../src/modules/ingestion/etl/import.js';
 import { exportEthereumEtl } from './export-ethereum-etl.js';
 import { HISTORY_BASE_FEE_GWEI, ROLES, runScenarios, type Role, type ScenarioResult } from './scenarios.js';
 import { CATEGORIES } from '../src/modules/scoring/contracts.js';
+import { model } from '../src/modules/scoring/params.js';
+
+const { ceilingFor } = model;
 
 export interface DemoWorld {
   scenario: ScenarioResult;

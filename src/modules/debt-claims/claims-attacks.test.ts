@@ -17,8 +17,12 @@ import {
 import { startLocalChain, type LocalChain } from '../../../test/helpers/local-chain.js';
 import type { App } from '../../platform/http/types.js';
 import { artifact, chainClient, PINNED } from '../../../scripts/scenarios.js';
-import { CREDITOR_MIN_WEIGHT, pendingPenalty, UNVERIFIED_CAP } from '../scoring/model/debt-claims.js';
 import { claimBody, claimSettled, fileClaim, post, txHash, type FiledClaim, goodBorrower as sharedGoodBorrower } from './test-helpers.js';
+import { model } from '../scoring/params.js';
+
+const { pendingPenalty } = model;
+const CREDITOR_MIN_WEIGHT = model.params.debtClaims.creditorMinWeight;
+const UNVERIFIED_CAP = model.params.debtClaims.unverifiedCap;
 
 /** Hardhat's default accounts come from this mnemonic, so a test can sign in as the node's funded accounts. */
 const HARDHAT_MNEMONIC = Mnemonic.fromPhrase('test test test test test test test test test test test junk');

@@ -15,8 +15,12 @@ import { artifact, chainClient } from '../../../scripts/scenarios.js';
 import type { App } from '../../platform/http/types.js';
 import { importEthereumEtl } from '../ingestion/etl/import.js';
 import { createIngestionRepo } from '../ingestion/repo.js';
-import { CREDITOR_FULL_WEIGHT_SCORE, PENDING_PER_CREDITOR, UNVERIFIED_CAP } from '../scoring/model/debt-claims.js';
 import { claimSettled, fileClaim, post, type FiledClaim } from './test-helpers.js';
+import { model } from '../scoring/params.js';
+
+const CREDITOR_FULL_WEIGHT_SCORE = model.params.debtClaims.creditorFullWeightScore;
+const PENDING_PER_CREDITOR = model.params.debtClaims.pendingPerCreditor;
+const UNVERIFIED_CAP = model.params.debtClaims.unverifiedCap;
 
 const BASE = 8453;
 const BASE_USDC = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';

@@ -2,8 +2,10 @@
 // scoring service (runs when the scoring module is present).
 import { describe, expect, it } from 'vitest';
 import { randomAddress } from '../../../test/helpers/app.js';
-import { UNVERIFIED_CAP } from '../scoring/model/debt-claims.js';
 import { claimsTestApp, fileClaim, post, goodBorrower as sharedGoodBorrower } from './test-helpers.js';
+import { model } from '../scoring/params.js';
+
+const UNVERIFIED_CAP = model.params.debtClaims.unverifiedCap;
 
 const claims = claimsTestApp();
 

@@ -1,7 +1,7 @@
 // Wires the debt-claims module: its routes, the claim signals the scoring model reads (ctx.services.debtClaims),
 // the evidence checker (chain RPCs from settings) and the claims worker that finishes every claim's job.
 import type { Module } from '../../platform/http/types.js';
-import { creditorWeight } from '../scoring/model/debt-claims.js';
+import { model } from '../scoring/contracts.js';
 import { currentEnvironment } from '../../platform/auth/environment.js';
 import { DEBT_CLAIM_FILED } from './events.js';
 import { createEvidenceChecker } from './evidence.js';
@@ -26,7 +26,7 @@ export const debtClaimsModule: Module = {
     // The creditor's weight: its own current scores in the costly categories (computed first if never scored).
     const weigh = async (creditor: string) => {
       const s = scoring();
-      return s ? creditorWeight(await s.getScores(creditor)) : null;
+      return s ? model.creditorWeight(await s.getScores(creditor)) : null;
     };
     const outbox = () => ctx.services.webhooks;
     // hub clients subscribed to the debtor (best-effort, every instance through the bus), of the claim's environment

@@ -9,7 +9,7 @@ import { toChecksum } from '../../platform/http/address.js';
 import { ExactDecimal, parseJsonKeepingDecimals, stringifyExact } from './decimal.js';
 import type { ClaimRow } from './repo.js';
 import { createBodyProblems, verificationOf, type DebtClaimsService } from './service.js';
-import { PENDING_CAP, PENDING_PER_CREDITOR, UNVERIFIED_CAP, UNVERIFIED_PER_CREDITOR } from '../scoring/model/debt-claims.js';
+import { PENDING_CAP, PENDING_PER_CREDITOR, UNVERIFIED_CAP, UNVERIFIED_PER_CREDITOR } from '../scoring/contracts.js';
 import {
   AddressParams,
   Claim,

@@ -10,7 +10,7 @@ import { AppError, forbidden, invalidState, notFound, unauthorized } from '../..
 import { writeAudit } from '../../platform/audit.js';
 import { currentEnvironment } from '../../platform/auth/environment.js';
 import type { DebtClaimSignal, DebtClaimsSignals, ScoreChangeOutbox, ScoringService } from '../scoring/contracts.js';
-import { CREDITOR_MIN_WEIGHT, UNVERIFIED_WEIGHT } from '../scoring/model/debt-claims.js';
+import { CREDITOR_MIN_WEIGHT, UNVERIFIED_WEIGHT } from '../scoring/contracts.js';
 import { filedEvent } from './events.js';
 import type { ClaimJobs } from './jobs.js';
 import { amountProblem, plainDecimal } from './decimal.js';

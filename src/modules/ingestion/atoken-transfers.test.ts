@@ -17,7 +17,6 @@ import { historyOfLogs, startFakeExplorer } from '../../../test/fakes/explorer-a
 import { asLendingEvent, lendingRows as lendingRowsOf, type LendingRow } from '../../../test/helpers/lending-rows.js';
 import type { Db } from '../../platform/db/types.js';
 import type { Category } from '../scoring/contracts.js';
-import { scoreWallet } from '../scoring/model/index.js';
 import { replayLending } from '../scoring/model/lending-positions.js';
 import { importEthereumEtl } from './etl/import.js';
 import { createExplorerClient } from './explorer/source.js';
@@ -25,6 +24,9 @@ import { syncWalletFromExplorer } from './explorer/sync.js';
 import { contractInfo, pinnedContracts } from './registry/index.js';
 import { buildPlan, walletTopic } from './log-plan.js';
 import { createIngestionRepo, type IngestionRepo } from './repo.js';
+import { model } from '../scoring/params.js';
+
+const { scoreWallet } = model;
 
 const POOL = '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2'; // Aave V3 Ethereum Pool
 const AUSDC = '0x98c23e9d8f34fefb1b7bd6a91b7ff122f4e16f5c'; // its aUSDC (AaveV3Ethereum.ASSETS.USDC.A_TOKEN)

@@ -23,7 +23,6 @@ import { historyOfLogs, startFakeExplorer } from '../../../test/fakes/explorer-a
 import { asLendingEvent, lendingRows as lendingRowsOf, type LendingRow } from '../../../test/helpers/lending-rows.js';
 import type { Db } from '../../platform/db/types.js';
 import type { Category } from '../scoring/contracts.js';
-import { scoreWallet } from '../scoring/model/index.js';
 import { replayLending } from '../scoring/model/lending-positions.js';
 import { importEthereumEtl } from './etl/import.js';
 import { createExplorerClient } from './explorer/source.js';
@@ -31,6 +30,9 @@ import { syncWalletFromExplorer } from './explorer/sync.js';
 import { contractInfo, pinnedContracts } from './registry/index.js';
 import { buildPlan, walletTopic } from './log-plan.js';
 import { createIngestionRepo, type IngestionRepo } from './repo.js';
+import { model } from '../scoring/params.js';
+
+const { scoreWallet } = model;
 
 const COMET = '0xc3d688b66703497daa19211eedff47f25384cdc3'; // Compound V3 cUSDCv3 (mainnet)
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';

@@ -28,9 +28,11 @@ import {
   v3Pool,
 } from '../../../test/helpers/conduct-histories.js';
 import type { Db } from '../../platform/db/types.js';
-import { ceilingFor } from '../scoring/model/cost-ceiling.js';
 import { runIngestCommand } from './cli.js';
 import { createIngestionRepo } from './repo.js';
+import { model } from '../scoring/params.js';
+
+const { ceilingFor } = model;
 
 const ARB_USDCE = ARBITRUM_AAVE.collateral; // USDC.e
 const ARB_USDCN = '0xaf88d065e77c8cc2239327c5edb3a432268e5831'; // native USDC (USDCn)

@@ -11,10 +11,11 @@ import { EtlExport } from '../../../test/helpers/etl-export.js';
 import * as H from '../../../test/helpers/scoring-histories.js';
 import type { Db } from '../../platform/db/types.js';
 import type { Category } from '../scoring/contracts.js';
-import { scoreWallet } from '../scoring/model/index.js';
 import { importEthereumEtl } from './etl/import.js';
 import { createIngestionRepo, type IngestionRepo } from './repo.js';
-import { ceilingFor } from '../scoring/model/cost-ceiling.js';
+import { model } from '../scoring/params.js';
+
+const { ceilingFor, scoreWallet } = model;
 
 /** The honest histories' scores under model 2.0.0 (measured on these exact histories before the change). */
 const MODEL_2 = { trader: 784, voter: 648, collector: 554, developer: 557 } as const;

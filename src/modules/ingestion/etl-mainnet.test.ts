@@ -7,12 +7,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createKey, createTestApp, randomAddress, testConfig } from '../../../test/helpers/app.js';
 import { testDatabase } from '../../../test/helpers/db.js';
 import { runIngestCommand } from './cli.js';
-import { ceilingFor } from '../scoring/model/cost-ceiling.js';
 import type { App } from '../../platform/http/types.js';
 import { EVENTS } from './events.js';
 import { createIngestionRepo } from './repo.js';
 import { importEthereumEtl } from './etl/import.js';
 import { parseJsonLine } from './etl/reader.js';
+import { model } from '../scoring/params.js';
+
+const { ceilingFor } = model;
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const DATA = path.resolve(ROOT, '../shared/data/ethereum-etl');

@@ -11,8 +11,10 @@ import { randomAddress, testConfig } from '../../../test/helpers/app.js';
 import { testDatabase } from '../../../test/helpers/db.js';
 import type { Db } from '../../platform/db/types.js';
 import { runIngestCommand } from './cli.js';
-import { ceilingFor } from '../scoring/model/cost-ceiling.js';
-import { BACKING } from '../scoring/model/backing.js';
+import { model } from '../scoring/params.js';
+
+const { ceilingFor } = model;
+const BACKING = model.params.backing;
 
 const AAVE_V3_POOL = '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2';
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';

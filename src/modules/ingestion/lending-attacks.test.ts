@@ -13,7 +13,9 @@ import { randomAddress, testConfig } from '../../../test/helpers/app.js';
 import { testDatabase } from '../../../test/helpers/db.js';
 import type { Db } from '../../platform/db/types.js';
 import { runIngestCommand } from './cli.js';
-import { ceilingFor } from '../scoring/model/cost-ceiling.js';
+import { model } from '../scoring/params.js';
+
+const { ceilingFor } = model;
 
 const POOL = '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2'; // Aave V3 Ethereum Pool
 const COMET = '0xc3d688b66703497daa19211eedff47f25384cdc3'; // Compound V3 cUSDCv3 (base USDC)

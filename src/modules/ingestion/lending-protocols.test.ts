@@ -13,7 +13,6 @@ import { historyOfLogs, startFakeExplorer } from '../../../test/fakes/explorer-a
 import { lendingRows } from '../../../test/helpers/lending-rows.js';
 import type { Db } from '../../platform/db/types.js';
 import type { Category } from '../scoring/contracts.js';
-import { scoreWallet } from '../scoring/model/index.js';
 import { importEthereumEtl } from './etl/import.js';
 import { createExplorerClient } from './explorer/source.js';
 import { syncWalletFromExplorer } from './explorer/sync.js';
@@ -24,6 +23,9 @@ import { createCoverageRepo } from './coverage-repo.js';
 import { morphoMarket, morphoMarketId } from './registry/markets.js';
 import { createIngestionRepo, type IngestionRepo } from './repo.js';
 import { EVENTS } from './events.js';
+import { model } from '../scoring/params.js';
+
+const { scoreWallet } = model;
 
 const AAVE_POOL = '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2'; // AaveV3Ethereum.POOL
 const SPARK_POOL = '0xc13e21b648a5ee794902342038ff3adab66be987'; // SparkLend.POOL

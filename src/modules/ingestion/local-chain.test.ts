@@ -9,7 +9,6 @@ import { createKey, createTestApp, eventually, randomAddress, testConfig } from 
 import { testDatabase } from '../../../test/helpers/db.js';
 import { startLocalChain, type LocalChain } from '../../../test/helpers/local-chain.js';
 import { ROLES, runScenarios, type ScenarioResult } from '../../../scripts/scenarios.js';
-import { ceilingFor } from '../scoring/model/cost-ceiling.js';
 import { LOCAL_CHAIN_ID } from './registry/index.js';
 import { exportEthereumEtl } from '../../../scripts/export-ethereum-etl.js';
 import type { App } from '../../platform/http/types.js';
@@ -22,6 +21,9 @@ import { createIngestionService, type IngestionEngine } from './service.js';
 import { createRefreshWorker } from './worker.js';
 import { importEthereumEtl } from './etl/import.js';
 import { runIngestCommand } from './cli.js';
+import { model } from '../scoring/params.js';
+
+const { ceilingFor } = model;
 
 const CHAIN = LOCAL_CHAIN_ID;
 let chain: LocalChain;

@@ -1,12 +1,12 @@
 // The fee of a transaction a wallet sent, as a 'tx_fee' record: gas is what the wallet lost for its evidence, and it
-// backs the category that evidence belongs to (model 4.0.0, data/scoring/backing.json). The gas price counts at most
+// backs the category that evidence belongs to (data/scoring/backing.json). The gas price counts at most
 // the block's base fee where the source gives it, else at most the chain's cap: on Ethereum a tip goes to the block's
 // builder, which an attacker can be, so a tip is never counted beyond the cap. An L2's data fee (receipt l1Fee) is
 // paid to the chain and counts in full.
-import { BACKING } from '../scoring/model/backing.js';
+import { MODEL_PARAMS } from '../scoring/contracts.js';
 import type { ActivityRecord } from './decode.js';
 
-const CAPS = BACKING.gasPriceCapGwei;
+const CAPS = MODEL_PARAMS.backing.gasPriceCapGwei;
 
 export interface TxFeeInput {
   chainId: number;

@@ -293,3 +293,15 @@ declare module '../../platform/context.js' {
     webhooks?: ScoreChangeOutbox;
   }
 }
+
+// The model with its parameters (data/scoring/, read once) and the debt claims' constants, for other modules.
+export {
+  model,
+  MODEL_PARAMS,
+  PENDING_PER_CREDITOR,
+  PENDING_CAP,
+  UNVERIFIED_PER_CREDITOR,
+  UNVERIFIED_CAP,
+  CREDITOR_MIN_WEIGHT,
+  UNVERIFIED_WEIGHT,
+} from './params.js';

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { DebtClaimSignal, WalletFeatures } from './contracts.js';
-import { emptyFeatures, scoreCategories, scoreWallet, WEIGHTS } from './model/index.js';
+import { emptyFeatures } from './model/index.js';
 import { EMPTY_POSITIONS } from './model/lending-positions.js';
 import { planWallet } from './plan.js';
-import { claimPoints, UNVERIFIED_CAP } from './model/debt-claims.js';
 import type { ScoreRow } from './repo.js';
+import { model } from './params.js';
+
+const { claimPoints, scoreCategories, scoreWallet } = model;
+const UNVERIFIED_CAP = model.params.debtClaims.unverifiedCap;
+const WEIGHTS = model.weights;
 
 const A = '0x00000000000000000000000000000000000000bb';
 const t0 = new Date('2026-03-01T00:00:00Z');

@@ -11,7 +11,8 @@
 //  - A change is a stored score that differs from the new one. A wallet's first scores are not changes (no
 //    history, no events): announcing every newly looked-up wallet would tell subscribers who is being checked.
 import type { Category, ScoreChange } from './contracts.js';
-import { composite, decayConfidence, MODEL_VERSION, tierFor, WEIGHTS, type CategoryResult } from './model/index.js';
+import { decayConfidence, MODEL_VERSION, tierFor, type CategoryResult } from './model/index.js';
+import { model } from './params.js';
 import { clamp, fingerprint } from './model/transforms.js';
 import type { ScoreRow } from './repo.js';
 
@@ -51,7 +52,7 @@ function overrideKey(r: CategoryResult): string {
 /** The points claims add to this category's score now. */
 function claimShift(category: CategoryResult['category'], claimPoints: number): number {
   if (category === 'DEFI_LENDING') return claimPoints;
-  if (category === 'OVERALL') return WEIGHTS.DEFI_LENDING * claimPoints;
+  if (category === 'OVERALL') return model.weights.DEFI_LENDING * claimPoints;
   return 0;
 }
 
@@ -137,7 +138,7 @@ export function planWallet(p: WalletPlanInput, cause: string, now: Date): { rows
   }
   // OVERALL's backing: everything the wallet lost, each dollar once (the model's own OVERALL carries it)
   const overallBacking = p.overallBackingUsd ?? null;
-  const overall = composite(
+  const overall = model.composite(
     rows.map((r, i) => ({
       category: r.category,
       score: r.score,

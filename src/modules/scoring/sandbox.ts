@@ -3,7 +3,8 @@
 // store or the quota. Same shapes as real entries; modelVersion ends in "-sandbox" and one factor says so.
 import { createHash } from 'node:crypto';
 import { CATEGORIES, type Category, type ScoreEntry, type ScoringService } from './contracts.js';
-import { MODEL_VERSION, WEIGHTS, tierFor } from './model/index.js';
+import { MODEL_VERSION, tierFor } from './model/index.js';
+import { model } from './params.js';
 
 /** A fixed instant, so the same request always gives the same body. */
 const CALCULATED_AT = new Date('2026-01-01T00:00:00.000Z');
@@ -34,8 +35,8 @@ export function sandboxScores(address: string, explain = false): ScoreEntry[] {
   let overall = 0;
   let conf = 0;
   for (const p of parts) {
-    overall += WEIGHTS[p.c] * p.score;
-    conf += WEIGHTS[p.c] * p.confidence;
+    overall += model.weights[p.c] * p.score;
+    conf += model.weights[p.c] * p.confidence;
   }
   return [
     entry('OVERALL', Math.round(overall), Math.round(conf * 1000) / 1000, explain),

@@ -8,8 +8,11 @@ import { SCORE_UPDATED, type ScoreChange } from './contracts.js';
 import { backgroundSettled } from './background.js';
 import { createScoringService, type ScoringServiceImpl } from './service.js';
 import { createIngestionRepo } from '../ingestion/repo.js';
-import { MODEL_VERSION, WEIGHTS } from './model/index.js';
-import { UNVERIFIED_PER_CREDITOR } from './model/debt-claims.js';
+import { MODEL_VERSION } from './model/index.js';
+import { model } from './params.js';
+
+const UNVERIFIED_PER_CREDITOR = model.params.debtClaims.unverifiedPerCreditor;
+const WEIGHTS = model.weights;
 
 let app: App;
 let scoring: ScoringServiceImpl;

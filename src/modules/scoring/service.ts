@@ -1,6 +1,5 @@
 // The scoring service: gathers evidence from the providers in ctx.services, runs the pure model, stores scores,
 // history and webhook outbox rows in one transaction, then announces changes and evicts cached reads.
-import { backingOf } from './model/backing.js';
 import type { Db } from '../../platform/db/types.js';
 import type { EventBus } from '../../platform/events/bus.js';
 import type { CacheFactory } from '../../platform/cache/index.js';
@@ -15,18 +14,9 @@ import {
   type ScoreEntry,
   type ScoringService,
 } from './contracts.js';
-import {
-  decayConfidence,
-  emptyFeatures,
-  MODEL_VERSION,
-  NO_COMPLIANCE,
-  NO_IDENTITY,
-  scoreCategories,
-  tierFor,
-  type ModelInput,
-} from './model/index.js';
+import { decayConfidence, emptyFeatures, MODEL_VERSION, NO_COMPLIANCE, NO_IDENTITY, tierFor, type ModelInput } from './model/index.js';
 import { planWallet, type Override } from './plan.js';
-import { claimPoints } from './model/debt-claims.js';
+import { model } from './params.js';
 import { createScoresRepo, type ReadRow, type ScoreRow } from './repo.js';
 
 export const CACHE_TTL_MS = 60_000;
@@ -190,7 +180,7 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
   /** Scores these wallets from current evidence and writes everything in one transaction. */
   async function persist(addresses: string[], cause: string, override?: { address: string } & Override, actor?: string) {
     const [inputs, coverage] = await Promise.all([gather(addresses), coverageFor(addresses)]);
-    const results = inputs.map(scoreCategories);
+    const results = inputs.map((input) => model.scoreCategories(input));
     const at = now();
     const { rows, changes, hadRows } = await db.tx(async (q) => {
       const stored = await repo.lockRows(q, addresses);
@@ -211,8 +201,8 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
             lastActivityAt: inputs[i].features.lastActivityAt,
             stored: byAddress.get(address) ?? [],
             override: override?.address === address ? override : undefined,
-            claimPoints: claimPoints(inputs[i].claims ?? []),
-            overallBackingUsd: inputs[i].features.accountType === 'contract' ? null : backingOf(inputs[i].features).total,
+            claimPoints: model.claimPoints(inputs[i].claims ?? []),
+            overallBackingUsd: inputs[i].features.accountType === 'contract' ? null : model.backingOf(inputs[i].features).total,
           },
           cause,
           at,

@@ -21,7 +21,7 @@ type LendingRow = [
   number,
 ];
 
-/** Positions over time (model 3.0.0) from the wallet's lending rows, up to its latest recorded activity. */
+/** Positions over time from the wallet's lending rows, up to its latest recorded activity. */
 function lendingFromRows(raw: unknown, last: Date | null): { avgDaysToRepay: number | null; positions: LendingPositions } {
   const rows = (typeof raw === 'string' ? JSON.parse(raw) : (raw ?? [])) as LendingRow[];
   const events: LendingEvent[] = rows.map(([kind, protocol, chainId, contract, counterparty, amount, usd, at, block, ref, logIndex]) => ({

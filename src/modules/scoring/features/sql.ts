@@ -62,7 +62,7 @@ lp AS (SELECT m.chain_id, m.contract, m.block_number AS from_block, $1::text AS 
 -- token out, which no one can fake (a token of anyone's emitting Transfer(wallet -> x) is not allowlisted)
 paid AS (SELECT DISTINCT chain_id, tx_hash FROM wallet_activity WHERE wallet = $1 AND kind = 'transfer_erc20' AND direction = 'out'
            AND protocol = 'listed' AND COALESCE(value_usd, $2) >= $2),
--- mine: the row is of a transaction the wallet sent or paid in (model 3.0.0: only what the wallet did earns credit)
+-- mine: the row is of a transaction the wallet sent or paid in (only what the wallet did earns credit)
 -- settles: a token sent back to whoever lent it in the same transaction (a flash loan repaid), or paid into the pool
 -- the wallet swapped with in that transaction: no payment to anyone, so no counterparty and no transfer (SOCIAL)
 sent AS (SELECT w.*, (w.tx_from = $1 OR EXISTS (SELECT 1 FROM paid p WHERE p.chain_id = w.chain_id AND p.tx_hash = w.tx_hash)) AS mine,
@@ -96,7 +96,7 @@ s AS (SELECT COALESCE(sum(nonce), 0) AS tx_count, array_agg(chain_id) FILTER (WH
 -- trading: the wallet's swaps, per pair and UTC day; a swap counts in the share of its pair-day's volume that stayed
 -- a net position (a round trip that returns everything within a day, a flash-funded one above all, earns nothing);
 -- fees paid = volume x the pool's fee tier, capped per day (data/scoring/costs.json)
--- model 4.0.0: a swap in a pool where a wallet of the payer's funding cluster (the first wallet that sent it coin, and
+-- a swap in a pool where a wallet of the payer's funding cluster (the first wallet that sent it coin, and
 -- wallets it paid in its own transactions) added liquidity, from that block on, is no conduct either; the fees of
 -- swaps in established pools (data/scoring/established-pools.json) back the category, unless a position was minted
 -- in the same pool and block (just-in-time liquidity takes the fee)

@@ -8,14 +8,15 @@ import { claimsKey, claimTerms, type ClaimSummary } from './debt-claims.js';
 import { EMPTY_POSITIONS, UNVALUED_EVENT_USD } from './lending-positions.js';
 import { ceilingTerm } from './cost-ceiling.js';
 import { backingOf } from './backing.js';
+import type { ModelParams } from './params.js';
 import { confidenceOf, sumPoints, toScore, topFactors, type CategoryResult, type Term } from './terms.js';
 import { clamp, fingerprint, logCap, sat } from './transforms.js';
 
 /** An event with no known price counts as one worth this many USD (defined with the lending positions). */
 export { UNVALUED_EVENT_USD };
-/** At most this many unvalued events of one kind count (a loop of priced-unknown assets is bounded at $1,000). */
-export const UNVALUED_MAX_EVENTS = 10;
-const unvaluedUsd = (n: number) => UNVALUED_EVENT_USD * Math.min(n, UNVALUED_MAX_EVENTS);
+/** Unvalued events count at UNVALUED_EVENT_USD each, at most unvaluedMaxEvents of them (a loop of priced-unknown
+ *  assets is bounded at $1,000). */
+const unvaluedUsd = (n: number, P: ModelParams) => UNVALUED_EVENT_USD * Math.min(n, P.unvaluedMaxEvents);
 type EvidenceKey = keyof NonNullable<WalletFeatures['evidenceAt']>;
 /** The category's decay anchor: its own latest pinned evidence (undefined: the features carry none, legacy). */
 const anchor = (f: WalletFeatures, k: EvidenceKey) => (f.evidenceAt ? (f.evidenceAt[k] ?? null) : undefined);
@@ -33,8 +34,8 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /** Holds the terms' positive points to what the backing supports (cost-ceiling.ts); the limit applied, if any,
  *  is part of the category's inputs (a dispute override lasts until it changes). */
-function capped(terms: Term[], backingUsd: number, what: string, unpriced = false): string {
-  const t = ceilingTerm(terms, backingUsd, what, unpriced);
+function capped(terms: Term[], backingUsd: number, what: string, P: ModelParams, unpriced = false): string {
+  const t = ceilingTerm(terms, backingUsd, what, P.ceiling, unpriced);
   if (!t) return '';
   terms.push(t);
   return `,cap${Math.round(t.points)}`;
@@ -87,26 +88,13 @@ const days = (n: number) => (n >= 10_000 ? `${Math.round(n / 1000)}k` : String(M
  * DEFI_LENDING conduct: how the wallet behaves with credit. Repaid loans (held a day or more), in distinct months,
  * over a long credit record, with leverage kept away from liquidation; liquidations weigh most when recent and never
  * vanish. Size enters only logarithmically (DEBT_SIZE and INTEREST_PAID together gain under 60 points for 10x the
- * capital), and capital that never borrowed is no credit record. The constants are in LENDING_CONDUCT.
+ * capital), and capital that never borrowed is no credit record. The constants are in data/scoring/model.json.
  */
-export const LENDING_CONDUCT = {
-  repaid: { points: 380, k: 6 },
-  months: { points: 100, k: 6 },
-  tenure: { points: 170, kDays: 365 },
-  leverage: { points: 120, safeLtv: 0.5, liquidationLtv: 0.85 },
-  speed: { points: 40, days: 90 },
-  interest: { points: 30, kUsd: 10 },
-  size: { pointsPerDecade: 25, fromUsdDays: 10_000, maxDecades: 4 },
-  liquidation: { lasting: 120, recent: 330, recentDays: 180, size: 80, sizeDays: 365, max: 900 },
-  /** below this much debt over time ($100 owed for ten days) there is no credit record: dust loops are not loans */
-  minDebtUsdDays: 1_000,
-} as const;
-
-export function lending(f: WalletFeatures, s: ModelSignals): CategoryResult {
+export function lending(f: WalletFeatures, s: ModelSignals, P: ModelParams): CategoryResult {
   const l = f.lending;
   // positions over time (lending-positions.ts): a round trip within one transaction, block or day holds nothing
   const p = l.positions ?? EMPTY_POSITIONS;
-  const C = LENDING_CONDUCT;
+  const C = P.lending;
   const terms: Term[] = [];
   const borrowed = p.debtUsdDays >= C.minDebtUsdDays;
   if (borrowed) {
@@ -139,7 +127,10 @@ export function lending(f: WalletFeatures, s: ModelSignals): CategoryResult {
     const lev = p.leveragedDays ?? 0;
     // no collateral seen beside the debt (a Comet base borrow): half credit, neither safe nor risky as far as we know
     const ltv = lev > 0 ? (p.ltvDays ?? 0) / lev : null;
-    const safety = ltv === null ? 0.5 : clamp((C.leverage.liquidationLtv - ltv) / (C.leverage.liquidationLtv - C.leverage.safeLtv), 0, 1);
+    const safety =
+      ltv === null
+        ? C.leverage.unknownCredit
+        : clamp((C.leverage.liquidationLtv - ltv) / (C.leverage.liquidationLtv - C.leverage.safeLtv), 0, 1);
     terms.push({
       code: 'SAFE_LEVERAGE',
       description:
@@ -173,7 +164,9 @@ export function lending(f: WalletFeatures, s: ModelSignals): CategoryResult {
     let penalty = 0;
     for (const q of list)
       penalty +=
-        L.lasting + L.recent * Math.exp(-q.ageDays / L.recentDays) + L.size * logCap(q.usd, 1_000_000) * Math.exp(-q.ageDays / L.sizeDays);
+        L.lasting +
+        L.recent * Math.exp(-q.ageDays / L.recentDays) +
+        L.size * logCap(q.usd, L.sizeCapUsd) * Math.exp(-q.ageDays / L.sizeDays);
     const lost = l.liquidatedUsd ?? 0;
     const newest = list.reduce((m, q) => Math.min(m, q.ageDays), Infinity);
     terms.push({
@@ -197,14 +190,14 @@ export function lending(f: WalletFeatures, s: ModelSignals): CategoryResult {
       pinned: true,
     });
   }
-  terms.push(...claimTerms(s.claims));
-  const backing = backingOf(f).lending;
-  const cap = capped(terms, backing, 'interest paid beyond what the borrowed cash earns parked, and gas');
+  terms.push(...claimTerms(s.claims, P.debtClaims));
+  const backing = backingOf(f, P.backing).lending;
+  const cap = capped(terms, backing, 'interest paid beyond what the borrowed cash earns parked, and gas', P);
   // evidence is what was held over time, not rows; debt claims are no evidence of the wallet's own activity
   const evidence = p.cycles + (p.debtUsdDays > 0 ? 1 : 0) + (p.collateralUsdDays > 0 ? 1 : 0) + l.liquidations;
   const conf = confidenceOf(
     evidence,
-    6,
+    C.confidenceK,
     [p.collateralUsdDays > 0, p.debtUsdDays > 0, p.cycles > 0, p.interestUsd > 0, l.liquidations > 0, p.protocolsHeld >= 2],
     f.chains.length,
   );
@@ -222,46 +215,44 @@ export function lending(f: WalletFeatures, s: ModelSignals): CategoryResult {
   );
 }
 
-/** Pool fees (USD) from which DEFI_TRADING's breadth terms count in full (a modest year of trading pays ~$100). */
-export const FULL_BREADTH_FEES_USD = 50;
-
-export function trading(f: WalletFeatures): CategoryResult {
+export function trading(f: WalletFeatures, P: ModelParams): CategoryResult {
   const t = f.trading;
+  const T = P.trading;
   // volume on verified, allowlisted pools only; unvalued swaps at UNVALUED_EVENT_USD; dust never got here
-  const volume = (t.volumeUsd ?? 0) + unvaluedUsd(t.unvaluedSwaps ?? (t.volumeUsd === undefined ? t.swaps : 0));
-  // model 3.0.0: what the swaps cost, in fees paid to liquidity others provided (volume x the pool's fee tier, round
-  // trips netted out per pair and day, capped per day: ingestion); features without it count volume at 0.3%
-  const fees = t.feesUsd ?? volume * 0.003;
-  // breadth (days, pools, venues, tokens) counts in proportion to the fees paid, in full from FULL_BREADTH_FEES_USD:
+  const volume = (t.volumeUsd ?? 0) + unvaluedUsd(t.unvaluedSwaps ?? (t.volumeUsd === undefined ? t.swaps : 0), P);
+  // what the swaps cost, in fees paid to liquidity others provided (volume x the pool's fee tier, round trips netted
+  // out per pair and day, capped per day: ingestion); features without it count volume at the legacy fee rate
+  const fees = t.feesUsd ?? volume * T.legacyFeeRate;
+  // breadth (days, pools, venues, tokens) counts in proportion to the fees paid, in full from fullBreadthFeesUsd:
   // many days of crumbs through many pools cost only gas
-  const paid = Math.min(1, fees / FULL_BREADTH_FEES_USD);
+  const paid = Math.min(1, fees / T.fullBreadthFeesUsd);
   const terms: Term[] = [];
   if (t.swaps > 0 && fees > 0) {
     terms.push({
       code: 'FEES_PAID',
       description: `${plural(t.swaps, 'swap')} worth ${usd(volume)}, ${usd(fees)} of pool fees paid`,
-      points: 500 * logCap(fees, 1_000),
+      points: T.feesPaid.points * logCap(fees, T.feesPaid.capUsd),
     });
     terms.push({
       code: 'TRADING_DAYS',
       description: `swapped on ${plural(t.activeDays, 'distinct day')}`,
-      points: 200 * sat(t.activeDays, 10) * paid,
+      points: T.days.points * sat(t.activeDays, T.days.k) * paid,
     });
     terms.push({
       code: 'POOL_DIVERSITY',
       description: `traded in ${plural(t.distinctPools, 'pool')}`,
-      points: 100 * sat(t.distinctPools, 5) * paid,
+      points: T.pools.points * sat(t.distinctPools, T.pools.k) * paid,
     });
     terms.push({
       code: 'DEX_PROTOCOLS',
       description: `used ${plural(t.protocols, 'exchange protocol')}`,
-      points: 100 * sat(t.protocols, 2) * paid,
+      points: T.protocols.points * sat(t.protocols, T.protocols.k) * paid,
     });
     if (f.distinctTokens > 0)
       terms.push({
         code: 'TOKEN_DIVERSITY',
         description: `held or moved ${plural(f.distinctTokens, 'token')}`,
-        points: 100 * sat(f.distinctTokens, 10) * paid,
+        points: T.tokens.points * sat(f.distinctTokens, T.tokens.k) * paid,
       });
   }
   const d = t.discounted;
@@ -281,7 +272,7 @@ export function trading(f: WalletFeatures): CategoryResult {
         pinned: true,
       });
   }
-  const backing = backingOf(f).trading;
+  const backing = backingOf(f, P.backing).trading;
   if (fees > 0 && (t.backedFeesUsd ?? 0) < fees) {
     terms.push({
       code: 'FEES_UNBACKED',
@@ -290,10 +281,10 @@ export function trading(f: WalletFeatures): CategoryResult {
       pinned: true,
     });
   }
-  const cap = capped(terms, backing, 'pool fees paid to established pools, and gas');
+  const cap = capped(terms, backing, 'pool fees paid to established pools, and gas', P);
   const conf = confidenceOf(
     t.swaps,
-    20,
+    T.confidenceK,
     [t.swaps > 0, t.distinctPools >= 2, t.protocols >= 2, t.activeDays >= 2, f.distinctTokens >= 2],
     f.chains.length,
   );
@@ -313,44 +304,45 @@ export function trading(f: WalletFeatures): CategoryResult {
   );
 }
 
-export function governance(f: WalletFeatures): CategoryResult {
+export function governance(f: WalletFeatures, P: ModelParams): CategoryResult {
   const g = f.governance;
+  const G = P.governance;
   const terms: Term[] = [];
-  // model 3.0.0: voting power, not vote count. Votes on pinned DAO governors at or above the floor, each weighing
-  // 0-1 by the votes held at the proposal's snapshot (ingestion; features without it: half weight each); proposals
-  // and DAOs count in proportion to that power; delegations received by the votes they moved, never to oneself
-  const power = g.votePower ?? g.votes * 0.5;
-  const share = Math.min(1, power / 3);
-  const trust = g.delegatedPower ?? g.delegationsReceived * 0.5;
+  // voting power, not vote count. Votes on pinned DAO governors at or above the floor, each weighing 0-1 by the
+  // votes held at the proposal's snapshot (ingestion; features without it: the legacy weight each); proposals and
+  // DAOs count in proportion to that power; delegations received by the votes they moved, never to oneself
+  const power = g.votePower ?? g.votes * G.legacyVoteWeight;
+  const share = Math.min(1, power / G.fullShareWeight);
+  const trust = g.delegatedPower ?? g.delegationsReceived * G.legacyVoteWeight;
   if (g.votes > 0)
     terms.push({
       code: 'VOTING_POWER',
       description: `cast ${plural(g.votes, 'vote')} with voting power (weight ${power.toFixed(1)})`,
-      points: 450 * sat(power, 5),
+      points: G.votingPower.points * sat(power, G.votingPower.k),
     });
   if (g.proposalsVotedOn > 0)
     terms.push({
       code: 'PROPOSALS_VOTED',
       description: `voted on ${plural(g.proposalsVotedOn, 'proposal')}`,
-      points: 150 * sat(g.proposalsVotedOn, 10) * share,
+      points: G.proposals.points * sat(g.proposalsVotedOn, G.proposals.k) * share,
     });
   if (g.governors > 0)
     terms.push({
       code: 'DAOS_PARTICIPATED',
       description: `took part in ${plural(g.governors, 'DAO governor')}`,
-      points: 150 * sat(g.governors, 2) * share,
+      points: G.daos.points * sat(g.governors, G.daos.k) * share,
     });
   if (g.delegationsMade > 0)
     terms.push({
       code: 'DELEGATED_VOTES',
       description: `delegated to others ${plural(g.delegationsMade, 'time')}`,
-      points: 50 * sat(g.delegationsMade, 2),
+      points: G.delegated.points * sat(g.delegationsMade, G.delegated.k),
     });
   if (g.delegationsReceived > 0)
     terms.push({
       code: 'DELEGATE_TRUST',
       description: `received ${plural(g.delegationsReceived, 'delegation')} that moved votes (weight ${trust.toFixed(1)})`,
-      points: 200 * sat(trust, 2),
+      points: G.delegateTrust.points * sat(trust, G.delegateTrust.k),
     });
   if (g.selfDelegations) {
     terms.push({
@@ -360,10 +352,15 @@ export function governance(f: WalletFeatures): CategoryResult {
       pinned: true,
     });
   }
-  const backing = backingOf(f).governance;
-  const cap = capped(terms, backing, 'gas paid to vote and delegate (voting power held comes back: it backs nothing)');
+  const backing = backingOf(f, P.backing).governance;
+  const cap = capped(terms, backing, 'gas paid to vote and delegate (voting power held comes back: it backs nothing)', P);
   const ev = g.votes + g.delegationsMade + g.delegationsReceived;
-  const conf = confidenceOf(ev, 8, [g.votes > 0, g.governors >= 2, g.delegationsMade > 0, g.delegationsReceived > 0], f.chains.length);
+  const conf = confidenceOf(
+    ev,
+    G.confidenceK,
+    [g.votes > 0, g.governors >= 2, g.delegationsMade > 0, g.delegationsReceived > 0],
+    f.chains.length,
+  );
   return result(
     'GOVERNANCE',
     terms,
@@ -379,22 +376,28 @@ export function governance(f: WalletFeatures): CategoryResult {
   );
 }
 
-export function nft(f: WalletFeatures): CategoryResult {
+export function nft(f: WalletFeatures, P: ModelParams): CategoryResult {
   const n = f.nft;
+  const X = P.nft;
   const acquired = n.mints + n.received;
   const terms: Term[] = [];
   if (n.collections > 0)
     terms.push({
       code: 'NFT_COLLECTIONS',
       description: `interacted with ${plural(n.collections, 'collection')}`,
-      points: 350 * sat(n.collections, 5),
+      points: X.collections.points * sat(n.collections, X.collections.k),
     });
-  if (n.mints > 0) terms.push({ code: 'NFT_MINTS', description: `minted ${plural(n.mints, 'NFT')}`, points: 250 * sat(n.mints, 5) });
+  if (n.mints > 0)
+    terms.push({ code: 'NFT_MINTS', description: `minted ${plural(n.mints, 'NFT')}`, points: X.mints.points * sat(n.mints, X.mints.k) });
   if (n.received > 0)
-    terms.push({ code: 'NFTS_RECEIVED', description: `received ${plural(n.received, 'NFT')}`, points: 200 * sat(n.received, 10) });
+    terms.push({
+      code: 'NFTS_RECEIVED',
+      description: `received ${plural(n.received, 'NFT')}`,
+      points: X.received.points * sat(n.received, X.received.k),
+    });
   if (acquired > 0) {
     const kept = clamp(1 - n.sent / acquired, 0, 1);
-    terms.push({ code: 'NFT_RETENTION', description: `kept ${Math.round(kept * 100)}% of acquired NFTs`, points: 200 * kept });
+    terms.push({ code: 'NFT_RETENTION', description: `kept ${Math.round(kept * 100)}% of acquired NFTs`, points: X.retention * kept });
   }
   const nftWhy = [
     n.unlisted
@@ -406,9 +409,14 @@ export function nft(f: WalletFeatures): CategoryResult {
   ].filter(Boolean);
   if (nftWhy.length)
     terms.push({ code: 'NFTS_DISCOUNTED', description: `found but not counted: ${nftWhy.join('; ')}`, points: 0, pinned: true });
-  const backing = backingOf(f).total;
-  const cap = capped(terms, backing, 'what it lost', true);
-  const conf = confidenceOf(acquired + n.sent, 10, [n.mints > 0, n.received > 0, n.collections >= 2, n.sent > 0], f.chains.length);
+  const backing = backingOf(f, P.backing).total;
+  const cap = capped(terms, backing, 'what it lost', P, true);
+  const conf = confidenceOf(
+    acquired + n.sent,
+    X.confidenceK,
+    [n.mints > 0, n.received > 0, n.collections >= 2, n.sent > 0],
+    f.chains.length,
+  );
   return result(
     'NFT',
     terms,
@@ -421,15 +429,16 @@ export function nft(f: WalletFeatures): CategoryResult {
   );
 }
 
-export function identity(f: WalletFeatures, s: ModelSignals): CategoryResult {
+export function identity(f: WalletFeatures, s: ModelSignals, P: ModelParams): CategoryResult {
+  const I = P.identity;
   const id = s.identity;
   const kyc = s.compliance;
   const i = f.identity;
   const terms: Term[] = [];
   // DID registration is public: credit only once the wallet proved control of its key (SIWE sign-in or a signed update).
-  // Even then it is nearly free, so it earns close to nothing (issue 20).
+  // Even then it is nearly free, so it earns close to nothing.
   const didCredit = id.hasDid && id.controlProved === true;
-  if (didCredit) terms.push({ code: 'DID_REGISTERED', description: `registered DID ${id.did ?? ''}`.trim(), points: 15 });
+  if (didCredit) terms.push({ code: 'DID_REGISTERED', description: `registered DID ${id.did ?? ''}`.trim(), points: I.did });
   else if (id.hasDid)
     terms.push({
       code: 'DID_CONTROL_UNPROVEN',
@@ -442,32 +451,36 @@ export function identity(f: WalletFeatures, s: ModelSignals): CategoryResult {
     terms.push({
       code: 'VERIFIABLE_CREDENTIALS',
       description: `${plural(id.activeCredentials, 'service-verified credential')} (KYC-backed)`,
-      points: 100 * sat(id.activeCredentials, 2),
+      points: I.credentials.points * sat(id.activeCredentials, I.credentials.k),
     });
   }
   if (kyc.kycStatus === 'approved') {
     terms.push({
       code: 'KYC_VERIFIED',
       description: `identity verified (KYC level ${kyc.kycLevel === 'full' ? 'full' : 'basic'})`,
-      points: kyc.kycLevel === 'full' ? 450 : 300,
+      points: kyc.kycLevel === 'full' ? I.kycFull : I.kycBasic,
     });
   } else if (kyc.kycStatus === 'rejected') {
-    terms.push({ code: 'KYC_REJECTED', description: 'identity verification was rejected', points: -150 });
+    terms.push({ code: 'KYC_REJECTED', description: 'identity verification was rejected', points: I.kycRejected });
   }
   if (i.ensNames > 0)
-    terms.push({ code: 'ENS_NAME', description: `${plural(i.ensNames, 'ENS name')} registered`, points: 150 * sat(i.ensNames, 1) });
+    terms.push({
+      code: 'ENS_NAME',
+      description: `${plural(i.ensNames, 'ENS name')} registered`,
+      points: I.ens.points * sat(i.ensNames, I.ens.k),
+    });
   if (i.attestationsReceived > 0)
     terms.push({
       code: 'ATTESTATIONS_RECEIVED',
       description: `${plural(i.attestationsReceived, 'attestation')} about this wallet`,
-      points: 285 * sat(i.attestationsReceived, 3),
+      points: I.attestations.points * sat(i.attestationsReceived, I.attestations.k),
     });
   if (i.untrustedReceived) terms.push(untrustedAttestations(i.untrustedReceived, 'about it'));
   const kycDecided = kyc.kycStatus === 'approved' || kyc.kycStatus === 'rejected';
   const ev = (didCredit ? 1 : 0) + id.activeCredentials + (kycDecided ? 1 : 0) + i.ensNames + i.attestationsReceived;
   const conf = confidenceOf(
     ev,
-    3,
+    I.confidenceK,
     [didCredit, id.activeCredentials > 0, kycDecided, i.ensNames > 0, i.attestationsReceived > 0],
     f.chains.length,
   );
@@ -497,45 +510,46 @@ const untrustedAttestations = (count: number, which: string): Term => ({
   pinned: true,
 });
 
-export function social(f: WalletFeatures): CategoryResult {
+export function social(f: WalletFeatures, P: ModelParams): CategoryResult {
+  const S = P.social;
   const terms: Term[] = [];
   if (f.distinctCounterparties > 0)
     terms.push({
       code: 'COUNTERPARTIES',
       description: `transacted with ${plural(f.distinctCounterparties, 'distinct address', 'distinct addresses')}`,
-      points: 400 * sat(f.distinctCounterparties, 25),
+      points: S.counterparties.points * sat(f.distinctCounterparties, S.counterparties.k),
     });
   if (f.tokenTransfers > 0)
     terms.push({
       code: 'TOKEN_TRANSFERS',
       description: plural(f.tokenTransfers, 'token transfer'),
-      points: 150 * sat(f.tokenTransfers, 50),
+      points: S.tokenTransfers.points * sat(f.tokenTransfers, S.tokenTransfers.k),
     });
   if (f.activeMonths > 0)
     terms.push({
       code: 'ACTIVE_MONTHS',
       description: `active in ${plural(f.activeMonths, 'month')}`,
-      points: 150 * sat(f.activeMonths, 12),
+      points: S.activeMonths.points * sat(f.activeMonths, S.activeMonths.k),
     });
   if (f.identity.attestationsMade > 0)
     terms.push({
       code: 'ATTESTATIONS_MADE',
       description: `made ${plural(f.identity.attestationsMade, 'attestation')} about others`,
-      points: 150 * sat(f.identity.attestationsMade, 3),
+      points: S.attestationsMade.points * sat(f.identity.attestationsMade, S.attestationsMade.k),
     });
   if (f.identity.untrustedMade) terms.push(untrustedAttestations(f.identity.untrustedMade, 'made by it'));
   if (f.governance.delegationsReceived > 0)
     terms.push({
       code: 'TRUSTED_BY_DELEGATORS',
       description: `${plural(f.governance.delegationsReceived, 'wallet')} delegated to it`,
-      points: 150 * sat(f.governance.delegationsReceived, 3),
+      points: S.delegators.points * sat(f.governance.delegationsReceived, S.delegators.k),
     });
-  const backing = backingOf(f).total;
-  const cap = capped(terms, backing, 'what it lost', true);
+  const backing = backingOf(f, P.backing).total;
+  const cap = capped(terms, backing, 'what it lost', P, true);
   const ev = f.distinctCounterparties + f.identity.attestationsMade + f.governance.delegationsReceived;
   const conf = confidenceOf(
     ev,
-    30,
+    S.confidenceK,
     [
       f.distinctCounterparties > 0,
       f.tokenTransfers > 0,
@@ -560,39 +574,44 @@ export function social(f: WalletFeatures): CategoryResult {
   );
 }
 
-export function developer(f: WalletFeatures): CategoryResult {
+export function developer(f: WalletFeatures, P: ModelParams): CategoryResult {
+  const D = P.developer;
   const d = f.developer;
   const used = d.usedContracts ?? 0;
   const users = d.thirdPartyUsers ?? 0;
   const terms: Term[] = [];
-  // model 3.0.0: a deployment weighs by third-party use (distinct callers the deployer did not fund: ingestion); a
+  // a deployment weighs by third-party use (distinct callers the deployer did not fund: ingestion); a
   // deployment nobody else calls, and transactions sent, cost only gas: nothing, and a little
   if (d.contractsDeployed > 0)
     terms.push({
       code: 'CONTRACTS_USED',
       description: `${used} of ${plural(d.contractsDeployed, 'deployed contract')} called by others`,
-      points: 400 * sat(used, 5),
+      points: D.contractsUsed.points * sat(used, D.contractsUsed.k),
     });
   if (users > 0)
     terms.push({
       code: 'THIRD_PARTY_USERS',
       description: `${plural(users, 'distinct caller')} the deployer did not fund`,
-      points: 400 * sat(users, 25),
+      points: D.thirdPartyUsers.points * sat(users, D.thirdPartyUsers.k),
     });
   const live = Math.min(d.contractsWithCode, used);
   if (live > 0)
     terms.push({
       code: 'LIVE_CONTRACTS',
       description: `${plural(live, 'contract')} in use still holding code`,
-      points: 160 * sat(live, 5),
+      points: D.liveContracts.points * sat(live, D.liveContracts.k),
     });
   if (f.txCount > 0)
-    terms.push({ code: 'TRANSACTIONS_SENT', description: `sent ${plural(f.txCount, 'transaction')}`, points: 40 * sat(f.txCount, 200) });
-  const backing = backingOf(f).total;
-  const cap = capped(terms, backing, 'what it lost', true);
+    terms.push({
+      code: 'TRANSACTIONS_SENT',
+      description: `sent ${plural(f.txCount, 'transaction')}`,
+      points: D.transactionsSent.points * sat(f.txCount, D.transactionsSent.k),
+    });
+  const backing = backingOf(f, P.backing).total;
+  const cap = capped(terms, backing, 'what it lost', P, true);
   const conf = confidenceOf(
     d.contractsDeployed + users,
-    10,
+    D.confidenceK,
     [d.contractsDeployed > 0, used > 0, users >= 5, f.txCount >= 10],
     f.chains.length,
   );
@@ -611,13 +630,6 @@ export function developer(f: WalletFeatures): CategoryResult {
   );
 }
 
-/**
- * Sanctions screening first: a listed wallet scores 0 whatever else is true. A wallet screened clean starts at
- * 500 (Medium: nothing against it, but nothing for it either); unscreened (no list loaded) starts at 300.
- * KYC and an established on-chain history raise it; a rejected KYC lowers it.
- */
-const SANCTIONS_CLEAR_POINTS = 500;
-
 function latestEvidence(f: WalletFeatures): Date | null | undefined {
   if (!f.evidenceAt) return undefined;
   // the first of the latest, compared as numbers (a Date's > goes through valueOf on every comparison)
@@ -634,39 +646,49 @@ function latestEvidence(f: WalletFeatures): Date | null | undefined {
   return best;
 }
 
-export function compliance(f: WalletFeatures, s: ModelSignals): CategoryResult {
+/**
+ * Sanctions screening first: a listed wallet scores 0 whatever else is true. A wallet screened clean starts at
+ * 500 (Medium: nothing against it, but nothing for it either); unscreened (no list loaded) starts at 300.
+ * KYC and an established on-chain history raise it; a rejected KYC lowers it.
+ */
+export function compliance(f: WalletFeatures, s: ModelSignals, P: ModelParams): CategoryResult {
+  const K = P.compliance;
   const c = s.compliance;
   const terms: Term[] = [];
-  if (c.sanctioned === false)
-    terms.push({ code: 'SANCTIONS_CLEAR', description: 'not on the OFAC SDN list', points: SANCTIONS_CLEAR_POINTS });
+  if (c.sanctioned === false) terms.push({ code: 'SANCTIONS_CLEAR', description: 'not on the OFAC SDN list', points: K.sanctionsClear });
   else if (c.sanctioned === null)
-    terms.push({ code: 'SANCTIONS_UNSCREENED', description: 'no sanctions list loaded: screening not possible yet', points: 300 });
+    terms.push({
+      code: 'SANCTIONS_UNSCREENED',
+      description: 'no sanctions list loaded: screening not possible yet',
+      points: K.sanctionsUnscreened,
+    });
   if (c.kycStatus === 'approved')
     terms.push({
       code: 'KYC_APPROVED',
       description: `KYC approved (level ${c.kycLevel === 'full' ? 'full' : 'basic'})`,
-      points: c.kycLevel === 'full' ? 350 : 250,
+      points: c.kycLevel === 'full' ? K.kycFull : K.kycBasic,
     });
-  else if (c.kycStatus === 'pending') terms.push({ code: 'KYC_PENDING', description: 'KYC session started, not yet decided', points: 50 });
-  else if (c.kycStatus === 'rejected') terms.push({ code: 'KYC_REJECTED', description: 'KYC rejected', points: -300 });
+  else if (c.kycStatus === 'pending')
+    terms.push({ code: 'KYC_PENDING', description: 'KYC session started, not yet decided', points: K.kycPending });
+  else if (c.kycStatus === 'rejected') terms.push({ code: 'KYC_REJECTED', description: 'KYC rejected', points: K.kycRejected });
   if (f.activeMonths > 0)
     terms.push({
       code: 'ESTABLISHED_HISTORY',
       description: `on-chain history over ${plural(f.activeMonths, 'month')}`,
-      points: 150 * sat(f.activeMonths, 12),
+      points: K.history.points * sat(f.activeMonths, K.history.k),
     });
   const kycDecided = c.kycStatus === 'approved' || c.kycStatus === 'rejected';
   const screened = c.sanctioned !== null;
   let conf = confidenceOf(
     (screened ? 1 : 0) + (kycDecided ? 1 : 0) + (f.activeMonths > 0 ? 1 : 0),
-    2,
+    K.confidenceK,
     [screened, kycDecided, f.activeMonths > 0],
     f.chains.length,
   );
   const offchain = `${c.sanctioned},${c.kycStatus},${c.kycLevel}`;
   if (c.sanctioned === true) {
     // What the hit cost: the score this wallet would have if screened clean (the SANCTIONS_CLEAR baseline included)
-    const wouldBe = toScore(sumPoints(terms) + SANCTIONS_CLEAR_POINTS);
+    const wouldBe = toScore(sumPoints(terms) + K.sanctionsClear);
     // A match on the list is decisive evidence on its own.
     conf = 0.95;
     const factors = [

@@ -2,10 +2,13 @@
 // get back: backing.ts), so no category reaches 600 for less than $1,000 of it. Each result says both.
 import { describe, expect, it } from 'vitest';
 import type { Category, WalletFeatures } from '../contracts.js';
-import { CEILING, ceilingFor } from './cost-ceiling.js';
-import { BACKING, backingOf, netInterest } from './backing.js';
-import { emptyFeatures, scoreWallet } from './index.js';
+import { emptyFeatures } from './index.js';
 import { EMPTY_POSITIONS } from './lending-positions.js';
+import { model } from '../params.js';
+
+const { backingOf, ceilingFor, netInterest, scoreWallet } = model;
+const BACKING = model.params.backing;
+const CEILING = model.params.ceiling;
 
 const wallet = () => {
   const f = emptyFeatures('0x00000000000000000000000000000000000000c1');

@@ -1,21 +1,15 @@
 // A category's positive points are at most what its backing supports (backing.ts: what the wallet lost and cannot
 // get back). The curve's constants live in data/scoring/costs.json ("ceiling"), where reviewers change them.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Term } from './terms.js';
+import type { ModelParams } from './params.js';
 
-const FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../data/scoring/costs.json');
-export const CEILING = (
-  JSON.parse(readFileSync(FILE, 'utf8')) as {
-    ceiling: { usdAt600: number; pointsPerDoubling: number; unpricedCap: number };
-  }
-).ceiling;
+/** The curve's constants (data/scoring/costs.json "ceiling"). */
+export type CeilingParams = ModelParams['ceiling'];
 
 /** The most points `usd` of backing supports: 600 at usdAt600, +pointsPerDoubling per doubling, 0-1000. */
-export function ceilingFor(usd: number): number {
+export function ceilingFor(usd: number, C: CeilingParams): number {
   if (!(usd > 0)) return 0;
-  const c = CEILING.pointsPerDoubling * Math.log2(usd / CEILING.usdAt600) + 600;
+  const c = C.pointsPerDoubling * Math.log2(usd / C.usdAt600) + 600;
   // floor: 600 only from usdAt600 itself, never from a rounding below it
   return Math.floor(Math.min(1000, Math.max(0, c)));
 }
@@ -29,14 +23,14 @@ const usd = (n: number) =>
  * has no measurable cost, so it may reach CEILING.unpricedCap without any, and above that only what `backingUsd`
  * supports.
  */
-export function ceilingTerm(terms: readonly Term[], backingUsd: number, what: string, unpriced = false): Term | null {
+export function ceilingTerm(terms: readonly Term[], backingUsd: number, what: string, C: CeilingParams, unpriced = false): Term | null {
   let positive = 0;
   for (const t of terms) if (t.points > 0) positive += t.points;
-  const backed = ceilingFor(backingUsd);
-  const limit = unpriced ? Math.max(CEILING.unpricedCap, backed) : backed;
+  const backed = ceilingFor(backingUsd, C);
+  const limit = unpriced ? Math.max(C.unpricedCap, backed) : backed;
   if (positive <= limit) return null;
   const held = Math.round(positive);
-  if (unpriced && limit === CEILING.unpricedCap) {
+  if (unpriced && limit === C.unpricedCap) {
     return {
       code: 'UNPRICED_EVIDENCE_CAP',
       description: `no cost can be measured for this evidence, and the ${usd(backingUsd)} this wallet lost elsewhere supports ${backed}: ${held} points of conduct held to ${limit}`,

@@ -2,19 +2,16 @@
 // scaled by their creditors' weight; nothing counts during the debtor's notice period; no claim raises confidence.
 import { describe, expect, it } from 'vitest';
 import type { DebtClaimSignal } from '../contracts.js';
-import {
-  claimPoints,
-  claimsKey,
-  CREDITOR_FULL_WEIGHT_SCORE,
-  CREDITOR_MIN_WEIGHT,
-  creditorWeight,
-  PENDING_CAP,
-  pendingPenalty,
-  summarizeClaims,
-  UNVERIFIED_CAP,
-  unverifiedPenalty,
-} from './debt-claims.js';
-import { emptyFeatures, scoreCategories } from './index.js';
+import { claimsKey, summarizeClaims as summarizeWith } from './debt-claims.js';
+import { emptyFeatures } from './index.js';
+import { model } from '../params.js';
+
+const { claimPoints, creditorWeight, pendingPenalty, scoreCategories, unverifiedPenalty } = model;
+const CREDITOR_FULL_WEIGHT_SCORE = model.params.debtClaims.creditorFullWeightScore;
+const CREDITOR_MIN_WEIGHT = model.params.debtClaims.creditorMinWeight;
+const PENDING_CAP = model.params.debtClaims.pendingCap;
+const UNVERIFIED_CAP = model.params.debtClaims.unverifiedCap;
+const summarizeClaims = (claims: DebtClaimSignal[]) => summarizeWith(claims, model.params.debtClaims);
 
 let seq = 0;
 const creditor = (i: number) => `0x${i.toString(16).padStart(40, '0')}`;

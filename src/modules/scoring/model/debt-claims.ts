@@ -1,5 +1,5 @@
-// How debt claims against a wallet (it is the debtor) move DEFI_LENDING. A claim's weight follows what is verified
-// (issue 11): anyone can file a claim for free, so only claims whose creditor signed in, whose evidence transaction
+// How debt claims against a wallet (it is the debtor) move DEFI_LENDING. A claim's weight follows what is verified:
+// anyone can file a claim for free, so only claims whose creditor signed in, whose evidence transaction
 // was found on-chain between the two parties, and whose creditor has on-chain history of its own carry the spec's
 // full weight. The spec's impact table, applied that way:
 //   Pending, verified            minor negative per distinct verified creditor, compounding across those creditors
@@ -9,48 +9,31 @@
 //   Resolved in debtor favour    none (the negative impact is removed)
 //   Withdrawn                    none
 // A Resolved claim whose outcome is not recorded (inFavorOf null) counts as upheld: the creditor's claim stood.
-// Model 3.0.0 (issue 19): verification requires a real, priced principal moved creditor -> debtor well before the
+// Verification requires a real, priced principal moved creditor -> debtor well before the
 // claim (debt-claims/evidence.ts); a verified creditor weighs by its own costly history (creditorWeight, 0.25-1),
 // so compounding runs over the creditors' summed weights; a Pending claim counts only once the debtor's notice
 // period is over; and a claim never raises confidence (it is no evidence of the wallet's own activity).
 import type { Category, DebtClaimSignal } from '../contracts.js';
 import { sat } from './transforms.js';
 import type { Term } from './terms.js';
+import type { ModelParams } from './params.js';
 
-/** Points one distinct verified creditor with Pending claims takes away. */
-export const PENDING_PER_CREDITOR = 40;
-/** Each further distinct verified creditor raises every verified creditor's weight by this much (compounding). */
-export const PENDING_COMPOUNDING = 0.5;
-/** Ceiling of the verified Pending penalty. */
-export const PENDING_CAP = 400;
-/** Points one distinct creditor with only unverified Pending claims takes away (a quarter of a verified one). */
-export const UNVERIFIED_PER_CREDITOR = 10;
-/** Ceiling of all unverified Pending claims together, whatever their number: the most a forger can take. */
-export const UNVERIFIED_CAP = 20;
-/** Weight of an unverified claim relative to a verified one (shown on the claim resource). */
-export const UNVERIFIED_WEIGHT = UNVERIFIED_PER_CREDITOR / PENDING_PER_CREDITOR;
-/** Upheld claims: -UPHELD_MAX x (1 - e^(-n/UPHELD_K)) for n upheld claims (-236 for one, -379 for two). */
-export const UPHELD_MAX = 600;
-export const UPHELD_K = 2;
+/** The claims' constants (data/scoring/model.json "debtClaims"). */
+export type ClaimParams = ModelParams['debtClaims'];
 
-/** The weight of a verified creditor with no costly history of its own (a fresh wallet): a quarter of a full one. */
-export const CREDITOR_MIN_WEIGHT = 0.25;
-/** A creditor whose best activity score reaches this weighs in full. Under model 3.0.0 an activity score is backed by
- *  what the wallet paid (capital x time, fees, voting power held), so 500 in one category costs far more than the
- *  principal of one claim. */
-export const CREDITOR_FULL_WEIGHT_SCORE = 500;
 /** The categories whose scores are the wallet's own costly activity: capital held over time, fees paid to others'
  *  liquidity, voting power, collections others hold, contracts others use. Not SOCIAL (a handful of own transactions
  *  earn it, a few cents on an L2), nor IDENTITY, COMPLIANCE or OVERALL (a DID, a KYC, a credential cost nothing
  *  comparable). */
 export const COSTLY_CATEGORIES: readonly Category[] = ['DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE', 'NFT', 'DEVELOPER'];
 
-/** A creditor's weight from its own current scores: 0.25 + 0.75 x min(1, best costly score / 500). */
-export function creditorWeight(scores: readonly { category: Category; score: number }[]): number {
+/** A creditor's weight from its own current scores: min + (1 - min) x min(1, best costly score / full-weight score)
+ *  (0.25 for a fresh wallet, 1 from 500 in one costly category). */
+export function creditorWeight(scores: readonly { category: Category; score: number }[], D: ClaimParams): number {
   let best = 0;
   for (const s of scores) if (COSTLY_CATEGORIES.includes(s.category)) best = Math.max(best, s.score);
-  const share = Math.min(1, Math.max(0, best) / CREDITOR_FULL_WEIGHT_SCORE);
-  return Math.round((CREDITOR_MIN_WEIGHT + (1 - CREDITOR_MIN_WEIGHT) * share) * 1000) / 1000;
+  const share = Math.min(1, Math.max(0, best) / D.creditorFullWeightScore);
+  return Math.round((D.creditorMinWeight + (1 - D.creditorMinWeight) * share) * 1000) / 1000;
 }
 
 export interface ClaimSummary {
@@ -73,7 +56,7 @@ export interface ClaimSummary {
   withdrawn: number;
 }
 
-export function summarizeClaims(claims: readonly DebtClaimSignal[]): ClaimSummary {
+export function summarizeClaims(claims: readonly DebtClaimSignal[], D: ClaimParams): ClaimSummary {
   const s: ClaimSummary = {
     pending: 0,
     pendingCreditors: 0,
@@ -101,7 +84,7 @@ export function summarizeClaims(claims: readonly DebtClaimSignal[]): ClaimSummar
           break;
         }
         s.pending++;
-        if (c.verified === true) verifiedFrom.set(creditor, Math.max(verifiedFrom.get(creditor) ?? 0, clampWeight(c.creditorWeight)));
+        if (c.verified === true) verifiedFrom.set(creditor, Math.max(verifiedFrom.get(creditor) ?? 0, clampWeight(c.creditorWeight, D)));
         else {
           s.pendingUnverified++;
           unverifiedFrom.add(creditor);
@@ -132,25 +115,27 @@ export function summarizeClaims(claims: readonly DebtClaimSignal[]): ClaimSummar
 }
 
 /** A signal's creditor weight (absent: 1, the full weight of claims checked before weights existed). */
-const clampWeight = (w: number | undefined) => (w === undefined || !Number.isFinite(w) ? 1 : Math.min(1, Math.max(CREDITOR_MIN_WEIGHT, w)));
+const clampWeight = (w: number | undefined, D: ClaimParams) =>
+  w === undefined || !Number.isFinite(w) ? 1 : Math.min(1, Math.max(D.creditorMinWeight, w));
 
 /** n = the verified creditors' summed weight: 40 x n x (1 + 0.5 (n - 1)), capped: 40, 120, 240, 400 at full weight. */
-export function pendingPenalty(creditorWeights: number): number {
+export function pendingPenalty(creditorWeights: number, D: ClaimParams): number {
   const n = creditorWeights;
   if (n <= 0) return 0;
-  return Math.min(PENDING_CAP, PENDING_PER_CREDITOR * n * (1 + PENDING_COMPOUNDING * (n - 1)));
+  return Math.min(D.pendingCap, D.pendingPerCreditor * n * (1 + D.pendingCompounding * (n - 1)));
 }
 
 /** n distinct creditors of unverified claims: 10 x n, never above 20 (no compounding). */
-export function unverifiedPenalty(distinctCreditors: number): number {
-  return distinctCreditors <= 0 ? 0 : Math.min(UNVERIFIED_CAP, UNVERIFIED_PER_CREDITOR * distinctCreditors);
+export function unverifiedPenalty(distinctCreditors: number, D: ClaimParams): number {
+  return distinctCreditors <= 0 ? 0 : Math.min(D.unverifiedCap, D.unverifiedPerCreditor * distinctCreditors);
 }
 
-export function upheldPenalty(upheld: number): number {
-  return UPHELD_MAX * sat(upheld, UPHELD_K);
+/** n upheld claims: -upheldMax x (1 - e^(-n/upheldK)). */
+export function upheldPenalty(upheld: number, D: ClaimParams): number {
+  return D.upheldMax * sat(upheld, D.upheldK);
 }
 
-export function claimTerms(s: ClaimSummary): Term[] {
+export function claimTerms(s: ClaimSummary, D: ClaimParams): Term[] {
   const out: Term[] = [];
   if (s.pendingCreditors > 0) {
     const verified = s.pending - s.pendingUnverified;
@@ -160,7 +145,7 @@ export function claimTerms(s: ClaimSummary): Term[] {
       description:
         `${verified} verified debt claim(s) pending from ${s.pendingCreditors} creditor(s) of combined weight ${weight}` +
         `${s.pendingCreditors > 1 ? '; verified claims from several creditors compound' : ''}`,
-      points: -pendingPenalty(s.pendingWeight),
+      points: -pendingPenalty(s.pendingWeight, D),
       pinned: true,
     });
   }
@@ -175,8 +160,8 @@ export function claimTerms(s: ClaimSummary): Term[] {
   if (s.unverifiedCreditors > 0) {
     out.push({
       code: 'DEBT_CLAIM_PENDING_UNVERIFIED',
-      description: `${s.pendingUnverified} unverified debt claim(s) pending from ${s.unverifiedCreditors} creditor(s): a minor signal, capped at ${UNVERIFIED_CAP} points`,
-      points: -unverifiedPenalty(s.unverifiedCreditors),
+      description: `${s.pendingUnverified} unverified debt claim(s) pending from ${s.unverifiedCreditors} creditor(s): a minor signal, capped at ${D.unverifiedCap} points`,
+      points: -unverifiedPenalty(s.unverifiedCreditors, D),
       pinned: true,
     });
   }
@@ -184,7 +169,7 @@ export function claimTerms(s: ClaimSummary): Term[] {
     out.push({
       code: 'DEBT_CLAIM_RESOLVED_FOR_CREDITOR',
       description: `${s.upheld} debt claim(s) resolved in the creditor's favour`,
-      points: -upheldPenalty(s.upheld),
+      points: -upheldPenalty(s.upheld, D),
       pinned: true,
     });
   }
@@ -208,9 +193,9 @@ export function claimTerms(s: ClaimSummary): Term[] {
 }
 
 /** The signed points all claims add to DEFI_LENDING (0 or less): what an admin's revision is shifted by. */
-export function claimPoints(claims: readonly DebtClaimSignal[]): number {
+export function claimPoints(claims: readonly DebtClaimSignal[], D: ClaimParams): number {
   let p = 0;
-  for (const t of claimTerms(summarizeClaims(claims))) p += t.points;
+  for (const t of claimTerms(summarizeClaims(claims, D), D)) p += t.points;
   return p;
 }
 

@@ -6,9 +6,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { scoreWallet } from './index.js';
 import { replayLending } from './lending-positions.js';
 import { populationWallet } from './population.js';
+import { model } from '../params.js';
+
+const { scoreWallet } = model;
 
 const FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../test/fixtures/model-golden.json');
 const WALLETS = 3000;

@@ -1,40 +1,28 @@
 // The scoring model: pure functions from a wallet's features and signals to nine scores with reason codes.
-// Nothing here reads a clock, a database or the network, so the same inputs always give the same scores.
+// Nothing here reads a clock, a file, a database or the network: createModel is handed the parameters
+// (data/scoring/, loaded once by ../params.ts), so the same inputs always give the same scores.
 import type { Category, ComplianceSignal, DebtClaimSignal, Factor, IdentitySignal, WalletFeatures } from '../contracts.js';
 import { claimsKey, compliance, developer, governance, identity, lending, nft, social, trading, type ModelSignals } from './categories.js';
-import { summarizeClaims } from './debt-claims.js';
+import { claimPoints, creditorWeight, pendingPenalty, summarizeClaims, unverifiedPenalty, upheldPenalty } from './debt-claims.js';
 import { EMPTY_POSITIONS } from './lending-positions.js';
-import { backingOf } from './backing.js';
+import { backingOf, netInterest, type Backing } from './backing.js';
+import { ceilingFor } from './cost-ceiling.js';
+import type { ModelParams } from './params.js';
 import { MAX_FACTORS, type CategoryResult } from './terms.js';
 import { clamp, fingerprint, round3 } from './transforms.js';
 
 export { tierFor, decayConfidence, TIERS } from './transforms.js';
 export type { CategoryResult } from './terms.js';
+export type { ModelParams } from './params.js';
+export { ModelParamsSchema } from './params.js';
 
-/** 4.1.0: a category's points below 0 (a recent liquidation) pull OVERALL down instead of stopping at 0.
- *  4.0.0: conduct and backing apart. A category's conduct ranks behaviour (lending: repaid loans, tenure, leverage,
- *  liquidations by recency; size only logarithmically); its backing is what the wallet lost and cannot get back
- *  (backing.ts); the score is conduct held to what the backing supports, and each result carries both.
- *  3.0.0: every point backed by what the wallet itself paid or held over time (lending: positions over time, see
- *  lending-positions.ts). 2.0.0: evidence only from the registry's pinned contracts, by USD value, self-dealing
- *  removed, per-category decay anchors, protocol contracts not scored. Scores stored under any other version are
- *  recomputed on their next read (cause model_upgrade). */
+/** Conduct and backing apart: a category's conduct ranks behaviour, its backing is what the wallet lost and cannot get
+ *  back (backing.ts), and the score is conduct held to what the backing supports; settled negative evidence below a
+ *  category's 0 still counts in OVERALL. Scores stored under any other version are recomputed on their next read
+ *  (cause model_upgrade); docs/scoring-model.md keeps what each version changed. */
 export const MODEL_VERSION = '4.1.0';
 
-/** OVERALL = sum of weight x category score. The one weights table; it sums to 1. */
-export const WEIGHTS: Readonly<Record<Exclude<Category, 'OVERALL'>, number>> = {
-  DEFI_LENDING: 0.22,
-  COMPLIANCE: 0.18,
-  IDENTITY: 0.14,
-  DEFI_TRADING: 0.12,
-  GOVERNANCE: 0.1,
-  SOCIAL: 0.1,
-  DEVELOPER: 0.08,
-  NFT: 0.06,
-};
-
-/** OVERALL of a wallet on the sanctions list never exceeds this. */
-export const SANCTIONED_OVERALL_CAP = 100;
+export type Weights = Readonly<Record<Exclude<Category, 'OVERALL'>, number>>;
 
 export interface ModelInput {
   features: WalletFeatures;
@@ -88,17 +76,26 @@ export function emptyFeatures(address: string): WalletFeatures {
 }
 
 /** The eight independent categories. */
-export function scoreCategories(input: ModelInput): CategoryResult[] {
+function scoreCategories(input: ModelInput, P: ModelParams): CategoryResult[] {
   const claims = input.claims ?? [];
   const s: ModelSignals = {
-    claims: summarizeClaims(claims),
+    claims: summarizeClaims(claims, P.debtClaims),
     claimsKey: claimsKey(claims),
     compliance: input.compliance ?? NO_COMPLIANCE,
     identity: input.identity ?? NO_IDENTITY,
   };
   const f = input.features;
   if (f.accountType === 'contract') return protocolContract(f);
-  return [lending(f, s), trading(f), governance(f), nft(f), identity(f, s), social(f), developer(f), compliance(f, s)];
+  return [
+    lending(f, s, P),
+    trading(f, P),
+    governance(f, P),
+    nft(f, P),
+    identity(f, s, P),
+    social(f, P),
+    developer(f, P),
+    compliance(f, s, P),
+  ];
 }
 
 /** A known protocol contract (router, pool, registry entry) is not a user: every category 0, with the reason. */
@@ -146,7 +143,13 @@ export interface CompositeInput {
  * below one that never did anything, so OVERALL takes the liquidations' full weight.
  * Confidence is the weighted mean of the category confidences.
  */
-export function composite(parts: readonly CompositeInput[], sanctioned: boolean | null, backingUsd: number | null = null): CategoryResult {
+function composite(
+  parts: readonly CompositeInput[],
+  sanctioned: boolean | null,
+  backingUsd: number | null,
+  P: ModelParams,
+): CategoryResult {
+  const cap = P.sanctionedOverallCap;
   let total = 0;
   let conduct = 0;
   let conf = 0;
@@ -154,7 +157,7 @@ export function composite(parts: readonly CompositeInput[], sanctioned: boolean 
   const factors: Factor[] = [];
   for (const p of parts) {
     if (p.category === 'OVERALL') continue;
-    const w = WEIGHTS[p.category];
+    const w = P.weights[p.category];
     const below = p.below ?? 0;
     total += w * (p.score - below);
     conduct += w * ((p.conduct ?? p.score) - (p.conductBelow ?? 0));
@@ -170,20 +173,19 @@ export function composite(parts: readonly CompositeInput[], sanctioned: boolean 
     });
   }
   let score = Math.round(clamp(total, 0, 1000));
-  if (sanctioned === true && score > SANCTIONED_OVERALL_CAP) {
+  if (sanctioned === true && score > cap) {
     factors.push({
       code: 'SANCTIONED_CAP',
-      description: `sanctioned address: OVERALL capped at ${SANCTIONED_OVERALL_CAP}`,
-      impact: SANCTIONED_OVERALL_CAP - score,
+      description: `sanctioned address: OVERALL capped at ${cap}`,
+      impact: cap - score,
     });
-    score = SANCTIONED_OVERALL_CAP;
+    score = cap;
   }
   factors.sort(byImpact);
   return {
     category: 'OVERALL',
     score,
-    conduct:
-      sanctioned === true ? Math.min(SANCTIONED_OVERALL_CAP, Math.round(clamp(conduct, 0, 1000))) : Math.round(clamp(conduct, 0, 1000)),
+    conduct: sanctioned === true ? Math.min(cap, Math.round(clamp(conduct, 0, 1000))) : Math.round(clamp(conduct, 0, 1000)),
     backingUsd: backingUsd === null ? null : Math.round(backingUsd * 100) / 100,
     confidence: round3(conf),
     factors: factors.length > MAX_FACTORS ? factors.slice(0, MAX_FACTORS) : factors,
@@ -192,10 +194,52 @@ export function composite(parts: readonly CompositeInput[], sanctioned: boolean 
   };
 }
 
-/** All nine results, OVERALL first (the order of CATEGORIES). */
-export function scoreWallet(input: ModelInput): CategoryResult[] {
-  const cats = scoreCategories(input);
-  const backing = input.features.accountType === 'contract' ? null : backingOf(input.features).total;
-  cats.unshift(composite(cats, input.compliance?.sanctioned ?? null, backing));
-  return cats;
+/** The model with its parameters: what the service, the tests and the benchmarks score with. */
+export interface Model {
+  readonly params: ModelParams;
+  /** OVERALL = sum of weight x category score; the weights sum to 1 */
+  readonly weights: Weights;
+  /** All nine results, OVERALL first (the order of CATEGORIES). */
+  scoreWallet(input: ModelInput): CategoryResult[];
+  /** The eight independent categories. */
+  scoreCategories(input: ModelInput): CategoryResult[];
+  /** OVERALL from the (effective) category scores; `backingUsd`: all the wallet lost, each dollar once. */
+  composite(parts: readonly CompositeInput[], sanctioned: boolean | null, backingUsd?: number | null): CategoryResult;
+  /** The wallet's backing per category, in USD. */
+  backingOf(f: WalletFeatures): Backing;
+  /** Interest paid beyond what the same debt, parked, would have earned. */
+  netInterest(p: Parameters<typeof netInterest>[0]): number;
+  /** The most points `usd` of backing supports. */
+  ceilingFor(usd: number): number;
+  /** The signed points all claims add to DEFI_LENDING (0 or less). */
+  claimPoints(claims: readonly DebtClaimSignal[]): number;
+  /** A creditor's weight from its own current scores. */
+  creditorWeight(scores: readonly { category: Category; score: number }[]): number;
+  pendingPenalty(creditorWeights: number): number;
+  unverifiedPenalty(distinctCreditors: number): number;
+  upheldPenalty(upheld: number): number;
+}
+
+export function createModel(P: ModelParams): Model {
+  const model: Model = {
+    params: P,
+    weights: P.weights,
+    scoreWallet(input) {
+      const cats = scoreCategories(input, P);
+      const backing = input.features.accountType === 'contract' ? null : backingOf(input.features, P.backing).total;
+      cats.unshift(composite(cats, input.compliance?.sanctioned ?? null, backing, P));
+      return cats;
+    },
+    scoreCategories: (input) => scoreCategories(input, P),
+    composite: (parts, sanctioned, backingUsd = null) => composite(parts, sanctioned, backingUsd, P),
+    backingOf: (f) => backingOf(f, P.backing),
+    netInterest: (p) => netInterest(p, P.backing),
+    ceilingFor: (usd) => ceilingFor(usd, P.ceiling),
+    claimPoints: (claims) => claimPoints(claims, P.debtClaims),
+    creditorWeight: (scores) => creditorWeight(scores, P.debtClaims),
+    pendingPenalty: (w) => pendingPenalty(w, P.debtClaims),
+    unverifiedPenalty: (n) => unverifiedPenalty(n, P.debtClaims),
+    upheldPenalty: (n) => upheldPenalty(n, P.debtClaims),
+  };
+  return model;
 }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { emptyFeatures, scoreWallet } from './index.js';
+import { emptyFeatures } from './index.js';
 import { DEBT_RATE_CAP_USD, EMPTY_POSITIONS, replayLending, type LendingEvent } from './lending-positions.js';
+import { model } from '../params.js';
+
+const { scoreWallet } = model;
 
 const DAY = 86_400_000;
 const POOL = '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2';

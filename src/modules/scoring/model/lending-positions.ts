@@ -1,4 +1,4 @@
-// Lending positions over time, rebuilt from a wallet's own lending events (model 3.0.0). Pure: the same events
+// Lending positions over time, rebuilt from a wallet's own lending events. Pure: the same events
 // always give the same summary, so it replays identically from any source (JSON-RPC, ethereum-etl, explorer).
 //
 // What a point of lending credit is backed by: debt outstanding x time, collateral x time, interest actually paid

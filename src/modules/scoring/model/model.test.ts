@@ -1,10 +1,13 @@
 import { describe, it, expect } from 'vitest';
 import type { DebtClaimSignal, WalletFeatures } from '../contracts.js';
 import { CATEGORIES } from '../contracts.js';
-import { composite, decayConfidence, emptyFeatures, MODEL_VERSION, scoreWallet, tierFor, WEIGHTS, type ModelInput } from './index.js';
-import { pendingPenalty, upheldPenalty } from './debt-claims.js';
+import { decayConfidence, emptyFeatures, MODEL_VERSION, tierFor, type ModelInput } from './index.js';
 import { EMPTY_POSITIONS } from './lending-positions.js';
 import { sat, logCap, fingerprint } from './transforms.js';
+import { model } from '../params.js';
+
+const { composite, pendingPenalty, scoreWallet, upheldPenalty } = model;
+const WEIGHTS = model.weights;
 
 const ADDR = '0x00000000000000000000000000000000000000aa';
 const byCat = (input: ModelInput) => Object.fromEntries(scoreWallet(input).map((r) => [r.category, r]));

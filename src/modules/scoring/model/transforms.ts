@@ -1,4 +1,4 @@
-// Bounded, monotone building blocks of scoring model v1 and the read-time rules (tiers, decay).
+// Bounded, monotone building blocks of the scoring model and the read-time rules (tiers, decay).
 // Every feature enters a category through one of these, so no single feature can dominate without limit.
 
 /** Saturating transform 1 - e^(-x/k): 0 at x = 0, 0.63 at x = k, 0.86 at 2k, 0.95 at 3k, never above 1. */
