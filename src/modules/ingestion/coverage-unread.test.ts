@@ -1,7 +1,7 @@
 // Coverage names the known protocols it does not read, on the L2s too: ethereum-etl exports of Base and OP Mainnet
-// at the real addresses of data/registry/unread.json (Aerodrome, Velodrome, Curve's Router NG, Fluid's Liquidity),
-// imported, then the coverage block of the ingestion service. A wallet that touched one is partial and named; one
-// that only moved tokens between wallets is not.
+// at the real addresses of data/registry/unread.json (Aerodrome, Velodrome, Moonwell, Curve's Router NG, Fluid's
+// Liquidity), imported, then the coverage block of the ingestion service. A wallet that touched one is partial and
+// named; one that only moved tokens between wallets is not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EtlExport, SIGS, type EtlLog } from '../../../test/helpers/etl-export.js';
 import { randomAddress } from '../../../test/helpers/app.js';
@@ -24,6 +24,7 @@ const FLUID_LIQUIDITY = '0x52aa899454998be5b000ad077a46bbe360f4e497'; // Instada
 const DAI_BASE = '0x50c5725949a6f0c72e6c4a641f24049a917db0cb';
 const USDBC = '0xd9aaec86b65d86f6a7b5b1b0c42ffa531710b6ca';
 const AERODROME_DAI_USDBC = '0x6eab8c1b93f5799dadf2c687a30230a540dbd636';
+const MOONWELL_USDC = '0xedc817a28e8b93b03976fbd4a3ddbc9f7d176c22'; // moonwell-fi/moonwell-contracts-v2 chains/8453.json
 const VELODROME_ROUTER = '0xa062ae8a9c5e11aaa026fc2670b0d65ccc8b2858'; // velodrome-finance/contracts deployment-addresses/optimism.json
 // the chains' USDC (Compound V3 base assets in data/registry/8453.json and the Aave address book)
 const USDC_BASE = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
@@ -35,6 +36,7 @@ const W = {
   aeroSwap: randomAddress(),
   curve: randomAddress(),
   fluid: randomAddress(),
+  moonwell: randomAddress(),
   plain: randomAddress(),
   velo: randomAddress(),
 };
@@ -75,6 +77,16 @@ function baseExport(): string {
   x.tx({ from: W.curve, to: CURVE_ROUTER_BASE, at: at(3), logs: [transfer(USDC_BASE, W.curve, CURVE_ROUTER_BASE, 500_000_000n)] });
   // a Fluid deposit: the fToken's callback moves the USDC from the wallet straight to the Liquidity contract
   x.tx({ from: W.fluid, to: randomAddress(), at: at(4), logs: [transfer(USDC_BASE, W.fluid, FLUID_LIQUIDITY, 2_000_000_000n)] });
+  // a Moonwell supply: USDC into the market, its mUSDC minted to the wallet
+  x.tx({
+    from: W.moonwell,
+    to: MOONWELL_USDC,
+    at: at(4),
+    logs: [
+      transfer(USDC_BASE, W.moonwell, MOONWELL_USDC, 1_000_000_000n),
+      transfer(MOONWELL_USDC, '0x0000000000000000000000000000000000000000', W.moonwell, 4_900_000_000_000n),
+    ],
+  });
   // USDC to another wallet and back, and DAI for USDbC with it in one transaction (the shape of a pool swap, at an
   // address no factory derives for the pair): no protocol at all
   const friend = randomAddress();
@@ -120,8 +132,8 @@ describe('the unread list', () => {
           .filter((u) => u.chainId === chainId)
           .map((u) => u.protocol),
       );
-    expect([...byChain(8453)].sort()).toEqual(['aerodrome', 'curve', 'fluid']);
-    expect([...byChain(10)].sort()).toEqual(['curve', 'velodrome']);
+    expect([...byChain(8453)].sort()).toEqual(['aerodrome', 'curve', 'fluid', 'moonwell']);
+    expect([...byChain(10)].sort()).toEqual(['curve', 'moonwell', 'velodrome']);
     for (const chainId of [1, 137, 42161])
       expect(byChain(chainId).has('curve') && byChain(chainId).has('fluid'), String(chainId)).toBe(true);
     // the Router, PoolFactory and Voter of each
@@ -164,6 +176,7 @@ describe('coverage through the ethereum-etl import', () => {
       [W.aeroSwap]: ['aerodrome'],
       [W.curve]: ['curve'],
       [W.fluid]: ['fluid'],
+      [W.moonwell]: ['moonwell'],
       [W.velo]: ['velodrome'],
     });
   });
@@ -189,8 +202,10 @@ describe('coverage through the ethereum-etl import', () => {
       expect(reason(W.aeroSwap)).toBe('UNREAD_PROTOCOL:aerodrome');
       expect(reason(W.curve)).toBe('UNREAD_PROTOCOL:curve');
       expect(reason(W.fluid)).toBe('UNREAD_PROTOCOL:fluid');
+      expect(reason(W.moonwell)).toBe('UNREAD_PROTOCOL:moonwell');
       expect(reason(W.velo)).toBe('UNREAD_PROTOCOL:velodrome');
-      for (const w of [W.aeroEth, W.aeroLp, W.aeroSwap, W.curve, W.fluid, W.velo]) expect(cov.get(w.toLowerCase())!.status).toBe('partial');
+      for (const w of [W.aeroEth, W.aeroLp, W.aeroSwap, W.curve, W.fluid, W.moonwell, W.velo])
+        expect(cov.get(w.toLowerCase())!.status).toBe('partial');
       expect(reason(W.plain)).toBeNull();
       // each chain still lists what is read there (Aerodrome is not)
       const base = cov.get(W.aeroEth.toLowerCase())!.chains.find((c) => c.chainId === 8453)!;
