@@ -2,11 +2,13 @@
 // wallets) against a primary-key read baseline in the same run, activity insert throughput, features + model + store
 // (a rescoring pass through the scoring service), and ethereum-etl import throughput on the real mainnet export. DATABASE_URL=postgres://... for PostgreSQL.
 //   node --import tsx bench/ingestion.ts [wallets=2000] [recordsPerWallet=60]
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { openDatabase } from '../src/platform/db/index.js';
+import { openDatabase, type Db, type Queryable } from '../src/platform/db/index.js';
+import { createOutbox } from '../src/modules/webhooks/outbox.js';
+import { createOutboxRepo } from '../src/modules/webhooks/outbox-repo.js';
 import { migrate } from '../src/platform/db/migrate.js';
 import { createIngestionRepo } from '../src/modules/ingestion/repo.js';
 import { chunkSizer, FEATURES_CHUNK } from '../src/modules/scoring/features/index.js';
@@ -31,6 +33,25 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   const t = performance.now();
   const r = await fn();
   return [r, performance.now() - t];
+}
+
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+/** CPU (µs) used so far by the server processes of this database's connections (0 on PGlite or another host). */
+async function backendsCpu(db: Db): Promise<number> {
+  if (db.kind !== 'postgres') return 0;
+  const pids = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  let ticks = 0;
+  for (const { pid } of pids) {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(rest[11]) + Number(rest[12]); // utime, stime (fields 14 and 15)
+    } catch {
+      return 0;
+    }
+  }
+  return (ticks / 100) * 1e6; // USER_HZ 100
 }
 
 async function main() {
@@ -101,13 +122,38 @@ async function main() {
   // where the time goes: each stage's time summed over the batches in flight (they overlap, so the shares are of
   // the summed time, not of the wall clock): the features statement (and its rows turned into features), the store
   // transaction (lock, upsert, score changes, outbox), and the rest (the model, coverage, signals) by difference
+  // the store transaction split by statement (the rest of it is BEGIN, COMMIT and the plan in between)
   const spent = { features: 0, store: 0, total: 0 };
+  const inStore = new Map<string, number>();
+  const stage = (sql: string) =>
+    /FOR UPDATE/.test(sql)
+      ? 'lock rows'
+      : /pg_advisory_xact_lock/.test(sql)
+        ? 'feed lock'
+        : /INSERT INTO scores/.test(sql)
+          ? 'scores upsert'
+          : /INSERT INTO score_changes/.test(sql)
+            ? 'history'
+            : /webhook_deliveries/.test(sql)
+              ? 'outbox'
+              : sql.replace(/\s+/g, ' ').trim().slice(0, 30);
+  const timedQ = (q: Queryable): Queryable => ({
+    query: async (sql, params, o) => {
+      const t = performance.now();
+      try {
+        return await q.query(sql, params, o);
+      } finally {
+        const k = stage(sql);
+        inStore.set(k, (inStore.get(k) ?? 0) + performance.now() - t);
+      }
+    },
+  });
   const timedDb = {
     ...db,
     tx: async <T>(fn: Parameters<typeof db.tx<T>>[0]) => {
       const t = performance.now();
       try {
-        return await db.tx(fn);
+        return await db.tx((q) => fn(timedQ(q)));
       } finally {
         spent.store += performance.now() - t;
       }
@@ -126,13 +172,20 @@ async function main() {
     db: timedDb,
     bus,
     caches: createCacheFactory(bus),
-    services: { ingestion: { featuresFor: (w: string) => repo.features(w), featuresForMany: featuresTimed } } as never,
+    services: {
+      ingestion: { featuresFor: (w: string) => repo.features(w), featuresForMany: featuresTimed },
+      // the outbox rows are written in the score's transaction (no subscription here: the statement, no rows)
+      webhooks: createOutbox(createOutboxRepo(db)),
+    } as never,
   });
   const pass = wallets.slice(0, Math.min(4000, WALLETS));
   const batches: string[][] = [];
   for (let i = 0; i < pass.length; i += 100) batches.push(pass.slice(i, i + 100));
   await scoring.recomputeMany(batches[0].slice(0, 20), 'bench'); // warm-up
   Object.assign(spent, { features: 0, store: 0, total: 0 });
+  inStore.clear();
+  const cpu0 = process.cpuUsage();
+  const db0 = await backendsCpu(db);
   const [, storeMs] = await timed(async () => {
     let next = 0;
     await Promise.all(
@@ -148,9 +201,23 @@ async function main() {
   console.log(
     `features + model + store (${PER_WALLET} records/wallet, ${db.kind}): ${Math.round(pass.length / (storeMs / 1000))} wallets/s (${pass.length} wallets, 100 a transaction, 8 in flight; target 2,000/s on PostgreSQL)`,
   );
+  const cpu = process.cpuUsage(cpu0);
+  const dbCpu = (await backendsCpu(db)) - db0;
   const share = (ms: number) => `${((100 * ms) / spent.total).toFixed(0)}%`;
   console.log(
     `  breakdown of the batches' summed time: features ${share(spent.features)}, store transaction ${share(spent.store)}, model and the rest ${share(spent.total - spent.features - spent.store)}`,
+  );
+  const inTx = [...inStore.values()].reduce((a, b) => a + b, 0);
+  console.log(
+    `  the store transaction: ${[...inStore].map(([k, ms]) => `${k} ${share(ms)}`).join(', ')}, BEGIN/COMMIT and between ${share(spent.store - inTx)}`,
+  );
+  // CPU, whatever the machine's load: this process (the model, the driver) and the database's backends of this
+  // database (PostgreSQL on this machine; /proc), per wallet: 2 cores at 100% take at most 2 s / (the sum) wallets a second
+  const perWallet = (us: number) => `${(us / pass.length).toFixed(0)} µs`;
+  console.log(
+    `  CPU per wallet: this process ${perWallet(cpu.user + cpu.system)}` +
+      (dbCpu > 0 ? `, the database's backends ${perWallet(dbCpu)}` : " (the database's backends: not on this machine or not readable)") +
+      ` (load ${load()})`,
   );
 
   if (existsSync(MAINNET)) {
