@@ -2,7 +2,18 @@
 // Nothing here reads a clock, a file, a database or the network: createModel is handed the parameters
 // (data/scoring/, loaded once by ../params.ts), so the same inputs always give the same scores.
 import type { Category, ComplianceSignal, DebtClaimSignal, Factor, IdentitySignal, WalletFeatures } from '../contracts.js';
-import { claimsKey, compliance, developer, governance, identity, lending, nft, social, trading, type ModelSignals } from './categories.js';
+import {
+  claimsKey,
+  compliance,
+  developer,
+  governance,
+  identity,
+  lending,
+  nft,
+  social,
+  trading,
+  type ModelSignals,
+} from './categories/index.js';
 import { claimPoints, creditorWeight, pendingPenalty, summarizeClaims, unverifiedPenalty, upheldPenalty } from './debt-claims.js';
 import { EMPTY_POSITIONS } from './lending-positions.js';
 import { backingOf, netInterest, type Backing } from './backing.js';
