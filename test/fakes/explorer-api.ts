@@ -67,11 +67,13 @@ export const TOKENS: Record<number, { usdc: string; weth: string }> = {
 };
 
 /** One wallet's history on a chain: `events` items spread over transfers, Aave, votes and router swaps. */
-export function explorerHistory(chainId: number, wallet: string, events: number, head = 20_000_000): ChainHistory {
+export function explorerHistory(chainId: number, wallet: string, events: number, headBlock?: number): ChainHistory {
   const W = wallet.toLowerCase();
   const other = '0x00000000000000000000000000000000000000bb';
   const pinned = pinnedContracts(chainId);
   const pool = pinned.find((c) => c.role === 'lending-pool' && c.protocol === 'aave-v3')!;
+  // a head past the chain's Aave V3 deployment (Polygon's is at 25,824,300, data/registry/137.json)
+  const head = headBlock ?? Math.max(20_000_000, pool.fromBlock + 5_000_000);
   const governor = pinned.find((c) => c.role === 'governor');
   const { usdc } = TOKENS[chainId];
   const h: ChainHistory = {
