@@ -1,4 +1,6 @@
 // HTML of the built-in local payment provider's checkout page (used when Stripe is not configured).
+import { limitsOf } from './tiers.js';
+
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** `confirmAction`: where the button posts; it carries the creator's token when the page was opened with it. */
@@ -48,3 +50,21 @@ export const donePage = (
 <style nonce="${esc(nonce)}">body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto}</style></head>
 <body><h1>${ok ? 'Payment received' : 'Checkout cancelled'}</h1>
 <p>${ok ? 'Your API key has been upgraded. Check it with GET /api/v1/billing/usage.' : 'Nothing was charged.'}</p></body></html>`;
+
+/** The page of a local checkout session; the creator's `token` (from the checkout url) rides on its confirm action. */
+export function localCheckoutPage(
+  cs: { id: string; tier: string; status: string; cancel_url: string | null },
+  token: string | undefined,
+  nonce: string,
+): string {
+  const confirmAction = `/api/v1/billing/checkout/local/${encodeURIComponent(cs.id)}/confirm${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+  return checkoutPage({
+    id: cs.id,
+    tier: cs.tier,
+    priceUsd: limitsOf(cs.tier).priceUsd,
+    status: cs.status,
+    cancelUrl: cs.cancel_url,
+    confirmAction,
+    nonce,
+  });
+}

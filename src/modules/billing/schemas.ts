@@ -185,3 +185,19 @@ export const CheckoutResponse = Type.Object({
 });
 
 export const WebhookAck = Type.Object({ received: Type.Boolean(), duplicate: Type.Boolean() });
+
+export const LocalSessionParams = Type.Object({ sessionId: Type.String({ maxLength: 100 }) });
+
+/** The local checkout's confirm token (issued to the session's creator in the checkout url). */
+export const ConfirmQuery = Type.Object({
+  token: Type.Optional(Type.String({ maxLength: 200, description: 'confirm token from the checkout url' })),
+});
+
+export const ConfirmLocalResponse = Type.Object({ completed: Type.Boolean(), redirectTo: Type.String() });
+
+export const CheckoutDoneQuery = Type.Object({
+  session_id: Type.Optional(Type.String({ maxLength: 200 })),
+  cancelled: Type.Optional(Type.String({ maxLength: 10 })),
+});
+
+export const StripeSignatureHeaders = Type.Object({ 'stripe-signature': Type.Optional(Type.String()) });
