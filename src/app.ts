@@ -30,7 +30,7 @@ import { requestIdOf } from './platform/http/request-id.js';
 import { installFastPaths } from './platform/http/fast-path.js';
 import { hardenedServerOptions, registerHostileInput } from './platform/http/hostile-input.js';
 import type { App } from './platform/http/types.js';
-import { modules } from './modules/index.js';
+import { registerModules, unregisteredServices } from './modules/index.js';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { VERSION } from './version.js';
@@ -79,7 +79,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // keys and tokens are redacted from request logs (query string and headers)
     logger: opts.logger ?? loggerOptions(config.logLevel, opts.logStream),
     // one line per request at debug, not info: at the default level a terminal shows the start banner and what needs
-    // attention, not every request (issue 30); LOG_LEVEL=debug shows them
+    // attention, not every request; LOG_LEVEL=debug shows them
     logController: new DebugRequestLogs(),
     bodyLimit: 1024 * 1024,
     // DIDs (max 200 characters) and proofs travel in path segments.
@@ -167,7 +167,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     jwt: createJwtService(config.jwtSecret ?? secret('jwt-secret')),
     apiKeys: { resolve: async () => null, invalidate: () => undefined },
     secret,
-    services: {},
+    services: unregisteredServices(),
     workers: [],
     onClose: (fn) => closers.push(fn),
   };
@@ -199,7 +199,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const metrics = registerMetrics(app, ctx, VERSION);
   ctx.fastPaths = installFastPaths(app, { metrics: metrics.requests, log: app.log, trustProxy: config.trustProxy });
 
-  for (const m of modules) await m.register(app, ctx);
+  await registerModules(app, ctx);
   registerDomainMetrics(metrics, ctx);
   registerDatabaseMetrics(metrics, ctx);
   // Refuse to start beside instances holding other keys (what they encrypt or sign, this one could not read).

@@ -5,19 +5,6 @@ import type { AppContext } from './context.js';
 import type { Metrics } from './metrics.js';
 import { SCORE_UPDATED } from '../modules/scoring/contracts.js';
 
-interface PoolStats {
-  threads: number;
-  busy: number;
-  queued: number;
-}
-
-declare module './context.js' {
-  interface Services {
-    /** Set by the proofs module once its threads run: prover and verifier pool occupancy. */
-    proofQueue?: () => { provers: PoolStats; verifiers: PoolStats } | null;
-  }
-}
-
 const num = (v: unknown) => (v === null || v === undefined ? NaN : Number(v));
 
 export function registerDomainMetrics(metrics: Metrics, ctx: AppContext) {
@@ -72,7 +59,7 @@ export function registerDomainMetrics(metrics: Metrics, ctx: AppContext) {
   ]);
 
   metrics.gauge('credence_proof_queue', 'Proofs and verifications running and waiting, by pool and state.', ['pool', 'state'], async () => {
-    const s = ctx.services.proofQueue?.();
+    const s = ctx.services.proofQueue();
     if (!s) return [];
     return (['provers', 'verifiers'] as const).flatMap((pool) => [
       { labels: { pool, state: 'busy' }, value: s[pool].busy },
@@ -105,7 +92,7 @@ export function registerDomainMetrics(metrics: Metrics, ctx: AppContext) {
     'Whether the sanctions list in force was published more than CREDENCE_SANCTIONS_MAX_AGE_DAYS days ago (1) or not (0); absent without a list. max_age_days labels the setting.',
     ['max_age_days'],
     async () => {
-      const publishedAt = ctx.services.sanctions?.status('0x0000000000000000000000000000000000000000').listPublishedAt;
+      const publishedAt = ctx.services.sanctions.status('0x0000000000000000000000000000000000000000').listPublishedAt;
       if (!publishedAt) return [];
       const maxAgeDays = ctx.config.sanctionsMaxAgeDays;
       return [{ labels: { max_age_days: maxAgeDays }, value: Date.now() - publishedAt.getTime() >= (maxAgeDays + 1) * 86_400_000 ? 1 : 0 }];

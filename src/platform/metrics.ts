@@ -23,12 +23,6 @@ export interface Metrics {
   requests: RequestMetrics;
 }
 
-declare module './context.js' {
-  interface Services {
-    metrics?: Metrics;
-  }
-}
-
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export function registerMetrics(app: FastifyInstance, ctx: AppContext, version: string): Metrics {
@@ -79,7 +73,6 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, version: 
     },
     counter: (name, help, labelNames = []) => new Counter({ name, help, labelNames, registers: [registry] }),
   };
-  ctx.services.metrics = metrics;
 
   const token = ctx.config.metricsToken;
   app.get(

@@ -8,7 +8,7 @@ import { registerOwnerSessions } from '../../platform/auth/plugin.js';
 export const authModule: Module = {
   name: 'auth',
   register(app, ctx) {
-    // Sessions read their own wallet's records (issue 30): every later module's owner routes check it, after ENS
+    // Sessions read their own wallet's records: every later module's owner routes check it, after ENS
     // names are resolved (platform hooks, ENS included, are registered before any module).
     registerOwnerSessions(app);
     const siwe = createSiweService(ctx, () => {
@@ -60,10 +60,10 @@ export const authModule: Module = {
           const signedIn = await siwe.verify(req.body.message, req.body.signature, req.body.environment ?? 'live');
           // A signed sign-in proves the wallet controls its key: its DID earns IDENTITY credit from now on. A failure
           // here only delays that credit to the next sign-in, so it never fails the sign-in itself. A test sign-in
-          // leaves no trace in live data (issue 24): it earns nothing.
+          // leaves no trace in live data: it earns nothing.
           if (signedIn.environment === 'live')
             await ctx.services.identity
-              ?.recordControl?.(signedIn.address, 'siwe')
+              .recordControl(signedIn.address, 'siwe')
               .catch((err) => req.log.error({ err }, 'recording proved wallet control failed'));
           return signedIn;
         },

@@ -35,13 +35,6 @@ export interface AgeChecksService {
   ): Promise<T>;
 }
 
-declare module '../../platform/context.js' {
-  interface Services {
-    /** Set by the compliance module; the proofs module puts its age proofs under it. */
-    ageChecks?: AgeChecksService;
-  }
-}
-
 export interface AgeChecksDeps {
   db: Db;
   repo: AgeChecksRepo;

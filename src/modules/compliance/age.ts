@@ -1,13 +1,13 @@
 // Age verification: a Groth16 proof (from the proofs service) that the KYC-approved birth date, kept as a
 // salted commitment, is at least minimumAge years ago. No approved KYC, or under age: verified false, proof null.
-import { AppError, unavailable } from '../../platform/errors.js';
-import type { KycRecords, ProofsService, ProofResult } from '../proofs/contracts.js';
+import { AppError } from '../../platform/errors.js';
+import type { ModuleServices } from '../../platform/context.js';
+import { sandboxKyc, type KycRecords, type ProofResult } from '../proofs/contracts.js';
 import { currentEnvironment } from '../../platform/auth/environment.js';
-import { sandboxKyc } from '../proofs/sandbox.js';
 
 export interface AgeDeps {
   kyc: Pick<KycRecords, 'approvedBirthDate'>;
-  proofs: () => ProofsService | undefined;
+  services: Pick<ModuleServices, 'proofs'>;
   legalAges: Record<string, number>;
 }
 
@@ -18,7 +18,7 @@ export interface AgeAnswer {
   reason: string | null;
 }
 
-export function createAgeService({ kyc, proofs, legalAges }: AgeDeps) {
+export function createAgeService({ kyc, services, legalAges }: AgeDeps) {
   return {
     /** The jurisdiction's legal age: configured value for the region, then the country, then US 21, else 18. */
     legalAge(jurisdictionCode: string): number {
@@ -31,10 +31,13 @@ export function createAgeService({ kyc, proofs, legalAges }: AgeDeps) {
       // test credentials: the sandbox KYC (every wallet approved, a birth date drawn from its address), never a real one
       const record = currentEnvironment() === 'test' ? sandboxKyc(address) : await kyc.approvedBirthDate(address.toLowerCase());
       if (!record) return { verified: false, proof: null, publicInputs: null, reason: 'no_approved_kyc' };
-      const p = proofs();
-      if (!p) throw unavailable('The proof service is not available.');
       try {
-        const r = await p.proveAge({ address: address.toLowerCase(), birthDate: record.birthDate, salt: record.salt, minimumAge });
+        const r = await services.proofs.proveAge({
+          address: address.toLowerCase(),
+          birthDate: record.birthDate,
+          salt: record.salt,
+          minimumAge,
+        });
         return { verified: true, proof: r.proof, publicInputs: r.publicInputs, reason: null };
       } catch (e) {
         if (e instanceof AppError && e.code === 'proof_unsatisfiable')

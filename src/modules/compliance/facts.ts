@@ -19,10 +19,3 @@ export interface KycFacts {
 export interface KycBackedCredentials {
   revokeKycBacked(address: string, actor: string): Promise<number>;
 }
-
-declare module '../../platform/context.js' {
-  interface Services {
-    kycFacts?: KycFacts;
-    kycBackedCredentials?: KycBackedCredentials;
-  }
-}

@@ -2,7 +2,7 @@
 // configured), the approved birth dates (ctx.services.kyc), age verification, and the compliance signals the
 // scoring module reads (ctx.services.compliance: KYC plus the sanctions module's screening).
 import type { Module } from '../../platform/http/types.js';
-import { backgroundRecompute } from '../scoring/background.js';
+import { backgroundRecompute } from '../scoring/index.js';
 import { createAgeService } from './age.js';
 import { createAgeChecks } from './age-checks.js';
 import { createAgeChecksRepo } from './age-checks-repo.js';
@@ -41,14 +41,12 @@ export const complianceModule: Module = {
       repo,
       cipher: ctx.cipher,
       providers,
-      identity: () => ctx.services.identity,
-      proofs: () => ctx.services.proofs,
+      services: ctx.services,
       callbackUrl: (p) => `${ctx.publicUrl().replace(/\/+$/, '')}/api/v1/compliance/kyc/callback/${encodeURIComponent(p)}`,
       onKycChange: backgroundRecompute(ctx, 'kyc'),
-      credentials: () => ctx.services.kycBackedCredentials,
     });
     ctx.services.kycFacts = { approvedSession: (did) => kyc.approvedSession(did) };
-    const age = createAgeService({ kyc, proofs: () => ctx.services.proofs, legalAges: ctx.config.legalAges });
+    const age = createAgeService({ kyc, services: ctx.services, legalAges: ctx.config.legalAges });
     const ageChecks = createAgeChecks({
       db: ctx.db,
       repo: createAgeChecksRepo(ctx.db),
@@ -64,7 +62,7 @@ export const complianceModule: Module = {
       async signalFor(address) {
         const k = await kyc.walletSummary(address);
         return {
-          sanctioned: ctx.services.sanctions?.status(address.toLowerCase()).sanctioned ?? null,
+          sanctioned: ctx.services.sanctions.status(address.toLowerCase()).sanctioned,
           kycStatus: k.status,
           kycLevel: k.level,
         };
@@ -72,7 +70,7 @@ export const complianceModule: Module = {
       async signalsForMany(addresses) {
         const ks = await kyc.walletSummaries(addresses);
         return addresses.map((a, i) => ({
-          sanctioned: ctx.services.sanctions?.status(a.toLowerCase()).sanctioned ?? null,
+          sanctioned: ctx.services.sanctions.status(a.toLowerCase()).sanctioned,
           kycStatus: ks[i].status,
           kycLevel: ks[i].level,
         }));

@@ -2,14 +2,14 @@
 // A newer session supersedes an older pending one; an approved DID cannot start another session.
 // The approved birth date is kept only encrypted, with its salted commitment for zero-knowledge age proofs.
 import { randomUUID } from 'node:crypto';
-import { forbidden, invalidState, notFound, unauthorized, unavailable } from '../../platform/errors.js';
+import { forbidden, invalidState, notFound, unauthorized } from '../../platform/errors.js';
 import type { Cipher } from '../../platform/secrets.js';
 import type { Db } from '../../platform/db/types.js';
-import type { IdentitySignals } from '../scoring/contracts.js';
-import type { BirthDateCommitment, ProofsService } from '../proofs/contracts.js';
+import type { ModuleServices } from '../../platform/context.js';
+import type { BirthDateCommitment } from '../proofs/contracts.js';
 import type { KycRepo, KycSessionRow } from './repo.js';
 import type { KycProvider, KycProviderName, KycLevel } from './providers/types.js';
-import type { ApprovedKyc, KycBackedCredentials } from './facts.js';
+import type { ApprovedKyc } from './facts.js';
 
 export const KYC_SESSION_SECONDS = 3600;
 
@@ -18,12 +18,10 @@ export interface KycServiceDeps {
   repo: KycRepo;
   cipher: Cipher;
   providers: Map<string, KycProvider>;
-  identity: () => IdentitySignals | undefined;
-  proofs: () => ProofsService | undefined;
+  /** DIDs a session is for (identity), birth-date commitments (proofs), the credentials a revoked KYC backed (identity) */
+  services: Pick<ModuleServices, 'identity' | 'proofs' | 'kycBackedCredentials'>;
   callbackUrl: (provider: string) => string;
   onKycChange(address: string): void;
-  /** the identity module: revokes the credentials a revoked KYC backed */
-  credentials?: () => KycBackedCredentials | undefined;
 }
 
 export type WireStatus = 'pending' | 'approved' | 'rejected';
@@ -41,16 +39,13 @@ export function wireStatus(s: KycSessionRow): { status: WireStatus; kycLevel: Ky
 
 export function createKycService(d: KycServiceDeps) {
   async function resolveDid(did: string) {
-    const identity = d.identity();
-    if (!identity?.resolveDid) throw unavailable('The identity service is not available.');
-    const rec = await identity.resolveDid(did);
+    const rec = await d.services.identity.resolveDid(did);
     if (!rec) throw notFound(`No DID ${did} is registered.`);
     return rec;
   }
 
   async function commit(address: string, birthDate: number): Promise<BirthDateCommitment | null> {
-    const proofs = d.proofs();
-    return proofs ? proofs.commitBirthDate(address, birthDate) : null;
+    return d.services.proofs.commitBirthDate(address, birthDate);
   }
 
   return {
@@ -92,7 +87,7 @@ export function createKycService(d: KycServiceDeps) {
     async status(didInput: string) {
       const rec = await resolveDid(didInput);
       const s = await d.repo.current(rec.did);
-      // decisions.md keeps 404 here; its details say this is "not verified yet" and the way on (issue 30)
+      // decisions.md keeps 404 here; its details say this is "not verified yet" and the way on
       if (!s)
         throw notFound(
           `No KYC session was ever started for ${rec.did}: not verified yet. The DID's wallet starts one with POST /api/v1/compliance/kyc/initiate (signed in).`,
@@ -190,7 +185,7 @@ export function createKycService(d: KycServiceDeps) {
         return rows;
       });
       if (!revoked.length) throw invalidState(`The wallet of ${rec.did} has no approved KYC to revoke.`);
-      await d.credentials?.()?.revokeKycBacked(rec.walletAddress, caller.address.toLowerCase());
+      await d.services.kycBackedCredentials.revokeKycBacked(rec.walletAddress, caller.address.toLowerCase());
       d.onKycChange(rec.walletAddress);
       return { ...(await this.status(rec.did)), revokedSessions: revoked.map((r) => r.id) };
     },

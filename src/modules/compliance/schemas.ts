@@ -1,10 +1,9 @@
 // TypeBox schemas of the compliance routes (KYC sessions and status, age verification).
 import { Type, type Static } from '@sinclair/typebox';
-import { ProofEnvironment } from '../proofs/schemas.js';
+import { ProofEnvironment, SnarkjsField } from '../proofs/contracts.js';
 import { AddressOrEns, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
 import { KYC_PROVIDERS } from './providers/types.js';
 import { PageCursor } from '../../platform/http/pagination.js';
-import { SnarkjsField } from '../proofs/snarkjs-form.js';
 
 // Same grammar as the identity module's DIDs (did:credence:[<chainId>:]0x<40 hex>).
 const DID_PATTERN = '^did:credence:(?:[1-9][0-9]{0,9}:)?0x[0-9a-fA-F]{40}$';

@@ -1,5 +1,5 @@
 // Checks a claim's evidence over the claim chain's configured JSON-RPC (CREDENCE_RPC_URL_<chainId>). The evidence
-// counts only when it is what a loan looks like (issue 19): a successful transaction the creditor sent, moving
+// counts only when it is what a loan looks like: a successful transaction the creditor sent, moving
 // priced value (the principal) to the debtor, worth at least the floor, mined at least the minimum age before the
 // claim. A zero-value transfer, a payment the other way, a token nobody prices, a same-day transaction: not found,
 // with the reason. The creditor must also have sent transactions before the evidence (its nonce). Without an RPC
@@ -7,9 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTransport, type Transport } from '../ingestion/rpc-transport.js';
-import { createPriceReader, priceable, type PriceReader } from '../ingestion/pricing/index.js';
-import { tokenInfo } from '../ingestion/registry/index.js';
+import { createPriceReader, createTransport, priceable, tokenInfo, type PriceReader, type Transport } from '../ingestion/index.js';
 
 /** keccak256("Transfer(address,address,uint256)"): ERC-20 and ERC-721 transfers share it (721s carry no data). */
 const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';

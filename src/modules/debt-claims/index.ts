@@ -28,7 +28,6 @@ export const debtClaimsModule: Module = {
       const s = scoring();
       return s ? model.creditorWeight(await s.getScores(creditor)) : null;
     };
-    const outbox = () => ctx.services.webhooks;
     // hub clients subscribed to the debtor (best-effort, every instance through the bus), of the claim's environment
     const announce = (e: { address: string; data: Record<string, unknown> }) =>
       ctx.bus.publish(DEBT_CLAIM_FILED, { address: e.address, data: e.data, environment: currentEnvironment() });
@@ -37,10 +36,9 @@ export const debtClaimsModule: Module = {
       repo,
       db: ctx.db,
       checker,
-      scoring,
       weigh,
       noticeHours: () => noticeHours,
-      outbox,
+      services: ctx.services,
       announce,
       log: ctx.log,
       sweepIntervalMs: SWEEP_INTERVAL_MS,
@@ -57,11 +55,10 @@ export const debtClaimsModule: Module = {
       limiter: ctx.limiter,
       limits: { perIpPerMinute: ctx.config.claimsPerIpPerMinute, perCreditorPerMinute: ctx.config.claimsPerCreditorPerMinute },
       strictOwnership: ctx.config.strictOwnership,
-      scoring,
+      services: ctx.services,
       jobs,
       log: ctx.log,
       noticeHours,
-      outbox,
       announce,
     });
     ctx.services.debtClaims = svc.signals;

@@ -4,7 +4,7 @@
 // claims worker of any instance sweeps rows whose job is still due (lease expired or never taken).
 import type { Worker } from '../../platform/context.js';
 import type { Db } from '../../platform/db/types.js';
-import type { ScoringService, ScoreChangeOutbox } from '../scoring/contracts.js';
+import type { ModuleServices } from '../../platform/context.js';
 import { runInEnvironment } from '../../platform/auth/environment.js';
 import { filedEvent } from './events.js';
 import type { EvidenceChecker } from './evidence.js';
@@ -24,10 +24,10 @@ export interface ClaimJobsDeps {
   /** The creditor's weight from its own costly history (null: no scoring to tell). */
   weigh: (creditor: string) => Promise<number | null>;
   noticeHours: () => number;
-  outbox: () => ScoreChangeOutbox | undefined;
   /** best-effort push of a filed claim to hub clients */
   announce: (e: ReturnType<typeof filedEvent>) => void;
-  scoring: () => Pick<ScoringService, 'recompute'> | undefined;
+  /** the debtor's recompute once a claim's job is done; the webhooks outbox, for `debt_claim.filed` */
+  services: Pick<ModuleServices, 'scoring' | 'webhooks'>;
   log: { error(obj: unknown, msg: string): void; warn(obj: unknown, msg: string): void };
   sweepIntervalMs: number;
 }
@@ -88,7 +88,7 @@ export function createClaimJobs(deps: ClaimJobsDeps) {
         });
       }
     }
-    const scoring = job.environment === 'live' ? deps.scoring() : undefined;
+    const scoring = job.environment === 'live' ? deps.services.scoring : null;
     if (scoring) {
       try {
         await scoring.recompute(job.debtor_address, 'debt_claim');
@@ -108,7 +108,7 @@ export function createClaimJobs(deps: ClaimJobsDeps) {
       const { firstNotice } = await repo.saveVerification(job.id, v, deps.noticeHours(), q);
       if (!firstNotice) return null;
       const r = (await repo.get(job.id, q))!;
-      await deps.outbox()?.enqueueEvent?.(q, filedEvent(r));
+      await deps.services.webhooks.enqueueEvent(q, filedEvent(r));
       return r;
     });
     if (row) deps.announce(filedEvent(row));

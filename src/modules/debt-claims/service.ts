@@ -9,7 +9,8 @@ import type { FieldError } from '../../platform/errors.js';
 import { AppError, forbidden, invalidState, notFound, unauthorized } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import { currentEnvironment } from '../../platform/auth/environment.js';
-import type { DebtClaimSignal, DebtClaimsSignals, ScoreChangeOutbox, ScoringService } from '../scoring/contracts.js';
+import type { ModuleServices } from '../../platform/context.js';
+import type { DebtClaimSignal, DebtClaimsSignals } from '../scoring/contracts.js';
 import { CREDITOR_MIN_WEIGHT, UNVERIFIED_WEIGHT } from '../scoring/contracts.js';
 import { filedEvent } from './events.js';
 import type { ClaimJobs } from './jobs.js';
@@ -30,14 +31,12 @@ export interface DebtClaimsDeps {
   limiter: RateLimiter;
   limits: { perIpPerMinute: number; perCreditorPerMinute: number };
   strictOwnership: boolean;
-  /** Looked up at call time: the scoring module may register after this one. */
-  scoring: () => Pick<ScoringService, 'recompute'> | undefined;
+  /** the debtor's recompute after a status change; the webhooks outbox, for `debt_claim.filed` */
+  services: Pick<ModuleServices, 'scoring' | 'webhooks'>;
   jobs: Pick<ClaimJobs, 'kick'>;
   log: { error(obj: unknown, msg: string): void };
   /** hours the debtor has to dispute before a new claim counts */
   noticeHours: number;
-  /** the webhooks outbox (looked up at call time), for `debt_claim.filed` */
-  outbox: () => ScoreChangeOutbox | undefined;
   /** best-effort push of a filed claim to hub clients */
   announce: (e: ReturnType<typeof filedEvent>) => void;
 }
@@ -121,8 +120,7 @@ export function createDebtClaimsService(deps: DebtClaimsDeps) {
 
   /** After a committed status change: recompute now; the claim's job is then done (else the worker retries it). */
   async function afterChange(row: ClaimRow & { job_due_key: string }) {
-    const scoring = deps.scoring();
-    if (!scoring) return;
+    const scoring = deps.services.scoring;
     // a test claim changes no score: sandbox scores are not stored, and the model reads live claims only
     if (row.environment === 'test') return void (await repo.finishJob(row.id, row.job_due_key));
     try {
@@ -208,7 +206,7 @@ export function createDebtClaimsService(deps: DebtClaimsDeps) {
         );
         await repo.recordEvent({ claimId: r.id, from: null, to: 'Pending', actor: actorOf(caller) }, q);
         // the debtor is told in the claim's own transaction: no claim is stored without its notice
-        await deps.outbox()?.enqueueEvent?.(q, filedEvent(r));
+        await deps.services.webhooks.enqueueEvent(q, filedEvent(r));
         return r;
       });
       deps.announce(filedEvent(row));

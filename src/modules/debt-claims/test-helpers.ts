@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import type { App } from '../../platform/http/types.js';
 import { createTestApp, eventually, randomAddress, signInAdmin, type SignedIn } from '../../../test/helpers/app.js';
-import { createIngestionRepo } from '../ingestion/repo.js';
+import { createIngestionRepo } from '../ingestion/index.js';
 
 /** A test file's app (claim rate limits out of the way, no notice period unless given) and admin, made before its
  *  tests and closed after. */
@@ -41,7 +41,7 @@ export async function goodBorrower(app: App): Promise<string> {
       contract: '0x87870bca3f3fd6335c3f4ce8392d69350b4fa4e2',
       counterparty: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
       tokenId: null,
-      // repaid with $100 of interest each time (model 4.0.0: interest beyond what the cash earns parked backs the score)
+      // repaid with $100 of interest each time (interest beyond what the cash earns parked backs the score)
       amount: kind === 'lending_repay' ? '20100000000' : '20000000000',
       direction: null,
       protocol: i < 3 ? 'aave-v3' : 'compound-v3',

@@ -13,8 +13,7 @@ export const disputesModule: Module = {
       db: ctx.db,
       repo: createDisputesRepo(ctx.db),
       strictOwnership: ctx.config.strictOwnership,
-      scoring: () => ctx.services.scoring,
-      oracle: () => ctx.services.oracle,
+      services: ctx.services,
       log: ctx.log,
     });
     registerDisputeRoutes(app, svc, ctx.jwt);

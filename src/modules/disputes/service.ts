@@ -3,11 +3,11 @@
 import type { Db } from '../../platform/db/types.js';
 import type { JwtUser } from '../../platform/auth/jwt.js';
 import type { ApiKeyPrincipal } from '../../platform/auth/api-key.js';
-import { forbidden, invalidState, notFound, unauthorized, unavailable } from '../../platform/errors.js';
+import { forbidden, invalidState, notFound, unauthorized } from '../../platform/errors.js';
 import { writeAudit } from '../../platform/audit.js';
 import { currentEnvironment } from '../../platform/auth/environment.js';
-import { categoryId, type Category, type ScoringService } from '../scoring/contracts.js';
-import type { OracleService } from '../proofs/contracts.js';
+import type { ModuleServices } from '../../platform/context.js';
+import { categoryId, type Category } from '../scoring/contracts.js';
 import type { DisputeRow, DisputesRepo, QueueFilter } from './repo.js';
 import {
   NOT_ESCALATABLE,
@@ -22,9 +22,8 @@ export interface DisputesDeps {
   db: Pick<Db, 'tx'>;
   repo: DisputesRepo;
   strictOwnership: boolean;
-  /** Looked up at call time: other modules register their services after this one. */
-  scoring: () => Pick<ScoringService, 'applyRevisedScore'> | undefined;
-  oracle: () => OracleService | undefined;
+  /** Revised scores go to scoring; escalations to the oracle (null: none configured, they stay off-chain). */
+  services: Pick<ModuleServices, 'scoring' | 'oracle'>;
   log: { error(obj: unknown, msg: string): void; warn(obj: unknown, msg: string): void };
 }
 
@@ -45,7 +44,7 @@ export function createDisputesService(deps: DisputesDeps) {
 
   /** Submits an escalation to the oracle contract, after commit; failures are kept for the retry worker. */
   async function submitOnChain(d: DisputeRow): Promise<void> {
-    const oracle = deps.oracle();
+    const oracle = deps.services.oracle;
     if (!oracle || !d.escalation_reason) return;
     try {
       const { txHash } = await oracle.submitEscalation({
@@ -98,9 +97,7 @@ export function createDisputesService(deps: DisputesDeps) {
       const status = normalizeStatus(body.status);
       // A test dispute's revised score is recorded on the dispute only: sandbox scores are not stored, live ones untouched.
       const applyScore = status === 'Resolved' && body.revisedScore !== undefined && currentEnvironment() === 'live';
-      const scoring = deps.scoring();
-      if (applyScore && !scoring)
-        throw unavailable('The scoring service is not available, so a revised score cannot be applied now; nothing was changed.');
+      const scoring = deps.services.scoring;
       const actor = `admin:${admin.address}`;
       const row = await deps.db.tx(async (q) => {
         const before = await repo.get(id, q);
@@ -128,13 +125,13 @@ export function createDisputesService(deps: DisputesDeps) {
       if (!row) throw notFound(`No dispute ${id}.`);
       // After commit: the scoring module runs its own transaction (score, history, audit, outbox). Repeating the
       // same PUT re-applies it if this step failed.
-      if (applyScore) await scoring!.applyRevisedScore(row.wallet_address, row.category as Category, body.revisedScore!, actor, row.id);
+      if (applyScore) await scoring.applyRevisedScore(row.wallet_address, row.category as Category, body.revisedScore!, actor, row.id);
       return row;
     },
 
     async escalate(id: string, reason: string, key: ApiKeyPrincipal | undefined, wallet?: string): Promise<DisputeRow> {
       // test disputes never reach the chain
-      const oracle = currentEnvironment() === 'live' ? deps.oracle() : undefined;
+      const oracle = currentEnvironment() === 'live' ? deps.services.oracle : null;
       const before = await load(id);
       const row = await deps.db.tx(async (q) => {
         const r = await repo.transition(
@@ -194,7 +191,7 @@ export function createDisputesService(deps: DisputesDeps) {
 
     /** One retry pass of the worker: resubmits due escalations until none is left. */
     async retryEscalations(): Promise<number> {
-      if (!deps.oracle()) return 0;
+      if (!deps.services.oracle) return 0;
       let n = 0;
       for (;;) {
         const d = await repo.claimRetry(CHAIN_MAX_ATTEMPTS, CHAIN_RETRY_AFTER_SECONDS);

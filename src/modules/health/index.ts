@@ -71,7 +71,7 @@ export const healthModule: Module = {
           uptimeSeconds: Math.round(process.uptime()),
           database: { kind: ctx.db.kind, ...database },
           redis,
-          proofSetup: ctx.services.proofsSetup?.(),
+          proofSetup: ctx.services.proofsSetup(),
         } as const;
       },
     );

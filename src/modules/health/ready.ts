@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../platform/http/types.js';
 import type { AppContext } from '../../platform/context.js';
 import { Nullable, Timestamp } from '../../platform/http/schemas.js';
-import { stalenessOf } from '../sanctions/staleness.js';
+import { stalenessOf } from '../sanctions/index.js';
 
 const Check = (states: string[], description: string) =>
   Type.Object(
@@ -73,7 +73,7 @@ export function registerReadiness(app: App, ctx: AppContext) {
       const redisStatus = !ctx.redis ? 'not_configured' : redis?.ok ? 'up' : 'down';
       let listAt: Date | null;
       try {
-        listAt = ctx.services.sanctions?.status('0x0000000000000000000000000000000000000000').listPublishedAt ?? null;
+        listAt = ctx.services.sanctions.status('0x0000000000000000000000000000000000000000').listPublishedAt ?? null;
       } catch {
         listAt = null;
       }

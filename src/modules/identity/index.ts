@@ -3,13 +3,12 @@
 import { randomBytes } from 'node:crypto';
 import { SigningKey } from 'ethers';
 import type { Module } from '../../platform/http/types.js';
-import { backgroundRecompute } from '../scoring/background.js';
+import { backgroundRecompute } from '../scoring/index.js';
 import { createIdentityRepo, type DidRow } from './repo.js';
 import { createDidService } from './service.js';
 import { createControlRepo } from './control.js';
 import { createCredentialService, issuerDidOf } from './credentials.js';
 import { createVerifiedClaims } from './verified-claims.js';
-import '../compliance/facts.js';
 import { createStatusLists } from './status-list.js';
 import { registerStatusListRoutes } from './status-list-routes.js';
 import { createIpfsPinner } from './ipfs.js';

@@ -4,10 +4,8 @@
 // claims that agree with the records; anything else is refused (422 naming each field), never signed.
 import { AppError, fieldError, unavailable, type FieldError } from '../../platform/errors.js';
 import { toChecksum } from '../../platform/http/address.js';
-import type { Services } from '../../platform/context.js';
+import type { ModuleServices } from '../../platform/context.js';
 import { CATEGORIES, type Category } from '../scoring/contracts.js';
-import '../compliance/facts.js';
-import '../proofs/contracts.js';
 import type { ControlRepo } from './control.js';
 import type { DidRow } from './repo.js';
 import type { ServiceType } from './credential-types.js';
@@ -32,7 +30,10 @@ export const claimsRefused = (type: string, fields: FieldError[]) =>
 
 const yyyymmdd = (d: Date) => d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
 
-export function createVerifiedClaims(deps: { services: Services; control: ControlRepo | null }) {
+/** The records each type is signed from: KYC sessions and birth dates (compliance), scores, the sanctions list. */
+export type VerifiedClaimsSources = Pick<ModuleServices, 'kycFacts' | 'kyc' | 'scoring' | 'sanctions'>;
+
+export function createVerifiedClaims(deps: { services: VerifiedClaimsSources; control: ControlRepo | null }) {
   const { services } = deps;
 
   /** What the service itself established for this type and DID; `params` are the caller's parameters (already validated). */
@@ -40,7 +41,6 @@ export function createVerifiedClaims(deps: { services: Services; control: Contro
     const address = row.wallet_address;
     switch (type) {
       case 'KYCVerified': {
-        if (!services.kycFacts) throw unavailable('KYC records are not available on this instance.');
         const kyc = await services.kycFacts.approvedSession(row.did);
         if (!kyc)
           throw claimsRefused(type, [
@@ -52,7 +52,6 @@ export function createVerifiedClaims(deps: { services: Services; control: Contro
         };
       }
       case 'AgeOver': {
-        if (!services.kyc) throw unavailable('KYC records are not available on this instance.');
         const rec = await services.kyc.approvedBirthDate(address);
         if (!rec)
           throw claimsRefused(type, [{ field: 'credentialType', message: 'needs the birth date of an approved KYC; the wallet has none' }]);
@@ -65,7 +64,6 @@ export function createVerifiedClaims(deps: { services: Services; control: Contro
         };
       }
       case 'ReputationScore': {
-        if (!services.scoring) throw unavailable('Scoring is not available on this instance.');
         const category = params.category as Category;
         const e = await services.scoring.getScore(address, category, { explain: false });
         return {
@@ -81,9 +79,9 @@ export function createVerifiedClaims(deps: { services: Services; control: Contro
         };
       }
       case 'SanctionsScreening': {
-        const s = services.sanctions?.status(address);
+        const s = services.sanctions.status(address);
         // fails closed: never "not sanctioned" without a list
-        if (!s || s.sanctioned === null || !s.listPublishedAt) throw unavailable('No sanctions list is loaded; screening is unavailable.');
+        if (s.sanctioned === null || !s.listPublishedAt) throw unavailable('No sanctions list is loaded; screening is unavailable.');
         return {
           claims: {
             walletAddress: toChecksum(address),

@@ -10,6 +10,12 @@ import { createRpcSource } from './rpc-source.js';
 import { createIngestionService } from './service.js';
 import { createRefreshWorker } from './worker.js';
 
+// what other modules may use: chain reads (debt-claims checks a claim's evidence transaction), the activity store
+export { createTransport, type Transport } from './rpc-transport.js';
+export { createPriceReader, priceable, type PriceReader } from './pricing/index.js';
+export { tokenInfo } from './registry/index.js';
+export { createIngestionRepo } from './repo.js';
+
 export const ingestionModule: Module = {
   name: 'ingestion',
   register(_app, ctx) {

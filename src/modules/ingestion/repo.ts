@@ -1,7 +1,7 @@
 // SQL for the activity store, the sync cursors and bulk-import progress. Every method takes an optional
 // transaction handle.
 import type { Queryable } from '../../platform/db/types.js';
-import { FEATURES_CHUNK, featuresFor, featuresForMany, poolLabel, type ChunkSizer } from '../scoring/features/index.js';
+import { FEATURES_CHUNK, featuresFor, featuresForMany, poolLabel, type ChunkSizer } from '../scoring/index.js';
 import type { ActivityRecord } from './decode.js';
 import { storeActivity } from './etl/writer.js';
 

@@ -1,4 +1,4 @@
-// The ingestion service (ctx.services.ingestion): features and coverage from stored activity, and a bounded
+// The ingestion service (ModuleServices.ingestion): features and coverage from stored activity, and a bounded
 // queue that syncs wallets on every configured chain. Per chain an explorer API backfills the history and JSON-RPC
 // follows the head (either alone does everything). Chains are synced side by side; as each chain finishes, the
 // wallet is rescored, so `score.updated` follows every chain instead of waiting for the slowest. A failed sync
@@ -8,13 +8,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db/types.js';
 import type { Coverage, IngestionService, ScoringService, WalletFeatures } from '../scoring/contracts.js';
 import { coverageOf } from './coverage.js';
-import { unreadContracts } from './registry/index.js';
+import { protocolContract, unreadContracts } from './registry/index.js';
 import { createCoverageRepo } from './coverage-repo.js';
 import type { ExplorerSource } from './explorer/source.js';
 import { syncWalletFromExplorer } from './explorer/sync.js';
 import type { Pinned } from './log-plan.js';
-import { chunkSizer, FEATURES_CHUNK } from '../scoring/features/index.js';
-import type { IngestionRepo } from './repo.js';
+import { chunkSizer, FEATURES_CHUNK } from '../scoring/index.js';
+import { verifiedPool, type IngestionRepo } from './repo.js';
 import type { ChainSource } from './rpc-source.js';
 import { priceReaderFor, type PriceReader } from './pricing/index.js';
 import { syncWalletOnChain, type SyncOptions, type SyncResult } from './sync.js';
@@ -197,6 +197,10 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
         undefined,
         featureChunks,
       );
+    },
+    async contractOf(address: string) {
+      // the evidence registry (reviewed data) labels protocol contracts, which the model does not score as users
+      return protocolContract(address) ?? (await verifiedPool(db, address));
     },
     async coverageFor(addresses: string[]): Promise<Map<string, Coverage>> {
       const wallets = [...new Set(addresses.map((a) => a.toLowerCase()))];

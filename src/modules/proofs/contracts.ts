@@ -1,6 +1,11 @@
 // What the proofs module offers other modules (compliance age checks, disputes escalation), and the KYC
-// data it reads back from the compliance module. Implementations register themselves in ctx.services.
+// data it reads back from the compliance module (ModuleServices in src/platform/context.ts).
 import type { SetupSummary } from './artifacts.js';
+
+// values other modules use: the sandbox KYC test credentials read, the proof schemas compliance's routes share
+export { sandboxKyc } from './sandbox.js';
+export { ProofEnvironment } from './schemas.js';
+export { SnarkjsField, snarkjsForm } from './snarkjs-form.js';
 
 export type ProofType = 'ScoreAboveThreshold' | 'AgeVerification' | 'KYCVerified';
 
@@ -60,11 +65,14 @@ export interface ProofsSetupStatus extends SetupSummary {
   refusal: string | null;
 }
 
-declare module '../../platform/context.js' {
-  interface Services {
-    proofs?: ProofsService;
-    proofsSetup?: () => ProofsSetupStatus | undefined;
-    kyc?: KycRecords;
-    oracle?: OracleService;
-  }
+interface PoolStats {
+  threads: number;
+  busy: number;
+  queued: number;
+}
+
+/** Occupancy of the proving and verifying threads (null until they start), for /metrics. */
+export interface ProofQueueStats {
+  provers: PoolStats;
+  verifiers: PoolStats;
 }

@@ -104,7 +104,7 @@ export const proofsModule: Module = {
         },
       };
       ctx.services.oracle = oracle;
-    }
+    } else ctx.services.oracle = null;
 
     // Issued proofs are recorded for the `timestamp` claim at verify time; once their commitment is superseded they
     // can never verify again, so an hourly sweep forgets them (after a day, for whoever is still looking).

@@ -1,12 +1,11 @@
-// Sandbox proofs for test credentials (issue 22 item 4, issue 24): real Groth16 proofs, made by the same circuits,
+// Sandbox proofs for test credentials: real Groth16 proofs, made by the same circuits,
 // over sandbox data only: the sandbox score model the test-key score reads use (scoring/sandbox.ts), and a sandbox
 // KYC in which every wallet is approved with a birth date drawn from its address. Their commitments are computed,
 // never stored nor published on-chain, so a sandbox proof can never verify as live: the live check wants a current
 // commitment the service recorded (and the oracle one it published). The salts are public functions of the address:
 // sandbox data is public by design (any test key reads it), and nothing live is ever committed with them.
 import { createHash } from 'node:crypto';
-import { sandboxScores } from '../scoring/sandbox.js';
-import type { Category } from '../scoring/contracts.js';
+import { sandboxScores, type Category } from '../scoring/index.js';
 import { birthDateCommitment, scoreCommitment } from './commitments.js';
 import { FIELD_R } from './encoding.js';
 

@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Cipher } from '../../platform/secrets.js';
-import type { Services } from '../../platform/context.js';
-import { AppError, fieldError, unavailable } from '../../platform/errors.js';
+import type { ModuleServices } from '../../platform/context.js';
+import { AppError, fieldError } from '../../platform/errors.js';
 import { toChecksum } from '../../platform/http/address.js';
 import { CATEGORIES, categoryId, type Category } from '../scoring/contracts.js';
 import type { BirthDateCommitment, ProofResult, ProofsService, ProofType } from './contracts.js';
@@ -51,14 +51,15 @@ export interface FullProofsService extends ProofsService {
 export const DEFAULT_MINIMUM_AGE = 21;
 const sha256 = (s: string) => createHash('sha256').update(s.toLowerCase()).digest('hex');
 const unsatisfiable = (details: string) => new AppError('proof_unsatisfiable', details);
-/** Why a sandbox proof is not valid for live credentials, and a live one not for test credentials (issue 24). */
+/** Why a sandbox proof is not valid for live credentials, and a live one not for test credentials. */
 export const SANDBOX_PROOF_IN_LIVE = 'a test (sandbox) proof, made with test credentials: never valid for live verification';
 export const LIVE_PROOF_IN_TEST = 'not a test (sandbox) proof: test credentials verify sandbox proofs only';
 
 export function createProofsService(deps: {
   repo: ProofsRepo;
   cipher: Cipher;
-  services: Services;
+  /** the scores score proofs are made from, the approved KYC birth dates age proofs are made from */
+  services: Pick<ModuleServices, 'scoring' | 'kyc'>;
   runtime: ProofRuntime;
   log: FastifyBaseLogger;
   /** Lifetime of a proof (its validUntil is this far after it is made); default one hour. */
@@ -177,9 +178,7 @@ export function createProofsService(deps: {
   }
 
   async function proveScore(address: string, category: Category, threshold: number): Promise<ProofResult> {
-    const scoring = services.scoring;
-    if (!scoring) throw unavailable('Scores are not available on this instance.');
-    const entry = await scoring.getScore(address, category, { explain: false });
+    const entry = await services.scoring.getScore(address, category, { explain: false });
     if (entry.score < threshold)
       throw unsatisfiable(`The wallet's ${category} score is below the threshold ${threshold}: no proof exists.`);
     const catId = categoryId(category);
@@ -280,9 +279,7 @@ export function createProofsService(deps: {
   }
 
   async function approvedKyc(address: string) {
-    const kyc = services.kyc;
-    if (!kyc) throw unavailable('KYC records are not available on this instance.');
-    const rec = await kyc.approvedBirthDate(address);
+    const rec = await services.kyc.approvedBirthDate(address);
     if (!rec) throw unsatisfiable('The wallet has no approved KYC, so there is no committed birth date to prove from.');
     return rec;
   }
@@ -294,17 +291,14 @@ export function createProofsService(deps: {
     if (!row) return 'unknown commitment';
     if (!row.is_current) return 'superseded commitment';
     if (kind === 'score') {
-      const scoring = services.scoring;
-      if (scoring) {
-        const category = CATEGORIES[catId];
-        const entry = await scoring.getScore(address, category, { explain: false });
-        if (entry.score !== row.score) {
-          current.delete(`${address}:${catId}`);
-          await repo.supersede('score', address, catId, entry.score);
-          return 'superseded commitment (the score changed)';
-        }
+      const category = CATEGORIES[catId];
+      const entry = await services.scoring.getScore(address, category, { explain: false });
+      if (entry.score !== row.score) {
+        current.delete(`${address}:${catId}`);
+        await repo.supersede('score', address, catId, entry.score);
+        return 'superseded commitment (the score changed)';
       }
-    } else if (services.kyc) {
+    } else {
       const rec = await services.kyc.approvedBirthDate(address);
       if (rec?.commitment !== commitment) return 'the birth-date commitment is not the one of an approved KYC';
     }
@@ -366,9 +360,8 @@ export function createProofsService(deps: {
         }
         case 'KYCVerified': {
           if (test) return proveAgeAs('KYCVerified', { address, ...sandboxKyc(address), minimumAge: 0 });
-          const status = await services.kyc?.kycStatus(address);
-          if (status !== undefined && status !== 'approved')
-            throw unsatisfiable(`The wallet has no approved KYC (its KYC status is ${status}).`);
+          const status = await services.kyc.kycStatus(address);
+          if (status !== 'approved') throw unsatisfiable(`The wallet has no approved KYC (its KYC status is ${status}).`);
           const rec = await approvedKyc(address);
           return proveAgeAs('KYCVerified', { address, birthDate: rec.birthDate, salt: rec.salt, minimumAge: 0 });
         }

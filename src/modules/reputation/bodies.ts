@@ -1,7 +1,6 @@
 // Score entries as JSON text: each cached entry object is serialized once per shape (it is replaced, not mutated,
 // when the score changes), for the Fastify route and the fast path alike.
-import type { ScoreEntry } from '../scoring/contracts.js';
-import { withoutFactors } from '../scoring/service.js';
+import { withoutFactors, type ScoreEntry } from '../scoring/index.js';
 
 interface Bodies {
   full?: string;

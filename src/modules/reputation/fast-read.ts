@@ -120,7 +120,7 @@ export function fastCategoryRead(ctx: AppContext, paths: FastPaths): FastRoute {
     if (typeof raw !== 'string') return false;
     const key = ctx.apiKeys.cached?.(raw);
     if (!key || key.environment === 'test') return false;
-    const entry = ctx.services.scoring?.peekScore?.(target.address, target.category);
+    const entry = ctx.services.scoring.peekScore(target.address, target.category);
     if (!entry) return false;
     const l = ctx.limiter.hit(limitIdOf(key), key.rateLimit);
     if (l instanceof Promise)

@@ -3,14 +3,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { App } from '../../platform/http/types.js';
 import type { AppContext } from '../../platform/context.js';
 import { toChecksum } from '../../platform/http/address.js';
-import { unavailable } from '../../platform/errors.js';
-import type { ScoreEntry as ScoreEntryType, ScoringService } from '../scoring/contracts.js';
-import { sandboxScoring } from '../scoring/sandbox.js';
+import type { ScoreEntry as ScoreEntryType } from '../scoring/contracts.js';
 import type { FastifyRequest } from 'fastify';
 import { AddressParams, BatchBody, BatchResponse, CategoryParams, ExplainQuery, ScoreEntry, WalletScores } from './schemas.js';
-import { protocolContract } from '../ingestion/registry/index.js';
-import { verifiedPool } from '../ingestion/repo.js';
 import { ensNameOf } from '../../platform/ens.js';
+import type { ReputationService } from './service.js';
 import { serializedEntry } from './bodies.js';
 import { fastCategoryRead } from './fast-read.js';
 
@@ -21,21 +18,16 @@ const FIRST_READ =
   'A wallet never scored before is ingested first (waiting at most ~2 s; ingestion continues in the background and later ' +
   'changes are pushed as `score.updated`) and scored from whatever evidence is in by then.';
 
-/** The wallet a score read is about: its owner reads it with a session alone (issue 30). */
+/** The wallet a score read is about: its owner reads it with a session alone. */
 export const ownWallet = (req: FastifyRequest) => (req.params as { address: string }).address;
 export const OWNER_READS =
   " A signed-in wallet reads its own with its session alone (Authorization: Bearer, no API key, counting no quota); another wallet's session gets 403.";
 
-export function registerReputationRoutes(app: App, ctx: AppContext) {
+export function registerReputationRoutes(app: App, ctx: AppContext, svc: ReputationService) {
   // the cached category read is also answered before Fastify's router (fast-read.ts)
   if (ctx.fastPaths) ctx.fastPaths.add(fastCategoryRead(ctx, ctx.fastPaths));
   // Test requests (a cred_test_ key, or a test sign-in) read deterministic sandbox scores; live ones the real ones.
-  const scoring = (req: FastifyRequest): Pick<ScoringService, 'getScores' | 'getScore' | 'getBatch' | 'peekScore'> => {
-    if (req.environment === 'test') return sandboxScoring;
-    const s = ctx.services.scoring;
-    if (!s) throw unavailable('The scoring service is not running.');
-    return s;
-  };
+  const scoring = (req: FastifyRequest) => svc.scoresFor(req.environment);
 
   app.register(
     async (plain) => {
@@ -57,25 +49,12 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
             response: { 200: WalletScores },
           },
         },
-        async (req) => {
-          const { address } = req.params;
-          const [scores, identity] = await Promise.all([
-            scoring(req).getScores(address, { explain: req.query.explain }),
-            ctx.services.identity ? ctx.services.identity.signalFor(address.toLowerCase()) : null,
-          ]);
-          // the evidence registry (reviewed data) labels protocol contracts, which the model does not score as users
-          const known = protocolContract(address) ?? (await verifiedPool(ctx.db, address));
-          const ensName = ensNameOf(req, 'address');
-          return {
-            address: toChecksum(address),
-            ...(ensName ? { ensName } : {}),
-            did: identity?.did ?? null,
-            accountType: known ? ('contract' as const) : ('wallet' as const),
-            contractLabel: known?.label ?? null,
-            scores,
-            coverage: scores[0]?.coverage,
-          };
-        },
+        (req) =>
+          svc.walletScores(req.params.address, {
+            explain: req.query.explain,
+            environment: req.environment,
+            ensName: ensNameOf(req, 'address'),
+          }),
       );
 
       s.get(
@@ -103,7 +82,7 @@ export function registerReputationRoutes(app: App, ctx: AppContext) {
           const send = (e: ScoreEntryType) => void reply.type(JSON_TYPE).send(serializedEntry(e, explain) as never);
           const s = scoring(req);
           // Cache hit: answered synchronously from memory.
-          const hit = s.peekScore?.(address, category);
+          const hit = s.peekScore(address, category);
           if (hit) send(hit);
           else s.getScore(address, category, { explain: true }).then(send, (err: unknown) => void reply.send(err as never));
         },

@@ -10,6 +10,8 @@ import { loadSnapshotIfEmpty } from './snapshot.js';
 /** How often every instance checks for a list imported elsewhere (the CLI, or an instance without Redis). */
 const POLL_MS = 30_000;
 
+export { stalenessOf } from './staleness.js';
+
 export const sanctionsModule: Module = {
   name: 'sanctions',
   async register(app, ctx) {
@@ -30,7 +32,7 @@ export const sanctionsModule: Module = {
     if (age.stale) ctx.log.warn({ publishedAt: inForce!.publishedAt, ageDays: age.ageDays, maxAgeDays: age.maxAgeDays }, age.warning!);
     ctx.onClose(screening.startSync(POLL_MS));
 
-    const recompute = createRecomputeWorker({ repo: screening.repo, screening, scoring: () => ctx.services.scoring, log: ctx.log });
+    const recompute = createRecomputeWorker({ repo: screening.repo, screening, services: ctx.services, log: ctx.log });
     screening.onLoaded(() => void recompute.kick());
     ctx.workers.push(recompute.worker);
     if (ctx.config.sanctionsUrl) {

@@ -3,7 +3,7 @@
 // import made by the CLI, or interrupted by a restart, is still followed through by a workers instance. A database
 // outage mid-way is waited out (each wallet's recompute tried again once the database answers): finishing the list
 // with recomputes that could not be made would leave those wallets' scores on the old list for good.
-import type { ScoringService } from '../scoring/contracts.js';
+import type { ModuleServices } from '../../platform/context.js';
 import type { SanctionsRepo } from './repo.js';
 import type { Log, SanctionsScreening } from './service.js';
 import { retryWhileUnavailable } from '../../platform/db/unavailable.js';
@@ -13,7 +13,8 @@ const CONCURRENCY = 4;
 export function createRecomputeWorker(deps: {
   repo: SanctionsRepo;
   screening: SanctionsScreening;
-  scoring: () => ScoringService | undefined;
+  /** read at each pass: the wallets to recompute are those scoring knows */
+  services: Pick<ModuleServices, 'scoring'>;
   log: Log;
 }) {
   let active = false;
@@ -25,16 +26,16 @@ export function createRecomputeWorker(deps: {
     const waitOut = <T>(fn: () => Promise<T>) => retryWhileUnavailable(fn, { active: () => active });
     await waitOut(() => deps.screening.reload());
     const changed = await waitOut(() => deps.repo.changedAddresses(claim.id, claim.version));
-    const scoring = deps.scoring();
+    const scoring = deps.services.scoring;
     let targets: string[] = [];
-    if (scoring && changed.length) targets = scoring.knownAddresses ? await waitOut(() => scoring.knownAddresses!(changed)) : changed;
+    if (changed.length) targets = await waitOut(() => scoring.knownAddresses(changed));
     let next = 0;
     let failed = 0;
     const lane = async () => {
       while (active && next < targets.length) {
         const address = targets[next++];
         try {
-          await retryWhileUnavailable(() => scoring!.recompute(address, 'sanctions'), { active: () => active });
+          await retryWhileUnavailable(() => scoring.recompute(address, 'sanctions'), { active: () => active });
         } catch (err) {
           // stopped during an outage: the list is handed back below and done again by the next worker
           if (!active) break;

@@ -84,9 +84,3 @@ export function createChangeLog(db: Queryable): ScoreChangeLog {
     },
   };
 }
-
-declare module '../../platform/context.js' {
-  interface Services {
-    scoreChanges?: ScoreChangeLog;
-  }
-}

@@ -1,5 +1,5 @@
-// The interfaces modules use to talk to each other about scores. Each module implements its part and
-// registers it in ctx.services; callers reach it only through ctx.services (never its tables).
+// The interfaces modules use to talk to each other about scores. Each module implements its part, set in
+// ModuleServices (platform/context.ts); callers reach it only through that face (never its tables).
 import type { Queryable } from '../../platform/db/types.js';
 import type { LendingPositions } from './model/lending-positions.js';
 
@@ -115,10 +115,10 @@ export interface WalletFeatures {
     unvaluedSupplies?: number;
     /** mean days from a borrow to the repayment that followed it; null without repayments */
     avgDaysToRepay?: number | null;
-    /** positions over time rebuilt from the events (model 3.0.0: the only source of lending credit) */
+    /** positions over time rebuilt from the events (the only source of lending credit) */
     positions?: LendingPositions;
   };
-  /** model 3.0.0: swaps the wallet sent, round trips netted out per pair and day; feesUsd: pool fees paid to others'
+  /** swaps the wallet sent, round trips netted out per pair and day; feesUsd: pool fees paid to others'
    *  liquidity (volume x fee tier), capped per day; activeDays: days whose fees reached the floor */
   trading: {
     swaps: number;
@@ -225,40 +225,42 @@ export interface ScoringService {
   /** An admin's dispute resolution replaces one category's score (audited), then OVERALL follows. */
   applyRevisedScore(address: string, category: Category, score: number, actor: string, disputeId: string): Promise<ScoreChange[]>;
   /** Of these addresses (lowercase), those that already have stored scores. Lets list-wide changes (a new sanctions
-   *  list) recompute only wallets integrators know; when absent, callers recompute every changed address. */
-  knownAddresses?(addresses: string[]): Promise<string[]>;
+   *  list) recompute only wallets integrators know. */
+  knownAddresses(addresses: string[]): Promise<string[]>;
   /** The in-memory cached entry (with factors) of an address/category, if any: a synchronous read, no database. */
-  peekScore?(address: string, category: Category): ScoreEntry | undefined;
+  peekScore(address: string, category: Category): ScoreEntry | undefined;
 }
 
-// Providers the scoring module reads from (each registered by its own module; absent means "no signal").
+// Providers the scoring module reads from, each set by its own module (ModuleServices in platform/context.ts).
 export interface IngestionService {
   featuresFor(address: string): Promise<WalletFeatures>;
   /** The same for many wallets (lowercase), in their order, in a few statements: bulk scoring's path. */
-  featuresForMany?(addresses: string[]): Promise<WalletFeatures[]>;
+  featuresForMany(addresses: string[]): Promise<WalletFeatures[]>;
   /** Starts background ingestion for a wallet not seen before, waiting at most maxWaitMs for it. */
   ensureFresh(address: string, maxWaitMs: number): Promise<void>;
   /** Coverage of each wallet's history (lowercase addresses in, keys lowercase). */
-  coverageFor?(addresses: string[]): Promise<Map<string, Coverage>>;
+  coverageFor(addresses: string[]): Promise<Map<string, Coverage>>;
+  /** A protocol contract (the registry's reviewed entry, else a pool seen in stored swaps) with its label, or undefined. */
+  contractOf(address: string): Promise<{ label: string } | undefined>;
 }
 export interface DebtClaimsSignals {
   signalsFor(debtorAddress: string): Promise<DebtClaimSignal[]>;
   /** The same for many debtors in one query (bulk scoring), in the order asked. */
-  signalsForMany?(debtorAddresses: string[]): Promise<DebtClaimSignal[][]>;
+  signalsForMany(debtorAddresses: string[]): Promise<DebtClaimSignal[][]>;
 }
 export interface ComplianceSignals {
   signalFor(address: string): Promise<ComplianceSignal>;
   /** The same for many wallets in one query (bulk scoring), in the order asked. */
-  signalsForMany?(addresses: string[]): Promise<ComplianceSignal[]>;
+  signalsForMany(addresses: string[]): Promise<ComplianceSignal[]>;
 }
 export interface IdentitySignals {
   signalFor(address: string): Promise<IdentitySignal>;
   /** The same for many wallets in a few queries (bulk scoring), in the order asked. */
-  signalsForMany?(addresses: string[]): Promise<IdentitySignal[]>;
+  signalsForMany(addresses: string[]): Promise<IdentitySignal[]>;
   /** A registered DID in canonical form (any accepted spelling in), or null; used by compliance (KYC ownership). */
-  resolveDid?(did: string): Promise<{ did: string; walletAddress: string; chainId: number; isActive: boolean } | null>;
+  resolveDid(did: string): Promise<{ did: string; walletAddress: string; chainId: number; isActive: boolean } | null>;
   /** Records that a wallet proved control of its key (auth calls it after a successful SIWE sign-in). */
-  recordControl?(address: string, method: 'siwe' | 'did_update'): Promise<void>;
+  recordControl(address: string, method: 'siwe' | 'did_update'): Promise<void>;
 }
 /** The sanctions module's in-memory screening (O(1)); `sanctioned` is null when no list is loaded. */
 export interface SanctionsService {
@@ -268,7 +270,7 @@ export interface SanctionsService {
 export interface ScoreChangeOutbox {
   enqueue(q: Queryable, changes: ScoreChange[]): Promise<void>;
   /** Another event about a wallet (e.g. `debt_claim.filed`) to the webhooks matching it, in the caller's transaction. */
-  enqueueEvent?(q: Queryable, e: WalletEvent): Promise<void>;
+  enqueueEvent(q: Queryable, e: WalletEvent): Promise<void>;
 }
 
 /** A webhook event that is not a score change: delivered as `{event, timestamp, data}`. */
@@ -282,17 +284,7 @@ export interface WalletEvent {
   data: Record<string, unknown>;
 }
 
-declare module '../../platform/context.js' {
-  interface Services {
-    scoring?: ScoringService;
-    ingestion?: IngestionService;
-    debtClaims?: DebtClaimsSignals;
-    compliance?: ComplianceSignals;
-    identity?: IdentitySignals;
-    sanctions?: SanctionsService;
-    webhooks?: ScoreChangeOutbox;
-  }
-}
+export type { ChangeRow, ScoreChangeLog } from './changes-repo.js';
 
 // The model with its parameters (data/scoring/, read once) and the debt claims' constants, for other modules.
 export {

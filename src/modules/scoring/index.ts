@@ -1,8 +1,16 @@
-// Wires the scoring module: the ScoringService (pure model v1 + storage) registered as ctx.services.scoring.
-// It has no routes of its own; the reputation module serves scores over HTTP.
+// Wires the scoring module: the ScoringService (pure model + storage) set as ctx.services.scoring, and the change
+// log behind the feed. It has no routes of its own; the reputation module serves scores over HTTP.
+// With contracts.ts, this is what other modules may import from scoring.
 import type { Module } from '../../platform/http/types.js';
 import { createScoringService } from './service.js';
 import { createChangeLog } from './changes-repo.js';
+
+export * from './contracts.js';
+export { withoutFactors } from './service.js';
+export { sandboxScores, sandboxScoring } from './sandbox.js';
+export { backgroundRecompute } from './background.js';
+export { tierFor } from './model/index.js';
+export { chunkSizer, FEATURES_CHUNK, featuresFor, featuresForMany, poolLabel, type ChunkSizer } from './features/index.js';
 
 export const scoringModule: Module = {
   name: 'scoring',

@@ -45,7 +45,9 @@ export function sandboxScores(address: string, explain = false): ScoreEntry[] {
 }
 
 /** The read side of ScoringService over sandbox data; nothing is stored, recomputed or pushed. */
-export const sandboxScoring: Pick<ScoringService, 'getScores' | 'getScore' | 'getBatch'> = {
+export const sandboxScoring: Pick<ScoringService, 'getScores' | 'getScore' | 'getBatch' | 'peekScore'> = {
+  // computed on every read, never cached
+  peekScore: () => undefined,
   async getScores(address, opts) {
     return sandboxScores(address, opts?.explain ?? false);
   },

@@ -1,9 +1,9 @@
-// The scoring service: gathers evidence from the providers in ctx.services, runs the pure model, stores scores,
+// The scoring service: gathers evidence from the modules that provide it, runs the pure model, stores scores,
 // history and webhook outbox rows in one transaction, then announces changes and evicts cached reads.
 import type { Db } from '../../platform/db/types.js';
 import type { EventBus } from '../../platform/events/bus.js';
 import type { CacheFactory } from '../../platform/cache/index.js';
-import type { Services } from '../../platform/context.js';
+import type { ModuleServices } from '../../platform/context.js';
 import { writeAudit } from '../../platform/audit.js';
 import {
   CATEGORIES,
@@ -14,7 +14,7 @@ import {
   type ScoreEntry,
   type ScoringService,
 } from './contracts.js';
-import { decayConfidence, emptyFeatures, MODEL_VERSION, NO_COMPLIANCE, NO_IDENTITY, tierFor, type ModelInput } from './model/index.js';
+import { decayConfidence, MODEL_VERSION, tierFor, type ModelInput } from './model/index.js';
 import { planWallet, type Override } from './plan.js';
 import { model } from './params.js';
 import { createScoresRepo, type ReadRow, type ScoreRow } from './repo.js';
@@ -27,9 +27,13 @@ export interface ScoringDeps {
   db: Db;
   bus: Pick<EventBus, 'publish'>;
   caches: CacheFactory;
-  services: Services;
+  /** Where evidence comes from and where score changes go: the providers' signals and the webhook outbox. */
+  services: ScoringInputs;
   now?: () => Date;
 }
+
+/** What scoring reads from (and writes to) other modules; read when a wallet is scored, so a swapped provider counts. */
+export type ScoringInputs = Pick<ModuleServices, 'ingestion' | 'debtClaims' | 'compliance' | 'identity' | 'webhooks'>;
 
 type WalletEntries = Record<Category, ScoreEntry>;
 
@@ -74,7 +78,7 @@ function bareEntry(r: ReadRow, now: Date, coverage: Coverage): ScoreEntry {
   };
 }
 
-// --- coverage (ingest area, issue 12) ---
+// --- coverage: how much of a wallet's history the sources read ---
 export const NO_CHAIN_SOURCE = 'NO_CHAIN_SOURCE';
 const NO_SOURCE_FACTOR = {
   code: NO_CHAIN_SOURCE,
@@ -131,55 +135,21 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
   const cache = deps.caches.create<WalletEntries>('scores', { ttlMs: CACHE_TTL_MS, maxEntries: 200_000 });
   const firstReads = new Map<string, Promise<void>>();
 
-  /** Coverage per wallet (lowercase); without an ingestion module nothing is read: status none. */
-  async function coverageFor(addresses: string[]): Promise<Map<string, Coverage>> {
-    const ing = services.ingestion;
-    if (ing?.coverageFor) return ing.coverageFor(addresses);
-    const at = now();
-    return new Map(addresses.map((a) => [a, { status: 'none' as const, asOf: at, reason: NO_CHAIN_SOURCE, chains: [] }]));
-  }
-
-  /** Evidence of these wallets: their features in a few statements (one per chunk, when ingestion offers it) and
-   *  their other signals. */
-  async function gather(addresses: string[]): Promise<ModelInput[]> {
-    const s = services;
-    const many = s.ingestion?.featuresForMany;
-    const [features, rest] = await Promise.all([
-      many
-        ? many.call(s.ingestion, addresses)
-        : Promise.all(addresses.map((a) => (s.ingestion ? s.ingestion.featuresFor(a) : emptyFeatures(a)))),
-      signalsOf(addresses),
+  /** Evidence of these wallets: features, debt claims, compliance and identity, a few statements per source. */
+  async function evidenceOf(addresses: string[]): Promise<ModelInput[]> {
+    const [features, claims, compliance, identity] = await Promise.all([
+      services.ingestion.featuresForMany(addresses),
+      services.debtClaims.signalsForMany(addresses),
+      services.compliance.signalsForMany(addresses),
+      services.identity.signalsForMany(addresses),
     ]);
-    return addresses.map((_, i) => ({ features: features[i], ...rest[i] }));
+    return addresses.map((_, i) => ({ features: features[i], claims: claims[i], compliance: compliance[i], identity: identity[i] }));
   }
-
-  /** Debt claims, compliance and identity of these wallets: one query per source where the module offers it. */
-  async function signalsOf(addresses: string[]): Promise<Omit<ModelInput, 'features'>[]> {
-    const s = services;
-    const each = <T>(one: (a: string) => Promise<T>) => Promise.all(addresses.map(one));
-    const [claims, compliance, identity] = await Promise.all([
-      s.debtClaims
-        ? s.debtClaims.signalsForMany
-          ? s.debtClaims.signalsForMany(addresses)
-          : each((a) => s.debtClaims!.signalsFor(a))
-        : addresses.map(() => []),
-      s.compliance
-        ? s.compliance.signalsForMany
-          ? s.compliance.signalsForMany(addresses)
-          : each((a) => s.compliance!.signalFor(a))
-        : addresses.map((a) => (s.sanctions ? { ...NO_COMPLIANCE, sanctioned: s.sanctions.status(a).sanctioned } : NO_COMPLIANCE)),
-      s.identity
-        ? s.identity.signalsForMany
-          ? s.identity.signalsForMany(addresses)
-          : each((a) => s.identity!.signalFor(a))
-        : addresses.map(() => NO_IDENTITY),
-    ]);
-    return addresses.map((_, i) => ({ claims: claims[i], compliance: compliance[i], identity: identity[i] }));
-  }
+  const coverageFor = (addresses: string[]) => services.ingestion.coverageFor(addresses);
 
   /** Scores these wallets from current evidence and writes everything in one transaction. */
   async function persist(addresses: string[], cause: string, override?: { address: string } & Override, actor?: string) {
-    const [inputs, coverage] = await Promise.all([gather(addresses), coverageFor(addresses)]);
+    const [inputs, coverage] = await Promise.all([evidenceOf(addresses), coverageFor(addresses)]);
     const results = inputs.map((input) => model.scoreCategories(input));
     const at = now();
     const { rows, changes, hadRows } = await db.tx(async (q) => {
@@ -222,7 +192,7 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
           details: { category: override.category, disputeId: override.disputeId, oldScore: prev?.score ?? null, newScore: override.score },
         });
       }
-      if (changes.length > 0 && services.webhooks) await services.webhooks.enqueue(q, changes);
+      if (changes.length > 0) await services.webhooks.enqueue(q, changes);
       return { rows, changes, hadRows: new Set(stored.map((r) => r.address)) };
     });
     for (const c of changes) bus.publish(SCORE_UPDATED, c);
@@ -242,8 +212,7 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
     const todo = addresses.filter((a) => !firstReads.has(a));
     if (todo.length > 0) {
       const p = (async () => {
-        const ing = services.ingestion;
-        if (ing) await Promise.all(todo.map((a) => ing.ensureFresh(a, FIRST_READ_WAIT_MS).catch(() => undefined)));
+        await Promise.all(todo.map((a) => services.ingestion.ensureFresh(a, FIRST_READ_WAIT_MS).catch(() => undefined)));
         await persist(todo, 'first_read');
       })();
       const done = p.finally(() => {

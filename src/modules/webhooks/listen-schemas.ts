@@ -1,7 +1,7 @@
 // Schemas of the listener routes (`credence webhooks listen`) and of the sandbox trigger (`credence trigger`).
 import { Type } from '@sinclair/typebox';
 import { EthAddress, Nullable, Uuid } from '../../platform/http/schemas.js';
-import { CategorySchema } from '../reputation/schemas.js';
+import { CategorySchema } from '../reputation/index.js';
 
 export const ListenBody = Type.Object(
   { walletAddress: Type.Optional(EthAddress({ description: 'only events of this wallet; omitted means every wallet' })) },

@@ -3,7 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EthAddress, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
 import { PageCursor, pageFields, pageQuery } from '../../platform/http/pagination.js';
-import { CategorySchema, Coverage } from '../reputation/schemas.js';
+import { CategorySchema, Coverage } from '../reputation/index.js';
 
 export const CreateWebhookBody = Type.Object({
   url: Type.String({

@@ -17,6 +17,7 @@ import { inBackground } from '../../../platform/db/background.js';
 import { isUnavailable, retryWhileUnavailable } from '../../../platform/db/unavailable.js';
 import type { Worker } from '../../../platform/context.js';
 import { toChecksum } from '../../../platform/http/address.js';
+import type { ModuleServices } from '../../../platform/context.js';
 import type { Category, ScoringService } from '../../scoring/contracts.js';
 import type { BatchJobRepo, JobRow } from './repo.js';
 
@@ -29,7 +30,7 @@ const REST_RATIO = 0.25;
 export function createBatchJobWorker(o: {
   db: Db;
   repo: BatchJobRepo;
-  scoring: () => ScoringService | undefined;
+  services: Pick<ModuleServices, 'scoring'>;
   log: FastifyBaseLogger;
   pollMs?: number;
 }): Worker & { wake(): void } {
@@ -89,8 +90,7 @@ export function createBatchJobWorker(o: {
 
   async function pump() {
     while (running) {
-      const scoring = o.scoring();
-      if (!scoring) return;
+      const scoring = o.services.scoring;
       if (Date.now() - lastPurge > 3_600_000) {
         lastPurge = Date.now();
         await inBackground(() => o.repo.purgeExpired());
