@@ -2,7 +2,7 @@
 // Chromium, on the embedded default (PGlite, no settings). Each load is a fresh browser context (empty cache).
 // Prints medians: the hello page's first contentful paint (baseline), the console's first contentful paint, and
 // the console ready (its sign-in button rendered: the app's JavaScript loaded and run), with the ratios.
-// Target (issue 23): the console answers its first paint in under 1 s on this machine.
+// Target: the console answers its first paint in under 1 s on this machine.
 import { Wallet } from 'ethers';
 import { chromium, type Browser } from 'playwright-core';
 import { buildApp } from '../src/app.js';

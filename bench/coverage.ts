@@ -1,4 +1,4 @@
-// Coverage measured (issue 29): which protocols the registry reads per chain, which known ones it lists as unread,
+// Coverage measured: which protocols the registry reads per chain, which known ones it lists as unread,
 // and what dated public sources say about the share of EVM lending borrows and DEX volume those pinned protocols
 // hold. Run: node --import tsx bench/coverage.ts
 //

@@ -117,7 +117,7 @@ async function main() {
     `featuresMany (${typeof chunk === 'number' ? chunk : `~${chunk.size}`} wallets a statement, ${db.kind}): ${many.toFixed(0)} wallets/s, ${(manyMs / sample.length).toFixed(2)} ms each; ratio to baseline = ${(many / base).toFixed(2)}`,
   );
 
-  // features + model + store: a rescoring pass as the service runs it (features from this store, model 3.0.0 with
+  // features + model + store: a rescoring pass as the service runs it (features from this store, the model with
   // its lending replay, the nine rows written in one transaction per 100 wallets), 8 batches in flight
   // where the time goes: each stage's time summed over the batches in flight (they overlap, so the shares are of
   // the summed time, not of the wall clock): the features statement (and its rows turned into features), the store

@@ -3,7 +3,7 @@
 // is dated across the replayed year; what each wallet is said to be, and the claims that make that true, checked
 // against the scores the API serves.
 //
-// What the local chain can back, and what it cannot (scoring model 4.0.0: a score is conduct held to what the wallet
+// What the local chain can back, and what it cannot (the scoring model: a score is conduct held to what the wallet
 // lost and cannot get back):
 //  - gas: every history transaction pays a 15 gwei base fee (HISTORY_BASE_FEE_GWEI), valued at the model's ETH price;
 //  - interest: the borrower's Aave debt grows as Aave's variable debt does and is repaid with it;

@@ -1,4 +1,4 @@
-// Writes data/scoring/established-pools.json: the reviewed pools whose fees back DEFI_TRADING (model 4.0.0). Each
+// Writes data/scoring/established-pools.json: the reviewed pools whose fees back DEFI_TRADING. Each
 // pool is the Uniswap factory's CREATE2 address for a reviewed pair and fee tier on its chain (the same derivation
 // the registry verifies swaps with), so no address is typed by hand. Review the pairs and depths below, then run:
 //

@@ -1,4 +1,4 @@
-// Schema-driven fuzzing of every operation in the OpenAPI document (issue 14). For each request it picks an
+// Schema-driven fuzzing of every operation in the OpenAPI document. For each request it picks an
 // operation, builds path, query, headers and body from the operation's schemas with a seeded generator, then
 // breaks some of it: NUL bytes, lone surrogates, huge and fractional numbers, wrong types, long strings, bad
 // percent-encoding in paths, missing / garbage / valid credentials. A failure is a 500, or an error answered

@@ -1,7 +1,7 @@
 // Drives wallets on a local chain through about eleven months of realistic histories, over plain JSON-RPC:
 // a steady borrower who repays, a borrower who gets liquidated, an active trader, a governance voter, an NFT
 // collector, a contract developer and a fresh wallet. Used by the ingestion tests and `npm run demo`.
-// Model 4.0.0 holds a category's conduct to its backing, what the wallet lost and cannot get back ($1,000 backs 600),
+// The model holds a category's conduct to its backing, what the wallet lost and cannot get back ($1,000 backs 600),
 // so the honest histories are sized as a real year that pays its way: every transaction pays a mainnet-like base fee
 // (HISTORY_BASE_FEE_GWEI), the borrower's loans accrue interest and are repaid with it (BORROW_APR), the trader pays
 // over $2,000 of pool fees. Capital held (the borrower's $60k on Compound) and voting power held (the voter's 20,000
@@ -241,7 +241,7 @@ export async function runScenarios(url: string, accounts: string[], hooks: { mon
         { address: pairV2, protocol: 'uniswap-v2', token0: t0, token1: t1 },
         { address: poolV3, protocol: 'uniswap-v3', token0: t0, token1: t1, fee: 3000 },
       ],
-      // the demo's collections count as listed ones (model 3.0.0: a collection counts when listed or widely held)
+      // the demo's collections count as listed ones (a collection counts when listed or widely held)
       collections: [art, punks, items],
     });
   }
@@ -295,7 +295,7 @@ export async function runScenarios(url: string, accounts: string[], hooks: { mon
     }
     if (month === 1) await c.call(liquidated, comet, 'MockComet', 'withdraw', [usdc, U(2_000)]);
     // Trader: swaps on several days of the month, both venues (0.3% pools), selling WETH one day and buying it back
-    // another: about $24k a day, $70 of pool fees (a same-day round trip would pay nothing: model 3.0.0 nets it).
+    // another: about $24k a day, $70 of pool fees (a same-day round trip would pay nothing: the model nets it).
     for (let d = 0; d < 3; d++) {
       const tokenIn = d % 2 ? usdc : weth;
       await c.call(trader, pairV2, 'MockUniswapV2Pair', 'swapExactIn', [tokenIn, d % 2 ? U(12_000) : E(6), trader]);

@@ -10,7 +10,7 @@ export type ErrorCode =
   | 'rate_limited'
   | 'quota_exceeded'
   | 'payload_too_large'
-  // the request URL (or one of its path parameters) is longer than the server reads (issue 30: not validation_failed)
+  // the request URL (or one of its path parameters) is longer than the server reads (its own code, not validation_failed)
   | 'uri_too_long'
   | 'unsupported_media_type'
   | 'proof_unsatisfiable'

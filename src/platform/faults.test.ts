@@ -1,4 +1,4 @@
-// Fault tests (issue 14): the app's Redis or PostgreSQL connection goes through a killable TCP proxy to the real
+// Fault tests: the app's Redis or PostgreSQL connection goes through a killable TCP proxy to the real
 // local service, and the proxy is killed while requests keep coming. Redis down: every route still answers
 // (in-process limits, quota counters and caches), never 5xx, readiness says degraded, and Redis is used again once
 // it is back, counts taken meanwhile included. PostgreSQL down (refused or unresponsive): 503 `unavailable` with

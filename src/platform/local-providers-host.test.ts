@@ -1,4 +1,4 @@
-// Local providers safe by default (issue 24): while the built-in payment or KYC provider is on, the service
+// Local providers safe by default: while the built-in payment or KYC provider is on, the service
 // listens on loopback unless HOST is set, and says at start that they are on.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';

@@ -86,11 +86,11 @@ function augment(route: RouteOptions) {
   // Any route with credentials also reads an X-API-Key sent to it (its environment): a bad one is 401.
   if (mode !== 'none') codes.add(401);
   if (mode === 'admin') codes.add(403);
-  // Test credentials (cred_test_ key, test sign-in) get 403 on routes that keep no sandbox apart (issue 24).
+  // Test credentials (cred_test_ key, test sign-in) get 403 on routes that keep no sandbox apart.
   if (mode !== 'none' && !route.config?.sandbox) codes.add(403);
   const response = (schema.response ??= {}) as Record<string, unknown>;
   for (const [code, body] of Object.entries(errorResponses(...codes))) if (!(code in response)) response[code] = body;
-  // routes an owner reads with its session alone (issue 30): an API key, or the wallet's own sign-in
+  // routes an owner reads with its session alone: an API key, or the wallet's own sign-in
   if (mode === 'apiKey' && route.config?.owner) {
     if (route.config.owner !== 'any') codes.add(403);
     for (const [code, body] of Object.entries(errorResponses(...codes))) if (!(code in response)) response[code] = body;
@@ -147,7 +147,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string) {
     transformObject: (documentObject) =>
       finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject) as never,
   });
-  // The API explorer is hardened like every page (issue 30): swagger-ui's own CSP (hashes of its inline parts), never
+  // The API explorer is hardened like every page: swagger-ui's own CSP (hashes of its inline parts), never
   // framed, no Referer, no sniffing; without upgrade-insecure-requests, which would break it on http://localhost.
   await app.register(swaggerUi, {
     routePrefix: '/swagger',

@@ -1,4 +1,4 @@
-// Lending, trading and governance histories for model 4.0.0's conduct and backing tests (issue 28), as ethereum-etl
+// Lending, trading and governance histories for the conduct and backing tests, as ethereum-etl
 // exports with every event at the real pinned addresses: Aave V3 Pools and aTokens (from @bgd-labs/aave-address-book),
 // Uniswap V3 pools and V2 pairs at their factories' CREATE2 addresses, the NonfungiblePositionManager, ARB and the
 // Arbitrum governors. Each builder also returns what the plan really costs its wallet (gas at the real coin price,

@@ -1,6 +1,6 @@
 // Made-up but realistic wallet histories, as ethereum-etl exports with every scoring event at the real pinned
-// addresses: honest ones (a trader, a voter, a collector, a developer) and the attacks of issue 19 (rows 4, 5, 6
-// and 8 of its table). Used by src/modules/ingestion/costly-evidence.test.ts and bench/attack-cost.ts.
+// addresses: honest ones (a trader, a voter, a collector, a developer) and four attacks that try to
+// earn credit without paying for it. Used by src/modules/ingestion/costly-evidence.test.ts and bench/attack-cost.ts.
 import { parseEther, parseUnits } from 'viem';
 import { EtlExport, SIGS } from './etl-export.js';
 
@@ -87,7 +87,7 @@ function v2SwapLogs(who: string, usd: number, buyWeth: boolean) {
 
 /** A year of trading that pays its way: twice a month, $40,000-53,700 USDC <-> WETH in the 5-bp and 30-bp pools
  *  (bought, then sold two weeks later), and two $20,000 trades in the V2 pair: about $2,100 of pool fees paid to
- *  others' liquidity (model 3.0.0 prices 600 at $1,000 of measured cost). */
+ *  others' liquidity (the model prices 600 at $1,000 of measured cost). */
 export function honestTrader(x: EtlExport, who: string): void {
   for (let m = 0; m < 12; m++) {
     const usd = 40_000 + ((m * 1370) % 14_000);

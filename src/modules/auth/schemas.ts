@@ -10,7 +10,7 @@ const ENVIRONMENT_DOC =
   'live: real data. test: the sandbox, as with a cred_test_ key: every route answers test data only (test disputes, debt claims, ' +
   'webhooks, sandbox scores and sandbox proofs), a live record is 404, and routes without a sandbox answer 403.';
 
-/** The environment a sign-in works in, as a test key or a live key would (issue 24). */
+/** The environment a sign-in works in, as a test key or a live key would. */
 export const SignInEnvironment = Type.Union([Type.Literal('live'), Type.Literal('test')], {
   title: 'SignInEnvironment',
   description: ENVIRONMENT_DOC,

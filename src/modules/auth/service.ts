@@ -27,7 +27,7 @@ export function siweDomainsOf(
 
 /**
  * Without a public URL, the links `npm start` prints (start banner, landing page) name the host it listens on, or
- * localhost when it listens on every interface: each of those must sign in (issue 30). A loopback or wildcard
+ * localhost when it listens on every interface: each of those must sign in. A loopback or wildcard
  * listener is reachable as localhost and as the loopback address, so both are accepted; a listener on one
  * specific address accepts that address only, never a host it was not started for.
  */

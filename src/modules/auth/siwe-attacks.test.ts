@@ -1,4 +1,4 @@
-// Sign-in attacks from issue 14 (EIP-4361 "Security Considerations"): each is reproduced through the real
+// Sign-in attacks (EIP-4361 "Security Considerations"): each is reproduced through the real
 // route and must be refused. The app under attack has no CREDENCE_SIWE_DOMAIN: its domain comes from
 // CREDENCE_PUBLIC_URL, never from the Host header a relaying phishing site controls.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 30, item 1: with no sign-in domain or public URL configured, every link the service prints signs in. Over a
+// With no sign-in domain or public URL configured, every link the service prints signs in. Over a
 // real socket with the `siwe` library: a service listening on 127.0.0.1 (the default while local providers are on)
 // accepts messages for 127.0.0.1:PORT and localhost:PORT, and still refuses any other domain.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The local checkout page's form works without any script (issue 21 item 7): its plain submission is
+// The local checkout page's form works without any script: its plain submission is
 // application/x-www-form-urlencoded, answered with a redirect to the success page. Over a real socket, and in a real
 // headless Chromium with JavaScript off and on.
 import { existsSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Payment events applied as Stripe's state, in the order it happened (issue 24). An event changes a key only when it
+// Payment events applied as Stripe's state, in the order it happened. An event changes a key only when it
 // is newer than what was last applied to that key's subscription (`event.created`; our own calls to Stripe count as
 // applied at their time), a completion only for a session still open for that key, and the tier comes from the
 // subscription's price (the configured price ids) or our own checkout record, never from metadata text. What a

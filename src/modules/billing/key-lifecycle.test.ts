@@ -252,7 +252,7 @@ describe('test keys', () => {
   it('cannot reach counted routes that serve no sandbox data (no free quota through test keys)', async () => {
     const owner = await signIn(app);
     const k = await newKey(owner, { environment: 'test' });
-    // (proofs have a sandbox since issue 22 item 4; sanctions screening has none)
+    // (proofs have a sandbox; sanctions screening has none)
     const res = await app.inject({
       method: 'POST',
       url: '/api/v1/compliance/sanctions-check',

@@ -1,4 +1,4 @@
-// Local providers are for development (issue 14): on by default with `npm start`, off when CREDENCE_PUBLIC_URL is
+// Local providers are for development: on by default with `npm start`, off when CREDENCE_PUBLIC_URL is
 // https or NODE_ENV=production unless CREDENCE_LOCAL_PROVIDERS=true. A local checkout is confirmed only by the
 // session's creator (its confirm token, or the creating API key), never by whoever learns the session id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

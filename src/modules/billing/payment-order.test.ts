@@ -1,4 +1,4 @@
-// Issue 24: billing follows Stripe's state in the order it happened. Each sequence of the issue is replayed with
+// Billing follows Stripe's state in the order it happened. Each sequence below is replayed with
 // events signed by the Stripe SDK against a stand-in of Stripe's API (prices configured, so tiers come from price
 // ids); the plan must end as Stripe's latest state says, and unknown tiers or null objects change nothing, never a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -23,5 +23,5 @@ export type PlanId = keyof typeof PLANS;
 
 export const limitsOf = (tier: string): TierLimits => TIER_LIMITS[tier as Tier] ?? TIER_LIMITS.Free;
 
-/** A stored tier as one of the four; anything else (never written since issue 24) reads as Free rather than failing. */
+/** A stored tier as one of the four; anything else (a retired tier name, never written now) reads as Free rather than failing. */
 export const tierOf = (tier: string): Tier => ((TIERS as readonly string[]).includes(tier) ? (tier as Tier) : 'Free');

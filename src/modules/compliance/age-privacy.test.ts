@@ -1,4 +1,4 @@
-// The age probe (issue 13): a key asking verify-age with successive minimums learns the exact age (36 true,
+// The age probe: a key asking verify-age with successive minimums learns the exact age (36 true,
 // 37 false). Reproduced through HTTP on a real KYC approval and real Groth16 proofs; the allowance now refuses the
 // further minimum on every age route, across keys of one owner, across sybil keys, and across instances.
 import { randomUUID } from 'node:crypto';

@@ -54,7 +54,7 @@ const AGE_PRIVACY =
   'CREDENCE_LEGAL_AGES); a further different minimum gets 403 `forbidden` saying so, so successive minimums cannot reveal an exact ' +
   'age. Asking again about a minimum already asked is always allowed. The wallet owner sees every question at GET /compliance/age-checks.';
 
-/** The wallet of a did:credence DID (its last part; the path pattern was validated): its session reads it (issue 30). */
+/** The wallet of a did:credence DID (its last part; the path pattern was validated): its session reads it. */
 const didWallet = (req: FastifyRequest) => (req.params as { did: string }).did.split(':').pop()!;
 
 export function registerComplianceRoutes(app: App, kyc: KycService, age: AgeService, ageChecks: AgeChecks) {

@@ -1,4 +1,4 @@
-// Issue 11's claim attacks replayed through the HTTP API against a real chain (in-process Hardhat served over
+// Attacks through debt claims replayed through the HTTP API against a real chain (in-process Hardhat served over
 // JSON-RPC as CREDENCE_RPC_URL_1): invented creditors, placeholder evidence, a revision erased by one claim. Each now
 // fails for the attacker, while verified claims from independent creditors still compound as the spec's table says.
 import { HDNodeWallet, Mnemonic } from 'ethers';

@@ -1,4 +1,4 @@
-// Issue 19, row 7: claims that cost what they claim. Replayed through the HTTP API with every history built through
+// Claims that cost what they claim. Replayed through the HTTP API with every history built through
 // the real paths: the debtors' and the honest creditors' Aave V3 histories come in as an ethereum-etl export of
 // events at the pinned mainnet Pool (`credence ingest --format ethereum-etl`); the claims' evidence is sent on an
 // in-process Hardhat chain run as Base (8453, CREDENCE_RPC_URL_8453), where USDC's mock sits at Base USDC's address;
@@ -60,7 +60,7 @@ const debtors = {
 /**
  * An honest year of borrowing on Aave V3 (mainnet, pinned Pool): each month supply $20k USDC, borrow $4k, repay
  * $4,040 three weeks later, withdraw, each transaction 150k gas at 20 gwei. Every transaction is the wallet's own. Under
- * model 4.0.0 what backs it is what it lost: $480 of interest less the ~$99 its borrowed cash would have earned parked,
+ * the model, what backs it is what it lost: $480 of interest less the ~$99 its borrowed cash would have earned parked,
  * and 48 transactions of gas (~$216 at the reference $1,500 ETH), ~$597, which supports 510 points: above
  * CREDITOR_FULL_WEIGHT_SCORE, so an honest creditor weighs in full. (Without its gas it would be a 0.9 creditor.)
  */

@@ -1,4 +1,4 @@
-// The debtor is told of a claim against it (issue 19): a `debt_claim.filed` webhook event, written to the outbox in
+// The debtor is told of a claim against it: a `debt_claim.filed` webhook event, written to the outbox in
 // the transaction that stores the claim (durable, at-least-once like `score.updated`), and a best-effort push to
 // hub clients subscribed to the debtor (`DebtClaimFiled`). The claim counts only after the notice period it names.
 import { toChecksum } from '../../platform/http/address.js';

@@ -1,6 +1,6 @@
 // SQL for debt claims. Transitions are conditional updates (WHERE status IN ...) so two concurrent
-// transitions of one claim cannot both succeed. Rows are never deleted. Live and test claims never see each other
-// (issue 24): every request-side query filters by the request's environment (currentEnvironment()); the scoring
+// transitions of one claim cannot both succeed. Rows are never deleted. Live and test claims never see each other:
+// every request-side query filters by the request's environment (currentEnvironment()); the scoring
 // model reads live claims only; the claims worker leases both and runs each job in its claim's environment.
 import type { Queryable } from '../../platform/db/types.js';
 import { currentEnvironment, type Environment } from '../../platform/auth/environment.js';

@@ -170,7 +170,7 @@ describe('OpenAPI', () => {
     expect(Object.keys(ops['disputes.escalateDispute'].responses)).toEqual(expect.arrayContaining(['200', '401', '404', '409']));
     expect(ops['disputes.updateDisputeStatus'].security).toEqual([{ Bearer: [] }]);
     expect(ops['disputes.listDisputeQueue'].security).toEqual([{ Bearer: [] }]);
-    // an API key, or the disputed wallet's own session (issue 30)
+    // an API key, or the disputed wallet's own session
     expect(ops['disputes.createDispute'].security).toEqual([{ ApiKey: [] }, { Bearer: [] }]);
   });
 });

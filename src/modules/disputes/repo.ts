@@ -68,7 +68,7 @@ export function createDisputesRepo(db: Queryable) {
     },
 
     async get(id: string, q: Queryable = db): Promise<DisputeRow | null> {
-      // live and test disputes never see each other (issue 24): a dispute of the other environment does not exist here
+      // live and test disputes never see each other: a dispute of the other environment does not exist here
       return (
         (await q.query<DisputeRow>('SELECT * FROM disputes WHERE id = $1 AND environment = $2', [id, currentEnvironment()]))[0] ?? null
       );

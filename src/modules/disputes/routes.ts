@@ -82,7 +82,7 @@ const OWNER_ONLY =
   " The disputed wallet may also call it with its session alone (Authorization: Bearer, no API key); another wallet's session gets 403.";
 
 export function registerDisputeRoutes(app: App, svc: DisputesService, jwt: JwtService) {
-  /** The wallet a dispute is about: its owner reads and acts on it with a session alone (issue 30). */
+  /** The wallet a dispute is about: its owner reads and acts on it with a session alone. */
   const disputeWallet = async (req: FastifyRequest) => (await svc.get((req.params as { id: string }).id)).wallet_address;
   const full = async (row: DisputeRow) => ({ ...toDispute(row), history: (await svc.history(row.id)).map(toHistory) });
 

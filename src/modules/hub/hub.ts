@@ -1,7 +1,7 @@
 // The scores hub: WebSocket connections speaking the SignalR JSON protocol, their address subscriptions,
 // keep-alive pings and the server time-out, and the push of ScoreUpdated to the subscribers of an address.
 // Pushes are best-effort (a client that is not connected misses them), as with any SignalR hub. Each connection
-// lives in one environment (issue 24): one opened with test credentials receives test events only, every other one
+// lives in one environment: one opened with test credentials receives test events only, every other one
 // live events only.
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { IncomingMessage } from 'node:http';

@@ -25,7 +25,7 @@ export const hubModule: Module = {
     // One key on every instance (CREDENCE_HUB_TOKEN_KEY), checked at start: negotiate on A, connect on B.
     const tokens = createTokenSigner(ctx.config.hubTokenKey ?? ctx.secret('hub-token-key'));
     registerHubRoutes(app, ctx, hub, tokens);
-    // Each event goes to the connections of its environment (issue 24): score changes are live unless the event says
+    // Each event goes to the connections of its environment: score changes are live unless the event says
     // `environment: "test"` (a sandbox event); a test debt claim's notice goes to test connections only.
     const off = ctx.bus.subscribe<ScoreChange & { environment?: 'live' | 'test' }>(
       SCORE_UPDATED,

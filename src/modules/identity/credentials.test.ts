@@ -87,7 +87,7 @@ describe('credentials', () => {
     const verified = await verifyCredential(cred.jwt, resolver);
     expect(verified.verified).toBe(true);
     expect(verified.issuer).toBe(cred.issuerDID);
-    // the holder's claims are nested under `assertion`, never the service's own finding (issue 20)
+    // the holder's claims are nested under `assertion`, never the service's own finding
     expect(verified.verifiableCredential.type).toEqual(['VerifiableCredential', 'HolderAssertion']);
     expect(verified.verifiableCredential.credentialSubject).toEqual({
       id: owner.did,

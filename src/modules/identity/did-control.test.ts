@@ -1,4 +1,4 @@
-// IDENTITY credit for a DID only once its wallet proved control (issue 11): registration is public, so anyone can
+// IDENTITY credit for a DID only once its wallet proved control: registration is public, so anyone can
 // register a victim's (or any) wallet's DID. The attack through HTTP: register someone else's DID -> no credit;
 // that wallet signs in with SIWE (or updates its DID document with its JWT) -> credit.
 import { Wallet } from 'ethers';

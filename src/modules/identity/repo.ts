@@ -21,7 +21,7 @@ export interface CredentialRow {
   subject_did: string;
   wallet_address: string;
   credential_type: string;
-  /** service_verified, holder_assertion, holder_signed; legacy_holder_written: signed before issue 20, revoked by 0036 */
+  /** service_verified, holder_assertion, holder_signed; legacy_holder_written: holder claims signed as the service's before it signed only what it verified, revoked by 0036 */
   kind: CredentialKind;
   issuer_did: string;
   jwt: string;

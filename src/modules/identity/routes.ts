@@ -22,7 +22,7 @@ import { linkNext, pageQuery } from '../../platform/http/pagination.js';
 
 const tags = ['Identity'];
 
-/** The wallet of a did:credence DID (its last part; the path pattern was validated): its session reads it (issue 30). */
+/** The wallet of a did:credence DID (its last part; the path pattern was validated): its session reads it. */
 const didWallet = (req: { params: unknown }) => (req.params as { did: string }).did.split(':').pop()!;
 
 export function registerIdentityRoutes(app: App, dids: DidService, creds: CredentialService) {

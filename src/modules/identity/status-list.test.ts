@@ -1,4 +1,4 @@
-// A revoked credential must fail a stock verifier (issue 13). Reproduced with did-jwt-vc and a status-list check
+// A revoked credential must fail a stock verifier. Reproduced with did-jwt-vc and a status-list check
 // written the way a stock verifier does it: verify the VC, fetch its statusListCredential over HTTP (no key), verify
 // that JWT against the issuer's DID document (resolved keylessly at /1.0/identifiers), gunzip, read the bit.
 import { freePort } from '../../../test/helpers/ports.js';

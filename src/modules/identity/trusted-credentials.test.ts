@@ -1,4 +1,4 @@
-// Issue 20: the issuer key signs only what the service verified. Everything here goes over a real socket and is
+// The issuer key signs only what the service verified. Everything here goes over a real socket and is
 // checked the way a dApp would: did-jwt-vc with a stock did-resolver reading our keyless resolution endpoint, and a
 // stock Bitstring Status List check (as status-list.test.ts does it).
 import { randomUUID } from 'node:crypto';
@@ -382,7 +382,7 @@ describe('migration 0036', () => {
     const db = app.ctx.db;
     const repo = createIdentityRepo(db);
     const issuerSigning = new SigningKey(ISSUER_KEY);
-    // a credential exactly as the service signed them before issue 20: holder claims, service issuer, a status entry
+    // a credential exactly as the service signed them before it signed only what it verified: holder claims, service issuer, a status entry
     const status = await createStatusLists({ repo, issuerKey: issuerSigning, issuerDid, publicUrl: () => base }).allocate();
     const id = randomUUID();
     const t = Math.floor(Date.now() / 1000);

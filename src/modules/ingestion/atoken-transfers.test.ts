@@ -1,4 +1,4 @@
-// Collateral that leaves by aToken transfer (model 3.0.0 positions over time), replayed through the ethereum-etl
+// Collateral that leaves by aToken transfer (lending positions over time), replayed through the ethereum-etl
 // import with every event at the real pinned mainnet contracts: the Aave V3 Ethereum Pool and its aUSDC token
 // (@bgd-labs/aave-address-book AaveV3Ethereum.ASSETS.USDC.A_TOKEN). An Aave position is the wallet's aTokens: a
 // wallet that supplies $100k and transfers its aUSDC away no longer holds the $100k (the receiver does, and can
@@ -160,7 +160,7 @@ describe('aToken transfers move Aave collateral (ethereum-etl import, real pinne
       ['lending_withdraw', POOL, USDC, 100_000, 'atoken-transfer'],
     ]);
     // without it (the replay before aToken transfers were read) the $100k stays to the latest cheap transaction:
-    // ~36M USD-days (3.0.0 scored that 174 as "own capital"; model 4.0.0: capital held is no credit record either way)
+    // ~36M USD-days (an earlier model scored that 174 as "own capital"; now capital held is no credit record either way)
     const without = replayLending(rows.filter((r) => r.ref !== 'atoken-transfer').map(asEvent), f.lastActivityAt!.getTime());
     expect(without.collateralUsdDays).toBeGreaterThan(35_000_000);
     const blind = Object.fromEntries(
@@ -195,7 +195,7 @@ describe('aToken transfers move Aave collateral (ethereum-etl import, real pinne
     expect(f.lending.positions!.collateralUsdDays).toBeCloseTo(100_000 * 365, -3);
     // the same as the replay of the Pool's Supply and Withdraw alone
     expect(f.lending.positions).toEqual(replayLending(rows.map(asEvent), f.lastActivityAt!.getTime()));
-    // model 4.0.0: a year of supplying alone is no credit record (174 under 3.0.0, header)
+    // a year of supplying alone is no credit record (174 under 3.0.0, header)
     expect((await scores(W.honest)).DEFI_LENDING).toBe(0);
     // the aToken's own transfers are still the wallet's token movements (never scored as trading)
     const [{ n }] = await db.query<{ n: number }>(

@@ -1,4 +1,4 @@
-// A Compound V3 (Comet) base balance moved with `transfer`/`transferFrom` (model 3.0.0 positions over time),
+// A Compound V3 (Comet) base balance moved with `transfer`/`transferFrom` (lending positions over time),
 // replayed through the ethereum-etl import with every event at the real pinned mainnet market, cUSDCv3
 // (data/registry/1.json, role 'comet', base USDC). Comet is its own ERC-20: `transferBase` emits no Supply or
 // Withdraw, only a burn `Transfer(src, 0, withdrawn)` when it takes the sender's positive balance and a mint
@@ -215,7 +215,7 @@ describe('Comet base transfers move the balance (ethereum-etl import, the real p
     const blind = Object.fromEntries(
       scoreWallet({ features: { ...f, lending: { ...f.lending, positions: without } } }).map((r) => [r.category, r.score]),
     ) as Record<Category, number>;
-    // (3.0.0 scored that 174 as "own capital"; model 4.0.0: capital held is no credit record either way)
+    // (an earlier model scored that 174 as "own capital"; now capital held is no credit record either way)
     expect(blind.DEFI_LENDING).toBe((await scores(W.honest)).DEFI_LENDING);
     // counting the Supply's mint as a second supply would leave $100k held after the transfer: it is not
     expect(replayLending(rows.map((r) => ({ ...asEvent(r), logIndex: undefined }))).collateralUsdDays).toBeGreaterThan(
@@ -256,7 +256,7 @@ describe('Comet base transfers move the balance (ethereum-etl import, the real p
     expect(f.lending.positions).toEqual(
       replayLending(rows.filter((r) => r.ref !== 'comet-transfer').map(asEvent), f.lastActivityAt!.getTime()),
     );
-    // model 4.0.0: a year of supplying alone is no credit record (174 under 3.0.0, header)
+    // a year of supplying alone is no credit record (174 under 3.0.0, header)
     expect((await scores(W.honest)).DEFI_LENDING).toBe(0);
   });
 
@@ -285,7 +285,7 @@ describe('Comet base transfers move the balance (ethereum-etl import, the real p
     );
     const twice = replayLending(burnTwice, f.lastActivityAt!.getTime());
     expect(twice.debtUsdDays).toBeGreaterThan(60_000 * 180);
-    // model 4.0.0: its conduct (one 180-day loan repaid); the score is held to its backing (no gas in this export, and
+    // its conduct (one 180-day loan repaid); the score is held to its backing (no gas in this export, and
     // Comet interest is not seen: 0)
     const lending = scoreWallet({ features: await repo.features(W.borrower) }).find((r) => r.category === 'DEFI_LENDING')!;
     expect(lending.conduct).toBe(BORROWER_DEFI_LENDING_CONDUCT);

@@ -1,4 +1,4 @@
-// Model 4.0.0 through the real path (issue 28): every attack of the issue's table as an ethereum-etl export with its
+// Conduct held to backing, through the real path: every attack on it as an ethereum-etl export with its
 // events at the real pinned addresses, imported by `credence ingest`, and each attacker's score held to what its real
 // cost buys on the published curve (600 + 120 x log2(cost / $1,000)) or a fresh wallet's + 50, whichever is higher.
 // Real cost is computed from the plan (gas at the real coin price, interest net of what the borrowed cash earns

@@ -1,9 +1,9 @@
-// Issue 19, rows 4, 5, 6 and 8 of its attack table, replayed through the ethereum-etl import with every event at
-// the real pinned addresses (test/helpers/scoring-histories.ts), next to honest histories. Model 3.0.0 counts
+// Attacks that earn credit with evidence that costs nothing, replayed through the ethereum-etl import with every event at
+// the real pinned addresses (test/helpers/scoring-histories.ts), next to honest histories. The model counts
 // only what the wallet did (transactions it sent or paid in), trading by fees paid to others' liquidity with round
 // trips netted out, governance by voting power, NFTs in collections others hold, deployments by third-party use.
 // Per attack: at most 50 above a fresh wallet in the category it targets (OVERALL at most 100 above); a griefed
-// victim loses at most 40; the honest histories keep their model-2.0.0 conduct within 10% (model 4.0.0 holds their
+// victim loses at most 40; the honest histories keep their conduct from before these rules within 10% (the model now holds their
 // scores to what backs them).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase } from '../../../test/helpers/db.js';
@@ -17,7 +17,7 @@ import { model } from '../scoring/params.js';
 
 const { ceilingFor, scoreWallet } = model;
 
-/** The honest histories' scores under model 2.0.0 (measured on these exact histories before the change). */
+/** The honest histories' scores before these rules (measured on these exact histories before the change). */
 const MODEL_2 = { trader: 784, voter: 648, collector: 554, developer: 557 } as const;
 
 let db: Db;
@@ -61,7 +61,7 @@ describe('honest histories keep their conduct (within 10% of model 2.0.0), held 
     for (const k of Object.keys(MODEL_2) as (keyof typeof MODEL_2)[]) {
       expect(Math.abs(r[k].conduct - MODEL_2[k]), `${k}: ${r[k].conduct} against ${MODEL_2[k]}`).toBeLessThanOrEqual(MODEL_2[k] * 0.1);
     }
-    // model 4.0.0: the trader's ~$2,100 of fees went to established pools' liquidity: backed, not held; the voter's
+    // the trader's ~$2,100 of fees went to established pools' liquidity: backed, not held; the voter's
     // tokens came back (this export carries no receipts' gas): its conduct stands, its score is what $0 supports; the
     // collector and developer stay below the unpriced cap
     expect(r.trader.backingUsd).toBeGreaterThan(1_900);
@@ -121,7 +121,7 @@ describe('attacks through the import (issue 19)', () => {
     // the votes themselves are real (full weight at the snapshot) ...
     expect(g).toMatchObject({ votes: 20, proposalsVotedOn: 20, governors: 2 });
     // ... but the DelegateVotesChanged history shows the power held for minutes: 200,000 ARB x 0.1 h x 20 at $0.50
-    // model 4.0.0: voting power held backs nothing, borrowed or owned; only its votes' gas would
+    // voting power held backs nothing, borrowed or owned; only its votes' gas would
     expect(f.gasUsd?.governance ?? 0).toBeLessThan(1);
     expect(a.GOVERNANCE.score - base.GOVERNANCE.score).toBeLessThanOrEqual(50);
     expect(a.OVERALL.score - base.OVERALL.score).toBeLessThanOrEqual(100);
@@ -147,11 +147,11 @@ describe('attacks through the import (issue 19)', () => {
     H.dustVoter(arbitrum, w);
     await importEthereumEtl({ db, repo }, arbitrum.write(), { chainId: 42161 });
     const [a, base] = [await scores(w), await fresh()];
-    // the credentials it asked the service to sign are holder assertions since issue 20: no IDENTITY (identity tests)
+    // the credentials it asked the service to sign are holder assertions, not the service's findings: no IDENTITY (identity tests)
     for (const c of ['DEFI_LENDING', 'DEFI_TRADING', 'GOVERNANCE', 'NFT', 'SOCIAL', 'DEVELOPER'] as const) {
       expect(a[c].score - base[c].score, c).toBeLessThanOrEqual(50);
     }
-    // model 2.0.0: OVERALL 712 (High) with credentials, 656 without
+    // before these rules: OVERALL 712 (High) with credentials, 656 without
     expect(a.OVERALL.score - base.OVERALL.score).toBeLessThanOrEqual(100);
     expect(a.OVERALL.score).toBeLessThan(400);
   });

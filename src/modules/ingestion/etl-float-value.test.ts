@@ -1,4 +1,4 @@
-// Issue 30, item 10: an ethereum-etl export whose `value` went through floating point (1.5018869857704244e+29, as
+// An ethereum-etl export whose `value` went through floating point (1.5018869857704244e+29, as
 // tools that round-trip JSON through doubles write it) stops `credence ingest` with one line naming the file, the
 // line and the field, not a BigInt stack trace; the rows before it are imported.
 import { mkdtempSync, writeFileSync } from 'node:fs';

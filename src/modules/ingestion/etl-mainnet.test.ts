@@ -40,7 +40,7 @@ describe('ethereum-etl import of real mainnet blocks', () => {
     const swaps = await app.ctx.db.query<{ protocol: string; n: number }>(
       "SELECT protocol, count(DISTINCT (tx_hash, log_index))::int AS n FROM wallet_activity WHERE kind = 'swap' GROUP BY protocol ORDER BY protocol",
     );
-    // model 2.0.0: only swaps in pools that derive from the Uniswap factories for a pair of allowlisted tokens
+    // only swaps in pools that derive from the Uniswap factories for a pair of allowlisted tokens
     // count (1.0.0 counted every Swap-shaped log: 69 V2 + 10 V3); the rest is reported by the import, not stored
     expect(swaps).toEqual([
       { protocol: 'uniswap-v2', n: 7 },
@@ -76,13 +76,13 @@ describe('ethereum-etl import of real mainnet blocks', () => {
     for (const s of senders) {
       const f = await ingestion.featuresFor(s);
       expect(f.trading.swaps, s).toBeGreaterThan(0);
-      // each paid pool fees for its swap: the trading evidence model 3.0.0 measures
+      // each paid pool fees for its swap: the trading evidence the model measures
       expect(f.trading.feesUsd, s).toBeGreaterThan(0);
       fees.set(s, f.trading.feesUsd!);
       expect(f.chains).toEqual([1]);
       expect(f.lastActivityAt?.toISOString().slice(0, 10)).toBe('2023-05-02');
     }
-    // Model 3.0.0: DEFI_TRADING is held to what the pool fees paid back (600 at $1,000). One real swap each in these
+    // DEFI_TRADING is held to what the pool fees paid back (600 at $1,000). One real swap each in these
     // two blocks paid $0.30-$22 (the largest: $22 on $7.2k), below the $31 that backs a first point: the evidence is
     // credited (FEES_PAID) and the ceiling (COST_CEILING) holds each score to 0, what its fees back (20-263 before the
     // ceiling). A fresh wallet has no such evidence at all.
@@ -154,7 +154,7 @@ describe('ethereum-etl CSV samples', () => {
       expect(sender).toMatchObject({ txCount: 10, evidenceCount: 1, distinctCounterparties: 1, activeDays: 1 });
       expect(sender.firstActivityAt?.toISOString()).toBe('2015-08-07T08:31:25.000Z');
       const receiver = await ing.featuresFor('0xac4df82fe37ea2187bc8c011a23d743b4f39019a');
-      // an inbound transfer in someone else's transaction is not the wallet's activity (model 3.0.0): no token, no
+      // an inbound transfer in someone else's transaction is not the wallet's activity: no token, no
       // transfer, no age; the record is stored with its sender
       expect(receiver).toMatchObject({ tokenTransfers: 0, distinctTokens: 0, firstActivityAt: null });
       const [row] = await app.ctx.db.query<{ tx_from: string }>(

@@ -165,7 +165,7 @@ describe('ethereum-etl import through the evidence registry', () => {
     expect(text).toMatch(/new activity records for/);
     expect(text).not.toMatch(/not evidence/);
     const s = await lending(honest);
-    // model 4.0.0: six one-day loans of $25k over six weeks, each repaid: a short credit record (conduct); repaid
+    // six one-day loans of $25k over six weeks, each repaid: a short credit record (conduct); repaid
     // without interest, it is backed by its gas alone (18 transactions), and held to what that supports
     expect(s.conduct).toBeGreaterThan(250);
     expect(s.backing).toBeCloseTo(18 * GAS_USD_PER_TX, 1);
@@ -194,7 +194,7 @@ describe('ethereum-etl import through the evidence registry', () => {
     // no loop completes a cycle (each loan is $1): no credit record, whatever its 120 transactions of gas back
     expect(loop.conduct).toBeLessThan(50);
     expect(loop.score).toBeLessThan(50);
-    // model 4.0.0: $2M supplied on day 0, $1M borrowed on day 1 and repaid on day 2 without interest: one repaid
+    // $2M supplied on day 0, $1M borrowed on day 1 and repaid on day 2 without interest: one repaid
     // loan (a little conduct), backed by its three transactions' gas only: the parked $2M backs nothing (3.0.0 counted
     // it at 3%/yr: 264; 2.0.0: 850)
     expect(loan.backing).toBeCloseTo(3 * GAS_USD_PER_TX, 1);

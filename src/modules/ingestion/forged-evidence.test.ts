@@ -1,4 +1,4 @@
-// The attacks of issue 11 replayed on the in-process chain (as chain 1), read over JSON-RPC exactly as mainnet is:
+// Forged-evidence attacks replayed on the in-process chain (as chain 1), read over JSON-RPC exactly as mainnet is:
 // a fresh wallet deploys its own 1.7 kB contract that emits Aave Supply/Borrow/Repay, Uniswap V2/V3 Swap, Governor
 // VoteCast, DelegateChanged, ENS NameRegistered and EAS Attested naming itself; and a forged LiquidationCall (and
 // Comet AbsorbDebt) naming an honest borrower. With the evidence registry neither moves any category: the forger
@@ -80,7 +80,7 @@ describe('forged evidence from a self-deployed emitter', () => {
     const before = await scoresOf(victim);
     const anchorsBefore = await anchors(victim);
     // eleven $10k loans held ten days each, a month apart, and $60k of its own USDC lent on Compound all year: a good
-    // record (model 4.0.0: its conduct; its score is held to what its interest and gas back)
+    // record (its conduct; its score is held to what its interest and gas back)
     expect(before.DEFI_LENDING.conduct).toBeGreaterThan(400);
 
     const c = chainClient(chain.url);

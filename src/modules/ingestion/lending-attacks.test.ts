@@ -1,8 +1,8 @@
-// Issue 19, rows 1-3: lending credit that costs nothing, replayed through `credence ingest --format ethereum-etl`
+// Lending credit that costs nothing, replayed through `credence ingest --format ethereum-etl`
 // with every event emitted by the real pinned mainnet contracts (Aave V3 Pool, Compound V3 cUSDCv3), next to honest
 // histories. Stablecoin reserves only, so every event is valued at $1 a unit without any price source.
 //
-// Model 2.0.0 (measured on these very exports with the 2.0.0 tree, 8ad8d9e): honest year 810, five cycles 807, flash
+// Before these rules (measured on these very exports at commit 8ad8d9e): honest year 810, five cycles 807, flash
 // loop 839, flash loop without withdrawal 821, pre-aged flash loop through Aave and Comet 929; a fresh wallet 0.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -194,7 +194,7 @@ function buildExport(): string {
   x.tx(W.fresh, randomAddress(), at(300), []);
   // a year of borrowing that pays its way: $100k of USDC collateral kept all year, $20k of DAI borrowed each month
   // and repaid 25 days later with about $68 of interest (5% a year): ~$820 of interest and ~$2,450 of its own capital
-  // held (model 3.0.0 prices 600 at $1,000 of measured cost)
+  // held (the model prices 600 at $1,000 of measured cost)
   x.tx(W.honestYear, POOL, at(0), [aave.supply(W.honestYear, USDC, 100_000)]);
   for (let m = 0; m < 12; m++) {
     x.tx(W.honestYear, POOL, at(30 * m + 3), [aave.borrow(W.honestYear, DAI, 20_000)]);
@@ -255,7 +255,7 @@ describe('issue 19: lending credit that costs nothing (ethereum-etl import, real
     await db?.close();
   });
 
-  // model 2.0.0 on these exports (measured before the change, see the header)
+  // the scores before these rules on these exports (measured before the change, see the header)
   const V2 = { honestYear: 810, fiveCycles: 807 };
   const lending = (w: string) => scores.get(w)!.DEFI_LENDING;
   const overall = (w: string) => scores.get(w)!.OVERALL;
@@ -265,7 +265,7 @@ describe('issue 19: lending credit that costs nothing (ethereum-etl import, real
     for (const k of ['honestYear', 'fiveCycles'] as const) {
       const r = lendingRows.get(k)!;
       expect(r.conduct, `${k}: conduct ${r.conduct} (2.0.0 score ${V2[k]})`).toBeGreaterThan(550);
-      // model 4.0.0: their interest beyond what the cash earns parked (this export has no receipts' gas) backs them
+      // their interest beyond what the cash earns parked (this export has no receipts' gas) backs them
       expect(r.backing, k).toBeGreaterThan(0);
       expect(lending(k)).toBe(Math.min(r.conduct, ceilingFor(r.backing)));
     }

@@ -1,4 +1,4 @@
-// Every borrower where they borrow (issue 29): Morpho Blue, Compound V2 and SparkLend decode into the very rows
+// Every borrower where they borrow: Morpho Blue, Compound V2 and SparkLend decode into the very rows
 // Aave's Pool produces (lending_supply / _withdraw / _borrow / _repay / _liquidation of a pool and an asset), so the
 // same history scores the same on any of them, whatever the model. Everything goes through the ethereum-etl import
 // with the events at the real pinned mainnet contracts (addresses from the registry, i.e. from the maintained

@@ -112,7 +112,7 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
     const f = await featuresIn(app.ctx.db, Object.values(sc.wallets));
     const { borrower, liquidated, trader, voter, collector, developer, fresh } = sc.wallets;
 
-    // model 2 (evidence registry): USDC amounts valued at 1 USD, WETH supplies unvalued (no oracle on this chain)
+    // the evidence registry: USDC amounts valued at 1 USD, WETH supplies unvalued (no oracle on this chain)
     expect(f[borrower].lending).toMatchObject({
       supplies: 5,
       borrows: 11,
@@ -126,7 +126,7 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
     // each $40k loan held about a month and repaid with interest at 6% a year: about $2,170 over the eleven
     expect(f[borrower].lending.repaidUsd! - 440_000).toBeGreaterThan(2_000);
     expect(f[borrower].lending.repaidUsd! - 440_000).toBeLessThan(2_400);
-    // model 3.0.0: the $60k lent on Compound from the first month is own capital held all year (~$20M-days)
+    // the $60k lent on Compound from the first month is own capital held all year (~$20M-days)
     expect(f[borrower].lending.positions).toMatchObject({ cycles: 11, cycleMonths: 11, protocolsHeld: 2 });
     expect(f[borrower].lending.positions!.collateralUsdDays).toBeGreaterThan(15_000_000);
     expect(f[liquidated].lending).toMatchObject({ borrows: 4, repays: 0, liquidations: 4, protocols: 2 });
@@ -150,7 +150,7 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
       untrustedReceived: 1,
       untrustedMade: 0,
     });
-    // model 3.0.0: the NFTs the operator sent it (in the operator's transactions) are not its own doing
+    // the NFTs the operator sent it (in the operator's transactions) are not its own doing
     expect(f[collector].nft).toMatchObject({ received: 0, sent: 1, notTheirs: 6 });
     expect(f[collector].nft.mints).toBeGreaterThanOrEqual(12);
     expect(f[developer].developer).toMatchObject({
@@ -394,7 +394,7 @@ describe('scores from the ingested histories', () => {
       (await entry(role, category)).score;
     const conduct = async (role: (typeof ROLES)[number], category: Parameters<typeof scoring.getScore>[1]) =>
       (await entry(role, category)).conduct;
-    // model 4.0.0: conduct ranks behaviour; the score is conduct held to what the wallet lost (its backing)
+    // conduct ranks behaviour; the score is conduct held to what the wallet lost (its backing)
     expect(await conduct('borrower', 'DEFI_LENDING')).toBeGreaterThan(await conduct('liquidated', 'DEFI_LENDING'));
     expect(await conduct('borrower', 'DEFI_LENDING')).toBeGreaterThan(await conduct('fresh', 'DEFI_LENDING'));
     expect(await conduct('borrower', 'DEFI_LENDING')).toBeGreaterThanOrEqual(550);
@@ -414,7 +414,7 @@ describe('scores from the ingested histories', () => {
       ['trader', 'DEFI_TRADING'],
       ['voter', 'GOVERNANCE'],
       ['collector', 'NFT'],
-      // DEVELOPER (model 3.0.0) weighs deployments by third-party callers, which JSON-RPC does not see (bulk import only)
+      // DEVELOPER weighs deployments by third-party callers, which JSON-RPC does not see (bulk import only)
     ] as const) {
       const mine = await conduct(role, category);
       for (const other of ROLES.filter((r) => r !== role))

@@ -82,7 +82,7 @@ beforeAll(async () => {
     await c.advanceDays(1);
   }
   // ... and a little honest trading in another pool, which still counts (a day apart: a buy and a sale of the same
-  // pair within a day net to nothing, model 3.0.0)
+  // pair within a day net to nothing)
   for (let i = 0; i < 2; i++) {
     await swap(washer, otherPool, i);
     await c.advanceDays(1);
@@ -236,7 +236,7 @@ describe("swaps against the wallet's own Uniswap V3 liquidity", () => {
     const washer = await scoring.getScore(w.washer, 'DEFI_TRADING');
     await overRpc(w.trader);
     await scoring.recompute(w.trader, 'ingestion');
-    // model 2.0.0 before this rule: 614 from the 26 swaps; now 382, from the 2 in the other pool
+    // before this rule: 614 from the 26 swaps; now 382, from the 2 in the other pool
     expect(washer.score).toBeLessThan((await scoring.getScore(w.trader, 'DEFI_TRADING')).score);
   });
 

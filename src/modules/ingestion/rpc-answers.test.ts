@@ -1,4 +1,4 @@
-// Malformed provider answers are provider errors at the transport (issue 21), never NaN into SQL: a simulated
+// Malformed provider answers are provider errors at the transport, never NaN into SQL: a simulated
 // JSON-RPC provider on 127.0.0.1 answers eth_getBlockByNumber("finalized") with a number that is not a quantity.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,4 +1,4 @@
-// The shape of every provider answer the sync reads, checked at the transport (issue 21): a node or gateway that
+// The shape of every provider answer the sync reads, checked at the transport: a node or gateway that
 // answers a block whose number is not a quantity (or a log without a block number, a balance that is not hex...)
 // once put NaN into SQL and ended `credence ingest --wallet` on an uncaught exception. A malformed answer is a
 // provider error like a refusal: retried with back-off, then reported; nothing downstream sees it.

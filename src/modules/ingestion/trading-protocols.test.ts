@@ -1,4 +1,4 @@
-// Uniswap V4 and Balancer V2 swaps (issue 29) through the ethereum-etl import, at the real PoolManager and Vault:
+// Uniswap V4 and Balancer V2 swaps through the ethereum-etl import, at the real PoolManager and Vault:
 // rows like a V3 pool's (pool as contract, pair as ref, fee in amount, side), the hooks named, a fee counted only
 // where the event says it was charged and no hook can hand it back; the attacks (a same-day round trip, swaps
 // against the wallet's own liquidity) on each.

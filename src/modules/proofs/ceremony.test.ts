@@ -1,4 +1,4 @@
-// The multi-party phase 2 (issue 13, "a setup users can trust"), as docs/proofs.md documents it: a ceremony on the
+// The multi-party phase 2 (a setup users can trust), as docs/proofs.md documents it: a ceremony on the
 // committed power-10 ptau with three local contributors (one of them through `credence ceremony contribute` in a
 // directory holding nothing but the ceremony files, as on another machine), a beacon, verify, finalize. The output
 // passes `snarkjs zkey verify` and the service proves and verifies with it (CREDENCE_CIRCUITS_DIR).

@@ -1,4 +1,4 @@
-// Issue 13 on an in-process Hardhat chain, each attack reproduced through the real path and refused:
+// The proofs' on-chain trust on an in-process Hardhat chain, each attack reproduced through the real path and refused:
 //  - a borrowed proof: the victim's proof presented by an attacker to a lender (contracts/examples/ExampleLender)
 //    that checks verifyProofFor(msg.sender, ...); verifyProof alone stays unbound, as the spec has it;
 //  - a replay after a score drop: the old proof stops verifying on-chain once the publisher clears the superseded

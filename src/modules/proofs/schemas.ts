@@ -51,7 +51,7 @@ const PublicInputsOut = Type.Object({
   commitment: Type.String({ description: 'decimal Poseidon commitment the proof is against' }),
 });
 
-/** live, or test for a proof made with test credentials over sandbox data (issue 24). */
+/** live, or test for a proof made with test credentials over sandbox data. */
 export const ProofEnvironment = Type.Union([Type.Literal('live'), Type.Literal('test')], {
   title: 'ProofEnvironment',
   description:

@@ -43,7 +43,7 @@ describe('a default install (no chain source)', () => {
     for (const e of p.scores) {
       expect(e.coverage).toMatchObject({ status: 'none', reason: 'NO_CHAIN_SOURCE' });
       expect(e.factors.map((f: { code: string }) => f.code)).toContain('NO_CHAIN_SOURCE');
-      // it says how to get a source (issue 22)
+      // it says how to get a source
       expect(e.factors.find((f: { code: string }) => f.code === 'NO_CHAIN_SOURCE').description).toMatch(
         /CREDENCE_RPC_URL_<chainId>.*npm run demo.*cred_test_/,
       );

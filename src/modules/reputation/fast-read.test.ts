@@ -203,7 +203,7 @@ describe('request logs of fast answers', () => {
         done();
       },
     });
-    // request lines are at debug (issue 30: a terminal at the default level shows the banner, not every request)
+    // request lines are at debug (a terminal at the default level shows the banner, not every request)
     const logged = await buildApp(testConfig({ logLevel: 'debug' }), { db: await testDatabase(), secrets: {}, logStream: sink });
     try {
       await logged.ready();

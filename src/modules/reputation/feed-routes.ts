@@ -24,7 +24,7 @@ import { CategoryParams } from './schemas.js';
 import { OWNER_READS, ownWallet } from './routes.js';
 import type { FastifyRequest } from 'fastify';
 
-/** A session follows its own wallet's changes only: `address` is required with one (issue 30). */
+/** A session follows its own wallet's changes only: `address` is required with one. */
 function changesOwner(req: FastifyRequest): string {
   const address = (req.query as { address?: string }).address;
   if (!address)
@@ -261,7 +261,7 @@ function toCsv(lines: string): string {
     .split('\n')
     .map((l) => {
       const r = JSON.parse(l) as Record<string, string | number | null> & { coverage?: { status?: string } };
-      // conduct and backingUsd: empty for results stored before model 4.0.0 (and backingUsd for verification categories)
+      // conduct and backingUsd: empty for results stored before the model measured conduct and backing (and backingUsd for verification categories)
       return [
         r.address,
         r.category,

@@ -41,7 +41,7 @@ export interface ImportResult {
 /** A list that would replace a newer one (without force), or drop most of the list in force (without confirm). */
 export class SanctionsImportRefused extends Error {}
 
-/** A replacement dropping more than this share of the entries in force needs confirm (issue 30: 1 entry replacing 152). */
+/** A replacement dropping more than this share of the entries in force needs confirm (a 1-entry file once replaced 152). */
 export const MAX_UNCONFIRMED_DROP = 0.5;
 /** ... and at least this many entries: replacing a handful of entries (a test or private list) is not suspicious. */
 export const MIN_CONFIRMED_DROP = 10;

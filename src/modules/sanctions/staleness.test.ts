@@ -1,4 +1,4 @@
-// Issue 30, item 7: an old sanctions list is said to be old (readiness, metric, admin status), and an upload that would
+// An old sanctions list is said to be old (readiness, metric, admin status), and an upload that would
 // drop most of the list in force (a one-entry sdn.csv replacing the 152-entry snapshot) is refused unless confirmed.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

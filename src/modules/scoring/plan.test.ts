@@ -86,7 +86,7 @@ describe('planWallet', () => {
     const first = plan(features(t0), [claim], before.rows, t1);
     // a claim is no evidence of the wallet's own activity: it would otherwise restore a dormant wallet's confidence
     expect(row(first.rows, 'DEFI_LENDING').decay_anchor).toEqual(row(before.rows, 'DEFI_LENDING').decay_anchor);
-    // model 2: a category's anchor is its own evidence; no swaps, no trading evidence: no anchor, no decay
+    // a category's anchor is its own evidence; no swaps, no trading evidence: no anchor, no decay
     expect(row(first.rows, 'DEFI_TRADING').decay_anchor).toBeNull();
     expect(row(first.rows, 'OVERALL').decay_anchor).toEqual(row(before.rows, 'OVERALL').decay_anchor);
     // the claim changes status, or is resolved: still no new anchor
@@ -183,7 +183,7 @@ describe('planWallet: debt claims never erase a revision', () => {
     const f = features(t2);
     f.lending.borrows = 2;
     f.lending.repays = 2;
-    // model 3.0.0: lending evidence is a position held over time
+    // lending evidence is a position held over time
     f.lending.positions = {
       debtUsdDays: 50_000,
       collateralUsdDays: 120_000,

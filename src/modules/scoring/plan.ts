@@ -131,7 +131,7 @@ export function planWallet(p: WalletPlanInput, cause: string, now: Date): { rows
   for (const r of p.results) {
     const prev = stored.get(r.category);
     const offchainAt = r.offchainKey === '' ? null : prev && prev.offchain_key === r.offchainKey ? prev.offchain_at : now;
-    // model 2: the category's own latest pinned evidence (never inbound transfers); legacy results: any activity
+    // the category's own latest pinned evidence (never inbound transfers); legacy results: any activity
     const anchor = later(r.evidenceAt === undefined ? p.lastActivityAt : r.evidenceAt, offchainAt);
     overallAnchor = later(overallAnchor, anchor);
     rows.push(toRow(r, anchor, offchainAt));

@@ -22,9 +22,9 @@ export interface ScoreRow {
   override_claim_points: number | null;
   model_version: string;
   calculated_at: Date;
-  /** the model's conduct score before the backing ceiling (null: stored by a model before 4.0.0) */
+  /** the model's conduct score before the backing ceiling (null: stored before the model measured conduct) */
   conduct: number | null;
-  /** USD backing the category (null: a verification category, or stored before 4.0.0) */
+  /** USD backing the category (null: a verification category, or stored before the model measured backing) */
   backing_usd: number | null;
 }
 

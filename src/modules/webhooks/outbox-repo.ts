@@ -10,7 +10,7 @@ export interface OutboxMessage {
   body: string;
   /** default `score.updated` */
   eventType?: string;
-  /** the subscriptions it goes to: live (default) or test ones (issue 24: each environment gets only its own events) */
+  /** the subscriptions it goes to: live (default) or test ones (each environment gets only its own events) */
   environment?: 'live' | 'test';
 }
 

@@ -22,7 +22,7 @@ export function webhookBody(c: ScoreChange): string {
       newScore: c.newScore,
       confidence: c.confidence,
       tier: c.tier,
-      // how much of the wallet's history the new score covers (ingest area, issue 12)
+      // how much of the wallet's history the new score covers
       ...(c.coverage ? { coverage: c.coverage } : {}),
     },
   });

@@ -65,7 +65,7 @@ export function createSubscriptionRepo(db: Queryable & { tx<T>(fn: (q: Queryable
       q: Queryable = db,
     ): Promise<SubscriptionRow> {
       const [row] = await q.query<SubscriptionRow>(
-        // a test key's webhooks are test webhooks: score events (live) never reach them (issue 24)
+        // a test key's webhooks are test webhooks: score events (live) never reach them
         `INSERT INTO webhook_subscriptions (api_key_id, url, wallet_address_filter, secret_encrypted, environment)
          VALUES ($1, $2, $3, $4, $5) RETURNING ${COLS}`,
         [s.apiKeyId, s.url, s.filter, s.secretEncrypted, currentEnvironment()],

@@ -1,4 +1,4 @@
-// Issue 30, item 3: every test key, Free included, gets what docs/events.md promises: it registers test webhooks and
+// Every test key, Free included, gets what docs/events.md promises: it registers test webhooks and
 // `trigger` delivers a real signed event to them (over a real socket); live keys keep their tier rules.
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

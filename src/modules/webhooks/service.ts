@@ -10,7 +10,7 @@ import type { AttemptRow, DeliveryRow, SubscriptionRepo, SubscriptionRow } from 
 /** Max webhooks per key by tier (spec, Limits); tiers not listed get none. */
 export const WEBHOOK_LIMITS: Record<string, number> = { Free: 0, Starter: 3, Growth: 10, Enterprise: 50 };
 /**
- * Test webhooks per test key of any tier (issue 30): the sandbox is where integrations are built, so every test key
+ * Test webhooks per test key of any tier: the sandbox is where integrations are built, so every test key
  * gets what docs/events.md promises (test webhooks, listen, trigger); a paid tier's own allowance applies when larger.
  */
 export const SANDBOX_WEBHOOKS = 3;
@@ -51,7 +51,7 @@ export function createWebhookService(deps: {
       try {
         await checkTarget(u);
       } catch (e) {
-        // on a developer machine the receiver is local: say the two ways to reach it (issue 30)
+        // on a developer machine the receiver is local: say the two ways to reach it
         if (e instanceof ForbiddenTargetError) {
           throw fieldError(
             'url',

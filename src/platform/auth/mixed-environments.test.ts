@@ -1,4 +1,4 @@
-// Issue 30, item 9: a key of one environment with a sign-in of the other is refused with a clear 401, on every kind
+// A key of one environment with a sign-in of the other is refused with a clear 401, on every kind
 // of route (API-key, JWT, public) and in both directions; each credential alone, or a matching pair, still works.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from 'ethers';

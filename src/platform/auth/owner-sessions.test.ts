@@ -1,4 +1,4 @@
-// Issue 30, item 2: a signed-in wallet reads its own scores, history, disputes, DID, KYC status and proofs with its
+// A signed-in wallet reads its own scores, history, disputes, DID, KYC status and proofs with its
 // session alone (Authorization: Bearer, no API key, no quota of any plan); another wallet's session gets 403 with the
 // decisions.md error body; batches and other wallets stay for integrators (API keys).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -22,13 +22,13 @@ declare module 'fastify' {
     /** Queries this call counts against the monthly quota (the spec's "What counts as a query"). */
     cost?: number | ((req: FastifyRequest) => number);
     /**
-     * The route keeps live and test apart (issue 24): test credentials (a cred_test_ key, or a JWT signed in for the
+     * The route keeps live and test apart: test credentials (a cred_test_ key, or a JWT signed in for the
      * test environment) see and change only test data through it. Every other route refuses test credentials (403),
      * so a route that has not said so never serves a live record to them.
      */
     sandbox?: boolean;
     /**
-     * On an apiKey route about one wallet's own records (issue 30): the wallet the request is about. The route then
+     * On an apiKey route about one wallet's own records: the wallet the request is about. The route then
      * also takes that wallet's session alone (Authorization: Bearer, no API key, no quota of any plan); a session of
      * another wallet gets 403. null: no such record, the route answers its 404 itself. May throw its own error.
      * `'any'` (not a function): any signed-in wallet may call the route with its session (nothing owned is read).
@@ -75,7 +75,7 @@ type WithKeyEnvironment = { [KEY_ENVIRONMENT]?: Environment };
 const ENV_NAMES: Record<Environment, string> = { live: 'a live key (cred_live_...)', test: 'a test key (cred_test_...)' };
 
 /**
- * A key of one environment beside a sign-in of the other (issue 30): refused, never settled silently (a live key
+ * A key of one environment beside a sign-in of the other: refused, never settled silently (a live key
  * once answered sandbox scores because a test token came with it).
  */
 export function mixedEnvironments(keyEnv: Environment, tokenEnv: Environment): AppError {
@@ -204,7 +204,7 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
   };
 
   /**
-   * apiKey routes with an `owner` (issue 30): an API key when one is sent (integrators, counted against its plan),
+   * apiKey routes with an `owner`: an API key when one is sent (integrators, counted against its plan),
    * else the signed-in wallet's session (owners read their own records with no key). Which wallet the session may
    * read is checked once the request is parsed (registerOwnerSessions).
    */

@@ -1,4 +1,4 @@
-// Sandbox isolation as a rule of the platform (issue 24), tested route by route FROM THE OPENAPI DOCUMENT: every
+// Sandbox isolation as a rule of the platform, tested route by route FROM THE OPENAPI DOCUMENT: every
 // operation is called with test credentials (a cred_test_ key and an admin JWT signed in for the test environment)
 // against live records (a dispute, a webhook, a debt claim, an API key, the wallet they are about), and none may
 // read or change one. A route added later without isolation fails here. Then, over real sockets: a test key's
@@ -424,7 +424,7 @@ describe('signing in for the test environment (POST /auth/verify with environmen
     expect((await app.inject({ method: 'GET', url: `/api/v1/debt-claims/${filed.json().id}`, headers: live1.auth })).statusCode).toBe(404);
     expect((await claimsOf('creditor', t.address, testKey.headers)).claims.map((c) => c.id)).toEqual([filed.json().id]);
     expect((await claimsOf('creditor', t.address, {})).claimCount).toBe(0);
-    // beside a live key, a test token is refused (issue 30: it once turned the live key's answers into sandbox ones)
+    // beside a live key, a test token is refused (it once turned the live key's answers into sandbox ones)
     const read = await app.inject({
       method: 'GET',
       url: `/api/v1/reputation/${wallet}/GOVERNANCE`,
@@ -503,7 +503,7 @@ describe('the hub sends each connection the events of its environment only', () 
       hubClient(debtor, testKey.apiKey),
       hubClient(debtor, t.res.json().token),
     ]);
-    // a live key beside a test sign-in: refused, as on the HTTP routes (issue 30)
+    // a live key beside a test sign-in: refused, as on the HTTP routes
     await expect(hubClient(debtor, t.res.json().token, liveKey.headers)).rejects.toThrow();
     const lives = [anon, liveConn];
     const tests = [testConn, testJwtConn];

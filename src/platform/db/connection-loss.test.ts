@@ -1,4 +1,4 @@
-// Connections cut under the pool (issue 33): a TCP proxy between the pool and the suite's PostgreSQL closes every
+// Connections cut under the pool: a TCP proxy between the pool and the suite's PostgreSQL closes every
 // established connection with no goodbye from the server (a failover, a PgBouncer restart, a network path
 // dropped), or the server ends every session itself (pg_terminate_backend). Whatever the client was doing (idle
 // in the pool, checked out in a transaction between two statements, running a statement), the process must not

@@ -43,7 +43,7 @@ export async function openPostgres(url: string, poolSize = 10, opts: PostgresOpt
       // A connection that ends under a client (a failover, a proxy restarted, a network path dropped: the socket
       // closes with no word from the server; or pg_terminate_backend) is emitted as 'error' on the client. The pool
       // listens only while the client is idle: checked out (a transaction between two statements, a statement in
-      // flight) nothing did, and the unhandled 'error' event ended the process (issue 33). Handled here, for every
+      // flight) nothing did, and the unhandled 'error' event ended the process. Handled here, for every
       // client in every role: the statement in flight (or the next one: the client is no longer queryable) fails
       // with the connection error, which becomes 503 `unavailable`, and the client is discarded on release.
       this.on('error', connectionLost);

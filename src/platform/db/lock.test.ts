@@ -1,4 +1,4 @@
-// One process per embedded data directory (issue 21): a `credence ingest` (or any command opening the embedded
+// One process per embedded data directory: a `credence ingest` (or any command opening the embedded
 // database) beside a process holding the directory is refused with a clear message and touches nothing; a lock left
 // by a process that died is taken over. Real processes: a holder that opens the database as the server does, and
 // the `credence` command itself.

@@ -1,5 +1,5 @@
 // Two instances of one deployment (`credence serve` processes, as compose runs them) reach PostgreSQL through a
-// killable TCP proxy (issue 33). Their connections are cut while they serve reads and writes, run a batch job and
+// killable TCP proxy. Their connections are cut while they serve reads and writes, run a batch job and
 // hold a webhook delivery in flight: at the network (the proxy closes every established connection with no word
 // from the server, as a failover or a dropped network path does), by the server (pg_terminate_backend of every
 // session of the database), idle, and for a while (connections refused). Neither process exits; every answer is

@@ -1,4 +1,4 @@
-// Work cut by a database outage is resumed once the database is back, exactly once (issue 33): a debt claim's
+// Work cut by a database outage is resumed once the database is back, exactly once: a debt claim's
 // debtor recompute, the score follow-up of a new sanctions list, a sanctions import, and the migrations at start.
 // The app reaches the suite's PostgreSQL through a killable proxy; the database goes away at the moment the work is
 // under way (the scoring service is wrapped to say when it is asked, and the real one then runs against the dead

@@ -1,4 +1,4 @@
-// The outage helpers the workers lean on (issue 33): what counts as the database being away, waiting it out while
+// The outage helpers the workers lean on: what counts as the database being away, waiting it out while
 // the caller runs, and the log an operator reads when connections end (one line per burst, not one per connection).
 import { describe, expect, it, vi } from 'vitest';
 import { AppError, unavailable } from '../errors.js';

@@ -1,4 +1,4 @@
-// Every validation error lists every offending field, whatever hook would answer first (issue 21): the ENS
+// Every validation error lists every offending field, whatever hook would answer first: the ENS
 // pre-handler (a name-like address), the hostile-input check (NUL characters) and the schema all report together.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, createTestApp } from '../../../test/helpers/app.js';

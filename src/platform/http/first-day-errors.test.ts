@@ -1,4 +1,4 @@
-// Issue 30, item 10 (server side), as people meet it over a real socket: an over-long URL answers its own error code
+// A first day's errors (server side), as people meet them over a real socket: an over-long URL answers its own error code
 // (uri_too_long, 414) without echoing the URL; an unknown long path is named by its start only; a webhook to
 // localhost is refused naming `credence webhooks listen` and the setting; `npm start` logs requests at debug, so
 // its banner is not buried at the default level.

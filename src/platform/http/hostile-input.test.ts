@@ -1,4 +1,4 @@
-// Hostile input (issue 14), over a real socket where the HTTP parser is involved: NUL bytes and lone surrogates,
+// Hostile input, over a real socket where the HTTP parser is involved: NUL bytes and lone surrogates,
 // bad percent-encoding, malformed HTTP, over-long URLs and headers, `Upgrade: h2c`, oversized bodies, and
 // per-client connection caps. Every answer must be the documented {error, details} body, never a 500 or a reset.
 import net from 'node:net';

@@ -1,4 +1,4 @@
-// Hostile input that gets past the schemas or never reaches them (issue 14):
+// Hostile input that gets past the schemas or never reaches them:
 // - text PostgreSQL cannot store (NUL) or UTF-8 cannot encode (lone surrogates), anywhere in a body, query or
 //   path parameter, object keys included: 400 validation_failed naming the field, never a 500 from the driver;
 // - errors raised before routing: bad percent-encoding (framework errors) and whatever the HTTP parser refuses
@@ -115,7 +115,7 @@ export function registerHostileInput(app: FastifyInstance, caps: ConnectionCaps)
       ...(typeof req.body === 'object' ? badTextFields(req.body) : typeof req.body === 'string' ? badTextFields(req.body, 'body') : []),
     ];
     if (!fields.length) return done();
-    // The schema's findings on the other fields too: one answer names every offending field (issue 21, item 7).
+    // The schema's findings on the other fields too: one answer names every offending field.
     const named = new Set(fields.map((f) => f.field));
     for (const part of ['params', 'querystring', 'body'] as const) {
       const validate = req.getValidationFunction(part) as (((data: unknown) => boolean) & { errors?: unknown }) | undefined;

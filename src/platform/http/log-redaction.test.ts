@@ -1,4 +1,4 @@
-// Keys and tokens never reach the logs (issue 14): every request below carries a secret where clients really
+// Keys and tokens never reach the logs: every request below carries a secret where clients really
 // send one, the app logs at trace level into a captured stream, and no secret may appear in it.
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 30, item 8: every HTML page the API serves is hardened like the console. Over a real socket: the local checkout
+// Every HTML page the API serves is hardened like the console. Over a real socket: the local checkout
 // page, the checkout done page, the local KYC page and the API explorer send a CSP with frame-ancestors 'none' and no
 // 'unsafe-inline', X-Frame-Options DENY, Referrer-Policy no-referrer and X-Content-Type-Options nosniff; every inline
 // <script>/<style> carries the response's nonce. In headless Chromium, the pages run under their CSP without a

@@ -1,5 +1,5 @@
 // Security headers for the HTML pages the API itself serves (the local checkout and KYC pages, the checkout done page),
-// as the console's (issue 30): a CSP allowing only this response's own inline style and script (by nonce) and this
+// as the console's: a CSP allowing only this response's own inline style and script (by nonce) and this
 // origin, never framed (frame-ancestors 'none' and X-Frame-Options DENY), no Referer (the checkout page's URL carries
 // its token), no content sniffing.
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Idempotency-Key (issue 14): a client retrying a creating POST must not create twice. Through the real routes:
+// Idempotency-Key: a client retrying a creating POST must not create twice. Through the real routes:
 // debt claims (no credentials: scoped per client IP), API keys (JWT subject), webhooks (API key).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';

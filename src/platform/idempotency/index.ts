@@ -42,7 +42,7 @@ function canonical(v: unknown): string {
 }
 
 function scopeOf(req: FastifyRequest): string {
-  // test requests keep their own keys: a test retry never replays a live answer, nor a live one a test answer (issue 24)
+  // test requests keep their own keys: a test retry never replays a live answer, nor a live one a test answer
   const env = req.environment === 'test' ? 'test:' : '';
   if (req.apiKey) return `${env}key:${req.apiKey.keyId}`;
   if (req.user) return `${env}sub:${req.user.address}`;

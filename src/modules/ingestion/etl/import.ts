@@ -402,7 +402,7 @@ async function scanLogs(
   return { pools, positions };
 }
 
-/** A value of an export that is not an exact integer (issue 30), named by file, line and field. */
+/** A value of an export that is not an exact integer (a value that went through floating point), named by file, line and field. */
 export class EtlFieldError extends Error {
   constructor(message: string) {
     super(message);

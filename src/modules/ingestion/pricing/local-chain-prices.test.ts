@@ -94,7 +94,7 @@ beforeAll(async () => {
   }
 
   // Each wallet supplies 1,000 WETH of its own as collateral, borrows 500 WETH against it and repays it 60 days
-  // later (model 3.0.0 scores only what was held over time, up to what the own capital held backs: cost-ceiling.ts).
+  // later (the model scores only what was held over time, up to what the own capital held backs: cost-ceiling.ts).
   // Before the oracle has a price for WETH (it reverts), in one price bucket: all unvalued
   await nextBucket();
   await c.call(unpriced, PINNED.aave, 'MockAavePool', 'supply', [PINNED.weth, parseEther(String(COLLATERAL_WETH)), unpriced, 0]);
@@ -187,7 +187,7 @@ describe('non-stable amounts valued by the Aave V3 oracle at the event block', (
     const valued = await scoring.getScore(priced, 'DEFI_LENDING');
     const flat = await scoring.getScore(unpriced, 'DEFI_LENDING');
     // valued: $2M of collateral, $1M borrowed for 60 days and repaid (500 WETH back: no interest): a credit record
-    // (conduct); repaid without interest on a local chain's cheap gas, little backs it (model 4.0.0). Unvalued: a
+    // (conduct); repaid without interest on a local chain's cheap gas, little backs it. Unvalued: a
     // market never priced counts its largest event as $100 (UNVALUED_EVENT_USD): the same loan is $50 of debt, a
     // record of the same shape but of no size.
     console.info('DEFI_LENDING valued', valued.score, valued.conduct, 'unvalued', flat.score, flat.conduct);

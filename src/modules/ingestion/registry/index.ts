@@ -140,7 +140,7 @@ interface ChainRegistry {
 const registries = new Map<number, ChainRegistry>();
 /** `${chainId}:${address}` of the local chain's listed NFT collections (useLocalRegistry) */
 export const localCollections: string[] = [];
-/** `${chainId}:${pool}` of the pools a local demo declared: its own world's established pools (model 4.0.0 backing) */
+/** `${chainId}:${pool}` of the pools a local demo declared: its own world's established pools (their fees back DEFI_TRADING) */
 export const localPools: string[] = [];
 const lc = (a: string) => a.toLowerCase();
 
@@ -625,7 +625,7 @@ export function useLocalRegistry(
     contracts: Omit<PinnedContract, 'source'>[];
     tokens?: Omit<TokenInfo, 'stable'>[];
     pools?: { address: string; protocol: 'uniswap-v2' | 'uniswap-v3'; token0: string; token1: string; fee?: number }[];
-    /** NFT collections the demo lists, as data/scoring/nft-collections.json lists real ones (model 3.0.0) */
+    /** NFT collections the demo lists, as data/scoring/nft-collections.json lists real ones */
     collections?: string[];
   },
 ): void {
