@@ -100,9 +100,74 @@ export const poolLabel = (protocol: string) => `${protocol === 'uniswap-v2' ? 'U
 
 const micro = (x: number) => Math.round(x * 1e6) / 1e6;
 
+/** A numeric column of the features row (absent: 0). */
+type Num = (column: string) => number;
+
+function tradingOf(n: Num): WalletFeatures['trading'] {
+  return {
+    swaps: n('swaps'),
+    distinctPools: n('pools'),
+    protocols: n('swap_protocols'),
+    activeDays: n('swap_days'),
+    volumeUsd: n('volume_usd'),
+    unvaluedSwaps: n('unvalued_swaps'),
+    feesUsd: n('fees_usd'),
+    backedFeesUsd: n('backed_fees_usd'),
+    discounted: {
+      ownLiquidity: n('swaps_own_lp'),
+      clusterLiquidity: n('swaps_cluster_lp'),
+      sameBlockLiquidity: n('swaps_jit'),
+      roundTrips: n('swaps_round_trip'),
+    },
+  };
+}
+
+function governanceOf(n: Num): WalletFeatures['governance'] {
+  return {
+    votes: n('votes'),
+    proposalsVotedOn: n('proposals'),
+    delegationsMade: n('delegations_made'),
+    delegationsReceived: n('delegations_received'),
+    governors: n('governors'),
+    votePower: n('vote_power'),
+    delegatedPower: n('delegated_power'),
+    selfDelegations: n('self_delegations'),
+  };
+}
+
+function nftOf(n: Num): WalletFeatures['nft'] {
+  return {
+    mints: n('mints'),
+    received: n('nft_received'),
+    sent: n('nft_sent'),
+    collections: n('collections'),
+    unlisted: n('nft_unlisted'),
+    notTheirs: n('nft_not_theirs'),
+  };
+}
+
+function developerOf(n: Num): WalletFeatures['developer'] {
+  return {
+    contractsDeployed: n('deployed'),
+    contractsWithCode: n('with_code'),
+    usedContracts: n('used_contracts'),
+    thirdPartyUsers: n('third_party_users'),
+  };
+}
+
+function identityOf(n: Num): WalletFeatures['identity'] {
+  return {
+    ensNames: n('ens_names'),
+    attestationsReceived: n('att_received'),
+    attestationsMade: n('att_made'),
+    untrustedReceived: n('att_received_untrusted'),
+    untrustedMade: n('att_made_untrusted'),
+  };
+}
+
 function toFeatures(r: Record<string, unknown>): WalletFeatures {
   const wallet = r.wallet_key as string;
-  const n = (k: string) => Number(r[k] ?? 0);
+  const n: Num = (k) => Number(r[k] ?? 0);
   const chains = new Set<number>([...((r.chains as number[] | null) ?? []), ...((r.sync_chains as number[] | null) ?? [])].map(Number));
   const date = (v: unknown) => (v ? new Date(v as string | Date) : null);
   const first = date(r.first_at);
@@ -138,32 +203,8 @@ function toFeatures(r: Record<string, unknown>): WalletFeatures {
       unvaluedRepays: n('unvalued_repays'),
       ...lendingFromRows(r.lending_rows, last),
     },
-    trading: {
-      swaps: n('swaps'),
-      distinctPools: n('pools'),
-      protocols: n('swap_protocols'),
-      activeDays: n('swap_days'),
-      volumeUsd: n('volume_usd'),
-      unvaluedSwaps: n('unvalued_swaps'),
-      feesUsd: n('fees_usd'),
-      backedFeesUsd: n('backed_fees_usd'),
-      discounted: {
-        ownLiquidity: n('swaps_own_lp'),
-        clusterLiquidity: n('swaps_cluster_lp'),
-        sameBlockLiquidity: n('swaps_jit'),
-        roundTrips: n('swaps_round_trip'),
-      },
-    },
-    governance: {
-      votes: n('votes'),
-      proposalsVotedOn: n('proposals'),
-      delegationsMade: n('delegations_made'),
-      delegationsReceived: n('delegations_received'),
-      governors: n('governors'),
-      votePower: n('vote_power'),
-      delegatedPower: n('delegated_power'),
-      selfDelegations: n('self_delegations'),
-    },
+    trading: tradingOf(n),
+    governance: governanceOf(n),
     // to a millionth of a dollar: the same gas summed in another order (another source's row order) is the same figure
     gasUsd: {
       lending: micro(n('gas_lending')),
@@ -171,27 +212,9 @@ function toFeatures(r: Record<string, unknown>): WalletFeatures {
       governance: micro(n('gas_governance')),
       total: micro(n('gas_total')),
     },
-    nft: {
-      mints: n('mints'),
-      received: n('nft_received'),
-      sent: n('nft_sent'),
-      collections: n('collections'),
-      unlisted: n('nft_unlisted'),
-      notTheirs: n('nft_not_theirs'),
-    },
-    developer: {
-      contractsDeployed: n('deployed'),
-      contractsWithCode: n('with_code'),
-      usedContracts: n('used_contracts'),
-      thirdPartyUsers: n('third_party_users'),
-    },
-    identity: {
-      ensNames: n('ens_names'),
-      attestationsReceived: n('att_received'),
-      attestationsMade: n('att_made'),
-      untrustedReceived: n('att_received_untrusted'),
-      untrustedMade: n('att_made_untrusted'),
-    },
+    nft: nftOf(n),
+    developer: developerOf(n),
+    identity: identityOf(n),
     evidenceCount: n('evidence'),
     evidenceAt: {
       lending: date(r.lending_at),

@@ -112,6 +112,33 @@ const eventOrder = (a: LendingEvent, b: LendingEvent) =>
 
 const unitPrice = (e: LendingEvent) => (e.usd !== null && e.amount > 0 ? e.usd / e.amount : null);
 
+/** One replay's running state: the markets, and the totals over time. */
+interface Replay {
+  markets: Map<string, Market>;
+  /** per market, its largest event: a market never valued counts that as $100 */
+  largest: Map<string, number>;
+  /** leverage per protocol, refilled on each step (one map for the whole replay, the same insertion order) */
+  byProtocol: Map<string, { debt: number; coll: number }>;
+  t: number;
+  debtUsdDays: number;
+  rawDebtUsdDays: number;
+  collateralUsdDays: number;
+  interestUsd: number;
+  months: Set<string>;
+  cycles: number;
+  cycleMs: number;
+  heldIn: Set<string>;
+  firstHeld: number | null;
+  lastHeld: number | null;
+  firstBorrow: number | null;
+  ltvDays: number;
+  leveragedDays: number;
+  liquidated: { usd: number; at: number }[];
+}
+
+const marketKey = (e: LendingEvent) =>
+  e.protocol === 'compound-v3' ? `${e.chainId}:${e.contract}` : `${e.chainId}:${e.contract}:${e.counterparty ?? ''}`;
+
 /**
  * Rebuilds the wallet's positions per market (chain, pool, reserve) from its events, in time order. Positions still
  * open count up to `until` (the wallet's latest recorded activity: there is no clock in the model).
@@ -119,195 +146,225 @@ const unitPrice = (e: LendingEvent) => (e.usd !== null && e.amount > 0 ? e.usd /
 export function replayLending(all: readonly LendingEvent[], until?: number | null): LendingPositions {
   const events = withoutCometEchoes(all);
   if (events.length === 0) return EMPTY_POSITIONS;
-  // events already in order (as a statement ordered by time hands them over) are used as they are: the stable sort
-  // would leave them unchanged
-  let inOrder = true;
-  for (let i = 1; i < events.length && inOrder; i++) inOrder = eventOrder(events[i - 1], events[i]) <= 0;
-  const sorted = inOrder ? events : [...events].sort(eventOrder);
-  const markets = new Map<string, Market>();
-  // prices per market: the latest valued event so far; a market never valued counts its largest event as $100
+  const sorted = inTimeOrder(events);
+  const r = startReplay(sorted);
+  for (const e of sorted) step(r, e);
+  return summary(r, sorted[sorted.length - 1].at, until);
+}
+
+/** Events already in order (as a statement ordered by time hands them over) are used as they are: the stable sort
+ *  would leave them unchanged. */
+function inTimeOrder(events: readonly LendingEvent[]): readonly LendingEvent[] {
+  for (let i = 1; i < events.length; i++) if (eventOrder(events[i - 1], events[i]) > 0) return [...events].sort(eventOrder);
+  return events;
+}
+
+function startReplay(sorted: readonly LendingEvent[]): Replay {
   const largest = new Map<string, number>();
-  const keyOf = (e: LendingEvent) =>
-    e.protocol === 'compound-v3' ? `${e.chainId}:${e.contract}` : `${e.chainId}:${e.contract}:${e.counterparty ?? ''}`;
   for (const e of sorted) {
-    const k = keyOf(e);
+    const k = marketKey(e);
     largest.set(k, Math.max(largest.get(k) ?? 0, e.amount));
   }
-
-  let debtUsdDays = 0;
-  let collateralUsdDays = 0;
-  let interestUsd = 0;
-  const months = new Set<string>();
-  let cycles = 0;
-  let cycleMs = 0;
-  const heldIn = new Set<string>();
-  let firstHeld: number | null = null;
-  let lastHeld: number | null = null;
-  let firstBorrow: number | null = null;
-  let ltvDays = 0;
-  let leveragedDays = 0;
-  let rawDebtUsdDays = 0;
-  const liquidated: { usd: number; at: number }[] = [];
-  let t = sorted[0].at;
-  // leverage per protocol, refilled on each step (one map for the whole replay, the same insertion order)
-  const byProtocol = new Map<string, { debt: number; coll: number }>();
-
-  const advance = (to: number) => {
-    const dt = to - t;
-    if (dt <= 0) return;
-    let debt = 0;
-    let coll = 0;
-    // leverage per protocol: debt against the collateral seen in the same protocol (a Comet account's collateral
-    // assets are not read: its borrows count as unknown leverage)
-    byProtocol.clear();
-    for (const m of markets.values()) {
-      const cap = m.unpriced ? UNVALUED_MARKET_MAX_USD : Infinity;
-      const d = Math.min(cap, m.debt * m.price);
-      const c = Math.min(cap, m.collateral * m.price);
-      debt += d;
-      coll += c;
-      if (!m.comet) {
-        const b = byProtocol.get(m.protocol);
-        if (b) {
-          b.debt += d;
-          b.coll += c;
-        } else byProtocol.set(m.protocol, { debt: d, coll: c });
-      }
-      if ((m.debt > 0 || m.collateral > 0) && m.heldSince !== null && to - m.heldSince >= DAY_MS) heldIn.add(m.protocol);
-    }
-    if (debt >= CLOSED_USD || coll >= CLOSED_USD) {
-      firstHeld ??= t;
-      lastHeld = to;
-    }
-    let owed = 0;
-    let against = 0;
-    for (const b of byProtocol.values()) {
-      if (b.debt >= CLOSED_USD && b.coll > 0) {
-        owed += b.debt;
-        against += b.coll;
-      }
-    }
-    if (owed > 0) {
-      ltvDays += (Math.min(1, owed / against) * dt) / DAY_MS;
-      leveragedDays += dt / DAY_MS;
-    }
-    debtUsdDays += (Math.min(debt, DEBT_RATE_CAP_USD) * dt) / DAY_MS;
-    rawDebtUsdDays += (debt * dt) / DAY_MS;
-    collateralUsdDays += (Math.min(coll, COLLATERAL_RATE_CAP_USD) * dt) / DAY_MS;
-    t = to;
+  return {
+    markets: new Map(),
+    largest,
+    byProtocol: new Map(),
+    t: sorted[0].at,
+    debtUsdDays: 0,
+    rawDebtUsdDays: 0,
+    collateralUsdDays: 0,
+    interestUsd: 0,
+    months: new Set(),
+    cycles: 0,
+    cycleMs: 0,
+    heldIn: new Set(),
+    firstHeld: null,
+    lastHeld: null,
+    firstBorrow: null,
+    ltvDays: 0,
+    leveragedDays: 0,
+    liquidated: [],
   };
+}
 
-  for (const e of sorted) {
-    advance(e.at);
-    const k = keyOf(e);
-    let m = markets.get(k);
-    if (!m) {
-      m = {
-        protocol: e.protocol,
-        comet: e.protocol === 'compound-v3',
-        price: 0,
-        unpriced: true,
-        collateral: 0,
-        debt: 0,
-        principal: 0,
-        peak: 0,
-        openedAt: null,
-        openedBlock: 0,
-        heldSince: null,
-      };
-      markets.set(k, m);
+/** Counts what every market held from the last event up to `to`: debt and collateral over time, and leverage. */
+function advance(r: Replay, to: number): void {
+  const dt = to - r.t;
+  if (dt <= 0) return;
+  let debt = 0;
+  let coll = 0;
+  // leverage per protocol: debt against the collateral seen in the same protocol (a Comet account's collateral
+  // assets are not read: its borrows count as unknown leverage)
+  const byProtocol = r.byProtocol;
+  byProtocol.clear();
+  for (const m of r.markets.values()) {
+    const cap = m.unpriced ? UNVALUED_MARKET_MAX_USD : Infinity;
+    const d = Math.min(cap, m.debt * m.price);
+    const c = Math.min(cap, m.collateral * m.price);
+    debt += d;
+    coll += c;
+    if (!m.comet) {
+      const b = byProtocol.get(m.protocol);
+      if (b) {
+        b.debt += d;
+        b.coll += c;
+      } else byProtocol.set(m.protocol, { debt: d, coll: c });
     }
-    const p = unitPrice(e);
-    if (p !== null) {
-      m.price = p;
-      m.unpriced = false;
-    } else if (m.price === 0) m.price = UNVALUED_EVENT_USD / Math.max(1, largest.get(k) ?? 1);
-    const x = e.amount;
-    const wasOpen = m.debt > 0 || m.collateral > 0;
-    let repaid = 0;
-    if (m.comet) {
-      // a Comet account is one signed balance of the base asset: below zero it is a borrow
-      const bal = m.collateral - m.debt;
-      if (e.kind === 'lending_supply') repaid = Math.min(x, m.debt);
-      if (e.kind === 'lending_withdraw' && (x - Math.max(0, bal)) * m.price >= CLOSED_USD) firstBorrow ??= e.at;
-      if (e.kind === 'lending_liquidation') liquidated.push({ usd: e.usd ?? 0, at: e.at });
-      const next =
-        e.kind === 'lending_supply'
-          ? bal + x
-          : e.kind === 'lending_withdraw'
-            ? bal - x
-            : e.kind === 'lending_liquidation'
-              ? Math.max(0, bal)
-              : bal;
-      if (next < 0 && m.debt === 0) open(m, e);
-      if (next < 0) m.peak = Math.max(m.peak, -next);
-      m.principal = Math.max(0, -next);
-      m.collateral = Math.max(0, next);
-      m.debt = Math.max(0, -next);
-    } else if (e.kind === 'lending_supply') {
-      m.collateral += x;
-    } else if (e.kind === 'lending_withdraw') {
-      m.collateral = Math.max(0, m.collateral - x);
-    } else if (e.kind === 'lending_borrow') {
-      if (x * m.price >= CLOSED_USD) firstBorrow ??= e.at;
-      if (m.debt === 0) open(m, e);
-      m.debt += x;
-      m.principal += x;
-      m.peak = Math.max(m.peak, m.debt);
-    } else if (e.kind === 'lending_repay') {
-      const principalPart = Math.min(x, m.principal);
-      m.principal -= principalPart;
-      // repaid beyond every unit borrowed: interest the wallet paid
-      if (x > principalPart) interestUsd += (x - principalPart) * m.price;
-      repaid = x;
-      m.debt = Math.max(0, m.debt - x);
-      if (m.principal === 0) m.debt = 0;
-      if (e.ref === 'atokens') m.collateral = Math.max(0, m.collateral - x);
-    } else if (e.kind === 'lending_liquidation') {
-      liquidated.push({ usd: e.usd ?? 0, at: e.at });
-      m.debt = Math.max(0, m.debt - x);
-      m.principal = Math.min(m.principal, m.debt);
-      m.openedAt = null; // a liquidated loan is no completed cycle
-    }
-    const isOpen = m.debt > 0 || m.collateral > 0;
-    if (!wasOpen && isOpen) m.heldSince = e.at;
-    if (!isOpen) m.heldSince = null;
-    // a loan closes when what is left is below $10 or 1% of its peak; it completes a cycle if it lasted a day
-    if (repaid > 0 && m.openedAt !== null && (m.debt * m.price < CLOSED_USD || m.debt <= m.peak * 0.01)) {
-      const lasted = e.at - m.openedAt;
-      if (lasted >= MIN_CYCLE_MS && e.block > m.openedBlock && m.peak * m.price >= CLOSED_USD) {
-        cycles++;
-        cycleMs += lasted;
-        const d = new Date(e.at);
-        months.add(`${d.getUTCFullYear()}-${d.getUTCMonth()}`);
-      }
-      m.debt = 0;
-      m.principal = 0;
-      m.peak = 0;
-      m.openedAt = null;
-      if (m.collateral === 0) m.heldSince = null;
+    if ((m.debt > 0 || m.collateral > 0) && m.heldSince !== null && to - m.heldSince >= DAY_MS) r.heldIn.add(m.protocol);
+  }
+  if (debt >= CLOSED_USD || coll >= CLOSED_USD) {
+    r.firstHeld ??= r.t;
+    r.lastHeld = to;
+  }
+  let owed = 0;
+  let against = 0;
+  for (const b of byProtocol.values()) {
+    if (b.debt >= CLOSED_USD && b.coll > 0) {
+      owed += b.debt;
+      against += b.coll;
     }
   }
-  const end = Math.max(sorted[sorted.length - 1].at, until ?? 0);
-  advance(end);
-  interestUsd = Math.min(interestUsd, (debtUsdDays * MAX_APR) / 365);
+  if (owed > 0) {
+    r.ltvDays += (Math.min(1, owed / against) * dt) / DAY_MS;
+    r.leveragedDays += dt / DAY_MS;
+  }
+  r.debtUsdDays += (Math.min(debt, DEBT_RATE_CAP_USD) * dt) / DAY_MS;
+  r.rawDebtUsdDays += (debt * dt) / DAY_MS;
+  r.collateralUsdDays += (Math.min(coll, COLLATERAL_RATE_CAP_USD) * dt) / DAY_MS;
+  r.t = to;
+}
+
+/** The market an event belongs to, opened at its first event, with its latest price. */
+function marketOf(r: Replay, e: LendingEvent): Market {
+  const k = marketKey(e);
+  let m = r.markets.get(k);
+  if (!m) {
+    m = {
+      protocol: e.protocol,
+      comet: e.protocol === 'compound-v3',
+      price: 0,
+      unpriced: true,
+      collateral: 0,
+      debt: 0,
+      principal: 0,
+      peak: 0,
+      openedAt: null,
+      openedBlock: 0,
+      heldSince: null,
+    };
+    r.markets.set(k, m);
+  }
+  const p = unitPrice(e);
+  if (p !== null) {
+    m.price = p;
+    m.unpriced = false;
+  } else if (m.price === 0) m.price = UNVALUED_EVENT_USD / Math.max(1, r.largest.get(k) ?? 1);
+  return m;
+}
+
+function step(r: Replay, e: LendingEvent): void {
+  advance(r, e.at);
+  const m = marketOf(r, e);
+  const wasOpen = m.debt > 0 || m.collateral > 0;
+  const repaid = m.comet ? applyComet(r, m, e) : applyEvent(r, m, e);
+  const isOpen = m.debt > 0 || m.collateral > 0;
+  if (!wasOpen && isOpen) m.heldSince = e.at;
+  if (!isOpen) m.heldSince = null;
+  // a loan closes when what is left is below $10 or 1% of its peak; it completes a cycle if it lasted a day
+  if (repaid > 0 && m.openedAt !== null && (m.debt * m.price < CLOSED_USD || m.debt <= m.peak * 0.01)) closeLoan(r, m, e);
+}
+
+/** A Comet account is one signed balance of the base asset: below zero it is a borrow. Returns the debt repaid. */
+function applyComet(r: Replay, m: Market, e: LendingEvent): number {
+  const x = e.amount;
+  const bal = m.collateral - m.debt;
+  let repaid = 0;
+  if (e.kind === 'lending_supply') repaid = Math.min(x, m.debt);
+  if (e.kind === 'lending_withdraw' && (x - Math.max(0, bal)) * m.price >= CLOSED_USD) r.firstBorrow ??= e.at;
+  if (e.kind === 'lending_liquidation') r.liquidated.push({ usd: e.usd ?? 0, at: e.at });
+  const next =
+    e.kind === 'lending_supply'
+      ? bal + x
+      : e.kind === 'lending_withdraw'
+        ? bal - x
+        : e.kind === 'lending_liquidation'
+          ? Math.max(0, bal)
+          : bal;
+  if (next < 0 && m.debt === 0) open(m, e);
+  if (next < 0) m.peak = Math.max(m.peak, -next);
+  m.principal = Math.max(0, -next);
+  m.collateral = Math.max(0, next);
+  m.debt = Math.max(0, -next);
+  return repaid;
+}
+
+/** A pool market (Aave, Spark, Compound V2, Morpho): collateral and debt apart. Returns the debt repaid. */
+function applyEvent(r: Replay, m: Market, e: LendingEvent): number {
+  const x = e.amount;
+  if (e.kind === 'lending_supply') {
+    m.collateral += x;
+  } else if (e.kind === 'lending_withdraw') {
+    m.collateral = Math.max(0, m.collateral - x);
+  } else if (e.kind === 'lending_borrow') {
+    if (x * m.price >= CLOSED_USD) r.firstBorrow ??= e.at;
+    if (m.debt === 0) open(m, e);
+    m.debt += x;
+    m.principal += x;
+    m.peak = Math.max(m.peak, m.debt);
+  } else if (e.kind === 'lending_repay') {
+    const principalPart = Math.min(x, m.principal);
+    m.principal -= principalPart;
+    // repaid beyond every unit borrowed: interest the wallet paid
+    if (x > principalPart) r.interestUsd += (x - principalPart) * m.price;
+    m.debt = Math.max(0, m.debt - x);
+    if (m.principal === 0) m.debt = 0;
+    if (e.ref === 'atokens') m.collateral = Math.max(0, m.collateral - x);
+    return x;
+  } else if (e.kind === 'lending_liquidation') {
+    r.liquidated.push({ usd: e.usd ?? 0, at: e.at });
+    m.debt = Math.max(0, m.debt - x);
+    m.principal = Math.min(m.principal, m.debt);
+    m.openedAt = null; // a liquidated loan is no completed cycle
+  }
+  return 0;
+}
+
+/** A repaid loan closes; held a day or more (and across blocks, and worth $10 at its peak) it is a cycle. */
+function closeLoan(r: Replay, m: Market, e: LendingEvent): void {
+  const lasted = e.at - m.openedAt!;
+  if (lasted >= MIN_CYCLE_MS && e.block > m.openedBlock && m.peak * m.price >= CLOSED_USD) {
+    r.cycles++;
+    r.cycleMs += lasted;
+    const d = new Date(e.at);
+    r.months.add(`${d.getUTCFullYear()}-${d.getUTCMonth()}`);
+  }
+  m.debt = 0;
+  m.principal = 0;
+  m.peak = 0;
+  m.openedAt = null;
+  if (m.collateral === 0) m.heldSince = null;
+}
+
+function summary(r: Replay, lastEvent: number, until: number | null | undefined): LendingPositions {
+  const end = Math.max(lastEvent, until ?? 0);
+  advance(r, end);
+  const interestUsd = Math.min(r.interestUsd, (r.debtUsdDays * MAX_APR) / 365);
   // the wallet's latest recorded activity dates the record (no clock in the model): a liquidation ages only while
   // the wallet keeps a history after it
-  const lastEvent = sorted[sorted.length - 1].at;
   return {
-    debtUsdDays,
-    collateralUsdDays,
+    debtUsdDays: r.debtUsdDays,
+    collateralUsdDays: r.collateralUsdDays,
     interestUsd,
-    cycles,
-    cycleMonths: months.size,
-    avgCycleDays: cycles ? cycleMs / cycles / DAY_MS : null,
-    protocolsHeld: heldIn.size,
-    spanDays: firstHeld !== null && lastHeld !== null ? (lastHeld - firstHeld) / DAY_MS : 0,
-    rawDebtUsdDays,
-    creditDays: firstBorrow !== null ? Math.max(0, lastEvent - firstBorrow) / DAY_MS : 0,
-    ltvDays,
-    leveragedDays,
-    liquidationsAged: liquidated.map((l) => ({ usd: l.usd, ageDays: Math.max(0, end - l.at) / DAY_MS })),
+    cycles: r.cycles,
+    cycleMonths: r.months.size,
+    avgCycleDays: r.cycles ? r.cycleMs / r.cycles / DAY_MS : null,
+    protocolsHeld: r.heldIn.size,
+    spanDays: r.firstHeld !== null && r.lastHeld !== null ? (r.lastHeld - r.firstHeld) / DAY_MS : 0,
+    rawDebtUsdDays: r.rawDebtUsdDays,
+    creditDays: r.firstBorrow !== null ? Math.max(0, lastEvent - r.firstBorrow) / DAY_MS : 0,
+    ltvDays: r.ltvDays,
+    leveragedDays: r.leveragedDays,
+    liquidationsAged: r.liquidated.map((l) => ({ usd: l.usd, ageDays: Math.max(0, end - l.at) / DAY_MS })),
   };
 }
 
