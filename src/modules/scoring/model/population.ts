@@ -57,29 +57,11 @@ export function lendingHistory(rand: () => number): LendingEvent[] {
   return events;
 }
 
-/** One wallet of the population: its features (positions replayed from a generated history) and signals. */
-export function populationWallet(i: number, seed = 1): ModelInput & { events: LendingEvent[] } {
-  const rand = seeded(seed * 1_000_003 + i);
-  const r = (n: number) => Math.floor(rand() * n);
-  const f: WalletFeatures = emptyFeatures(`0x${i.toString(16).padStart(40, '0')}`);
-  if (r(200) === 0) {
-    f.accountType = 'contract';
-    f.contractLabel = r(2) ? 'Uniswap V3: Router' : null;
-  }
-  f.chains = [1, 10, 137].slice(0, 1 + r(3));
-  f.firstActivityAt = new Date(POPULATION_NOW - r(1000) * DAY);
-  f.lastActivityAt = new Date(POPULATION_NOW - r(90) * DAY);
-  f.txCount = r(2000);
-  f.activeDays = r(300);
-  f.activeMonths = r(36);
-  f.distinctCounterparties = r(200);
-  f.tokenTransfers = r(1000);
-  f.distinctTokens = r(50);
-  f.ageDays = r(1500);
-  const events = lendingHistory(rand);
+/** DEFI_LENDING's features, the positions replayed from the generated history. */
+function lendingFeatures(events: LendingEvent[], r: (n: number) => number): WalletFeatures['lending'] {
   const until = events.length ? events[events.length - 1].at + r(60) * DAY : null;
   const count = (k: string) => events.filter((e) => e.kind === k).length;
-  f.lending = {
+  return {
     supplies: count('lending_supply'),
     borrows: count('lending_borrow'),
     repays: count('lending_repay'),
@@ -95,6 +77,10 @@ export function populationWallet(i: number, seed = 1): ModelInput & { events: Le
     avgDaysToRepay: r(4) === 0 ? null : r(200),
     positions: replayLending(events, until),
   };
+}
+
+/** The other categories' features, drawn in a fixed order (the seed decides every value). */
+function otherCategories(f: WalletFeatures, r: (n: number) => number, rand: () => number): void {
   f.trading = { swaps: r(300), distinctPools: r(40), protocols: r(4), activeDays: r(100), volumeUsd: r(2e6), unvaluedSwaps: r(20) };
   if (r(2)) {
     f.trading.feesUsd = r(5000) + rand();
@@ -118,7 +104,15 @@ export function populationWallet(i: number, seed = 1): ModelInput & { events: Le
     f.gasUsd = { lending: gl, trading: gt, governance: gg, total: gl + gt + gg + rand() * 100 };
   }
   f.evidenceCount = r(5000);
+}
 
+/** Compliance, identity and debt claims of wallet i. */
+function populationSignals(
+  i: number,
+  f: WalletFeatures,
+  r: (n: number) => number,
+  rand: () => number,
+): { compliance: ComplianceSignal | null; identity: IdentitySignal | null; claims: DebtClaimSignal[] } {
   const compliance: ComplianceSignal | null =
     r(3) === 0
       ? null
@@ -155,5 +149,31 @@ export function populationWallet(i: number, seed = 1): ModelInput & { events: Le
       inNotice: r(4) === 0,
     } as DebtClaimSignal);
   }
+  return { compliance, identity, claims };
+}
+
+/** One wallet of the population: its features (positions replayed from a generated history) and signals. */
+export function populationWallet(i: number, seed = 1): ModelInput & { events: LendingEvent[] } {
+  const rand = seeded(seed * 1_000_003 + i);
+  const r = (n: number) => Math.floor(rand() * n);
+  const f: WalletFeatures = emptyFeatures(`0x${i.toString(16).padStart(40, '0')}`);
+  if (r(200) === 0) {
+    f.accountType = 'contract';
+    f.contractLabel = r(2) ? 'Uniswap V3: Router' : null;
+  }
+  f.chains = [1, 10, 137].slice(0, 1 + r(3));
+  f.firstActivityAt = new Date(POPULATION_NOW - r(1000) * DAY);
+  f.lastActivityAt = new Date(POPULATION_NOW - r(90) * DAY);
+  f.txCount = r(2000);
+  f.activeDays = r(300);
+  f.activeMonths = r(36);
+  f.distinctCounterparties = r(200);
+  f.tokenTransfers = r(1000);
+  f.distinctTokens = r(50);
+  f.ageDays = r(1500);
+  const events = lendingHistory(rand);
+  f.lending = lendingFeatures(events, r);
+  otherCategories(f, r, rand);
+  const { compliance, identity, claims } = populationSignals(i, f, r, rand);
   return { features: f, claims, compliance, identity, events };
 }
