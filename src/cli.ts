@@ -76,7 +76,7 @@ const operator: Record<string, Command> = {
       wallet: { ...flag('sync this wallet over JSON-RPC', '<address>'), multiple: true },
     },
     async run(_p, args, config) {
-      const { runIngestCommand } = await import('./modules/ingestion/cli.js');
+      const { runIngestCommand } = await import('./cli/ingest.js');
       process.exitCode = await runIngestCommand(args, config!);
     },
   },

@@ -1,9 +1,9 @@
 // `credence ingest`: bulk import of an ethereum-etl export directory, or a JSON-RPC sync of given wallets.
-// Runs against the configured database with the scoring module loaded, so imported wallets are rescored.
+// Runs in the app its caller boots (src/cli/ingest.ts) on the configured database, so imported wallets are rescored.
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import type { Config } from '../../platform/config.js';
-import type { Db } from '../../platform/db/types.js';
+import type { AppContext } from '../../platform/context.js';
 import { createIngestionRepo } from './repo.js';
 import { EtlFieldError, importEthereumEtl, type ProgressSink } from './etl/import.js';
 import type { IngestionEngine } from './service.js';
@@ -15,8 +15,16 @@ const USAGE = `usage:
   credence ingest --format ethereum-etl [--chain 1] [--no-score] <dir>
   credence ingest --wallet <address> [--wallet <address> ...]`;
 
-/** Runs the command; returns the process exit code. `db` lets tests hand in an already-migrated database. */
-export async function runIngestCommand(args: string[], config: Config, opts: { db?: Db } = {}): Promise<number> {
+/** What the command needs of the app it runs in. */
+export interface IngestApp {
+  ctx: AppContext;
+  ready(): PromiseLike<unknown>;
+  close(): PromiseLike<unknown>;
+}
+
+/** Runs the command in the app `boot` builds from these settings (after the arguments are checked); returns the
+ *  process exit code. */
+export async function runIngest(args: string[], config: Config, boot: (config: Config) => Promise<IngestApp>): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -35,12 +43,8 @@ export async function runIngestCommand(args: string[], config: Config, opts: { d
   const chainId = Number(values.chain);
   if (!Number.isInteger(chainId) || chainId < 1) throw new Error(`--chain must be a chain id, got "${values.chain}"`);
 
-  const { buildApp } = await import('../../app.js');
   // no workers; quiet logs so the progress bars stay readable
-  const app = await buildApp(
-    { ...config, roles: [], logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel },
-    opts.db ? { db: opts.db } : {},
-  );
+  const app = await boot({ ...config, roles: [], logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
   await app.ready();
   try {
     const ctx = app.ctx;

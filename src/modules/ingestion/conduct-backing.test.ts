@@ -28,7 +28,7 @@ import {
   v3Pool,
 } from '../../../test/helpers/conduct-histories.js';
 import type { Db } from '../../platform/db/types.js';
-import { runIngestCommand } from './cli.js';
+import { runIngestCommand } from '../../cli/ingest.js';
 import { createIngestionRepo } from './repo.js';
 import { model } from '../scoring/params.js';
 

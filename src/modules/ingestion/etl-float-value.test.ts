@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { randomAddress, testConfig } from '../../../test/helpers/app.js';
 import { testDatabase } from '../../../test/helpers/db.js';
-import { runIngestCommand } from './cli.js';
+import { runIngestCommand } from '../../cli/ingest.js';
 
 let errors: string[];
 beforeEach(() => {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createKey, createTestApp, randomAddress, testConfig } from '../../../test/helpers/app.js';
 import { testDatabase } from '../../../test/helpers/db.js';
-import { runIngestCommand } from './cli.js';
+import { runIngestCommand } from '../../cli/ingest.js';
 import type { App } from '../../platform/http/types.js';
 import { EVENTS } from './events.js';
 import { createIngestionRepo } from './repo.js';

@@ -10,7 +10,7 @@ import { encodeAbiParameters, encodeEventTopics, keccak256, parseAbiItem, toHex,
 import { randomAddress, testConfig } from '../../../test/helpers/app.js';
 import { testDatabase } from '../../../test/helpers/db.js';
 import type { Db } from '../../platform/db/types.js';
-import { runIngestCommand } from './cli.js';
+import { runIngestCommand } from '../../cli/ingest.js';
 import { model } from '../scoring/params.js';
 
 const { ceilingFor } = model;

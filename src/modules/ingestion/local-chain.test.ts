@@ -20,7 +20,7 @@ import { RpcError } from './rpc-errors.js';
 import { createIngestionService, type IngestionEngine } from './service.js';
 import { createRefreshWorker } from './worker.js';
 import { importEthereumEtl } from './etl/import.js';
-import { runIngestCommand } from './cli.js';
+import { runIngestCommand } from '../../cli/ingest.js';
 import { model } from '../scoring/params.js';
 
 const { ceilingFor } = model;

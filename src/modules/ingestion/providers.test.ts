@@ -9,7 +9,7 @@ import { keepOpen, testDatabase } from '../../../test/helpers/db.js';
 import { simulateChain, type SimChain } from '../../../test/fakes/rpc-provider-chain.js';
 import { startFakeProvider, type FakeProvider, type ProviderProfile } from '../../../test/fakes/rpc-provider.js';
 import type { Db } from '../../platform/db/types.js';
-import { runIngestCommand } from './cli.js';
+import { runIngestCommand } from '../../cli/ingest.js';
 import { createIngestionRepo } from './repo.js';
 import { createRpcSource } from './rpc-source.js';
 import { createIngestionService } from './service.js';

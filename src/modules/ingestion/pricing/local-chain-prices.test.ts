@@ -16,7 +16,7 @@ import { exportEthereumEtl } from '../../../../scripts/export-ethereum-etl.js';
 import type { App } from '../../../platform/http/types.js';
 import type { Db } from '../../../platform/db/types.js';
 import type { ScoringService } from '../../scoring/contracts.js';
-import { runIngestCommand } from '../cli.js';
+import { runIngestCommand } from '../../../cli/ingest.js';
 import type { IngestionEngine } from '../service.js';
 import { oracleFor } from './oracle.js';
 
