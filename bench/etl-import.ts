@@ -305,7 +305,7 @@ async function main() {
       );
 
       if (process.env.BENCH_RESCORE !== '0') {
-        const { createScoringService } = await import('../src/modules/scoring/service.js');
+        const { createScoringService, standaloneInputs } = await import('../src/modules/scoring/service.js');
         const { createEventBus } = await import('../src/platform/events/bus.js');
         const { createCacheFactory } = await import('../src/platform/cache/index.js');
         const bus = createEventBus({ instanceId: 'bench', channel: 'bench' });
@@ -313,9 +313,7 @@ async function main() {
           db,
           bus,
           caches: createCacheFactory(bus),
-          services: {
-            ingestion: { featuresFor: (w: string) => repo.features(w), featuresForMany: (ws: string[]) => repo.featuresMany(ws, db) },
-          } as never,
+          services: standaloneInputs({ featuresFor: (w) => repo.features(w), featuresForMany: (ws) => repo.featuresMany(ws, db) }),
         });
         t = performance.now();
         await scoring.recomputeMany([...r.wallets], 'ingestion');

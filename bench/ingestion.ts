@@ -15,7 +15,7 @@ import { chunkSizer, FEATURES_CHUNK } from '../src/modules/scoring/features/inde
 import { importEthereumEtl } from '../src/modules/ingestion/etl/import.js';
 import { ACTIVITY_KINDS } from '../src/modules/ingestion/events.js';
 import type { ActivityRecord } from '../src/modules/ingestion/decode.js';
-import { createScoringService } from '../src/modules/scoring/service.js';
+import { createScoringService, standaloneInputs } from '../src/modules/scoring/service.js';
 import { createEventBus } from '../src/platform/events/bus.js';
 import { createCacheFactory } from '../src/platform/cache/index.js';
 
@@ -172,11 +172,11 @@ async function main() {
     db: timedDb,
     bus,
     caches: createCacheFactory(bus),
-    services: {
-      ingestion: { featuresFor: (w: string) => repo.features(w), featuresForMany: featuresTimed },
-      // the outbox rows are written in the score's transaction (no subscription here: the statement, no rows)
-      webhooks: createOutbox(createOutboxRepo(db)),
-    } as never,
+    // the outbox rows are written in the score's transaction (no subscription here: the statement, no rows)
+    services: standaloneInputs(
+      { featuresFor: (w) => repo.features(w), featuresForMany: featuresTimed },
+      createOutbox(createOutboxRepo(db)),
+    ),
   });
   const pass = wallets.slice(0, Math.min(4000, WALLETS));
   const batches: string[][] = [];

@@ -14,7 +14,7 @@ import {
   type ScoreEntry,
   type ScoringService,
 } from './contracts.js';
-import { decayConfidence, MODEL_VERSION, tierFor, type ModelInput } from './model/index.js';
+import { decayConfidence, MODEL_VERSION, NO_COMPLIANCE, NO_IDENTITY, tierFor, type ModelInput } from './model/index.js';
 import { planWallet, type Override } from './plan.js';
 import { model } from './params.js';
 import { createScoresRepo, type ReadRow, type ScoreRow } from './repo.js';
@@ -34,6 +34,34 @@ export interface ScoringDeps {
 
 /** What scoring reads from (and writes to) other modules; read when a wallet is scored, so a swapped provider counts. */
 export type ScoringInputs = Pick<ModuleServices, 'ingestion' | 'debtClaims' | 'compliance' | 'identity' | 'webhooks'>;
+
+/** Inputs for a scoring service run without the other modules (benchmarks): the features given, and do-nothing
+ *  providers: no chain read (coverage none), no claims, no KYC or sanctions list, no DID; `webhooks` writes nothing
+ *  unless given. */
+export function standaloneInputs(
+  features: Pick<ScoringInputs['ingestion'], 'featuresFor' | 'featuresForMany'>,
+  webhooks: ScoringInputs['webhooks'] = { enqueue: async () => undefined, enqueueEvent: async () => undefined },
+): ScoringInputs {
+  const none = (at: Date): Coverage => ({ status: 'none', asOf: at, reason: NO_CHAIN_SOURCE, chains: [] });
+  return {
+    ingestion: {
+      featuresFor: (a) => features.featuresFor(a),
+      featuresForMany: (a) => features.featuresForMany(a),
+      ensureFresh: async () => undefined,
+      coverageFor: async (addresses) => new Map(addresses.map((a) => [a, none(new Date())])),
+      contractOf: async () => undefined,
+    },
+    debtClaims: { signalsFor: async () => [], signalsForMany: async (a) => a.map(() => []) },
+    compliance: { signalFor: async () => NO_COMPLIANCE, signalsForMany: async (a) => a.map(() => NO_COMPLIANCE) },
+    identity: {
+      signalFor: async () => NO_IDENTITY,
+      signalsForMany: async (a) => a.map(() => NO_IDENTITY),
+      resolveDid: async () => null,
+      recordControl: async () => undefined,
+    },
+    webhooks,
+  };
+}
 
 type WalletEntries = Record<Category, ScoreEntry>;
 
