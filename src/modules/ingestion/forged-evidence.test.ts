@@ -72,7 +72,7 @@ describe('forged evidence from a self-deployed emitter', () => {
       expect(forged[cat].factors?.[0].code, cat).toMatch(/^NO_/);
     }
     for (const cat of Object.keys(clean) as Category[]) expect(forged[cat].score, cat).toBe(clean[cat].score);
-    expect(forged.OVERALL.score).toBeLessThan(100); // model 1.0.0: 516
+    expect(forged.OVERALL.score).toBeLessThan(100); // before the evidence registry: 516
   });
 
   it('a forged LiquidationCall (and Comet AbsorbDebt) naming an honest borrower moves nothing, not even the decay anchor', async () => {
@@ -112,7 +112,7 @@ describe('protocol contracts are not people', () => {
     expect(f.accountType).toBe('contract');
     expect(f.contractLabel).toMatch(/Universal Router/);
     const s = await scoresOf(router);
-    expect(s.DEFI_TRADING.score).toBe(0); // model 1.0.0: 606 on the mainnet export
+    expect(s.DEFI_TRADING.score).toBe(0); // before the evidence registry: 606 on the mainnet export
     expect(s.DEFI_TRADING.factors?.[0].code).toBe('PROTOCOL_CONTRACT');
     expect(s.OVERALL.score).toBe(0);
     // and so the profile says
