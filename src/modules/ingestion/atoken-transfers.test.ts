@@ -195,7 +195,7 @@ describe('aToken transfers move Aave collateral (ethereum-etl import, real pinne
     expect(f.lending.positions!.collateralUsdDays).toBeCloseTo(100_000 * 365, -3);
     // the same as the replay of the Pool's Supply and Withdraw alone
     expect(f.lending.positions).toEqual(replayLending(rows.map(asEvent), f.lastActivityAt!.getTime()));
-    // a year of supplying alone is no credit record (174 under 3.0.0, header)
+    // a year of supplying alone is no credit record (174 under an earlier model, see the header)
     expect((await scores(W.honest)).DEFI_LENDING).toBe(0);
     // the aToken's own transfers are still the wallet's token movements (never scored as trading)
     const [{ n }] = await db.query<{ n: number }>(

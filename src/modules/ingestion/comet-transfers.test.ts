@@ -14,7 +14,7 @@
 // Withdraw of a balance it was never seen to supply read as a $100k borrow opened on its last day: 0 USD-days).
 // Now: the attacker 100k USD-days (one day), DEFI_LENDING 0, OVERALL 96; the receiver 36.5M and 174. The honest
 // supplier (36.5M, 174) and the borrower (9.0M USD-days of debt, 16.4M of collateral, one 180-day cycle,
-// DEFI_LENDING 513 under 3.0.0; conduct 299 under 4.0.0) are the same before and after: their mints and burns are their Supply/Withdraw's own.
+// DEFI_LENDING 513 under an earlier model; conduct 299 now) are the same before and after: their mints and burns are their Supply/Withdraw's own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUnits } from 'viem';
 import { testDatabase } from '../../../test/helpers/db.js';
@@ -256,7 +256,7 @@ describe('Comet base transfers move the balance (ethereum-etl import, the real p
     expect(f.lending.positions).toEqual(
       replayLending(rows.filter((r) => r.ref !== 'comet-transfer').map(asEvent), f.lastActivityAt!.getTime()),
     );
-    // a year of supplying alone is no credit record (174 under 3.0.0, header)
+    // a year of supplying alone is no credit record (174 under an earlier model, see the header)
     expect((await scores(W.honest)).DEFI_LENDING).toBe(0);
   });
 
