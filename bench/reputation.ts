@@ -10,7 +10,8 @@ import { cpus, loadavg } from 'node:os';
 import Fastify from 'fastify';
 import { Wallet } from 'ethers';
 import { buildApp } from '../src/app.js';
-import { emptyFeatures, MODEL_VERSION } from '../src/modules/scoring/model/index.js';
+import { MODEL_VERSION } from '../src/modules/scoring/model/index.js';
+import { populationWallet } from '../src/modules/scoring/model/population.js';
 import type { WalletFeatures } from '../src/modules/scoring/contracts.js';
 import { autocannon, benchConfig, enterpriseKeys, median, signInAdmin } from './support.js';
 import { model } from '../src/modules/scoring/params.js';
@@ -26,55 +27,6 @@ const KEYS = 30; // Enterprise keys allow 2,000 req/s each: spread the load so t
 
 function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-function randomFeatures(i: number): WalletFeatures {
-  const r = (n: number) => Math.floor(Math.random() * n);
-  const f = emptyFeatures(`0x${i.toString(16).padStart(40, '0')}`);
-  f.chains = [1, 10, 137].slice(0, 1 + r(3));
-  f.firstActivityAt = new Date(Date.now() - r(1000) * 86_400_000);
-  f.lastActivityAt = new Date(Date.now() - r(90) * 86_400_000);
-  f.txCount = r(2000);
-  f.activeDays = r(300);
-  f.activeMonths = r(36);
-  f.distinctCounterparties = r(200);
-  f.tokenTransfers = r(1000);
-  f.distinctTokens = r(50);
-  f.ageDays = r(1500);
-  f.lending = {
-    supplies: r(20),
-    borrows: r(20),
-    repays: r(20),
-    liquidations: r(3),
-    protocols: r(4),
-    suppliedUsd: r(1e6),
-    borrowedUsd: r(5e5),
-    repaidUsd: r(5e5),
-    liquidatedUsd: r(1e4),
-    unvaluedSupplies: r(5),
-    unvaluedBorrows: r(5),
-    unvaluedRepays: r(5),
-    avgDaysToRepay: r(200),
-    positions: {
-      debtUsdDays: r(5e7),
-      collateralUsdDays: r(2e8),
-      interestUsd: r(5000),
-      cycles: r(20),
-      cycleMonths: r(12),
-      avgCycleDays: r(120),
-      protocolsHeld: r(4),
-      spanDays: r(1000),
-    },
-  };
-  f.trading = { swaps: r(300), distinctPools: r(40), protocols: r(4), activeDays: r(100), volumeUsd: r(2e6), unvaluedSwaps: r(20) };
-  const at = () => new Date(Date.now() - r(400) * 86_400_000);
-  f.evidenceAt = { lending: at(), trading: at(), governance: at(), nft: null, identity: at(), social: at(), developer: null };
-  f.governance = { votes: r(30), proposalsVotedOn: r(30), delegationsMade: r(3), delegationsReceived: r(5), governors: r(4) };
-  f.nft = { mints: r(20), received: r(40), sent: r(20), collections: r(15) };
-  f.developer = { contractsDeployed: r(10), contractsWithCode: r(8) };
-  f.identity = { ensNames: r(2), attestationsReceived: r(5), attestationsMade: r(5) };
-  f.evidenceCount = r(5000);
-  return f;
 }
 
 async function main() {
@@ -241,7 +193,8 @@ async function main() {
     let t: number;
     // 3. scoring throughput from stored features (serialized as the store would hand them over); best and median of 5 passes
     const N = 20_000;
-    const stored = Array.from({ length: N }, (_, i) => JSON.stringify(randomFeatures(i)));
+    // the model's seeded test population (model/population.ts: lending histories replayed, every category's features)
+    const stored = Array.from({ length: N }, (_, i) => JSON.stringify(populationWallet(i).features));
     const revive = (s: string) => {
       const f = JSON.parse(s) as WalletFeatures;
       f.firstActivityAt = f.firstActivityAt && new Date(f.firstActivityAt);
