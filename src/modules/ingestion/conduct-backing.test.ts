@@ -97,7 +97,7 @@ afterAll(async () => {
   await db?.close();
 });
 
-describe('the attacks of issue 28, through the ethereum-etl import at the real addresses (Arbitrum)', () => {
+describe('the attacks on conduct and backing, through the ethereum-etl import at the real addresses (Arbitrum)', () => {
   const x = new EtlExport(200_000_000, GAS.arbitrum);
   const fresh = addr();
   // rows 1 and 2: a second wallet is the only LP of three new 1% stable pools and a V2 pair; the first wallet swaps

@@ -85,7 +85,7 @@ describe('honest histories keep their conduct (within 10% of model 2.0.0), held 
   });
 });
 
-describe('attacks through the import (issue 19)', () => {
+describe('attacks through the import', () => {
   it('row 4: flash-funded $50k round trips in the 1-bp and 5-bp pools earn no trading credit', async () => {
     const [w] = await imported(1, H.flashTrader);
     const [a, base] = [await scores(w), await fresh()];

@@ -222,7 +222,7 @@ function buildExport(): string {
   return x.write();
 }
 
-describe('issue 19: lending credit that costs nothing (ethereum-etl import, real pinned contracts)', () => {
+describe('lending credit that costs nothing (ethereum-etl import, real pinned contracts)', () => {
   let db: Db;
   const scores = new Map<string, Record<string, number>>();
   const lendingRows = new Map<string, { conduct: number; backing: number }>();

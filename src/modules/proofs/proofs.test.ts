@@ -210,7 +210,7 @@ describe('ScoreAboveThreshold', () => {
   });
 });
 
-describe('whose proof it is (issue 13: a proof works for whoever presents it)', () => {
+describe('whose proof it is (a proof works for whoever presents it)', () => {
   it("tells the verifier the proof's subject, so an attacker's copy of a victim's proof is recognisable", async () => {
     const victim = randomAddress();
     const attacker = randomAddress();

@@ -80,7 +80,7 @@ describe('planWallet', () => {
     expect(row(after.rows, 'DEFI_LENDING').score).toBeLessThanOrEqual(row(before.rows, 'DEFI_LENDING').score);
   });
 
-  it("anchors are the category's own evidence: no debt claim, verified or not, nor its status changes, moves one (model 3.0.0)", () => {
+  it("anchors are the category's own evidence: no debt claim, verified or not, nor its status changes, moves one", () => {
     const claim = { ...verifiedClaim };
     const before = plan(features(t0), [], [], t1);
     const first = plan(features(t0), [claim], before.rows, t1);

@@ -70,7 +70,7 @@ describe('debt claim weights', () => {
   });
 });
 
-describe('issue 19: creditor weight, notice period, confidence', () => {
+describe('creditor weight, notice period, confidence', () => {
   const weighted = (i: number, w: number): DebtClaimSignal => ({ ...claim(i, true), creditorWeight: w });
 
   it('a creditor weighs by its own costly scores: a quarter with none, full from 500 in a costly category; SOCIAL, IDENTITY, COMPLIANCE and OVERALL do not count', () => {

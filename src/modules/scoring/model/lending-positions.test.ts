@@ -43,7 +43,7 @@ const lendingOf = (events: LendingEvent[], until?: number) => {
   return scoreWallet({ features: f }).find((r) => r.category === 'DEFI_LENDING')!;
 };
 
-describe('lending positions over time (model 3.0.0)', () => {
+describe('lending positions over time', () => {
   it('a flash loop in one block holds nothing and earns nothing, whatever its size', () => {
     const loop = [
       ev('lending_supply', 1_430_000, 0),

@@ -265,7 +265,7 @@ describe('debt claims on DEFI_LENDING', () => {
     expect(upheldPenalty(2)).toBeGreaterThan(upheldPenalty(1));
     expect(upheldPenalty(100)).toBeLessThanOrEqual(600);
   });
-  it('claims never raise the confidence of the category (model 3.0.0: they are no evidence of its own activity)', () => {
+  it('claims never raise the confidence of the category (they are no evidence of its own activity)', () => {
     const f = emptyFeatures(ADDR);
     expect(lendingScore([claim('Pending')], f).confidence).toBe(lendingScore([], f).confidence);
   });
@@ -437,14 +437,14 @@ describe('categories', () => {
   });
 });
 
-describe('model 2.0.0: value, self-dealing, anchors', () => {
+describe('value, self-dealing, anchors', () => {
   it('SANCTIONED shows what the hit cost against the clean baseline', () => {
     const r = byCat({ features: emptyFeatures(ADDR), compliance: { sanctioned: true, kycStatus: 'none', kycLevel: 'none' } });
     expect(r.COMPLIANCE.score).toBe(0);
     expect(r.COMPLIANCE.factors[0]).toMatchObject({ code: 'SANCTIONED', impact: -500 });
   });
 
-  it('a credit record needs borrowing; capital supplied alone is none (model 4.0.0)', () => {
+  it('a credit record needs borrowing; capital supplied alone is none', () => {
     const f = emptyFeatures(ADDR);
     f.lending = { ...f.lending, supplies: 3, protocols: 1, suppliedUsd: 1_000_000 };
     f.lending.positions = { ...EMPTY_POSITIONS, collateralUsdDays: 1_000_000 * 30, protocolsHeld: 1, spanDays: 30 };
