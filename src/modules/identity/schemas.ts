@@ -2,6 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EthAddress, Nullable, Timestamp, Uuid } from '../../platform/http/schemas.js';
 import { DID_PATTERN } from './did.js';
+import { pageQuery } from '../../platform/http/pagination.js';
 
 export const MAX_DID_DOCUMENT = 50_000;
 
@@ -148,3 +149,10 @@ export const VerifyResponse = Type.Object({
     }),
   ),
 });
+
+/** A DID's credentials: a bare array, paged through the Link header. */
+export const CredentialListQuery = Type.Object(pageQuery(100, 100));
+export const CredentialList = Type.Array(Credential);
+
+export const DidUpdated = Type.Null({ description: 'updated' });
+export const DidDeactivated = Type.Null({ description: 'deactivated' });
