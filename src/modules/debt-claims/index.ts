@@ -1,4 +1,4 @@
-// Wires the debt-claims module: its routes, the claim signals the scoring model reads (ctx.services.debtClaims),
+// Wires the debt-claims module: its routes, the claim signals the scoring model reads (ModuleServices.debtClaims),
 // the evidence checker (chain RPCs from settings) and the claims worker that finishes every claim's job.
 import type { Module } from '../../platform/http/types.js';
 import { model } from '../scoring/contracts.js';
@@ -17,17 +17,13 @@ export const debtClaimsModule: Module = {
   name: 'debt-claims',
   register(app, ctx) {
     const repo = createClaimsRepo(ctx.db);
-    const scoring = () => ctx.services.scoring;
     const cfg = ctx.config;
     const checker = createEvidenceChecker({
       rpcUrls: cfg.rpcUrls,
       rules: () => ({ minAgeMs: cfg.claimMinEvidenceAgeHours * 3_600_000, minPrincipalUsd: cfg.claimMinPrincipalUsd }),
     });
     // The creditor's weight: its own current scores in the costly categories (computed first if never scored).
-    const weigh = async (creditor: string) => {
-      const s = scoring();
-      return s ? model.creditorWeight(await s.getScores(creditor)) : null;
-    };
+    const weigh = async (creditor: string) => model.creditorWeight(await ctx.services.scoring.getScores(creditor));
     // hub clients subscribed to the debtor (best-effort, every instance through the bus), of the claim's environment
     const announce = (e: { address: string; data: Record<string, unknown> }) =>
       ctx.bus.publish(DEBT_CLAIM_FILED, { address: e.address, data: e.data, environment: currentEnvironment() });
