@@ -165,3 +165,6 @@ export const AgeCheck = Type.Object(
   },
   { $id: 'AgeCheck', title: 'Age check' },
 );
+
+/** The age questions asked about a wallet: a bare array, paged through the Link header. */
+export const AgeCheckList = Type.Array(AgeCheck);
