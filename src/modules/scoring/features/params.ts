@@ -1,8 +1,7 @@
 // The constants of data/scoring/costs.json and backing.json, the maintained NFT list (nft-collections.json) and the
 // established pools (established-pools.json), as the parameters of the features statement (sql.ts); read once by
 // ../params.ts.
-import { DUST_USD } from '../../ingestion/registry/gate.js';
-import { localCollections, localPools } from '../../ingestion/registry/index.js';
+import { DUST_USD, localCollections, localPools } from '../../ingestion/contracts.js';
 import { COSTS, ESTABLISHED_POOLS, LISTED_COLLECTIONS, MODEL_PARAMS } from '../params.js';
 
 export { DUST_USD, COSTS };

@@ -1,7 +1,7 @@
 // Features of wallets read from the activity table (one statement per chunk of wallets) and turned into the model's
 // input (WalletFeatures), with the lending positions replayed over time.
 import { prepared, type Queryable } from '../../../platform/db/types.js';
-import { protocolContract } from '../../ingestion/registry/index.js';
+import { protocolContract } from '../../ingestion/contracts.js';
 import type { WalletFeatures } from '../contracts.js';
 import { replayLending, type LendingEvent, type LendingPositions } from '../model/lending-positions.js';
 import { COSTS, DUST_USD, establishedPools, listedCollections, NATIVE_PRICES } from './params.js';
