@@ -2,7 +2,7 @@
 import type { App } from '../../../platform/http/types.js';
 import { errorResponses } from '../../../platform/openapi.js';
 import { toChecksum } from '../../../platform/http/address.js';
-import { snarkjsForm } from '../../proofs/snarkjs-form.js';
+import { snarkjsForm } from '../../proofs/contracts.js';
 import { AgeVerifyBody, AgeVerifyResponse } from '../schemas.js';
 import { AGE_PRIVACY, SANDBOX_AGE, checkAge, tags, type ComplianceRouteDeps } from './shared.js';
 
