@@ -144,42 +144,18 @@ export const localCollections: string[] = [];
 export const localPools: string[] = [];
 const lc = (a: string) => a.toLowerCase();
 
-function build(chainId: number): ChainRegistry {
-  const {
-    V2_FACTORY_ADDRESSES,
-    V3_CORE_FACTORY_ADDRESSES,
-    GOVERNANCE_BRAVO_ADDRESSES,
-    UNI_ADDRESSES,
-    V2_ROUTER_ADDRESSES,
-    SWAP_ROUTER_02_ADDRESSES,
-    NONFUNGIBLE_POSITION_MANAGER_ADDRESSES,
-    CHAIN_TO_ADDRESSES_MAP,
-  } = uniswap();
-  const file = JSON.parse(readFileSync(path.join(DATA, `${chainId}.json`), 'utf8')) as ChainFile;
-  const blocks = new Map(
-    Object.entries(file.fromBlocks ?? {})
-      .filter(([k]) => k.startsWith('0x'))
-      .map(([k, v]) => [lc(k), typeof v === 'string' ? 0 : v.fromBlock]),
-  );
-  const contracts = new Map<string, PinnedContract>();
-  const add = (c: Omit<PinnedContract, 'address' | 'fromBlock'> & { address: string; fromBlock?: number }) => {
-    const address = lc(c.address);
-    if (!contracts.has(address))
-      contracts.set(address, {
-        ...c,
-        address,
-        fromBlock: c.fromBlock ?? blocks.get(address) ?? 0,
-        baseToken: c.baseToken ? lc(c.baseToken) : undefined,
-        pool: c.pool ? lc(c.pool) : undefined,
-        reserve: c.reserve ? lc(c.reserve) : undefined,
-      });
-  };
-  const tokens = new Map<string, TokenInfo>();
-  const addToken = (address: string, symbol: string, decimals: number) => {
-    const a = lc(address);
-    if (!tokens.has(a)) tokens.set(a, { address: a, symbol, decimals, stable: STABLE.has(symbol.toUpperCase()) });
-  };
+/** What the sections of build() add to: the chain's contracts and tokens, each address once (the first wins). */
+interface Builder {
+  chainId: number;
+  blocks: Map<string, number>;
+  contracts: Map<string, PinnedContract>;
+  add(c: Omit<PinnedContract, 'address' | 'fromBlock'> & { address: string; fromBlock?: number }): void;
+  addToken(address: string, symbol: string, decimals: number): void;
+}
 
+/** Aave V2/V3 pools, their reserves and aTokens (see the comment inside). */
+function addAave(b: Builder): void {
+  const { chainId, add, addToken, contracts, blocks } = b;
   // Aave V2/V3 pools (every market of the address book on this chain), their reserves' decimals and their aTokens:
   // a position is the wallet's aTokens, so one sent to another wallet is collateral leaving it (no Withdraw names
   // it). An aToken is deployed by its pool's configurator after the pool: the pool's fromBlock bounds it.
@@ -214,7 +190,20 @@ function build(chainId: number): ChainRegistry {
         });
     }
   }
-  // Uniswap: factories (pools derive from them), routers (labelled, never scored), UNI and its governor.
+}
+
+/** Uniswap V2/V3: factories (pools derive from them), routers (labelled, never scored), UNI and its governor. */
+function addUniswap(b: Builder): { v2Factory: string | null; v3Factory: string | null } {
+  const { chainId, add } = b;
+  const {
+    V2_FACTORY_ADDRESSES,
+    V3_CORE_FACTORY_ADDRESSES,
+    GOVERNANCE_BRAVO_ADDRESSES,
+    UNI_ADDRESSES,
+    V2_ROUTER_ADDRESSES,
+    SWAP_ROUTER_02_ADDRESSES,
+    NONFUNGIBLE_POSITION_MANAGER_ADDRESSES,
+  } = uniswap();
   const v2Factory = V2_FACTORY_ADDRESSES[chainId] ? lc(V2_FACTORY_ADDRESSES[chainId]) : null;
   const v3Factory = V3_CORE_FACTORY_ADDRESSES[chainId] ? lc(V3_CORE_FACTORY_ADDRESSES[chainId]) : null;
   if (v2Factory)
@@ -277,7 +266,12 @@ function build(chainId: number): ChainRegistry {
       label: 'UNI',
       source: '@uniswap/sdk-core UNI_ADDRESSES',
     });
-  // EAS
+  return { v2Factory, v3Factory };
+}
+
+/** EAS, from its deployment files. */
+function addEas(b: Builder): void {
+  const { chainId, add } = b;
   const easDir = { 1: 'mainnet', 10: 'optimism', 137: 'polygon', 8453: 'base', 42161: 'arbitrum-one' }[chainId as 1];
   if (easDir) {
     const d = require(`@ethereum-attestation-service/eas-contracts/deployments/${easDir}/EAS.json`) as {
@@ -294,6 +288,12 @@ function build(chainId: number): ChainRegistry {
       source: `@ethereum-attestation-service/eas-contracts deployments/${easDir}/EAS.json`,
     });
   }
+}
+
+/** Uniswap V4's PoolManager and PositionManager. */
+function addUniswapV4(b: Builder): void {
+  const { chainId, add } = b;
+  const { CHAIN_TO_ADDRESSES_MAP } = uniswap();
   // Uniswap V4: one PoolManager per chain emits every pool's Swap (pools are ids, not contracts; see ../decode.ts)
   const v4 = (CHAIN_TO_ADDRESSES_MAP as Record<number, { v4PoolManagerAddress?: string }>)[chainId]?.v4PoolManagerAddress;
   if (v4)
@@ -315,6 +315,11 @@ function build(chainId: number): ChainRegistry {
       label: 'Uniswap V4 PositionManager',
       source: '@uniswap/sdk-core CHAIN_TO_ADDRESSES_MAP[chainId].v4PositionManagerAddress',
     });
+}
+
+/** Morpho Blue's singleton and its deployment block. */
+function addMorpho(b: Builder): void {
+  const { chainId, add } = b;
   // Morpho Blue: the singleton holds every market (by id); its events carry the assets moved
   let morpho: string | undefined;
   try {
@@ -340,6 +345,11 @@ function build(chainId: number): ChainRegistry {
       fromBlock: morphoFrom,
       source: '@morpho-org/blue-sdk getChainAddresses(chainId).morpho, deployments[chainId].morpho (block)',
     });
+}
+
+/** Balancer V2's Vault. */
+function addBalancer(b: Builder): void {
+  const { chainId, add } = b;
   // Balancer V2: the Vault emits every pool's Swap (poolId)
   const network = BALANCER_NETWORK[chainId];
   if (network) {
@@ -361,6 +371,11 @@ function build(chainId: number): ChainRegistry {
       // the package has no Vault deployment for this network
     }
   }
+}
+
+/** SparkLend and Compound V2 from their reviewed files. */
+function addSparkAndCompound(b: Builder): void {
+  const { chainId, add } = b;
   // SparkLend (an Aave V3 deployment of Spark's own) and Compound V2 (Comptroller and cTokens): reviewed files
   // generated from the protocols' published lists (each entry names its source)
   const spark = optionalFile<SparkFile>(`spark-${chainId}.json`);
@@ -410,6 +425,42 @@ function build(chainId: number): ChainRegistry {
       });
     }
   }
+}
+
+function build(chainId: number): ChainRegistry {
+  const file = JSON.parse(readFileSync(path.join(DATA, `${chainId}.json`), 'utf8')) as ChainFile;
+  const blocks = new Map(
+    Object.entries(file.fromBlocks ?? {})
+      .filter(([k]) => k.startsWith('0x'))
+      .map(([k, v]) => [lc(k), typeof v === 'string' ? 0 : v.fromBlock]),
+  );
+  const contracts = new Map<string, PinnedContract>();
+  const add = (c: Omit<PinnedContract, 'address' | 'fromBlock'> & { address: string; fromBlock?: number }) => {
+    const address = lc(c.address);
+    if (!contracts.has(address))
+      contracts.set(address, {
+        ...c,
+        address,
+        fromBlock: c.fromBlock ?? blocks.get(address) ?? 0,
+        baseToken: c.baseToken ? lc(c.baseToken) : undefined,
+        pool: c.pool ? lc(c.pool) : undefined,
+        reserve: c.reserve ? lc(c.reserve) : undefined,
+      });
+  };
+  const tokens = new Map<string, TokenInfo>();
+  const addToken = (address: string, symbol: string, decimals: number) => {
+    const a = lc(address);
+    if (!tokens.has(a)) tokens.set(a, { address: a, symbol, decimals, stable: STABLE.has(symbol.toUpperCase()) });
+  };
+
+  const b: Builder = { chainId, blocks, contracts, add, addToken };
+  addAave(b);
+  const { v2Factory, v3Factory } = addUniswap(b);
+  addEas(b);
+  addUniswapV4(b);
+  addMorpho(b);
+  addBalancer(b);
+  addSparkAndCompound(b);
   // The reviewed data file: what no package holds.
   for (const c of file.contracts) add(c);
   // The trading allowlist: the Uniswap default token list.
