@@ -19,6 +19,7 @@ import type { Worker } from '../../../platform/context.js';
 import { toChecksum } from '../../../platform/http/address.js';
 import type { ModuleServices } from '../../../platform/context.js';
 import type { Category, ScoringService } from '../../scoring/contracts.js';
+import { withoutFactors } from '../../scoring/index.js';
 import type { BatchJobRepo, JobRow } from './repo.js';
 
 export const CHUNK = 100;
@@ -55,18 +56,8 @@ export function createBatchJobWorker(o: {
     const entries = await scoring.getBatch(slice, job.category as Category);
     const lines = entries
       .map((e, i) =>
-        JSON.stringify({
-          address: toChecksum(slice[i]),
-          category: e.category,
-          score: e.score,
-          conduct: e.conduct,
-          backingUsd: e.backingUsd,
-          confidence: e.confidence,
-          tier: e.tier,
-          calculatedAt: e.calculatedAt,
-          modelVersion: e.modelVersion,
-          coverage: e.coverage,
-        }),
+        // the address first, then the entry's fields in their order (withoutFactors)
+        JSON.stringify({ address: toChecksum(slice[i]), ...withoutFactors(e) }),
       )
       .join('\n');
     await o.db.tx((q) => o.repo.saveChunk(q, job.id, start / CHUNK, lines, Math.min(job.total, start + CHUNK), LEASE_SECONDS));
