@@ -10,8 +10,10 @@ import { createKey, type TestKey } from '../../test/helpers/app.js';
 import { startLocalChain, type LocalChain } from '../../test/helpers/local-chain.js';
 import { SCENARIO_START_DAYS_AGO, type ScenarioResult } from '../../scripts/scenarios.js';
 import { demoWalletKeys, replayDemo, type DemoWorld } from '../../scripts/demo-world.js';
-import { ceilingFor } from '../../src/modules/scoring/model/cost-ceiling.js';
+import { model } from '../../src/modules/scoring/params.js';
 import { CHROMIUM, expectAccessible, shoot, startHarness, walletPage, type Harness } from './browser.js';
+
+const { ceilingFor } = model;
 
 const skip = !existsSync(CHROMIUM) && !process.env.CREDENCE_REQUIRE_SERVICES;
 
