@@ -75,6 +75,54 @@ class DebugRequestLogs extends LogController {
 }
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<App> {
+  const app = createFastify(config, opts);
+  const closers: (() => Promise<void> | void)[] = [];
+  const db = opts.db ?? (await openDatabase(config.databaseUrl, config.dataDir));
+  closers.push(() => db.close());
+  closers.push(logConnectionLoss(db, app.log));
+  await migrate(db);
+  const shared = await connectShared(app, config, db, closers);
+  const secrets = secretSource(config, opts);
+  const ctx: AppContext = {
+    config,
+    log: app.log,
+    instanceId: shared.instanceId,
+    publicUrl: () => config.publicUrl ?? `http://localhost:${config.port}`,
+    db,
+    redis: shared.redis,
+    redisConnection: shared.redisConnection,
+    bus: shared.bus,
+    caches: shared.caches,
+    limiter: shared.limiter,
+    quota: shared.quota,
+    redisState: shared.redisState,
+    cipher: createCipher(config.encryptionKey ?? secrets.secret('encryption-key')),
+    jwt: createJwtService(config.jwtSecret ?? secrets.secret('jwt-secret')),
+    apiKeys: { resolve: async () => null, invalidate: () => undefined },
+    secret: secrets.secret,
+    services: unregisteredServices(),
+    workers: [],
+    onClose: (fn) => closers.push(fn),
+  };
+  app.decorate('ctx', ctx);
+
+  const metrics = await registerPlatform(app, ctx);
+  await registerModules(app, ctx);
+  registerDomainMetrics(metrics, ctx);
+  registerDatabaseMetrics(metrics, ctx);
+  // Refuse to start beside instances holding other keys (what they encrypt or sign, this one could not read).
+  try {
+    await checkSharedKeys(db, sharedKeys(config, secrets.resolved));
+  } catch (e) {
+    await app.close().catch(() => undefined);
+    throw e;
+  }
+  addLifecycle(app, ctx, closers);
+  return app;
+}
+
+/** Fastify with our server options, the two validators (strict bodies, coerced parameters) and JSON-only bodies. */
+function createFastify(config: Config, opts: BuildOptions): App {
   const app = Fastify({
     // keys and tokens are redacted from request logs (query string and headers)
     logger: opts.logger ?? loggerOptions(config.logLevel, opts.logStream),
@@ -101,13 +149,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setValidatorCompiler(({ schema, httpPart }) => lazyValidator(() => (httpPart === 'body' ? bodyAjv : paramAjv).compile(schema)));
   // Only JSON bodies: a text/plain POST gets 415 rather than a confusing validation error.
   app.removeContentTypeParser('text/plain');
+  return app;
+}
 
-  const closers: (() => Promise<void> | void)[] = [];
-  const db = opts.db ?? (await openDatabase(config.databaseUrl, config.dataDir));
-  closers.push(() => db.close());
-  closers.push(logConnectionLoss(db, app.log));
-  await migrate(db);
-
+/** What instances share: Redis connections (when configured), the limits and quotas, the event bus and the caches. */
+async function connectShared(app: App, config: Config, db: Db, closers: (() => Promise<void> | void)[]) {
   const redisConnection = (commands = true) => {
     if (!config.redisUrl) return null;
     // A Redis that goes silent on an open connection must not hold requests: commands give up after a bound (then
@@ -137,42 +183,27 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     redisUp: redisState ? () => redisState.up() : undefined,
   });
   closers.push(() => bus.close());
-
-  // Generated secrets in use here, remembered for the start-up key check (src/platform/db/key-checks.ts).
-  const resolvedSecrets = new Map<string, string>();
-  const secret = (name: string, generate = () => randomBytes(32).toString('hex')) => {
-    const v = opts.secrets ? (opts.secrets[name] ??= generate()) : loadOrCreateSecret(config.dataDir, name, generate);
-    resolvedSecrets.set(name, v);
-    return v;
-  };
-
   const caches = createCacheFactory(bus);
   // Invalidations published while Redis was away never arrived: drop what this instance cached meanwhile.
   redisState?.onChange((up) => up && caches.clearLocal());
+  return { redis, redisConnection, limiter, quota, redisState, instanceId, bus, caches };
+}
 
-  const ctx: AppContext = {
-    config,
-    log: app.log,
-    instanceId,
-    publicUrl: () => config.publicUrl ?? `http://localhost:${config.port}`,
-    db,
-    redis,
-    redisConnection,
-    bus,
-    caches,
-    limiter,
-    quota,
-    redisState,
-    cipher: createCipher(config.encryptionKey ?? secret('encryption-key')),
-    jwt: createJwtService(config.jwtSecret ?? secret('jwt-secret')),
-    apiKeys: { resolve: async () => null, invalidate: () => undefined },
-    secret,
-    services: unregisteredServices(),
-    workers: [],
-    onClose: (fn) => closers.push(fn),
+/** Secrets from the test's map or generated once into the data dir; the ones in use are remembered for the start-up
+ *  key check (src/platform/db/key-checks.ts). */
+function secretSource(config: Config, opts: BuildOptions) {
+  const resolved = new Map<string, string>();
+  const secret = (name: string, generate = () => randomBytes(32).toString('hex')) => {
+    const v = opts.secrets ? (opts.secrets[name] ??= generate()) : loadOrCreateSecret(config.dataDir, name, generate);
+    resolved.set(name, v);
+    return v;
   };
-  app.decorate('ctx', ctx);
+  return { secret, resolved };
+}
 
+/** The platform's hooks and plugins every module's routes run behind, in order; returns the metrics registry. */
+async function registerPlatform(app: App, ctx: AppContext) {
+  const { config } = ctx;
   registerErrorHandling(app);
   // NUL / lone surrogates refused, h2c served as HTTP/1.1, per-client connection caps (before any module's hooks)
   registerHostileInput(app, config);
@@ -193,31 +224,22 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     reply.header('X-Request-Id', req.id);
     done(null, payload);
   });
-
   // Browsers on the configured origins (CREDENCE_CORS_ORIGINS) may call the API and read its headers.
   if (config.corsOrigins.length) await app.register(cors, corsOptions(config.corsOrigins));
   const metrics = registerMetrics(app, ctx, VERSION);
   ctx.fastPaths = installFastPaths(app, { metrics: metrics.requests, log: app.log, trustProxy: config.trustProxy });
+  return metrics;
+}
 
-  await registerModules(app, ctx);
-  registerDomainMetrics(metrics, ctx);
-  registerDatabaseMetrics(metrics, ctx);
-  // Refuse to start beside instances holding other keys (what they encrypt or sign, this one could not read).
-  try {
-    await checkSharedKeys(db, sharedKeys(config, resolvedSecrets));
-  } catch (e) {
-    await app.close().catch(() => undefined);
-    throw e;
-  }
-
-  const runWorkers = config.roles.includes('workers');
+/** Workers start when the app is ready (with the `workers` role) and stop first at close; then the closers, newest first. */
+function addLifecycle(app: App, ctx: AppContext, closers: (() => Promise<void> | void)[]) {
+  const runWorkers = ctx.config.roles.includes('workers');
   app.addHook('onReady', async () => {
     if (runWorkers) for (const w of ctx.workers) await w.start();
   });
   app.addHook('onClose', async () => {
     if (runWorkers) for (const w of [...ctx.workers].reverse()) await w.stop();
-    await quota.close().catch((err) => app.log.error({ err }, 'quota flush failed at shutdown'));
+    await ctx.quota.close().catch((err) => app.log.error({ err }, 'quota flush failed at shutdown'));
     for (const c of closers.reverse()) await c();
   });
-  return app;
 }

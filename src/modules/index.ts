@@ -23,9 +23,10 @@ export const modules: Module[] = [
   healthModule,
   authModule,
   billingModule,
+  // before scoring, which reads its features and subscribes to its finished syncs
+  ingestionModule,
   scoringModule,
   reputationModule,
-  ingestionModule,
   proofsModule,
   identityModule,
   complianceModule,

@@ -187,7 +187,6 @@ describe('coverage through the ethereum-etl import', () => {
       db,
       repo: createIngestionRepo(db),
       sources: [createRpcSource(8453, 'http://127.0.0.1:9'), createRpcSource(10, 'http://127.0.0.1:9')],
-      scoring: () => undefined,
       log: console as never,
       concurrency: 1,
       ingestOnRead: false,

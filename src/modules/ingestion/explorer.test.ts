@@ -51,7 +51,6 @@ async function setup(
     repo,
     sources: [],
     explorers,
-    scoring: () => undefined,
     log: { warn() {}, error() {}, debug() {} },
     concurrency: 2,
     ingestOnRead: true,

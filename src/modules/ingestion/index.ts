@@ -45,7 +45,6 @@ export const ingestionModule: Module = {
       repo,
       sources,
       explorers,
-      scoring: () => ctx.services.scoring,
       log: ctx.log,
       concurrency: s.ingestConcurrency,
       ingestOnRead: ctx.config.ingestOnRead,

@@ -118,7 +118,6 @@ beforeAll(async () => {
     repo: createIngestionRepo(explorerDb),
     sources: [],
     explorers: [createExplorerClient({ url: explorer.url, apiKey: explorer.apiKey, rps: 1000 }).source(1)],
-    scoring: () => undefined,
     log: { warn() {}, error() {}, debug() {} },
     concurrency: 2,
     ingestOnRead: true,

@@ -32,7 +32,6 @@ describe('ensureFresh and the backoff of a failing wallet', () => {
       db,
       repo,
       sources: [createRpcSource(1, provider.url)],
-      scoring: () => undefined,
       log: quiet,
       concurrency: 2,
       ingestOnRead: true,

@@ -1,12 +1,13 @@
 // The ingestion service (ModuleServices.ingestion): features and coverage from stored activity, and a bounded
 // queue that syncs wallets on every configured chain. Per chain an explorer API backfills the history and JSON-RPC
 // follows the head (either alone does everything). Chains are synced side by side; as each chain finishes, the
-// wallet is rescored, so `score.updated` follows every chain instead of waiting for the slowest. A failed sync
+// wallet's listeners hear of it (scoring rescores it), so `score.updated` follows every chain instead of waiting for
+// the slowest. Ingestion knows nothing of scoring: scoring subscribes (`onSynced`) when it is wired. A failed sync
 // backs the wallet off exponentially (stored, shared by every instance): neither the refresh worker nor a read
 // starts another sync of it before its retry_at.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db/types.js';
-import type { Coverage, IngestionService, ScoringService, WalletFeatures } from '../scoring/contracts.js';
+import type { Coverage, IngestionService, WalletFeatures } from '../scoring/contracts.js';
 import { coverageOf } from './coverage.js';
 import { protocolContract, unreadContracts } from './registry/index.js';
 import { createCoverageRepo } from './coverage-repo.js';
@@ -26,7 +27,6 @@ export interface IngestionDeps {
   sources: ChainSource[];
   /** explorer sources, one per chain */
   explorers?: ExplorerSource[];
-  scoring: () => ScoringService | undefined;
   log: Pick<FastifyBaseLogger, 'warn' | 'error' | 'debug'>;
   /** wallets synced at once by this instance */
   concurrency: number;
@@ -107,12 +107,10 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
     return result!;
   }
 
-  async function rescore(wallet: string) {
-    // the activity is stored either way; a failed rescoring is retried by the next change or read
-    await deps
-      .scoring()
-      ?.recompute(wallet, 'ingestion')
-      .catch((err) => log.error({ err, wallet }, 'rescoring after ingestion failed'));
+  const listeners: ((wallet: string) => Promise<void>)[] = [];
+  async function synced(wallet: string) {
+    // the activity is stored either way; a listener that fails (a rescoring) is retried by the next change or read
+    for (const l of listeners) await l(wallet).catch((err) => log.error({ err, wallet }, 'a listener of a finished sync failed'));
   }
 
   async function doSync(wallet: string): Promise<SyncResult[]> {
@@ -125,8 +123,8 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
           results.push(r);
           if (r.nonceScanCapped)
             log.debug({ wallet, chainId }, 'nonce past CREDENCE_NONCE_SCAN_MAX: later CREATE deployments not looked for');
-          // each chain that finishes rescoring the wallet (coverage changes even when no record is new)
-          if (!abort.signal.aborted) await rescore(wallet);
+          // each chain that finishes is announced (coverage changes even when no record is new)
+          if (!abort.signal.aborted) await synced(wallet);
         } catch (err) {
           errors.push(err);
           log.warn({ err, wallet, chainId }, 'ingestion failed; cursor kept');
@@ -243,6 +241,9 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([done, new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, maxWaitMs))))]);
       clearTimeout(timer);
+    },
+    onSynced(listener) {
+      listeners.push(listener);
     },
     syncWallet,
     enqueue,

@@ -242,6 +242,8 @@ export interface IngestionService {
   coverageFor(addresses: string[]): Promise<Map<string, Coverage>>;
   /** A protocol contract (the registry's reviewed entry, else a pool seen in stored swaps) with its label, or undefined. */
   contractOf(address: string): Promise<{ label: string } | undefined>;
+  /** Calls the listener (awaited) each time a chain of a wallet finishes syncing: scoring rescores it then. */
+  onSynced(listener: (wallet: string) => Promise<void>): void;
 }
 export interface DebtClaimsSignals {
   signalsFor(debtorAddress: string): Promise<DebtClaimSignal[]>;

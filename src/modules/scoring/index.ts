@@ -16,6 +16,9 @@ export const scoringModule: Module = {
   name: 'scoring',
   register(_app, ctx) {
     ctx.services.scoreChanges = createChangeLog(ctx.db);
-    ctx.services.scoring = createScoringService({ db: ctx.db, bus: ctx.bus, caches: ctx.caches, services: ctx.services });
+    const scoring = createScoringService({ db: ctx.db, bus: ctx.bus, caches: ctx.caches, services: ctx.services });
+    ctx.services.scoring = scoring;
+    // each chain a sync finishes rescores the wallet (ingestion is registered first and knows nothing of scoring)
+    ctx.services.ingestion.onSynced((wallet) => scoring.recompute(wallet, 'ingestion').then(() => undefined));
   },
 };

@@ -50,6 +50,7 @@ export function standaloneInputs(
       ensureFresh: async () => undefined,
       coverageFor: async (addresses) => new Map(addresses.map((a) => [a, none(new Date())])),
       contractOf: async () => undefined,
+      onSynced: () => undefined,
     },
     debtClaims: { signalsFor: async () => [], signalsForMany: async (a) => a.map(() => []) },
     compliance: { signalFor: async () => NO_COMPLIANCE, signalsForMany: async (a) => a.map(() => NO_COMPLIANCE) },

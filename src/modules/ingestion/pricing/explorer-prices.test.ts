@@ -75,7 +75,6 @@ async function run(withRpc: boolean) {
     repo: createIngestionRepo(db),
     sources,
     explorers: [client.source(1)],
-    scoring: () => undefined,
     log: { warn() {}, error() {}, debug() {} },
     concurrency: 1,
     ingestOnRead: true,
