@@ -313,7 +313,8 @@ async function main() {
           db,
           bus,
           caches: createCacheFactory(bus),
-          services: standaloneInputs({ featuresFor: (w) => repo.features(w), featuresForMany: (ws) => repo.featuresMany(ws, db) }),
+          features: { forMany: (ws) => repo.featuresMany(ws, db) },
+          services: standaloneInputs(),
         });
         t = performance.now();
         await scoring.recomputeMany([...r.wallets], 'ingestion');

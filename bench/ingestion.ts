@@ -173,10 +173,8 @@ async function main() {
     bus,
     caches: createCacheFactory(bus),
     // the outbox rows are written in the score's transaction (no subscription here: the statement, no rows)
-    services: standaloneInputs(
-      { featuresFor: (w) => repo.features(w), featuresForMany: featuresTimed },
-      createOutbox(createOutboxRepo(db)),
-    ),
+    features: { forMany: featuresTimed },
+    services: standaloneInputs(createOutbox(createOutboxRepo(db))),
   });
   const pass = wallets.slice(0, Math.min(4000, WALLETS));
   const batches: string[][] = [];

@@ -20,6 +20,7 @@ import type { App } from '../src/platform/http/types.js';
 import type { CacheFactory } from '../src/platform/cache/index.js';
 import type { Category, ScoreChange, ScoreEntry, WalletFeatures } from '../src/modules/scoring/contracts.js';
 import { createScoringService, type ScoringServiceImpl } from '../src/modules/scoring/service.js';
+import { createFeatureReader, featuresFor } from '../src/modules/scoring/features/index.js';
 import { MODEL_VERSION } from '../src/modules/scoring/model/index.js';
 import type { IngestionEngine } from '../src/modules/ingestion/service.js';
 import { createIngestionRepo } from '../src/modules/ingestion/repo.js';
@@ -254,7 +255,14 @@ export async function replayDemo(app: App, chain: { url: string; accounts: strin
   // the replay's caches under their own names: the app's own scores cache keeps its invalidations
   const caches: CacheFactory = { create: (name, opts) => app.ctx.caches.create(`demo-replay-${name}`, opts), clearLocal: () => undefined };
   let clock = new Date();
-  const replay = createScoringService({ db: app.ctx.db, bus: app.ctx.bus, caches, services, now: () => clock });
+  const replay = createScoringService({
+    db: app.ctx.db,
+    bus: app.ctx.bus,
+    caches,
+    features: createFeatureReader(app.ctx.db),
+    services,
+    now: () => clock,
+  });
   const wallets = chain.accounts.slice(1, 1 + ROLES.length).map((a) => a.toLowerCase());
   const dir = mkdtempSync(path.join(tmpdir(), 'credence-demo-etl-'));
   let exportFrom = 0;
@@ -300,7 +308,7 @@ export async function replayDemo(app: App, chain: { url: string; accounts: strin
       ScoreEntry
     >;
     history[role] = await live.history(address);
-    features[role] = await engine.featuresFor(address);
+    features[role] = await featuresFor(app.ctx.db, address.toLowerCase());
   }
   return { scenario, scores, features, history, replay: { from: from!, to } };
 }

@@ -13,6 +13,7 @@ import { createIngestionRepo } from './repo.js';
 import { importEthereumEtl } from './etl/import.js';
 import { parseJsonLine } from './etl/reader.js';
 import { model } from '../scoring/params.js';
+import { featuresFor } from '../scoring/index.js';
 
 const { ceilingFor } = model;
 
@@ -71,10 +72,9 @@ describe('ethereum-etl import of real mainnet blocks', () => {
         .map((t) => t.from_address.toLowerCase()),
     );
     expect(senders.size).toBeGreaterThan(3);
-    const ingestion = app.ctx.services.ingestion!;
     const fees = new Map<string, number>();
     for (const s of senders) {
-      const f = await ingestion.featuresFor(s);
+      const f = await featuresFor(app.ctx.db, s);
       expect(f.trading.swaps, s).toBeGreaterThan(0);
       // each paid pool fees for its swap: the trading evidence the model measures
       expect(f.trading.feesUsd, s).toBeGreaterThan(0);
@@ -105,7 +105,7 @@ describe('ethereum-etl import of real mainnet blocks', () => {
 
   it('labels a verified Uniswap pool a protocol contract: scored as no user', async () => {
     const [{ contract }] = await app.ctx.db.query<{ contract: string }>("SELECT contract FROM wallet_activity WHERE kind = 'swap' LIMIT 1");
-    const f = await app.ctx.services.ingestion!.featuresFor(contract);
+    const f = await featuresFor(app.ctx.db, contract);
     expect(f).toMatchObject({ accountType: 'contract', contractLabel: expect.stringMatching(/^Uniswap V[23] pool/) });
     const scoring = app.ctx.services.scoring!;
     await scoring.recompute(contract, 'ingestion');
@@ -124,7 +124,7 @@ describe('ethereum-etl import of real mainnet blocks', () => {
       ['0xeb107a40ba73a50c79a9f2026e902d758d1c5e5e211f7a7db1b294f88f118dd0'],
     );
     expect(row.amount).toBe('7056176614974947328');
-    const f = await app.ctx.services.ingestion!.featuresFor('0xae2fc483527b8ef99eb5d9b44875f005ba1fae13');
+    const f = await featuresFor(app.ctx.db, '0xae2fc483527b8ef99eb5d9b44875f005ba1fae13');
     expect(f.txCount).toBeGreaterThanOrEqual(323848);
   });
 
@@ -149,11 +149,10 @@ describe('ethereum-etl CSV samples', () => {
       ]);
       expect(r.records).toBe(12); // 4 native transfers x 2 sides, 2 token transfers x 2 sides
       expect(r.recordsWithoutTime).toBe(4);
-      const ing = app.ctx.services.ingestion!;
-      const sender = await ing.featuresFor('0x1406854d149e081ac09cb4ca560da463f3123059');
+      const sender = await featuresFor(app.ctx.db, '0x1406854d149e081ac09cb4ca560da463f3123059');
       expect(sender).toMatchObject({ txCount: 10, evidenceCount: 1, distinctCounterparties: 1, activeDays: 1 });
       expect(sender.firstActivityAt?.toISOString()).toBe('2015-08-07T08:31:25.000Z');
-      const receiver = await ing.featuresFor('0xac4df82fe37ea2187bc8c011a23d743b4f39019a');
+      const receiver = await featuresFor(app.ctx.db, '0xac4df82fe37ea2187bc8c011a23d743b4f39019a');
       // an inbound transfer in someone else's transaction is not the wallet's activity: no token, no
       // transfer, no age; the record is stored with its sender
       expect(receiver).toMatchObject({ tokenTransfers: 0, distinctTokens: 0, firstActivityAt: null });

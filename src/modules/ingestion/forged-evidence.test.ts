@@ -11,6 +11,7 @@ import { chainClient, PINNED, runScenarios, SCENARIO_START_DAYS_AGO, type Scenar
 import type { App } from '../../platform/http/types.js';
 import type { Category, ScoringService } from '../scoring/contracts.js';
 import type { IngestionEngine } from './service.js';
+import { featuresFor } from '../scoring/index.js';
 
 let chain: LocalChain;
 let sc: ScenarioResult;
@@ -108,7 +109,7 @@ describe('forged evidence from a self-deployed emitter', () => {
 describe('protocol contracts are not people', () => {
   it('the Uniswap Universal Router is labelled a contract and scores nothing', async () => {
     const router = '0x3fc91a3afd70395cd496c647d5a6cc9d4b2b7fad';
-    const f = await engine.featuresFor(router);
+    const f = await featuresFor(app.ctx.db, router);
     expect(f.accountType).toBe('contract');
     expect(f.contractLabel).toMatch(/Universal Router/);
     const s = await scoresOf(router);

@@ -22,6 +22,7 @@ import { createRefreshWorker } from './worker.js';
 import { importEthereumEtl } from './etl/import.js';
 import { runIngestCommand } from '../../cli/ingest.js';
 import { model } from '../scoring/params.js';
+import { featuresFor } from '../scoring/index.js';
 
 const { ceilingFor } = model;
 
@@ -83,7 +84,7 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
       },
       { timeoutMs: 30_000 },
     );
-    expect((await engine.featuresFor(dev)).developer.contractsDeployed).toBe(sc.developerContracts.length);
+    expect((await featuresFor(app.ctx.db, dev.toLowerCase())).developer.contractsDeployed).toBe(sc.developerContracts.length);
   });
 
   it('a wallet seen for the first time is ingested in the background; ensureFresh waits for it', async () => {
@@ -93,18 +94,18 @@ describe('JSON-RPC ingestion of the scenario histories', () => {
       op,
     ]);
     expect(row.last_synced_at).not.toBeNull();
-    const f = await engine.featuresFor(op);
+    const f = await featuresFor(app.ctx.db, op.toLowerCase());
     expect(f.developer.contractsDeployed).toBe(13);
     expect(f.governance.delegationsMade).toBe(1);
 
     // a zero wait returns at once and the sync still happens in the background
     const other = sc.wallets.collector;
     await engine.ensureFresh(other, 0);
-    await eventually(async () => (await engine.featuresFor(other)).nft.mints > 0, { timeoutMs: 30_000 });
+    await eventually(async () => (await featuresFor(app.ctx.db, other.toLowerCase())).nft.mints > 0, { timeoutMs: 30_000 });
     // an unknown wallet with no history is tracked and synced to an empty record
     const nobody = randomAddress();
     await engine.ensureFresh(nobody, 30_000);
-    expect((await engine.featuresFor(nobody)).evidenceCount).toBe(0);
+    expect((await featuresFor(app.ctx.db, nobody.toLowerCase())).evidenceCount).toBe(0);
   });
 
   it('stores the activity each history implies', async () => {

@@ -25,6 +25,7 @@ import { createExplorerClient } from './explorer/source.js';
 import { isPositionManager, poolDerives } from './registry/index.js';
 import { createIngestionRepo } from './repo.js';
 import { createIngestionService, type IngestionEngine } from './service.js';
+import { featuresFor } from '../scoring/index.js';
 
 const NPM = '0xc36442b4a4522e871399cd717abdd847ab11fe88'; // @uniswap/sdk-core NONFUNGIBLE_POSITION_MANAGER_ADDRESSES[1]
 const USDT = '0xdac17f958d2ee523a2206206994597c13d831ec7';
@@ -205,12 +206,12 @@ afterAll(async () => {
 const engine = () => app.ctx.services.ingestion as IngestionEngine;
 async function overRpc(wallet: string): Promise<WalletFeatures> {
   await engine().syncWallet(wallet);
-  return engine().featuresFor(wallet);
+  return featuresFor(app.ctx.db, wallet.toLowerCase());
 }
 const fromExport = (wallet: string) => createIngestionRepo(etlDb).features(wallet);
 async function fromExplorer(wallet: string): Promise<WalletFeatures> {
   await explorerEngine.syncWallet(wallet);
-  return explorerEngine.featuresFor(wallet);
+  return featuresFor(explorerDb, wallet.toLowerCase());
 }
 
 describe("swaps against the wallet's own Uniswap V3 liquidity", () => {

@@ -1,4 +1,4 @@
-// The ingestion service (ModuleServices.ingestion): features and coverage from stored activity, and a bounded
+// The ingestion service (ModuleServices.ingestion): coverage from stored activity, and a bounded
 // queue that syncs wallets on every configured chain. Per chain an explorer API backfills the history and JSON-RPC
 // follows the head (either alone does everything). Chains are synced side by side; as each chain finishes, the
 // wallet's listeners hear of it (scoring rescores it), so `score.updated` follows every chain instead of waiting for
@@ -7,14 +7,13 @@
 // starts another sync of it before its retry_at.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db/types.js';
-import type { Coverage, IngestionService, WalletFeatures } from '../scoring/contracts.js';
+import type { Coverage, IngestionService } from '../scoring/contracts.js';
 import { coverageOf } from './coverage.js';
 import { protocolContract, unreadContracts } from './registry/index.js';
 import { createCoverageRepo } from './coverage-repo.js';
 import type { ExplorerSource } from './explorer/source.js';
 import { syncWalletFromExplorer } from './explorer/sync.js';
 import type { Pinned } from './log-plan.js';
-import { chunkSizer, FEATURES_CHUNK } from '../scoring/index.js';
 import { verifiedPool, type IngestionRepo } from './repo.js';
 import type { ChainSource } from './rpc-source.js';
 import { priceReaderFor, type PriceReader } from './pricing/index.js';
@@ -59,8 +58,6 @@ export interface IngestionEngine extends IngestionService {
 
 export function createIngestionService(deps: IngestionDeps): IngestionEngine {
   const { db, repo, sources, log } = deps;
-  // PGlite: statements of about 50 ms (requests wait for no longer); a server: fixed chunks
-  const featureChunks = db.kind === 'pglite' ? chunkSizer(50) : FEATURES_CHUNK;
   const explorers = deps.explorers ?? [];
   const coverageRepo = createCoverageRepo(db);
   const chains = [...new Set([...sources.map((s) => s.chainId), ...explorers.map((e) => e.chainId)])].sort((a, b) => a - b);
@@ -185,16 +182,6 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
     priceReader(chainId: number) {
       const rpc = sources.find((s) => s.chainId === chainId);
       return rpc ? priceReaderFor(rpc) : undefined;
-    },
-    async featuresFor(address: string): Promise<WalletFeatures> {
-      return repo.features(address.toLowerCase());
-    },
-    async featuresForMany(addresses: string[]): Promise<WalletFeatures[]> {
-      return repo.featuresMany(
-        addresses.map((a) => a.toLowerCase()),
-        undefined,
-        featureChunks,
-      );
     },
     async contractOf(address: string) {
       // the evidence registry (reviewed data) labels protocol contracts, which the model does not score as users

@@ -233,9 +233,6 @@ export interface ScoringService {
 
 // Providers the scoring module reads from, each set by its own module (ModuleServices in platform/context.ts).
 export interface IngestionService {
-  featuresFor(address: string): Promise<WalletFeatures>;
-  /** The same for many wallets (lowercase), in their order, in a few statements: bulk scoring's path. */
-  featuresForMany(addresses: string[]): Promise<WalletFeatures[]>;
   /** Starts background ingestion for a wallet not seen before, waiting at most maxWaitMs for it. */
   ensureFresh(address: string, maxWaitMs: number): Promise<void>;
   /** Coverage of each wallet's history (lowercase addresses in, keys lowercase). */

@@ -4,6 +4,7 @@
 import type { Module } from '../../platform/http/types.js';
 import { createScoringService } from './service.js';
 import { createChangeLog } from './changes-repo.js';
+import { createFeatureReader } from './features/index.js';
 
 export * from './contracts.js';
 export { withoutFactors } from './service.js';
@@ -16,7 +17,8 @@ export const scoringModule: Module = {
   name: 'scoring',
   register(_app, ctx) {
     ctx.services.scoreChanges = createChangeLog(ctx.db);
-    const scoring = createScoringService({ db: ctx.db, bus: ctx.bus, caches: ctx.caches, services: ctx.services });
+    const features = createFeatureReader(ctx.db);
+    const scoring = createScoringService({ db: ctx.db, bus: ctx.bus, caches: ctx.caches, features, services: ctx.services });
     ctx.services.scoring = scoring;
     // each chain a sync finishes rescores the wallet (ingestion is registered first and knows nothing of scoring)
     ctx.services.ingestion.onSynced((wallet) => scoring.recompute(wallet, 'ingestion').then(() => undefined));

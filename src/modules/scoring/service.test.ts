@@ -10,6 +10,7 @@ import { createScoringService, type ScoringServiceImpl } from './service.js';
 import { createIngestionRepo } from '../ingestion/repo.js';
 import { MODEL_VERSION } from './model/index.js';
 import { model } from './params.js';
+import { createFeatureReader } from './features/index.js';
 
 const UNVERIFIED_PER_CREDITOR = model.params.debtClaims.unverifiedPerCreditor;
 const WEIGHTS = model.weights;
@@ -181,6 +182,7 @@ describe('decay at read time', () => {
       db: app.ctx.db,
       bus,
       caches: createCacheFactory(bus),
+      features: createFeatureReader(app.ctx.db),
       services: app.ctx.services,
       now: () => clock,
     });
@@ -192,6 +194,7 @@ describe('decay at read time', () => {
       db: app.ctx.db,
       bus: bus2,
       caches: createCacheFactory(bus2),
+      features: createFeatureReader(app.ctx.db),
       services: app.ctx.services,
       now: () => clock,
     });
@@ -237,7 +240,13 @@ describe('model upgrade', () => {
     await loop(two);
     // a fresh instance (its own cache) reads what is stored
     const bus = createEventBus({ instanceId: 'upgrade', channel: 'upgrade' });
-    const fresh = createScoringService({ db: app.ctx.db, bus, caches: createCacheFactory(bus), services: app.ctx.services });
+    const fresh = createScoringService({
+      db: app.ctx.db,
+      bus,
+      caches: createCacheFactory(bus),
+      features: createFeatureReader(app.ctx.db),
+      services: app.ctx.services,
+    });
     const single = await fresh.getScore(one, 'DEFI_LENDING');
     expect(single).toMatchObject({ score: 0, modelVersion: MODEL_VERSION });
     const [batch] = await fresh.getBatch([two], 'DEFI_LENDING');
@@ -299,7 +308,13 @@ describe('model upgrade', () => {
     await app.ctx.db.query("UPDATE scores SET score = 700, model_score = 700 WHERE address = $1 AND category = 'DEFI_LENDING'", [w]);
 
     const bus = createEventBus({ instanceId: 'upgrade4', channel: 'upgrade4' });
-    const fresh = createScoringService({ db: app.ctx.db, bus, caches: createCacheFactory(bus), services: app.ctx.services });
+    const fresh = createScoringService({
+      db: app.ctx.db,
+      bus,
+      caches: createCacheFactory(bus),
+      features: createFeatureReader(app.ctx.db),
+      services: app.ctx.services,
+    });
     expect(await fresh.getScore(w, 'DEFI_LENDING')).toMatchObject({ score: now.score, conduct: now.conduct, modelVersion: '4.1.0' });
     const changes = await app.ctx.db.query<{ cause: string; old_score: number; new_score: number }>(
       "SELECT cause, old_score, new_score FROM score_changes WHERE address = $1 AND category = 'DEFI_LENDING' AND cause = 'model_upgrade'",

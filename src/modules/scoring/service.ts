@@ -1,4 +1,4 @@
-// The scoring service: gathers evidence from the modules that provide it, runs the pure model, stores scores,
+// The scoring service: reads a wallet's features (its own SQL over the activity table) and the other modules' signals, runs the pure model, stores scores,
 // history and webhook outbox rows in one transaction, then announces changes and evicts cached reads.
 import type { Db } from '../../platform/db/types.js';
 import type { EventBus } from '../../platform/events/bus.js';
@@ -18,6 +18,7 @@ import { decayConfidence, MODEL_VERSION, NO_COMPLIANCE, NO_IDENTITY, tierFor, ty
 import { planWallet, type Override } from './plan.js';
 import { model } from './params.js';
 import { createScoresRepo, type ReadRow, type ScoreRow } from './repo.js';
+import type { FeatureReader } from './features/index.js';
 
 export const CACHE_TTL_MS = 60_000;
 /** How long a first read waits for the wallet's first ingestion. */
@@ -27,6 +28,8 @@ export interface ScoringDeps {
   db: Db;
   bus: Pick<EventBus, 'publish'>;
   caches: CacheFactory;
+  /** The wallets' on-chain features (features/reader.ts; benchmarks time it) */
+  features: FeatureReader;
   /** Where evidence comes from and where score changes go: the providers' signals and the webhook outbox. */
   services: ScoringInputs;
   now?: () => Date;
@@ -35,18 +38,15 @@ export interface ScoringDeps {
 /** What scoring reads from (and writes to) other modules; read when a wallet is scored, so a swapped provider counts. */
 export type ScoringInputs = Pick<ModuleServices, 'ingestion' | 'debtClaims' | 'compliance' | 'identity' | 'webhooks'>;
 
-/** Inputs for a scoring service run without the other modules (benchmarks): the features given, and do-nothing
+/** Inputs for a scoring service run without the other modules (benchmarks): do-nothing
  *  providers: no chain read (coverage none), no claims, no KYC or sanctions list, no DID; `webhooks` writes nothing
  *  unless given. */
 export function standaloneInputs(
-  features: Pick<ScoringInputs['ingestion'], 'featuresFor' | 'featuresForMany'>,
   webhooks: ScoringInputs['webhooks'] = { enqueue: async () => undefined, enqueueEvent: async () => undefined },
 ): ScoringInputs {
   const none = (at: Date): Coverage => ({ status: 'none', asOf: at, reason: NO_CHAIN_SOURCE, chains: [] });
   return {
     ingestion: {
-      featuresFor: (a) => features.featuresFor(a),
-      featuresForMany: (a) => features.featuresForMany(a),
       ensureFresh: async () => undefined,
       coverageFor: async (addresses) => new Map(addresses.map((a) => [a, none(new Date())])),
       contractOf: async () => undefined,
@@ -167,7 +167,7 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
   /** Evidence of these wallets: features, debt claims, compliance and identity, a few statements per source. */
   async function evidenceOf(addresses: string[]): Promise<ModelInput[]> {
     const [features, claims, compliance, identity] = await Promise.all([
-      services.ingestion.featuresForMany(addresses),
+      deps.features.forMany(addresses),
       services.debtClaims.signalsForMany(addresses),
       services.compliance.signalsForMany(addresses),
       services.identity.signalsForMany(addresses),
