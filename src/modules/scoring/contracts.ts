@@ -2,21 +2,9 @@
 // ModuleServices (platform/context.ts); callers reach it only through that face (never its tables).
 import type { Queryable } from '../../platform/db/types.js';
 import type { LendingPositions } from './model/lending-positions.js';
+import type { Category } from './categories.js';
 
-export const CATEGORIES = [
-  'OVERALL',
-  'DEFI_LENDING',
-  'DEFI_TRADING',
-  'GOVERNANCE',
-  'NFT',
-  'IDENTITY',
-  'SOCIAL',
-  'DEVELOPER',
-  'COMPLIANCE',
-] as const;
-export type Category = (typeof CATEGORIES)[number];
-/** Stable numeric ids (circuits and the oracle contract use them); index in CATEGORIES. */
-export const categoryId = (c: Category) => CATEGORIES.indexOf(c);
+export { CATEGORIES, categoryId, type Category } from './categories.js';
 
 export interface Factor {
   code: string;
@@ -222,6 +210,9 @@ export interface ScoringService {
   getBatch(addresses: string[], category: Category, opts?: { explain?: boolean }): Promise<ScoreEntry[]>;
   /** Recomputes every category from current evidence; stores changes, history and outbox rows in one transaction. */
   recompute(address: string, cause: string): Promise<ScoreChange[]>;
+  /** A chain of the wallet finished syncing (ingestion's onSynced): rescore it, unless a first read is waiting for
+   *  that sync (it scores the wallet once the wait ends). */
+  walletSynced(address: string): Promise<void>;
   /** An admin's dispute resolution replaces one category's score (audited), then OVERALL follows. */
   applyRevisedScore(address: string, category: Category, score: number, actor: string, disputeId: string): Promise<ScoreChange[]>;
   /** Of these addresses (lowercase), those that already have stored scores. Lets list-wide changes (a new sanctions

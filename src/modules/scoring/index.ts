@@ -18,9 +18,9 @@ export const scoringModule: Module = {
   register(_app, ctx) {
     ctx.services.scoreChanges = createChangeLog(ctx.db);
     const features = createFeatureReader(ctx.db);
-    const scoring = createScoringService({ db: ctx.db, bus: ctx.bus, caches: ctx.caches, features, services: ctx.services });
-    ctx.services.scoring = scoring;
-    // each chain a sync finishes rescores the wallet (ingestion is registered first and knows nothing of scoring)
-    ctx.services.ingestion.onSynced((wallet) => scoring.recompute(wallet, 'ingestion').then(() => undefined));
+    ctx.services.scoring = createScoringService({ db: ctx.db, bus: ctx.bus, caches: ctx.caches, features, services: ctx.services });
+    // each chain a sync finishes rescores the wallet (ingestion is registered first and knows nothing of scoring);
+    // the scoring service is read when called, like every member of ModuleServices (the demo swaps in one on its chain's clock)
+    ctx.services.ingestion.onSynced((wallet) => ctx.services.scoring.walletSynced(wallet));
   },
 };

@@ -66,7 +66,8 @@ export function standaloneInputs(
 
 type WalletEntries = Record<Category, ScoreEntry>;
 
-export function toEntry(r: ReadRow, now: Date): ScoreEntry {
+/** A stored row as an entry: the read paths below give it its factors (explain) or its coverage (the bare batch). */
+function entryOf(r: ReadRow, now: Date, factors: ScoreEntry['factors'], coverage: Coverage | undefined): ScoreEntry {
   return {
     category: r.category,
     score: r.score,
@@ -76,9 +77,12 @@ export function toEntry(r: ReadRow, now: Date): ScoreEntry {
     tier: tierFor(r.score),
     calculatedAt: r.calculated_at,
     modelVersion: r.model_version,
-    factors: r.factors,
+    factors,
+    coverage,
   };
 }
+
+export const toEntry = (r: ReadRow, now: Date): ScoreEntry => entryOf(r, now, r.factors, undefined);
 
 export const withoutFactors = (e: ScoreEntry): ScoreEntry => ({
   category: e.category,
@@ -93,19 +97,7 @@ export const withoutFactors = (e: ScoreEntry): ScoreEntry => ({
 });
 
 /** withoutFactors(withCoverage(toEntry(r, now), coverage)), made in one step (the batch read without factors). */
-function bareEntry(r: ReadRow, now: Date, coverage: Coverage): ScoreEntry {
-  return {
-    category: r.category,
-    score: r.score,
-    conduct: r.conduct ?? r.score,
-    backingUsd: r.backing_usd === null || r.backing_usd === undefined ? null : Number(r.backing_usd),
-    confidence: decayConfidence(r.confidence, r.decay_anchor, now),
-    tier: tierFor(r.score),
-    calculatedAt: r.calculated_at,
-    modelVersion: r.model_version,
-    coverage,
-  };
-}
+const bareEntry = (r: ReadRow, now: Date, coverage: Coverage): ScoreEntry => entryOf(r, now, undefined, coverage);
 
 // --- coverage: how much of a wallet's history the sources read ---
 export const NO_CHAIN_SOURCE = 'NO_CHAIN_SOURCE';
@@ -163,6 +155,8 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
   // One entry per wallet holding its nine category entries: every address/category is served from memory for 60 s.
   const cache = deps.caches.create<WalletEntries>('scores', { ttlMs: CACHE_TTL_MS, maxEntries: 200_000 });
   const firstReads = new Map<string, Promise<void>>();
+  // first reads still waiting for ingestion: what a sync brings meanwhile is in the score they compute after
+  const awaitingSync = new Set<string>();
 
   /** Evidence of these wallets: features, debt claims, compliance and identity, a few statements per source. */
   async function evidenceOf(addresses: string[]): Promise<ModelInput[]> {
@@ -241,7 +235,12 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
     const todo = addresses.filter((a) => !firstReads.has(a));
     if (todo.length > 0) {
       const p = (async () => {
-        await Promise.all(todo.map((a) => services.ingestion.ensureFresh(a, FIRST_READ_WAIT_MS).catch(() => undefined)));
+        for (const a of todo) awaitingSync.add(a);
+        try {
+          await Promise.all(todo.map((a) => services.ingestion.ensureFresh(a, FIRST_READ_WAIT_MS).catch(() => undefined)));
+        } finally {
+          for (const a of todo) awaitingSync.delete(a);
+        }
         await persist(todo, 'first_read');
       })();
       const done = p.finally(() => {
@@ -320,6 +319,10 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
 
     async recompute(address, cause) {
       return recomputeMany([address], cause);
+    },
+
+    async walletSynced(address) {
+      if (!awaitingSync.has(address)) await recomputeMany([address], 'ingestion');
     },
 
     recomputeMany,
