@@ -66,8 +66,7 @@ export function standaloneInputs(
 
 type WalletEntries = Record<Category, ScoreEntry>;
 
-/** A stored row as an entry: the read paths below give it its factors (explain) or its coverage (the bare batch). */
-function entryOf(r: ReadRow, now: Date, factors: ScoreEntry['factors'], coverage: Coverage | undefined): ScoreEntry {
+export function toEntry(r: ReadRow, now: Date): ScoreEntry {
   return {
     category: r.category,
     score: r.score,
@@ -77,12 +76,9 @@ function entryOf(r: ReadRow, now: Date, factors: ScoreEntry['factors'], coverage
     tier: tierFor(r.score),
     calculatedAt: r.calculated_at,
     modelVersion: r.model_version,
-    factors,
-    coverage,
+    factors: r.factors,
   };
 }
-
-export const toEntry = (r: ReadRow, now: Date): ScoreEntry => entryOf(r, now, r.factors, undefined);
 
 export const withoutFactors = (e: ScoreEntry): ScoreEntry => ({
   category: e.category,
@@ -97,7 +93,19 @@ export const withoutFactors = (e: ScoreEntry): ScoreEntry => ({
 });
 
 /** withoutFactors(withCoverage(toEntry(r, now), coverage)), made in one step (the batch read without factors). */
-const bareEntry = (r: ReadRow, now: Date, coverage: Coverage): ScoreEntry => entryOf(r, now, undefined, coverage);
+function bareEntry(r: ReadRow, now: Date, coverage: Coverage): ScoreEntry {
+  return {
+    category: r.category,
+    score: r.score,
+    conduct: r.conduct ?? r.score,
+    backingUsd: r.backing_usd === null || r.backing_usd === undefined ? null : Number(r.backing_usd),
+    confidence: decayConfidence(r.confidence, r.decay_anchor, now),
+    tier: tierFor(r.score),
+    calculatedAt: r.calculated_at,
+    modelVersion: r.model_version,
+    coverage,
+  };
+}
 
 // --- coverage: how much of a wallet's history the sources read ---
 export const NO_CHAIN_SOURCE = 'NO_CHAIN_SOURCE';
