@@ -1,19 +1,12 @@
 // The integrator commands' flags and help (cli/args.ts parses against them). Kept apart from the commands'
 // code, which loads the SDK, so `credence --help` and `credence serve` load none of it.
 import type { CommandSpec } from './args.js';
+// the category list alone (no import of its own): the help loads none of scoring
+import { CATEGORIES } from '../modules/scoring/categories.js';
+
+export { CATEGORIES };
 
 export const DEFAULT_API_URL = 'http://127.0.0.1:8080';
-export const CATEGORIES = [
-  'OVERALL',
-  'DEFI_LENDING',
-  'DEFI_TRADING',
-  'GOVERNANCE',
-  'NFT',
-  'IDENTITY',
-  'SOCIAL',
-  'DEVELOPER',
-  'COMPLIANCE',
-] as const;
 export const EVENTS = ['score.updated'];
 
 const API_FLAGS = {

@@ -116,15 +116,8 @@ export function registerReputationRoutes(app: App, ctx: AppContext, svc: Reputat
             results: entries.map((e, i) => ({
               address: toChecksum(addresses[i]),
               ensName: ensNameOf(req, `addresses[${i}]`),
-              score: e.score,
-              conduct: e.conduct,
-              backingUsd: e.backingUsd,
-              confidence: e.confidence,
-              tier: e.tier,
-              calculatedAt: e.calculatedAt,
-              modelVersion: e.modelVersion,
-              factors: e.factors,
-              coverage: e.coverage,
+              // the entry's fields (BatchResult's serializer writes those it lists: not the category, said once above)
+              ...e,
             })),
           };
         },

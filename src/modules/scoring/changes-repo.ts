@@ -4,22 +4,14 @@
 // it), so every transaction that writes changes holds SCORE_FEED_LOCK from its insert to its commit: ids are then
 // handed out in commit order and `id > cursor` misses nothing.
 import type { Queryable } from '../../platform/db/types.js';
-import type { Category } from './contracts.js';
+import type { Category, ScoreChange } from './contracts.js';
 
 /** pg_advisory_xact_lock key of the change log (an arbitrary constant, distinct from other advisory locks). */
 export const SCORE_FEED_LOCK = 7_243_917_001;
 
-export interface ChangeRow {
+/** A stored change (without the coverage it was computed with), its id (the feed's cursor) and when it was stored. */
+export interface ChangeRow extends Omit<ScoreChange, 'coverage'> {
   id: string;
-  address: string;
-  category: Category;
-  oldScore: number | null;
-  newScore: number;
-  confidence: number;
-  tier: string;
-  cause: string;
-  modelVersion: string;
-  calculatedAt: Date;
   recordedAt: Date;
 }
 
@@ -38,8 +30,8 @@ export interface ChangeRaw {
   created_at: Date;
 }
 
-const toRow = (r: ChangeRaw): ChangeRow => ({
-  id: String(r.id),
+/** The change a row holds (repo.ts reads a wallet's whole history with it). */
+export const toChange = (r: ChangeRaw): ScoreChange => ({
   address: r.address,
   category: r.category,
   oldScore: r.old_score,
@@ -49,8 +41,9 @@ const toRow = (r: ChangeRaw): ChangeRow => ({
   cause: r.cause,
   modelVersion: r.model_version,
   calculatedAt: r.calculated_at,
-  recordedAt: r.created_at,
 });
+
+const toRow = (r: ChangeRaw): ChangeRow => ({ id: String(r.id), ...toChange(r), recordedAt: r.created_at });
 
 export interface ScoreChangeLog {
   /** Newest first; `before` is a cursor from an earlier page. Returns one page and whether older ones exist. */

@@ -2,21 +2,9 @@
 // ModuleServices (platform/context.ts); callers reach it only through that face (never its tables).
 import type { Queryable } from '../../platform/db/types.js';
 import type { LendingPositions } from './model/lending-positions.js';
+import type { Category } from './categories.js';
 
-export const CATEGORIES = [
-  'OVERALL',
-  'DEFI_LENDING',
-  'DEFI_TRADING',
-  'GOVERNANCE',
-  'NFT',
-  'IDENTITY',
-  'SOCIAL',
-  'DEVELOPER',
-  'COMPLIANCE',
-] as const;
-export type Category = (typeof CATEGORIES)[number];
-/** Stable numeric ids (circuits and the oracle contract use them); index in CATEGORIES. */
-export const categoryId = (c: Category) => CATEGORIES.indexOf(c);
+export { CATEGORIES, categoryId, type Category } from './categories.js';
 
 export interface Factor {
   code: string;

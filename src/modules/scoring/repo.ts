@@ -1,7 +1,7 @@
 // SQL for stored scores and their change history. Every method takes an optional transaction handle.
 import { prepared, type Queryable } from '../../platform/db/types.js';
 import type { Category, Factor, ScoreChange } from './contracts.js';
-import { SCORE_FEED_LOCK, type ChangeRaw } from './changes-repo.js';
+import { SCORE_FEED_LOCK, toChange, type ChangeRaw } from './changes-repo.js';
 
 export interface ScoreRow {
   address: string;
@@ -182,17 +182,7 @@ export function createScoresRepo(db: Queryable) {
 
     async history(address: string, q: Queryable = db): Promise<ScoreChange[]> {
       const rows = await q.query<ChangeRaw>(`SELECT * FROM score_changes WHERE address = $1 ORDER BY id`, [address]);
-      return rows.map((r) => ({
-        address: r.address,
-        category: r.category,
-        oldScore: r.old_score,
-        newScore: r.new_score,
-        confidence: r.confidence,
-        tier: r.tier,
-        cause: r.cause,
-        modelVersion: r.model_version,
-        calculatedAt: r.calculated_at,
-      }));
+      return rows.map(toChange);
     },
   };
 }

@@ -66,7 +66,8 @@ export function standaloneInputs(
 
 type WalletEntries = Record<Category, ScoreEntry>;
 
-export function toEntry(r: ReadRow, now: Date): ScoreEntry {
+/** A stored row as an entry: the read paths below give it its factors (explain) or its coverage (the bare batch). */
+function entryOf(r: ReadRow, now: Date, factors: ScoreEntry['factors'], coverage: Coverage | undefined): ScoreEntry {
   return {
     category: r.category,
     score: r.score,
@@ -76,9 +77,12 @@ export function toEntry(r: ReadRow, now: Date): ScoreEntry {
     tier: tierFor(r.score),
     calculatedAt: r.calculated_at,
     modelVersion: r.model_version,
-    factors: r.factors,
+    factors,
+    coverage,
   };
 }
+
+export const toEntry = (r: ReadRow, now: Date): ScoreEntry => entryOf(r, now, r.factors, undefined);
 
 export const withoutFactors = (e: ScoreEntry): ScoreEntry => ({
   category: e.category,
@@ -93,19 +97,7 @@ export const withoutFactors = (e: ScoreEntry): ScoreEntry => ({
 });
 
 /** withoutFactors(withCoverage(toEntry(r, now), coverage)), made in one step (the batch read without factors). */
-function bareEntry(r: ReadRow, now: Date, coverage: Coverage): ScoreEntry {
-  return {
-    category: r.category,
-    score: r.score,
-    conduct: r.conduct ?? r.score,
-    backingUsd: r.backing_usd === null || r.backing_usd === undefined ? null : Number(r.backing_usd),
-    confidence: decayConfidence(r.confidence, r.decay_anchor, now),
-    tier: tierFor(r.score),
-    calculatedAt: r.calculated_at,
-    modelVersion: r.model_version,
-    coverage,
-  };
-}
+const bareEntry = (r: ReadRow, now: Date, coverage: Coverage): ScoreEntry => entryOf(r, now, undefined, coverage);
 
 // --- coverage: how much of a wallet's history the sources read ---
 export const NO_CHAIN_SOURCE = 'NO_CHAIN_SOURCE';
