@@ -188,5 +188,3 @@ export function createOracleService(chain: Chain, oracle: Address): OracleServic
     },
   };
 }
-
-export { createCommitmentPublisher } from './publisher.js';

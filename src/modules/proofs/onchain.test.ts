@@ -19,15 +19,8 @@ import {
 } from '../../../test/helpers/app.js';
 import { secondConnection, testDatabase, usingPostgres } from '../../../test/helpers/db.js';
 import type { App } from '../../platform/http/types.js';
-import {
-  connectChain,
-  createCommitmentPublisher,
-  deployContracts,
-  disputeKey,
-  loadArtifact,
-  type Chain,
-  type Deployment,
-} from './chain.js';
+import { connectChain, deployContracts, disputeKey, loadArtifact, type Chain, type Deployment } from './chain.js';
+import { createCommitmentPublisher } from './publisher.js';
 import { createProofsRepo } from './repo.js';
 import { encodeProof, yyyymmdd } from './encoding.js';
 import { kycRecordsFor, setScore } from './test-support.js';
