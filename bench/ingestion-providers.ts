@@ -5,11 +5,12 @@
 //   node --import tsx bench/ingestion-providers.ts [latencyMs=50] [explorerRps=20] [only=profile,...|explorer|explorer+rpc]
 import { openDatabase } from '../src/platform/db/index.js';
 import { migrate } from '../src/platform/db/migrate.js';
+import type { Db } from '../src/platform/db/types.js';
 import { createIngestionRepo } from '../src/modules/ingestion/repo.js';
-import { createRpcSource } from '../src/modules/ingestion/rpc-source.js';
+import { createRpcSource, type ChainSource } from '../src/modules/ingestion/rpc-source.js';
 import { resetLearnedLimits } from '../src/modules/ingestion/rpc-limits.js';
 import { createIngestionService } from '../src/modules/ingestion/service.js';
-import { createExplorerClient } from '../src/modules/ingestion/explorer/source.js';
+import { createExplorerClient, type ExplorerSource } from '../src/modules/ingestion/explorer/source.js';
 import { pinnedContracts } from '../src/modules/ingestion/registry/index.js';
 import { simulateChain } from '../test/fakes/rpc-provider-chain.js';
 import { startFakeProvider, type ProviderProfile } from '../test/fakes/rpc-provider.js';
@@ -31,16 +32,7 @@ async function rpcProfile(profile: ProviderProfile) {
   const chain = simulateChain({ wallet, events: 2000 });
   const provider = await startFakeProvider(chain, profile, { latencyMs: LATENCY });
   const db = await freshDb();
-  const engine = createIngestionService({
-    db,
-    repo: createIngestionRepo(db),
-    sources: [createRpcSource(1, provider.url)],
-    log: quiet,
-    concurrency: 1,
-    ingestOnRead: true,
-    sync: { useFinalized: true },
-    pinned: (id) => pinnedContracts(id),
-  });
+  const engine = benchEngine(db, [createRpcSource(1, provider.url)], []);
   const t = performance.now();
   const [r] = await engine.syncWallet(wallet);
   const ms = performance.now() - t;
@@ -60,6 +52,21 @@ async function rpcProfile(profile: ProviderProfile) {
   };
 }
 
+/** One wallet synced at a time, on finalized blocks, from the registry's contracts. */
+function benchEngine(db: Db, sources: ChainSource[], explorers: ExplorerSource[]) {
+  return createIngestionService({
+    db,
+    repo: createIngestionRepo(db),
+    sources,
+    explorers,
+    log: quiet,
+    concurrency: 1,
+    ingestOnRead: true,
+    sync: { useFinalized: true },
+    pinned: (id) => pinnedContracts(id),
+  });
+}
+
 /** The explorer alone (receipts of router swaps from its proxy module), or with JSON-RPC too (receipts batched). */
 async function explorer(withRpc: boolean) {
   const chains = [1, 10, 137, 8453, 42161];
@@ -77,17 +84,11 @@ async function explorer(withRpc: boolean) {
         }),
       )
     : [];
-  const engine = createIngestionService({
+  const engine = benchEngine(
     db,
-    repo: createIngestionRepo(db),
-    sources: rpcs.map((r) => r.source),
-    explorers: chains.map((c) => client.source(c)),
-    log: quiet,
-    concurrency: 1,
-    ingestOnRead: true,
-    sync: { useFinalized: true },
-    pinned: (id) => pinnedContracts(id),
-  });
+    rpcs.map((r) => r.source),
+    chains.map((c) => client.source(c)),
+  );
   const t = performance.now();
   await engine.syncWallet(wallet);
   const ms = performance.now() - t;

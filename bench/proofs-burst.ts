@@ -12,8 +12,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Wallet } from 'ethers';
-import { SiweMessage } from 'siwe';
-import { BENCH_DOMAIN } from './support.js';
+import { BENCH_DOMAIN, siweMessage } from './support.js';
 
 const BURST = Number(process.env.BENCH_BURST ?? 50);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -65,15 +64,7 @@ async function main() {
     }
 
     const { nonce } = (await (await fetch(`${base}/api/v1/auth/nonce`)).json()) as { nonce: string };
-    const message = new SiweMessage({
-      domain: BENCH_DOMAIN,
-      address: admin.address,
-      uri: `https://${BENCH_DOMAIN}`,
-      version: '1',
-      chainId: 1,
-      nonce,
-      issuedAt: new Date().toISOString(),
-    }).prepareMessage();
+    const message = siweMessage(admin.address, nonce);
     const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
       fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
     const { token } = (await (await post('/api/v1/auth/verify', { message, signature: await admin.signMessage(message) })).json()) as {

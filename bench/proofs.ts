@@ -119,18 +119,9 @@ async function main() {
   const dep = await deployContracts(signer, { log: (m) => console.log(`deploy: ${m}`) });
   const abi = loadArtifact('ReputationOracle').abi;
   await signer.write(dep.oracle, abi, 'publishCommitments', [[subject], [1], [BigInt(warm.publicInputs.commitment)]]);
-  const ok = await signer.publicClient.readContract({
-    address: dep.oracle,
-    abi,
-    functionName: 'verifyProof',
-    args: [warm.proof, 700n, 1],
-  } as never);
-  const gas = await signer.publicClient.estimateContractGas({
-    address: dep.oracle,
-    abi,
-    functionName: 'verifyProof',
-    args: [warm.proof, 700n, 1],
-  } as never);
+  const verifyCall = { address: dep.oracle, abi, functionName: 'verifyProof', args: [warm.proof, 700n, 1] } as never;
+  const ok = await signer.publicClient.readContract(verifyCall);
+  const gas = await signer.publicClient.estimateContractGas(verifyCall);
   console.log(`on-chain: ReputationOracle.verifyProof = ${ok}, gas ${gas} (estimate of a transaction calling it, incl. the 21,000 base)`);
   const args = [subject, warm.proof, 700n, 1];
   const okFor = await signer.publicClient.readContract({ address: dep.oracle, abi, functionName: 'verifyProofFor', args } as never);

@@ -29,11 +29,11 @@ export function benchConfig(admin: Wallet, overrides: Partial<Config> = {}): Con
   };
 }
 
-export async function signInAdmin(app: App, wallet: Wallet): Promise<string> {
-  const { nonce } = (await app.inject({ method: 'GET', url: '/api/v1/auth/nonce' })).json();
-  const message = new SiweMessage({
+/** The EIP-4361 message a benchmark's wallet signs to sign in with this nonce. */
+export const siweMessage = (address: string, nonce: string) =>
+  new SiweMessage({
     domain: BENCH_DOMAIN,
-    address: wallet.address,
+    address,
     statement: 'Sign in to Credence',
     uri: `https://${BENCH_DOMAIN}`,
     version: '1',
@@ -41,6 +41,10 @@ export async function signInAdmin(app: App, wallet: Wallet): Promise<string> {
     nonce,
     issuedAt: new Date().toISOString(),
   }).prepareMessage();
+
+export async function signInAdmin(app: App, wallet: Wallet): Promise<string> {
+  const { nonce } = (await app.inject({ method: 'GET', url: '/api/v1/auth/nonce' })).json();
+  const message = siweMessage(wallet.address, nonce);
   const res = await app.inject({
     method: 'POST',
     url: '/api/v1/auth/verify',
