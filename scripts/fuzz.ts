@@ -13,19 +13,13 @@ import path from 'node:path';
 import { Wallet } from 'ethers';
 import { SiweMessage } from 'siwe';
 import type { App } from '../src/platform/http/types.js';
+import { seeded } from '../src/platform/seeded-random.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** mulberry32: small, fast, deterministic. */
+/** mulberry32 (seeded-random.ts) with the draws the fuzzer makes. */
 function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seeded(seed);
   return {
     next,
     int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),

@@ -8,6 +8,7 @@ import { Token } from '@uniswap/sdk-core';
 import { encodeAbiParameters, encodeEventTopics, getContractAddress, pad, parseAbi, type Hex } from 'viem';
 import { EVENT_ABI } from '../../src/modules/ingestion/events.js';
 import { pinnedContracts } from '../../src/modules/ingestion/registry/index.js';
+import { seeded } from '../../src/platform/seeded-random.js';
 
 export interface SimLog {
   address: string;
@@ -41,18 +42,6 @@ const EXTRA = parseAbi(['event DelegateVotesChanged(address indexed delegate, ui
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
 const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const ev = (name: string, n = 0) => EVENT_ABI.filter((e) => e.name === name)[n];
 
 export function simulateChain(opts: {
@@ -68,7 +57,7 @@ export function simulateChain(opts: {
   const head = opts.head ?? 20_000_000;
   const wallet = opts.wallet.toLowerCase();
   const total = opts.events ?? 2000;
-  const rand = rng(opts.seed ?? 42);
+  const rand = seeded(opts.seed ?? 42);
   const pinned = pinnedContracts(chainId);
   if (total === 0 && chainId !== 1)
     return {

@@ -7,7 +7,7 @@
 // delivery and its acknowledgement then travel over the event bus (Redis).
 import { randomBytes } from 'node:crypto';
 import type { EventBus } from '../../platform/events/bus.js';
-import type { SendResult, Sender } from './sender.js';
+import { attemptResult, type SendResult, type Sender } from './sender.js';
 
 export const RELAY_SCHEME = 'credence-listen:';
 const OUT = 'webhooks.relay.out';
@@ -43,16 +43,8 @@ export function createRelay(deps: { bus: EventBus; distributed: boolean; timeout
   });
 
   function relay(token: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<SendResult> {
-    const started = performance.now();
+    const result = attemptResult();
     const deliveryId = headers['webhook-id'] ?? '';
-    const result = (r: Partial<SendResult>): SendResult => ({
-      ok: false,
-      statusCode: null,
-      error: null,
-      retryAfter: null,
-      ...r,
-      durationMs: Math.round(performance.now() - started),
-    });
     const local = listeners.get(token);
     // Without a bus reaching other instances, a listener not held here is not connected at all.
     if (!local && !deps.distributed)

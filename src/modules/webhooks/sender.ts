@@ -20,6 +20,18 @@ export interface Sender {
   close(): void;
 }
 
+/** A result-maker for one attempt begun now: a failure (or what `r` says) timed from the start. */
+export function attemptResult(started = performance.now()) {
+  return (r: Partial<SendResult>): SendResult => ({
+    ok: false,
+    statusCode: null,
+    error: null,
+    retryAfter: null,
+    ...r,
+    durationMs: Math.round(performance.now() - started),
+  });
+}
+
 /** Parses Retry-After (delta seconds or an HTTP date) into seconds from now. */
 export function parseRetryAfter(v: string | string[] | undefined, now = Date.now()): number | null {
   const s = Array.isArray(v) ? v[0] : v;
@@ -38,15 +50,7 @@ export function createSender(opts: { allowPrivate: boolean; timeoutMs?: number }
   };
   return {
     send(url, headers, body, signal) {
-      const started = performance.now();
-      const done = (r: Partial<SendResult>): SendResult => ({
-        ok: false,
-        statusCode: null,
-        error: null,
-        retryAfter: null,
-        ...r,
-        durationMs: Math.round(performance.now() - started),
-      });
+      const done = attemptResult();
       let u: URL;
       try {
         u = new URL(url);

@@ -148,44 +148,29 @@ export function registerHostileInput(app: FastifyInstance, caps: ConnectionCaps)
     return n;
   };
 
+  /** Counts the client's socket in `m` until it closes; past `cap` (0: none) it is answered 429 `message` and ended. */
+  const countOrRefuse = (m: Map<string, number>, socket: Socket, cap: number, message: string) => {
+    const ip = socket.remoteAddress ?? '?';
+    const n = bump(m, ip, 1);
+    socket.once('close', () => bump(m, ip, -1));
+    if (cap > 0 && n > cap) {
+      socket.on('error', () => socket.destroy());
+      socket.end(json(429, 'Too Many Requests', 'rate_limited', message, 'Retry-After: 1\r\n'));
+    }
+  };
+
   // Connections past the cap get a 429 and are closed; their slot is counted until they close.
   const onConnection = (socket: Socket) => {
-    const ip = socket.remoteAddress ?? '?';
-    const n = bump(open, ip, 1);
-    socket.once('close', () => bump(open, ip, -1));
-    if (caps.maxConnectionsPerClient > 0 && n > caps.maxConnectionsPerClient) {
-      socket.on('error', () => socket.destroy());
-      socket.end(
-        json(
-          429,
-          'Too Many Requests',
-          'rate_limited',
-          `Too many open connections from this client (at most ${caps.maxConnectionsPerClient}); close idle ones.`,
-          'Retry-After: 1\r\n',
-        ),
-      );
-    }
+    const cap = caps.maxConnectionsPerClient;
+    countOrRefuse(open, socket, cap, `Too many open connections from this client (at most ${cap}); close idle ones.`);
   };
   server.on('connection', onConnection);
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (isWebSocket(req)) {
-      const ip = (socket as Socket).remoteAddress ?? '?';
-      const n = bump(sockets, ip, 1);
-      socket.once('close', () => bump(sockets, ip, -1));
-      if (caps.maxWebSocketsPerClient > 0 && n > caps.maxWebSocketsPerClient) {
-        // The WebSocket owner (the hub) sees an ended socket and lets it go.
-        socket.on('error', () => socket.destroy());
-        socket.end(
-          json(
-            429,
-            'Too Many Requests',
-            'rate_limited',
-            `Too many WebSocket connections from this client (at most ${caps.maxWebSocketsPerClient}).`,
-            'Retry-After: 1\r\n',
-          ),
-        );
-      }
+      // The WebSocket owner (the hub) sees an ended socket and lets it go.
+      const cap = caps.maxWebSocketsPerClient;
+      countOrRefuse(sockets, socket as Socket, cap, `Too many WebSocket connections from this client (at most ${cap}).`);
       return;
     }
     serveAsHttp(server, req, socket as Socket, head);

@@ -4,18 +4,7 @@
 import type { ComplianceSignal, DebtClaimSignal, IdentitySignal, WalletFeatures } from '../contracts.js';
 import { emptyFeatures, type ModelInput } from './index.js';
 import { replayLending, type LendingEvent } from './lending-positions.js';
-
-/** mulberry32: a small, fast, seeded PRNG. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from '../../../platform/seeded-random.js';
 
 const DAY = 86_400_000;
 /** a fixed "now" so the population never depends on the clock */

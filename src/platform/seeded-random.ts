@@ -1,0 +1,14 @@
+// Deterministic pseudo-random numbers for generated populations, fakes and fuzzing: the same seed gives the same
+// sequence on every machine (no Math.random, no clock).
+
+/** mulberry32: a small, fast, seeded PRNG giving numbers in [0, 1). */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
