@@ -86,8 +86,8 @@ export function emptyFeatures(address: string): WalletFeatures {
   };
 }
 
-/** The eight independent categories. */
-function scoreCategories(input: ModelInput, P: ModelParams): CategoryResult[] {
+/** The eight independent categories; `backing`: the wallet's (backingOf), when the caller has it already. */
+function scoreCategories(input: ModelInput, P: ModelParams, backing?: Backing): CategoryResult[] {
   const claims = input.claims ?? [];
   const s: ModelSignals = {
     claims: summarizeClaims(claims, P.debtClaims),
@@ -97,14 +97,15 @@ function scoreCategories(input: ModelInput, P: ModelParams): CategoryResult[] {
   };
   const f = input.features;
   if (f.accountType === 'contract') return protocolContract(f);
+  const b = backing ?? backingOf(f, P.backing);
   return [
-    lending(f, s, P),
-    trading(f, P),
-    governance(f, P),
-    nft(f, P),
+    lending(f, s, P, b),
+    trading(f, P, b),
+    governance(f, P, b),
+    nft(f, P, b),
     identity(f, s, P),
-    social(f, P),
-    developer(f, P),
+    social(f, P, b),
+    developer(f, P, b),
     compliance(f, s, P),
   ];
 }
@@ -131,7 +132,20 @@ function protocolContract(f: WalletFeatures): CategoryResult[] {
   );
 }
 
-const byImpact = (a: Factor, b: Factor) => Math.abs(b.impact) - Math.abs(a.impact);
+/** The factors' indices by absolute impact, largest first, ties in their order (as a stable sort leaves them). */
+function factorOrder(factors: readonly Factor[]): number[] {
+  const order: number[] = [];
+  for (let i = 0; i < factors.length; i++) {
+    const a = Math.abs(factors[i].impact);
+    let j = i - 1;
+    while (j >= 0 && Math.abs(factors[order[j]].impact) < a) {
+      order[j + 1] = order[j];
+      j--;
+    }
+    order[j + 1] = i;
+  }
+  return order;
+}
 
 export interface CompositeInput {
   category: Category;
@@ -166,6 +180,8 @@ function composite(
   let conf = 0;
   let keys = '';
   const factors: Factor[] = [];
+  // the parts each factor's description is written from, built once the sort has said which factors are kept
+  const described: CompositeInput[] = [];
   for (const p of parts) {
     if (p.category === 'OVERALL') continue;
     const w = P.weights[p.category];
@@ -174,14 +190,8 @@ function composite(
     conduct += w * ((p.conduct ?? p.score) - (p.conductBelow ?? 0));
     conf += w * p.confidence;
     keys += p.inputsKey;
-    factors.push({
-      code: `CATEGORY_${p.category}`,
-      description:
-        below > 0
-          ? `${p.category} ${p.score} (weight ${Math.round(w * 100)}%), and ${below} points of ${p.category === 'DEFI_LENDING' ? 'liquidations or upheld claims' : 'a rejected KYC'} below its 0`
-          : `${p.category} ${p.score} (weight ${Math.round(w * 100)}%)`,
-      impact: Math.round(w * (p.score - below - 500)),
-    });
+    factors.push({ code: `CATEGORY_${p.category}`, description: '', impact: Math.round(w * (p.score - below - 500)) });
+    described.push(p);
   }
   let score = Math.round(clamp(total, 0, 1000));
   if (sanctioned === true && score > cap) {
@@ -192,14 +202,30 @@ function composite(
     });
     score = cap;
   }
-  factors.sort(byImpact);
+  // factor k is part k's (the cap, if any, comes last): order the indices, then write the kept ones' descriptions
+  const order = factorOrder(factors);
+  const kept: Factor[] = [];
+  for (let i = 0; i < order.length && i < MAX_FACTORS; i++) {
+    const k = order[i];
+    const f = factors[k];
+    if (k < described.length) {
+      const p = described[k];
+      const w = P.weights[p.category as Exclude<Category, 'OVERALL'>];
+      const below = p.below ?? 0;
+      f.description =
+        below > 0
+          ? `${p.category} ${p.score} (weight ${Math.round(w * 100)}%), and ${below} points of ${p.category === 'DEFI_LENDING' ? 'liquidations or upheld claims' : 'a rejected KYC'} below its 0`
+          : `${p.category} ${p.score} (weight ${Math.round(w * 100)}%)`;
+    }
+    kept.push(f);
+  }
   return {
     category: 'OVERALL',
     score,
     conduct: sanctioned === true ? Math.min(cap, Math.round(clamp(conduct, 0, 1000))) : Math.round(clamp(conduct, 0, 1000)),
     backingUsd: backingUsd === null ? null : Math.round(backingUsd * 100) / 100,
     confidence: round3(conf),
-    factors: factors.length > MAX_FACTORS ? factors.slice(0, MAX_FACTORS) : factors,
+    factors: kept,
     inputsKey: fingerprint(keys),
     offchainKey: '',
   };
@@ -236,9 +262,9 @@ export function createModel(P: ModelParams): Model {
     params: P,
     weights: P.weights,
     scoreWallet(input) {
-      const cats = scoreCategories(input, P);
-      const backing = input.features.accountType === 'contract' ? null : backingOf(input.features, P.backing).total;
-      cats.unshift(composite(cats, input.compliance?.sanctioned ?? null, backing, P));
+      const backing = input.features.accountType === 'contract' ? null : backingOf(input.features, P.backing);
+      const cats = scoreCategories(input, P, backing ?? undefined);
+      cats.unshift(composite(cats, input.compliance?.sanctioned ?? null, backing === null ? null : backing.total, P));
       return cats;
     },
     scoreCategories: (input) => scoreCategories(input, P),

@@ -38,7 +38,21 @@ export interface CategoryResult {
 /** How many reason codes an entry carries. */
 export const MAX_FACTORS = 6;
 
-const byImpact = (a: Factor, b: Factor) => Math.abs(b.impact) - Math.abs(a.impact);
+/** Sorts by absolute impact, largest first, in place: an insertion sort, stable as Array#sort is (ties keep their
+ *  order), and several times faster than Array#sort with a comparator on the handful of factors a category has. */
+export function sortByImpact(factors: Factor[]): Factor[] {
+  for (let i = 1; i < factors.length; i++) {
+    const f = factors[i];
+    const a = Math.abs(f.impact);
+    let j = i - 1;
+    while (j >= 0 && Math.abs(factors[j].impact) < a) {
+      factors[j + 1] = factors[j];
+      j--;
+    }
+    factors[j + 1] = f;
+  }
+  return factors;
+}
 
 /** The largest terms by absolute points (pinned ones always), largest first; zero-point terms only if pinned. */
 export function topFactors(terms: readonly Term[], empty?: { code: string; description: string }): Factor[] {
@@ -52,11 +66,11 @@ export function topFactors(terms: readonly Term[], empty?: { code: string; descr
     else if (impact !== 0) (rest ??= []).push({ code: t.code, description: t.description, impact });
   }
   if (rest === null)
-    return pinned.length === 0 ? (empty ? [{ code: empty.code, description: empty.description, impact: 0 }] : []) : pinned.sort(byImpact);
-  if (rest.length > 1) rest.sort(byImpact);
+    return pinned.length === 0 ? (empty ? [{ code: empty.code, description: empty.description, impact: 0 }] : []) : sortByImpact(pinned);
+  sortByImpact(rest);
   const room = Math.min(rest.length, Math.max(0, MAX_FACTORS - pinned.length));
   for (let i = 0; i < room; i++) pinned.push(rest[i]);
-  return pinned.length > 1 ? pinned.sort(byImpact) : pinned;
+  return sortByImpact(pinned);
 }
 
 export const sumPoints = (terms: readonly Term[]) => {

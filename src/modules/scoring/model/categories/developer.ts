@@ -1,12 +1,12 @@
 // DEVELOPER: contracts others use.
 import type { WalletFeatures } from '../../contracts.js';
-import { backingOf } from '../backing.js';
+import { backingOf, type Backing } from '../backing.js';
 import type { ModelParams } from '../params.js';
 import { confidenceOf, type CategoryResult, type Term } from '../terms.js';
 import { sat } from '../transforms.js';
 import { anchor, capped, plural, result } from './shared.js';
 
-export function developer(f: WalletFeatures, P: ModelParams): CategoryResult {
+export function developer(f: WalletFeatures, P: ModelParams, b: Backing = backingOf(f, P.backing)): CategoryResult {
   const D = P.developer;
   const d = f.developer;
   const used = d.usedContracts ?? 0;
@@ -39,7 +39,7 @@ export function developer(f: WalletFeatures, P: ModelParams): CategoryResult {
       description: `sent ${plural(f.txCount, 'transaction')}`,
       points: D.transactionsSent.points * sat(f.txCount, D.transactionsSent.k),
     });
-  const backing = backingOf(f, P.backing).total;
+  const backing = b.total;
   const cap = capped(terms, backing, 'what it lost', P, true);
   const conf = confidenceOf(
     d.contractsDeployed + users,

@@ -1,12 +1,12 @@
 // GOVERNANCE: voting power used and trust received, held to the gas of votes and delegations.
 import type { WalletFeatures } from '../../contracts.js';
-import { backingOf } from '../backing.js';
+import { backingOf, type Backing } from '../backing.js';
 import type { ModelParams } from '../params.js';
 import { confidenceOf, type CategoryResult, type Term } from '../terms.js';
 import { sat } from '../transforms.js';
 import { anchor, capped, plural, r0, result } from './shared.js';
 
-export function governance(f: WalletFeatures, P: ModelParams): CategoryResult {
+export function governance(f: WalletFeatures, P: ModelParams, b: Backing = backingOf(f, P.backing)): CategoryResult {
   const g = f.governance;
   const G = P.governance;
   const terms: Term[] = [];
@@ -54,7 +54,7 @@ export function governance(f: WalletFeatures, P: ModelParams): CategoryResult {
       pinned: true,
     });
   }
-  const backing = backingOf(f, P.backing).governance;
+  const backing = b.governance;
   const cap = capped(terms, backing, 'gas paid to vote and delegate (voting power held comes back: it backs nothing)', P);
   const ev = g.votes + g.delegationsMade + g.delegationsReceived;
   const conf = confidenceOf(

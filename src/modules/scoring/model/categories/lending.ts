@@ -2,7 +2,7 @@
 import type { WalletFeatures } from '../../contracts.js';
 import { claimTerms } from '../debt-claims.js';
 import { EMPTY_POSITIONS } from '../lending-positions.js';
-import { backingOf } from '../backing.js';
+import { backingOf, type Backing } from '../backing.js';
 import type { ModelParams } from '../params.js';
 import { confidenceOf, type CategoryResult, type Term } from '../terms.js';
 import { clamp, logCap, sat } from '../transforms.js';
@@ -119,7 +119,7 @@ function noCreditTerm(p: Positions): Term | null {
   return null;
 }
 
-export function lending(f: WalletFeatures, s: ModelSignals, P: ModelParams): CategoryResult {
+export function lending(f: WalletFeatures, s: ModelSignals, P: ModelParams, b: Backing = backingOf(f, P.backing)): CategoryResult {
   const l = f.lending;
   // positions over time (lending-positions.ts): a round trip within one transaction, block or day holds nothing
   const p = l.positions ?? EMPTY_POSITIONS;
@@ -134,7 +134,7 @@ export function lending(f: WalletFeatures, s: ModelSignals, P: ModelParams): Cat
     if (none) terms.push(none);
   }
   terms.push(...claimTerms(s.claims, P.debtClaims));
-  const backing = backingOf(f, P.backing).lending;
+  const backing = b.lending;
   const cap = capped(terms, backing, 'interest paid beyond what the borrowed cash earns parked, and gas', P);
   // evidence is what was held over time, not rows; debt claims are no evidence of the wallet's own activity
   const evidence = p.cycles + (p.debtUsdDays > 0 ? 1 : 0) + (p.collateralUsdDays > 0 ? 1 : 0) + l.liquidations;

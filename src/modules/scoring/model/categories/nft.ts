@@ -1,12 +1,12 @@
 // NFT: collections, mints and NFTs the wallet acquired itself, and what it kept.
 import type { WalletFeatures } from '../../contracts.js';
-import { backingOf } from '../backing.js';
+import { backingOf, type Backing } from '../backing.js';
 import type { ModelParams } from '../params.js';
 import { confidenceOf, type CategoryResult, type Term } from '../terms.js';
 import { clamp, sat } from '../transforms.js';
 import { anchor, capped, plural, result } from './shared.js';
 
-export function nft(f: WalletFeatures, P: ModelParams): CategoryResult {
+export function nft(f: WalletFeatures, P: ModelParams, b: Backing = backingOf(f, P.backing)): CategoryResult {
   const n = f.nft;
   const X = P.nft;
   const acquired = n.mints + n.received;
@@ -39,7 +39,7 @@ export function nft(f: WalletFeatures, P: ModelParams): CategoryResult {
   ].filter(Boolean);
   if (nftWhy.length)
     terms.push({ code: 'NFTS_DISCOUNTED', description: `found but not counted: ${nftWhy.join('; ')}`, points: 0, pinned: true });
-  const backing = backingOf(f, P.backing).total;
+  const backing = b.total;
   const cap = capped(terms, backing, 'what it lost', P, true);
   const conf = confidenceOf(
     acquired + n.sent,

@@ -1,12 +1,12 @@
 // SOCIAL: the breadth of real relationships.
 import type { WalletFeatures } from '../../contracts.js';
-import { backingOf } from '../backing.js';
+import { backingOf, type Backing } from '../backing.js';
 import type { ModelParams } from '../params.js';
 import { confidenceOf, type CategoryResult, type Term } from '../terms.js';
 import { sat } from '../transforms.js';
 import { anchor, capped, plural, result, untrustedAttestations } from './shared.js';
 
-export function social(f: WalletFeatures, P: ModelParams): CategoryResult {
+export function social(f: WalletFeatures, P: ModelParams, b: Backing = backingOf(f, P.backing)): CategoryResult {
   const S = P.social;
   const terms: Term[] = [];
   if (f.distinctCounterparties > 0)
@@ -40,7 +40,7 @@ export function social(f: WalletFeatures, P: ModelParams): CategoryResult {
       description: `${plural(f.governance.delegationsReceived, 'wallet')} delegated to it`,
       points: S.delegators.points * sat(f.governance.delegationsReceived, S.delegators.k),
     });
-  const backing = backingOf(f, P.backing).total;
+  const backing = b.total;
   const cap = capped(terms, backing, 'what it lost', P, true);
   const ev = f.distinctCounterparties + f.identity.attestationsMade + f.governance.delegationsReceived;
   const conf = confidenceOf(

@@ -1,6 +1,6 @@
 // DEFI_TRADING: pool fees paid to liquidity others provided, breadth in proportion to them.
 import type { WalletFeatures } from '../../contracts.js';
-import { backingOf } from '../backing.js';
+import { backingOf, type Backing } from '../backing.js';
 import type { ModelParams } from '../params.js';
 import { confidenceOf, type CategoryResult, type Term } from '../terms.js';
 import { logCap, sat } from '../transforms.js';
@@ -25,7 +25,7 @@ function discountedTerm(d: WalletFeatures['trading']['discounted']): Term | null
   };
 }
 
-export function trading(f: WalletFeatures, P: ModelParams): CategoryResult {
+export function trading(f: WalletFeatures, P: ModelParams, b: Backing = backingOf(f, P.backing)): CategoryResult {
   const t = f.trading;
   const T = P.trading;
   // volume on verified, allowlisted pools only; unvalued swaps at UNVALUED_EVENT_USD; dust never got here
@@ -68,7 +68,7 @@ export function trading(f: WalletFeatures, P: ModelParams): CategoryResult {
   const discounted = discountedTerm(t.discounted);
   if (discounted) terms.push(discounted);
   const d = t.discounted;
-  const backing = backingOf(f, P.backing).trading;
+  const backing = b.trading;
   if (fees > 0 && (t.backedFeesUsd ?? 0) < fees) {
     terms.push({
       code: 'FEES_UNBACKED',
