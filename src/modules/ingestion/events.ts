@@ -110,6 +110,17 @@ type Name =
   | 'NpmIncreaseLiquidity'
   | 'NpmDecreaseLiquidity';
 
+/** Morpho Blue's events that name a position's owner in a topic */
+export const MORPHO_POSITION_EVENTS = [
+  'MorphoSupply',
+  'MorphoWithdraw',
+  'MorphoBorrow',
+  'MorphoRepay',
+  'MorphoSupplyCollateral',
+  'MorphoWithdrawCollateral',
+  'MorphoLiquidate',
+] as const satisfies readonly Name[];
+
 const NAMES: Name[] = [
   'Transfer',
   'TransferSingle',
@@ -135,13 +146,7 @@ const NAMES: Name[] = [
   'EnsBaseNameRegistered',
   'Attested',
   'AaveWithdraw',
-  'MorphoSupply',
-  'MorphoWithdraw',
-  'MorphoBorrow',
-  'MorphoRepay',
-  'MorphoSupplyCollateral',
-  'MorphoWithdrawCollateral',
-  'MorphoLiquidate',
+  ...MORPHO_POSITION_EVENTS,
   'MorphoCreateMarket',
   'CompoundV2Mint',
   'CompoundV2Redeem',

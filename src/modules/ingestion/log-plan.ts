@@ -9,7 +9,7 @@
 // token announces as DelegateVotesChanged(delegate) at position 1, so the delegation is fetched for those blocks
 // only (a delegation that moves no votes earns no credit).
 import { toEventSelector } from 'viem';
-import { EVENTS, type EventDef } from './events.js';
+import { EVENTS, MORPHO_POSITION_EVENTS, type EventDef } from './events.js';
 import type { LogQuery } from './rpc-source.js';
 
 export interface Pinned {
@@ -63,15 +63,7 @@ const ROLE_EVENTS: Record<string, EventDef['name'][]> = {
   // `transfer` of base emits nothing else, decode.ts); positions 1 and 2 are asked anyway, so no query of its own
   comet: ['CometSupply', 'CometWithdraw', 'CometAbsorbDebt', 'Transfer'],
   // Morpho Blue names the position's owner in a topic of every event
-  'morpho-blue': [
-    'MorphoSupply',
-    'MorphoWithdraw',
-    'MorphoBorrow',
-    'MorphoRepay',
-    'MorphoSupplyCollateral',
-    'MorphoWithdrawCollateral',
-    'MorphoLiquidate',
-  ],
+  'morpho-blue': [...MORPHO_POSITION_EVENTS],
   // a Compound V2 cToken names the wallet only in its data: its Transfer (positions 1 and 2, asked anyway) finds the
   // transactions of a mint, a redeem or a move, and the wallet's underlying Transfer to or from a cToken those of a
   // borrow or a repay; cETH's borrows and repays move ether, with no Transfer: the Comptroller's

@@ -86,6 +86,15 @@ type WireLog = {
   blockNumber: string;
   removed?: boolean;
 };
+/** A node's log with its hex numbers read */
+const chainLog = (l: WireLog): ChainLog => ({
+  address: l.address,
+  topics: l.topics,
+  data: l.data,
+  transactionHash: l.transactionHash,
+  logIndex: Number(l.logIndex),
+  blockNumber: Number(l.blockNumber),
+});
 
 export function createRpcSource(chainId: number, url: string, options: RpcSourceOptions = {}): ChainSource {
   const transport = createTransport(url, options);
@@ -102,14 +111,7 @@ export function createRpcSource(chainId: number, url: string, options: RpcSource
     const map = new Map<string, { from: string | null; logs: ChainLog[] }>();
     out.forEach((o, i) => {
       if (!o.ok) throw o.error;
-      const logs = (o.value?.logs ?? []).map((l) => ({
-        address: l.address,
-        topics: l.topics,
-        data: l.data,
-        transactionHash: l.transactionHash,
-        logIndex: Number(l.logIndex),
-        blockNumber: Number(l.blockNumber),
-      }));
+      const logs = (o.value?.logs ?? []).map(chainLog);
       map.set(hashes[i].toLowerCase(), { from: o.value?.from?.toLowerCase() ?? null, logs });
     });
     return map;
@@ -166,16 +168,7 @@ export function createRpcSource(chainId: number, url: string, options: RpcSource
           ? (o as { ok: false; error: RpcError })
           : {
               ok: true,
-              value: (o.value ?? [])
-                .filter((l) => !l.removed)
-                .map((l) => ({
-                  address: l.address,
-                  topics: l.topics,
-                  data: l.data,
-                  transactionHash: l.transactionHash,
-                  logIndex: Number(l.logIndex),
-                  blockNumber: Number(l.blockNumber),
-                })),
+              value: (o.value ?? []).filter((l) => !l.removed).map(chainLog),
             },
       );
     },

@@ -9,10 +9,10 @@ import { bigOrNull, txFeeRecord } from '../tx-fees.js';
 import { encodeAbiParameters, pad, toHex } from 'viem';
 import type { Db } from '../../../platform/db/types.js';
 import { decodeLog, deploymentRecord, type ActivityRecord, type RawLog } from '../decode.js';
-import { EVENTS, EVENTS_BY_TOPIC } from '../events.js';
+import { EVENTS } from '../events.js';
 import { walletTopic } from '../log-plan.js';
 import { createCoverageRepo } from '../coverage-repo.js';
-import { derivePool, poolsForLogs, SWAP_TOPICS } from '../registry/pools.js';
+import { SWAP_TOPICS } from '../registry/pools.js';
 import { cTokenInfo } from '../registry/index.js';
 import { learnFromLogs, resolveIds } from '../registry/markets.js';
 import { pricesForLogs } from '../pricing/index.js';
@@ -21,6 +21,8 @@ import type { PoolInfo } from '../registry/gate.js';
 import type { IngestionRepo } from '../repo.js';
 import type { SyncOptions, SyncResult } from '../sync.js';
 import type { ExplorerSource, Row } from './source.js';
+import { idx, lc, n, noValue, ok, time } from './rows.js';
+import { candidateSwaps, directSwap, poolsFor } from './swaps.js';
 
 const topic = (name: string) => EVENTS.find((e) => e.name === name)!.topic0;
 const TRANSFER = topic('Transfer');
@@ -29,12 +31,6 @@ const TRANSFER_SINGLE = topic('TransferSingle');
 const SINGLETON_TRADES = new Set(
   ['UniswapV4Swap', 'UniswapV4ModifyLiquidity', 'BalancerSwap', 'BalancerPoolBalanceChanged'].map((n) => topic(n).toLowerCase()),
 );
-const ok = (r: Row) => r.isError !== '1' && r.txreceipt_status !== '0';
-const lc = (s: string | undefined) => (s ?? '').toLowerCase();
-const time = (r: Row) => (r.timeStamp ? new Date(Number(r.timeStamp === '0x' ? 0 : r.timeStamp) * 1000) : null);
-/** Etherscan writes zero as "0x" in log rows */
-const n = (v: string | undefined) => (v === '0x' ? 0 : Number(v));
-const idx = (v: string | undefined, fallback: number) => (v === undefined || v === '' ? fallback : n(v));
 
 /** Receipts over JSON-RPC (batched) when a JSON-RPC source is configured too: one round trip, not one call each. */
 export type ReceiptReader = (
@@ -42,6 +38,35 @@ export type ReceiptReader = (
 ) => Promise<
   Map<string, { address: string; topics: string[]; data: string; transactionHash: string; logIndex: number; blockNumber: number }[]>
 >;
+
+/** One wallet's sync on one chain: what every step reads. */
+interface Run {
+  db: Db;
+  repo: IngestionRepo;
+  src: ExplorerSource;
+  receipts?: ReceiptReader;
+  opts: Partial<SyncOptions>;
+  chainId: number;
+  wallet: string;
+  from: number;
+  head: number;
+}
+
+/** The wallet's account lists, and the logs naming it at topics 1 to 3 (all positions in one list). */
+interface Lists {
+  txs: Row[];
+  internal: Row[];
+  erc20: Row[];
+  erc721: Row[];
+  erc1155: Row[];
+  byTopic: Row[];
+}
+
+/** Swaps settled without their receipt (direct) and the logs of the receipts read for the others. */
+interface Swaps {
+  direct: { log: RawLog; pools: Map<string, PoolInfo | null> }[];
+  receiptLogs: RawLog[];
+}
 
 export async function syncWalletFromExplorer(
   db: Db,
@@ -58,7 +83,25 @@ export async function syncWalletFromExplorer(
   const head = Math.max(0, tip.head - (opts.confirmations ?? 12));
   const from = (state?.lastBlock ?? -1) + 1;
   if (from > head) return { chainId, newRecords: 0, nonceChanged: false, head, complete: true };
+  const run: Run = { db, repo, src, receipts, opts, chainId, wallet, from, head };
 
+  const lists = await readLists(run);
+  const { records, nonce } = nativeRecords(run, lists, state?.nonce ?? 0);
+  const logs = listedLogs(lists);
+  const swaps = await routerSwaps(run, lists, logs);
+  const compound = await compoundLogs(run, lists, logs, swaps.receiptLogs);
+  records.push(...(await decodeEvidence(run, lists, logs, swaps, compound)));
+  records.push(...(await positionsMinted(chainId, wallet, logs, lists.txs, src, receipts)));
+  // who sent each transaction: the txlist holds every transaction the wallet sent (and those sent to it) with its
+  // sender; a log in any other transaction was not sent by the wallet (sender unknown: null)
+  const sentBy = new Map(lists.txs.map((t) => [lc(t.hash), lc(t.from)]));
+  for (const r of records) r.txFrom ??= sentBy.get(r.txHash.toLowerCase()) || null;
+
+  const stored = await storeRecords(run, records, nonce);
+  return { chainId, newRecords: stored, nonceChanged: nonce !== (state?.nonce ?? 0), head, complete: true };
+}
+
+async function readLists({ src, wallet, from, head }: Run): Promise<Lists> {
   const [txs, internal, erc20, erc721, erc1155, ...byTopic] = await Promise.all([
     src.list('txlist', wallet, from, head),
     src.list('txlistinternal', wallet, from, head),
@@ -67,9 +110,13 @@ export async function syncWalletFromExplorer(
     src.list('token1155tx', wallet, from, head),
     ...([1, 2, 3] as const).map((p) => src.logs({ topics: { [p]: walletTopic(wallet) }, fromBlock: from, toBlock: head })),
   ]);
+  return { txs, internal, erc20, erc721, erc1155, byTopic: byTopic.flat() };
+}
 
+/** Fees of the transactions the wallet sent, contracts it deployed and native transfers (txlist, txlistinternal),
+ *  and its nonce as the txlist shows it. */
+function nativeRecords({ chainId, wallet }: Run, { txs, internal }: Lists, nonce: number) {
   const records: ActivityRecord[] = [];
-  let nonce = state?.nonce ?? 0;
   for (const t of txs) {
     const f = lc(t.from);
     const to = lc(t.to);
@@ -87,17 +134,21 @@ export async function syncWalletFromExplorer(
       records.push(deploymentRecord(chainId, wallet, t.contractAddress, block, time(t), true));
       continue;
     }
-    if (!t.value || /^0+$/.test(t.value)) continue;
+    if (noValue(t.value)) continue;
     records.push(native(chainId, t, -1, f === wallet ? 'out' : 'in', f === wallet ? to : f, wallet));
   }
   for (const t of internal) {
-    if (!ok(t) || !t.value || /^0+$/.test(t.value)) continue;
+    if (!ok(t) || noValue(t.value)) continue;
     const f = lc(t.from);
     // internal transfers have no log index: -2 keeps them apart from the transaction's own value transfer
     records.push(native(chainId, t, -2, f === wallet ? 'out' : 'in', f === wallet ? lc(t.to) : f, wallet));
   }
+  return { records, nonce };
+}
 
-  // token lists are the decoded form of Transfer / TransferSingle logs: re-encoded and decoded like any log
+/** The logs naming the wallet: token lists are the decoded form of Transfer / TransferSingle logs, re-encoded to be
+ *  decoded like any log, then the logs by topic; a transfer in both is kept once (dropListedTwice). */
+function listedLogs({ erc20, erc721, erc1155, byTopic }: Lists): RawLog[] {
   const logs: RawLog[] = [];
   erc20.forEach((r, i) =>
     logs.push(raw(r, [TRANSFER, pad(r.from as `0x${string}`), pad(r.to as `0x${string}`)], pad(toHex(BigInt(r.value || '0'))), i)),
@@ -115,16 +166,20 @@ export async function syncWalletFromExplorer(
       ),
     ),
   );
-  for (const r of byTopic.flat())
+  for (const r of byTopic)
     logs.push(raw(r, (r.topics as unknown as string[]) ?? [r.topic0, r.topic1, r.topic2, r.topic3].filter(Boolean), r.data, 0));
   dropListedTwice(logs);
+  return logs;
+}
 
-  // router swaps: the wallet's own transactions that sent one asset and received another
+/** Router swaps: the wallet's own transactions that sent one asset and received another, with no swap among its logs.
+ *  A direct swap (one pool, from the factory, for the pair the wallet sent and received) is settled from the token
+ *  list alone; only what that cannot settle (multi-hop, split routes, native legs) needs the receipt. */
+async function routerSwaps(run: Run, { txs, internal, erc20 }: Lists, logs: RawLog[]): Promise<Swaps> {
+  const { chainId, wallet } = run;
   const swapTxs = new Set(logs.filter((l) => SWAP_TOPICS.has(l.topics[0]?.toLowerCase())).map((l) => l.transactionHash.toLowerCase()));
   const receiptLogs: RawLog[] = [];
-  // a direct swap (one pool, from the factory, for the pair the wallet sent and received) is settled from the token
-  // list alone; only what that cannot settle (multi-hop, split routes, native legs) needs the receipt
-  const direct: { log: RawLog; pools: Map<string, PoolInfo | null> }[] = [];
+  const direct: Swaps['direct'] = [];
   const candidates: string[] = [];
   for (const c of candidateSwaps(wallet, txs, internal, erc20)) {
     if (swapTxs.has(c.hash)) continue;
@@ -134,11 +189,16 @@ export async function syncWalletFromExplorer(
   }
   const at = (hash: string) => time(txs.find((t) => lc(t.hash) === hash)!);
   if (candidates.length)
-    for (const [hash, ls] of await receiptLogsOf(src, candidates, receipts))
+    for (const [hash, ls] of await receiptLogsOf(run.src, candidates, run.receipts))
       for (const l of ls) receiptLogs.push({ ...l, timestamp: at(hash) });
+  return { direct, receiptLogs };
+}
 
-  // Compound V2's events name the wallet only in their data: the receipts of the wallet's transactions to a cToken,
-  // and of those in which its token list moved an asset to or from one (a borrow, a repay), hold them
+/** Compound V2's events name the wallet only in their data: the receipts of the wallet's transactions to a cToken,
+ *  and of those in which its token list moved an asset to or from one (a borrow, a repay), hold them. `all`: those
+ *  receipts' logs; `compound`: their cTokens' logs not among the wallet's logs already. */
+async function compoundLogs(run: Run, { txs, erc20 }: Lists, logs: RawLog[], receiptLogs: RawLog[]) {
+  const { chainId, wallet } = run;
   const cTxs = new Set<string>();
   for (const t of txs) if (ok(t) && lc(t.from) === wallet && cTokenInfo(chainId, lc(t.to))) cTxs.add(lc(t.hash));
   for (const r of erc20)
@@ -147,28 +207,43 @@ export async function syncWalletFromExplorer(
   const fetched = new Set(receiptLogs.map((l) => lc(l.transactionHash)));
   const cWanted = [...cTxs].filter((h) => !fetched.has(h));
   const known = new Set(logs.map((l) => `${lc(l.transactionHash)}:${l.logIndex}`));
-  const cLogs: RawLog[] = [];
+  const all: RawLog[] = [];
   const when = (hash: string) => {
     const row = txs.find((t) => lc(t.hash) === hash) ?? erc20.find((t) => lc(t.hash) === hash);
     return row ? time(row) : null;
   };
   if (cWanted.length)
-    for (const [hash, ls] of await receiptLogsOf(src, cWanted, receipts)) for (const l of ls) cLogs.push({ ...l, timestamp: when(hash) });
-  for (const l of receiptLogs) if (cTxs.has(lc(l.transactionHash))) cLogs.push(l);
-  const compound = cLogs.filter((l) => cTokenInfo(chainId, l.address) && !known.has(`${lc(l.transactionHash)}:${l.logIndex}`));
+    for (const [hash, ls] of await receiptLogsOf(run.src, cWanted, run.receipts))
+      for (const l of ls) all.push({ ...l, timestamp: when(hash) });
+  for (const l of receiptLogs) if (cTxs.has(lc(l.transactionHash))) all.push(l);
+  const compound = all.filter((l) => cTokenInfo(chainId, l.address) && !known.has(`${lc(l.transactionHash)}:${l.logIndex}`));
+  return { all, compound };
+}
+
+/** The wallet's records from its logs, its router swaps' receipts, its direct swaps and its Compound V2 logs, with
+ *  what decoding them needs: markets, pools and oracle prices. */
+async function decodeEvidence(
+  run: Run,
+  { erc20 }: Lists,
+  logs: RawLog[],
+  { direct, receiptLogs }: Swaps,
+  compound: { all: RawLog[]; compound: RawLog[] },
+): Promise<ActivityRecord[]> {
+  const { chainId, wallet, src } = run;
   // Morpho markets and V4 pools by id, cToken rates: from these logs, else asked through the explorer (markets.ts)
-  learnFromLogs(chainId, [...logs, ...receiptLogs, ...cLogs]);
+  learnFromLogs(chainId, [...logs, ...receiptLogs, ...compound.all]);
   await resolveIds(chainId, [...logs, ...receiptLogs], (to, data) => src.call(to, data));
   const pools = await poolsFor(chainId, [...logs, ...receiptLogs], erc20, src);
   // oracle prices of non-stable amounts, over the chain's JSON-RPC source when one is configured (pricing/)
   const swaps = [
     ...receiptLogs.filter((l) => SWAP_TOPICS.has(l.topics[0]?.toLowerCase()) || SINGLETON_TRADES.has(l.topics[0]?.toLowerCase())),
-    ...compound,
+    ...compound.compound,
   ];
-  const prices = await pricesForLogs(opts.prices, [...logs, ...swaps, ...direct.map((d) => d.log)], {
+  const prices = await pricesForLogs(run.opts.prices, [...logs, ...swaps, ...direct.map((d) => d.log)], {
     chainId,
     pools: new Map([...pools, ...direct.flatMap((d) => [...d.pools])]),
   });
+  const records: ActivityRecord[] = [];
   const seen = new Set<string>();
   for (const l of logs) {
     const key = `${lc(l.transactionHash)}:${l.logIndex}`;
@@ -187,21 +262,20 @@ export async function syncWalletFromExplorer(
   for (const l of swaps) for (const r of decodeLog(l, { chainId, pools, txFrom: wallet, prices })) if (r.wallet === wallet) records.push(r);
   for (const d of direct)
     for (const r of decodeLog(d.log, { chainId, pools: d.pools, txFrom: wallet, prices })) if (r.wallet === wallet) records.push(r);
-  records.push(...(await positionsMinted(chainId, wallet, logs, txs, src, receipts)));
-  // who sent each transaction: the txlist holds every transaction the wallet sent (and those sent to it) with its
-  // sender; a log in any other transaction was not sent by the wallet (sender unknown: null)
-  const sentBy = new Map(txs.map((t) => [lc(t.hash), lc(t.from)]));
-  for (const r of records) r.txFrom ??= sentBy.get(r.txHash.toLowerCase()) || null;
+  return records;
+}
 
+/** The records, the cursor, the nonce and the chain's coverage in one transaction; the records stored (0 if all were
+ *  stored before). */
+async function storeRecords({ db, repo, wallet, chainId, head }: Run, records: ActivityRecord[], nonce: number): Promise<number> {
   const coverage = createCoverageRepo(db);
-  const stored = await db.tx(async (q) => {
+  return db.tx(async (q) => {
     const changed = await repo.insertActivity(records, q);
     await repo.advanceCursor(wallet, chainId, head, q);
     await repo.recordAccount(wallet, chainId, { nonce }, q);
     await coverage.recordChainState(wallet, chainId, { source: 'explorer', finalizedBlock: head, complete: true }, q);
     return changed.size ? records.length : 0;
   });
-  return { chainId, newRecords: stored, nonceChanged: nonce !== (state?.nonce ?? 0), head, complete: true };
 }
 
 /** Uniswap V3 positions minted to the wallet (positions.ts): the minting transaction's receipt says which pool; the
@@ -299,117 +373,4 @@ function raw(r: Row, topics: string[], data: string, i: number): RawLog {
     blockNumber: n(r.blockNumber),
     timestamp: time(r),
   };
-}
-
-/** The wallet's own successful transactions that sent an asset and received a different one. */
-function candidateSwaps(
-  wallet: string,
-  txs: Row[],
-  internal: Row[],
-  erc20: Row[],
-): { hash: string; tx: Row; moves: Row[]; gotNative: boolean }[] {
-  const out: { hash: string; tx: Row; moves: Row[]; gotNative: boolean }[] = [];
-  for (const t of txs) {
-    if (lc(t.from) !== wallet || !ok(t)) continue;
-    const hash = lc(t.hash);
-    const moves = erc20.filter((r) => lc(r.hash) === hash);
-    const sent = new Set(moves.filter((r) => lc(r.from) === wallet).map((r) => lc(r.contractAddress)));
-    const got = new Set(moves.filter((r) => lc(r.to) === wallet).map((r) => lc(r.contractAddress)));
-    const gotNative = internal.some((r) => lc(r.hash) === hash && lc(r.to) === wallet);
-    if (t.value && !/^0+$/.test(t.value)) sent.add('native');
-    if (gotNative) got.add('native');
-    if ([...got].some((g) => [...sent].some((s) => s !== g))) out.push({ hash, tx: t, moves, gotNative });
-  }
-  return out;
-}
-
-const only = <T>(xs: T[]): T | null => (xs.length && xs.every((x) => x === xs[0]) ? xs[0] : null);
-const PROBE = 2n ** 200n;
-
-/**
- * A router swap settled from the wallet's token list, without its receipt: every token the wallet sent in the
- * transaction is one allowlisted token, all paid to one pool that derives from the factory for the pair the wallet
- * sent and received (derivePool), and every token it received is the other one, all from one address other than
- * the pool (the router, which took the pool's output: the Swap's recipient). Returned as the Swap log the receipt
- * would show (amount in: what the wallet paid the pool; amount out: what the router paid on), to be decoded with
- * the transaction's sender like a receipt's swap logs. Null where the list cannot settle it, and the receipt is
- * read as before: a native leg, several tokens, pools or payers (multi-hop or split routes), a pool that does not
- * derive from the pair, or a value that would depend on the pool's own output, which the wallet's list does not
- * show (a router may keep a fee from it). The Swap log's own index is not in the lists: the record has log index
- * -3 (transaction-level, like -1 for the value transfer and -2 for internal transfers).
- */
-function directSwap(chainId: number, wallet: string, t: Row, moves: Row[]): { log: RawLog; pools: Map<string, PoolInfo | null> } | null {
-  if (t.value && !/^0+$/.test(t.value)) return null;
-  const sent = moves.filter((r) => lc(r.from) === wallet);
-  const got = moves.filter((r) => lc(r.to) === wallet);
-  const tokenIn = only(sent.map((r) => lc(r.contractAddress)));
-  const tokenOut = only(got.map((r) => lc(r.contractAddress)));
-  const pool = only(sent.map((r) => lc(r.to)));
-  const payer = only(got.map((r) => lc(r.from)));
-  if (!tokenIn || !tokenOut || tokenIn === tokenOut || !pool || !payer || payer === pool || payer === wallet || pool === wallet)
-    return null;
-  const info = pairPool(chainId, pool, tokenIn, tokenOut);
-  if (!info) return null;
-  const pools = new Map<string, PoolInfo | null>([[pool, info]]);
-  const amountIn = sent.reduce((s, r) => s + BigInt(r.value || '0'), 0n);
-  const amountOut = got.reduce((s, r) => s + BigInt(r.value || '0'), 0n);
-  const topic0 = [...SWAP_TOPICS].find(([, p]) => p === info.protocol)![0];
-  const inputs = EVENTS_BY_TOPIC.get(topic0)!.abi.inputs.filter((i) => !i.indexed);
-  const inIs0 = tokenIn === info.token0;
-  const build = (out: bigint): RawLog => {
-    // V2: amount0In, amount1In, amount0Out, amount1Out; V3: amount0, amount1 as the pool sees them (in > 0, out < 0)
-    const values =
-      info.protocol === 'uniswap-v2'
-        ? inIs0
-          ? [amountIn, 0n, 0n, out]
-          : [0n, amountIn, out, 0n]
-        : [...(inIs0 ? [amountIn, -out] : [-out, amountIn]), 0n, 0n, 0];
-    const data = encodeAbiParameters(inputs, values);
-    return {
-      address: pool,
-      topics: [topic0, pad(payer as `0x${string}`), pad(payer as `0x${string}`)],
-      data,
-      transactionHash: lc(t.hash),
-      logIndex: -3,
-      blockNumber: Number(t.blockNumber),
-      timestamp: time(t),
-    };
-  };
-  // the value must not depend on the amount out (the pool's, not seen): the same at none and at any amount
-  const value = (out: bigint) => decodeLog(build(out), { chainId, pools, txFrom: wallet }).find((r) => r.wallet === wallet)?.valueUsd;
-  const v = value(0n);
-  if (v === undefined || v !== value(PROBE) || v !== value(amountOut)) return null;
-  return { log: build(amountOut), pools };
-}
-
-/** The pool's info if it is the factory's V2 pair or V3 pool (any fee tier) for exactly this pair of tokens. */
-function pairPool(chainId: number, pool: string, a: string, b: string): PoolInfo | null {
-  const pair = [a, b].sort().join();
-  for (const protocol of ['uniswap-v2', 'uniswap-v3'] as const) {
-    const p = derivePool(chainId, protocol, pool, [a, b]);
-    // derivePool answers a known pool from its cache whatever the candidates: the pair must be this one
-    if (p && p.protocol === protocol && [p.token0, p.token1].sort().join() === pair) return p;
-  }
-  return null;
-}
-
-/** Which swap emitters are factory pools: derived from the tokens moved in the same transaction, else read. */
-async function poolsFor(chainId: number, logs: RawLog[], erc20: Row[], src: ExplorerSource): Promise<Map<string, PoolInfo | null>> {
-  const out = new Map<string, PoolInfo | null>();
-  const unknown: RawLog[] = [];
-  for (const l of logs) {
-    const protocol = SWAP_TOPICS.get(l.topics[0]?.toLowerCase());
-    const pool = l.address.toLowerCase();
-    if (!protocol || out.has(pool)) continue;
-    const hash = lc(l.transactionHash);
-    const candidates = [
-      ...erc20.filter((r) => lc(r.hash) === hash).map((r) => r.contractAddress),
-      ...logs.filter((x) => lc(x.transactionHash) === hash && x.topics[0] === TRANSFER).map((x) => x.address),
-    ];
-    const info = derivePool(chainId, protocol, pool, candidates);
-    if (info) out.set(pool, info);
-    else unknown.push(l);
-  }
-  if (unknown.length) for (const [k, v] of await poolsForLogs(chainId, unknown, (to, data) => src.call(to, data))) out.set(k, v);
-  return out;
 }
