@@ -59,79 +59,20 @@ export async function exportEthereumEtl(
   const from = opts.fromBlock ?? 0;
   const to = opts.toBlock ?? Number(await c.rpc<string>('eth_blockNumber'));
   const out = {
-    blocks: [] as Record<string, unknown>[],
-    transactions: [] as Record<string, unknown>[],
-    logs: [] as Record<string, unknown>[],
-    token_transfers: [] as Record<string, unknown>[],
+    blocks: [] as Row[],
+    transactions: [] as Row[],
+    logs: [] as Row[],
+    token_transfers: [] as Row[],
   };
   for (let b = from; b <= to; b++) {
     const block = await c.rpc<RpcBlock>('eth_getBlockByNumber', [`0x${b.toString(16)}`, true]);
-    const ts = Number(block.timestamp);
-    out.blocks.push({
-      type: 'block',
-      number: b,
-      hash: block.hash,
-      parent_hash: block.parentHash,
-      miner: block.miner,
-      gas_limit: n(block.gasLimit),
-      gas_used: n(block.gasUsed),
-      timestamp: ts,
-      transaction_count: block.transactions.length,
-      base_fee_per_gas: n(block.baseFeePerGas),
-    });
+    out.blocks.push(blockRow(block, b));
     for (const tx of block.transactions) {
       const r = await c.rpc<RpcReceipt>('eth_getTransactionReceipt', [tx.hash]);
-      out.transactions.push({
-        type: 'transaction',
-        hash: tx.hash,
-        nonce: Number(tx.nonce),
-        transaction_index: Number(tx.transactionIndex),
-        from_address: tx.from,
-        to_address: tx.to,
-        value: n(tx.value),
-        gas: n(tx.gas),
-        gas_price: n(tx.gasPrice),
-        input: tx.input,
-        block_timestamp: ts,
-        block_number: b,
-        block_hash: block.hash,
-        max_fee_per_gas: n(tx.maxFeePerGas),
-        max_priority_fee_per_gas: n(tx.maxPriorityFeePerGas),
-        transaction_type: tx.type ? Number(tx.type) : null,
-        receipt_cumulative_gas_used: n(r.cumulativeGasUsed),
-        receipt_gas_used: n(r.gasUsed),
-        receipt_contract_address: r.contractAddress,
-        receipt_status: Number(r.status),
-        receipt_effective_gas_price: n(r.effectiveGasPrice),
-      });
+      out.transactions.push(transactionRow(block, b, tx, r));
       for (const l of r.logs) {
-        const logIndex = Number(l.logIndex);
-        out.logs.push({
-          type: 'log',
-          log_index: logIndex,
-          transaction_hash: tx.hash,
-          transaction_index: Number(l.transactionIndex),
-          address: l.address,
-          data: l.data,
-          topics: l.topics,
-          block_number: b,
-          block_timestamp: ts,
-          block_hash: block.hash,
-        });
-        if (l.topics[0] === TRANSFER && l.topics.length === 3) {
-          out.token_transfers.push({
-            type: 'token_transfer',
-            token_address: l.address,
-            from_address: `0x${l.topics[1].slice(26)}`,
-            to_address: `0x${l.topics[2].slice(26)}`,
-            value: n(l.data === '0x' ? '0x0' : l.data),
-            transaction_hash: tx.hash,
-            log_index: logIndex,
-            block_number: b,
-            block_timestamp: ts,
-            block_hash: block.hash,
-          });
-        }
+        out.logs.push(logRow(block, b, tx, l));
+        if (l.topics[0] === TRANSFER && l.topics.length === 3) out.token_transfers.push(transferRow(block, b, tx, l));
       }
     }
   }
@@ -145,6 +86,82 @@ export async function exportEthereumEtl(
     transactions: out.transactions.length,
     logs: out.logs.length,
     tokenTransfers: out.token_transfers.length,
+  };
+}
+
+type Row = Record<string, unknown>;
+type RpcLog = RpcReceipt['logs'][number];
+
+function blockRow(block: RpcBlock, b: number): Row {
+  return {
+    type: 'block',
+    number: b,
+    hash: block.hash,
+    parent_hash: block.parentHash,
+    miner: block.miner,
+    gas_limit: n(block.gasLimit),
+    gas_used: n(block.gasUsed),
+    timestamp: Number(block.timestamp),
+    transaction_count: block.transactions.length,
+    base_fee_per_gas: n(block.baseFeePerGas),
+  };
+}
+
+/** A transaction with its receipt's fields, as ethereum-etl's transactions file has them. */
+function transactionRow(block: RpcBlock, b: number, tx: RpcTx, r: RpcReceipt): Row {
+  return {
+    type: 'transaction',
+    hash: tx.hash,
+    nonce: Number(tx.nonce),
+    transaction_index: Number(tx.transactionIndex),
+    from_address: tx.from,
+    to_address: tx.to,
+    value: n(tx.value),
+    gas: n(tx.gas),
+    gas_price: n(tx.gasPrice),
+    input: tx.input,
+    block_timestamp: Number(block.timestamp),
+    block_number: b,
+    block_hash: block.hash,
+    max_fee_per_gas: n(tx.maxFeePerGas),
+    max_priority_fee_per_gas: n(tx.maxPriorityFeePerGas),
+    transaction_type: tx.type ? Number(tx.type) : null,
+    receipt_cumulative_gas_used: n(r.cumulativeGasUsed),
+    receipt_gas_used: n(r.gasUsed),
+    receipt_contract_address: r.contractAddress,
+    receipt_status: Number(r.status),
+    receipt_effective_gas_price: n(r.effectiveGasPrice),
+  };
+}
+
+function logRow(block: RpcBlock, b: number, tx: RpcTx, l: RpcLog): Row {
+  return {
+    type: 'log',
+    log_index: Number(l.logIndex),
+    transaction_hash: tx.hash,
+    transaction_index: Number(l.transactionIndex),
+    address: l.address,
+    data: l.data,
+    topics: l.topics,
+    block_number: b,
+    block_timestamp: Number(block.timestamp),
+    block_hash: block.hash,
+  };
+}
+
+/** An ERC-20 Transfer log (three topics) as a token transfer. */
+function transferRow(block: RpcBlock, b: number, tx: RpcTx, l: RpcLog): Row {
+  return {
+    type: 'token_transfer',
+    token_address: l.address,
+    from_address: `0x${l.topics[1].slice(26)}`,
+    to_address: `0x${l.topics[2].slice(26)}`,
+    value: n(l.data === '0x' ? '0x0' : l.data),
+    transaction_hash: tx.hash,
+    log_index: Number(l.logIndex),
+    block_number: b,
+    block_timestamp: Number(block.timestamp),
+    block_hash: block.hash,
   };
 }
 
