@@ -20,25 +20,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { encodeAbiParameters, encodeDeployData, encodeFunctionData, keccak256, parseEther, parseUnits, toHex, type Abi } from 'viem';
+import { encodeAbiParameters, keccak256, parseEther, parseUnits, toHex } from 'viem';
 import { contractInfo, LOCAL_CHAIN_ID, poolDerives, useLocalRegistry } from '../src/modules/ingestion/registry/index.js';
 import { oracleFor } from '../src/modules/ingestion/pricing/oracle.js';
+import { chainClient } from './chain-client.js';
 
-const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../contracts/mocks/artifacts');
-
-interface Artifact {
-  abi: Abi;
-  bytecode: `0x${string}`;
-}
-const artifacts = new Map<string, Artifact>();
-export function artifact(name: string): Artifact {
-  let a = artifacts.get(name);
-  if (!a) {
-    a = JSON.parse(readFileSync(path.join(ARTIFACTS, `${name}.json`), 'utf8')) as Artifact;
-    artifacts.set(name, a);
-  }
-  return a;
-}
+// the tests and scripts that drive a local chain take these from here too
+export { artifact, chainClient } from './chain-client.js';
 
 export const ROLES = ['borrower', 'liquidated', 'trader', 'voter', 'collector', 'developer', 'fresh'] as const;
 export type Role = (typeof ROLES)[number];
@@ -66,65 +54,6 @@ export const MAINNET_LIKE_BLOCK = 17_000_000;
 export const SCENARIO_START_DAYS_AGO = 540;
 
 type Hex = `0x${string}`;
-
-export function chainClient(url: string, opts: { baseFeeGwei?: number } = {}) {
-  let id = 0;
-  /** the base fee each transaction's block charges (a local chain's own falls to a few wei over empty blocks) */
-  let baseFee = opts.baseFeeGwei === undefined ? null : toHex(parseUnits(String(opts.baseFeeGwei), 9));
-  async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
-    });
-    const body = (await res.json()) as { result?: T; error?: { message: string } };
-    if (body.error) throw new Error(`${method}: ${body.error.message}`);
-    return body.result as T;
-  }
-  let transactions = 0;
-  async function sendRaw(tx: Record<string, unknown>): Promise<{ contractAddress: string | null; blockNumber: string }> {
-    if (baseFee) await rpc('hardhat_setNextBlockBaseFeePerGas', [baseFee]);
-    const hash = await rpc<Hex>('eth_sendTransaction', [tx]);
-    transactions++;
-    const receipt = await rpc<{ status: string; contractAddress: string | null; blockNumber: string }>('eth_getTransactionReceipt', [hash]);
-    if (receipt.status !== '0x1') throw new Error(`transaction ${hash} reverted`);
-    return receipt;
-  }
-  return {
-    rpc,
-    get transactions() {
-      return transactions;
-    },
-    /** Sets (or, with null, stops setting) the base fee of the blocks of the next transactions. */
-    setBaseFee(gwei: number | null) {
-      baseFee = gwei === null ? null : toHex(parseUnits(String(gwei), 9));
-    },
-    async deploy(from: string, name: string, args: unknown[] = []): Promise<string> {
-      const a = artifact(name);
-      const data = encodeDeployData({ abi: a.abi, bytecode: a.bytecode, args });
-      const r = await sendRaw({ from, data });
-      return r.contractAddress!.toLowerCase();
-    },
-    async call(from: string, to: string, name: string, fn: string, args: unknown[] = [], value?: bigint) {
-      const data = encodeFunctionData({ abi: artifact(name).abi, functionName: fn, args });
-      return sendRaw({ from, to, data, ...(value ? { value: toHex(value) } : {}) });
-    },
-    /** Places a deployed contract's code and first storage slots at `target` (a registry-pinned address). */
-    async pinAt(deployed: string, target: string, slots = 8): Promise<string> {
-      await rpc('hardhat_setCode', [target, await rpc<string>('eth_getCode', [deployed, 'latest'])]);
-      for (let i = 0; i < slots; i++) {
-        const v = await rpc<string>('eth_getStorageAt', [deployed, toHex(i), 'latest']);
-        if (BigInt(v) !== 0n) await rpc('hardhat_setStorageAt', [target, toHex(i), v]);
-      }
-      return target.toLowerCase();
-    },
-    /** Moves chain time forward (the next block carries the new time). */
-    async advanceDays(days: number) {
-      await rpc('evm_increaseTime', [Math.round(days * 86400)]);
-      await rpc('evm_mine', []);
-    },
-  };
-}
 
 const E = (n: number) => parseEther(String(n));
 /** USDC has 6 decimals */
@@ -172,6 +101,23 @@ export const BORROW_APR = 0.06;
 /** The WETH price the demo's Aave oracle answers, USD. */
 export const WETH_USD = 2_000;
 
+type Chain = ReturnType<typeof chainClient>;
+type Wallets = Record<Role, string>;
+/** The protocol mocks the histories use, by name (ScenarioResult.contracts). */
+type Protocols = Awaited<ReturnType<typeof deployProtocols>>;
+/** What the months carry over: the developer's contracts and the last punk handed to the collector. */
+interface Year {
+  developerContracts: string[];
+  punkForCollector: bigint;
+}
+
+const headOf = async (c: Chain) => {
+  const b = await c.rpc<{ number: string; timestamp: string }>('eth_getBlockByNumber', ['latest', false]);
+  return { block: Number(b.number), time: new Date(Number(b.timestamp) * 1000) };
+};
+/** A pair's tokens in the factory's order (by address). */
+const ordered = (a: string, b: string) => (a < b ? [a, b] : [b, a]);
+
 /**
  * Runs every history. `accounts` are unlocked accounts of the node (at least 8): the first is the operator.
  * `hooks.month` is called at the start of each month and after the last.
@@ -179,12 +125,8 @@ export const WETH_USD = 2_000;
  */
 export async function runScenarios(url: string, accounts: string[], hooks: { month?: MonthHook } = {}): Promise<ScenarioResult> {
   const c = chainClient(url);
-  const head = async () => {
-    const b = await c.rpc<{ number: string; timestamp: string }>('eth_getBlockByNumber', ['latest', false]);
-    return { block: Number(b.number), time: new Date(Number(b.timestamp) * 1000) };
-  };
   const [operator, borrower, liquidated, trader, voter, collector, developer, fresh] = accounts.map((a) => a.toLowerCase());
-  const op = operator;
+  const wallets: Wallets = { borrower, liquidated, trader, voter, collector, developer, fresh };
 
   // Protocols and liquidity, each mock pinned (see the top of this file).
   const mainnetLike = Number(await c.rpc<string>('eth_chainId')) === 1;
@@ -196,6 +138,33 @@ export async function runScenarios(url: string, accounts: string[], hooks: { mon
   const firstBlock = Number(await c.rpc<string>('eth_blockNumber')) + 1;
   const baseFeeBefore = (await c.rpc<{ baseFeePerGas?: string }>('eth_getBlockByNumber', ['latest', false])).baseFeePerGas ?? null;
   c.setBaseFee(HISTORY_BASE_FEE_GWEI);
+  const contracts = await deployProtocols(c, operator, mainnetLike);
+  await fundWallets(c, operator, wallets, contracts);
+
+  const year: Year = { developerContracts: [], punkForCollector: 0n };
+  for (let month = 0; month < 11; month++) {
+    await hooks.month?.(month, await headOf(c));
+    await playMonth(c, operator, wallets, contracts, year, month);
+  }
+  await registerIdentities(c, operator, wallets, contracts);
+
+  c.setBaseFee(null);
+  if (baseFeeBefore) await c.rpc('hardhat_setNextBlockBaseFeePerGas', [baseFeeBefore]);
+  await hooks.month?.(11, await headOf(c));
+  return {
+    wallets,
+    operator,
+    contracts,
+    developerContracts: year.developerContracts,
+    transactions: c.transactions,
+    headBlock: (await headOf(c)).block,
+    firstBlock,
+  };
+}
+
+/** Deploys the protocol mocks: on chain 1 at the addresses the registry pins (and Aave's oracle pricing WETH),
+ *  elsewhere where they land, registered for the local chain only. */
+async function deployProtocols(c: Chain, op: string, mainnetLike: boolean) {
   const pin = async (name: string, args: unknown[], target: string) => {
     const deployed = await c.deploy(op, name, args);
     return mainnetLike ? c.pinAt(deployed, target) : deployed;
@@ -205,8 +174,7 @@ export async function runScenarios(url: string, accounts: string[], hooks: { mon
   const gov = await pin('MockVotesToken', ['Uniswap', 'UNI'], PINNED.gov);
   const aave = await pin('MockAavePool', [], PINNED.aave);
   const comet = await pin('MockComet', [usdc], PINNED.comet);
-  // the pair's tokens in the factory's order (by address)
-  const [t0, t1] = usdc < weth ? [usdc, weth] : [weth, usdc];
+  const [t0, t1] = ordered(usdc, weth);
   const pairV2 = await pin('MockUniswapV2Pair', [t0, t1], PINNED.pairV2);
   const poolV3 = await pin('MockUniswapV3Pool', [t0, t1], PINNED.poolV3);
   const governor = await pin('MockGovernor', [gov], PINNED.governor);
@@ -216,41 +184,52 @@ export async function runScenarios(url: string, accounts: string[], hooks: { mon
   const items = await c.deploy(op, 'MockERC1155');
   const ens = await pin('MockENSRegistrarController', [], PINNED.ens);
   const eas = await pin('MockEAS', [], PINNED.eas);
-  if (!mainnetLike) {
-    const contract = (
-      address: string,
-      protocol: string,
-      role: Parameters<typeof useLocalRegistry>[1]['contracts'][number]['role'],
-      label: string,
-      baseToken?: string,
-    ) => ({ address, protocol, role, label, fromBlock: 0, baseToken });
-    useLocalRegistry(LOCAL_CHAIN_ID, {
-      contracts: [
-        contract(aave, 'aave-v3', 'lending-pool', 'local Aave V3 Pool'),
-        contract(comet, 'compound-v3', 'comet', 'local Comet', usdc),
-        contract(governor, 'local-dao', 'governor', 'local Governor'),
-        contract(gov, 'local-dao', 'votes-token', 'local UNI'),
-        contract(ens, 'ens', 'ens-controller', 'local ENS controller'),
-        contract(eas, 'eas', 'eas', 'local EAS'),
-      ],
-      tokens: [
-        { address: usdc, symbol: 'USDC', decimals: 6 },
-        { address: weth, symbol: 'WETH', decimals: 18 },
-      ],
-      pools: [
-        { address: pairV2, protocol: 'uniswap-v2', token0: t0, token1: t1 },
-        { address: poolV3, protocol: 'uniswap-v3', token0: t0, token1: t1, fee: 3000 },
-      ],
-      // the demo's collections count as listed ones (a collection counts when listed or widely held)
-      collections: [art, punks, items],
-    });
-  }
+  const p = { weth, usdc, gov, aave, comet, pairV2, poolV3, governor, art, punks, items, ens, eas };
+  if (!mainnetLike) registerLocally(p);
   if (mainnetLike) {
     // Aave V3's oracle (the address book's ORACLE): WETH has a price, so WETH collateral counts at its value
     const oracle = oracleFor(1)!.address;
     await c.pinAt(await c.deploy(op, 'MockAaveOracle'), oracle, 0);
     await c.call(op, oracle, 'MockAaveOracle', 'setAssetPrice', [weth, BigInt(WETH_USD) * 10n ** 8n]);
   }
+  return p;
+}
+
+/** The mocks as operator entries of the local chain's registry (they count nowhere else). */
+function registerLocally(p: Protocols) {
+  const [t0, t1] = ordered(p.usdc, p.weth);
+  const contract = (
+    address: string,
+    protocol: string,
+    role: Parameters<typeof useLocalRegistry>[1]['contracts'][number]['role'],
+    label: string,
+    baseToken?: string,
+  ) => ({ address, protocol, role, label, fromBlock: 0, baseToken });
+  useLocalRegistry(LOCAL_CHAIN_ID, {
+    contracts: [
+      contract(p.aave, 'aave-v3', 'lending-pool', 'local Aave V3 Pool'),
+      contract(p.comet, 'compound-v3', 'comet', 'local Comet', p.usdc),
+      contract(p.governor, 'local-dao', 'governor', 'local Governor'),
+      contract(p.gov, 'local-dao', 'votes-token', 'local UNI'),
+      contract(p.ens, 'ens', 'ens-controller', 'local ENS controller'),
+      contract(p.eas, 'eas', 'eas', 'local EAS'),
+    ],
+    tokens: [
+      { address: p.usdc, symbol: 'USDC', decimals: 6 },
+      { address: p.weth, symbol: 'WETH', decimals: 18 },
+    ],
+    pools: [
+      { address: p.pairV2, protocol: 'uniswap-v2', token0: t0, token1: t1 },
+      { address: p.poolV3, protocol: 'uniswap-v3', token0: t0, token1: t1, fee: 3000 },
+    ],
+    // the demo's collections count as listed ones (a collection counts when listed or widely held)
+    collections: [p.art, p.punks, p.items],
+  });
+}
+
+/** The pools' liquidity, then each wallet's starting balances, approvals and delegations. */
+async function fundWallets(c: Chain, op: string, w: Wallets, p: Protocols) {
+  const { weth, usdc, gov, aave, comet, pairV2, poolV3 } = p;
   for (const pool of [aave, comet, pairV2, poolV3]) {
     await c.call(op, weth, 'MockERC20', 'mint', [pool, E(10_000)]);
     await c.call(op, usdc, 'MockERC20', 'mint', [pool, U(20_000_000)]);
@@ -258,101 +237,92 @@ export async function runScenarios(url: string, accounts: string[], hooks: { mon
   await c.call(op, pairV2, 'MockUniswapV2Pair', 'sync');
   await c.call(op, weth, 'MockERC20', 'mint', [op, E(1_000)]);
   await c.call(op, usdc, 'MockERC20', 'mint', [op, U(1_000_000)]);
-  for (const t of [weth, usdc]) for (const p of [aave, comet]) await c.call(op, t, 'MockERC20', 'approve', [p, MAX]);
+  for (const t of [weth, usdc]) for (const pool of [aave, comet]) await c.call(op, t, 'MockERC20', 'approve', [pool, MAX]);
 
-  // Each wallet's starting balances and approvals.
-  for (const w of [borrower, liquidated]) {
-    await c.call(op, weth, 'MockERC20', 'mint', [w, E(50)]);
-    await c.call(op, usdc, 'MockERC20', 'mint', [w, U(w === borrower ? 100_000 : 20_000)]);
-    for (const t of [weth, usdc]) for (const p of [aave, comet]) await c.call(w, t, 'MockERC20', 'approve', [p, MAX]);
+  for (const x of [w.borrower, w.liquidated]) {
+    await c.call(op, weth, 'MockERC20', 'mint', [x, E(50)]);
+    await c.call(op, usdc, 'MockERC20', 'mint', [x, U(x === w.borrower ? 100_000 : 20_000)]);
+    for (const t of [weth, usdc]) for (const pool of [aave, comet]) await c.call(x, t, 'MockERC20', 'approve', [pool, MAX]);
   }
-  await c.call(op, weth, 'MockERC20', 'mint', [trader, E(200)]);
-  await c.call(op, usdc, 'MockERC20', 'mint', [trader, U(200_000)]);
-  for (const t of [weth, usdc]) for (const p of [pairV2, poolV3]) await c.call(trader, t, 'MockERC20', 'approve', [p, MAX]);
-  await c.call(op, gov, 'MockVotesToken', 'mint', [voter, E(20_000)]);
-  await c.call(voter, gov, 'MockVotesToken', 'delegate', [voter]);
+  await c.call(op, weth, 'MockERC20', 'mint', [w.trader, E(200)]);
+  await c.call(op, usdc, 'MockERC20', 'mint', [w.trader, U(200_000)]);
+  for (const t of [weth, usdc]) for (const pool of [pairV2, poolV3]) await c.call(w.trader, t, 'MockERC20', 'approve', [pool, MAX]);
+  await c.call(op, gov, 'MockVotesToken', 'mint', [w.voter, E(20_000)]);
+  await c.call(w.voter, gov, 'MockVotesToken', 'delegate', [w.voter]);
   await c.call(op, gov, 'MockVotesToken', 'mint', [op, E(1_000)]);
-  await c.call(op, gov, 'MockVotesToken', 'delegate', [voter]); // the voter also receives a delegation
+  await c.call(op, gov, 'MockVotesToken', 'delegate', [w.voter]); // the voter also receives a delegation
+}
 
-  const developerContracts: string[] = [];
-  let punkForCollector = 0n;
-  const users = [voter, collector, borrower, liquidated];
-  for (let month = 0; month < 11; month++) {
-    await hooks.month?.(month, await head());
-    // Steady borrower: keeps its USDC lent on Compound all year ($60k from the first month, $5k added each quarter
-    // after: capital held, which comes back and backs nothing), supplies 45 WETH of collateral on Aave in the first
-    // month (never withdrawn) and borrows $40k USDC against it for a month at a time (debt at about 44% of the
-    // collateral), repaid with interest at BORROW_APR at the end of the month: eleven loans.
-    if (month === 0) await c.call(borrower, aave, 'MockAavePool', 'supply', [weth, E(45), borrower, 0]);
-    await c.call(borrower, aave, 'MockAavePool', 'borrow', [usdc, U(LOAN_USD), 2, 0, borrower]);
-    const borrowedAt = (await head()).time.getTime();
-    if (month % 3 === 0) await c.call(borrower, comet, 'MockComet', 'supply', [usdc, U(month === 0 ? 60_000 : 5_000)]);
-    await c.advanceDays(20);
-    // Liquidated borrower: borrows to the limit; liquidated in months 2, 5 and 8; Comet debt absorbed once.
-    if (month % 3 === 0) {
-      await c.call(liquidated, aave, 'MockAavePool', 'supply', [weth, E(3), liquidated, 0]);
-      await c.call(liquidated, aave, 'MockAavePool', 'borrow', [usdc, U(4_500), 2, 0, liquidated]);
-    }
-    if (month === 1) await c.call(liquidated, comet, 'MockComet', 'withdraw', [usdc, U(2_000)]);
-    // Trader: swaps on several days of the month, both venues (0.3% pools), selling WETH one day and buying it back
-    // another: about $24k a day, $70 of pool fees (a same-day round trip would pay nothing: the model nets it).
-    for (let d = 0; d < 3; d++) {
-      const tokenIn = d % 2 ? usdc : weth;
-      await c.call(trader, pairV2, 'MockUniswapV2Pair', 'swapExactIn', [tokenIn, d % 2 ? U(12_000) : E(6), trader]);
-      // the V3 mock swaps 1:1 in raw units: 12,000 USDC's worth of units, the same way as the V2 swap
-      await c.call(trader, poolV3, 'MockUniswapV3Pool', 'swap', [trader, tokenIn === t0, U(12_000)]);
-      await c.advanceDays(1);
-    }
-    // Governance: a proposal a month; the voter votes on each.
-    await c.call(op, governor, 'MockGovernor', 'propose', [`Proposal #${month + 1}: adjust parameters`]);
-    const proposalId = BigInt(keccak256(encodeAbiProposal(governor, month + 1, `Proposal #${month + 1}: adjust parameters`)));
-    await c.call(voter, governor, 'MockGovernor', 'castVoteWithReason', [proposalId, month % 4 === 3 ? 0 : 1, 'considered']);
-    // Collector: mints from two collections, trades some.
-    await c.call(collector, art, 'MockERC721', 'mint', [collector]);
-    if (month % 2 === 0) {
-      await c.call(op, punks, 'MockERC721', 'mint', [op]);
-      punkForCollector++;
-      await c.call(op, punks, 'MockERC721', 'transferFrom', [op, collector, punkForCollector]);
-    }
-    if (month === 4) await c.call(collector, items, 'MockERC1155', 'mint', [collector, 7n, 3n]);
-    if (month === 9) await c.call(collector, art, 'MockERC721', 'transferFrom', [collector, trader, 1n]);
-    // Developer: ships a contract every few months.
-    if (month % 3 === 1) developerContracts.push(await c.deploy(developer, 'MockERC20', [`Dev Token ${month}`, `DEV${month}`]));
-    if (month === 7) developerContracts.push(await c.deploy(developer, 'MockEAS'));
-    // ... and others use its tokens: one of the other wallets mints itself some of one of them each month (a
-    // transaction to the developer's contract that the developer neither sent nor funded)
-    const tokens = developerContracts.filter((_, i) => i !== 3);
-    if (tokens.length)
-      await c.call(users[month % users.length], tokens[month % tokens.length], 'MockERC20', 'mint', [users[month % users.length], E(1)]);
-    await c.advanceDays(7);
-    // the loan's interest accrues as Aave's variable debt does, with no event: the mock's debt grows in its storage
-    const days = ((await head()).time.getTime() - borrowedAt) / 86_400_000;
-    const owed = U(LOAN_USD) + (U(LOAN_USD) * BigInt(Math.round(BORROW_APR * days * 1e6))) / (365n * 1_000_000n);
-    await c.rpc('hardhat_setStorageAt', [aave, aaveDebtSlot(usdc, borrower), toHex(owed, { size: 32 })]);
-    await c.call(borrower, aave, 'MockAavePool', 'repay', [usdc, owed, 2, borrower]);
-    if (month % 3 === 2) await c.call(op, aave, 'MockAavePool', 'liquidationCall', [weth, usdc, liquidated, U(4_500), false]);
-    if (month === 3) await c.call(op, comet, 'MockComet', 'absorb', [op, [liquidated]]);
+/** One month of every wallet's history (month 0-10). */
+async function playMonth(c: Chain, op: string, w: Wallets, p: Protocols, year: Year, month: number) {
+  const { borrower, liquidated, trader, voter, collector, developer } = w;
+  const { weth, usdc, aave, comet, pairV2, poolV3, governor, art, punks, items } = p;
+  const [t0] = ordered(usdc, weth);
+  // Steady borrower: keeps its USDC lent on Compound all year ($60k from the first month, $5k added each quarter
+  // after: capital held, which comes back and backs nothing), supplies 45 WETH of collateral on Aave in the first
+  // month (never withdrawn) and borrows $40k USDC against it for a month at a time (debt at about 44% of the
+  // collateral), repaid with interest at BORROW_APR at the end of the month: eleven loans.
+  if (month === 0) await c.call(borrower, aave, 'MockAavePool', 'supply', [weth, E(45), borrower, 0]);
+  await c.call(borrower, aave, 'MockAavePool', 'borrow', [usdc, U(LOAN_USD), 2, 0, borrower]);
+  const borrowedAt = (await headOf(c)).time.getTime();
+  if (month % 3 === 0) await c.call(borrower, comet, 'MockComet', 'supply', [usdc, U(month === 0 ? 60_000 : 5_000)]);
+  await c.advanceDays(20);
+  // Liquidated borrower: borrows to the limit; liquidated in months 2, 5 and 8; Comet debt absorbed once.
+  if (month % 3 === 0) {
+    await c.call(liquidated, aave, 'MockAavePool', 'supply', [weth, E(3), liquidated, 0]);
+    await c.call(liquidated, aave, 'MockAavePool', 'borrow', [usdc, U(4_500), 2, 0, liquidated]);
   }
-  // Identity: ENS names and attestations. Registrations pay nothing here: a native-value transfer is visible to
-  // the bulk import but not to the JSON-RPC path (no log), and the tests compare the two.
-  await c.call(voter, ens, 'MockENSRegistrarController', 'register', ['steady-voter', voter, 365 * 86400]);
-  await c.call(developer, ens, 'MockENSRegistrarController', 'register', ['dev-builds', developer, 365 * 86400]);
-  const schema = keccak256(toHex('string role'));
-  await c.call(op, eas, 'MockEAS', 'attest', [schema, developer, toHex('developer')]);
-  await c.call(op, eas, 'MockEAS', 'attest', [schema, voter, toHex('delegate')]);
+  if (month === 1) await c.call(liquidated, comet, 'MockComet', 'withdraw', [usdc, U(2_000)]);
+  // Trader: swaps on several days of the month, both venues (0.3% pools), selling WETH one day and buying it back
+  // another: about $24k a day, $70 of pool fees (a same-day round trip would pay nothing: the model nets it).
+  for (let d = 0; d < 3; d++) {
+    const tokenIn = d % 2 ? usdc : weth;
+    await c.call(trader, pairV2, 'MockUniswapV2Pair', 'swapExactIn', [tokenIn, d % 2 ? U(12_000) : E(6), trader]);
+    // the V3 mock swaps 1:1 in raw units: 12,000 USDC's worth of units, the same way as the V2 swap
+    await c.call(trader, poolV3, 'MockUniswapV3Pool', 'swap', [trader, tokenIn === t0, U(12_000)]);
+    await c.advanceDays(1);
+  }
+  // Governance: a proposal a month; the voter votes on each.
+  await c.call(op, governor, 'MockGovernor', 'propose', [`Proposal #${month + 1}: adjust parameters`]);
+  const proposalId = BigInt(keccak256(encodeAbiProposal(governor, month + 1, `Proposal #${month + 1}: adjust parameters`)));
+  await c.call(voter, governor, 'MockGovernor', 'castVoteWithReason', [proposalId, month % 4 === 3 ? 0 : 1, 'considered']);
+  // Collector: mints from two collections, trades some.
+  await c.call(collector, art, 'MockERC721', 'mint', [collector]);
+  if (month % 2 === 0) {
+    await c.call(op, punks, 'MockERC721', 'mint', [op]);
+    year.punkForCollector++;
+    await c.call(op, punks, 'MockERC721', 'transferFrom', [op, collector, year.punkForCollector]);
+  }
+  if (month === 4) await c.call(collector, items, 'MockERC1155', 'mint', [collector, 7n, 3n]);
+  if (month === 9) await c.call(collector, art, 'MockERC721', 'transferFrom', [collector, trader, 1n]);
+  // Developer: ships a contract every few months.
+  const dev = year.developerContracts;
+  if (month % 3 === 1) dev.push(await c.deploy(developer, 'MockERC20', [`Dev Token ${month}`, `DEV${month}`]));
+  if (month === 7) dev.push(await c.deploy(developer, 'MockEAS'));
+  // ... and others use its tokens: one of the other wallets mints itself some of one of them each month (a
+  // transaction to the developer's contract that the developer neither sent nor funded)
+  const users = [voter, collector, borrower, liquidated];
+  const tokens = dev.filter((_, i) => i !== 3);
+  if (tokens.length)
+    await c.call(users[month % users.length], tokens[month % tokens.length], 'MockERC20', 'mint', [users[month % users.length], E(1)]);
+  await c.advanceDays(7);
+  // the loan's interest accrues as Aave's variable debt does, with no event: the mock's debt grows in its storage
+  const days = ((await headOf(c)).time.getTime() - borrowedAt) / 86_400_000;
+  const owed = U(LOAN_USD) + (U(LOAN_USD) * BigInt(Math.round(BORROW_APR * days * 1e6))) / (365n * 1_000_000n);
+  await c.rpc('hardhat_setStorageAt', [aave, aaveDebtSlot(usdc, borrower), toHex(owed, { size: 32 })]);
+  await c.call(borrower, aave, 'MockAavePool', 'repay', [usdc, owed, 2, borrower]);
+  if (month % 3 === 2) await c.call(op, aave, 'MockAavePool', 'liquidationCall', [weth, usdc, liquidated, U(4_500), false]);
+  if (month === 3) await c.call(op, comet, 'MockComet', 'absorb', [op, [liquidated]]);
+}
 
-  c.setBaseFee(null);
-  if (baseFeeBefore) await c.rpc('hardhat_setNextBlockBaseFeePerGas', [baseFeeBefore]);
-  await hooks.month?.(11, await head());
-  return {
-    wallets: { borrower, liquidated, trader, voter, collector, developer, fresh },
-    operator,
-    contracts: { weth, usdc, gov, aave, comet, pairV2, poolV3, governor, art, punks, items, ens, eas },
-    developerContracts,
-    transactions: c.transactions,
-    headBlock: (await head()).block,
-    firstBlock,
-  };
+/** Identity: ENS names and attestations. Registrations pay nothing here: a native-value transfer is visible to the
+ *  bulk import but not to the JSON-RPC path (no log), and the tests compare the two. */
+async function registerIdentities(c: Chain, op: string, w: Wallets, p: Protocols) {
+  await c.call(w.voter, p.ens, 'MockENSRegistrarController', 'register', ['steady-voter', w.voter, 365 * 86400]);
+  await c.call(w.developer, p.ens, 'MockENSRegistrarController', 'register', ['dev-builds', w.developer, 365 * 86400]);
+  const schema = keccak256(toHex('string role'));
+  await c.call(op, p.eas, 'MockEAS', 'attest', [schema, w.developer, toHex('developer')]);
+  await c.call(op, p.eas, 'MockEAS', 'attest', [schema, w.voter, toHex('delegate')]);
 }
 
 /** The steady borrower's monthly loan, USD. */
