@@ -5,7 +5,8 @@
 // batches with their own cursor, so a busy sender's nonces never hold back its other evidence.
 import { txFeeRecord } from './tx-fees.js';
 import type { Db } from '../../platform/db/types.js';
-import { decodeLog, deploymentRecord, type ActivityRecord } from './decode.js';
+import { decodeLog, type ActivityRecord } from './decode.js';
+import { scanDeployments } from './deployments.js';
 import { poolsForLogs } from './registry/pools.js';
 import { contractInfo, cTokenInfo } from './registry/index.js';
 import { learnFromLogs, resolveIds } from './registry/markets.js';
@@ -26,6 +27,7 @@ import type { IngestionRepo } from './repo.js';
 import { createCoverageRepo } from './coverage-repo.js';
 import { classify } from './rpc-errors.js';
 import type { ChainLog, ChainSource, LogQuery } from './rpc-source.js';
+import type { Outcome } from './rpc-transport.js';
 
 export interface SyncOptions {
   /** blocks behind the head read when the chain's `finalized` tag is not used or not known */
@@ -79,6 +81,23 @@ export async function safeBlock(
   return Math.max(0, tip.head - opts.confirmations);
 }
 
+/** One wallet's sync on one chain: what every step reads. `opened`: the block of the wallet's first borrow once
+ *  known, which opens the liquidation query (log-plan.ts). */
+interface ChainRun {
+  db: Db;
+  repo: IngestionRepo;
+  source: ChainSource;
+  wallet: string;
+  chainId: number;
+  opts: SyncOptions;
+  plan: LogPlan;
+  head: number;
+  opened: { lending_borrow?: number };
+}
+
+/** A window that was refused, and its size */
+type Failure = { error: unknown; window: Window; span: number };
+
 export async function syncWalletOnChain(
   db: Db,
   repo: IngestionRepo,
@@ -92,78 +111,100 @@ export async function syncWalletOnChain(
   const head = await safeBlock(source, opts);
   const account = await source.account(wallet, head);
   const plan = buildPlan(opts.pinned);
-  let newRecords = 0;
 
   const opened: { lending_borrow?: number } = {};
   const coverage = createCoverageRepo(db);
   const firstBorrow = await coverage.firstBlockOf(wallet, chainId, 'lending_borrow');
   if (firstBorrow !== null) opened.lending_borrow = firstBorrow;
-
-  let from = Math.max((state?.lastBlock ?? -1) + 1, plan.start);
-  // a refusal for the size of the result set (or a timeout) teaches this run a span not to exceed
-  let softMax = Number.MAX_SAFE_INTEGER;
-  let span = Math.min(source.limits.span(), softMax);
-  while (from <= head && !opts.signal?.aborted) {
-    const windows: Window[] = [];
-    // a span the endpoint has not answered yet is tried with one window first: a refusal then costs one round of
-    // queries, not a whole batch of refused windows
-    const known = source.limits.snapshot();
-    const probing = !(known.statedCap !== null && span <= known.statedCap) && span > (known.okMax ?? 0);
-    const perRound = probing ? 1 : opts.windowsPerRound;
-    for (let a = from; a <= head && windows.length < perRound;) {
-      const b = Math.min(head, a + span - 1);
-      windows.push({ from: a, to: b, queries: plan.queries(wallet, a, b, opened) });
-      a = b + 1;
-    }
-    const flat = windows.flatMap((w) => w.queries);
-    const answers = await source.getLogs(flat);
-    let k = 0;
-    const done: { window: Window; logs: ChainLog[] }[] = [];
-    let failure: { error: unknown; window: Window; span: number } | null = null;
-    for (const w of windows) {
-      const mine = answers.slice(k, k + w.queries.length);
-      k += w.queries.length;
-      const bad = mine.find((o) => !o.ok);
-      if (bad && !bad.ok) {
-        failure = { error: bad.error, window: w, span: w.to - w.from + 1 };
-        break;
-      }
-      done.push({ window: w, logs: mine.flatMap((o) => (o.ok ? o.value : [])) });
-      source.limits.accepted(w.to - w.from + 1);
-    }
-    // a first borrow found in a window opens the liquidation query from there on: windows after it in this round
-    // were asked without it, so they are asked again
-    const gate = await commitRound(db, repo, source, wallet, plan, done, opened);
-    newRecords += gate.records;
-    from = gate.nextFrom ?? from;
-    if (gate.reopened) continue;
-    if (failure) {
-      const c = classify(failure.error);
-      if (c.kind !== 'range' || failure.span <= 1) throw failure.error;
-      if (c.cause === 'span') {
-        source.limits.refused(failure.span, c.blockCap);
-        span = Math.min(source.limits.span(), softMax, failure.span - 1);
-      } else {
-        // too many results here, or the node timed out: a smaller span for the rest of this run, nothing learned
-        // for the endpoint (the next run, or a quieter stretch of the chain, may take the full span again)
-        softMax = Math.min(softMax, failure.span - 1);
-        const suggested = c.suggested && c.suggested.from === failure.window.from ? c.suggested.to - c.suggested.from + 1 : 0;
-        span = Math.max(1, suggested > 0 && suggested < failure.span ? suggested : Math.floor(failure.span / 2));
-      }
-      continue;
-    }
-    // never grow past a size refused in this run, nor past what the endpoint accepts
-    span = Math.min(span * 2, softMax, source.limits.span());
-  }
+  const run: ChainRun = { db, repo, source, wallet, chainId, opts, plan, head, opened };
+  const logs = await syncLogs(run, Math.max((state?.lastBlock ?? -1) + 1, plan.start));
+  let newRecords = logs.records;
 
   // lending rows stored unvalued earlier (no price source then, or a node without that block's state) are valued
   // now if this endpoint can price them; a failed read leaves them for the next sync
   if (!opts.signal?.aborted) newRecords += await revalueStored(db, priceReaderFor(source), wallet).catch(() => 0);
   const dep = await scanDeployments(db, repo, source, wallet, head, account, state?.deployNonceChecked ?? 0, opts);
   const nonceChanged = account.nonce !== (state?.nonce ?? 0);
-  const complete = !opts.signal?.aborted && from > head && dep.complete;
+  const complete = !opts.signal?.aborted && logs.from > head && dep.complete;
   await coverage.recordChainState(wallet, chainId, { source: 'rpc', finalizedBlock: head, complete });
   return { chainId, newRecords: newRecords + dep.records, nonceChanged, head, complete, nonceScanCapped: dep.capped };
+}
+
+/** The wallet's logs from `from` up to the head, round by round; the records stored, and the block it stopped at. */
+async function syncLogs(run: ChainRun, from: number): Promise<{ records: number; from: number }> {
+  const { source, opts, head } = run;
+  let records = 0;
+  // a refusal for the size of the result set (or a timeout) teaches this run a span not to exceed
+  const spans = { softMax: Number.MAX_SAFE_INTEGER, span: 0 };
+  spans.span = Math.min(source.limits.span(), spans.softMax);
+  while (from <= head && !opts.signal?.aborted) {
+    const windows = roundWindows(run, from, spans.span);
+    const { done, failure } = answered(source, windows, await source.getLogs(windows.flatMap((w) => w.queries)));
+    // a first borrow found in a window opens the liquidation query from there on: windows after it in this round
+    // were asked without it, so they are asked again
+    const gate = await commitRound(run, done);
+    records += gate.records;
+    from = gate.nextFrom ?? from;
+    if (gate.reopened) continue;
+    if (failure) {
+      narrowSpan(source, failure, spans);
+      continue;
+    }
+    // never grow past a size refused in this run, nor past what the endpoint accepts
+    spans.span = Math.min(spans.span * 2, spans.softMax, source.limits.span());
+  }
+  return { records, from };
+}
+
+/** This round's windows of `span` blocks from `from`. */
+function roundWindows({ source, opts, plan, wallet, head, opened }: ChainRun, from: number, span: number): Window[] {
+  const windows: Window[] = [];
+  // a span the endpoint has not answered yet is tried with one window first: a refusal then costs one round of
+  // queries, not a whole batch of refused windows
+  const known = source.limits.snapshot();
+  const probing = !(known.statedCap !== null && span <= known.statedCap) && span > (known.okMax ?? 0);
+  const perRound = probing ? 1 : opts.windowsPerRound;
+  for (let a = from; a <= head && windows.length < perRound;) {
+    const b = Math.min(head, a + span - 1);
+    windows.push({ from: a, to: b, queries: plan.queries(wallet, a, b, opened) });
+    a = b + 1;
+  }
+  return windows;
+}
+
+/** The windows answered in full up to the first refused one (the endpoint learns each size it accepted). */
+function answered(source: ChainSource, windows: Window[], answers: Outcome<ChainLog[]>[]) {
+  let k = 0;
+  const done: { window: Window; logs: ChainLog[] }[] = [];
+  let failure: Failure | null = null;
+  for (const w of windows) {
+    const mine = answers.slice(k, k + w.queries.length);
+    k += w.queries.length;
+    const bad = mine.find((o) => !o.ok);
+    if (bad && !bad.ok) {
+      failure = { error: bad.error, window: w, span: w.to - w.from + 1 };
+      break;
+    }
+    done.push({ window: w, logs: mine.flatMap((o) => (o.ok ? o.value : [])) });
+    source.limits.accepted(w.to - w.from + 1);
+  }
+  return { done, failure };
+}
+
+/** A smaller span after a refused window, or its error when the refusal is not for the range. */
+function narrowSpan(source: ChainSource, failure: Failure, spans: { softMax: number; span: number }): void {
+  const c = classify(failure.error);
+  if (c.kind !== 'range' || failure.span <= 1) throw failure.error;
+  if (c.cause === 'span') {
+    source.limits.refused(failure.span, c.blockCap);
+    spans.span = Math.min(source.limits.span(), spans.softMax, failure.span - 1);
+  } else {
+    // too many results here, or the node timed out: a smaller span for the rest of this run, nothing learned
+    // for the endpoint (the next run, or a quieter stretch of the chain, may take the full span again)
+    spans.softMax = Math.min(spans.softMax, failure.span - 1);
+    const suggested = c.suggested && c.suggested.from === failure.window.from ? c.suggested.to - c.suggested.from + 1 : 0;
+    spans.span = Math.max(1, suggested > 0 && suggested < failure.span ? suggested : Math.floor(failure.span / 2));
+  }
 }
 
 const TRANSFER_TOPIC = TRANSFER_SELECTORS[0].toLowerCase();
@@ -188,46 +229,16 @@ function compoundTransactions(chainId: number, wallet: string, logs: readonly Ch
   return [...out];
 }
 
-async function commitRound(
-  db: Db,
-  repo: IngestionRepo,
-  source: ChainSource,
-  wallet: string,
-  plan: LogPlan,
-  done: { window: { from: number; to: number }; logs: ChainLog[] }[],
-  opened: { lending_borrow?: number },
-) {
+type Done = { window: { from: number; to: number }; logs: ChainLog[] };
+
+/** A round's answered windows decoded and stored with the cursor in one transaction. */
+async function commitRound(run: ChainRun, done: Done[]) {
   if (!done.length) return { records: 0, nextFrom: null as number | null, reopened: false };
-  const chainId = source.chainId;
-  const kept = done.map((d) => ({ ...d, logs: d.logs.filter((l) => plan.keep(l)) }));
-  // delegations to the wallet: DelegateVotesChanged(delegate = wallet) marks the blocks to ask DelegateChanged for
-  const votes = kept.flatMap((d) => d.logs.filter((l) => l.topics[0]?.toLowerCase() === DELEGATE_VOTES_CHANGED));
-  if (votes.length) {
-    const seen = new Set<string>();
-    const point = votes
-      .filter((l) => !seen.has(`${l.address}:${l.blockNumber}`) && seen.add(`${l.address}:${l.blockNumber}`))
-      .map((l): LogQuery => ({
-        address: [l.address],
-        topics: [DELEGATE_CHANGED, null, null, walletTopic(wallet)],
-        fromBlock: l.blockNumber,
-        toBlock: l.blockNumber,
-      }));
-    const answers = await source.getLogs(point);
-    for (const a of answers) if (!a.ok) throw a.error;
-    const extra = answers.flatMap((a) => (a.ok ? a.value : []));
-    for (const l of extra) kept.find((d) => d.window.from <= l.blockNumber && l.blockNumber <= d.window.to)?.logs.push(l);
-  }
+  const { chainId, source, wallet } = run;
+  const kept = done.map((d) => ({ ...d, logs: d.logs.filter((l) => run.plan.keep(l)) }));
+  await addDelegations(run, kept);
   const all = kept.flatMap((d) => d.logs);
-  // Compound V2's events name the wallet only in their data: the transactions in which the wallet's Transfer
-  // involved a cToken (a mint, redeem or move of cTokens; a borrow or repay of the underlying) are read whole, and
-  // their cTokens' own logs decoded with the rest
-  const cTxs = compoundTransactions(chainId, wallet, all);
-  if (cTxs.length) {
-    const have = new Set(all.map((l) => `${l.transactionHash.toLowerCase()}:${l.logIndex}`));
-    for (const logs of (await source.receiptLogs(cTxs)).values())
-      for (const l of logs)
-        if (cTokenInfo(chainId, l.address) && !have.has(`${l.transactionHash.toLowerCase()}:${l.logIndex}`)) all.push(l);
-  }
+  await addCompoundLogs(run, all);
   // Morpho markets and V4 pools by id, cToken exchange rates: from these logs, else asked of the chain (markets.ts)
   learnFromLogs(chainId, all);
   await resolveIds(chainId, all, (to, data) => source.call(to, data));
@@ -237,7 +248,7 @@ async function commitRound(
   // oracle prices of the non-stable amounts at their blocks (pricing/), over this same endpoint
   const prices = await pricesForLogs(priceReaderFor(source), all, { chainId, pools });
   const seen = new Set<string>();
-  let records: ActivityRecord[] = [];
+  const records: ActivityRecord[] = [];
   for (const l of all) {
     const key = `${l.transactionHash}:${l.logIndex}`;
     if (seen.has(key)) continue; // a log can match at two positions (a transfer to oneself)
@@ -253,38 +264,78 @@ async function commitRound(
       for (const r of positionRecords(chainId, { hash, from: tx.from, logs })) if (r.wallet === wallet) records.push(r);
     }
   }
-  // who sent each transaction: only what the wallet sent earns credit (scoring/features/sql.ts); from the receipts where the source
-  // has them (the same number of calls), with what each transaction the wallet sent paid: its gas backs its evidence
+  await addSenders(run, records, times);
+  return storeRound(run, records, done[done.length - 1].window.to);
+}
+
+/** Delegations to the wallet: DelegateVotesChanged(delegate = wallet) marks the blocks to ask DelegateChanged for;
+ *  each found goes with its window's logs. */
+async function addDelegations({ source, wallet }: ChainRun, kept: Done[]): Promise<void> {
+  const votes = kept.flatMap((d) => d.logs.filter((l) => l.topics[0]?.toLowerCase() === DELEGATE_VOTES_CHANGED));
+  if (!votes.length) return;
+  const seen = new Set<string>();
+  const point = votes
+    .filter((l) => !seen.has(`${l.address}:${l.blockNumber}`) && seen.add(`${l.address}:${l.blockNumber}`))
+    .map((l): LogQuery => ({
+      address: [l.address],
+      topics: [DELEGATE_CHANGED, null, null, walletTopic(wallet)],
+      fromBlock: l.blockNumber,
+      toBlock: l.blockNumber,
+    }));
+  const answers = await source.getLogs(point);
+  for (const a of answers) if (!a.ok) throw a.error;
+  const extra = answers.flatMap((a) => (a.ok ? a.value : []));
+  for (const l of extra) kept.find((d) => d.window.from <= l.blockNumber && l.blockNumber <= d.window.to)?.logs.push(l);
+}
+
+/** Compound V2's events name the wallet only in their data: the transactions in which the wallet's Transfer
+ *  involved a cToken (a mint, redeem or move of cTokens; a borrow or repay of the underlying) are read whole, and
+ *  their cTokens' own logs decoded with the rest (added to `all`). */
+async function addCompoundLogs({ chainId, wallet, source }: ChainRun, all: ChainLog[]): Promise<void> {
+  const cTxs = compoundTransactions(chainId, wallet, all);
+  if (!cTxs.length) return;
+  const have = new Set(all.map((l) => `${l.transactionHash.toLowerCase()}:${l.logIndex}`));
+  for (const logs of (await source.receiptLogs(cTxs)).values())
+    for (const l of logs) if (cTokenInfo(chainId, l.address) && !have.has(`${l.transactionHash.toLowerCase()}:${l.logIndex}`)) all.push(l);
+}
+
+/** Who sent each transaction: only what the wallet sent earns credit (scoring/features/sql.ts); from the receipts
+ *  where the source has them (the same number of calls), with what each transaction the wallet sent paid: its gas
+ *  backs its evidence (fee records added to `records`). */
+async function addSenders({ source, chainId, wallet }: ChainRun, records: ActivityRecord[], times: Map<number, Date>): Promise<void> {
   const hashes = [...new Set(records.map((r) => r.txHash.toLowerCase()))];
-  if (source.senderFees) {
-    const costs = await source.senderFees(hashes);
-    for (const r of records) r.txFrom ??= costs.get(r.txHash.toLowerCase())?.from ?? null;
-    for (const [hash, c] of costs) {
-      if (c.from !== wallet || c.gasUsed === null || c.gasPrice === null) continue;
-      const fee = txFeeRecord({
-        chainId,
-        hash,
-        from: wallet,
-        blockNumber: c.blockNumber,
-        occurredAt: times.get(c.blockNumber) ?? null,
-        gasUsed: c.gasUsed,
-        gasPrice: c.gasPrice,
-        baseFee: source.baseFeeOf?.(c.blockNumber) ?? null,
-        l1Fee: c.l1Fee,
-      });
-      if (fee) records.push(fee);
-    }
-  } else {
+  if (!source.senderFees) {
     const senders = await source.senders(hashes);
     for (const r of records) r.txFrom ??= senders.get(r.txHash.toLowerCase()) ?? null;
+    return;
   }
-  let end = done[done.length - 1].window.to;
+  const costs = await source.senderFees(hashes);
+  for (const r of records) r.txFrom ??= costs.get(r.txHash.toLowerCase())?.from ?? null;
+  for (const [hash, c] of costs) {
+    if (c.from !== wallet || c.gasUsed === null || c.gasPrice === null) continue;
+    const fee = txFeeRecord({
+      chainId,
+      hash,
+      from: wallet,
+      blockNumber: c.blockNumber,
+      occurredAt: times.get(c.blockNumber) ?? null,
+      gasUsed: c.gasUsed,
+      gasPrice: c.gasPrice,
+      baseFee: source.baseFeeOf?.(c.blockNumber) ?? null,
+      l1Fee: c.l1Fee,
+    });
+    if (fee) records.push(fee);
+  }
+}
+
+/** The round's records and the cursor up to `end` in one transaction. A first borrow opens the liquidation query:
+ *  only what is before it is kept (known complete), and the rest is asked again with the gate open (`reopened`). */
+async function storeRound({ db, repo, wallet, chainId, opened }: ChainRun, records: ActivityRecord[], end: number) {
   let reopened = false;
   if (opened.lending_borrow === undefined) {
     const borrow = records.filter((r) => r.kind === 'lending_borrow').sort((a, b) => a.blockNumber - b.blockNumber)[0];
     if (borrow) {
       opened.lending_borrow = borrow.blockNumber;
-      // keep what is known complete: everything before the borrow; the rest is asked again with the gate open
       end = borrow.blockNumber - 1;
       records = records.filter((r) => r.blockNumber <= end);
       reopened = true;
@@ -296,61 +347,4 @@ async function commitRound(
     return changed.size ? records.length : 0;
   });
   return { records: stored, nextFrom: end + 1, reopened };
-}
-
-/** CREATE addresses of the wallet's nonces not checked yet, eth_getCode in batches; up to maxNonceScan nonces.
- * `complete` once every nonce up to the bound is checked, even when the wallet's nonce is past it (`capped`): the
- * nonces beyond the bound are deliberately not scanned, not pending (docs/ingestion.md, "Deployments"). */
-async function scanDeployments(
-  db: Db,
-  repo: IngestionRepo,
-  source: ChainSource,
-  wallet: string,
-  head: number,
-  account: { nonce: number; balance: string },
-  checked: number,
-  opts: SyncOptions,
-) {
-  const nonce = account.nonce;
-  const target = Math.min(nonce, opts.maxNonceScan);
-  const upto = Math.min(target, checked + opts.maxNoncesPerRun);
-  const deployments: ActivityRecord[] = [];
-  const BATCH = 500;
-  let reached = checked;
-  for (let n = checked; n < upto && !opts.signal?.aborted; n += BATCH) {
-    const nonces = [...Array(Math.min(BATCH, upto - n)).keys()].map((i) => n + i);
-    const addresses = nonces.map((i) => source.createAddress(wallet, i));
-    const codes = await source.hasCodes(addresses, head);
-    for (let i = 0; i < addresses.length; i++) {
-      if (!codes[i]) continue;
-      const block = await creationBlock(source, addresses[i], head);
-      const t = (await source.blockTimes([block])).get(block)!;
-      deployments.push(deploymentRecord(source.chainId, wallet, addresses[i], block, t, true));
-    }
-    reached = n + nonces.length;
-  }
-  const records = await db.tx(async (q) => {
-    const changed = await repo.insertActivity(deployments, q);
-    await repo.recordAccount(wallet, source.chainId, { nonce, balance: account.balance, deployNonceChecked: reached }, q);
-    return changed.size ? deployments.length : 0;
-  });
-  return { records, complete: reached >= target, capped: nonce > opts.maxNonceScan };
-}
-
-/** First block at which the address has code (binary search; needs historical state). Falls back to the head
- * block on nodes that keep no history, so the deployment is still counted. */
-async function creationBlock(source: ChainSource, address: string, head: number): Promise<number> {
-  try {
-    let a = 0;
-    let b = head;
-    if (await source.hasCode(address, a)) return a;
-    while (b - a > 1) {
-      const mid = Math.floor((a + b) / 2);
-      if (await source.hasCode(address, mid)) b = mid;
-      else a = mid;
-    }
-    return b;
-  } catch {
-    return head;
-  }
 }
