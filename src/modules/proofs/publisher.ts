@@ -53,16 +53,19 @@ export function createCommitmentPublisher(opts: {
     await retryWhileUnavailable(() => done(ids, tx), { active: () => !stopped });
   }
 
-  async function publishOnce(): Promise<number> {
-    const rows = await opts.repo.claimUnpublished(kinds(), batchSize, 300);
+  // One round over claimed rows: the scores to the ReputationOracle, then the birth dates to the CredentialVerifier.
+  async function sendRound(
+    rows: CommitmentRow[],
+    fns: { score: 'publishCommitments' | 'clearCommitments'; birth: 'publishAgeCommitments' | 'clearAgeCommitments' },
+    release: (ids: string[]) => Promise<void>,
+    done: (ids: string[], tx: Hex) => Promise<void>,
+  ): Promise<number> {
     const scores = rows.filter((r) => r.kind === 'score');
     const births = rows.filter((r) => r.kind === 'birth_date');
-    const release = (ids: string[]) => opts.repo.releaseClaims(ids);
-    const done = (ids: string[], tx: Hex) => opts.repo.markPublished(ids, tx);
     await sendClaimed(
       scores,
       () =>
-        opts.chain.write(opts.oracle, oracleAbi, 'publishCommitments', [
+        opts.chain.write(opts.oracle, oracleAbi, fns.score, [
           scores.map((r) => r.address as Address),
           scores.map((r) => r.category_id),
           scores.map((r) => BigInt(r.commitment)),
@@ -73,7 +76,7 @@ export function createCommitmentPublisher(opts: {
     await sendClaimed(
       births,
       () =>
-        opts.chain.write(opts.credentialVerifier!, cvAbi, 'publishAgeCommitments', [
+        opts.chain.write(opts.credentialVerifier!, cvAbi, fns.birth, [
           births.map((r) => r.address as Address),
           births.map((r) => BigInt(r.commitment)),
         ]),
@@ -83,36 +86,24 @@ export function createCommitmentPublisher(opts: {
     return rows.length;
   }
 
+  async function publishOnce(): Promise<number> {
+    return sendRound(
+      await opts.repo.claimUnpublished(kinds(), batchSize, 300),
+      { score: 'publishCommitments', birth: 'publishAgeCommitments' },
+      (ids) => opts.repo.releaseClaims(ids),
+      (ids, tx) => opts.repo.markPublished(ids, tx),
+    );
+  }
+
   // Compare-and-clear: the contracts delete a commitment only while it is still the published one, so a clear that
   // races a newer commitment for the same wallet never removes the newer one.
   async function clearOnce(): Promise<number> {
-    const rows = await opts.repo.claimToClear(kinds(), batchSize, 300);
-    const scores = rows.filter((r) => r.kind === 'score');
-    const births = rows.filter((r) => r.kind === 'birth_date');
-    const release = (ids: string[]) => opts.repo.releaseClearClaims(ids);
-    const done = (ids: string[]) => opts.repo.markCleared(ids);
-    await sendClaimed(
-      scores,
-      () =>
-        opts.chain.write(opts.oracle, oracleAbi, 'clearCommitments', [
-          scores.map((r) => r.address as Address),
-          scores.map((r) => r.category_id),
-          scores.map((r) => BigInt(r.commitment)),
-        ]),
-      release,
-      done,
+    return sendRound(
+      await opts.repo.claimToClear(kinds(), batchSize, 300),
+      { score: 'clearCommitments', birth: 'clearAgeCommitments' },
+      (ids) => opts.repo.releaseClearClaims(ids),
+      (ids) => opts.repo.markCleared(ids),
     );
-    await sendClaimed(
-      births,
-      () =>
-        opts.chain.write(opts.credentialVerifier!, cvAbi, 'clearAgeCommitments', [
-          births.map((r) => r.address as Address),
-          births.map((r) => BigInt(r.commitment)),
-        ]),
-      release,
-      done,
-    );
-    return rows.length;
   }
 
   const refused = () => typeof state === 'object';

@@ -8,7 +8,9 @@ import { AppError, fieldError } from '../../platform/errors.js';
 import { toChecksum } from '../../platform/http/address.js';
 import { CATEGORIES, categoryId, type Category } from '../scoring/contracts.js';
 import type { BirthDateCommitment, ProofResult, ProofsService, ProofType } from './contracts.js';
-import { birthDateCommitment, fieldToAddress, randomSalt, scoreCommitment } from './commitments.js';
+import { birthDateCommitment, fieldToAddress, randomSalt } from './commitments.js';
+import { claimsDisagree, type ClaimedInputs } from './claimed-inputs.js';
+import { createScoreCommitments } from './score-commitments.js';
 import { categoryHash, decodeProof, encodeProof, isCalendarDate, yyyymmdd, type DecodedProof } from './encoding.js';
 import { BIRTH_DATE_CATEGORY, type CommitmentRow, type ProofsRepo } from './repo.js';
 import type { ProofRuntime } from './runtime.js';
@@ -26,19 +28,7 @@ export interface ProveRequest {
   minimumAge?: number;
 }
 
-/** What a caller may assert alongside a proof; every field given must agree with the proof. */
-export interface ClaimedInputs {
-  threshold?: number;
-  minimumAge?: number;
-  category?: string;
-  categoryId?: number;
-  categoryHash?: string;
-  timestamp?: number;
-  validUntil?: number;
-  subject?: string;
-  commitment?: string;
-  currentDate?: number;
-}
+export type { ClaimedInputs } from './claimed-inputs.js';
 
 export interface FullProofsService extends ProofsService {
   prove(req: ProveRequest): Promise<ProofResult>;
@@ -88,45 +78,7 @@ export function createProofsService(deps: {
     return row;
   }
 
-  // The current score commitment per wallet and category, kept here so that a proof needs no lookup. An entry is
-  // used only while the score it commits to is the current score; it is dropped when the score changes (every
-  // instance hears score.updated, see onScoreChanged), and lives a minute at most in case an event was missed.
-  const current = new Map<string, { row: CommitmentRow; salt: bigint; expires: number }>();
-  const remember = (row: CommitmentRow, salt: bigint) => {
-    if (current.size >= 10_000) current.delete(current.keys().next().value!);
-    current.set(`${row.address}:${row.category_id}`, { row, salt, expires: Date.now() + 60_000 });
-    return { row, salt };
-  };
-
-  // Concurrent first proofs for one wallet and category share one lookup (and at most one new commitment).
-  const pending = new Map<string, Promise<{ row: CommitmentRow; salt: bigint }>>();
-
-  function scoreCommitmentFor(address: string, catId: number, score: number): Promise<{ row: CommitmentRow; salt: bigint }> {
-    const key = `${address}:${catId}`;
-    const hit = current.get(key);
-    if (hit && hit.row.score === score && hit.expires > Date.now()) return Promise.resolve(hit);
-    const flight = pending.get(key);
-    if (flight) return flight.then((r) => (r.row.score === score ? r : scoreCommitmentFor(address, catId, score)));
-    const p = lookUpOrCommit(address, catId, score).finally(() => pending.delete(key));
-    pending.set(key, p);
-    return p;
-  }
-
-  async function lookUpOrCommit(address: string, catId: number, score: number): Promise<{ row: CommitmentRow; salt: bigint }> {
-    const cur = await repo.current('score', address, catId);
-    if (cur && cur.score === score && cur.salt_enc) return remember(cur, BigInt(cipher.decrypt(cur.salt_enc)));
-    const salt = randomSalt();
-    const commitment = scoreCommitment(address, catId, score, salt).toString();
-    const row = await recordCommitment({
-      kind: 'score',
-      address,
-      categoryId: catId,
-      score,
-      saltEnc: cipher.encrypt(salt.toString()),
-      commitment,
-    });
-    return remember(row, row.commitment === commitment ? salt : BigInt(cipher.decrypt(row.salt_enc!)));
-  }
+  const scoreCommitments = createScoreCommitments({ repo, cipher, record: recordCommitment });
 
   // Test-mode proofs count no quota and test keys are free to make: at most one per prover thread at a time on an
   // instance, so a flood of them never queues live proofs behind it (the rest get 503 with Retry-After).
@@ -182,7 +134,7 @@ export function createProofsService(deps: {
     if (entry.score < threshold)
       throw unsatisfiable(`The wallet's ${category} score is below the threshold ${threshold}: no proof exists.`);
     const catId = categoryId(category);
-    const { row, salt } = await scoreCommitmentFor(address, catId, entry.score);
+    const { row, salt } = await scoreCommitments.forScore(address, catId, entry.score);
     return proveScoreOver(address, category, threshold, entry.score, salt, row.commitment);
   }
 
@@ -294,42 +246,13 @@ export function createProofsService(deps: {
       const category = CATEGORIES[catId];
       const entry = await services.scoring.getScore(address, category, { explain: false });
       if (entry.score !== row.score) {
-        current.delete(`${address}:${catId}`);
+        scoreCommitments.forget(address, catId);
         await repo.supersede('score', address, catId, entry.score);
         return 'superseded commitment (the score changed)';
       }
     } else {
       const rec = await services.kyc.approvedBirthDate(address);
       if (rec?.commitment !== commitment) return 'the birth-date commitment is not the one of an approved KYC';
-    }
-    return null;
-  }
-
-  function claimsDisagree(d: DecodedProof, claimed: ClaimedInputs, issuedAt: Date | null): string | null {
-    const [p0, p1, p2, p3, p4] = d.publicSignals;
-    if (claimed.validUntil !== undefined && BigInt(claimed.validUntil) !== p4) return 'validUntil';
-    const isScore = d.proofType === 'ScoreAboveThreshold';
-    if (claimed.subject !== undefined && claimed.subject.toLowerCase() !== fieldToAddress(p2)) return 'subject';
-    if (claimed.commitment !== undefined) {
-      try {
-        if (BigInt(claimed.commitment) !== p3) return 'commitment';
-      } catch {
-        return 'commitment';
-      }
-    }
-    if (claimed.timestamp !== undefined && (!issuedAt || Math.floor(issuedAt.getTime() / 1000) !== claimed.timestamp)) return 'timestamp';
-    if (isScore) {
-      if (claimed.threshold !== undefined && BigInt(claimed.threshold) !== p0) return 'threshold';
-      if (claimed.category !== undefined && claimed.category !== CATEGORIES[Number(p1)]) return 'category';
-      if (claimed.categoryId !== undefined && BigInt(claimed.categoryId) !== p1) return 'categoryId';
-      if (claimed.categoryHash !== undefined && claimed.categoryHash.toLowerCase() !== categoryHash(CATEGORIES[Number(p1)]))
-        return 'categoryHash';
-      if (claimed.minimumAge !== undefined || claimed.currentDate !== undefined) return 'minimumAge';
-    } else {
-      const age = claimed.minimumAge ?? claimed.threshold;
-      if (age !== undefined && BigInt(age) !== p1) return 'minimumAge';
-      if (claimed.currentDate !== undefined && BigInt(claimed.currentDate) !== p0) return 'currentDate';
-      if (claimed.category !== undefined || claimed.categoryHash !== undefined || claimed.categoryId !== undefined) return 'category';
     }
     return null;
   }
@@ -416,7 +339,7 @@ export function createProofsService(deps: {
     proveAge: (input) => proveAgeAs('AgeVerification', input),
 
     async onScoreChanged(address, category, newScore) {
-      current.delete(`${address.toLowerCase()}:${categoryId(category)}`);
+      scoreCommitments.forget(address.toLowerCase(), categoryId(category));
       await repo.supersede('score', address.toLowerCase(), categoryId(category), newScore);
     },
   };
