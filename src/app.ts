@@ -3,7 +3,7 @@ import { lazySerializerFactory, lazyValidator } from './platform/http/lazy-schem
 import { randomBytes, randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from './platform/config.js';
 import type { AppContext } from './platform/context.js';
 import { openDatabase, type Db } from './platform/db/index.js';
@@ -154,11 +154,13 @@ function createFastify(config: Config, opts: BuildOptions): App {
 
 /** What instances share: Redis connections (when configured), the limits and quotas, the event bus and the caches. */
 async function connectShared(app: App, config: Config, db: Db, closers: (() => Promise<void> | void)[]) {
-  const redisConnection = (commands = true) => {
-    if (!config.redisUrl) return null;
+  // ioredis is loaded only when Redis is configured (an embedded instance never needs it)
+  const RedisClient = config.redisUrl ? (await import('ioredis')).Redis : null;
+  const redisConnection = (commands = true): Redis | null => {
+    if (!config.redisUrl || !RedisClient) return null;
     // A Redis that goes silent on an open connection must not hold requests: commands give up after a bound (then
     // the in-process limiter and caches answer, see platform/rate-limit/failover.ts). The subscriber only listens.
-    const r = new Redis(config.redisUrl, {
+    const r = new RedisClient(config.redisUrl, {
       maxRetriesPerRequest: 2,
       enableAutoPipelining: true,
       lazyConnect: false,

@@ -19,7 +19,16 @@ export const identityModule: Module = {
   name: 'identity',
   async register(app, ctx) {
     const repo = createIdentityRepo(ctx.db);
-    const onIdentityChange = backgroundRecompute(ctx, 'identity');
+    // A DID registered while the app is assembled (the issuer's own, below, on a new database) is rescored once it is
+    // ready: the score reads services of modules registered after this one, and /health/ready need not wait for it.
+    const rescore = backgroundRecompute(ctx, 'identity');
+    const held: string[] = [];
+    let assembling = true;
+    const onIdentityChange = (address: string) => (assembling ? void held.push(address) : rescore(address));
+    app.addHook('onReady', async () => {
+      assembling = false;
+      for (const address of held.splice(0)) rescore(address);
+    });
     const control = createControlRepo(ctx.db);
     const dids = createDidService({
       repo,
