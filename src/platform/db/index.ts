@@ -62,10 +62,14 @@ export async function openPostgres(url: string, poolSize = 10, opts: PostgresOpt
     );
   const wrap = (c: pg.Pool | pg.PoolClient, inTx: boolean): Queryable => ({
     async query<T>(sql: string, params?: unknown[], opts?: QueryOptions) {
-      if (opts?.jit === false) {
+      if (opts?.jit === false || opts?.genericPlan) {
         // SET LOCAL lasts to the end of the transaction: outside one, the statement gets its own
         if (!inTx) return tx((q) => q.query<T>(sql, params, opts));
-        await c.query('SET LOCAL jit = off').catch(mapConnectionError);
+        const set = [
+          opts.jit === false ? 'SET LOCAL jit = off' : '',
+          opts.genericPlan ? 'SET LOCAL plan_cache_mode = force_generic_plan' : '',
+        ];
+        await c.query(set.filter(Boolean).join('; ')).catch(mapConnectionError);
       }
       return (await send(c, sql, params, opts)).rows as T[];
     },

@@ -9,6 +9,10 @@ export interface QueryOptions {
    *  wallets) crosses jit_above_cost on its estimate alone, and compiling it took seconds where running it takes
    *  milliseconds. PGlite has no JIT. */
   jit?: false;
+  /** PostgreSQL: plan the named statement once for any parameters (plan_cache_mode = force_generic_plan). Without
+   *  it each connection plans its first five executions for their parameters, which for a large statement (the
+   *  features of a chunk of wallets) cost about as much as running it (from the sixth on it usually gets this plan). */
+  genericPlan?: true;
 }
 
 export interface Queryable {

@@ -41,8 +41,9 @@ function lendingFromRows(raw: unknown, last: Date | null): { avgDaysToRepay: num
   return { avgDaysToRepay: positions.avgCycleDays === null ? null : Math.round(positions.avgCycleDays * 10) / 10, positions };
 }
 
-// no JIT: the estimate of a chunk crosses jit_above_cost, and compiling took 4.7 s where running took 0.2 s
-const FEATURES_MANY = { ...prepared(FEATURES_MANY_SQL), jit: false as const };
+// no JIT: the estimate of a chunk crosses jit_above_cost, and compiling took 4.7 s where running took 0.2 s; one
+// generic plan per connection: planning the statement for a chunk's parameters took about as long as running it
+const FEATURES_MANY = { ...prepared(FEATURES_MANY_SQL), jit: false as const, genericPlan: true as const };
 /** Wallets per statement on a server. */
 export const FEATURES_CHUNK = 100;
 
