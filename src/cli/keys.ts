@@ -84,95 +84,98 @@ async function useKey(flags: Record<string, unknown>, v: string) {
   console.log(`now using ${k.environment} key ${k.keyPrefix} (${id}) for ${apiUrl}`);
 }
 
-export async function runKeys(sub: string, flags: Record<string, unknown>, positionals: string[]) {
-  if (sub === 'use') return useKey(flags, positionals[0]);
-  const { client, apiUrl, profile } = sessionClient(flags);
-  const json = (v: unknown) => console.log(JSON.stringify(v, null, 2));
+type Session = ReturnType<typeof sessionClient>;
+const json = (v: unknown) => console.log(JSON.stringify(v, null, 2));
+
+/** `credence keys create`: a new key, saved (unless --no-save) and put in use unless a key of the other environment is. */
+async function createKey(flags: Record<string, unknown>, { client, apiUrl, profile }: Session) {
   const note = (line: string) => (flags.json ? console.error(line) : console.log(line));
-  if (sub === 'create') {
-    const test = flags.test === true;
-    const email = (flags.email as string | undefined) ?? (test ? 'cli@credence.invalid' : undefined);
-    if (!email) throw new CliError('credence keys create: a live key needs --email <contact email> (or create a test key with --test)', 2);
-    const body = {
-      organizationName: (flags.org as string | undefined) ?? 'Credence CLI',
-      contactEmail: email,
-      environment: test ? ('test' as const) : ('live' as const),
-      ...(flags.tier ? { tier: flags.tier as 'Free' } : {}),
-      ...(flags['expires-at'] ? { expiresAt: flags['expires-at'] as string } : {}),
-    };
-    const k = await unwrap(client.POST('/api/v1/billing/api-keys', { body }));
-    const save = flags['no-save'] !== true;
-    // a key of the other environment does not take over from the key in use unless asked (--use)
-    const inUse = profile.apiKeyId && profile.apiKey ? profile : null;
-    const takeOver = save && (!inUse || flags.use === true || inUse.apiKeyEnvironment === k.environment);
-    if (save) {
-      const held = { apiKey: k.apiKey, keyPrefix: k.keyPrefix, environment: k.environment };
-      updateProfile(apiUrl, (p) => ({
-        ...p,
-        ...(takeOver ? { apiKey: k.apiKey, apiKeyId: k.id, apiKeyEnvironment: k.environment } : {}),
-        keys: { ...p.keys, [k.id]: held },
-      }));
-    }
-    if (flags.json) json(k);
-    else {
-      console.log(
-        `created ${k.environment} key ${k.id} (${k.tier}, ${k.rateLimit}/s, ${k.monthlyQueryLimit ?? 'unlimited'} queries a month)`,
-      );
-      console.log(`  ${k.apiKey}`);
-    }
-    if (!save) note('  shown once: store it now (not saved: --no-save)');
-    else if (takeOver)
-      note(
-        `  shown once; saved, and now the key in use for ${apiUrl}${inUse && inUse.apiKeyId !== k.id ? ` (instead of ${describeKey(inUse.apiKeyId, inUse)})` : ''}`,
-      );
-    else {
-      note(
-        `  shown once; saved. The key in use stays ${describeKey(inUse!.apiKeyId, inUse!)}: this ${k.environment} key does not replace a ${inUse!.apiKeyEnvironment ?? 'different'} key unless you ask.`,
-      );
-      note(`  switch with: credence keys use ${k.keyPrefix}`);
-    }
-    return;
-  }
-  if (sub === 'list') {
-    const keys = [];
-    for await (const k of client.paginate('/api/v1/billing/api-keys')) keys.push(k);
-    if (flags.json) return json(keys);
-    if (!keys.length) return console.log('no keys: credence keys create --test');
-    console.log(
-      `${'id'.padEnd(37)}${'prefix'.padEnd(18)}${'env'.padEnd(6)}${'tier'.padEnd(11)}${'status'.padEnd(9)}${'created'.padEnd(22)}last used`,
-    );
-    for (const k of keys) {
-      const mark = k.id === profile.apiKeyId ? ' *' : '';
-      console.log(
-        `${k.id.padEnd(37)}${k.keyPrefix.padEnd(18)}${k.environment.padEnd(6)}${k.tier.padEnd(11)}${k.status.padEnd(9)}${String(k.createdAt).slice(0, 19).padEnd(22)}${k.lastUsedAt ? String(k.lastUsedAt).slice(0, 19) : '-'}${mark}`,
-      );
-    }
-    if (keys.some((k) => k.id === profile.apiKeyId)) console.log('* the key in use (switch with credence keys use <id|prefix>)');
-    return;
-  }
-  const target = await resolveKey(client, positionals[0]);
-  const id = target.id;
-  if (sub === 'rotate') {
-    const grace = flags['grace-period'] === undefined ? undefined : Number(flags['grace-period']);
-    if (grace !== undefined && (!Number.isInteger(grace) || grace < 0))
-      throw new CliError('--grace-period must be a whole number of seconds', 2);
-    const k = await unwrap(
-      client.POST('/api/v1/billing/api-keys/{id}/rotate', {
-        params: { path: { id } },
-        body: grace === undefined ? {} : { gracePeriodSeconds: grace },
-      }),
-    );
+  const test = flags.test === true;
+  const email = (flags.email as string | undefined) ?? (test ? 'cli@credence.invalid' : undefined);
+  if (!email) throw new CliError('credence keys create: a live key needs --email <contact email> (or create a test key with --test)', 2);
+  const body = {
+    organizationName: (flags.org as string | undefined) ?? 'Credence CLI',
+    contactEmail: email,
+    environment: test ? ('test' as const) : ('live' as const),
+    ...(flags.tier ? { tier: flags.tier as 'Free' } : {}),
+    ...(flags['expires-at'] ? { expiresAt: flags['expires-at'] as string } : {}),
+  };
+  const k = await unwrap(client.POST('/api/v1/billing/api-keys', { body }));
+  const save = flags['no-save'] !== true;
+  // a key of the other environment does not take over from the key in use unless asked (--use)
+  const inUse = profile.apiKeyId && profile.apiKey ? profile : null;
+  const takeOver = save && (!inUse || flags.use === true || inUse.apiKeyEnvironment === k.environment);
+  if (save) {
+    const held = { apiKey: k.apiKey, keyPrefix: k.keyPrefix, environment: k.environment };
     updateProfile(apiUrl, (p) => ({
       ...p,
-      ...(p.apiKeyId === id ? { apiKey: k.apiKey } : {}),
-      keys: { ...p.keys, [id]: { apiKey: k.apiKey, keyPrefix: k.keyPrefix, environment: k.environment } },
+      ...(takeOver ? { apiKey: k.apiKey, apiKeyId: k.id, apiKeyEnvironment: k.environment } : {}),
+      keys: { ...p.keys, [k.id]: held },
     }));
-    if (flags.json) return json(k);
-    console.log(`rotated key ${k.id}: new secret (shown once${profile.apiKeyId === id ? '; saved as the key in use' : ''}):`);
-    console.log(`  ${k.apiKey}`);
-    console.log(`  the previous secret works until ${k.previousKeyExpiresAt ?? 'now (ended)'}`);
-    return;
   }
+  if (flags.json) json(k);
+  else {
+    console.log(
+      `created ${k.environment} key ${k.id} (${k.tier}, ${k.rateLimit}/s, ${k.monthlyQueryLimit ?? 'unlimited'} queries a month)`,
+    );
+    console.log(`  ${k.apiKey}`);
+  }
+  if (!save) note('  shown once: store it now (not saved: --no-save)');
+  else if (takeOver)
+    note(
+      `  shown once; saved, and now the key in use for ${apiUrl}${inUse && inUse.apiKeyId !== k.id ? ` (instead of ${describeKey(inUse.apiKeyId, inUse)})` : ''}`,
+    );
+  else {
+    note(
+      `  shown once; saved. The key in use stays ${describeKey(inUse!.apiKeyId, inUse!)}: this ${k.environment} key does not replace a ${inUse!.apiKeyEnvironment ?? 'different'} key unless you ask.`,
+    );
+    note(`  switch with: credence keys use ${k.keyPrefix}`);
+  }
+}
+
+/** `credence keys list`: the wallet's keys, the one in use marked. */
+async function printKeys(flags: Record<string, unknown>, { client, profile }: Session) {
+  const keys = [];
+  for await (const k of client.paginate('/api/v1/billing/api-keys')) keys.push(k);
+  if (flags.json) return json(keys);
+  if (!keys.length) return console.log('no keys: credence keys create --test');
+  console.log(
+    `${'id'.padEnd(37)}${'prefix'.padEnd(18)}${'env'.padEnd(6)}${'tier'.padEnd(11)}${'status'.padEnd(9)}${'created'.padEnd(22)}last used`,
+  );
+  for (const k of keys) {
+    const mark = k.id === profile.apiKeyId ? ' *' : '';
+    console.log(
+      `${k.id.padEnd(37)}${k.keyPrefix.padEnd(18)}${k.environment.padEnd(6)}${k.tier.padEnd(11)}${k.status.padEnd(9)}${String(k.createdAt).slice(0, 19).padEnd(22)}${k.lastUsedAt ? String(k.lastUsedAt).slice(0, 19) : '-'}${mark}`,
+    );
+  }
+  if (keys.some((k) => k.id === profile.apiKeyId)) console.log('* the key in use (switch with credence keys use <id|prefix>)');
+}
+
+/** `credence keys rotate <id|prefix>`: a new secret, saved; the previous one works for the grace period. */
+async function rotateKey(flags: Record<string, unknown>, { client, apiUrl, profile }: Session, id: string) {
+  const grace = flags['grace-period'] === undefined ? undefined : Number(flags['grace-period']);
+  if (grace !== undefined && (!Number.isInteger(grace) || grace < 0))
+    throw new CliError('--grace-period must be a whole number of seconds', 2);
+  const k = await unwrap(
+    client.POST('/api/v1/billing/api-keys/{id}/rotate', {
+      params: { path: { id } },
+      body: grace === undefined ? {} : { gracePeriodSeconds: grace },
+    }),
+  );
+  updateProfile(apiUrl, (p) => ({
+    ...p,
+    ...(p.apiKeyId === id ? { apiKey: k.apiKey } : {}),
+    keys: { ...p.keys, [id]: { apiKey: k.apiKey, keyPrefix: k.keyPrefix, environment: k.environment } },
+  }));
+  if (flags.json) return json(k);
+  console.log(`rotated key ${k.id}: new secret (shown once${profile.apiKeyId === id ? '; saved as the key in use' : ''}):`);
+  console.log(`  ${k.apiKey}`);
+  console.log(`  the previous secret works until ${k.previousKeyExpiresAt ?? 'now (ended)'}`);
+}
+
+/** `credence keys revoke <id|prefix>`: revoked, and forgotten by this CLI. */
+async function revokeKey({ client, apiUrl, profile }: Session, target: Listed) {
+  const id = target.id;
   await unwrap(client.DELETE('/api/v1/billing/api-keys/{id}', { params: { path: { id } } }));
   updateProfile(apiUrl, (pr) => {
     const { [id]: _gone, ...keys } = pr.keys ?? {};
@@ -183,4 +186,14 @@ export async function runKeys(sub: string, flags: Record<string, unknown>, posit
   console.log(
     `revoked key ${target.keyPrefix} (${id})${profile.apiKeyId === id ? '; it was the key in use: choose another with credence keys use <id|prefix>' : ''}`,
   );
+}
+
+export async function runKeys(sub: string, flags: Record<string, unknown>, positionals: string[]) {
+  if (sub === 'use') return useKey(flags, positionals[0]);
+  const session = sessionClient(flags);
+  if (sub === 'create') return createKey(flags, session);
+  if (sub === 'list') return printKeys(flags, session);
+  const target = await resolveKey(session.client, positionals[0]);
+  if (sub === 'rotate') return rotateKey(flags, session, target.id);
+  return revokeKey(session, target);
 }
