@@ -1,8 +1,7 @@
 // Admin: the audit log (who did what to which record, and when), filtered by action, actor and record, paged.
-import { useState } from 'preact/hooks';
 import { call, client } from '../api.ts';
 import { Field, Section, Status, when } from '../ui/kit.tsx';
-import { LoadMore, usePaged } from '../ui/widgets.tsx';
+import { FilterForm, LoadMore, useFilteredPages } from '../ui/widgets.tsx';
 
 /** The actions recorded, in words (the code is what the Action filter takes). */
 const LABELS: Record<string, string> = {
@@ -45,6 +44,8 @@ interface Filter {
   target: string;
 }
 
+const ANY: Filter = { action: '', actor: '', target: '' };
+
 function page(f: Filter, cursor?: string) {
   const query = {
     ...(f.action ? { action: f.action } : {}),
@@ -78,19 +79,14 @@ function AuditDetails({ action, details }: { action: string; details: Record<str
 
 /** `tick` changes when an action elsewhere on the page may have added entries. */
 export function AuditLog({ tick }: { tick: number }) {
-  const [form, setForm] = useState<Filter>({ action: '', actor: '', target: '' });
-  const [filter, setFilter] = useState<Filter>(form);
-  const l = usePaged((cursor) => page(filter, cursor), (p) => p.entries, [filter, tick]);
+  const { form, setForm, setFilter, paged: l } = useFilteredPages(ANY, page, (p) => p.entries, [tick]);
   const entries = l.items;
   return (
     <Section id="audit-log" title="Audit log" intro="Administrative and security-relevant actions, newest first.">
-      <form
-        class="grid"
-        aria-label="Filter the audit log"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setFilter({ action: form.action.trim(), actor: form.actor.trim(), target: form.target.trim() });
-        }}
+      <FilterForm
+        label="Filter the audit log"
+        submit="Show entries"
+        onApply={() => setFilter({ action: form.action.trim(), actor: form.actor.trim(), target: form.target.trim() })}
       >
         <Field label="Action">
           <input name="auditAction" list="audit-actions" value={form.action} onInput={(e) => setForm({ ...form, action: e.currentTarget.value })} placeholder="any" />
@@ -108,8 +104,7 @@ export function AuditLog({ tick }: { tick: number }) {
         <Field label="Record">
           <input name="auditTarget" value={form.target} onInput={(e) => setForm({ ...form, target: e.currentTarget.value })} placeholder="dispute:…" />
         </Field>
-        <button type="submit">Show entries</button>
-      </form>
+      </FilterForm>
       <Status error={l.error} testid="audit" />
       {l.data && entries.length === 0 && <p>No entries match.</p>}
       {entries.length > 0 && (

@@ -5,7 +5,7 @@ import { DISPUTE_STATUSES, isCategory, type Category, type DisputeStatus, type S
 import { call, client, CATEGORY_NAMES, plural } from '../api.ts';
 import { reasonWords } from './disputes.tsx';
 import { Field, Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
-import { CategorySelect, LoadMore, Select, usePaged } from '../ui/widgets.tsx';
+import { CategorySelect, FilterForm, LoadMore, Select, useFilteredPages } from '../ui/widgets.tsx';
 
 /** What an administrator sets: every status but Withdrawn (only the wallet withdraws its dispute). */
 const STATUSES = DISPUTE_STATUSES.filter((s) => s !== 'Withdrawn').map((s) => [s, s] as const);
@@ -96,6 +96,8 @@ function Revisions({ wallet, tick }: { wallet: string; tick: unknown }) {
   );
 }
 
+const OPEN: Filter = { status: 'open', category: '', wallet: '' };
+
 function page(f: Filter, cursor?: string) {
   const query = {
     ...(f.status !== 'all' ? { status: f.status } : {}),
@@ -108,9 +110,7 @@ function page(f: Filter, cursor?: string) {
 }
 
 export function DisputesQueue({ admin, onAction }: { admin: string; onAction: () => void }) {
-  const [form, setForm] = useState<Filter>({ status: 'open', category: '', wallet: '' });
-  const [filter, setFilter] = useState<Filter>(form);
-  const l = usePaged((cursor) => page(filter, cursor), (p) => p.disputes, [filter]);
+  const { form, setForm, filter, setFilter, paged: l } = useFilteredPages(OPEN, page, (p) => p.disputes);
   const items = l.items;
   const changed = () => {
     l.reload();
@@ -118,14 +118,7 @@ export function DisputesQueue({ admin, onAction }: { admin: string; onAction: ()
   };
   return (
     <Section id="disputes-queue" title="Disputes queue" intro="Every wallet's disputes, newest first: move them through the lifecycle, resolve with notes, revise the score.">
-      <form
-        class="grid"
-        aria-label="Filter the disputes queue"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setFilter({ ...form, wallet: form.wallet.trim() });
-        }}
-      >
+      <FilterForm label="Filter the disputes queue" submit="Show disputes" onApply={() => setFilter({ ...form, wallet: form.wallet.trim() })}>
         <Field label="Status">
           <Select name="queueStatus" value={form.status} onChange={(status) => setForm({ ...form, status })} options={FILTERS} />
         </Field>
@@ -135,8 +128,7 @@ export function DisputesQueue({ admin, onAction }: { admin: string; onAction: ()
         <Field label="Wallet address (optional)">
           <input name="adminWallet" value={form.wallet} onInput={(e) => setForm({ ...form, wallet: e.currentTarget.value })} placeholder="0x…" />
         </Field>
-        <button type="submit">Show disputes</button>
-      </form>
+      </FilterForm>
       <Status error={l.error} testid="admin-disputes" />
       {l.data && (
         <p role="status" data-testid="queue-count">

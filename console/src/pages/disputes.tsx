@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { DISPUTE_REASONS, type Category, type DisputeReason, type DisputeStatus, type ListItem, type Schemas } from '@credence/sdk';
 import { call, own as client, CATEGORY_NAMES, plural } from '../api.ts';
 import { Field, Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
-import { CategorySelect, Select } from '../ui/widgets.tsx';
+import { ActionButton, CategorySelect, Select } from '../ui/widgets.tsx';
 
 /** InaccurateScore -> "inaccurate score" */
 export const reasonWords = (r: string) => r.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
@@ -117,20 +117,17 @@ function DisputeRow({ address, d, onChange }: { address: string; d: Schemas['Dis
               Escalate
             </button>
           </form>
-          <button
-            type="button"
-            class="danger"
-            disabled={a.busy}
-            onClick={() =>
-              void a.run(async () => {
-                await call(client.POST('/api/v1/dispute/{id}/withdraw', { params: { path: { id: d.id } }, body: { walletAddress: address } }));
-                onChange();
-                return 'Dispute withdrawn.';
-              })
-            }
+          <ActionButton
+            action={a}
+            kind="danger"
+            run={async () => {
+              await call(client.POST('/api/v1/dispute/{id}/withdraw', { params: { path: { id: d.id } }, body: { walletAddress: address } }));
+              onChange();
+              return 'Dispute withdrawn.';
+            }}
           >
             Withdraw
-          </button>
+          </ActionButton>
         </div>
       )}
       <Status error={a.error} ok={a.ok} testid="dispute-action" />

@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { NotFoundError } from '@credence/sdk';
 import { call, own as client } from '../api.ts';
 import { Section, Status, useAction, useLoad, when, short } from '../ui/kit.tsx';
-import { Table } from '../ui/widgets.tsx';
+import { ActionButton, Table } from '../ui/widgets.tsx';
 
 const kycItem = (did: string) => `credence.console.kyc.${did.toLowerCase()}`;
 
@@ -32,20 +32,17 @@ function Credentials({ did, onKycCredential }: { did: string; onKycCredential: (
               <td data-label="State">{c.revoked ? 'revoked' : 'active'}</td>
               <td>
                 {!c.revoked && (
-                  <button
-                    type="button"
-                    class="danger"
-                    disabled={a.busy}
-                    onClick={() =>
-                      void a.run(async () => {
-                        await call(client.POST('/api/v1/identity/{did}/credentials/{id}/revoke', { params: { path: { did, id: c.id } } }));
-                        l.reload();
-                        return `Credential ${c.credentialType} revoked.`;
-                      })
-                    }
+                  <ActionButton
+                    action={a}
+                    kind="danger"
+                    run={async () => {
+                      await call(client.POST('/api/v1/identity/{did}/credentials/{id}/revoke', { params: { path: { did, id: c.id } } }));
+                      l.reload();
+                      return `Credential ${c.credentialType} revoked.`;
+                    }}
                   >
                     Revoke
-                  </button>
+                  </ActionButton>
                 )}
               </td>
             </tr>
@@ -81,19 +78,16 @@ function StartKyc({ did }: { did: string }) {
   const a = useAction();
   return (
     <>
-      <button
-        type="button"
-        disabled={a.busy}
-        onClick={() =>
-          void a.run(async () => {
-            const s = await call(client.POST('/api/v1/compliance/kyc/initiate', { body: { did } }));
-            localStorage.setItem(kycItem(did), '1');
-            location.assign(s.redirectUrl);
-          })
-        }
+      <ActionButton
+        action={a}
+        run={async () => {
+          const s = await call(client.POST('/api/v1/compliance/kyc/initiate', { body: { did } }));
+          localStorage.setItem(kycItem(did), '1');
+          location.assign(s.redirectUrl);
+        }}
       >
         Start identity verification
-      </button>
+      </ActionButton>
       <Status error={a.error} testid="kyc-start" />
     </>
   );
@@ -134,19 +128,16 @@ export function Identity({ address, did, onDid }: { address: string; did: string
       ) : (
         <p>
           No DID yet.{' '}
-          <button
-            type="button"
-            disabled={a.busy}
-            onClick={() =>
-              void a.run(async () => {
-                const r = await call(client.POST('/api/v1/identity/register', { body: { walletAddress: address } }));
-                onDid(r.did);
-                return `Registered ${short(r.did, 24)}.`;
-              })
-            }
+          <ActionButton
+            action={a}
+            run={async () => {
+              const r = await call(client.POST('/api/v1/identity/register', { body: { walletAddress: address } }));
+              onDid(r.did);
+              return `Registered ${short(r.did, 24)}.`;
+            }}
           >
             Register my DID
-          </button>
+          </ActionButton>
         </p>
       )}
       <Status error={a.error} ok={a.ok} testid="did" />

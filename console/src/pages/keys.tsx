@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { call, client } from '../api.ts';
 import { storedKey, useKey } from '../session.ts';
 import { Copy, Field, Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
-import { Select, Table } from '../ui/widgets.tsx';
+import { ActionButton, Select, Table } from '../ui/widgets.tsx';
 
 const ENVIRONMENTS = [
   ['live', 'live'],
@@ -106,35 +106,29 @@ export function Keys({ address, onKeyChange }: { address: string; onKeyChange: (
               <td class="actions">
                 {k.status === 'active' && (
                   <>
-                    <button
-                      type="button"
-                      class="secondary"
-                      disabled={a.busy}
-                      onClick={() =>
-                        void a.run(async () => {
-                          const r = await call(client.POST('/api/v1/billing/api-keys/{id}/rotate', { params: { path: { id: k.id } }, body: { gracePeriodSeconds: 3600 } }));
-                          setSecret(r.apiKey);
-                          l.reload();
-                          return `Key ${k.keyPrefix} rotated: the old one works for one more hour.`;
-                        })
-                      }
+                    <ActionButton
+                      action={a}
+                      kind="secondary"
+                      run={async () => {
+                        const r = await call(client.POST('/api/v1/billing/api-keys/{id}/rotate', { params: { path: { id: k.id } }, body: { gracePeriodSeconds: 3600 } }));
+                        setSecret(r.apiKey);
+                        l.reload();
+                        return `Key ${k.keyPrefix} rotated: the old one works for one more hour.`;
+                      }}
                     >
                       Rotate
-                    </button>{' '}
-                    <button
-                      type="button"
-                      class="danger"
-                      disabled={a.busy}
-                      onClick={() =>
-                        void a.run(async () => {
-                          await call(client.DELETE('/api/v1/billing/api-keys/{id}', { params: { path: { id: k.id } } }));
-                          l.reload();
-                          return `Key ${k.keyPrefix} revoked.`;
-                        })
-                      }
+                    </ActionButton>{' '}
+                    <ActionButton
+                      action={a}
+                      kind="danger"
+                      run={async () => {
+                        await call(client.DELETE('/api/v1/billing/api-keys/{id}', { params: { path: { id: k.id } } }));
+                        l.reload();
+                        return `Key ${k.keyPrefix} revoked.`;
+                      }}
                     >
                       Revoke
-                    </button>
+                    </ActionButton>
                   </>
                 )}
               </td>

@@ -6,7 +6,7 @@ import type { Schemas } from '@credence/sdk';
 import { call, keyed as client } from '../api.ts';
 import { color, LineChart, type Series } from '../ui/chart.tsx';
 import { Section, Status, useAction, useLoad, when } from '../ui/kit.tsx';
-import { Table } from '../ui/widgets.tsx';
+import { ActionButton, Table } from '../ui/widgets.tsx';
 
 type UsageDay = Schemas['UsageDay'];
 
@@ -99,19 +99,16 @@ export function Plan({ keyId }: { keyId: string | null }) {
               {(['starter', 'growth'] as const)
                 .filter((p) => !(d.tier === 'Starter' && p === 'starter'))
                 .map((planId) => (
-                  <button
+                  <ActionButton
                     key={planId}
-                    type="button"
-                    disabled={a.busy}
-                    onClick={() =>
-                      void a.run(async () => {
-                        const r = await call(client.POST('/api/v1/billing/checkout', { body: { planId, successUrl: `${location.origin}/console/developer`, cancelUrl: `${location.origin}/console/developer` } }));
-                        location.assign(r.url);
-                      })
-                    }
+                    action={a}
+                    run={async () => {
+                      const r = await call(client.POST('/api/v1/billing/checkout', { body: { planId, successUrl: `${location.origin}/console/developer`, cancelUrl: `${location.origin}/console/developer` } }));
+                      location.assign(r.url);
+                    }}
                   >
                     Upgrade to {planId === 'starter' ? 'Starter' : 'Growth'}
-                  </button>
+                  </ActionButton>
                 ))}
             </p>
           )}

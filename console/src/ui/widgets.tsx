@@ -42,6 +42,36 @@ export function usePaged<P extends Page, T>(load: (cursor?: string) => Promise<P
   return { ...first, items: [...(first.data ? itemsOf(first.data) : []), ...more], cursor, loadMore, moreBusy: m.busy, moreError: m.error };
 }
 
+/** A paged list behind a filter form: `form` holds what the fields say; `setFilter` applies a filter (its first page). */
+export function useFilteredPages<F, P extends Page, T>(
+  initial: F,
+  load: (filter: F, cursor?: string) => Promise<P>,
+  itemsOf: (page: P) => T[],
+  deps: unknown[] = [],
+) {
+  const [form, setForm] = useState<F>(initial);
+  const [filter, setFilter] = useState<F>(form);
+  const paged = usePaged((cursor) => load(filter, cursor), itemsOf, [filter, ...deps]);
+  return { form, setForm, filter, setFilter, paged };
+}
+
+/** A filter's form: its fields (the children) in a grid, then the `submit` button, which calls `onApply`. */
+export function FilterForm(props: { label: string; submit: string; onApply: () => void; children: ComponentChildren }) {
+  return (
+    <form
+      class="grid"
+      aria-label={props.label}
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onApply();
+      }}
+    >
+      {props.children}
+      <button type="submit">{props.submit}</button>
+    </form>
+  );
+}
+
 /** The "load more" button of a paged list (while there is a next page), and the error of loading it. */
 export function LoadMore<P extends Page, T>({ paged, label, testid }: { paged: Paged<P, T>; label: string; testid: string }) {
   return (
@@ -110,4 +140,19 @@ export function CategorySelect<V extends string = never>(props: {
 }) {
   const options: (readonly [Category | V, string])[] = props.first ? [props.first, ...CATEGORY_OPTIONS] : CATEGORY_OPTIONS;
   return <Select name={props.name} value={props.value} onChange={props.onChange} options={options} />;
+}
+
+/** A button that runs `run` as `action` (useAction), disabled while it runs; `kind` is its class (none: the main one). */
+export function ActionButton(props: {
+  action: ReturnType<typeof useAction>;
+  run: () => Promise<string | void>;
+  kind?: 'secondary' | 'danger';
+  children: ComponentChildren;
+}) {
+  const { action, run } = props;
+  return (
+    <button type="button" class={props.kind} disabled={action.busy} onClick={() => void action.run(run)}>
+      {props.children}
+    </button>
+  );
 }
