@@ -132,6 +132,9 @@ function protocolContract(f: WalletFeatures): CategoryResult[] {
   );
 }
 
+/** OVERALL's factor code per category, each written once. */
+const CATEGORY_CODE: Partial<Record<Category, string>> = {};
+
 /** The factors' indices by absolute impact, largest first, ties in their order (as a stable sort leaves them). */
 function factorOrder(factors: readonly Factor[]): number[] {
   const order: number[] = [];
@@ -190,7 +193,11 @@ function composite(
     conduct += w * ((p.conduct ?? p.score) - (p.conductBelow ?? 0));
     conf += w * p.confidence;
     keys += p.inputsKey;
-    factors.push({ code: `CATEGORY_${p.category}`, description: '', impact: Math.round(w * (p.score - below - 500)) });
+    factors.push({
+      code: (CATEGORY_CODE[p.category] ??= `CATEGORY_${p.category}`),
+      description: '',
+      impact: Math.round(w * (p.score - below - 500)),
+    });
     described.push(p);
   }
   let score = Math.round(clamp(total, 0, 1000));

@@ -26,7 +26,8 @@ export interface ModelSignals {
   identity: IdentitySignal;
 }
 
-export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+// `many` is built only when used: a default parameter would concatenate it on every call
+export const plural = (n: number, one: string, many?: string) => `${n} ${n === 1 ? one : (many ?? `${one}s`)}`;
 
 /** Holds the terms' positive points to what the backing supports (cost-ceiling.ts); the limit applied, if any,
  *  is part of the category's inputs (a dispute override lasts until it changes). */
