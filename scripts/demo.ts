@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Wallet } from 'ethers';
 import { SiweMessage } from 'siwe';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/platform/config.js';
+import { loadConfig, type Config } from '../src/platform/config.js';
 import { startLocalChain } from '../test/helpers/local-chain.js';
 import { SCENARIO_START_DAYS_AGO } from './scenarios.js';
 import { demoWalletKeys, formatWorld, replayDemo } from './demo-world.js';
@@ -58,46 +58,41 @@ function adminWallet(dataDir: string | null): Wallet {
   return w;
 }
 
-async function main() {
-  const opts = options();
-  const t0 = Date.now();
-  console.log(`starting the local chain (Hardhat, chain id 1) on 127.0.0.1:${opts.chainPort} ...`);
-  let chain: Awaited<ReturnType<typeof startLocalChain>>;
+type Chain = Awaited<ReturnType<typeof startLocalChain>>;
+type World = Awaited<ReturnType<typeof replayDemo>>;
+
+/** The local chain, started SCENARIO_START_DAYS_AGO days in the past; a port in use ends the demo with a hint. */
+async function startChain(port: number): Promise<Chain> {
+  console.log(`starting the local chain (Hardhat, chain id 1) on 127.0.0.1:${port} ...`);
   try {
-    chain = await startLocalChain({ initialDate: new Date(Date.now() - SCENARIO_START_DAYS_AGO * 86_400_000), port: opts.chainPort });
+    return await startLocalChain({ initialDate: new Date(Date.now() - SCENARIO_START_DAYS_AGO * 86_400_000), port });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
-    console.error(`npm run demo: port ${opts.chainPort} is in use (another node or demo?): pass --chain-port <port>`);
+    console.error(`npm run demo: port ${port} is in use (another node or demo?): pass --chain-port <port>`);
     process.exit(1);
   }
-  const base = loadConfig();
-  const admin = adminWallet(opts.dataDir);
-  const config = {
+}
+
+/** The service's settings (from the environment), reading the local chain as chain 1, with the demo admin. */
+function demoConfig(base: Config, dataDir: string | null, chainUrl: string, admin: Wallet) {
+  return {
     ...base,
     // --data-dir keeps the database; without it the demo's data lives in memory only
-    databaseUrl: opts.dataDir ? null : (base.databaseUrl ?? 'pglite://memory'),
-    dataDir: opts.dataDir ?? base.dataDir,
-    rpcUrls: { ...base.rpcUrls, 1: chain.url },
+    databaseUrl: dataDir ? null : (base.databaseUrl ?? 'pglite://memory'),
+    dataDir: dataDir ?? base.dataDir,
+    rpcUrls: { ...base.rpcUrls, 1: chainUrl },
     ingestConfirmations: 0, // the local chain never reorganizes
     adminAddresses: [...base.adminAddresses, admin.address.toLowerCase()],
     siweDomain: base.siweDomain ?? `localhost:${base.port}`,
     logLevel: base.logLevel === 'info' ? 'warn' : base.logLevel,
   };
-  const app = await buildApp(config);
-  // the histories happen while the API reads the chain: it scores each wallet after every month of the replay
-  console.log('replaying about eleven months of histories, the API reading the chain after each month ...');
-  const world = await replayDemo(app, chain);
-  const sc = world.scenario;
-  console.log(
-    `scenarios: ${sc.transactions} transactions in ${sc.headBlock - sc.firstBlock + 1} blocks, read and scored month by month (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
-  );
-  await app.listen({ port: config.port, host: config.host });
-  const url = `http://localhost:${config.port}`;
+}
 
-  // An API key for the demo, through the real Sign-In with Ethereum flow (the demo's admin wallet).
+/** An API key for the demo, through the real Sign-In with Ethereum flow (the demo's admin wallet). */
+async function demoApiKey(url: string, domain: string, admin: Wallet): Promise<string | undefined> {
   const { nonce } = (await (await fetch(`${url}/api/v1/auth/nonce`)).json()) as { nonce: string };
   const message = new SiweMessage({
-    domain: config.siweDomain,
+    domain,
     address: admin.address,
     statement: 'Credence demo',
     uri: url,
@@ -117,13 +112,18 @@ async function main() {
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify({ organizationName: 'Credence demo', contactEmail: 'demo@example.com', tier: 'Growth' }),
   });
-  const { apiKey } = (await keyRes.json()) as { apiKey?: string };
+  return ((await keyRes.json()) as { apiKey?: string }).apiKey;
+}
 
+/** Where everything is, the wallets and their scores, the keys to sign in with and commands to try. */
+function printWelcome(o: { url: string; chainUrl: string; dataDir: string | null; admin: Wallet; apiKey?: string; world: World }) {
+  const { url, admin, apiKey, world } = o;
+  const sc = world.scenario;
   console.log(`\nCredence API on ${url}  (console: ${url}/console, API explorer: ${url}/swagger)`);
-  console.log(`local chain JSON-RPC on ${chain.url} (chain id 1)`);
+  console.log(`local chain JSON-RPC on ${o.chainUrl} (chain id 1)`);
   console.log(
-    opts.dataDir
-      ? `data kept in ${opts.dataDir} (embedded PGlite; run again with the same --data-dir to keep it)`
+    o.dataDir
+      ? `data kept in ${o.dataDir} (embedded PGlite; run again with the same --data-dir to keep it)`
       : 'data in memory: gone at exit (npm run demo -- --data-dir <dir> keeps it)',
   );
   console.log(`demo admin wallet ${admin.address} (an admin of this demo), private key ${admin.privateKey}`);
@@ -132,13 +132,34 @@ async function main() {
   for (const line of formatWorld(world)) console.log(line);
   // the console shows a signed-in wallet its own scores and history: these are Hardhat's public test keys
   console.log("\nsee a wallet in the console: sign in with its key (Hardhat's well-known test keys: never send real funds to them)");
-  for (const [role, key] of Object.entries(demoWalletKeys(world.scenario.wallets))) console.log(`  ${role.padEnd(11)} ${key}`);
+  for (const [role, key] of Object.entries(demoWalletKeys(sc.wallets))) console.log(`  ${role.padEnd(11)} ${key}`);
   if (apiKey) {
     console.log('\ntry:');
     console.log(`  curl -s -H 'X-API-Key: ${apiKey}' ${url}/api/v1/reputation/${sc.wallets.borrower}/DEFI_LENDING`);
     console.log(`  curl -s -H 'X-API-Key: ${apiKey}' ${url}/api/v1/reputation/${sc.wallets.trader}?explain=true`);
   }
   console.log('\nCtrl-C to stop.');
+}
+
+async function main() {
+  const opts = options();
+  const t0 = Date.now();
+  const chain = await startChain(opts.chainPort);
+  const base = loadConfig();
+  const admin = adminWallet(opts.dataDir);
+  const config = demoConfig(base, opts.dataDir, chain.url, admin);
+  const app = await buildApp(config);
+  // the histories happen while the API reads the chain: it scores each wallet after every month of the replay
+  console.log('replaying about eleven months of histories, the API reading the chain after each month ...');
+  const world = await replayDemo(app, chain);
+  const sc = world.scenario;
+  console.log(
+    `scenarios: ${sc.transactions} transactions in ${sc.headBlock - sc.firstBlock + 1} blocks, read and scored month by month (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+  );
+  await app.listen({ port: config.port, host: config.host });
+  const url = `http://localhost:${config.port}`;
+  const apiKey = await demoApiKey(url, config.siweDomain, admin);
+  printWelcome({ url, chainUrl: chain.url, dataDir: opts.dataDir, admin, apiKey, world });
 
   let closing = false;
   const stop = async () => {
