@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { SigningKey } from 'ethers';
 import { computeAddress } from 'ethers';
 import { fieldError, forbidden, invalidState, notFound } from '../../platform/errors.js';
-import { classifyType, HOLDER_ASSERTION_TYPE, KYC_BACKED_TYPES, type CredentialKind } from './credential-types.js';
+import { classifyType, HOLDER_ASSERTION_TYPE, KYC_BACKED_TYPES, type CredentialKind, type TypeClass } from './credential-types.js';
 import { checkHolderJwt } from './holder-jwt.js';
 import type { VerifiedClaimsService } from './verified-claims.js';
 import type { JwtUser } from '../../platform/auth/jwt.js';
@@ -20,6 +20,7 @@ import type { StatusLists } from './status-list.js';
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 const CLOCK_SKEW_S = 60;
+const wholeSeconds = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
 
 export interface CredentialServiceDeps {
   repo: IdentityRepo;
@@ -121,6 +122,109 @@ export function createCredentialService({
     return toCredential({ ...rec, revoked_at: null, revoked_by: null });
   }
 
+  /** A credential the holder signed itself: checked against the DID and the request, stored once (by its jti). */
+  async function storeHolderSigned(
+    row: DidRow,
+    user: JwtUser,
+    credentialType: string,
+    cls: TypeClass,
+    claims: Record<string, unknown>,
+    holderJwt: string,
+  ) {
+    if (cls.kind === 'service')
+      throw fieldError('credentialType', `${credentialType} is written only by the service; a holder-signed credential cannot carry it`);
+    const signed = checkHolderJwt(holderJwt, row, credentialType, claims);
+    if (await repo.credential(signed.id))
+      throw invalidState(`A credential ${signed.id} (the holder JWT's jti) was already submitted; a signed credential is stored once.`);
+    return store(row, user, {
+      id: signed.id,
+      kind: 'holder_signed',
+      credentialType,
+      issuerDid: row.did,
+      jwt: holderJwt.trim(),
+      issuedAt: signed.issuedAt,
+      expiration: signed.expiration,
+      status: null,
+    });
+  }
+
+  /** What the issuer key signs: a service-verified type with the claims the service writes itself, or the holder's
+   *  claims wrapped as a HolderAssertion; and until when (whole seconds). */
+  async function issuerContent(
+    row: DidRow,
+    user: JwtUser,
+    credentialType: string,
+    cls: TypeClass,
+    claims: Record<string, unknown>,
+    issuedAt: Date,
+    expiresAt: Date | null,
+  ): Promise<{ types: string[]; credentialSubject: Record<string, unknown>; expiration: Date; kind: CredentialKind }> {
+    const expiration = wholeSeconds(expiresAt ?? new Date(issuedAt.getTime() + YEAR_MS));
+    if (cls.kind === 'service') {
+      const v = await verified.claimsFor(cls.type, row, claims, user.address);
+      return {
+        types: ['VerifiableCredential', cls.type],
+        credentialSubject: { id: row.did, ...v.claims },
+        expiration: wholeSeconds(new Date(Math.min(expiration.getTime(), issuedAt.getTime() + v.maxLifetimeMs))),
+        kind: 'service_verified',
+      };
+    }
+    // The holder's claims, nested: a verifier reading the top level finds only who asserted what.
+    const { id: _id, ...asserted } = claims;
+    const assertedBy = user.address === row.wallet_address ? row.did : didFor(Number(row.chain_id), user.address);
+    return {
+      types: ['VerifiableCredential', HOLDER_ASSERTION_TYPE],
+      credentialSubject: { id: row.did, assertion: { assertedBy, credentialType, claims: asserted } },
+      expiration,
+      kind: 'holder_assertion',
+    };
+  }
+
+  /** Signs the VC with the issuer key under a newly allocated status entry, and stores it. */
+  async function signAndStore(
+    row: DidRow,
+    user: JwtUser,
+    c: {
+      types: string[];
+      credentialSubject: Record<string, unknown>;
+      kind: CredentialKind;
+      credentialType: string;
+      issuedAt: Date;
+      expiration: Date;
+    },
+  ) {
+    const { types, credentialSubject, kind, credentialType, issuedAt, expiration } = c;
+    // Two concurrent issues may draw the same status index: the unique index refuses the second, which draws again.
+    for (let attempt = 1; ; attempt++) {
+      const id = randomUUID();
+      const status = await statusLists.allocate();
+      const jwt = signJwt(
+        issuerKey,
+        { kid: controllerKeyId(issuerDid) },
+        {
+          vc: {
+            '@context': ['https://www.w3.org/2018/credentials/v1'],
+            type: types,
+            credentialSubject,
+            credentialStatus: status.credentialStatus,
+          },
+          sub: row.did,
+          iss: issuerDid,
+          jti: `urn:uuid:${id}`,
+          nbf: issuedAt.getTime() / 1000,
+          iat: issuedAt.getTime() / 1000,
+          exp: expiration.getTime() / 1000,
+        },
+      );
+      try {
+        return await store(row, user, { id, kind, credentialType, issuerDid, jwt, issuedAt, expiration, status });
+      } catch (e) {
+        if ((e as { code?: string }).code === '23505' && attempt < 5) continue;
+        throw e;
+      }
+    }
+  }
+
   return {
     issuerDid,
     issuerAddress,
@@ -139,76 +243,9 @@ export function createCredentialService({
         );
       // Whole seconds: the JWT's nbf/exp carry seconds, and the record must agree with the token.
       const issuedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
-      const wholeSeconds = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
-
-      if (holderJwt !== undefined) {
-        if (cls.kind === 'service')
-          throw fieldError(
-            'credentialType',
-            `${credentialType} is written only by the service; a holder-signed credential cannot carry it`,
-          );
-        const signed = checkHolderJwt(holderJwt, row, credentialType, claims);
-        if (await repo.credential(signed.id))
-          throw invalidState(`A credential ${signed.id} (the holder JWT's jti) was already submitted; a signed credential is stored once.`);
-        return store(row, user, {
-          id: signed.id,
-          kind: 'holder_signed',
-          credentialType,
-          issuerDid: row.did,
-          jwt: holderJwt.trim(),
-          issuedAt: signed.issuedAt,
-          expiration: signed.expiration,
-          status: null,
-        });
-      }
-
-      let types: string[];
-      let credentialSubject: Record<string, unknown>;
-      let expiration = wholeSeconds(expiresAt ?? new Date(issuedAt.getTime() + YEAR_MS));
-      let kind: CredentialKind;
-      if (cls.kind === 'service') {
-        const v = await verified.claimsFor(cls.type, row, claims, user.address);
-        types = ['VerifiableCredential', cls.type];
-        credentialSubject = { id: row.did, ...v.claims };
-        expiration = wholeSeconds(new Date(Math.min(expiration.getTime(), issuedAt.getTime() + v.maxLifetimeMs)));
-        kind = 'service_verified';
-      } else {
-        // The holder's claims, nested: a verifier reading the top level finds only who asserted what.
-        const { id: _id, ...asserted } = claims;
-        const assertedBy = user.address === row.wallet_address ? row.did : didFor(Number(row.chain_id), user.address);
-        types = ['VerifiableCredential', HOLDER_ASSERTION_TYPE];
-        credentialSubject = { id: row.did, assertion: { assertedBy, credentialType, claims: asserted } };
-        kind = 'holder_assertion';
-      }
-      // Two concurrent issues may draw the same status index: the unique index refuses the second, which draws again.
-      for (let attempt = 1; ; attempt++) {
-        const id = randomUUID();
-        const status = await statusLists.allocate();
-        const jwt = signJwt(
-          issuerKey,
-          { kid: controllerKeyId(issuerDid) },
-          {
-            vc: {
-              '@context': ['https://www.w3.org/2018/credentials/v1'],
-              type: types,
-              credentialSubject,
-              credentialStatus: status.credentialStatus,
-            },
-            sub: row.did,
-            iss: issuerDid,
-            jti: `urn:uuid:${id}`,
-            nbf: issuedAt.getTime() / 1000,
-            iat: issuedAt.getTime() / 1000,
-            exp: expiration.getTime() / 1000,
-          },
-        );
-        try {
-          return await store(row, user, { id, kind, credentialType, issuerDid, jwt, issuedAt, expiration, status });
-        } catch (e) {
-          if ((e as { code?: string }).code === '23505' && attempt < 5) continue;
-          throw e;
-        }
-      }
+      if (holderJwt !== undefined) return storeHolderSigned(row, user, credentialType, cls, claims, holderJwt);
+      const content = await issuerContent(row, user, credentialType, cls, claims, issuedAt, expiresAt);
+      return signAndStore(row, user, { ...content, credentialType, issuedAt });
     },
 
     /** Revokes the service-verified credentials a wallet's KYC backed (the KYC was revoked). */
