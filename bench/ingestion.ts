@@ -200,7 +200,7 @@ async function main() {
     );
   });
   console.log(
-    `features + model + store (${PER_WALLET} records/wallet, ${db.kind}): ${Math.round(pass.length / (storeMs / 1000))} wallets/s (${pass.length} wallets, 100 a transaction, 8 in flight; target 2,000/s on PostgreSQL)`,
+    `features + model + store (${PER_WALLET} records/wallet, ${db.kind}): ${Math.round(pass.length / (storeMs / 1000))} wallets/s (${pass.length} wallets, 100 a transaction, 8 in flight; target 2,000/s on PostgreSQL); ratio to baseline = ${(pass.length / (storeMs / 1000) / base).toFixed(2)}`,
   );
   const cpu = process.cpuUsage(cpu0);
   const dbCpu = (await backendsCpu(db)) - db0;

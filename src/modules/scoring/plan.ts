@@ -14,7 +14,7 @@ import type { Category, ScoreChange } from './contracts.js';
 import { decayConfidence, MODEL_VERSION, tierFor, type CategoryResult } from './model/index.js';
 import { model } from './params.js';
 import { clamp, fingerprint } from './model/transforms.js';
-import type { ScoreRow } from './repo.js';
+import type { ScoreRow, StoredRow } from './repo.js';
 
 export interface Override {
   category: Category;
@@ -28,7 +28,7 @@ export interface WalletPlanInput {
   results: CategoryResult[];
   sanctioned: boolean | null;
   lastActivityAt: Date | null;
-  stored: ScoreRow[];
+  stored: StoredRow[];
   override?: Override;
   /** the signed points the wallet's debt claims add to DEFI_LENDING now (model/debt-claims.claimPoints) */
   claimPoints?: number;
@@ -71,7 +71,7 @@ function effective(
   r: CategoryResult,
   key: string,
   shift: number,
-  prev: ScoreRow | undefined,
+  prev: StoredRow | undefined,
   override: Override | undefined,
 ): Effective | null {
   let o: Omit<Effective, 'score'> | null = null;

@@ -32,6 +32,23 @@ const COLUMNS =
   'address, category, score, model_score, confidence, decay_anchor, factors, inputs_key, offchain_key, offchain_at, ' +
   'last_activity_at, override_score, override_inputs_key, override_dispute_id, model_version, calculated_at, override_claim_points, conduct, backing_usd';
 
+/** What a new score is planned against (plan.ts): the stored row without its factors, which nothing reads back. */
+export type StoredRow = Pick<
+  ScoreRow,
+  | 'address'
+  | 'category'
+  | 'score'
+  | 'offchain_key'
+  | 'offchain_at'
+  | 'override_score'
+  | 'override_inputs_key'
+  | 'override_dispute_id'
+  | 'override_claim_points'
+  | 'model_version'
+>;
+const STORED_COLUMNS =
+  'address, category, score, offchain_key, offchain_at, override_score, override_inputs_key, override_dispute_id, override_claim_points, model_version';
+
 /** Only what a read needs. */
 const READ_COLUMNS = 'address, category, score, confidence, decay_anchor, factors, model_version, calculated_at, conduct, backing_usd';
 export type ReadRow = Pick<
@@ -66,8 +83,8 @@ const float = (v: number | null | undefined) => (v === null || v === undefined |
 export function createScoresRepo(db: Queryable) {
   return {
     /** Every stored category of these wallets, locked for update when inside a transaction. */
-    async lockRows(q: Queryable, addresses: string[]): Promise<ScoreRow[]> {
-      return q.query<ScoreRow>(`SELECT ${COLUMNS} FROM scores WHERE address = ANY($1::text[]) FOR UPDATE`, [addresses]);
+    async lockRows(q: Queryable, addresses: string[]): Promise<StoredRow[]> {
+      return q.query<StoredRow>(`SELECT ${STORED_COLUMNS} FROM scores WHERE address = ANY($1::text[]) FOR UPDATE`, [addresses]);
     },
 
     async readWallet(address: string, q: Queryable = db): Promise<ReadRow[]> {

@@ -17,7 +17,7 @@ import {
 import { decayConfidence, MODEL_VERSION, NO_COMPLIANCE, NO_IDENTITY, tierFor, type ModelInput } from './model/index.js';
 import { planWallet, type Override } from './plan.js';
 import { model } from './params.js';
-import { createScoresRepo, type ReadRow, type ScoreRow } from './repo.js';
+import { createScoresRepo, type ReadRow, type ScoreRow, type StoredRow } from './repo.js';
 import type { FeatureReader } from './features/index.js';
 
 export const CACHE_TTL_MS = 60_000;
@@ -177,7 +177,7 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
     const at = now();
     const { rows, changes, hadRows } = await db.tx(async (q) => {
       const stored = await repo.lockRows(q, addresses);
-      const byAddress = new Map<string, ScoreRow[]>();
+      const byAddress = new Map<string, StoredRow[]>();
       for (const r of stored) {
         const list = byAddress.get(r.address);
         if (list) list.push(r);
