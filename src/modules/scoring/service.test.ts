@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, eventually, randomAddress } from '../../../test/helpers/app.js';
 import type { App } from '../../platform/http/types.js';
-import { createEventBus } from '../../platform/events/bus.js';
+import { createEventBus, type EventBus } from '../../platform/events/bus.js';
 import { createCacheFactory } from '../../platform/cache/index.js';
 import { SCORE_UPDATED, type ScoreChange } from './contracts.js';
 import { backgroundSettled } from './background.js';
@@ -16,6 +16,16 @@ const UNVERIFIED_PER_CREDITOR = model.params.debtClaims.unverifiedPerCreditor;
 const WEIGHTS = model.weights;
 
 let app: App;
+/** A scoring service of its own (its own cache, so it reads the database) over the app's database and services. */
+const ownService = (bus: EventBus, now?: () => Date) =>
+  createScoringService({
+    db: app.ctx.db,
+    bus,
+    caches: createCacheFactory(bus),
+    features: createFeatureReader(app.ctx.db),
+    services: app.ctx.services,
+    now,
+  });
 let scoring: ScoringServiceImpl;
 const events: ScoreChange[] = [];
 
@@ -178,26 +188,12 @@ describe('decay at read time', () => {
     // The same service reading the same rows with a clock 60 days later (its own cache, so it reads the database).
     let clock = new Date(row.decay_anchor.getTime());
     const bus = createEventBus({ instanceId: 'clocked', channel: 'clocked' });
-    const later = createScoringService({
-      db: app.ctx.db,
-      bus,
-      caches: createCacheFactory(bus),
-      features: createFeatureReader(app.ctx.db),
-      services: app.ctx.services,
-      now: () => clock,
-    });
+    const later = ownService(bus, () => clock);
     expect((await later.getScore(a, 'DEFI_LENDING')).confidence).toBeCloseTo(row.confidence, 3);
     clock = new Date(row.decay_anchor.getTime() + 60 * 86_400_000);
     await bus.close();
     const bus2 = createEventBus({ instanceId: 'clocked2', channel: 'clocked2' });
-    const later2 = createScoringService({
-      db: app.ctx.db,
-      bus: bus2,
-      caches: createCacheFactory(bus2),
-      features: createFeatureReader(app.ctx.db),
-      services: app.ctx.services,
-      now: () => clock,
-    });
+    const later2 = ownService(bus2, () => clock);
     expect((await later2.getScore(a, 'DEFI_LENDING')).confidence).toBeCloseTo(row.confidence * 0.95 * 0.95, 3);
     const [batchEntry] = await later2.getBatch([a], 'DEFI_LENDING');
     expect(batchEntry.confidence).toBeCloseTo(row.confidence * 0.9025, 3);
@@ -240,13 +236,7 @@ describe('model upgrade', () => {
     await loop(two);
     // a fresh instance (its own cache) reads what is stored
     const bus = createEventBus({ instanceId: 'upgrade', channel: 'upgrade' });
-    const fresh = createScoringService({
-      db: app.ctx.db,
-      bus,
-      caches: createCacheFactory(bus),
-      features: createFeatureReader(app.ctx.db),
-      services: app.ctx.services,
-    });
+    const fresh = ownService(bus);
     const single = await fresh.getScore(one, 'DEFI_LENDING');
     expect(single).toMatchObject({ score: 0, modelVersion: MODEL_VERSION });
     const [batch] = await fresh.getBatch([two], 'DEFI_LENDING');
@@ -308,13 +298,7 @@ describe('model upgrade', () => {
     await app.ctx.db.query("UPDATE scores SET score = 700, model_score = 700 WHERE address = $1 AND category = 'DEFI_LENDING'", [w]);
 
     const bus = createEventBus({ instanceId: 'upgrade4', channel: 'upgrade4' });
-    const fresh = createScoringService({
-      db: app.ctx.db,
-      bus,
-      caches: createCacheFactory(bus),
-      features: createFeatureReader(app.ctx.db),
-      services: app.ctx.services,
-    });
+    const fresh = ownService(bus);
     expect(await fresh.getScore(w, 'DEFI_LENDING')).toMatchObject({ score: now.score, conduct: now.conduct, modelVersion: '4.1.0' });
     const changes = await app.ctx.db.query<{ cause: string; old_score: number; new_score: number }>(
       "SELECT cause, old_score, new_score FROM score_changes WHERE address = $1 AND category = 'DEFI_LENDING' AND cause = 'model_upgrade'",

@@ -1,5 +1,6 @@
-// The scoring service: reads a wallet's features (its own SQL over the activity table) and the other modules' signals, runs the pure model, stores scores,
-// history and webhook outbox rows in one transaction, then announces changes and evicts cached reads.
+// The scoring service: reads a wallet's features (its own SQL over the activity table) and the other modules'
+// signals, runs the pure model, stores scores, history and webhook outbox rows in one transaction, then announces
+// changes and evicts cached reads.
 import type { Db } from '../../platform/db/types.js';
 import type { EventBus } from '../../platform/events/bus.js';
 import type { CacheFactory } from '../../platform/cache/index.js';
