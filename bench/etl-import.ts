@@ -17,6 +17,7 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { openDatabase, type Db, type Queryable } from '../src/platform/db/index.js';
 import { migrate } from '../src/platform/db/migrate.js';
+import { copyFromText } from '../src/platform/db/copy.js';
 import { createIngestionRepo } from '../src/modules/ingestion/repo.js';
 import { importEthereumEtl } from '../src/modules/ingestion/etl/import.js';
 
@@ -118,36 +119,6 @@ function copyRows(from: number, to: number): string {
   return out;
 }
 
-/** COPY FROM STDIN over one pg connection (a query object the driver runs; pg-copy-streams is not a dependency). */
-class CopyIn {
-  private err?: Error;
-  private settle!: (e?: Error) => void;
-  readonly done = new Promise<void>((res, rej) => (this.settle = (e) => (e ? rej(e) : res())));
-  constructor(
-    readonly text: string,
-    private readonly data: string,
-  ) {}
-  submit(c: { query(text: string): void }) {
-    c.query(this.text);
-  }
-  handleCopyInResponse(c: { sendCopyFromChunk(b: Buffer): void; endCopyFrom(): void }) {
-    c.sendCopyFromChunk(Buffer.from(this.data));
-    c.endCopyFrom();
-  }
-  handleError(e: Error) {
-    this.err = e;
-  }
-  handleReadyForQuery() {
-    this.settle(this.err);
-  }
-  handleCommandComplete() {}
-  handleCopyData() {}
-  handleRowDescription() {}
-  handleDataRow() {}
-  handleEmptyQuery() {}
-  handlePortalSuspended() {}
-}
-
 /** The database's raw bulk-load rate: COPY of `rows` rows into a plain table of wallet_activity's width, 50,000
  *  (PGlite 5,000) a COPY and a transaction (PostgreSQL: FROM STDIN; PGlite: FROM '/dev/blob', in a PGlite of its own). The rows'
  *  text is made before the clock starts. */
@@ -165,9 +136,7 @@ async function copyBaseline(url: string | null, rows: number): Promise<number> {
       const t = performance.now();
       for (const text of texts) {
         await c.query('BEGIN');
-        const copy = new CopyIn(`COPY etl_bench_plain (${COLUMNS}) FROM STDIN`, text);
-        void c.query(copy as never);
-        await copy.done;
+        await copyFromText(c, `COPY etl_bench_plain (${COLUMNS}) FROM STDIN`, text);
         await c.query('COMMIT');
       }
       const ms = performance.now() - t;
@@ -237,7 +206,10 @@ function timedDb(db: Db): { db: Db; report(): string } {
       spent.set(key, e);
     }
   };
-  const wrap = (q: Queryable): Queryable => ({ query: (sql, params, o) => time(sql, () => q.query(sql, params, o)) });
+  const wrap = (q: Queryable): Queryable => ({
+    query: (sql, params, o) => time(sql, () => q.query(sql, params, o)),
+    ...(q.copyFrom ? { copyFrom: (sql: string, data: string) => time(sql, () => q.copyFrom!(sql, data)) } : {}),
+  });
   return {
     db: { ...db, ...wrap(db), tx: (fn) => time('(transaction)', () => db.tx((q) => fn(wrap(q)))) },
     report: () =>

@@ -8,6 +8,7 @@ import { AppError } from '../errors.js';
 import { isConnectionError, mapConnectionError } from './unavailable.js';
 import { lockDataDir } from './lock.js';
 import { withBackgroundLane } from './background.js';
+import { copyFromText } from './copy.js';
 import { initdbTemplate, PGLITE_START_PARAMS, restoreTemplate } from './pglite-template.js';
 
 export { DataDirLocked } from './lock.js';
@@ -73,6 +74,8 @@ export async function openPostgres(url: string, poolSize = 10, opts: PostgresOpt
       }
       return (await send(c, sql, params, opts)).rows as T[];
     },
+    // a transaction's own client: COPY runs on it, between its other statements
+    ...(inTx ? { copyFrom: (sql: string, data: string) => copyFromText(c as pg.PoolClient, sql, data).catch(mapConnectionError) } : {}),
   });
   async function tx<T>(fn: (q: Queryable) => Promise<T>) {
     const c = await pool.connect().catch(mapConnectionError);

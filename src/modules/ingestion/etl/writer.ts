@@ -1,7 +1,13 @@
-// How a bulk import writes: large multi-row statements, and one batch's write in flight while the next batch is
-// read and decoded, so reading, decoding and the database work at the same time instead of taking turns.
+// How a bulk import writes: on PostgreSQL a batch's records COPYed into a staging table and moved into
+// wallet_activity by one INSERT ... SELECT in key order (copy-insert.ts); elsewhere (PGlite, small writes) large
+// multi-row statements. One batch's write in flight while the next batch is read and decoded, so reading, decoding
+// and the database work at the same time instead of taking turns.
 import type { Queryable } from '../../../platform/db/types.js';
 import type { ActivityRecord } from '../decode.js';
+import { copyActivity } from './copy-insert.js';
+
+/** Fewer records than this are written by one statement: a COPY's extra round trips cost more than they save. */
+const COPY_MIN = 100;
 
 /** Records per INSERT: one statement's parameters are 16 arrays of this many values. */
 const STATEMENT_ROWS = 5000;
@@ -44,6 +50,7 @@ export async function storeActivity(
   records: ActivityRecord[],
   opts: BulkInsertOptions = {},
 ): Promise<{ wallets: Set<string>; stored: number; undated: number }> {
+  if (q.copyFrom && records.length >= COPY_MIN) return copyActivity(q as Queryable & Required<Pick<Queryable, 'copyFrom'>>, records, opts);
   const wallets = new Set<string>();
   let stored = 0;
   let undated = 0;
