@@ -2,6 +2,7 @@
 import { prepared, type Queryable } from '../../platform/db/types.js';
 import type { Category, Factor, ScoreChange } from './contracts.js';
 import { SCORE_FEED_LOCK, toChange, type ChangeRaw } from './changes-repo.js';
+import { plainArray, textArray } from './upsert-arrays.js';
 
 export interface ScoreRow {
   address: string;
@@ -78,7 +79,56 @@ const READ_CATEGORY_NAME = prepared(READ_CATEGORY);
 const READ_CATEGORY_FULL_NAME = prepared(READ_CATEGORY_FULL);
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-const float = (v: number | null | undefined) => (v === null || v === undefined || Number.isFinite(v) ? v : String(v));
+
+// The upsert's rows as one array per column (PostgreSQL array literals built by upsert-arrays.ts) and the factors as
+// one JSON array, zipped back into rows by ROWS FROM. A JSON text of whole rows (json_to_recordset) cost the server
+// a hash lookup per field of each of 900 objects, and the driver's own array parameters escape element by element.
+const UPSERT = `INSERT INTO scores (${COLUMNS})
+  SELECT a, c, s, ms, conf, da, f, ik, ok, oa, la, os, oik, odi, mv, ca, ocp, cd, bu
+  FROM ROWS FROM (unnest($1::text[]), unnest($2::text[]), unnest($3::int[]), unnest($4::int[]), unnest($5::float8[]),
+    unnest($6::timestamptz[]), jsonb_array_elements($7::jsonb), unnest($8::text[]), unnest($9::text[]), unnest($10::timestamptz[]),
+    unnest($11::timestamptz[]), unnest($12::int[]), unnest($13::text[]), unnest($14::text[]), unnest($15::text[]),
+    unnest($16::timestamptz[]), unnest($17::float8[]), unnest($18::int[]), unnest($19::float8[]))
+    AS t(a, c, s, ms, conf, da, f, ik, ok, oa, la, os, oik, odi, mv, ca, ocp, cd, bu)
+  ON CONFLICT (address, category) DO UPDATE SET
+    score = excluded.score, model_score = excluded.model_score, confidence = excluded.confidence,
+    decay_anchor = excluded.decay_anchor, factors = excluded.factors, inputs_key = excluded.inputs_key,
+    offchain_key = excluded.offchain_key, offchain_at = excluded.offchain_at, last_activity_at = excluded.last_activity_at,
+    override_score = excluded.override_score, override_inputs_key = excluded.override_inputs_key,
+    override_dispute_id = excluded.override_dispute_id, model_version = excluded.model_version, calculated_at = excluded.calculated_at,
+    override_claim_points = excluded.override_claim_points, conduct = excluded.conduct, backing_usd = excluded.backing_usd`;
+const UPSERT_NAME = prepared(UPSERT);
+
+/** The upsert's 19 parameters, in UPSERT's order. */
+function upsertParams(rows: ScoreRow[]): string[] {
+  const n = rows.length;
+  const col = <T>(get: (r: ScoreRow) => T) => {
+    const out = new Array<T>(n);
+    for (let i = 0; i < n; i++) out[i] = get(rows[i]);
+    return out;
+  };
+  return [
+    textArray(col((r) => r.address)),
+    textArray(col((r) => r.category)),
+    plainArray(col((r) => r.score)),
+    plainArray(col((r) => r.model_score)),
+    plainArray(col((r) => r.confidence)),
+    plainArray(col((r) => iso(r.decay_anchor))),
+    JSON.stringify(col((r) => r.factors)),
+    textArray(col((r) => r.inputs_key)),
+    textArray(col((r) => r.offchain_key)),
+    plainArray(col((r) => iso(r.offchain_at))),
+    plainArray(col((r) => iso(r.last_activity_at))),
+    plainArray(col((r) => r.override_score)),
+    textArray(col((r) => r.override_inputs_key)),
+    textArray(col((r) => r.override_dispute_id)),
+    textArray(col((r) => r.model_version)),
+    plainArray(col((r) => iso(r.calculated_at))),
+    plainArray(col((r) => r.override_claim_points)),
+    plainArray(col((r) => r.conduct)),
+    plainArray(col((r) => r.backing_usd)),
+  ];
+}
 
 export function createScoresRepo(db: Queryable) {
   return {
@@ -132,47 +182,7 @@ export function createScoresRepo(db: Queryable) {
 
     async upsert(q: Queryable, rows: ScoreRow[]): Promise<void> {
       if (rows.length === 0) return;
-      // The rows as one JSON text: the driver sends it as it is, where 19 arrays had each element escaped on its
-      // own (the factors' JSON quote by quote: a quarter of a rescoring's CPU in this process), and the factors
-      // arrive as JSON, not as text the database unescapes and casts. float8 columns keep non-finite values
-      // ('Infinity', 'NaN': JSON has no such numbers, float8 reads the strings).
-      const json = JSON.stringify(
-        rows.map((r) => ({
-          a: r.address,
-          c: r.category,
-          s: r.score,
-          ms: r.model_score,
-          conf: float(r.confidence),
-          da: iso(r.decay_anchor),
-          f: r.factors,
-          ik: r.inputs_key,
-          ok: r.offchain_key,
-          oa: iso(r.offchain_at),
-          la: iso(r.last_activity_at),
-          os: r.override_score,
-          oik: r.override_inputs_key,
-          odi: r.override_dispute_id,
-          mv: r.model_version,
-          ca: iso(r.calculated_at),
-          ocp: float(r.override_claim_points),
-          cd: r.conduct,
-          bu: float(r.backing_usd),
-        })),
-      );
-      await q.query(
-        `INSERT INTO scores (${COLUMNS})
-         SELECT a, c, s, ms, conf, da, f, ik, ok, oa, la, os, oik, odi, mv, ca, ocp, cd, bu
-         FROM json_to_recordset($1::json) AS t(a text, c text, s int, ms int, conf float8, da timestamptz, f jsonb, ik text, ok text,
-           oa timestamptz, la timestamptz, os int, oik text, odi text, mv text, ca timestamptz, ocp float8, cd int, bu float8)
-         ON CONFLICT (address, category) DO UPDATE SET
-           score = excluded.score, model_score = excluded.model_score, confidence = excluded.confidence,
-           decay_anchor = excluded.decay_anchor, factors = excluded.factors, inputs_key = excluded.inputs_key,
-           offchain_key = excluded.offchain_key, offchain_at = excluded.offchain_at, last_activity_at = excluded.last_activity_at,
-           override_score = excluded.override_score, override_inputs_key = excluded.override_inputs_key,
-           override_dispute_id = excluded.override_dispute_id, model_version = excluded.model_version, calculated_at = excluded.calculated_at,
-           override_claim_points = excluded.override_claim_points, conduct = excluded.conduct, backing_usd = excluded.backing_usd`,
-        [json],
-      );
+      await q.query(UPSERT, upsertParams(rows), UPSERT_NAME);
     },
 
     async insertChanges(q: Queryable, changes: ScoreChange[]): Promise<void> {

@@ -114,10 +114,13 @@ const unitPrice = (e: LendingEvent) => (e.usd !== null && e.amount > 0 ? e.usd /
 
 /** One replay's running state: the markets, and the totals over time. */
 interface Replay {
+  /** each event's market key (marketKey), made once */
+  keys: string[];
   markets: Map<string, Market>;
   /** per market, its largest event: a market never valued counts that as $100 */
   largest: Map<string, number>;
-  /** leverage per protocol, refilled on each step (one map for the whole replay, the same insertion order) */
+  /** leverage per protocol, zeroed and refilled on each step: one entry per protocol for the whole replay, added in
+   *  the order its first pool market was opened (the order a map rebuilt from the markets on each step would have) */
   byProtocol: Map<string, { debt: number; coll: number }>;
   t: number;
   debtUsdDays: number;
@@ -148,7 +151,7 @@ export function replayLending(all: readonly LendingEvent[], until?: number | nul
   if (events.length === 0) return EMPTY_POSITIONS;
   const sorted = inTimeOrder(events);
   const r = startReplay(sorted);
-  for (const e of sorted) step(r, e);
+  for (let i = 0; i < sorted.length; i++) step(r, sorted[i], r.keys[i]);
   return summary(r, sorted[sorted.length - 1].at, until);
 }
 
@@ -161,11 +164,14 @@ function inTimeOrder(events: readonly LendingEvent[]): readonly LendingEvent[] {
 
 function startReplay(sorted: readonly LendingEvent[]): Replay {
   const largest = new Map<string, number>();
-  for (const e of sorted) {
-    const k = marketKey(e);
+  const keys = new Array<string>(sorted.length);
+  for (let i = 0; i < sorted.length; i++) {
+    const e = sorted[i];
+    const k = (keys[i] = marketKey(e));
     largest.set(k, Math.max(largest.get(k) ?? 0, e.amount));
   }
   return {
+    keys,
     markets: new Map(),
     largest,
     byProtocol: new Map(),
@@ -196,7 +202,7 @@ function advance(r: Replay, to: number): void {
   // leverage per protocol: debt against the collateral seen in the same protocol (a Comet account's collateral
   // assets are not read: its borrows count as unknown leverage)
   const byProtocol = r.byProtocol;
-  byProtocol.clear();
+  for (const b of byProtocol.values()) b.debt = b.coll = 0;
   for (const m of r.markets.values()) {
     const cap = m.unpriced ? UNVALUED_MARKET_MAX_USD : Infinity;
     const d = Math.min(cap, m.debt * m.price);
@@ -235,8 +241,7 @@ function advance(r: Replay, to: number): void {
 }
 
 /** The market an event belongs to, opened at its first event, with its latest price. */
-function marketOf(r: Replay, e: LendingEvent): Market {
-  const k = marketKey(e);
+function marketOf(r: Replay, e: LendingEvent, k: string): Market {
   let m = r.markets.get(k);
   if (!m) {
     m = {
@@ -262,9 +267,9 @@ function marketOf(r: Replay, e: LendingEvent): Market {
   return m;
 }
 
-function step(r: Replay, e: LendingEvent): void {
+function step(r: Replay, e: LendingEvent, key: string): void {
   advance(r, e.at);
-  const m = marketOf(r, e);
+  const m = marketOf(r, e, key);
   const wasOpen = m.debt > 0 || m.collateral > 0;
   const repaid = m.comet ? applyComet(r, m, e) : applyEvent(r, m, e);
   const isOpen = m.debt > 0 || m.collateral > 0;
