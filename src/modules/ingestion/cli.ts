@@ -11,6 +11,9 @@ import type { IngestionEngine } from './service.js';
 
 /** Wallets rescored together after an import (one features statement and one transaction each). */
 const RESCORE_CHUNK = 100;
+/** Chunks rescored at once on a server: the next chunk's features statement runs while this process scores the last
+ *  one and the server stores another (PGlite runs one statement at a time: one chunk). */
+const RESCORE_IN_FLIGHT = 4;
 
 const USAGE = `usage:
   credence ingest --format ethereum-etl [--chain 1] [--no-score] <dir>
@@ -123,7 +126,8 @@ async function importDir(ctx: AppContext, dir: string, chainId: number, score: b
   });
   if (!result) return 1;
   const scoring = ctx.services.scoring;
-  if (scoring && score && result.wallets.size) await rescore(scoring, [...result.wallets], progress);
+  if (scoring && score && result.wallets.size)
+    await rescore(scoring, [...result.wallets], progress, ctx.db.kind === 'postgres' ? RESCORE_IN_FLIGHT : 1);
   bars.stop();
   report(result, prices, started);
   return 0;
@@ -131,16 +135,26 @@ async function importDir(ctx: AppContext, dir: string, chainId: number, score: b
 
 /** After the load, in chunks: features are read one statement per chunk and each chunk is stored in one
  *  transaction (the scoring service's bulk path), instead of a statement and a transaction per wallet. */
-async function rescore(scoring: NonNullable<AppContext['services']['scoring']>, wallets: string[], progress: ProgressSink) {
+async function rescore(
+  scoring: NonNullable<AppContext['services']['scoring']>,
+  wallets: string[],
+  progress: ProgressSink,
+  inFlight: number,
+) {
   progress.start('rescoring wallets', wallets.length, 0);
   // (recomputeMany is the scoring service's own; its public contract has only recompute, the fallback)
   const bulk = scoring as { recomputeMany?: (addresses: string[], cause: string) => Promise<unknown> };
-  for (let i = 0; i < wallets.length; i += RESCORE_CHUNK) {
-    const chunk = wallets.slice(i, i + RESCORE_CHUNK);
-    if (bulk.recomputeMany) await bulk.recomputeMany(chunk, 'ingestion');
-    else for (const w of chunk) await scoring.recompute(w, 'ingestion');
-    progress.update(i + chunk.length);
-  }
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < wallets.length) {
+      const chunk = wallets.slice(next, (next += RESCORE_CHUNK));
+      if (bulk.recomputeMany) await bulk.recomputeMany(chunk, 'ingestion');
+      else for (const w of chunk) await scoring.recompute(w, 'ingestion');
+      progress.update((done += chunk.length));
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
   progress.stop();
 }
 

@@ -166,6 +166,24 @@ describe('ethereum-etl CSV samples', () => {
     }
   });
 
+  it('the credence ingest command scores every wallet it imported (chunks in flight together on a server)', async () => {
+    const db = await testDatabase();
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      const given = { db: { ...db, close: async () => undefined } };
+      expect(await runIngestCommand(['--format', 'ethereum-etl', '--chain', '1', MAINNET], testConfig(), given)).toBe(0);
+      const [r] = await db.query<{ wallets: number; scored: number }>(
+        `SELECT count(*)::int AS wallets, count(*) FILTER (WHERE (SELECT count(*) FROM scores s WHERE s.address = w.wallet) = 9)::int AS scored
+         FROM (SELECT DISTINCT wallet FROM wallet_activity) w`,
+      );
+      expect(r.wallets).toBeGreaterThan(500); // six chunks of 100
+      expect(r.scored).toBe(r.wallets);
+    } finally {
+      log.mockRestore();
+      await db.close();
+    }
+  });
+
   it('the credence ingest command imports them with progress, and a second run finds them already imported', async () => {
     const db = await testDatabase();
     const out: string[] = [];
