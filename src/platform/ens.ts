@@ -9,16 +9,7 @@
 // resolver answers only off-chain does not resolve here.
 // Outcomes: no mainnet RPC configured -> 400 validation_failed; a name that is not a valid ENS name -> 400;
 // no resolver or no address record -> 404 not_found; the RPC failing or timing out -> 502 upstream_unavailable.
-import {
-  EnsPlugin,
-  FetchRequest,
-  JsonRpcProvider,
-  Network,
-  WebSocketProvider,
-  ensNormalize,
-  getAddress,
-  type AbstractProvider,
-} from 'ethers';
+import type { AbstractProvider, Network } from 'ethers';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppContext } from './context.js';
 import { AppError, badRequest, notFound, upstream, type FieldError } from './errors.js';
@@ -49,12 +40,16 @@ export interface EnsResolverOptions {
   now?: () => number;
 }
 
+// ethers (~130 modules) loads when the first name is resolved, not at every start; the promise is kept
+let ethersModule: Promise<typeof import('ethers')> | undefined;
+const loadEthers = () => (ethersModule ??= import('ethers'));
+
 /**
  * Chain 1 as ethers knows it, except that ENS is read through the registry (no Universal Resolver): the registry
  * is the root every ENS deployment answers from, and a local chain only needs it (and a resolver) to resolve names.
  * The network is static: no eth_chainId probe, no start-up retry loop when the RPC is down.
  */
-function mainnet(): Network {
+function mainnet({ Network, EnsPlugin }: typeof import('ethers')): Network {
   const n = new Network('mainnet', 1);
   n.attachPlugin(new EnsPlugin(ENS_REGISTRY, 1));
   return n;
@@ -69,9 +64,10 @@ export function createEnsResolver(rpcUrl: string, opts: EnsResolverOptions = {})
   const cache = new Map<string, { address: string | null; until: number }>();
   const inFlight = new Map<string, Promise<string | null>>();
   let provider: AbstractProvider | null = null;
-  const connect = (): AbstractProvider => {
+  const connect = (ethers: typeof import('ethers')): AbstractProvider => {
     if (provider) return provider;
-    const network = mainnet();
+    const { FetchRequest, JsonRpcProvider, WebSocketProvider } = ethers;
+    const network = mainnet(ethers);
     if (/^wss?:/i.test(rpcUrl)) {
       provider = new WebSocketProvider(rpcUrl, network, { staticNetwork: network });
     } else {
@@ -84,13 +80,14 @@ export function createEnsResolver(rpcUrl: string, opts: EnsResolverOptions = {})
   };
 
   async function lookup(name: string): Promise<string | null> {
+    const ethers = await loadEthers();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`ENS resolution of ${name} timed out after ${timeoutMs} ms`)), timeoutMs);
     });
     try {
-      const address = await Promise.race([connect().resolveName(name), timeout]);
-      return address ? getAddress(address) : null;
+      const address = await Promise.race([connect(ethers).resolveName(name), timeout]);
+      return address ? ethers.getAddress(address) : null;
     } finally {
       clearTimeout(timer);
     }
@@ -200,6 +197,7 @@ export function registerEns(app: FastifyInstance, ctx: AppContext, opts: EnsReso
         `Invalid request: ${found.map((f) => `${f.field} ${NO_MAINNET_RPC}`).join('; ')}.`,
         found.map((f) => ({ field: f.field, message: NO_MAINNET_RPC })),
       );
+    const { ensNormalize } = await loadEthers();
     const invalid: FieldError[] = [];
     const normalized = found.map((f) => {
       try {

@@ -1,11 +1,14 @@
 // Sign-In with Ethereum (EIP-4361): single-use expiring nonces, domain and time checks, then a JWT.
 import { randomBytes } from 'node:crypto';
 import type { SiweMessage } from 'siwe';
-import { JsonRpcProvider } from 'ethers';
 import type { AppContext } from '../../platform/context.js';
 import type { Config } from '../../platform/config.js';
 import { unauthorized, badRequest } from '../../platform/errors.js';
 import { toChecksum } from '../../platform/http/address.js';
+
+// loaded on the first sign-in (an EIP-1271 check for ethers), kept for the next ones
+let siwe: Promise<typeof import('siwe')> | undefined;
+let ethers: Promise<typeof import('ethers')> | undefined;
 
 export const NONCE_TTL_MS = 5 * 60_000;
 /** How far ahead of our clock a wallet's issuedAt may be (clock skew), per EIP-4361's security considerations. */
@@ -87,7 +90,7 @@ export function createSiweService(ctx: Pick<AppContext, 'db' | 'config' | 'jwt'>
 
     async verify(message: string, signature: string, environment: 'live' | 'test' = 'live') {
       // siwe (and the CommonJS copy of ethers it requires) loads on the first sign-in, not at every start
-      const { SiweMessage } = await import('siwe');
+      const { SiweMessage } = await (siwe ??= import('siwe'));
       let msg: SiweMessage;
       try {
         msg = new SiweMessage(message);
@@ -102,7 +105,7 @@ export function createSiweService(ctx: Pick<AppContext, 'db' | 'config' | 'jwt'>
         // verify() checks the signature (and EIP-1271 through a provider), nonce, domain, expirationTime and notBefore.
         await msg.verify(
           { signature, domain, nonce: msg.nonce, time: new Date().toISOString() },
-          { suppressExceptions: false, ...(rpc ? { provider: new JsonRpcProvider(rpc) } : {}) },
+          { suppressExceptions: false, ...(rpc ? { provider: new (await (ethers ??= import('ethers'))).JsonRpcProvider(rpc) } : {}) },
         );
       } catch (e) {
         const err = (e as { error?: { type?: string } }).error;

@@ -3,8 +3,6 @@
 // The issuer key signs only what the service established (credential-types.ts): a service-verified type with the
 // claims it writes itself, or a holder's claims wrapped as a HolderAssertion; a holder may also sign its own VC.
 import { randomUUID } from 'node:crypto';
-import type { SigningKey } from 'ethers';
-import { computeAddress } from 'ethers';
 import { fieldError, forbidden, invalidState, notFound } from '../../platform/errors.js';
 import { classifyType, HOLDER_ASSERTION_TYPE, KYC_BACKED_TYPES, type CredentialKind, type TypeClass } from './credential-types.js';
 import { checkHolderJwt } from './holder-jwt.js';
@@ -12,7 +10,7 @@ import type { VerifiedClaimsService } from './verified-claims.js';
 import type { JwtUser } from '../../platform/auth/jwt.js';
 import { CREATED_KEY, UUID, cutPage, decodeCursor } from '../../platform/http/pagination.js';
 import { assertionAddresses, controllerKeyId, didFor, parseDid } from './did.js';
-import { decodeJwt, recoverSigners, signJwt } from './es256k.js';
+import { addressOfKey, decodeJwt, recoverSigners, signJwt } from './es256k.js';
 import { cidOf, type Pinner } from './ipfs.js';
 import type { CredentialRow, DidRow, IdentityRepo } from './repo.js';
 import type { DidService } from './service.js';
@@ -25,7 +23,8 @@ const wholeSeconds = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000
 export interface CredentialServiceDeps {
   repo: IdentityRepo;
   dids: DidService;
-  issuerKey: SigningKey;
+  /** the issuer's secp256k1 private key (0x and 64 hex digits) */
+  issuerKey: string;
   pinner: Pinner | null;
   onIdentityChange(address: string): void;
   log: { warn(obj: unknown, msg: string): void };
@@ -34,8 +33,8 @@ export interface CredentialServiceDeps {
   verified: VerifiedClaimsService;
 }
 
-export function issuerDidOf(key: SigningKey) {
-  return didFor(1, computeAddress(key.publicKey));
+export function issuerDidOf(privateKey: string) {
+  return didFor(1, addressOfKey(privateKey));
 }
 
 export function createCredentialService({
@@ -48,7 +47,7 @@ export function createCredentialService({
   statusLists,
   verified,
 }: CredentialServiceDeps) {
-  const issuerAddress = computeAddress(issuerKey.publicKey).toLowerCase();
+  const issuerAddress = addressOfKey(issuerKey);
   const issuerDid = didFor(1, issuerAddress);
 
   /** Owner of the DID, or an admin. */
@@ -133,7 +132,7 @@ export function createCredentialService({
   ) {
     if (cls.kind === 'service')
       throw fieldError('credentialType', `${credentialType} is written only by the service; a holder-signed credential cannot carry it`);
-    const signed = checkHolderJwt(holderJwt, row, credentialType, claims);
+    const signed = await checkHolderJwt(holderJwt, row, credentialType, claims);
     if (await repo.credential(signed.id))
       throw invalidState(`A credential ${signed.id} (the holder JWT's jti) was already submitted; a signed credential is stored once.`);
     return store(row, user, {
@@ -198,7 +197,7 @@ export function createCredentialService({
     for (let attempt = 1; ; attempt++) {
       const id = randomUUID();
       const status = await statusLists.allocate();
-      const jwt = signJwt(
+      const jwt = await signJwt(
         issuerKey,
         { kid: controllerKeyId(issuerDid) },
         {
@@ -303,7 +302,7 @@ export function createCredentialService({
         doc = null;
       }
       const allowed = new Set(assertionAddresses(doc));
-      result.signatureValid = recoverSigners(decoded).some((a) => allowed.has(a));
+      result.signatureValid = (await recoverSigners(decoded)).some((a) => allowed.has(a));
       const jti = typeof payload.jti === 'string' ? /^urn:uuid:([0-9a-f-]{36})$/i.exec(payload.jti)?.[1] : undefined;
       if (jti) {
         const stored = await repo.credential(jti.toLowerCase());

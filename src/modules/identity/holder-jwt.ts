@@ -27,7 +27,7 @@ export function canonicalJson(v: unknown): string {
 
 const bad = (message: string) => fieldError('holderJwt', message);
 
-export function checkHolderJwt(jwt: string, row: DidRow, credentialType: string, claims: Record<string, unknown>) {
+export async function checkHolderJwt(jwt: string, row: DidRow, credentialType: string, claims: Record<string, unknown>) {
   const d = decodeJwt(jwt.trim());
   if (!d) throw bad('is not a compact JWS');
   if (d.header.alg !== 'ES256K' && d.header.alg !== 'ES256K-R') throw bad('must be signed with ES256K or ES256K-R');
@@ -60,6 +60,6 @@ export function checkHolderJwt(jwt: string, row: DidRow, credentialType: string,
     doc = null;
   }
   const keys = new Set(assertionAddresses(doc));
-  if (!recoverSigners(d).some((a) => keys.has(a))) throw bad(`is not signed by a key of ${row.did}'s assertionMethod`);
+  if (!(await recoverSigners(d)).some((a) => keys.has(a))) throw bad(`is not signed by a key of ${row.did}'s assertionMethod`);
   return { id: jti.toLowerCase(), issuedAt: new Date(iat * 1000), expiration: new Date(p.exp * 1000) };
 }

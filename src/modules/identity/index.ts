@@ -1,7 +1,6 @@
 // Wires the identity module: DIDs (did:credence), verifiable credentials from the service's own issuer, and the
 // identity signals the scoring module reads (ctx.services.identity).
 import { randomBytes } from 'node:crypto';
-import { SigningKey } from 'ethers';
 import type { Module } from '../../platform/http/types.js';
 import { backgroundRecompute } from '../scoring/index.js';
 import { createIdentityRepo, type DidRow } from './repo.js';
@@ -37,12 +36,16 @@ export const identityModule: Module = {
       control,
     });
     const issuerHex = ctx.config.issuerKey ?? `0x${ctx.secret('issuer-key', () => randomBytes(32).toString('hex')).replace(/^0x/, '')}`;
-    const issuerKey = new SigningKey(issuerHex);
-    const statusLists = createStatusLists({ repo, issuerKey, issuerDid: issuerDidOf(issuerKey), publicUrl: () => ctx.publicUrl() });
+    const statusLists = createStatusLists({
+      repo,
+      issuerKey: issuerHex,
+      issuerDid: issuerDidOf(issuerHex),
+      publicUrl: () => ctx.publicUrl(),
+    });
     const creds = createCredentialService({
       repo,
       dids,
-      issuerKey,
+      issuerKey: issuerHex,
       pinner: ctx.config.ipfsApi ? createIpfsPinner(ctx.config.ipfsApi) : null,
       onIdentityChange,
       log: ctx.log,

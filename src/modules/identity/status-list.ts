@@ -6,7 +6,6 @@
 // change), which gives a stable ETag.
 import { createHash, randomInt } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import type { SigningKey } from 'ethers';
 import { controllerKeyId } from './did.js';
 import { signJwt } from './es256k.js';
 import type { IdentityRepo } from './repo.js';
@@ -36,7 +35,7 @@ export function encodeBitstring(size: number, setIndexes: Iterable<number>): str
   return 'u' + gzipSync(bytes).toString('base64url');
 }
 
-export function createStatusLists(deps: { repo: IdentityRepo; issuerKey: SigningKey; issuerDid: string; publicUrl: () => string }) {
+export function createStatusLists(deps: { repo: IdentityRepo; issuerKey: string; issuerDid: string; publicUrl: () => string }) {
   const { repo, issuerKey, issuerDid } = deps;
   const listUrl = (id: number) => `${deps.publicUrl().replace(/\/+$/, '')}${STATUS_LIST_PATH}/${id}`;
 
@@ -82,7 +81,7 @@ export function createStatusLists(deps: { repo: IdentityRepo; issuerKey: Signing
       for (const r of revoked) changed = Math.max(changed, new Date(r.revoked_at).getTime());
       const iat = Math.floor(changed / 1000);
       const url = listUrl(listId);
-      const jwt = signJwt(
+      const jwt = await signJwt(
         issuerKey,
         { kid: controllerKeyId(issuerDid) },
         {

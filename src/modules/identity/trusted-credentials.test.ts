@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ES256KSigner } from 'did-jwt';
 import { createVerifiableCredentialJwt, verifyCredential } from 'did-jwt-vc';
 import { Resolver, type DIDResolutionResult } from 'did-resolver';
-import { SigningKey, Wallet } from 'ethers';
+import { Wallet } from 'ethers';
 import { createKey, createTestApp, eventually, signIn, signInAdmin, type SignedIn, type TestKey } from '../../../test/helpers/app.js';
 import { freePort } from '../../../test/helpers/ports.js';
 import type { App } from '../../platform/http/types.js';
@@ -23,7 +23,7 @@ import { backgroundSettled } from '../scoring/background.js';
 
 const KYC_SECRET = 'trusted-credentials-kyc-secret';
 const ISSUER_KEY = `0x${'7'.repeat(63)}1`;
-const issuerDid = issuerDidOf(new SigningKey(ISSUER_KEY));
+const issuerDid = issuerDidOf(ISSUER_KEY);
 
 let app: App;
 let base: string;
@@ -381,13 +381,12 @@ describe('migration 0036', () => {
     const h = await holder();
     const db = app.ctx.db;
     const repo = createIdentityRepo(db);
-    const issuerSigning = new SigningKey(ISSUER_KEY);
     // a credential exactly as the service signed them before it signed only what it verified: holder claims, service issuer, a status entry
-    const status = await createStatusLists({ repo, issuerKey: issuerSigning, issuerDid, publicUrl: () => base }).allocate();
+    const status = await createStatusLists({ repo, issuerKey: ISSUER_KEY, issuerDid, publicUrl: () => base }).allocate();
     const id = randomUUID();
     const t = Math.floor(Date.now() / 1000);
-    const jwt = signJwt(
-      issuerSigning,
+    const jwt = await signJwt(
+      ISSUER_KEY,
       { kid: controllerKeyId(issuerDid) },
       {
         vc: {
