@@ -211,6 +211,7 @@ async function main() {
     `| change -> webhook at the receiver | ${fmt(pct(hookLat, 50))} | ${fmt(pct(hookLat, 99))} | ${fmt(pct(postBase.lat, 50))} (bare HTTP POST) | ${fmt(pct(postBase.lat, 99))} | ${(pct(hookLat, 50) / pct(postBase.lat, 50)).toFixed(1)}x |`,
   );
   console.log(`| (of which the score transaction with its outbox insert) | ${fmt(pct(txLat, 50))} | ${fmt(pct(txLat, 99))} | | | |`);
+  console.log(`goal: change -> hub message p99 < 20 ms: ${pct(hubLat, 99) < 20 ? 'met' : 'NOT met'} (${fmt(pct(hubLat, 99))})`);
   console.log(
     `\ndeliveries/s with ${SUBS} subscriptions (${total} deliveries): ${perSec.toFixed(0)}/s; bare POSTs at concurrency 32: ${concBase.perSec.toFixed(0)}/s; ratio ${(perSec / concBase.perSec).toFixed(2)}`,
   );
