@@ -12,7 +12,8 @@ import { createRefreshWorker } from './worker.js';
 
 // what other modules may use: chain reads (debt-claims checks a claim's evidence transaction), the activity store
 export { createTransport, type Transport } from './rpc-transport.js';
-export { createPriceReader, priceable, type PriceReader } from './pricing/index.js';
+export { createPriceReader, type PriceReader } from './pricing/reader.js';
+export { priceable } from './pricing/oracle.js';
 export { tokenInfo } from './registry/index.js';
 export { createIngestionRepo } from './repo.js';
 

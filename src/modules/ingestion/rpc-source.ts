@@ -1,7 +1,7 @@
 // One JSON-RPC source per configured chain. Logs are asked in batches of block ranges (each range within what
 // the endpoint was seen to accept, see rpc-limits.ts); block times come from batched eth_getBlockByNumber calls
 // (cached, one call per block, never per log); the head and the `finalized` block come in one round trip.
-import { getContractAddress } from 'viem';
+import { keccak_256 } from '@noble/hashes/sha3';
 import type { RawLog } from './decode.js';
 import type { RpcError } from './rpc-errors.js';
 import { limitsFor, type RangeLimits } from './rpc-limits.js';
@@ -211,7 +211,7 @@ export function createRpcSource(chainId: number, url: string, options: RpcSource
       });
     },
     createAddress(deployer, nonce) {
-      return getContractAddress({ from: deployer as `0x${string}`, nonce: BigInt(nonce) }).toLowerCase();
+      return createAddress(deployer, nonce);
     },
     async receiptLogs(hashes) {
       return new Map([...(await receipts(hashes))].map(([h, r]) => [h, r.logs]));
@@ -272,4 +272,20 @@ export function createRpcSource(chainId: number, url: string, options: RpcSource
     },
     close: () => transport.close(),
   };
+}
+
+/**
+ * The address a CREATE by `deployer` at `nonce` deploys to: keccak256(rlp([deployer, nonce])), last 20 bytes,
+ * lowercase (as viem's getContractAddress, which no longer loads at every start for it).
+ */
+export function createAddress(deployer: string, nonce: number): string {
+  const from = Buffer.from(deployer.slice(2), 'hex');
+  if (from.length !== 20 || !Number.isSafeInteger(nonce) || nonce < 0) throw new TypeError(`invalid CREATE input: ${deployer}, ${nonce}`);
+  // RLP of the nonce: 0 is the empty string (0x80), 1-127 the byte itself, else 0x80 + length and its big-endian bytes
+  const n =
+    nonce === 0 ? Buffer.alloc(0) : Buffer.from(nonce.toString(16).padStart(Math.ceil(nonce.toString(16).length / 2) * 2, '0'), 'hex');
+  const nonceRlp = n.length === 1 && n[0]! < 0x80 ? n : Buffer.concat([Buffer.from([0x80 + n.length]), n]);
+  const payload = Buffer.concat([Buffer.from([0x80 + 20]), from, nonceRlp]);
+  const hash = keccak_256(Buffer.concat([Buffer.from([0xc0 + payload.length]), payload]));
+  return `0x${Buffer.from(hash.subarray(12)).toString('hex')}`;
 }

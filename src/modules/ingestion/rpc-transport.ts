@@ -2,7 +2,7 @@
 // answered on its own), a per-endpoint request rate and concurrency, waiting out rate limits (HTTP 429 with
 // Retry-After, -32005/-32007 "rate exceeded") for the whole endpoint, and retries of transient failures.
 // Range refusals (and timeouts of eth_getLogs) are returned to the caller, which shrinks the range (see rpc-limits.ts).
-import { createPublicClient, webSocket } from 'viem';
+import type { PublicClient } from 'viem';
 import { classify, RpcError } from './rpc-errors.js';
 import { malformedAnswer } from './rpc-answers.js';
 
@@ -76,7 +76,14 @@ export function createTransport(url: string, options: Partial<TransportOptions> 
     };
   }
 
-  const ws = /^wss?:/.test(url) ? createPublicClient({ transport: webSocket(url, { retryCount: 0 }) }) : null;
+  // a WebSocket endpoint is read through viem's client, made (and viem loaded) on the first call, then kept
+  let wsClient: Promise<PublicClient> | null = null;
+  const ws = /^wss?:/.test(url)
+    ? () =>
+        (wsClient ??= import('viem').then(({ createPublicClient, webSocket }) =>
+          createPublicClient({ transport: webSocket(url, { retryCount: 0 }) }),
+        ))
+    : null;
 
   async function post(body: unknown): Promise<unknown> {
     const res = await fetch(url, {
@@ -115,9 +122,10 @@ export function createTransport(url: string, options: Partial<TransportOptions> 
   async function once(batch: Call[]): Promise<Outcome[]> {
     count(batch);
     if (ws) {
+      const client = await ws();
       return Promise.all(
         batch.map((c) =>
-          ws.request({ method: c.method as 'eth_chainId', params: c.params as never }).then(
+          client.request({ method: c.method as 'eth_chainId', params: c.params as never }).then(
             (value) => ({ ok: true as const, value }),
             (e: { code?: number; details?: string; message?: string; data?: unknown }) => ({
               ok: false as const,
@@ -207,8 +215,9 @@ export function createTransport(url: string, options: Partial<TransportOptions> 
     batch,
     calls,
     async close() {
-      if (!ws) return;
-      const socket = await (ws.transport as unknown as { getRpcClient(): Promise<{ close(): void }> }).getRpcClient().catch(() => null);
+      const client = await wsClient?.catch(() => null);
+      if (!client) return;
+      const socket = await (client.transport as unknown as { getRpcClient(): Promise<{ close(): void }> }).getRpcClient().catch(() => null);
       socket?.close();
     },
   };

@@ -12,12 +12,15 @@ import { coverageOf } from './coverage.js';
 import { protocolContract, unreadContracts } from './registry/index.js';
 import { createCoverageRepo } from './coverage-repo.js';
 import type { ExplorerSource } from './explorer/source.js';
-import { syncWalletFromExplorer } from './explorer/sync.js';
 import type { Pinned } from './log-plan.js';
 import { verifiedPool, type IngestionRepo } from './repo.js';
 import type { ChainSource } from './rpc-source.js';
-import { priceReaderFor, type PriceReader } from './pricing/index.js';
-import { syncWalletOnChain, type SyncOptions, type SyncResult } from './sync.js';
+import { priceReaderFor, type PriceReader } from './pricing/reader.js';
+import type { SyncOptions, SyncResult } from './sync.js';
+
+// the sync paths (decoders, event ABIs, viem) load with the first sync, not at every start; the promise is kept
+let syncModules: Promise<[typeof import('./explorer/sync.js'), typeof import('./sync.js')]> | undefined;
+const loadSync = () => (syncModules ??= Promise.all([import('./explorer/sync.js'), import('./sync.js')]));
 
 export interface IngestionDeps {
   db: Db;
@@ -82,6 +85,7 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
     const explorer = explorers.find((e) => e.chainId === chainId);
     const rpc = sources.find((s) => s.chainId === chainId);
     let result: SyncResult | null = null;
+    const [{ syncWalletFromExplorer }, { syncWalletOnChain }] = await loadSync();
     if (explorer) {
       const state = (await repo.syncStates(wallet)).find((s) => s.chainId === chainId);
       // with a JSON-RPC source as well, the explorer only backfills (first sync, or a cursor far behind)

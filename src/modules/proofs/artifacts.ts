@@ -6,9 +6,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ptauContributions, zkeyContributions, type Contribution } from './setup-info.js';
+import type { ContractArtifact } from './solidity.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const BUILD_DIR = path.join(ROOT, 'circuits/build');
+
+/** A compiled contract of contracts/artifacts (npm run build:contracts). */
+export const loadArtifact = (name: string): ContractArtifact =>
+  JSON.parse(readFileSync(path.join(ROOT, 'contracts/artifacts', `${name}.json`), 'utf8'));
 /** The committed phase-1 file the committed (dev) artifacts were made from. */
 export const DEV_PTAU = path.join(ROOT, 'circuits/ptau/pot10_final.ptau');
 export type CircuitName = 'score_threshold' | 'age_over';

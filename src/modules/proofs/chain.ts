@@ -17,15 +17,14 @@ import {
   type WalletClient,
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { BUILD_DIR, CIRCUIT_NAMES, ROOT, VERIFIER_NAMES, circuitFiles, type CircuitName } from './artifacts.js';
+import { BUILD_DIR, CIRCUIT_NAMES, VERIFIER_NAMES, circuitFiles, loadArtifact, type CircuitName } from './artifacts.js';
 import type { OracleService } from './contracts.js';
 import { SolcMissingError, compileSolidity, exportVerifierSource, loadSolc, verifierFiles, type ContractArtifact } from './solidity.js';
 import { checkVerifier, proveWithDir } from './verifier-check.js';
 
 export type { ContractArtifact };
 
-export const loadArtifact = (name: string): ContractArtifact =>
-  JSON.parse(readFileSync(path.join(ROOT, 'contracts/artifacts', `${name}.json`), 'utf8'));
+export { loadArtifact } from './artifacts.js';
 
 /**
  * The compiled Groth16 verifier of a circuit for the keys of a circuits directory: for the committed build,

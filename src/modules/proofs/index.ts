@@ -6,7 +6,7 @@ import type { Worker } from '../../platform/context.js';
 import { SCORE_UPDATED, categoryId, type ScoreChange } from '../scoring/contracts.js';
 import { SUPPORTED_CHAINS } from '../../platform/config.js';
 import { BUILD_DIR, multiParty, setupSummary, type SetupSummary } from './artifacts.js';
-import { connectChain, createOracleService, type Chain } from './chain.js';
+import type { Chain } from './chain.js';
 import type { OracleService } from './contracts.js';
 import { createCommitmentPublisher, type PublisherState } from './publisher.js';
 import { createProofsRepo } from './repo.js';
@@ -14,6 +14,10 @@ import { proofsRoutes } from './routes.js';
 import { startRuntime, verificationKeysDocument, type ProofRuntime } from './runtime.js';
 import { createProofsService, type FullProofsService } from './service.js';
 import { checkDeployedVerifiers } from './verifier-check.js';
+
+// the chain side (viem's clients and accounts) loads when a chain is first used, not at every start
+let chainModule: Promise<typeof import('./chain.js')> | undefined;
+const loadChain = () => (chainModule ??= import('./chain.js'));
 
 export const proofsModule: Module = {
   name: 'proofs',
@@ -26,7 +30,7 @@ export const proofsModule: Module = {
 
     let chain: Promise<Chain> | null = null;
     const getChain = () => {
-      chain ??= connectChain(config.chainRpcUrl!, config.signerKey as Hex);
+      chain ??= loadChain().then(({ connectChain }) => connectChain(config.chainRpcUrl!, config.signerKey as Hex));
       chain.catch(() => (chain = null));
       return chain;
     };
@@ -100,6 +104,7 @@ export const proofsModule: Module = {
       ctx.workers.push(p.worker);
       const oracle: OracleService = {
         async submitEscalation(input) {
+          const { createOracleService } = await loadChain();
           return createOracleService(await getChain(), config.oracleAddress as Address).submitEscalation(input);
         },
       };

@@ -3,7 +3,8 @@
 // published ones, batched, at least every `clearIntervalMs`, so that a proof whose score has since changed stops
 // verifying on-chain within that bound (plus the time to mine one transaction).
 import type { Address, Hex } from 'viem';
-import { loadArtifact, type Chain } from './chain.js';
+import { loadArtifact } from './artifacts.js';
+import type { Chain } from './chain.js';
 import type { CommitmentRow, ProofsRepo } from './repo.js';
 import { retryWhileUnavailable } from '../../platform/db/unavailable.js';
 

@@ -3,10 +3,9 @@
 // answers "no price"; those are read (cached, bucketed, see reader.ts) and the batch is decoded again with the
 // answers. Which amount of which event needs a price is decided in one place, decode.ts, for every source.
 import { decodeLog, type DecodeContext, type RawLog } from '../decode.js';
-import type { ChainSource } from '../rpc-source.js';
-import { createPriceReader, type PriceLookup, type PriceReader } from './reader.js';
+import type { PriceLookup, PriceReader } from './reader.js';
 
-export { createPriceReader, type PriceLookup, type PriceReader, type PriceStats } from './reader.js';
+export { createPriceReader, priceReaderFor, type PriceLookup, type PriceReader, type PriceStats } from './reader.js';
 export { oracleFor, priceable } from './oracle.js';
 
 type LogLike = Omit<RawLog, 'timestamp'> & { timestamp?: Date | null };
@@ -22,16 +21,4 @@ export async function pricesForLogs(
   const recorder: PriceLookup = (token, block) => void wanted.push({ token, block });
   for (const l of logs) decodeLog({ ...l, timestamp: l.timestamp ?? null }, { ...ctx, prices: recorder });
   return wanted.length ? reader.read(wanted) : undefined;
-}
-
-const readers = new WeakMap<ChainSource, PriceReader>();
-
-/** The price reader of a JSON-RPC source (one per source: its cache follows the endpoint's answers). */
-export function priceReaderFor(source: ChainSource): PriceReader {
-  let r = readers.get(source);
-  if (!r) {
-    r = createPriceReader(source.chainId, (calls) => source.callMany(calls));
-    readers.set(source, r);
-  }
-  return r;
 }

@@ -11,8 +11,9 @@
 //                                          sync fails with its cursor kept and is retried later, never storing an
 //                                          event unvalued for an outage
 // Reads go newest bucket first, in rounds, so a node without history costs one round of refusals, not one per bucket.
-import { encodeFunctionData, parseAbi } from 'viem';
+import { keccak_256 } from '@noble/hashes/sha3';
 import { classify, RpcError } from '../rpc-errors.js';
+import type { ChainSource } from '../rpc-source.js';
 import type { Outcome } from '../rpc-transport.js';
 import { oracleFor, priceable, priceBlock } from './oracle.js';
 
@@ -42,7 +43,9 @@ export interface PriceReader {
   readonly stats: PriceStats;
 }
 
-const ABI = parseAbi(['function getAssetPrice(address asset) view returns (uint256)']);
+/** getAssetPrice(address)'s selector: the calldata is it and the address as one word (an ABI coder, viem's, no longer loads for it) */
+const GET_ASSET_PRICE = Buffer.from(keccak_256('getAssetPrice(address)')).subarray(0, 4).toString('hex');
+export const getAssetPriceCall = (token: string) => `0x${GET_ASSET_PRICE}${token.toLowerCase().slice(2).padStart(64, '0')}`;
 /** reads per round: the transport splits them into its batches and admits them at its concurrency */
 const ROUND = 100;
 const CACHE_MAX = 200_000;
@@ -97,7 +100,7 @@ export function createPriceReader(chainId: number, ethCalls: EthCalls): PriceRea
       const answers = await ethCalls(
         round.map((x) => ({
           to: oracle!.address,
-          data: encodeFunctionData({ abi: ABI, functionName: 'getAssetPrice', args: [x.token as `0x${string}`] }),
+          data: getAssetPriceCall(x.token),
           block: x.at,
         })),
       );
@@ -156,4 +159,16 @@ export function createPriceReader(chainId: number, ethCalls: EthCalls): PriceRea
       return (token, block) => book.get(key(token.toLowerCase(), priceBlock(oracle, block)));
     },
   };
+}
+
+const readers = new WeakMap<ChainSource, PriceReader>();
+
+/** The price reader of a JSON-RPC source (one per source: its cache follows the endpoint's answers). */
+export function priceReaderFor(source: ChainSource): PriceReader {
+  let r = readers.get(source);
+  if (!r) {
+    r = createPriceReader(source.chainId, (calls) => source.callMany(calls));
+    readers.set(source, r);
+  }
+  return r;
 }

@@ -17,11 +17,11 @@
 //   cTokenInfo(chainId, a)      a Compound V2 cToken (role 'c-token') with its underlying (cETH: WETH, for valuation).
 //   unreadContracts()           the contracts of known lending and trading protocols that are NOT read (unread.json):
 //                                 a wallet touching one gets coverage 'partial' (../coverage.ts); unreadCloneFactories()
-//                                 and isClonePool() recognise the pools of those whose pools are clones (Aerodrome).
+//                                 and isClonePool() (./clone-pools.ts) recognise the pools of those whose pools are
+//                                 clones (Aerodrome).
 //   protocolsRead(chainId)      the protocols whose events the chain's registry pins (coverage lists them).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { encodePacked, getContractAddress, keccak256 } from 'viem';
 import { build } from './build.js';
 import { lc } from './builder.js';
 import { DATA, STABLE } from './data.js';
@@ -105,26 +105,6 @@ export function unreadCloneFactories(): { chainId: number; factory: string; impl
         implementation: lc(c.clonePoolImplementation!),
         protocol: c.protocol,
       })),
-  );
-}
-
-/** Whether `pool` is the pool an unread clone factory deploys for this token pair (stable or volatile). */
-export function isClonePool(f: { factory: string; implementation: string }, pool: string, tokenA: string, tokenB: string): boolean {
-  const [a, b] = [lc(tokenA), lc(tokenB)];
-  if (a === b || !/^0x[0-9a-f]{40}$/.test(a) || !/^0x[0-9a-f]{40}$/.test(b)) return false;
-  const [t0, t1] = a < b ? [a, b] : [b, a];
-  // OpenZeppelin Clones: the EIP-1167 proxy's creation code around the implementation
-  const bytecode = `0x3d602d80600a3d3981f3363d3d373d3d3d363d73${f.implementation.slice(2)}5af43d82803e903d91602b57fd5bf3` as const;
-  return [false, true].some(
-    (stable) =>
-      lc(
-        getContractAddress({
-          opcode: 'CREATE2',
-          from: f.factory as `0x${string}`,
-          salt: keccak256(encodePacked(['address', 'address', 'bool'], [t0 as `0x${string}`, t1 as `0x${string}`, stable])),
-          bytecode,
-        }),
-      ) === lc(pool),
   );
 }
 
