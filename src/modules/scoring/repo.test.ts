@@ -17,16 +17,16 @@ afterAll(() => db.close());
 describe('array literals', () => {
   it('text comes back as it went in, nulls as nulls', async () => {
     const values = [...AWKWARD, null, '0xabc', 'DEFI_LENDING', '4.1.0'];
-    const [r] = await db.query<{ v: (string | null)[] }>('SELECT $1::text[] AS v', [textArray(values)]);
+    const [r] = await db.query<{ v: (string | null)[] }>('SELECT $1::text[] AS v', [textArray(values, (v) => v)]);
     expect(r.v).toEqual(values);
   });
 
   it('numbers (with Infinity and NaN) and timestamps', async () => {
     const nums = [0, -0, 1.5, -2, 0.1 + 0.2, 1e21, Number.MAX_VALUE, Infinity, -Infinity, NaN, null];
-    const [r] = await db.query<{ v: (number | null)[] }>('SELECT $1::float8[] AS v', [plainArray(nums)]);
+    const [r] = await db.query<{ v: (number | null)[] }>('SELECT $1::float8[] AS v', [plainArray(nums, (v) => v)]);
     expect(r.v.map((x) => (x === null ? null : Number(x)))).toEqual(nums.map((x) => (Object.is(x, -0) ? 0 : x)));
     const at = new Date('2026-11-29T02:40:01.123Z').toISOString();
-    const [t] = await db.query<{ v: Date[] }>('SELECT $1::timestamptz[] AS v', [plainArray([at, null])]);
+    const [t] = await db.query<{ v: Date[] }>('SELECT $1::timestamptz[] AS v', [plainArray([at, null], (v) => v)]);
     expect(t.v.map((d) => d && new Date(d).toISOString())).toEqual([at, null]);
   });
 });

@@ -100,35 +100,27 @@ const UPSERT = `INSERT INTO scores (${COLUMNS})
 const UPSERT_NAME = prepared(UPSERT);
 
 /** The upsert's 19 parameters, in UPSERT's order. */
-function upsertParams(rows: ScoreRow[]): string[] {
-  const n = rows.length;
-  const col = <T>(get: (r: ScoreRow) => T) => {
-    const out = new Array<T>(n);
-    for (let i = 0; i < n; i++) out[i] = get(rows[i]);
-    return out;
-  };
-  return [
-    textArray(col((r) => r.address)),
-    textArray(col((r) => r.category)),
-    plainArray(col((r) => r.score)),
-    plainArray(col((r) => r.model_score)),
-    plainArray(col((r) => r.confidence)),
-    plainArray(col((r) => iso(r.decay_anchor))),
-    JSON.stringify(col((r) => r.factors)),
-    textArray(col((r) => r.inputs_key)),
-    textArray(col((r) => r.offchain_key)),
-    plainArray(col((r) => iso(r.offchain_at))),
-    plainArray(col((r) => iso(r.last_activity_at))),
-    plainArray(col((r) => r.override_score)),
-    textArray(col((r) => r.override_inputs_key)),
-    textArray(col((r) => r.override_dispute_id)),
-    textArray(col((r) => r.model_version)),
-    plainArray(col((r) => iso(r.calculated_at))),
-    plainArray(col((r) => r.override_claim_points)),
-    plainArray(col((r) => r.conduct)),
-    plainArray(col((r) => r.backing_usd)),
-  ];
-}
+const upsertParams = (rows: ScoreRow[]): string[] => [
+  textArray(rows, (r) => r.address),
+  textArray(rows, (r) => r.category),
+  plainArray(rows, (r) => r.score),
+  plainArray(rows, (r) => r.model_score),
+  plainArray(rows, (r) => r.confidence),
+  plainArray(rows, (r) => iso(r.decay_anchor)),
+  JSON.stringify(rows.map((r) => r.factors)),
+  textArray(rows, (r) => r.inputs_key),
+  textArray(rows, (r) => r.offchain_key),
+  plainArray(rows, (r) => iso(r.offchain_at)),
+  plainArray(rows, (r) => iso(r.last_activity_at)),
+  plainArray(rows, (r) => r.override_score),
+  textArray(rows, (r) => r.override_inputs_key),
+  textArray(rows, (r) => r.override_dispute_id),
+  textArray(rows, (r) => r.model_version),
+  plainArray(rows, (r) => iso(r.calculated_at)),
+  plainArray(rows, (r) => r.override_claim_points),
+  plainArray(rows, (r) => r.conduct),
+  plainArray(rows, (r) => r.backing_usd),
+];
 
 export function createScoresRepo(db: Queryable) {
   return {
