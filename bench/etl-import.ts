@@ -5,7 +5,8 @@
 // width (no key, no index: the most the database takes in), and multi-row INSERTs of them into a table shaped like
 // wallet_activity (its columns, key and indexes: what any writer of that table pays). Memory is sampled through the
 // import (the reader streams: it should stay flat whatever the export's size). The rescoring after the load is
-// timed apart (the CLI runs it; BENCH_RESCORE=0 skips it).
+// timed apart (the CLI runs it; BENCH_RESCORE=0 skips it). The import's CPU is printed split into the importing
+// process's (reading, parsing and decoding on their own thread, and the writes' own) and its database backends'.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx bench/etl-import.ts [rows=1000000]
 //   (without DATABASE_URL: embedded PGlite in memory)
 import { createHash, randomBytes } from 'node:crypto';
@@ -191,6 +192,24 @@ async function baseline(db: Db, rows: number): Promise<number> {
   return rows / (ms / 1000);
 }
 
+/** CPU seconds used so far by the server processes of the database's current connections (a server on this
+ *  machine: /proc; 0 elsewhere), so the import's CPU splits into the importer's and the database's. */
+async function backendsCpu(db: Db): Promise<number> {
+  if (db.kind !== 'postgres') return 0;
+  const pids = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  let ticks = 0;
+  for (const { pid } of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // not on this machine, or gone
+    }
+  }
+  return ticks / 100;
+}
+
 /** Wall time spent in each kind of statement (its first words), for the import's breakdown. */
 function timedDb(db: Db): { db: Db; report(): string } {
   const spent = new Map<string, { ms: number; n: number }>();
@@ -243,21 +262,29 @@ async function main() {
       const timed = timedDb(db);
       t = performance.now();
       const cpu0 = process.cpuUsage();
+      const backends0 = await backendsCpu(db);
       const writers = process.env.BENCH_WRITERS ? Number(process.env.BENCH_WRITERS) : undefined;
-      const r = await importEthereumEtl({ db: timed.db, repo: createIngestionRepo(timed.db) }, dir, { chainId: 1, writers });
+      // BENCH_THREAD=0: decoded on the importing thread (the path taken with oracle prices)
+      const decodeThread = process.env.BENCH_THREAD === '0' ? false : undefined;
+      const r = await importEthereumEtl({ db: timed.db, repo: createIngestionRepo(timed.db) }, dir, { chainId: 1, writers, decodeThread });
       const ms = performance.now() - t;
       const cpu = process.cpuUsage(cpu0);
+      const backends = (await backendsCpu(db)) - backends0;
       clearInterval(sampler);
       const rows = r.files.reduce((s, f) => s + f.rows, 0);
       const rate = rows / (ms / 1000);
       const q = (p: number) => [...samples].sort((a, b) => a - b)[Math.floor(p * (samples.length - 1))] / 2 ** 20;
       console.log(
-        `import (${db.kind}, ${writers ?? 'default'} writers): ${rows} rows -> ${r.records} records for ${r.wallets.size} wallets in ${(ms / 1000).toFixed(1)} s: ${Math.round(rate)} rows/s (load ${load()})`,
+        `import (${db.kind}, ${writers ?? 'default'} writers, decoded ${decodeThread === false ? 'on the importing thread' : 'on its own thread'}): ${rows} rows -> ${r.records} records for ${r.wallets.size} wallets in ${(ms / 1000).toFixed(1)} s: ${Math.round(rate)} rows/s (load ${load()})`,
       );
       // this process's CPU (reading, parsing, decoding; on PGlite the database's work too): the load-independent part
       console.log(
         `  CPU of the importing process: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (${((cpu.user + cpu.system) / rows).toFixed(1)} µs a row)`,
       );
+      if (db.kind === 'postgres')
+        console.log(
+          `  CPU of its database backends (a server on this machine): ${backends.toFixed(1)} s (${((backends * 1e6) / rows).toFixed(1)} µs a row)`,
+        );
       console.log(`  where the import waited on the database (wall time per statement, writes overlap reading):\n${timed.report()}`);
       console.log(
         `  memory through the import: rss median ${q(0.5).toFixed(0)} MB, peak ${(peakRss / 2 ** 20).toFixed(0)} MB (first quarter's median ${q(0.25).toFixed(0)} MB)`,

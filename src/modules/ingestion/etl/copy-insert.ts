@@ -55,14 +55,25 @@ function line(r: ActivityRecord, seq: number): string {
   ].join('\t');
 }
 
-/** The records in one COPY and one INSERT ... SELECT (a token transfer's two records share a log: one statement). */
-export async function copyActivity(
-  q: Queryable & Required<Pick<Queryable, 'copyFrom'>>,
-  records: ActivityRecord[],
-  opts: BulkInsertOptions,
-): Promise<{ wallets: Set<string>; stored: number; undated: number }> {
+/** Records as COPY's text, one line each, numbered in their order (made on the decoding thread, batches.ts). */
+export function copyLines(records: ActivityRecord[]): string {
   let text = '';
   for (let i = 0; i < records.length; i++) text += `${line(records[i], i)}\n`;
+  return text;
+}
+
+/** The records in one COPY and one INSERT ... SELECT (a token transfer's two records share a log: one statement). */
+export function copyActivity(q: Queryable, records: ActivityRecord[], opts: BulkInsertOptions) {
+  return insertCopied(q, copyLines(records), opts);
+}
+
+/** Records already written as COPY's text (copyLines) stored, as copyActivity does. */
+export async function insertCopied(
+  q: Queryable,
+  text: string,
+  opts: BulkInsertOptions,
+): Promise<{ wallets: Set<string>; stored: number; undated: number }> {
+  if (!q.copyFrom) throw new Error('COPY needs a PostgreSQL transaction');
   await q.query(STAGE);
   await q.copyFrom(COPY, text);
   const rows = await q.query<{ wallet: string; n: number; undated: number }>(opts.skipStoredLogs ? INSERT_NEW_LOGS : INSERT);

@@ -4,7 +4,7 @@ import type { ActivityRecord, RawLog } from '../decode.js';
 import { EVENTS } from '../events.js';
 import type { PoolInfo } from '../registry/gate.js';
 import { derivePool, SWAP_TOPICS } from '../registry/pools.js';
-import { learnFromLogs } from '../registry/markets.js';
+import { LEARNED_FROM, learnFromLogs } from '../registry/markets.js';
 import { positionMintRecipient, positionRecords } from '../positions.js';
 import { readRows, str, topicsOf, type Row } from './reader.js';
 
@@ -38,24 +38,25 @@ export function rawLog(r: Row, timeOf: (r: Row) => Date | null) {
  *   address for that pair (and a V3 fee tier) is the pool's own address.
  * - The `lp_position` records (positions.ts): the transactions in which the pinned position manager minted a
  *   position, then all of those transactions' logs.
- * The second pass keeps in memory only the transactions that swapped or minted.
+ * The second pass keeps in memory only the transactions that swapped or minted. The logs the registry learned from
+ * are returned too (`learned`): a thread that decoded the export hands them to the importing one.
  */
 export async function scanLogs(
   files: { file: string; kind: FileKind }[],
   chainId: number,
   senders: Map<string, string>,
   timeOf: (r: Row) => Date | null,
-): Promise<{ pools: Map<string, PoolInfo | null>; positions: ActivityRecord[] }> {
+): Promise<{ pools: Map<string, PoolInfo | null>; positions: ActivityRecord[]; learned: RawLog[] }> {
   const logFiles = files.filter((f) => f.kind === 'logs');
   const protocolOf = new Map<string, 'uniswap-v2' | 'uniswap-v3'>();
   const poolsInTx = new Map<string, Set<string>>();
   const minting = new Set<string>();
+  const learned: RawLog[] = [];
   for (const f of logFiles) {
     for await (const { rows } of readRows(f.file, 0, 5000, { exactIntegers: false })) {
-      learnFromLogs(
-        chainId,
-        rows.flatMap((r) => rawLog(r, () => null) ?? []),
-      );
+      const logs = rows.flatMap((r) => rawLog(r, () => null) ?? []);
+      learnFromLogs(chainId, logs);
+      for (const l of logs) if (LEARNED_FROM.has(l.topics[0]?.toLowerCase() ?? '')) learned.push(l);
       for (const r of rows) {
         const topics = topicsOf(r.topics);
         const tx = str(r.transaction_hash)?.toLowerCase();
@@ -123,5 +124,5 @@ export async function scanLogs(
   const pools = new Map<string, PoolInfo | null>();
   for (const [pool, protocol] of protocolOf) pools.set(pool, derivePool(chainId, protocol, pool, candidates.get(pool) ?? []));
   const positions = [...byTx].flatMap(([hash, logs]) => positionRecords(chainId, { hash, from: senders.get(hash) ?? null, logs }));
-  return { pools, positions };
+  return { pools, positions, learned };
 }

@@ -50,7 +50,7 @@ export async function storeActivity(
   records: ActivityRecord[],
   opts: BulkInsertOptions = {},
 ): Promise<{ wallets: Set<string>; stored: number; undated: number }> {
-  if (q.copyFrom && records.length >= COPY_MIN) return copyActivity(q as Queryable & Required<Pick<Queryable, 'copyFrom'>>, records, opts);
+  if (q.copyFrom && records.length >= COPY_MIN) return copyActivity(q, records, opts);
   const wallets = new Set<string>();
   let stored = 0;
   let undated = 0;

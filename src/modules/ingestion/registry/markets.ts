@@ -28,6 +28,8 @@ const CREATE_MARKET = topic('MorphoCreateMarket');
 const INITIALIZE = topic('UniswapV4Initialize');
 const C_MINT = topic('CompoundV2Mint');
 const C_REDEEM = topic('CompoundV2Redeem');
+/** The events learnFromLogs learns from (a thread that decoded an export hands their logs to the importing one). */
+export const LEARNED_FROM: ReadonlySet<string> = new Set([CREATE_MARKET, INITIALIZE, C_MINT, C_REDEEM]);
 
 const MAX_ENTRIES = 500_000;
 const morpho = new Map<string, MorphoMarket>();
