@@ -31,8 +31,13 @@ const operator: Record<string, Command> = {
       // before the server's modules load: they are most of what the start allocates
       const { holdYoungGeneration } = await import('./platform/young-generation.js');
       const release = holdYoungGeneration();
+      // The database opens while the server's modules load: PGlite's WebAssembly compiles on V8's background
+      // threads and its files are read by libuv's, beside the main thread's module loading
+      const { openDatabase } = await import('./platform/db/index.js');
+      const db = openDatabase(config!.databaseUrl, config!.dataDir);
+      db.catch(() => undefined); // awaited (and its error thrown) by serve
       const { serve } = await import('./server.js');
-      await serve(config!, release);
+      await serve(config!, release, db);
     },
   },
   secrets: {

@@ -1,13 +1,17 @@
 // Listens, and shuts down gracefully on SIGINT/SIGTERM (in-flight requests finish, workers stop, counts flush).
 import { buildApp } from './app.js';
+import type { Db } from './platform/db/index.js';
 import { warmSchemas } from './platform/http/lazy-schemas.js';
 import { activeLocalProviders, type Config } from './platform/config.js';
 import { startBanner } from './platform/start-banner.js';
 import { VERSION } from './version.js';
 
-/** `started` is called once the instance is up and its schemas are compiled (the young generation may grow again). */
-export async function serve(config: Config, started: () => void = () => undefined): Promise<void> {
-  const app = await buildApp(config);
+/**
+ * `started` is called once the instance is up and its schemas are compiled (the young generation may grow again).
+ * `db`: the database already being opened (the command opens it while this module loads); else it is opened here.
+ */
+export async function serve(config: Config, started: () => void = () => undefined, db?: Promise<Db>): Promise<void> {
+  const app = await buildApp(config, db ? { db: await db } : {});
   app.server.keepAliveTimeout = 72_000;
   app.server.headersTimeout = 75_000;
   app.server.requestTimeout = 30_000;
