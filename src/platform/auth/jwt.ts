@@ -1,5 +1,9 @@
 // JWTs issued after Sign-In with Ethereum: HS256, one hour, claims sub (checksummed address), iat, exp, roles.
-import { SignJWT, jwtVerify } from 'jose';
+
+// jose (~46 modules) loads with the first sign-in or JWT, not at every start; once loaded it is used directly
+let jose: typeof import('jose') | undefined;
+let joseLoading: Promise<typeof import('jose')> | undefined;
+const loadJose = async () => (jose ??= await (joseLoading ??= import('jose')));
 
 export const JWT_LIFETIME_SECONDS = 3600;
 
@@ -23,6 +27,7 @@ export function createJwtService(secret: string, issuer = 'credence'): JwtServic
   const key = new TextEncoder().encode(secret);
   return {
     async issue(sub, roles, environment = 'live') {
+      const { SignJWT } = jose ?? (await loadJose());
       const token = await new SignJWT(environment === 'test' ? { roles, env: 'test' } : { roles })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(sub)
@@ -33,6 +38,7 @@ export function createJwtService(secret: string, issuer = 'credence'): JwtServic
       return { token, expiresIn: JWT_LIFETIME_SECONDS };
     },
     async verify(token) {
+      const { jwtVerify } = jose ?? (await loadJose());
       try {
         const { payload } = await jwtVerify(token, key, { issuer, algorithms: ['HS256'] });
         if (typeof payload.sub !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(payload.sub)) return null;
