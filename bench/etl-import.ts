@@ -11,7 +11,7 @@
 //   (without DATABASE_URL: embedded PGlite in memory)
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -264,8 +264,8 @@ async function main() {
       const cpu0 = process.cpuUsage();
       const backends0 = await backendsCpu(db);
       const writers = process.env.BENCH_WRITERS ? Number(process.env.BENCH_WRITERS) : undefined;
-      // BENCH_THREAD=0: decoded on the importing thread (the path taken with oracle prices)
-      const decodeThread = process.env.BENCH_THREAD === '0' ? false : undefined;
+      // BENCH_THREAD=0 or 1: decoded on the importing thread or on its own (default: its own beyond two cores)
+      const decodeThread = process.env.BENCH_THREAD ? process.env.BENCH_THREAD === '1' : undefined;
       const r = await importEthereumEtl({ db: timed.db, repo: createIngestionRepo(timed.db) }, dir, { chainId: 1, writers, decodeThread });
       const ms = performance.now() - t;
       const cpu = process.cpuUsage(cpu0);
@@ -275,7 +275,7 @@ async function main() {
       const rate = rows / (ms / 1000);
       const q = (p: number) => [...samples].sort((a, b) => a - b)[Math.floor(p * (samples.length - 1))] / 2 ** 20;
       console.log(
-        `import (${db.kind}, ${writers ?? 'default'} writers, decoded ${decodeThread === false ? 'on the importing thread' : 'on its own thread'}): ${rows} rows -> ${r.records} records for ${r.wallets.size} wallets in ${(ms / 1000).toFixed(1)} s: ${Math.round(rate)} rows/s (load ${load()})`,
+        `import (${db.kind}, ${writers ?? 'default'} writers, decoded ${(decodeThread ?? availableParallelism() > 2) ? 'on its own thread' : 'on the importing thread'}): ${rows} rows -> ${r.records} records for ${r.wallets.size} wallets in ${(ms / 1000).toFixed(1)} s: ${Math.round(rate)} rows/s (load ${load()})`,
       );
       // this process's CPU (reading, parsing, decoding; on PGlite the database's work too): the load-independent part
       console.log(

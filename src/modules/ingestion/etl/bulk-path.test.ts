@@ -84,7 +84,7 @@ describe('the bulk path stores what the plain path stores', () => {
       chainId: 1,
       batchSize: 700,
       writers: bulk ? undefined : 1,
-      decodeThread: bulk ? undefined : false,
+      decodeThread: bulk,
     });
     return { result: summary(result), rows: await stored(db) };
   };

@@ -1,10 +1,11 @@
 // Bulk import of ethereum-etl exports (transactions, logs, token_transfers; CSV or JSON lines). Logs go through
 // the same decoder as the JSON-RPC path. The export is read and decoded on a thread of its own (thread.ts) while
-// this one writes. Each batch's records are written in one transaction (on PostgreSQL two batches at once, on their
-// own connections), and the file's row offset after it once it and every batch before it are stored: an
-// interrupted import resumes at or before where it stopped (a batch stored but not yet counted in the offset is
-// read again and its records left out as stored), and a repeated one changes nothing.
+// this one writes, when the machine has a core for it. Each batch's records are written in one transaction (on
+// PostgreSQL two batches at once, on their own connections), and the file's row offset after it once it and every
+// batch before it are stored: an interrupted import resumes at or before where it stopped (a batch stored but not
+// yet counted in the offset is read again and its records left out as stored), and a repeated one changes nothing.
 import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Db } from '../../../platform/db/types.js';
 import type { IngestionRepo } from '../repo.js';
@@ -33,7 +34,8 @@ export interface EtlImportOptions {
   writers?: number;
   /** oracle prices over the chain's JSON-RPC endpoint (pricing/); without it non-stable amounts are unvalued */
   prices?: PriceReader;
-  /** false: read and decode on the importing thread (as with `prices`) instead of a thread of its own */
+  /** read and decode on a thread of its own (default: when the machine has more than two cores: on two, the
+   *  database's backends take the second, and the thread's own cost made the import no faster); with `prices` never */
   decodeThread?: boolean;
 }
 
@@ -109,7 +111,7 @@ export async function importEthereumEtl(
   // oracle prices are read over the main thread's JSON-RPC client: with them the export is decoded here
   // on PostgreSQL the decoding thread also writes the batches as COPY's text: this thread only sends them
   const events =
-    opts.decodeThread === false || opts.prices
+    !(opts.decodeThread ?? availableParallelism() > 2) || opts.prices
       ? exportBatches(spec, result.dropped, opts.prices)
       : workerBatches({ ...spec, copy: db.kind === 'postgres' }, result.dropped);
   try {
