@@ -21,11 +21,11 @@ import { migrate } from '../src/platform/db/migrate.js';
 import { copyFromText } from '../src/platform/db/copy.js';
 import { createIngestionRepo } from '../src/modules/ingestion/repo.js';
 import { importEthereumEtl } from '../src/modules/ingestion/etl/import.js';
+import { backendsCpuSeconds, loadAverage as load } from './db-cpu.js';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const MAINNET = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/data/ethereum-etl/mainnet-17173049-17173050-json');
 const KINDS = ['blocks', 'transactions', 'logs', 'token_transfers'] as const;
-const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 /** Writes the real export `copies` times; copy k has its blocks moved k*blocks on, its hashes replaced. */
 async function generate(dir: string, rows: number): Promise<{ rows: number; copies: number; bytes: number }> {
@@ -192,24 +192,6 @@ async function baseline(db: Db, rows: number): Promise<number> {
   return rows / (ms / 1000);
 }
 
-/** CPU seconds used so far by the server processes of the database's current connections (a server on this
- *  machine: /proc; 0 elsewhere), so the import's CPU splits into the importer's and the database's. */
-async function backendsCpu(db: Db): Promise<number> {
-  if (db.kind !== 'postgres') return 0;
-  const pids = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
-  let ticks = 0;
-  for (const { pid } of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(f[11]) + Number(f[12]);
-    } catch {
-      // not on this machine, or gone
-    }
-  }
-  return ticks / 100;
-}
-
 /** Wall time spent in each kind of statement (its first words), for the import's breakdown. */
 function timedDb(db: Db): { db: Db; report(): string } {
   const spent = new Map<string, { ms: number; n: number }>();
@@ -262,14 +244,14 @@ async function main() {
       const timed = timedDb(db);
       t = performance.now();
       const cpu0 = process.cpuUsage();
-      const backends0 = await backendsCpu(db);
+      const backends0 = await backendsCpuSeconds(db);
       const writers = process.env.BENCH_WRITERS ? Number(process.env.BENCH_WRITERS) : undefined;
       // BENCH_THREAD=0 or 1: decoded on the importing thread or on its own (default: its own beyond two cores)
       const decodeThread = process.env.BENCH_THREAD ? process.env.BENCH_THREAD === '1' : undefined;
       const r = await importEthereumEtl({ db: timed.db, repo: createIngestionRepo(timed.db) }, dir, { chainId: 1, writers, decodeThread });
       const ms = performance.now() - t;
       const cpu = process.cpuUsage(cpu0);
-      const backends = (await backendsCpu(db)) - backends0;
+      const backends = (await backendsCpuSeconds(db)) - backends0;
       clearInterval(sampler);
       const rows = r.files.reduce((s, f) => s + f.rows, 0);
       const rate = rows / (ms / 1000);

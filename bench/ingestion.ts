@@ -2,7 +2,7 @@
 // wallets) against a primary-key read baseline in the same run, activity insert throughput, features + model + store
 // (a rescoring pass through the scoring service), and ethereum-etl import throughput on the real mainnet export. DATABASE_URL=postgres://... for PostgreSQL.
 //   node --import tsx bench/ingestion.ts [wallets=2800 (800 of them the warm-up)] [recordsPerWallet=60]
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
@@ -18,6 +18,7 @@ import type { ActivityRecord } from '../src/modules/ingestion/decode.js';
 import { createScoringService, standaloneInputs } from '../src/modules/scoring/service.js';
 import { createEventBus } from '../src/platform/events/bus.js';
 import { createCacheFactory } from '../src/platform/cache/index.js';
+import { backendsCpuSeconds, loadAverage as load } from './db-cpu.js';
 
 const WALLETS = Number(process.argv[2] ?? 2800);
 /** wallets scored before the measured pass (see the warm-up), never measured */
@@ -37,24 +38,8 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   return [r, performance.now() - t];
 }
 
-const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-
 /** CPU (µs) used so far by the server processes of this database's connections (0 on PGlite or another host). */
-async function backendsCpu(db: Db): Promise<number> {
-  if (db.kind !== 'postgres') return 0;
-  const pids = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
-  let ticks = 0;
-  for (const { pid } of pids) {
-    try {
-      const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(rest[11]) + Number(rest[12]); // utime, stime (fields 14 and 15)
-    } catch {
-      return 0;
-    }
-  }
-  return (ticks / 100) * 1e6; // USER_HZ 100
-}
+const backendsCpu = async (db: Db) => (await backendsCpuSeconds(db)) * 1e6;
 
 async function main() {
   const db = await openDatabase(process.env.DATABASE_URL ?? 'pglite://memory', '/tmp');
