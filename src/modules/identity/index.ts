@@ -18,15 +18,19 @@ export const identityModule: Module = {
   name: 'identity',
   async register(app, ctx) {
     const repo = createIdentityRepo(ctx.db);
-    // A DID registered while the app is assembled (the issuer's own, below, on a new database) is rescored once it is
-    // ready: the score reads services of modules registered after this one, and /health/ready need not wait for it.
+    // A DID registered while the app is assembled (the issuer's own, below, on a new database or a new issuer key) is
+    // rescored once it is ready, and only if its wallet was scored before (as a new sanctions list rescores only known
+    // wallets): the score reads services of modules registered after this one, a wallet never scored gets the DID in
+    // its first score, and scoring one at start built every chain's registry (~1.5 s) before /health/ready answered.
     const rescore = backgroundRecompute(ctx, 'identity');
     const held: string[] = [];
     let assembling = true;
-    const onIdentityChange = (address: string) => (assembling ? void held.push(address) : rescore(address));
+    const onIdentityChange = (address: string) => (assembling ? void held.push(address.toLowerCase()) : rescore(address));
     app.addHook('onReady', async () => {
       assembling = false;
-      for (const address of held.splice(0)) rescore(address);
+      const addresses = held.splice(0);
+      if (addresses.length === 0) return;
+      for (const address of await ctx.services.scoring.knownAddresses(addresses)) rescore(address);
     });
     const control = createControlRepo(ctx.db);
     const dids = createDidService({
