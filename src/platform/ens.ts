@@ -13,6 +13,7 @@ import type { AbstractProvider, Network } from 'ethers';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppContext } from './context.js';
 import { AppError, badRequest, notFound, upstream, type FieldError } from './errors.js';
+import { loadEthers } from './lazy-ethers.js';
 import { isAddress } from './http/address.js';
 import { errorResponses } from './openapi.js';
 
@@ -39,10 +40,6 @@ export interface EnsResolverOptions {
   maxEntries?: number;
   now?: () => number;
 }
-
-// ethers (~130 modules) loads when the first name is resolved, not at every start; the promise is kept
-let ethersModule: Promise<typeof import('ethers')> | undefined;
-const loadEthers = () => (ethersModule ??= import('ethers'));
 
 /**
  * Chain 1 as ethers knows it, except that ENS is read through the registry (no Universal Resolver): the registry

@@ -5,10 +5,11 @@ import type { AppContext } from '../../platform/context.js';
 import type { Config } from '../../platform/config.js';
 import { unauthorized, badRequest } from '../../platform/errors.js';
 import { toChecksum } from '../../platform/http/address.js';
+import { loadEthers } from '../../platform/lazy-ethers.js';
+import { lazy } from '../../platform/lazy.js';
 
-// loaded on the first sign-in (an EIP-1271 check for ethers), kept for the next ones
-let siwe: Promise<typeof import('siwe')> | undefined;
-let ethers: Promise<typeof import('ethers')> | undefined;
+// siwe loads on the first sign-in (ethers too, for an EIP-1271 check)
+const loadSiwe = lazy(() => import('siwe'));
 
 export const NONCE_TTL_MS = 5 * 60_000;
 /** How far ahead of our clock a wallet's issuedAt may be (clock skew), per EIP-4361's security considerations. */
@@ -90,7 +91,7 @@ export function createSiweService(ctx: Pick<AppContext, 'db' | 'config' | 'jwt'>
 
     async verify(message: string, signature: string, environment: 'live' | 'test' = 'live') {
       // siwe (and the CommonJS copy of ethers it requires) loads on the first sign-in, not at every start
-      const { SiweMessage } = await (siwe ??= import('siwe'));
+      const { SiweMessage } = await loadSiwe();
       let msg: SiweMessage;
       try {
         msg = new SiweMessage(message);
@@ -105,7 +106,7 @@ export function createSiweService(ctx: Pick<AppContext, 'db' | 'config' | 'jwt'>
         // verify() checks the signature (and EIP-1271 through a provider), nonce, domain, expirationTime and notBefore.
         await msg.verify(
           { signature, domain, nonce: msg.nonce, time: new Date().toISOString() },
-          { suppressExceptions: false, ...(rpc ? { provider: new (await (ethers ??= import('ethers'))).JsonRpcProvider(rpc) } : {}) },
+          { suppressExceptions: false, ...(rpc ? { provider: new (await loadEthers()).JsonRpcProvider(rpc) } : {}) },
         );
       } catch (e) {
         const err = (e as { error?: { type?: string } }).error;

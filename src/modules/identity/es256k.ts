@@ -5,9 +5,7 @@
 // issuer's address, which the start needs, comes from node:crypto's native secp256k1 and keccak (addressOfKey).
 import { createECDH, createHash } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3';
-
-let ethersModule: Promise<typeof import('ethers')> | undefined;
-const loadEthers = () => (ethersModule ??= import('ethers'));
+import { loadEthers } from '../../platform/lazy-ethers.js';
 
 const b64url = (b: Buffer | Uint8Array | string) => Buffer.from(b).toString('base64url');
 

@@ -1,10 +1,11 @@
 // SQL behind coverage and backoff: per wallet and chain, the source, the final block its last sync read up to and
 // whether that sync read everything; per tracked wallet, consecutive failures and the time of the next try.
 import type { Queryable } from '../../platform/db/types.js';
+import { lazy } from '../../platform/lazy.js';
 import { unreadCloneFactories } from './registry/index.js';
 
 // viem derives the clone pools: loaded when a wallet first touched an unread clone factory's chain, then kept
-let clonePools: Promise<typeof import('./registry/clone-pools.js')> | undefined;
+const loadClonePools = lazy(() => import('./registry/clone-pools.js'));
 
 export interface ChainCoverageRow {
   chainId: number;
@@ -92,7 +93,7 @@ export function createCoverageRepo(db: Queryable) {
       // when the factory derives that address for the pair. Only the chains and wallets still unnamed are looked at.
       const factories = unreadCloneFactories().filter((f) => unread.some((u) => u.chainId === f.chainId && u.address === f.factory));
       if (!factories.length) return out;
-      const { isClonePool } = await (clonePools ??= import('./registry/clone-pools.js'));
+      const { isClonePool } = await loadClonePools();
       const pairs = await q.query<{ wallet: string; chain_id: number; pool: string; tokens: string[] }>(
         `SELECT wallet, chain_id, counterparty AS pool, array_agg(DISTINCT contract) AS tokens FROM wallet_activity
           WHERE wallet = ANY($1::text[]) AND chain_id = ANY($2::int[]) AND kind = 'transfer_erc20' AND counterparty IS NOT NULL

@@ -8,6 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db/types.js';
 import type { Coverage, IngestionService } from '../scoring/contracts.js';
+import { lazy } from '../../platform/lazy.js';
 import { coverageOf } from './coverage.js';
 import { protocolContract, unreadContracts } from './registry/index.js';
 import { createCoverageRepo } from './coverage-repo.js';
@@ -19,8 +20,7 @@ import { priceReaderFor, type PriceReader } from './pricing/reader.js';
 import type { SyncOptions, SyncResult } from './sync.js';
 
 // the sync paths (decoders, event ABIs, viem) load with the first sync, not at every start; the promise is kept
-let syncModules: Promise<[typeof import('./explorer/sync.js'), typeof import('./sync.js')]> | undefined;
-const loadSync = () => (syncModules ??= Promise.all([import('./explorer/sync.js'), import('./sync.js')]));
+const loadSync = lazy(() => Promise.all([import('./explorer/sync.js'), import('./sync.js')]));
 
 export interface IngestionDeps {
   db: Db;

@@ -3,6 +3,7 @@
 import type { Address, Hex } from 'viem';
 import type { Module } from '../../platform/http/types.js';
 import type { Worker } from '../../platform/context.js';
+import { lazy } from '../../platform/lazy.js';
 import { SCORE_UPDATED, categoryId, type ScoreChange } from '../scoring/contracts.js';
 import { SUPPORTED_CHAINS } from '../../platform/config.js';
 import { BUILD_DIR, multiParty, setupSummary, type SetupSummary } from './artifacts.js';
@@ -16,8 +17,7 @@ import { createProofsService, type FullProofsService } from './service.js';
 import { checkDeployedVerifiers } from './verifier-check.js';
 
 // the chain side (viem's clients and accounts) loads when a chain is first used, not at every start
-let chainModule: Promise<typeof import('./chain.js')> | undefined;
-const loadChain = () => (chainModule ??= import('./chain.js'));
+const loadChain = lazy(() => import('./chain.js'));
 
 export const proofsModule: Module = {
   name: 'proofs',

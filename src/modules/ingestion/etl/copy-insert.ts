@@ -33,7 +33,6 @@ const INSERT_NEW_LOGS = `WITH t AS (DELETE FROM wallet_activity_stage RETURNING 
 
 /** One record as a line of COPY's text format, in the stage's column order. */
 function line(r: ActivityRecord, seq: number): string {
-  const value = r.valueUsd === null || r.valueUsd === undefined ? null : r.valueUsd;
   return [
     seq,
     r.chainId,
@@ -50,7 +49,7 @@ function line(r: ActivityRecord, seq: number): string {
     copyText(r.direction),
     copyText(r.protocol),
     copyText(r.ref),
-    copyText(value),
+    copyText(r.valueUsd),
     copyText(r.txFrom?.toLowerCase() ?? null),
   ].join('\t');
 }

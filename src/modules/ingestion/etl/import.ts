@@ -118,12 +118,7 @@ export async function importEthereumEtl(
     // Uniswap V3 positions minted to wallets that paid for them (the pre-pass over whole transactions): first
     const first = await events.next();
     const positions = !first.done && first.value.type === 'positions' ? first.value.records : [];
-    if (positions.length) {
-      const { wallets, stored, undated } = await db.tx((q) => storeActivity(q, positions));
-      for (const w of wallets) result.wallets.add(w);
-      result.records += stored;
-      result.recordsWithoutTime += undated;
-    }
+    if (positions.length) addStored(result, await db.tx((q) => storeActivity(q, positions)));
     const run: EtlRun = { db, repo, opts, chainId, source, writers, events, result };
     for (const f of todo) result.files.push(await importFile(run, f));
     // to the end: the decoding thread's drop counts come with its last event
@@ -132,6 +127,13 @@ export async function importEthereumEtl(
     await events.return(undefined);
   }
   return result;
+}
+
+/** What one write stored, added to the import's result. */
+function addStored(result: EtlImportResult, s: { wallets: Set<string>; stored: number; undated: number }): void {
+  for (const w of s.wallets) result.wallets.add(w);
+  result.records += s.stored;
+  result.recordsWithoutTime += s.undated;
 }
 
 /** One file from its saved offset, batch by batch; its line in the result. */
@@ -158,7 +160,7 @@ async function importFile(
       const end = offset;
       await writes.push(
         async () => {
-          const { wallets, stored, undated } = await db.tx(async (q) => {
+          const stored = await db.tx(async (q) => {
             const s =
               copy !== undefined
                 ? await insertCopied(q, copy, { skipStoredLogs })
@@ -166,10 +168,8 @@ async function importFile(
             if (nonces.size) await repo.recordNonces(nonces, chainId, q);
             return s;
           });
-          for (const w of wallets) result.wallets.add(w);
+          addStored(result, stored);
           for (const w of nonces.keys()) result.wallets.add(w);
-          result.records += stored;
-          result.recordsWithoutTime += undated;
         },
         async () => {
           await repo.saveImportProgress(source, rel, end, false);
