@@ -6,7 +6,7 @@
 // registry contracts and verified pools are never wallets; amounts are valued in USD where a price is known.
 // Each protocol family's events are decoded in decode/<family>.ts; this file gates, decodes the ABI and dispatches.
 import { decodeEventLog } from 'viem';
-import { EVENTS_BY_TOPIC, type EventName } from './events.js';
+import { EVENTS_BY_TOPIC, type EventDef, type EventName } from './events.js';
 import { evidenceValue, gate } from './registry/gate.js';
 import { aaveDecoders } from './decode/aave.js';
 import { balancerDecoders } from './decode/balancer.js';
@@ -16,6 +16,7 @@ import { morphoDecoders } from './decode/morpho.js';
 import { recorder, type ActivityRecord, type Decoder, type DecodeContext, type RawLog } from './decode/scope.js';
 import { erc721Transfer, transferDecoders } from './decode/transfers.js';
 import { uniswapDecoders } from './decode/uniswap.js';
+import { decodeStatic, staticLayout, type StaticLayout } from './decode/static-abi.js';
 
 export type { ActivityRecord, DecodeContext, RawLog } from './decode/scope.js';
 
@@ -33,6 +34,28 @@ const DECODERS = new Map(
 
 const lower = (v: unknown) => String(v).toLowerCase();
 
+// events of static words only, decoded without viem (decode/static-abi.ts)
+const LAYOUTS = new Map<string, StaticLayout | null>([...EVENTS_BY_TOPIC].map(([topic, def]) => [topic, staticLayout(def.abi)]));
+
+/** The log's arguments (viem's strict decoding; static events directly), or null when the log is not this event. */
+function decodeArgs(def: EventDef, log: RawLog): Record<string, unknown> | null {
+  const layout = LAYOUTS.get(def.topic0);
+  // viem matches the selector as written (lowercase): another casing is not this event to it
+  const direct = layout && log.topics[0] === def.topic0 ? decodeStatic(layout, log.topics, log.data) : null;
+  if (direct) return direct;
+  try {
+    const decoded = decodeEventLog({
+      abi: [def.abi],
+      topics: log.topics as [`0x${string}`],
+      data: log.data as `0x${string}`,
+      strict: true,
+    });
+    return (decoded.args ?? {}) as Record<string, unknown>;
+  } catch {
+    return null; // a log that merely shares a selector (wrong topic count or data layout) is not this event
+  }
+}
+
 export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
   const topic0 = log.topics[0]?.toLowerCase();
   const def = topic0 ? EVENTS_BY_TOPIC.get(topic0) : undefined;
@@ -49,18 +72,8 @@ export function decodeLog(log: RawLog, ctx: DecodeContext): ActivityRecord[] {
     erc721Transfer(log, ctx, contract, add);
     return out;
   }
-  let args: Record<string, unknown>;
-  try {
-    const decoded = decodeEventLog({
-      abi: [def.abi],
-      topics: log.topics as [`0x${string}`],
-      data: log.data as `0x${string}`,
-      strict: true,
-    });
-    args = (decoded.args ?? {}) as Record<string, unknown>;
-  } catch {
-    return []; // a log that merely shares a selector (wrong topic count or data layout) is not this event
-  }
+  const args = decodeArgs(def, log);
+  if (!args) return [];
   const price = (token: string | null) => (token && ctx.prices ? (ctx.prices(token, log.blockNumber) ?? null) : null);
   DECODERS.get(def.name)?.({
     log,

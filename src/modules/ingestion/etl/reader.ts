@@ -1,8 +1,8 @@
 // Reads ethereum-etl export files row by row: JSON lines (one object per line, big integers kept exact) or CSV
 // with a header row. Rows are yielded in batches with the count of rows consumed, so an import can record its
 // offset after each batch and resume from it.
+import { open } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { parse } from 'csv-parse';
 
 export type Row = Record<string, string | number | boolean | null | string[] | undefined>;
@@ -10,8 +10,66 @@ export type Row = Record<string, string | number | boolean | null | string[] | u
 /** Quotes integer literals too long for a double, so JSON.parse keeps them exact (values, gas prices). */
 const BIG_INT = /([:[,]\s*)(-?\d{16,})(?=\s*[,\]}])/g;
 
+/**
+ * A JSON line as an object, integers beyond 2^53 as their exact digits (strings). Most lines have none (logs): they
+ * are parsed once as they are. A line with one has it re-read from its text by its key; anything less plain (a
+ * nested object, a number in an array) goes through the quoting of every long literal.
+ */
 export function parseJsonLine(line: string): Row {
-  return JSON.parse(line.replace(BIG_INT, '$1"$2"')) as Row;
+  const row = JSON.parse(line) as Row;
+  for (const key in row) {
+    const v = row[key];
+    if (typeof v === 'number') {
+      if (Number.isSafeInteger(v) || !Number.isInteger(v)) continue; // a float's digits are lost either way (fields.ts)
+      const digits = literalOf(line, key);
+      if (digits === null) return quotedParse(line);
+      row[key] = digits;
+    } else if (v !== null && typeof v === 'object' && !(Array.isArray(v) && v.every((x) => typeof x === 'string'))) {
+      return quotedParse(line);
+    }
+  }
+  return row;
+}
+
+const quotedParse = (line: string) => JSON.parse(line.replace(BIG_INT, '$1"$2"')) as Row;
+
+/** The integer literal written for `key` (its last occurrence, as JSON.parse keeps), or null if not plainly there. */
+function literalOf(line: string, key: string): string | null {
+  const at = line.lastIndexOf(`${JSON.stringify(key)}:`);
+  if (at < 0) return null;
+  const m = /^\s*(-?\d+)(?=\s*[,}])/.exec(line.slice(at + key.length + 3, at + key.length + 3 + 100));
+  return m ? m[1] : null;
+}
+
+/**
+ * A file's lines, a chunk's worth at a time (1 MiB read at once and split on newlines: a stream and readline cost
+ * more than the parsing). A line ends at \n; a \r before it is dropped.
+ */
+export async function* readLines(file: string): AsyncGenerator<string[]> {
+  const fh = await open(file, 'r');
+  let buf = Buffer.allocUnsafe(1 << 20);
+  let kept = 0; // bytes of an unfinished line at the start of buf
+  try {
+    for (;;) {
+      if (kept === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(buf.length)]); // a line longer than buf
+      const { bytesRead } = await fh.read(buf, kept, buf.length - kept, null);
+      const filled = kept + bytesRead;
+      // a newline byte never falls inside a UTF-8 character: the text up to the last one decodes on its own
+      const end = bytesRead === 0 ? filled : buf.lastIndexOf(10, filled - 1) + 1;
+      if (end > 0) {
+        const text = buf.toString('utf8', 0, end);
+        const lines = text.split('\n');
+        if (lines[lines.length - 1] === '') lines.pop();
+        if (text.includes('\r')) for (let i = 0; i < lines.length; i++) if (lines[i].endsWith('\r')) lines[i] = lines[i].slice(0, -1);
+        yield lines;
+      }
+      if (bytesRead === 0) break;
+      kept = filled - end;
+      buf.copyWithin(0, end, filled);
+    }
+  } finally {
+    await fh.close();
+  }
 }
 
 /**
@@ -25,23 +83,32 @@ export async function* readRows(
   opts: { exactIntegers?: boolean } = {},
 ): AsyncGenerator<{ rows: Row[]; consumed: number }> {
   const parseLine = opts.exactIntegers === false ? (line: string) => JSON.parse(line) as Row : parseJsonLine;
-  const csv = /\.csv$/i.test(file);
   let index = 0;
   let batch: Row[] = [];
   let consumed = 0;
-  const source: AsyncIterable<Row | string> = csv
-    ? createReadStream(file).pipe(parse({ columns: true, skip_empty_lines: true, relax_column_count: true }))
-    : createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-  for await (const item of source) {
-    if (typeof item === 'string' && !item.trim()) continue;
-    index++;
-    if (index <= skip) continue;
-    batch.push(typeof item === 'string' ? parseLine(item) : item);
-    consumed++;
-    if (batch.length >= batchSize) {
-      yield { rows: batch, consumed };
-      batch = [];
-      consumed = 0;
+  if (/\.csv$/i.test(file)) {
+    const csv = createReadStream(file).pipe(parse({ columns: true, skip_empty_lines: true, relax_column_count: true }));
+    for await (const row of csv as AsyncIterable<Row>) {
+      if (++index <= skip) continue;
+      batch.push(row);
+      if (++consumed >= batchSize) {
+        yield { rows: batch, consumed };
+        batch = [];
+        consumed = 0;
+      }
+    }
+  } else {
+    for await (const lines of readLines(file)) {
+      for (const line of lines) {
+        if (!line.trim()) continue;
+        if (++index <= skip) continue;
+        batch.push(parseLine(line));
+        if (++consumed >= batchSize) {
+          yield { rows: batch, consumed };
+          batch = [];
+          consumed = 0;
+        }
+      }
     }
   }
   if (batch.length || consumed) yield { rows: batch, consumed };
@@ -54,7 +121,7 @@ export async function countRows(file: string): Promise<number> {
     for await (const b of readRows(file, 0, 5000)) n += b.consumed;
     return n;
   }
-  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) if (line.trim()) n++;
+  for await (const lines of readLines(file)) for (const line of lines) if (line.trim()) n++;
   return n;
 }
 
