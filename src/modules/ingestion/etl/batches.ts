@@ -1,5 +1,5 @@
-// An export read and decoded into what the import writes, in order: the position records found by the pre-pass
-// over the logs, then each file's batches from its saved offset. Runs in a worker thread (worker.ts) or, when the
+// An export read and decoded into what the import writes, in order: each file's batches from its saved offset, with
+// the position records found by the pre-pass over the logs after the transactions files'. Runs in a worker thread (worker.ts) or, when the
 // logs need the main thread's oracle prices, in the importing thread itself; the writes stay with the importer.
 import type { ActivityRecord, RawLog } from '../decode.js';
 import type { DropCounter } from '../registry/gate.js';
@@ -7,7 +7,7 @@ import type { PriceReader } from '../pricing/index.js';
 import { copyLines } from './copy-insert.js';
 import { checkIntegerFields } from './fields.js';
 import { num, readRows, type Row } from './reader.js';
-import { batchRecords, indexExport } from './records.js';
+import { batchRecords, indexExport, type BatchContext } from './records.js';
 import { scanLogs, type FileKind } from './scan.js';
 
 export interface ExportSpec {
@@ -22,13 +22,18 @@ export interface ExportSpec {
 }
 
 export type BatchEvent =
-  /** and the logs the registry learned markets from (registry/markets.ts): the importing thread learns them too */
+  /** after the transactions files' batches, before any other: the position records found by the pre-pass, and the
+   *  logs the registry learned markets from (registry/markets.ts): the importing thread learns them too */
   | { type: 'positions'; records: ActivityRecord[]; learned: RawLog[] }
   | { type: 'batch'; nonces: Map<string, number>; consumed: number; records?: ActivityRecord[]; copy?: string }
   /** the file's batches are all given; the next event belongs to the next file of `todo` */
   | { type: 'file-end' };
 
-/** The export's records, batch by batch. A value that is not an exact integer (EtlFieldError) ends it at its batch. */
+/**
+ * The export's records, batch by batch. A value that is not an exact integer (EtlFieldError) ends it at its batch.
+ * The pre-pass over the logs (scan.ts) runs while the transactions files' batches are decoded and written (they need
+ * only the index): the database takes them while this thread reads the logs, instead of waiting for both.
+ */
 export async function* exportBatches(spec: ExportSpec, dropped: DropCounter, prices?: PriceReader): AsyncGenerator<BatchEvent> {
   const { chainId } = spec;
   const index = await indexExport(spec.files);
@@ -36,20 +41,33 @@ export async function* exportBatches(spec: ExportSpec, dropped: DropCounter, pri
     const ts = num(r.block_timestamp);
     return ts !== null ? new Date(ts * 1000) : (index.times.get(Number(r.block_number)) ?? null);
   };
-  // Swap pools, and Uniswap V3 positions minted to wallets that paid for them (read from whole transactions, so
-  // before the batches)
-  const { pools, positions, learned } = await scanLogs(spec.files, chainId, index.senders, timeOf);
-  yield { type: 'positions', records: positions, learned };
-  const ctx = { chainId, index, timeOf, pools, dropped, prices };
-  for (const f of spec.todo) {
-    let line = f.offset + 1 + (/\.csv$/i.test(f.file) ? 1 : 0);
-    for await (const { rows, consumed } of readRows(f.file, f.offset, spec.batchSize)) {
-      checkIntegerFields(rows, f.kind, f.rel, line);
-      line += consumed;
-      const nonces = new Map<string, number>();
-      const records = await batchRecords(ctx, f.kind, rows, nonces);
-      yield { type: 'batch', nonces, consumed, ...(spec.copy ? { copy: copyLines(records) } : { records }) };
+  const stop = new AbortController();
+  // Swap pools, and Uniswap V3 positions minted to wallets that paid for them (read from whole transactions)
+  const scan = scanLogs(spec.files, chainId, index.senders, timeOf, stop.signal);
+  scan.catch(() => undefined); // its failure is thrown where it is awaited (below), not as an unhandled rejection
+  const ctx: BatchContext = { chainId, index, timeOf, pools: new Map(), dropped, prices };
+  let scanned = false;
+  async function* scanResult(): AsyncGenerator<BatchEvent> {
+    const { pools, positions, learned } = await scan;
+    ctx.pools = pools;
+    scanned = true;
+    yield { type: 'positions', records: positions, learned };
+  }
+  try {
+    for (const f of spec.todo) {
+      if (f.kind !== 'transactions' && !scanned) yield* scanResult();
+      let line = f.offset + 1 + (/\.csv$/i.test(f.file) ? 1 : 0);
+      for await (const { rows, consumed } of readRows(f.file, f.offset, spec.batchSize)) {
+        checkIntegerFields(rows, f.kind, f.rel, line);
+        line += consumed;
+        const nonces = new Map<string, number>();
+        const records = await batchRecords(ctx, f.kind, rows, nonces);
+        yield { type: 'batch', nonces, consumed, ...(spec.copy ? { copy: copyLines(records) } : { records }) };
+      }
+      yield { type: 'file-end' };
     }
-    yield { type: 'file-end' };
+    if (!scanned) yield* scanResult();
+  } finally {
+    stop.abort();
   }
 }

@@ -31,33 +31,44 @@ const INSERT_NEW_LOGS = `WITH t AS (DELETE FROM wallet_activity_stage RETURNING 
     ON CONFLICT DO NOTHING RETURNING wallet, occurred_at IS NULL AS undated)
   ${COUNT}`;
 
-/** One record as a line of COPY's text format, in the stage's column order. */
-function line(r: ActivityRecord, seq: number): string {
-  return [
-    seq,
-    r.chainId,
-    copyText(r.txHash),
-    r.logIndex,
-    copyText(r.wallet),
-    copyText(r.kind),
-    r.blockNumber,
-    r.occurredAt ? r.occurredAt.toISOString() : '\\N',
-    copyText(r.contract),
-    copyText(r.counterparty),
-    copyText(r.tokenId),
-    copyText(r.amount),
-    copyText(r.direction),
-    copyText(r.protocol),
-    copyText(r.ref),
-    copyText(r.valueUsd),
-    copyText(r.txFrom?.toLowerCase() ?? null),
-  ].join('\t');
+const UNSAFE = /[\\\t\n\r]/;
+const nul = (v: string | number | null | undefined) => v ?? '\\N';
+
+/**
+ * One record as a line of COPY's text format, in the stage's column order. Its text fields are checked for what COPY
+ * must escape in one test over all of them (a test per field was most of the line's cost); a record with one is
+ * written field by field through copyText. Numbers and the kind need no escape.
+ */
+function line(r: ActivityRecord, seq: number, at: string): string {
+  const txFrom = r.txFrom?.toLowerCase() ?? null;
+  if (
+    UNSAFE.test(
+      `${r.txHash}${r.wallet}${r.contract ?? ''}${r.counterparty ?? ''}${r.tokenId ?? ''}${r.amount ?? ''}${r.direction ?? ''}${r.protocol ?? ''}${r.ref ?? ''}${r.valueUsd ?? ''}${txFrom ?? ''}`,
+    )
+  )
+    return `${seq}\t${r.chainId}\t${copyText(r.txHash)}\t${r.logIndex}\t${copyText(r.wallet)}\t${r.kind}\t${r.blockNumber}\t${at}\t${copyText(
+      r.contract,
+    )}\t${copyText(r.counterparty)}\t${copyText(r.tokenId)}\t${copyText(r.amount)}\t${copyText(r.direction)}\t${copyText(
+      r.protocol,
+    )}\t${copyText(r.ref)}\t${copyText(r.valueUsd)}\t${copyText(txFrom)}\n`;
+  return `${seq}\t${r.chainId}\t${r.txHash}\t${r.logIndex}\t${r.wallet}\t${r.kind}\t${r.blockNumber}\t${at}\t${nul(r.contract)}\t${nul(
+    r.counterparty,
+  )}\t${nul(r.tokenId)}\t${nul(r.amount)}\t${nul(r.direction)}\t${nul(r.protocol)}\t${nul(r.ref)}\t${nul(r.valueUsd)}\t${nul(txFrom)}\n`;
 }
 
 /** Records as COPY's text, one line each, numbered in their order (made on the decoding thread, batches.ts). */
 export function copyLines(records: ActivityRecord[]): string {
   let text = '';
-  for (let i = 0; i < records.length; i++) text += `${line(records[i], i)}\n`;
+  // a batch's records come block by block: one time's text serves its run
+  let time = NaN;
+  let at = '\\N';
+  for (let i = 0; i < records.length; i++) {
+    const d = records[i].occurredAt;
+    if (!d) at = '\\N';
+    else if (d.getTime() !== time) at = d.toISOString();
+    time = d ? d.getTime() : NaN;
+    text += line(records[i], i, at);
+  }
   return text;
 }
 

@@ -75,8 +75,8 @@ interface EtlRun {
   /** the import's name in the progress table */
   source: string;
   writers: number;
-  /** the export's records, batch by batch (batches.ts), from the decoding thread or this one */
-  events: AsyncGenerator<BatchEvent>;
+  /** the export's next batch or file end (batches.ts), from the decoding thread or this one */
+  next: () => Promise<IteratorResult<BatchEvent>>;
   result: EtlImportResult;
 }
 
@@ -114,15 +114,21 @@ export async function importEthereumEtl(
     !(opts.decodeThread ?? availableParallelism() > 2) || opts.prices
       ? exportBatches(spec, result.dropped, opts.prices)
       : workerBatches({ ...spec, copy: db.kind === 'postgres' }, result.dropped);
+  // the export's batches; the Uniswap V3 positions minted to wallets that paid for them (the pre-pass over whole
+  // transactions), which come between two files, are stored as they come
+  const next = async (): Promise<IteratorResult<BatchEvent>> => {
+    for (;;) {
+      const ev = await events.next();
+      if (ev.done || ev.value.type !== 'positions') return ev;
+      const positions = ev.value.records;
+      if (positions.length) addStored(result, await db.tx((q) => storeActivity(q, positions)));
+    }
+  };
   try {
-    // Uniswap V3 positions minted to wallets that paid for them (the pre-pass over whole transactions): first
-    const first = await events.next();
-    const positions = !first.done && first.value.type === 'positions' ? first.value.records : [];
-    if (positions.length) addStored(result, await db.tx((q) => storeActivity(q, positions)));
-    const run: EtlRun = { db, repo, opts, chainId, source, writers, events, result };
+    const run: EtlRun = { db, repo, opts, chainId, source, writers, next, result };
     for (const f of todo) result.files.push(await importFile(run, f));
     // to the end: the decoding thread's drop counts come with its last event
-    while (!(await events.next()).done);
+    while (!(await next()).done);
   } finally {
     await events.return(undefined);
   }
@@ -154,7 +160,7 @@ async function importFile(
   // token transfers already stored as logs are left out by the write itself (writer.ts)
   const skipStoredLogs = f.kind === 'token_transfers';
   try {
-    for (let ev = await run.events.next(); !ev.done && ev.value.type === 'batch'; ev = await run.events.next()) {
+    for (let ev = await run.next(); !ev.done && ev.value.type === 'batch'; ev = await run.next()) {
       const { records, copy, nonces, consumed } = ev.value;
       offset += consumed;
       const end = offset;

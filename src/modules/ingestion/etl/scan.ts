@@ -6,7 +6,8 @@ import type { PoolInfo } from '../registry/gate.js';
 import { derivePool, SWAP_TOPICS } from '../registry/pools.js';
 import { LEARNED_FROM, learnFromLogs } from '../registry/markets.js';
 import { positionMintRecipient, positionRecords } from '../positions.js';
-import { readRows, str, topicsOf, type Row } from './reader.js';
+import { isPositionManager } from '../registry/index.js';
+import { readRows, str, stringField, topicsOf, type Row } from './reader.js';
 
 export const KINDS = ['blocks', 'transactions', 'logs', 'token_transfers'] as const;
 export type FileKind = (typeof KINDS)[number];
@@ -46,14 +47,27 @@ export async function scanLogs(
   chainId: number,
   senders: Map<string, string>,
   timeOf: (r: Row) => Date | null,
+  signal?: AbortSignal,
 ): Promise<{ pools: Map<string, PoolInfo | null>; positions: ActivityRecord[]; learned: RawLog[] }> {
   const logFiles = files.filter((f) => f.kind === 'logs');
   const protocolOf = new Map<string, 'uniswap-v2' | 'uniswap-v3'>();
   const poolsInTx = new Map<string, Set<string>>();
   const minting = new Set<string>();
   const learned: RawLog[] = [];
+  // the first pass parses only the logs it can learn from: a swap, a market's or rate's log, a position mint
+  const firstPass = (line: string) => {
+    const t0 = stringField(line, 'topics', true)?.toLowerCase();
+    if (t0 === undefined) return true; // not plainly written: parsed, to be sure
+    if (t0 === null) return false;
+    if (t0 === TRANSFER_TOPIC) {
+      const address = stringField(line, 'address');
+      return address === undefined || (address !== null && isPositionManager(chainId, address));
+    }
+    return LEARNED_FROM.has(t0) || SWAP_TOPICS.has(t0);
+  };
   for (const f of logFiles) {
-    for await (const { rows } of readRows(f.file, 0, 5000, { exactIntegers: false })) {
+    for await (const { rows } of readRows(f.file, 0, 5000, { exactIntegers: false, keep: firstPass })) {
+      signal?.throwIfAborted(); // the import ended without it
       const logs = rows.flatMap((r) => rawLog(r, () => null) ?? []);
       learnFromLogs(chainId, logs);
       for (const l of logs) if (LEARNED_FROM.has(l.topics[0]?.toLowerCase() ?? '')) learned.push(l);
@@ -86,9 +100,15 @@ export async function scanLogs(
     }
   };
   const byTx = new Map<string, RawLog[]>();
+  // the second parses only the rows of the transactions that swapped or minted
+  const secondPass = (line: string) => {
+    const tx = stringField(line, 'transaction_hash')?.toLowerCase();
+    return tx === undefined || (tx !== null && (poolsInTx.has(tx) || minting.has(tx)));
+  };
   if (poolsInTx.size || minting.size) {
     for (const f of files.filter((x) => x.kind === 'logs' || (poolsInTx.size && x.kind === 'token_transfers'))) {
-      for await (const { rows } of readRows(f.file, 0, 5000, { exactIntegers: false })) {
+      for await (const { rows } of readRows(f.file, 0, 5000, { exactIntegers: false, keep: secondPass })) {
+        signal?.throwIfAborted();
         for (const r of rows) {
           const tx = str(r.transaction_hash)?.toLowerCase();
           if (f.kind === 'token_transfers') {
