@@ -11,7 +11,7 @@
 //   (without DATABASE_URL: embedded PGlite in memory)
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -257,7 +257,7 @@ async function main() {
       const rate = rows / (ms / 1000);
       const q = (p: number) => [...samples].sort((a, b) => a - b)[Math.floor(p * (samples.length - 1))] / 2 ** 20;
       console.log(
-        `import (${db.kind}, ${writers ?? 'default'} writers, decoded ${(decodeThread ?? availableParallelism() > 2) ? 'on its own thread' : 'on the importing thread'}): ${rows} rows -> ${r.records} records for ${r.wallets.size} wallets in ${(ms / 1000).toFixed(1)} s: ${Math.round(rate)} rows/s (load ${load()})`,
+        `import (${db.kind}, ${writers ?? 'default'} writers, decoded ${(decodeThread ?? true) ? 'on its own thread' : 'on the importing thread'}): ${rows} rows -> ${r.records} records for ${r.wallets.size} wallets in ${(ms / 1000).toFixed(1)} s: ${Math.round(rate)} rows/s (load ${load()})`,
       );
       // this process's CPU (reading, parsing, decoding; on PGlite the database's work too): the load-independent part
       console.log(

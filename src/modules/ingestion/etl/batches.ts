@@ -6,6 +6,7 @@ import type { DropCounter } from '../registry/gate.js';
 import type { PriceReader } from '../pricing/index.js';
 import { copyLines } from './copy-insert.js';
 import { checkIntegerFields } from './fields.js';
+import { LogKeys } from './log-keys.js';
 import { num, readRows, type Row } from './reader.js';
 import { batchRecords, indexExport, type BatchContext } from './records.js';
 import { scanLogs, type FileKind } from './scan.js';
@@ -45,7 +46,7 @@ export async function* exportBatches(spec: ExportSpec, dropped: DropCounter, pri
   // Swap pools, and Uniswap V3 positions minted to wallets that paid for them (read from whole transactions)
   const scan = scanLogs(spec.files, chainId, index.senders, timeOf, stop.signal);
   scan.catch(() => undefined); // its failure is thrown where it is awaited (below), not as an unhandled rejection
-  const ctx: BatchContext = { chainId, index, timeOf, pools: new Map(), dropped, prices };
+  const ctx: BatchContext = { chainId, index, timeOf, pools: new Map(), dropped, prices, logKeys: new LogKeys() };
   let scanned = false;
   async function* scanResult(): AsyncGenerator<BatchEvent> {
     const { pools, positions, learned } = await scan;

@@ -1,11 +1,10 @@
 // Bulk import of ethereum-etl exports (transactions, logs, token_transfers; CSV or JSON lines). Logs go through
 // the same decoder as the JSON-RPC path. The export is read and decoded on a thread of its own (thread.ts) while
-// this one writes, when the machine has a core for it. Each batch's records are written in one transaction (on
+// this one writes. Each batch's records are written in one transaction (on
 // PostgreSQL two batches at once, on their own connections), and the file's row offset after it once it and every
 // batch before it are stored: an interrupted import resumes at or before where it stopped (a batch stored but not
 // yet counted in the offset is read again and its records left out as stored), and a repeated one changes nothing.
 import { readdirSync, realpathSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Db } from '../../../platform/db/types.js';
 import type { IngestionRepo } from '../repo.js';
@@ -34,8 +33,8 @@ export interface EtlImportOptions {
   writers?: number;
   /** oracle prices over the chain's JSON-RPC endpoint (pricing/); without it non-stable amounts are unvalued */
   prices?: PriceReader;
-  /** read and decode on a thread of its own (default: when the machine has more than two cores: on two, the
-   *  database's backends take the second, and the thread's own cost made the import no faster); with `prices` never */
+  /** read and decode on a thread of its own (default; with `prices` never): its young generation is sized for the
+   *  decoding's garbage (thread.ts), which made it the faster path on two cores too */
   decodeThread?: boolean;
 }
 
@@ -111,7 +110,7 @@ export async function importEthereumEtl(
   // oracle prices are read over the main thread's JSON-RPC client: with them the export is decoded here
   // on PostgreSQL the decoding thread also writes the batches as COPY's text: this thread only sends them
   const events =
-    !(opts.decodeThread ?? availableParallelism() > 2) || opts.prices
+    !(opts.decodeThread ?? true) || opts.prices
       ? exportBatches(spec, result.dropped, opts.prices)
       : workerBatches({ ...spec, copy: db.kind === 'postgres' }, result.dropped);
   // the export's batches; the Uniswap V3 positions minted to wallets that paid for them (the pre-pass over whole

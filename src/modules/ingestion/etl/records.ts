@@ -8,7 +8,8 @@ import { ZERO_ADDRESS } from '../events.js';
 import type { DropCounter, PoolInfo } from '../registry/gate.js';
 import { pricesForLogs, type PriceLookup, type PriceReader } from '../pricing/index.js';
 import { isPositionManager } from '../registry/index.js';
-import { num, readRows, str, type Row } from './reader.js';
+import { num, readRows, str, topicsOf, type Row } from './reader.js';
+import type { LogKeys } from './log-keys.js';
 import { rawLog, TRANSFER_TOPIC, type FileKind } from './scan.js';
 
 /** What the blocks and transactions files tell of the whole export. */
@@ -52,6 +53,8 @@ export interface BatchContext {
   pools: Map<string, PoolInfo | null>;
   dropped: DropCounter;
   prices?: PriceReader;
+  /** the logs files' Transfer logs that gave records: their token_transfers rows are left out (log-keys.ts) */
+  logKeys: LogKeys;
 }
 
 /** A batch's records (and its senders' nonces, for a transactions file). */
@@ -64,10 +67,29 @@ export async function batchRecords(ctx: BatchContext, kind: FileKind, rows: Row[
       rows.flatMap((r) => rawLog(r, timeOf) ?? []),
       { chainId, pools },
     );
-    return rows.flatMap((r) => logRecords(r, { chainId, pools, dropped: ctx.dropped, prices }, timeOf, index.senders));
+    const out: ActivityRecord[] = [];
+    for (const r of rows) {
+      const records = logRecords(r, { chainId, pools, dropped: ctx.dropped, prices }, timeOf, index.senders);
+      if (!records.length) continue;
+      for (const x of records) out.push(x);
+      if (records[0].txHash && isTransferRow(r)) ctx.logKeys.add(Number(r.block_number), Number(r.log_index), records[0].txHash);
+    }
+    return out;
   }
-  return rows.flatMap((r) => tokenTransferRecords(r, chainId, timeOf, index.senders));
+  const out: ActivityRecord[] = [];
+  for (const r of rows) {
+    const tx = str(r.transaction_hash);
+    if (tx && ctx.logKeys.has(Number(r.block_number), Number(r.log_index), tx)) continue; // its log gave its records
+    for (const x of tokenTransferRecords(r, chainId, timeOf, index.senders)) out.push(x);
+  }
+  return out;
 }
+
+const isTransferRow = (r: Row) => {
+  const topics = r.topics;
+  const t0 = Array.isArray(topics) ? topics[0] : topicsOf(topics)[0];
+  return t0?.toLowerCase() === TRANSFER_TOPIC;
+};
 
 /** The contract a creating transaction made (its receipt's, else the CREATE address of its sender and nonce). */
 function createdBy(r: Row): string | null {

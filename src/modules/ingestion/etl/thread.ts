@@ -1,13 +1,16 @@
 // The export read and decoded on a thread of its own (worker.ts): the importing thread only writes, so reading,
 // JSON parsing and decoding (most of an import's CPU) run beside the database's work instead of taking turns with
-// the writes' own. The collector takes about a quarter of the decoding thread's CPU (many short-lived objects): its
-// young generation is larger than the default (300,990 rows at load 6-7: 23.0 and 25.3 s of the process's CPU
-// against 24.0 and 26.6 with the default; within the noise, never worse).
+// the writes' own. The collector took over a quarter of the decoding's CPU with V8's default young generation (16 MB
+// semi-spaces: a scavenge every few ms, each copying the batch in the making): the thread's is 192 MB, which the
+// importing thread's cannot be given once node runs (1,000,760 rows on PostgreSQL, 2 cores: 38,400 rows/s decoded
+// on the importing thread, 43,500 on this one with 96 MB, 44,600-46,400 with 192 MB).
 import { Worker } from 'node:worker_threads';
 import type { DropCounter } from '../registry/gate.js';
-import { learnFromLogs } from '../registry/markets.js';
+import { learnedMarkets, learnFromLogs } from '../registry/markets.js';
+import { localRegistry } from '../registry/index.js';
 import type { BatchEvent, ExportSpec } from './batches.js';
 import { EtlFieldError } from './fields.js';
+import type { WorkerData } from './worker.js';
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const ENTRY = new URL('./worker-entry.mjs', import.meta.url);
@@ -25,10 +28,12 @@ const addDropped = (to: DropCounter, from: DropCounter) => {
 /** exportBatches' events, from the decoding thread; the thread ends when they do (or the caller stops). */
 export async function* workerBatches(spec: ExportSpec, dropped: DropCounter): AsyncGenerator<BatchEvent> {
   const worker = new Worker(ENTRY, {
-    workerData: { spec, module: MODULE, tsx: FROM_SOURCE },
+    // the thread's registry and learned markets start as this thread's: the local chain's operator entries and
+    // markets learned before the import decode the same on both
+    workerData: { spec, module: MODULE, tsx: FROM_SOURCE, local: localRegistry(), markets: learnedMarkets() } satisfies WorkerData,
     // from the sources the entry registers tsx itself: the parent's flags (a test runner's, tsx's) are left out
     ...(FROM_SOURCE ? { execArgv: [] } : {}),
-    resourceLimits: { maxYoungGenerationSizeMb: 96 },
+    resourceLimits: { maxYoungGenerationSizeMb: 192 },
     name: 'ethereum-etl decoding',
   });
   const queue: Message[] = [];

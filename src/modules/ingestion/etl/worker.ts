@@ -2,7 +2,17 @@
 // to the importer, at most WINDOW batches ahead of those it took, so memory stays bounded by a few batches.
 import { parentPort, workerData } from 'node:worker_threads';
 import { newDropCounter } from '../registry/gate.js';
+import { useLocalRegistry, type LocalRegistry } from '../registry/index.js';
+import { adoptMarkets, type LearnedMarkets } from '../registry/markets.js';
 import { exportBatches, type ExportSpec } from './batches.js';
+
+export interface WorkerData {
+  spec: ExportSpec;
+  module: string;
+  tsx: boolean;
+  local: { chainId: number; entries: LocalRegistry } | null;
+  markets: LearnedMarkets;
+}
 
 const WINDOW = 2;
 const port = parentPort!;
@@ -15,9 +25,12 @@ port.on('message', (m: unknown) => {
   wake = null;
 });
 
+const data = workerData as WorkerData;
+if (data.local) useLocalRegistry(data.local.chainId, data.local.entries);
+adoptMarkets(data.markets);
 const dropped = newDropCounter();
 try {
-  for await (const ev of exportBatches((workerData as { spec: ExportSpec }).spec, dropped)) {
+  for await (const ev of exportBatches(data.spec, dropped)) {
     if (ev.type === 'batch') {
       while (credit <= 0) await new Promise<void>((resolve) => (wake = resolve));
       credit--;

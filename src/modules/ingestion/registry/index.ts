@@ -181,18 +181,23 @@ export function poolDerives(chainId: number, protocol: string, pool: string, tok
  * Operator-provided entries for the local Hardhat chain (31337) only, so a local demo can pin its own mocks.
  * Refused for every real chain: those are pinned by the reviewed files alone.
  */
-export function useLocalRegistry(
-  chainId: number,
-  entries: {
-    contracts: Omit<PinnedContract, 'source'>[];
-    tokens?: Omit<TokenInfo, 'stable'>[];
-    pools?: { address: string; protocol: 'uniswap-v2' | 'uniswap-v3'; token0: string; token1: string; fee?: number }[];
-    /** NFT collections the demo lists, as data/scoring/nft-collections.json lists real ones */
-    collections?: string[];
-  },
-): void {
+export interface LocalRegistry {
+  contracts: Omit<PinnedContract, 'source'>[];
+  tokens?: Omit<TokenInfo, 'stable'>[];
+  pools?: { address: string; protocol: 'uniswap-v2' | 'uniswap-v3'; token0: string; token1: string; fee?: number }[];
+  /** NFT collections the demo lists, as data/scoring/nft-collections.json lists real ones */
+  collections?: string[];
+}
+
+let local: { chainId: number; entries: LocalRegistry } | null = null;
+
+/** The entries useLocalRegistry was given last (a decoding thread is given them too: etl/thread.ts). */
+export const localRegistry = () => local;
+
+export function useLocalRegistry(chainId: number, entries: LocalRegistry): void {
   if (chainId !== LOCAL_CHAIN_ID)
     throw new Error(`operator registry entries are accepted for the local chain ${LOCAL_CHAIN_ID} only, not chain ${chainId}`);
+  local = { chainId, entries };
   localCollections.splice(0, localCollections.length, ...(entries.collections ?? []).map((a) => `${chainId}:${lc(a)}`));
   localPools.splice(0, localPools.length, ...(entries.pools ?? []).map((p) => `${chainId}:${lc(p.address)}`));
   const tokens = new Map(

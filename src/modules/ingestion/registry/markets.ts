@@ -140,6 +140,23 @@ export const v4Pool = (chainId: number, id: string): V4Pool | undefined => v4.ge
  * Redeem showed at or before the block, else the nearest after it (a rate only grows, by a few percent a year);
  * undefined when none is known.
  */
+/** What this process has learned, for a thread that decodes beside it (etl/thread.ts) to start from. */
+export interface LearnedMarkets {
+  morpho: [string, MorphoMarket][];
+  v4: [string, V4Pool][];
+  rates: [string, [number, bigint][]][];
+}
+
+export function learnedMarkets(): LearnedMarkets {
+  return { morpho: [...morpho], v4: [...v4], rates: [...rates] };
+}
+
+export function adoptMarkets(m: LearnedMarkets): void {
+  for (const [key, v] of m.morpho) morpho.set(key, v);
+  for (const [key, v] of m.v4) v4.set(key, v);
+  for (const [key, v] of m.rates) rates.set(key, v);
+}
+
 export function cTokenRate(chainId: number, cToken: string, block: number): bigint | undefined {
   const list = rates.get(k(chainId, cToken));
   if (!list?.length) return undefined;
