@@ -39,9 +39,10 @@ class CopyIn {
   handlePortalSuspended() {}
 }
 
-/** Runs `COPY <table> FROM STDIN` (text format) on the client with the given rows' text. */
-export async function copyFromText(client: pg.ClientBase, sql: string, data: string): Promise<void> {
-  const copy = new CopyIn(sql, Buffer.from(data, 'utf8'));
+/** Runs `COPY <table> FROM STDIN` (text format) on the client with the given rows' text (or its UTF-8 bytes). */
+export async function copyFromText(client: pg.ClientBase, sql: string, data: string | Uint8Array): Promise<void> {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const copy = new CopyIn(sql, bytes);
   void client.query(copy as unknown as pg.QueryConfig);
   await copy.done;
 }

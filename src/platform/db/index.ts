@@ -75,7 +75,9 @@ export async function openPostgres(url: string, poolSize = 10, opts: PostgresOpt
       return (await send(c, sql, params, opts)).rows as T[];
     },
     // a transaction's own client: COPY runs on it, between its other statements
-    ...(inTx ? { copyFrom: (sql: string, data: string) => copyFromText(c as pg.PoolClient, sql, data).catch(mapConnectionError) } : {}),
+    ...(inTx
+      ? { copyFrom: (sql: string, data: string | Uint8Array) => copyFromText(c as pg.PoolClient, sql, data).catch(mapConnectionError) }
+      : {}),
   });
   async function tx<T>(fn: (q: Queryable) => Promise<T>) {
     const c = await pool.connect().catch(mapConnectionError);

@@ -20,7 +20,7 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<T[]>;
   /** PostgreSQL transactions only: `COPY ... FROM STDIN` (text format) of the given rows' text, for bulk loads.
    *  PGlite has no COPY FROM STDIN over its query API: callers keep a statement path for it. */
-  copyFrom?(sql: string, data: string): Promise<void>;
+  copyFrom?(sql: string, data: string | Uint8Array): Promise<void>;
 }
 
 export interface Db extends Queryable {

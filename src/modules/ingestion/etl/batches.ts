@@ -26,9 +26,26 @@ export type BatchEvent =
   /** after the transactions files' batches, before any other: the position records found by the pre-pass, and the
    *  logs the registry learned markets from (registry/markets.ts): the importing thread learns them too */
   | { type: 'positions'; records: ActivityRecord[]; learned: RawLog[] }
-  | { type: 'batch'; nonces: Map<string, number>; consumed: number; records?: ActivityRecord[]; copy?: string }
+  | { type: 'batch'; nonces: Map<string, number>; consumed: number; records?: ActivityRecord[]; copy?: Uint8Array }
   /** the file's batches are all given; the next event belongs to the next file of `todo` */
   | { type: 'file-end' };
+
+/** rows decoded at a time within a batch */
+const SLICE = 1000;
+
+const newBatch = () => ({ nonces: new Map<string, number>(), consumed: 0, seq: 0, copy: [] as Buffer[], records: [] as ActivityRecord[] });
+
+/** A batch's event; its COPY bytes in one buffer of their own (transferred, not copied, to the importing thread). */
+function batchEvent(b: ReturnType<typeof newBatch>, copy: boolean): BatchEvent {
+  if (!copy) return { type: 'batch', nonces: b.nonces, consumed: b.consumed, records: b.records };
+  const bytes = new Uint8Array(b.copy.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of b.copy) {
+    bytes.set(c, at);
+    at += c.length;
+  }
+  return { type: 'batch', nonces: b.nonces, consumed: b.consumed, copy: bytes };
+}
 
 /**
  * The export's records, batch by batch. A value that is not an exact integer (EtlFieldError) ends it at its batch.
@@ -58,13 +75,24 @@ export async function* exportBatches(spec: ExportSpec, dropped: DropCounter, pri
     for (const f of spec.todo) {
       if (f.kind !== 'transactions' && !scanned) yield* scanResult();
       let line = f.offset + 1 + (/\.csv$/i.test(f.file) ? 1 : 0);
-      for await (const { rows, consumed } of readRows(f.file, f.offset, spec.batchSize)) {
+      // decoded a slice at a time, each slice's COPY text made bytes at once: what a batch holds while it is made
+      // is its bytes, not its rows, records and strings (which the collector would copy at every scavenge)
+      let batch = newBatch();
+      for await (const { rows, consumed } of readRows(f.file, f.offset, SLICE)) {
         checkIntegerFields(rows, f.kind, f.rel, line);
         line += consumed;
-        const nonces = new Map<string, number>();
-        const records = await batchRecords(ctx, f.kind, rows, nonces);
-        yield { type: 'batch', nonces, consumed, ...(spec.copy ? { copy: copyLines(records) } : { records }) };
+        const records = await batchRecords(ctx, f.kind, rows, batch.nonces);
+        if (spec.copy) {
+          batch.copy.push(Buffer.from(copyLines(records, batch.seq), 'utf8'));
+          batch.seq += records.length;
+        } else for (const r of records) batch.records.push(r);
+        batch.consumed += consumed;
+        if (batch.consumed >= spec.batchSize) {
+          yield batchEvent(batch, spec.copy);
+          batch = newBatch();
+        }
       }
+      if (batch.consumed) yield batchEvent(batch, spec.copy);
       yield { type: 'file-end' };
     }
     if (!scanned) yield* scanResult();

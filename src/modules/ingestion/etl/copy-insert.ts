@@ -57,7 +57,7 @@ function line(r: ActivityRecord, seq: number, at: string): string {
 }
 
 /** Records as COPY's text, one line each, numbered in their order (made on the decoding thread, batches.ts). */
-export function copyLines(records: ActivityRecord[]): string {
+export function copyLines(records: ActivityRecord[], firstSeq = 0): string {
   let text = '';
   // a batch's records come block by block: one time's text serves its run
   let time = NaN;
@@ -67,7 +67,7 @@ export function copyLines(records: ActivityRecord[]): string {
     if (!d) at = '\\N';
     else if (d.getTime() !== time) at = d.toISOString();
     time = d ? d.getTime() : NaN;
-    text += line(records[i], i, at);
+    text += line(records[i], firstSeq + i, at);
   }
   return text;
 }
@@ -80,7 +80,7 @@ export function copyActivity(q: Queryable, records: ActivityRecord[], opts: Bulk
 /** Records already written as COPY's text (copyLines) stored, as copyActivity does. */
 export async function insertCopied(
   q: Queryable,
-  text: string,
+  text: string | Uint8Array,
   opts: BulkInsertOptions,
 ): Promise<{ wallets: Set<string>; stored: number; undated: number }> {
   if (!q.copyFrom) throw new Error('COPY needs a PostgreSQL transaction');

@@ -35,7 +35,7 @@ try {
       while (credit <= 0) await new Promise<void>((resolve) => (wake = resolve));
       credit--;
     }
-    port.postMessage(ev);
+    port.postMessage(ev, ev.type === 'batch' && ev.copy ? [ev.copy.buffer as ArrayBuffer] : []);
   }
   port.postMessage({ type: 'done', dropped });
 } catch (e) {
