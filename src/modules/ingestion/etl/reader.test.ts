@@ -42,6 +42,35 @@ describe('readLines', () => {
   });
 });
 
+describe('readRows', () => {
+  it("reads a transaction's calldata as empty (nothing reads it) and every other field as written", async () => {
+    const file = path.join(dir, 'transactions.json');
+    const long = `0x${'ab'.repeat(300)}`;
+    const lines = [
+      { hash: '0x01', input: long, value: '150188698577042440000000000001', to_address: null },
+      { hash: '0x02', input: '0xa9059cbb', nonce: 7 },
+      { hash: '0x03', input: `${long}\\"x`, after: 'kept' }, // an escape: left to JSON.parse as it is
+    ];
+    writeFileSync(
+      file,
+      lines
+        .map((l) =>
+          JSON.stringify(l)
+            .replace('"value":"150188698577042440000000000001"', '"value": 150188698577042440000000000001')
+            .replace('"input":"', '"input": "'),
+        )
+        .join('\n'),
+    );
+    const rows = [];
+    for await (const b of readRows(file, 0, 10)) rows.push(...b.rows);
+    expect(rows).toEqual([
+      { hash: '0x01', input: '', value: '150188698577042440000000000001', to_address: null },
+      { hash: '0x02', input: '0xa9059cbb', nonce: 7 },
+      { hash: '0x03', input: `${long}\\"x`, after: 'kept' },
+    ]);
+  });
+});
+
 describe('parseJsonLine', () => {
   it('keeps integers beyond 2^53 as their digits, wherever and however they are written', () => {
     const big = '150188698577042440000000000001';

@@ -100,10 +100,15 @@ export async function scanLogs(
     }
   };
   const byTx = new Map<string, RawLog[]>();
-  // the second parses only the rows of the transactions that swapped or minted
+  // the second parses only the rows of the transactions that minted, and the transfers of those that swapped
   const secondPass = (line: string) => {
     const tx = stringField(line, 'transaction_hash')?.toLowerCase();
-    return tx === undefined || (tx !== null && (poolsInTx.has(tx) || minting.has(tx)));
+    if (tx === undefined) return true;
+    if (tx === null) return false;
+    if (minting.has(tx)) return true;
+    if (!poolsInTx.has(tx)) return false;
+    const t0 = stringField(line, 'topics', true); // a token_transfers row has none: undefined, parsed
+    return t0 === undefined || t0?.toLowerCase() === TRANSFER_TOPIC;
   };
   if (poolsInTx.size || minting.size) {
     for (const f of files.filter((x) => x.kind === 'logs' || (poolsInTx.size && x.kind === 'token_transfers'))) {
