@@ -1,7 +1,7 @@
 // Opens the system of record: PGlite (embedded, default) or a PostgreSQL server (DATABASE_URL).
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import type { Db, Queryable, QueryOptions } from './types.js';
 import { AppError } from '../errors.js';
@@ -10,14 +10,20 @@ import { lockDataDir } from './lock.js';
 import { withBackgroundLane } from './background.js';
 import { copyFromText } from './copy.js';
 import { initdbTemplate, PGLITE_START_PARAMS, restoreTemplate } from './pglite-template.js';
+import { lazy } from '../lazy.js';
 
 export { DataDirLocked } from './lock.js';
 export { inBackground } from './background.js';
 
 export * from './types.js';
 
-// int8 (counts, sums of integers) as a JS number on both backends; NUMERIC stays a string (exact decimals).
-pg.types.setTypeParser(20, (v) => Number(v));
+// The PostgreSQL driver loads with the first PostgreSQL database: the embedded one never needs its ~30 modules.
+const loadPg = lazy(async () => {
+  const { default: pg } = await import('pg');
+  // int8 (counts, sums of integers) as a JS number on both backends; NUMERIC stays a string (exact decimals).
+  pg.types.setTypeParser(20, (v) => Number(v));
+  return pg;
+});
 
 /** How long opening one connection may take before it counts as an outage (503 `unavailable`). */
 export const CONNECT_TIMEOUT_MS = 5_000;
@@ -27,6 +33,7 @@ export interface PostgresOptions {
 }
 
 export async function openPostgres(url: string, poolSize = 10, opts: PostgresOptions = {}): Promise<Db> {
+  const pg = await loadPg();
   // A refused or reset connection fails fast on its own, but a server that accepts and never answers (hung, or a
   // network dropping packets) would leave every request waiting for ever: each new connection gets a bounded time
   // to open. Set on the client, not the pool: the pool's connectionTimeoutMillis also bounds the wait for a free

@@ -8,6 +8,7 @@ import { isUnavailable } from './unavailable.js';
 
 /** A start whose migration run is cut (the database restarting or failing over) tries again this long. */
 const START_RETRY_MS = 30_000;
+const UNDEFINED_TABLE = '42P01';
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../migrations');
 
@@ -29,7 +30,11 @@ async function migrateOnce(db: Db, dir: string): Promise<string[]> {
   const files = readdirSync(dir)
     .filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f))
     .sort();
-  if (db.kind === 'pglite') return migrateEmbedded(db, dir, files);
+  // The usual start finds every file recorded: one read, no lock, no DDL. Recorded rows are committed, so what they
+  // list is applied whatever another instance is doing; anything pending takes the locked path below.
+  const recorded = await recordedVersions(db);
+  if (recorded && files.every((f) => recorded.has(f.replace(/\.sql$/, '')))) return [];
+  if (db.kind === 'pglite') return migrateEmbedded(db, dir, files, recorded);
   const applied: string[] = [];
   await db.tx(async (q) => {
     // The lock comes first: instances starting together on a new database would otherwise race even on
@@ -58,12 +63,13 @@ async function migrateOnce(db: Db, dir: string): Promise<string[]> {
  * pending runs as one script in one transaction: a new data directory's 150-odd statements in one call instead of
  * a protocol round trip (parse, bind, describe, execute) each, and every file recorded by one INSERT.
  */
-async function migrateEmbedded(db: Db, dir: string, files: string[]): Promise<string[]> {
-  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version text PRIMARY KEY,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
-  const done = new Set((await db.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+async function migrateEmbedded(db: Db, dir: string, files: string[], recorded: Set<string> | null): Promise<string[]> {
+  if (!recorded)
+    await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version text PRIMARY KEY,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+  const done = recorded ?? new Set<string>();
   const pending = files.map((f) => f.replace(/\.sql$/, '')).filter((v) => !done.has(v));
   if (!pending.length) return [];
   // each file ends on its own line: a last line comment without a newline cannot swallow what follows
@@ -81,6 +87,16 @@ async function migrateEmbedded(db: Db, dir: string, files: string[]): Promise<st
     throw err;
   }
   return pending;
+}
+
+/** The versions schema_migrations records, or null when the table is not there yet (a new database). */
+async function recordedVersions(db: Db): Promise<Set<string> | null> {
+  try {
+    return new Set((await db.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+  } catch (err) {
+    if ((err as { code?: string }).code === UNDEFINED_TABLE) return null;
+    throw err;
+  }
 }
 
 /** Splits a script on semicolons outside quotes, dollar-quoted bodies and comments. */
