@@ -51,7 +51,23 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
+// TypeBox ships ~250 ES modules (one per type builder), each resolved, read and compiled at every start of the
+// server. They are bundled into dist/vendor/ (one module per entry point the sources import, sharing one chunk, so
+// one copy of TypeBox), and the compiled files import them from there instead of from node_modules.
+const VENDORED = { '@sinclair/typebox': 'typebox', '@sinclair/typebox/value': 'typebox-value' };
+const VENDOR = path.join(OUT, 'vendor');
 await build({
+  entryPoints: Object.fromEntries(Object.entries(VENDORED).map(([spec, name]) => [name, spec])),
+  absWorkingDir: ROOT,
+  outdir: VENDOR,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+});
+const compiled = await build({
   entryPoints: ts,
   outdir: OUT,
   outbase: SRC,
@@ -60,7 +76,23 @@ await build({
   target: 'node20',
   sourcemap: 'linked',
   logLevel: 'warning',
+  write: false,
 });
+const vendoredImport = /((?:\bfrom|\bimport)\s*\(?\s*)"(@sinclair\/typebox(?:\/[\w-]+)?)"/g;
+for (const out of compiled.outputFiles) {
+  let text = out.text;
+  if (out.path.endsWith('.js'))
+    text = text.replace(vendoredImport, (_m, head, spec) => {
+      if (!VENDORED[spec]) throw new Error(`${path.relative(ROOT, out.path)} imports ${spec}, which dist/vendor/ does not bundle`);
+      const rel = path
+        .relative(path.dirname(out.path), path.join(VENDOR, `${VENDORED[spec]}.js`))
+        .split(path.sep)
+        .join('/');
+      return `${head}"${rel.startsWith('.') ? rel : `./${rel}`}"`;
+    });
+  mkdirSync(path.dirname(out.path), { recursive: true });
+  writeFileSync(out.path, text);
+}
 for (const file of copy) {
   const dest = path.join(OUT, path.relative(SRC, file));
   mkdirSync(path.dirname(dest), { recursive: true });
