@@ -39,6 +39,10 @@ export const ValidationErrorBody = Type.Object(
 
 const { $id: _id, ...ErrorWithoutId } = ErrorBody;
 
+/** An integer with thousands separators for a description (100,000): toLocaleString would load ICU's number
+ *  formatting at start (~15 ms) for the three descriptions that use it. */
+export const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
 /** Error responses for a route schema: `errorResponses(403, 409)`. */
 export function errorResponses(...codes: number[]) {
   const out: Record<number, unknown> = {};

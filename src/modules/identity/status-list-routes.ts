@@ -2,7 +2,7 @@
 // credentialStatus.statusListCredential (CREDENCE_PUBLIC_URL/api/v1/identity/status-lists/{listId}).
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../platform/http/types.js';
-import { errorResponses } from '../../platform/openapi.js';
+import { errorResponses, thousands } from '../../platform/openapi.js';
 import { notFound } from '../../platform/errors.js';
 import { STATUS_LIST_SIZE, type StatusLists } from './status-list.js';
 
@@ -24,7 +24,7 @@ export function registerStatusListRoutes(app: App, lists: StatusLists) {
               'The status list credential that issued credentials point to (`credentialStatus.statusListCredential`): a VC-JWT (ES256K, signed by ' +
               "the service's issuer like the credentials themselves, `Content-Type: application/vc+jwt`) of type `BitstringStatusListCredential` " +
               `whose credentialSubject (type \`BitstringStatusList\`, statusPurpose \`revocation\`) carries \`encodedList\`: the multibase base64url ` +
-              `(prefix \`u\`) of the GZIP-compressed bitstring of ${STATUS_LIST_SIZE.toLocaleString('en-US')} entries, index 0 the left-most bit. ` +
+              `(prefix \`u\`) of the GZIP-compressed bitstring of ${thousands(STATUS_LIST_SIZE)} entries, index 0 the left-most bit. ` +
               "The bit at a credential's `statusListIndex` is 1 once the credential is revoked. No API key (limited per client IP). " +
               `\`Cache-Control: public, max-age=${STATUS_LIST_MAX_AGE_S}\`, with an ETag (If-None-Match gives 304) and Last-Modified (the list's last change).`,
             params: Type.Object({

@@ -1,6 +1,6 @@
 // Routes of the proofs module: prove, verify, and the published verification keys.
 import { apiRoutes, type App } from '../../platform/http/types.js';
-import { errorResponses } from '../../platform/openapi.js';
+import { errorResponses, thousands } from '../../platform/openapi.js';
 import type { Static } from '@sinclair/typebox';
 import { MAX_PROOF_CHARS, ProveBody, ProveResponse, VerificationKeysResponse, VerifyBody, VerifyResponse } from './schemas.js';
 import { DEFAULT_MINIMUM_AGE, LIVE_PROOF_IN_TEST, SANDBOX_PROOF_IN_LIVE, type FullProofsService } from './service.js';
@@ -79,7 +79,7 @@ export function proofsRoutes(
             `(a proof against a superseded commitment, for example after the score changed, is no longer valid), not expired (\`validUntil\`), ` +
             `and, when \`publicInputs\` is sent, ` +
             `every field given agrees with the proof. Anything else, including a string that is not a proof at all, gives \`valid: false\`; ` +
-            `400 only for a missing proof or one over ${MAX_PROOF_CHARS.toLocaleString('en-US')} characters. A valid answer names \`subject\`, the ` +
+            `400 only for a missing proof or one over ${thousands(MAX_PROOF_CHARS)} characters. A valid answer names \`subject\`, the ` +
             `wallet the proof is about: check it is the party you act for (or send \`publicInputs.subject\`). Counts 0 queries. ` +
             `Live credentials accept live proofs only: a sandbox proof (made with test credentials) answers \`valid: false\` with the reason ` +
             `"${SANDBOX_PROOF_IN_LIVE}". Test credentials accept sandbox proofs only ("${LIVE_PROOF_IN_TEST}" otherwise). The answer says \`environment\`. ` +

@@ -46,8 +46,9 @@ export function lazySerializerFactory() {
   };
 }
 
-/** Compiles what no request has needed yet, a few schemas per turn of the event loop. */
-export async function warmSchemas(perTurn = 8): Promise<number> {
+/** Compiles what no request has needed yet, one schema per turn of the event loop: a request arriving meanwhile (the
+ *  first readiness checks) waits for one compilation, not a batch of them. */
+export async function warmSchemas(perTurn = 1): Promise<number> {
   let done = 0;
   while (pending.size) {
     let n = 0;
