@@ -46,17 +46,24 @@ export async function checkSharedKeys(db: Db, keys: { setting: string; value: st
   if (keys.length === 0) return;
   const rows = keys.map((k) => ({ setting: k.setting, chk: keyCheckValue(k.setting, k.value) }));
   const json = JSON.stringify(rows);
-  await db.query(
-    `INSERT INTO instance_key_checks (setting, check_value)
-     SELECT setting, chk FROM jsonb_to_recordset($1::jsonb) AS r(setting text, chk text)
-     ON CONFLICT (setting) DO NOTHING`,
-    [json],
-  );
-  // Read after the insert (its own statement, so a row another instance committed meanwhile is seen too).
-  const stored = await db.query<{ setting: string; check_value: string }>(
-    `SELECT setting, check_value FROM instance_key_checks WHERE setting IN (SELECT setting FROM jsonb_to_recordset($1::jsonb) AS r(setting text))`,
-    [json],
-  );
+  const read = () =>
+    db.query<{ setting: string; check_value: string }>(
+      `SELECT setting, check_value FROM instance_key_checks WHERE setting IN (SELECT setting FROM jsonb_to_recordset($1::jsonb) AS r(setting text))`,
+      [json],
+    );
+  // A restart finds every check stored: one read. A stored check never changes, so this is what reading after an
+  // insert (which would store nothing) gives.
+  let stored = await read();
+  if (stored.length < rows.length) {
+    await db.query(
+      `INSERT INTO instance_key_checks (setting, check_value)
+       SELECT setting, chk FROM jsonb_to_recordset($1::jsonb) AS r(setting text, chk text)
+       ON CONFLICT (setting) DO NOTHING`,
+      [json],
+    );
+    // Read after the insert (its own statement, so a row another instance committed meanwhile is seen too).
+    stored = await read();
+  }
   const want = new Map(rows.map((r) => [r.setting, r.chk]));
   const bad = stored.filter((s) => want.get(s.setting) !== s.check_value).map((s) => s.setting);
   if (bad.length > 0) throw new KeyMismatchError(bad.sort());
