@@ -17,6 +17,12 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const IDLE_LATE_S = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
 const WITH_TSX = process.env.BENCH_TSX === '1';
 const TICK = 100; // USER_HZ on Linux
+// node's flags in `npm start` (package.json's start script), so the server runs as `npm start` runs it; the baseline
+// gets them too (started the same way)
+const START = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+const startFlags = /^node\s+(.*?)\s*bin\/credence\.mjs serve$/.exec(START)?.[1];
+if (startFlags === undefined) throw new Error(`package.json's start script is not \`node [flags] bin/credence.mjs serve\`: ${START}`);
+const NODE_FLAGS: string[] = startFlags.split(/\s+/).filter(Boolean);
 
 // the build of the sources as they are now (CREDENCE_FROM_SOURCE=0 then runs it even if a file changes meanwhile)
 execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
@@ -90,7 +96,7 @@ async function startAndMeasure(child: ChildProcess, port: number, began: number,
 async function credence(dataDir: string, fromSource: boolean, idle: boolean): Promise<Start> {
   const port = await freePort();
   const began = performance.now();
-  const child = spawn(process.execPath, ['bin/credence.mjs', 'serve'], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, 'bin/credence.mjs', 'serve'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
@@ -116,7 +122,7 @@ async function bareFastify(): Promise<Start> {
     process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
   });`;
   const began = performance.now();
-  const child = spawn(process.execPath, ['-e', code], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, '-e', code], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   return startAndMeasure(child, port, began, true, false);
 }
 
@@ -142,7 +148,9 @@ const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).
 const base = rows['bare Fastify (baseline)']!;
 const baseWall = median(base.map((r) => r.wallMs));
 const baseCpu = median(base.map((r) => r.cpuMs));
-console.log(`start-up to /health/ready, median of ${ROUNDS} (load average at the end ${load()})`);
+console.log(
+  `start-up to /health/ready, median of ${ROUNDS}, node ${NODE_FLAGS.join(' ') || '(no flags)'} (load average at the end ${load()})`,
+);
 for (const [label, runs] of Object.entries(rows)) {
   const wall = median(runs.map((r) => r.wallMs));
   const cpu = median(runs.map((r) => r.cpuMs));
