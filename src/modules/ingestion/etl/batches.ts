@@ -9,7 +9,8 @@ import { checkIntegerFields } from './fields.js';
 import { LogKeys } from './log-keys.js';
 import { num, readRows, type Row } from './reader.js';
 import { batchRecords, indexExport, type BatchContext } from './records.js';
-import { scanLogs, type FileKind } from './scan.js';
+import { mintedPositions, scanLogs, type FileKind, type ScanResult } from './scan.js';
+import { learnFromLogs } from '../registry/markets.js';
 
 export interface ExportSpec {
   chainId: number;
@@ -18,6 +19,8 @@ export interface ExportSpec {
   files: { file: string; kind: FileKind }[];
   /** batches as COPY's text (PostgreSQL: copy-insert.ts) instead of records: made here, not by the writing thread */
   copy: boolean;
+  /** with a decoding thread: the pre-pass over the logs runs on the importing thread meanwhile (thread.ts) */
+  scanOnImporter?: boolean;
   /** the files to import, each from its saved offset (as the progress table names it: `rel`) */
   todo: { file: string; kind: FileKind; rel: string; offset: number }[];
 }
@@ -52,24 +55,32 @@ function batchEvent(b: ReturnType<typeof newBatch>, copy: boolean): BatchEvent {
  * The pre-pass over the logs (scan.ts) runs while the transactions files' batches are decoded and written (they need
  * only the index): the database takes them while this thread reads the logs, instead of waiting for both.
  */
-export async function* exportBatches(spec: ExportSpec, dropped: DropCounter, prices?: PriceReader): AsyncGenerator<BatchEvent> {
+export async function* exportBatches(
+  spec: ExportSpec,
+  dropped: DropCounter,
+  prices?: PriceReader,
+  /** the pre-pass's result from the thread that ran it (thread.ts); without it the pre-pass runs here */
+  scannedElsewhere?: Promise<ScanResult>,
+): AsyncGenerator<BatchEvent> {
   const { chainId } = spec;
+  const stop = new AbortController();
+  // Swap pools, and Uniswap V3 positions minted to wallets that paid for them (read from whole transactions)
+  const scan = scannedElsewhere ?? scanLogs(spec.files, chainId, stop.signal);
+  scan.catch(() => undefined); // its failure is thrown where it is awaited (below), not as an unhandled rejection
   const index = await indexExport(spec.files);
   const timeOf = (r: Row) => {
     const ts = num(r.block_timestamp);
     return ts !== null ? new Date(ts * 1000) : (index.times.get(Number(r.block_number)) ?? null);
   };
-  const stop = new AbortController();
-  // Swap pools, and Uniswap V3 positions minted to wallets that paid for them (read from whole transactions)
-  const scan = scanLogs(spec.files, chainId, index.senders, timeOf, stop.signal);
-  scan.catch(() => undefined); // its failure is thrown where it is awaited (below), not as an unhandled rejection
-  const ctx: BatchContext = { chainId, index, timeOf, pools: new Map(), dropped, prices, logKeys: new LogKeys() };
+  const ctx: BatchContext = { chainId, index, timeOf, pools: new Map(), dropped, prices, logKeys: new LogKeys(), deployed: new Set() };
   let scanned = false;
   async function* scanResult(): AsyncGenerator<BatchEvent> {
-    const { pools, positions, learned } = await scan;
+    const { pools, minted, learned } = await scan;
+    // what the registry of the thread that scanned learned from the export, this one's learns before decoding
+    if (scannedElsewhere) learnFromLogs(chainId, learned);
     ctx.pools = pools;
     scanned = true;
-    yield { type: 'positions', records: positions, learned };
+    yield { type: 'positions', records: mintedPositions(chainId, minted, index.senders, index.times), learned };
   }
   try {
     for (const f of spec.todo) {

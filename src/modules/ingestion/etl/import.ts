@@ -108,11 +108,12 @@ export async function importEthereumEtl(
     todo: todo.filter((f) => !f.prev?.completed).map((f) => ({ file: f.file, kind: f.kind, rel: f.rel, offset: f.prev?.linesDone ?? 0 })),
   };
   // oracle prices are read over the main thread's JSON-RPC client: with them the export is decoded here
-  // on PostgreSQL the decoding thread also writes the batches as COPY's text: this thread only sends them
+  // on PostgreSQL the decoding thread also writes the batches as COPY's text (this thread only sends them) while this
+  // one runs the pre-pass over the logs (thread.ts): the writes leave it mostly idle
   const events =
     !(opts.decodeThread ?? true) || opts.prices
       ? exportBatches(spec, result.dropped, opts.prices)
-      : workerBatches({ ...spec, copy: db.kind === 'postgres' }, result.dropped);
+      : workerBatches({ ...spec, copy: db.kind === 'postgres', scanOnImporter: db.kind === 'postgres' }, result.dropped);
   // the export's batches; the Uniswap V3 positions minted to wallets that paid for them (the pre-pass over whole
   // transactions), which come between two files, are stored as they come
   const next = async (): Promise<IteratorResult<BatchEvent>> => {

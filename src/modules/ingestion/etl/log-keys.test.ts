@@ -1,6 +1,7 @@
-// The export's own Transfer logs leave out their token_transfers rows before decoding (log-keys.ts), with the same
-// records stored as the database's probe of stored logs gave (the imports are compared whole in bulk-path.test.ts
-// and etl-mainnet.test.ts): here, which rows are left out and which are not.
+// What one import keeps of its own decoding across batches: the export's Transfer logs leave out their
+// token_transfers rows before decoding (log-keys.ts), and a contract deployed again keeps its first deployment. The
+// records stored are those the database's own conflict handling gave one writer (the imports are compared whole in
+// bulk-path.test.ts and etl-mainnet.test.ts): here, which rows are left out and which are not.
 import { describe, expect, it } from 'vitest';
 import { pad, toHex } from 'viem';
 import { newDropCounter } from '../registry/gate.js';
@@ -21,6 +22,7 @@ function context(): BatchContext {
     pools: new Map(),
     dropped: newDropCounter(),
     logKeys: new LogKeys(),
+    deployed: new Set(),
   };
 }
 const logRow = (hash: string, block: number, index: number) => ({
@@ -73,5 +75,27 @@ describe('LogKeys', () => {
     expect(keys.has(1000, 17, tx(18))).toBe(false);
     expect(keys.has(1001, 17, tx(17))).toBe(false);
     expect(keys.has(1000, 2 ** 20, tx(1))).toBe(false);
+  });
+});
+
+describe('a contract deployed again at its address within one import', () => {
+  it('keeps the first deployment only, whichever batch holds the second (two batches commit in either order)', async () => {
+    const ctx = context();
+    const contract = `0x${'c3'.repeat(20)}`;
+    const deploy = (hash: string, block: number) => ({
+      hash,
+      nonce: 0,
+      block_number: block,
+      block_timestamp: 1_700_000_000 + block,
+      from_address: A,
+      to_address: null,
+      value: '0',
+      receipt_status: 1,
+      receipt_contract_address: contract,
+    });
+    const first = await batchRecords(ctx, 'transactions', [deploy(tx(10), 100)], new Map());
+    const again = await batchRecords(ctx, 'transactions', [deploy(tx(11), 200)], new Map());
+    expect(first.filter((r) => r.kind === 'contract_deploy').map((r) => r.blockNumber)).toEqual([100]);
+    expect(again.filter((r) => r.kind === 'contract_deploy')).toEqual([]);
   });
 });

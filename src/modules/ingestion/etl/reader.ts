@@ -146,26 +146,24 @@ export async function countRows(file: string): Promise<number> {
 }
 
 /**
- * The string a JSON line gives `key` (its last occurrence, as JSON.parse keeps), read from the text: null for a
- * null or an empty array's first element (`"topics": []`, with `first`), undefined when the text is not plainly
- * that (an escape, another layout): the caller then parses the line.
+ * The string a JSON line gives `key` (written with its quotes: '"topics"'; its last occurrence, as JSON.parse keeps),
+ * read from the text: null for a null or an empty array's first element (`"topics": []`, with `first`), undefined
+ * when the text is not plainly that (an escape, another layout): the caller then parses the line.
  */
 export function stringField(line: string, key: string, first = false): string | null | undefined {
-  const at = line.lastIndexOf(`"${key}"`);
+  let at = line.indexOf(key); // forward searches are the fast ones; a repeated key is read at its last
   if (at < 0) return undefined;
-  let i = at + key.length + 2;
-  const skipSpace = () => {
-    while (line.charCodeAt(i) === 32) i++;
-  };
-  skipSpace();
-  if (line[i++] !== ':') return undefined;
-  skipSpace();
+  if (line.indexOf(key, at + key.length) >= 0) at = line.lastIndexOf(key);
+  let i = at + key.length;
+  while (line.charCodeAt(i) === 32) i++;
+  if (line.charCodeAt(i++) !== 58 /* : */) return undefined;
+  while (line.charCodeAt(i) === 32) i++;
   if (first) {
-    if (line[i++] !== '[') return undefined;
-    skipSpace();
-    if (line[i] === ']') return null;
+    if (line.charCodeAt(i++) !== 91 /* [ */) return undefined;
+    while (line.charCodeAt(i) === 32) i++;
+    if (line.charCodeAt(i) === 93 /* ] */) return null;
   } else if (line.startsWith('null', i)) return null;
-  if (line[i++] !== '"') return undefined;
+  if (line.charCodeAt(i++) !== 34 /* " */) return undefined;
   const end = line.indexOf('"', i);
   if (end < 0) return undefined;
   const value = line.slice(i, end);

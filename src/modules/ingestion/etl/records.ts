@@ -55,12 +55,15 @@ export interface BatchContext {
   prices?: PriceReader;
   /** the logs files' Transfer logs that gave records: their token_transfers rows are left out (log-keys.ts) */
   logKeys: LogKeys;
+  /** contracts (and deployers) whose deployment record this import made: a deployment met again (a contract made
+   *  again at its address) is left out here, as the database leaves out a stored one, whichever batch commits first */
+  deployed: Set<string>;
 }
 
 /** A batch's records (and its senders' nonces, for a transactions file). */
 export async function batchRecords(ctx: BatchContext, kind: FileKind, rows: Row[], nonces: Map<string, number>) {
   const { chainId, timeOf, pools, index } = ctx;
-  if (kind === 'transactions') return transactionRecords(rows, chainId, timeOf, nonces, index);
+  if (kind === 'transactions') return transactionRecords(rows, chainId, timeOf, nonces, index, ctx.deployed);
   if (kind === 'logs') {
     const prices = await pricesForLogs(
       ctx.prices,
@@ -109,6 +112,7 @@ function transactionRecords(
   timeOf: (r: Row) => Date | null,
   nonces: Map<string, number>,
   { deployers, baseFees }: Pick<ExportIndex, 'deployers' | 'baseFees'>,
+  deployed: Set<string>,
 ): ActivityRecord[] {
   const out: ActivityRecord[] = [];
   for (const r of rows) {
@@ -126,7 +130,10 @@ function transactionRecords(
     const value = str(r.value) ?? '0';
     if (!to) {
       const created = createdBy(r);
-      if (created) out.push(deploymentRecord(chainId, from, created, block, at, true));
+      if (created && !deployed.has(`${created}:${from}`)) {
+        deployed.add(`${created}:${from}`);
+        out.push(deploymentRecord(chainId, from, created, block, at, true));
+      }
       continue;
     }
     // a third party calling a contract deployed in the export: a record for the deployer (the caller is its user)

@@ -7,11 +7,15 @@ import { derivePool, SWAP_TOPICS } from '../registry/pools.js';
 import { LEARNED_FROM, learnFromLogs } from '../registry/markets.js';
 import { positionMintRecipient, positionRecords } from '../positions.js';
 import { isPositionManager } from '../registry/index.js';
-import { readRows, str, stringField, topicsOf, type Row } from './reader.js';
+import { num, readRows, str, stringField, topicsOf, type Row } from './reader.js';
 
 export const KINDS = ['blocks', 'transactions', 'logs', 'token_transfers'] as const;
 export type FileKind = (typeof KINDS)[number];
 export const TRANSFER_TOPIC = EVENTS.find((e) => e.name === 'Transfer')!.topic0;
+// the keys the passes read from a line's text (reader.ts stringField)
+const TOPICS = '"topics"';
+const ADDRESS = '"address"';
+const TX_HASH = '"transaction_hash"';
 
 /** A logs row as the log it is (null without its transaction or emitter) */
 export function rawLog(r: Row, timeOf: (r: Row) => Date | null) {
@@ -29,6 +33,14 @@ export function rawLog(r: Row, timeOf: (r: Row) => Date | null) {
   };
 }
 
+/** What the passes over the logs find (ScanResult is posted between threads as it is: maps and plain objects). */
+export interface ScanResult {
+  pools: Map<string, PoolInfo | null>;
+  /** the logs of each transaction in which the position manager minted (block times from the rows that have one) */
+  minted: [string, RawLog[]][];
+  learned: RawLog[];
+}
+
 /**
  * What must be known of the whole export before its logs are decoded, in two passes over the logs (and
  * token_transfers) whatever their number; the passes read only ids, addresses and topics (no exact big integers):
@@ -37,18 +49,12 @@ export function rawLog(r: Row, timeOf: (r: Row) => Date | null) {
  * - The swap emitters that are real Uniswap pools. A pool's pair is not in its Swap event: it is inferred from the
  *   same transaction's token transfers into or out of the pool, and the pool counts only if the factory's CREATE2
  *   address for that pair (and a V3 fee tier) is the pool's own address.
- * - The `lp_position` records (positions.ts): the transactions in which the pinned position manager minted a
- *   position, then all of those transactions' logs.
+ * - The transactions in which the pinned position manager minted a position, with all of their logs: their
+ *   `lp_position` records (positions.ts) are made by mintedPositions once the transactions' senders are known.
  * The second pass keeps in memory only the transactions that swapped or minted. The logs the registry learned from
  * are returned too (`learned`): a thread that decoded the export hands them to the importing one.
  */
-export async function scanLogs(
-  files: { file: string; kind: FileKind }[],
-  chainId: number,
-  senders: Map<string, string>,
-  timeOf: (r: Row) => Date | null,
-  signal?: AbortSignal,
-): Promise<{ pools: Map<string, PoolInfo | null>; positions: ActivityRecord[]; learned: RawLog[] }> {
+export async function scanLogs(files: { file: string; kind: FileKind }[], chainId: number, signal?: AbortSignal): Promise<ScanResult> {
   const logFiles = files.filter((f) => f.kind === 'logs');
   const protocolOf = new Map<string, 'uniswap-v2' | 'uniswap-v3'>();
   const poolsInTx = new Map<string, Set<string>>();
@@ -56,11 +62,11 @@ export async function scanLogs(
   const learned: RawLog[] = [];
   // the first pass parses only the logs it can learn from: a swap, a market's or rate's log, a position mint
   const firstPass = (line: string) => {
-    const t0 = stringField(line, 'topics', true)?.toLowerCase();
+    const t0 = stringField(line, TOPICS, true)?.toLowerCase();
     if (t0 === undefined) return true; // not plainly written: parsed, to be sure
     if (t0 === null) return false;
     if (t0 === TRANSFER_TOPIC) {
-      const address = stringField(line, 'address');
+      const address = stringField(line, ADDRESS);
       return address === undefined || (address !== null && isPositionManager(chainId, address));
     }
     return LEARNED_FROM.has(t0) || SWAP_TOPICS.has(t0);
@@ -102,12 +108,12 @@ export async function scanLogs(
   const byTx = new Map<string, RawLog[]>();
   // the second parses only the rows of the transactions that minted, and the transfers of those that swapped
   const secondPass = (line: string) => {
-    const tx = stringField(line, 'transaction_hash')?.toLowerCase();
+    const tx = stringField(line, TX_HASH)?.toLowerCase();
     if (tx === undefined) return true;
     if (tx === null) return false;
     if (minting.has(tx)) return true;
     if (!poolsInTx.has(tx)) return false;
-    const t0 = stringField(line, 'topics', true); // a token_transfers row has none: undefined, parsed
+    const t0 = stringField(line, TOPICS, true); // a token_transfers row has none: undefined, parsed
     return t0 === undefined || t0?.toLowerCase() === TRANSFER_TOPIC;
   };
   if (poolsInTx.size || minting.size) {
@@ -136,7 +142,7 @@ export async function scanLogs(
               transactionHash: tx,
               logIndex: Number(r.log_index),
               blockNumber: Number(r.block_number),
-              timestamp: timeOf(r),
+              timestamp: rowTime(r),
             });
             byTx.set(tx, list);
           }
@@ -148,6 +154,26 @@ export async function scanLogs(
   }
   const pools = new Map<string, PoolInfo | null>();
   for (const [pool, protocol] of protocolOf) pools.set(pool, derivePool(chainId, protocol, pool, candidates.get(pool) ?? []));
-  const positions = [...byTx].flatMap(([hash, logs]) => positionRecords(chainId, { hash, from: senders.get(hash) ?? null, logs }));
-  return { pools, positions, learned };
+  return { pools, minted: [...byTx], learned };
+}
+
+const rowTime = (r: Row): Date | null => {
+  const ts = num(r.block_timestamp);
+  return ts !== null ? new Date(ts * 1000) : null;
+};
+
+/** The `lp_position` records of the minting transactions, their senders and block times known (the export's index). */
+export function mintedPositions(
+  chainId: number,
+  minted: ScanResult['minted'],
+  senders: Map<string, string>,
+  times: Map<number, Date>,
+): ActivityRecord[] {
+  return minted.flatMap(([hash, logs]) =>
+    positionRecords(chainId, {
+      hash,
+      from: senders.get(hash) ?? null,
+      logs: logs.map((l) => (l.timestamp ? l : { ...l, timestamp: times.get(l.blockNumber) ?? null })),
+    }),
+  );
 }

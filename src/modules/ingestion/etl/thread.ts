@@ -10,7 +10,8 @@ import { learnedMarkets, learnFromLogs } from '../registry/markets.js';
 import { localRegistry } from '../registry/index.js';
 import type { BatchEvent, ExportSpec } from './batches.js';
 import { EtlFieldError } from './fields.js';
-import type { WorkerData } from './worker.js';
+import type { ScanMessage, WorkerData } from './worker.js';
+import { scanLogs } from './scan.js';
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const ENTRY = new URL('./worker-entry.mjs', import.meta.url);
@@ -38,6 +39,17 @@ export async function* workerBatches(spec: ExportSpec, dropped: DropCounter): As
   });
   const queue: Message[] = [];
   let failure: Error | null = null;
+  // the pre-pass over the logs on this thread, which mostly waits on the database's writes, while the decoding
+  // thread indexes the export and decodes its transactions: its result is posted to that thread
+  const stop = new AbortController();
+  if (spec.scanOnImporter)
+    scanLogs(spec.files, spec.chainId, stop.signal).then(
+      (result) => worker.postMessage({ type: 'scan', result } satisfies ScanMessage),
+      (e: unknown) => {
+        failure ??= e instanceof Error ? e : new Error(String(e));
+        notify();
+      },
+    );
   let wake: (() => void) | null = null;
   const notify = () => {
     wake?.();
@@ -66,11 +78,13 @@ export async function* workerBatches(spec: ExportSpec, dropped: DropCounter): As
         throw m.name === 'EtlFieldError' ? new EtlFieldError(m.message) : Object.assign(new Error(m.message), { stack: m.stack });
       }
       if (m.type === 'batch') worker.postMessage('ack');
-      // what the thread's registry learned from the export, this thread's learns too (later syncs decode with it)
-      if (m.type === 'positions') learnFromLogs(spec.chainId, m.learned);
+      // what the thread's registry learned from the export, this thread's learns too (later syncs decode with it),
+      // unless this thread scanned the export itself
+      if (m.type === 'positions' && !spec.scanOnImporter) learnFromLogs(spec.chainId, m.learned);
       yield m;
     }
   } finally {
+    stop.abort();
     await worker.terminate();
   }
 }

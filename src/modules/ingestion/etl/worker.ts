@@ -5,6 +5,13 @@ import { newDropCounter } from '../registry/gate.js';
 import { useLocalRegistry, type LocalRegistry } from '../registry/index.js';
 import { adoptMarkets, type LearnedMarkets } from '../registry/markets.js';
 import { exportBatches, type ExportSpec } from './batches.js';
+import type { ScanResult } from './scan.js';
+
+/** the pre-pass's result, from the importing thread (spec.scanOnImporter) */
+export interface ScanMessage {
+  type: 'scan';
+  result: ScanResult;
+}
 
 export interface WorkerData {
   spec: ExportSpec;
@@ -18,7 +25,10 @@ const WINDOW = 2;
 const port = parentPort!;
 let credit = WINDOW;
 let wake: (() => void) | null = null;
+let deliverScan: (r: ScanResult) => void = () => undefined;
+const scanned = new Promise<ScanResult>((resolve) => (deliverScan = resolve));
 port.on('message', (m: unknown) => {
+  if ((m as ScanMessage | undefined)?.type === 'scan') return deliverScan((m as ScanMessage).result);
   if (m !== 'ack') return;
   credit++;
   wake?.();
@@ -30,7 +40,7 @@ if (data.local) useLocalRegistry(data.local.chainId, data.local.entries);
 adoptMarkets(data.markets);
 const dropped = newDropCounter();
 try {
-  for await (const ev of exportBatches(data.spec, dropped)) {
+  for await (const ev of exportBatches(data.spec, dropped, undefined, data.spec.scanOnImporter ? scanned : undefined)) {
     if (ev.type === 'batch') {
       while (credit <= 0) await new Promise<void>((resolve) => (wake = resolve));
       credit--;
