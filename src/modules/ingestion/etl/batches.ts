@@ -1,6 +1,7 @@
 // An export read and decoded into what the import writes, in order: each file's batches from its saved offset, with
-// the position records found by the pre-pass over the logs after the transactions files'. Runs in a worker thread (worker.ts) or, when the
-// logs need the main thread's oracle prices, in the importing thread itself; the writes stay with the importer.
+// the position records found by the pre-pass over the logs after the transactions files'. Runs in a worker thread
+// (worker.ts) or, when the logs need the main thread's oracle prices, in the importing thread itself; the writes stay
+// with the importer.
 import type { ActivityRecord, RawLog } from '../decode.js';
 import type { DropCounter } from '../registry/gate.js';
 import type { PriceReader } from '../pricing/index.js';

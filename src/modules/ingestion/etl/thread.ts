@@ -39,17 +39,6 @@ export async function* workerBatches(spec: ExportSpec, dropped: DropCounter): As
   });
   const queue: Message[] = [];
   let failure: Error | null = null;
-  // the pre-pass over the logs on this thread, which mostly waits on the database's writes, while the decoding
-  // thread indexes the export and decodes its transactions: its result is posted to that thread
-  const stop = new AbortController();
-  if (spec.scanOnImporter)
-    scanLogs(spec.files, spec.chainId, stop.signal).then(
-      (result) => worker.postMessage({ type: 'scan', result } satisfies ScanMessage),
-      (e: unknown) => {
-        failure ??= e instanceof Error ? e : new Error(String(e));
-        notify();
-      },
-    );
   let wake: (() => void) | null = null;
   const notify = () => {
     wake?.();
@@ -67,6 +56,17 @@ export async function* workerBatches(spec: ExportSpec, dropped: DropCounter): As
     failure ??= new Error(`the ethereum-etl decoding thread stopped (exit code ${code})`);
     notify();
   });
+  // the pre-pass over the logs on this thread, which mostly waits on the database's writes, while the decoding
+  // thread indexes the export and decodes its transactions: its result is posted to that thread
+  const stop = new AbortController();
+  if (spec.scanOnImporter)
+    scanLogs(spec.files, spec.chainId, stop.signal).then(
+      (result) => worker.postMessage({ type: 'scan', result } satisfies ScanMessage),
+      (e: unknown) => {
+        failure ??= e instanceof Error ? e : new Error(String(e));
+        notify();
+      },
+    );
   try {
     for (;;) {
       while (!queue.length && !failure) await new Promise<void>((resolve) => (wake = resolve));
