@@ -9,15 +9,15 @@
 // process's (reading, parsing and decoding on their own thread, and the writes' own) and its database backends'.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx bench/etl-import.ts [rows=1000000]
 //   (without DATABASE_URL: embedded PGlite in memory)
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
-import { openDatabase, type Db, type Queryable } from '../src/platform/db/index.js';
-import { migrate } from '../src/platform/db/migrate.js';
+import type { Db, Queryable } from '../src/platform/db/index.js';
+import { scratchDatabase } from './scratch-db.js';
 import { copyFromText } from '../src/platform/db/copy.js';
 import { createIngestionRepo } from '../src/modules/ingestion/repo.js';
 import { importEthereumEtl } from '../src/modules/ingestion/etl/import.js';
@@ -75,33 +75,6 @@ async function generate(dir: string, rows: number): Promise<{ rows: number; copi
     });
   }
   return { rows: copies * perCopy, copies, bytes };
-}
-
-/** A new, migrated database: a scratch PostgreSQL database beside DATABASE_URL's, or PGlite in memory. */
-async function freshDatabase(): Promise<{ db: Db; url: string | null; drop: () => Promise<void> }> {
-  const url = process.env.DATABASE_URL;
-  if (!url?.startsWith('postgres')) {
-    const db = await openDatabase('pglite://memory', tmpdir());
-    await migrate(db);
-    return { db, url: null, drop: () => db.close() };
-  }
-  const name = `credence_bench_etl_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  const db = await openDatabase(u.toString(), tmpdir());
-  await migrate(db);
-  return {
-    db,
-    url: u.toString(),
-    drop: async () => {
-      await db.close();
-      await admin.query(`DROP DATABASE ${name}`);
-      await admin.end();
-    },
-  };
 }
 
 const COLUMNS =
@@ -231,7 +204,7 @@ async function main() {
       `generated ${gen.rows} rows (${gen.copies} copies of the mainnet export, ${(gen.bytes / 2 ** 20).toFixed(0)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s (load ${load()})`,
     );
 
-    const { db, url, drop } = await freshDatabase();
+    const { db, url, drop } = await scratchDatabase('credence_bench_etl');
     try {
       const repo = createIngestionRepo(db);
       let peakRss = 0;

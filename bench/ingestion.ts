@@ -6,10 +6,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { openDatabase, type Db, type Queryable } from '../src/platform/db/index.js';
+import type { Db, Queryable } from '../src/platform/db/index.js';
 import { createOutbox } from '../src/modules/webhooks/outbox.js';
 import { createOutboxRepo } from '../src/modules/webhooks/outbox-repo.js';
-import { migrate } from '../src/platform/db/migrate.js';
 import { createIngestionRepo } from '../src/modules/ingestion/repo.js';
 import { chunkSizer, FEATURES_CHUNK } from '../src/modules/scoring/features/index.js';
 import { importEthereumEtl } from '../src/modules/ingestion/etl/import.js';
@@ -19,6 +18,7 @@ import { createScoringService, standaloneInputs } from '../src/modules/scoring/s
 import { createEventBus } from '../src/platform/events/bus.js';
 import { createCacheFactory } from '../src/platform/cache/index.js';
 import { backendsCpuSeconds, loadAverage as load } from './db-cpu.js';
+import { scratchDatabase } from './scratch-db.js';
 
 const WALLETS = Number(process.argv[2] ?? 2800);
 /** wallets scored before the measured pass (see the warm-up), never measured */
@@ -42,8 +42,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
 const backendsCpu = async (db: Db) => (await backendsCpuSeconds(db)) * 1e6;
 
 async function main() {
-  const db = await openDatabase(process.env.DATABASE_URL ?? 'pglite://memory', '/tmp');
-  await migrate(db);
+  const { db, drop } = await scratchDatabase('credence_bench_ingestion');
   const repo = createIngestionRepo(db);
   const wallets = Array.from({ length: WALLETS }, addr);
   const pools = Array.from({ length: 50 }, addr);
@@ -218,7 +217,7 @@ async function main() {
       `ethereum-etl import of the mainnet export: ${rows} rows -> ${r.records} records for ${r.wallets.size} wallets in ${ms.toFixed(0)} ms (${Math.round(rows / (ms / 1000))} rows/s)`,
     );
   }
-  await db.close();
+  await drop();
 }
 
 await main();
