@@ -8,9 +8,9 @@ import type { PriceReader } from '../pricing/index.js';
 import { copyLines } from './copy-insert.js';
 import { checkIntegerFields } from './fields.js';
 import { LogKeys } from './log-keys.js';
-import { num, readRows, type Row } from './reader.js';
+import { readRows, type Row } from './reader.js';
 import { batchRecords, indexExport, type BatchContext } from './records.js';
-import { mintedPositions, scanLogs, type FileKind, type ScanResult } from './scan.js';
+import { mintedPositions, rowTime, scanLogs, type FileKind, type ScanResult } from './scan.js';
 import { learnFromLogs } from '../registry/markets.js';
 
 export interface ExportSpec {
@@ -69,10 +69,7 @@ export async function* exportBatches(
   const scan = scannedElsewhere ?? scanLogs(spec.files, chainId, stop.signal);
   scan.catch(() => undefined); // its failure is thrown where it is awaited (below), not as an unhandled rejection
   const index = await indexExport(spec.files);
-  const timeOf = (r: Row) => {
-    const ts = num(r.block_timestamp);
-    return ts !== null ? new Date(ts * 1000) : (index.times.get(Number(r.block_number)) ?? null);
-  };
+  const timeOf = (r: Row) => rowTime(r) ?? index.times.get(Number(r.block_number)) ?? null;
   const ctx: BatchContext = { chainId, index, timeOf, pools: new Map(), dropped, prices, logKeys: new LogKeys(), deployed: new Set() };
   let scanned = false;
   async function* scanResult(): AsyncGenerator<BatchEvent> {

@@ -130,8 +130,9 @@ function transactionRecords(
     const value = str(r.value) ?? '0';
     if (!to) {
       const created = createdBy(r);
-      if (created && !deployed.has(`${created}:${from}`)) {
-        deployed.add(`${created}:${from}`);
+      const key = `${created}:${from}`;
+      if (created && !deployed.has(key)) {
+        deployed.add(key);
         out.push(deploymentRecord(chainId, from, created, block, at, true));
       }
       continue;

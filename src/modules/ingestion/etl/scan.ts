@@ -52,7 +52,7 @@ export interface ScanResult {
  * - The transactions in which the pinned position manager minted a position, with all of their logs: their
  *   `lp_position` records (positions.ts) are made by mintedPositions once the transactions' senders are known.
  * The second pass keeps in memory only the transactions that swapped or minted. The logs the registry learned from
- * are returned too (`learned`): a thread that decoded the export hands them to the importing one.
+ * are returned too (`learned`): the other thread of the import learns them as well (batches.ts, thread.ts).
  */
 export async function scanLogs(files: { file: string; kind: FileKind }[], chainId: number, signal?: AbortSignal): Promise<ScanResult> {
   const logFiles = files.filter((f) => f.kind === 'logs');
@@ -157,7 +157,8 @@ export async function scanLogs(files: { file: string; kind: FileKind }[], chainI
   return { pools, minted: [...byTx], learned };
 }
 
-const rowTime = (r: Row): Date | null => {
+/** A row's own block time (null when it has none: the export's index may know its block's) */
+export const rowTime = (r: Row): Date | null => {
   const ts = num(r.block_timestamp);
   return ts !== null ? new Date(ts * 1000) : null;
 };
