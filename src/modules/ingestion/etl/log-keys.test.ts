@@ -8,6 +8,7 @@ import { newDropCounter } from '../registry/gate.js';
 import { LogKeys } from './log-keys.js';
 import { batchRecords, type BatchContext } from './records.js';
 import { TRANSFER_TOPIC } from './scan.js';
+import { BlockFees, BlockTimes, TxSenders } from './export-index.js';
 
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
 const A = `0x${'a1'.repeat(20)}`;
@@ -17,7 +18,7 @@ const tx = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
 function context(): BatchContext {
   return {
     chainId: 1,
-    index: { times: new Map(), baseFees: new Map(), senders: new Map(), deployers: new Map() },
+    index: { times: new BlockTimes(), baseFees: new BlockFees(), senders: new TxSenders(), deployers: new Map() },
     timeOf: () => new Date('2024-03-01T00:00:00Z'),
     pools: new Map(),
     dropped: newDropCounter(),

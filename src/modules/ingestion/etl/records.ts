@@ -10,33 +10,34 @@ import { pricesForLogs, type PriceLookup, type PriceReader } from '../pricing/in
 import { isPositionManager } from '../registry/index.js';
 import { num, readRows, str, topicsOf, type Row } from './reader.js';
 import type { LogKeys } from './log-keys.js';
+import { BlockFees, BlockTimes, TxSenders, type Lookup } from './export-index.js';
 import { rawLog, TRANSFER_TOPIC, type FileKind } from './scan.js';
 
 /** What the blocks and transactions files tell of the whole export. */
 export interface ExportIndex {
   /** block times, to date logs */
-  times: Map<number, Date>;
+  times: BlockTimes;
   /** base fee per block (blocks files): a transaction's fee counts at most that per gas (tx-fees.ts) */
-  baseFees: Map<number, bigint>;
+  baseFees: BlockFees;
   /** transaction senders, to credit swaps to the account that sent them */
-  senders: Map<string, string>;
+  senders: TxSenders;
   /** contracts created in the export, and by whom: a third party's call to one is what the deployment weighs */
   deployers: Map<string, string>;
 }
 
 /** Block times and base fees, transaction senders and the contracts the export's transactions created. */
 export async function indexExport(files: { file: string; kind: FileKind }[]): Promise<ExportIndex> {
-  const index: ExportIndex = { times: new Map(), baseFees: new Map(), senders: new Map(), deployers: new Map() };
+  const index: ExportIndex = { times: new BlockTimes(), baseFees: new BlockFees(), senders: new TxSenders(), deployers: new Map() };
   for (const f of files.filter((x) => x.kind === 'blocks' || x.kind === 'transactions')) {
     for await (const { rows } of readRows(f.file, 0, 5000)) {
       for (const r of rows) {
         const block = num(f.kind === 'blocks' ? r.number : r.block_number);
         const ts = num(f.kind === 'blocks' ? r.timestamp : r.block_timestamp);
-        if (block !== null && ts !== null) index.times.set(block, new Date(ts * 1000));
+        if (block !== null && ts !== null) index.times.set(block, ts);
         const baseFee = f.kind === 'blocks' ? bigOrNull(r.base_fee_per_gas) : null;
         if (block !== null && baseFee !== null) index.baseFees.set(block, baseFee);
         if (f.kind === 'transactions' && str(r.hash) && str(r.from_address))
-          index.senders.set(String(r.hash).toLowerCase(), String(r.from_address).toLowerCase());
+          index.senders.set(String(r.hash), String(r.from_address));
         const created = f.kind === 'transactions' && !str(r.to_address) && num(r.receipt_status) !== 0 ? createdBy(r) : null;
         if (created) index.deployers.set(created, String(r.from_address).toLowerCase());
       }
@@ -186,7 +187,7 @@ function feeRecord(
   from: string,
   hash: string,
   timeOf: (r: Row) => Date | null,
-  baseFees: Map<number, bigint>,
+  baseFees: Lookup<number, bigint>,
 ): ActivityRecord | null {
   const gasUsed = bigOrNull(r.receipt_gas_used);
   const gasPrice = bigOrNull(r.receipt_effective_gas_price) ?? bigOrNull(r.gas_price);
@@ -206,13 +207,13 @@ function feeRecord(
 
 type LogCtx = { chainId: number; pools: Map<string, PoolInfo | null>; dropped: DropCounter; prices?: PriceLookup };
 
-function logRecords(r: Row, ctx: LogCtx, timeOf: (r: Row) => Date | null, senders: Map<string, string>): ActivityRecord[] {
+function logRecords(r: Row, ctx: LogCtx, timeOf: (r: Row) => Date | null, senders: Lookup<string, string>): ActivityRecord[] {
   const log = rawLog(r, timeOf);
-  return log ? decodeLog(log, { ...ctx, txFrom: senders.get(log.transactionHash.toLowerCase()) ?? null }) : [];
+  return log ? decodeLog(log, { ...ctx, txFrom: senders.get(log.transactionHash) ?? null }) : [];
 }
 
 /** A token_transfers row is the decoded form of an ERC-20 Transfer log: re-encoded and decoded like any log. */
-function tokenTransferRecords(r: Row, chainId: number, timeOf: (r: Row) => Date | null, senders: Map<string, string>): ActivityRecord[] {
+function tokenTransferRecords(r: Row, chainId: number, timeOf: (r: Row) => Date | null, senders: Lookup<string, string>): ActivityRecord[] {
   const from = str(r.from_address) ?? ZERO_ADDRESS;
   const to = str(r.to_address) ?? ZERO_ADDRESS;
   const token = str(r.token_address);
@@ -232,6 +233,6 @@ function tokenTransferRecords(r: Row, chainId: number, timeOf: (r: Row) => Date 
       blockNumber: Number(r.block_number),
       timestamp: timeOf(r),
     },
-    { chainId, txFrom: senders.get(txHash.toLowerCase()) ?? null },
+    { chainId, txFrom: senders.get(txHash) ?? null },
   );
 }

@@ -8,6 +8,7 @@ import { LEARNED_FROM, learnFromLogs } from '../registry/markets.js';
 import { positionMintRecipient, positionRecords } from '../positions.js';
 import { isPositionManager } from '../registry/index.js';
 import { num, readRows, str, stringField, topicsOf, type Row } from './reader.js';
+import type { Lookup } from './export-index.js';
 
 export const KINDS = ['blocks', 'transactions', 'logs', 'token_transfers'] as const;
 export type FileKind = (typeof KINDS)[number];
@@ -167,8 +168,8 @@ export const rowTime = (r: Row): Date | null => {
 export function mintedPositions(
   chainId: number,
   minted: ScanResult['minted'],
-  senders: Map<string, string>,
-  times: Map<number, Date>,
+  senders: Lookup<string, string>,
+  times: Lookup<number, Date>,
 ): ActivityRecord[] {
   return minted.flatMap(([hash, logs]) =>
     positionRecords(chainId, {

@@ -2,7 +2,7 @@
 // rate) learned before the import, from a sync or an earlier export, decodes the export's swaps in that pool as the
 // importing thread itself would; without it the swap is dropped as an unverified pool.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeAbiParameters, pad } from 'viem';
@@ -11,6 +11,7 @@ import { EVENTS } from '../events.js';
 import { rememberV4Pool } from '../registry/markets.js';
 import { createIngestionRepo } from '../repo.js';
 import { importEthereumEtl } from './import.js';
+import { machineMemory, youngGenerationMb } from './thread.js';
 
 const POOL_MANAGER = '0x000000000004444c5dc75cb358380d2e3de08a90'; // pinned V4 PoolManager, mainnet
 const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
@@ -58,5 +59,25 @@ describe('the decoding thread', () => {
       decodeThread: true,
     });
     expect(again.dropped.unverifiedPool).toBe(1);
+  });
+});
+
+describe("the decoding thread's young generation", () => {
+  it('is sized from the memory the process may use: 192 MB on a large machine, 32 MB on a 512 MB one', () => {
+    const MB = 2 ** 20;
+    expect(youngGenerationMb(24 * 1024 * MB)).toBe(192);
+    expect(youngGenerationMb(3 * 1024 * MB)).toBe(192);
+    expect(youngGenerationMb(2 * 1024 * MB)).toBe(128);
+    expect(youngGenerationMb(1024 * MB)).toBe(64);
+    expect(youngGenerationMb(512 * MB)).toBe(32);
+    expect(youngGenerationMb(256 * MB)).toBe(32);
+  });
+
+  it("reads the cgroup's limit when it is below the machine's memory, and ignores one that is not set", () => {
+    expect(machineMemory()).toBeGreaterThan(0);
+    expect(machineMemory()).toBeLessThanOrEqual(totalmem());
+    const limit = process.constrainedMemory?.() ?? 0;
+    if (limit > 0 && limit < totalmem()) expect(machineMemory()).toBe(limit);
+    else expect(machineMemory()).toBe(totalmem());
   });
 });

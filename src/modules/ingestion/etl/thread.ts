@@ -1,9 +1,12 @@
 // The export read and decoded on a thread of its own (worker.ts): the importing thread only writes, so reading,
 // JSON parsing and decoding (most of an import's CPU) run beside the database's work instead of taking turns with
 // the writes' own. The collector took over a quarter of the decoding's CPU with V8's default young generation (16 MB
-// semi-spaces: a scavenge every few ms, each copying the batch in the making): the thread's is 192 MB, which the
+// semi-spaces: a scavenge every few ms, each copying the batch in the making): the thread's is up to 192 MB, which the
 // importing thread's cannot be given once node runs (1,000,760 rows on PostgreSQL, 2 cores: 38,400 rows/s decoded
-// on the importing thread, 43,500 on this one with 96 MB, 44,600-46,400 with 192 MB).
+// on the importing thread, 43,500 on this one with 96 MB, 44,600-46,400 with 192 MB). A young generation is memory
+// the process holds, so a small machine gets a smaller one: `credence ingest` of that export peaked at 560 MB of RSS
+// with 192 MB, 480 MB with 64 and 443 MB with 32.
+import { totalmem } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { DropCounter } from '../registry/gate.js';
 import { learnedMarkets, learnFromLogs } from '../registry/markets.js';
@@ -16,6 +19,17 @@ import { scanLogs } from './scan.js';
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const ENTRY = new URL('./worker-entry.mjs', import.meta.url);
 const MODULE = new URL(FROM_SOURCE ? './worker.ts' : './worker.js', import.meta.url).href;
+
+/** the memory this process may use: the machine's, or its cgroup's limit when lower (none: a huge number) */
+export function machineMemory(): number {
+  const limit = process.constrainedMemory?.() ?? 0;
+  return limit > 0 && limit < totalmem() ? limit : totalmem();
+}
+
+/** the decoding thread's young generation: a sixteenth of the memory, from 32 MB (512 MB) to 192 MB (3 GB and more) */
+export function youngGenerationMb(memoryBytes: number): number {
+  return Math.min(192, Math.max(32, Math.floor(memoryBytes / 2 ** 20 / 16 / 16) * 16));
+}
 
 type Message =
   | BatchEvent
@@ -34,7 +48,7 @@ export async function* workerBatches(spec: ExportSpec, dropped: DropCounter): As
     workerData: { spec, module: MODULE, tsx: FROM_SOURCE, local: localRegistry(), markets: learnedMarkets() } satisfies WorkerData,
     // from the sources the entry registers tsx itself: the parent's flags (a test runner's, tsx's) are left out
     ...(FROM_SOURCE ? { execArgv: [] } : {}),
-    resourceLimits: { maxYoungGenerationSizeMb: 192 },
+    resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb(machineMemory()) },
     name: 'ethereum-etl decoding',
   });
   const queue: Message[] = [];
