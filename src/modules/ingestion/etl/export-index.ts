@@ -9,15 +9,32 @@ export interface Lookup<K, V> {
   get(key: K): V | undefined;
 }
 
-const HEX = /^0[xX][0-9a-fA-F]+$/;
 const BYTE_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** a slot's state: free, sender in the slot, sender in the Map (not written as an address) */
 const INLINE = 1;
 const ASIDE = 2;
 
-/** one word (8 hex digits) of `s` from `at` */
-const word = (s: string, at: number) => parseInt(s.slice(at, at + 8), 16) >>> 0;
+/** a hex digit's value by its character code; 16: not a hex digit */
+const DIGIT = new Uint8Array(65536).fill(16);
+for (let i = 0; i < 16; i++) DIGIT[i.toString(16).charCodeAt(0)] = DIGIT[i.toString(16).toUpperCase().charCodeAt(0)] = i;
+
+/**
+ * The first `words` 32-bit words of `s` into `out`: false (and `out` partly written) when `s` is not 0x (or 0X) and
+ * `digits` hex digits.
+ */
+function readWords(s: string, digits: number, words: number, out: Uint32Array, from = 0): boolean {
+  if (s.length !== 2 + digits || s.charCodeAt(0) !== 48 /* 0 */ || (s.charCodeAt(1) | 32) !== 120 /* x */) return false;
+  let w = 0;
+  for (let i = 2; i < s.length; i++) {
+    const d = DIGIT[s.charCodeAt(i)];
+    if (d === 16) return false;
+    w = (w << 4) | d;
+    const k = (i - 2) >> 3;
+    if ((i & 7) === 1 && k < words) out[from + k] = w;
+  }
+  return true;
+}
 
 /**
  * Transaction hash -> sender. The key kept is the hash's first 128 bits: a keccak-256 output's, so two transactions
@@ -32,6 +49,10 @@ export class TxSenders implements Lookup<string, string> {
   private capacity: number;
   private count = 0;
   private readonly other = new Map<string, string>();
+  /** the key being read (set, get) */
+  private readonly key = new Uint32Array(4);
+  private lastHash: string | null = null;
+  private lastSender: string | undefined;
 
   constructor(initialCapacity = 1 << 12) {
     this.capacity = 1 << Math.ceil(Math.log2(Math.max(16, initialCapacity)));
@@ -50,28 +71,21 @@ export class TxSenders implements Lookup<string, string> {
   }
 
   set(hash: string, sender: string): void {
-    if (hash.length !== 66 || !HEX.test(hash)) {
+    this.lastHash = null;
+    const key = this.key;
+    if (!readWords(hash, 64, 4, key)) {
       this.other.set(hash.toLowerCase(), sender.toLowerCase());
       return;
     }
     if ((this.count + 1) * 4 > this.capacity * 3) this.grow();
-    const h0 = word(hash, 2);
-    const h1 = word(hash, 10);
-    const h2 = word(hash, 18);
-    const h3 = word(hash, 26);
-    const at = this.find(h0, h1, h2, h3);
+    const at = this.find(key[0], key[1], key[2], key[3]);
     const o = at * 9;
     if (!this.used[at]) {
       this.count++;
-      this.slots[o] = h0;
-      this.slots[o + 1] = h1;
-      this.slots[o + 2] = h2;
-      this.slots[o + 3] = h3;
+      this.slots.set(key, o);
     }
-    if (sender.length === 42 && HEX.test(sender)) {
-      this.used[at] = INLINE;
-      for (let i = 0; i < 5; i++) this.slots[o + 4 + i] = word(sender, 2 + 8 * i);
-    } else {
+    if (readWords(sender, 40, 5, this.slots, o + 4)) this.used[at] = INLINE;
+    else {
       // a sender not written as an address: kept as it was, under the hash as written (lower case)
       this.used[at] = ASIDE;
       this.other.set(hash.toLowerCase(), sender.toLowerCase());
@@ -79,8 +93,18 @@ export class TxSenders implements Lookup<string, string> {
   }
 
   get(hash: string): string | undefined {
-    if (hash.length !== 66 || !HEX.test(hash)) return this.other.get(hash.toLowerCase());
-    const at = this.find(word(hash, 2), word(hash, 10), word(hash, 18), word(hash, 26));
+    // a transaction's logs come one after another: the last answer is the next one's too
+    if (hash === this.lastHash) return this.lastSender;
+    const sender = this.lookup(hash);
+    this.lastHash = hash;
+    this.lastSender = sender;
+    return sender;
+  }
+
+  private lookup(hash: string): string | undefined {
+    const key = this.key;
+    if (!readWords(hash, 64, 4, key)) return this.other.get(hash.toLowerCase());
+    const at = this.find(key[0], key[1], key[2], key[3]);
     if (this.used[at] !== INLINE) return this.used[at] === ASIDE ? this.other.get(hash.toLowerCase()) : undefined;
     let out = '0x';
     const o = at * 9 + 4;
