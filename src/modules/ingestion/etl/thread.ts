@@ -4,7 +4,7 @@
 // semi-spaces: a scavenge every few ms, each copying the batch in the making): the thread's is up to 192 MB, which the
 // importing thread's cannot be given once node runs (1,000,760 rows on PostgreSQL, 2 cores: 38,400 rows/s decoded
 // on the importing thread, 43,500 on this one with 96 MB, 44,600-46,400 with 192 MB). A young generation is memory
-// the process holds, so a small machine gets a smaller one: `credence ingest` of that export peaked at 560 MB of RSS
+// the process holds, so a small machine gets a smaller one: `credence ingest` of that export peaked at 540-560 MB of RSS
 // with 192 MB, 480 MB with 64 and 443 MB with 32.
 import { totalmem } from 'node:os';
 import { Worker } from 'node:worker_threads';
