@@ -66,7 +66,7 @@ const FIGURES: Figure[] = [
     published: '2025 (page undated)',
   },
   {
-    what: "active loans of lending protocols on Ethereum (Token Terminal), of which Aave's (\"approximately 70%\")",
+    what: 'active loans of lending protocols on Ethereum (Token Terminal), of which Aave\'s ("approximately 70%")',
     value: '$28B',
     source: 'https://hedgen.xyz/blog/ethereum-lending-28-billion-institutional-defi',
     published: 'February 2026 (after "the late January 2026 market crash")',
@@ -159,7 +159,9 @@ function main() {
   console.log(
     `  Token Terminal, all chains (2025): Aave, Morpho and Spark held ${((100 * ttRead) / tt.total).toFixed(1)}% of active loans; Compound V2/V3 (read) is`,
   );
-  console.log('  among "the rest" with no figure. Part of the rest is on chains we do not serve (Kamino on Solana, Venus on BNB), and so is');
+  console.log(
+    '  among "the rest" with no figure. Part of the rest is on chains we do not serve (Kamino on Solana, Venus on BNB), and so is',
+  );
   console.log("  part of Aave's and Morpho's: the share on our five chains is not the same number and is not measured.");
   // Ethereum alone, from three pages of different months: an estimate, not a measure
   const eth = 28;

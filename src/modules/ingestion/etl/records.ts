@@ -36,8 +36,7 @@ export async function indexExport(files: { file: string; kind: FileKind }[]): Pr
         if (block !== null && ts !== null) index.times.set(block, ts);
         const baseFee = f.kind === 'blocks' ? bigOrNull(r.base_fee_per_gas) : null;
         if (block !== null && baseFee !== null) index.baseFees.set(block, baseFee);
-        if (f.kind === 'transactions' && str(r.hash) && str(r.from_address))
-          index.senders.set(String(r.hash), String(r.from_address));
+        if (f.kind === 'transactions' && str(r.hash) && str(r.from_address)) index.senders.set(String(r.hash), String(r.from_address));
         const created = f.kind === 'transactions' && !str(r.to_address) && num(r.receipt_status) !== 0 ? createdBy(r) : null;
         if (created) index.deployers.set(created, String(r.from_address).toLowerCase());
       }
