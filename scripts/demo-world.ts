@@ -240,6 +240,9 @@ export function checkClaims(w: DemoWorld): { role: Role | null; says: string; ho
   ];
 }
 
+/** A test's budget for replayDemo: 68-94 s on two busy cores with PostgreSQL, past 120 s with PGlite on a slow day. */
+export const REPLAY_TIMEOUT = 360_000;
+
 /**
  * Replays the scenarios on `chainUrl` (a local chain run as chain 1 that `app` reads over JSON-RPC) month by month:
  * after each month the API syncs every wallet, and the scores it computes are dated at the chain's time (a scoring

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, createTestApp } from './helpers/app.js';
 import { startLocalChain, type LocalChain } from './helpers/local-chain.js';
-import { checkClaims, DESCRIPTIONS, formatWorld, replayDemo, type DemoWorld } from '../scripts/demo-world.js';
+import { checkClaims, DESCRIPTIONS, formatWorld, REPLAY_TIMEOUT, replayDemo, type DemoWorld } from '../scripts/demo-world.js';
 import { ROLES, SCENARIO_START_DAYS_AGO } from '../scripts/scenarios.js';
 import type { App } from '../src/platform/http/types.js';
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
   // as the demo runs: the shipped sanctions snapshot screens its wallets
   app = await createTestApp({ config: { rpcUrls: { 1: chain.url }, ingestConfirmations: 0, sanctionsSnapshot: true } });
   world = await replayDemo(app, chain);
-});
+}, REPLAY_TIMEOUT);
 
 afterAll(async () => {
   await app?.close();

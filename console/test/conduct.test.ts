@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, type TestKey } from '../../test/helpers/app.js';
 import { startLocalChain, type LocalChain } from '../../test/helpers/local-chain.js';
 import { SCENARIO_START_DAYS_AGO, type ScenarioResult } from '../../scripts/scenarios.js';
-import { demoWalletKeys, replayDemo, type DemoWorld } from '../../scripts/demo-world.js';
+import { demoWalletKeys, REPLAY_TIMEOUT, replayDemo, type DemoWorld } from '../../scripts/demo-world.js';
 import { model } from '../../src/modules/scoring/params.js';
 import { CHROMIUM, expectAccessible, shoot, startHarness, walletPage, type Harness } from './browser.js';
 
@@ -37,7 +37,7 @@ beforeAll(async () => {
   world = await replayDemo(h.app, chain);
   sc = world.scenario;
   key = await createKey(h.app, 'Starter');
-});
+}, REPLAY_TIMEOUT);
 afterAll(async () => {
   await h?.close();
   await chain?.stop();
