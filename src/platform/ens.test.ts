@@ -102,11 +102,15 @@ describe('CCIP-read (EIP-3668) is off: a resolver cannot make the server fetch a
 
 describe('ENS names on the reputation routes (mainnet RPC configured)', () => {
   it('GET /reputation/vitalik.eth/OVERALL answers the score entry of the address the name resolves to', async () => {
+    // the first read starts the wallet's sync, whose end scores it again (a new calculatedAt): the name's answer is
+    // the address's entry read just before or just after it, to the millisecond
+    const before = await get(`/reputation/${vitalik}/OVERALL`);
+    expect(before.statusCode).toBe(200);
     const byName = await get('/reputation/vitalik.eth/OVERALL');
     expect(byName.statusCode).toBe(200);
-    const byAddress = await get(`/reputation/${vitalik}/OVERALL`);
-    expect(byAddress.statusCode).toBe(200);
-    expect(byName.json()).toEqual(byAddress.json());
+    const after = await get(`/reputation/${vitalik}/OVERALL`);
+    expect(after.statusCode).toBe(200);
+    expect([before.json(), after.json()]).toContainEqual(byName.json());
     expect(byName.json().category).toBe('OVERALL');
   });
 
