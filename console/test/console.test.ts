@@ -149,7 +149,8 @@ describe.skipIf(skip)('console in Chromium', { timeout: 150_000 }, () => {
     await owner.page.getByTestId('unscored').waitFor();
 
     // the claim against me: a reason under 10 characters is refused in the page, a real one disputes it
-    expect(await owner.page.locator('#claims').textContent()).toContain('1 claim;');
+    // the claims load apart from the scores after the reload: poll until they are in
+    await expect.poll(() => owner.page.locator('#claims').textContent()).toContain('1 claim;');
     const claimRow = owner.page.getByTestId('claim');
     await claimRow.locator('textarea[name=claimReason]').fill('paid');
     await claimRow.getByRole('button', { name: 'Dispute this claim' }).click();
