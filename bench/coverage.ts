@@ -71,6 +71,13 @@ const FIGURES: Figure[] = [
     source: 'https://hedgen.xyz/blog/ethereum-lending-28-billion-institutional-defi',
     published: 'February 2026 (after "the late January 2026 market crash")',
   },
+  // Base: the order of its lenders by active loans (a chart described, no figures per protocol beyond the two leaders)
+  {
+    what: 'Base, active loans by protocol (Token Terminal chart): Morpho, then Aave (both near $1B), then Moonwell; Compound, Fluid, Euler, Seamless, ZeroLend, Silo and Venus behind',
+    value: '~$1B each',
+    source: 'https://meme-insider.com/en/article/aave-catching-up-to-morpho-on-base-lending-protocols-eye-1b-milestone',
+    published: '30 August 2025 (the tweet the page describes)',
+  },
   // DEX volume, Ethereum only
   {
     what: "Ethereum DEX monthly volume, of which Uniswap's (V2-V4, all read)",
@@ -177,6 +184,8 @@ function main() {
     `  Morpho's off-Base loans counted as Ethereum's: up to ${(70 + 100 * sparkShare[1] + (100 * morphoOffBase) / eth).toFixed(1)}%, Compound's unstated. Figures of different months and scopes`,
   );
   console.log('  put Ethereum near the 85% goal; they do not show it, and the four other chains have no such figure.');
+  console.log('  Base: the three largest lenders by active loans (Token Terminal, Aug 2025: Morpho, Aave, Moonwell) are all read');
+  console.log("  (Moonwell since it was pinned as a Compound V2 fork, on OP Mainnet too); the rest's sizes are not given.");
   console.log('  So the total share of borrows the pinned protocols hold on our five chains is NOT measured, and the 85% goal is');
   console.log('  neither shown met nor shown missed.');
   console.log('  Two sources for Morpho on Base disagree by a factor of ~3 within a month ($1.18B Feb 2026, >$3.2B Jan 2026):');

@@ -1984,7 +1984,7 @@ export interface components {
             /** @description `rpc`, `explorer` or `explorer+rpc` (the explorer backfilled, JSON-RPC follows the head) */
             source: string;
             /**
-             * @description the lending and trading protocols whose events are read on this chain, by registry name (for example `aave-v3`, `morpho-blue`, `compound-v2`, `spark`, `uniswap-v4`, `balancer-v2`): activity on any other protocol is not evidence, and a wallet seen touching a known one that is not read gets status `partial` with reason `UNREAD_PROTOCOL:<names>`
+             * @description the lending and trading protocols whose events are read on this chain, by registry name (for example `aave-v3`, `morpho-blue`, `compound-v2`, `moonwell`, `spark`, `uniswap-v4`, `balancer-v2`): activity on any other protocol is not evidence, and a wallet seen touching a known one that is not read gets status `partial` with reason `UNREAD_PROTOCOL:<names>`
              * @example [
              *       "aave-v2",
              *       "aave-v3",

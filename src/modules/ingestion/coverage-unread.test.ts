@@ -1,7 +1,7 @@
 // Coverage names the known protocols it does not read, on the L2s too: ethereum-etl exports of Base and OP Mainnet
-// at the real addresses of data/registry/unread.json (Aerodrome, Velodrome, Moonwell, Curve's Router NG, Fluid's
-// Liquidity), imported, then the coverage block of the ingestion service. A wallet that touched one is partial and
-// named; one that only moved tokens between wallets is not.
+// at the real addresses of data/registry/unread.json (Aerodrome, Velodrome, Curve's Router NG, Fluid's Liquidity),
+// imported, then the coverage block of the ingestion service. A wallet that touched one is partial and named; one
+// that only moved tokens between wallets is not, nor one that supplied to Moonwell (listed here until it was read).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EtlExport, SIGS, type EtlLog } from '../../../test/helpers/etl-export.js';
 import { randomAddress } from '../../../test/helpers/app.js';
@@ -77,14 +77,20 @@ function baseExport(): string {
   x.tx({ from: W.curve, to: CURVE_ROUTER_BASE, at: at(3), logs: [transfer(USDC_BASE, W.curve, CURVE_ROUTER_BASE, 500_000_000n)] });
   // a Fluid deposit: the fToken's callback moves the USDC from the wallet straight to the Liquidity contract
   x.tx({ from: W.fluid, to: randomAddress(), at: at(4), logs: [transfer(USDC_BASE, W.fluid, FLUID_LIQUIDITY, 2_000_000_000n)] });
-  // a Moonwell supply: USDC into the market, its mUSDC minted to the wallet
+  // a Moonwell supply (read since Moonwell is pinned: it touches no unread contract): USDC into the market, its mUSDC
+  // minted to the wallet
   x.tx({
     from: W.moonwell,
     to: MOONWELL_USDC,
     at: at(4),
     logs: [
       transfer(USDC_BASE, W.moonwell, MOONWELL_USDC, 1_000_000_000n),
-      transfer(MOONWELL_USDC, '0x0000000000000000000000000000000000000000', W.moonwell, 4_900_000_000_000n),
+      {
+        address: MOONWELL_USDC,
+        event: 'event Mint(address minter, uint256 mintAmount, uint256 mintTokens)',
+        args: { minter: W.moonwell, mintAmount: 1_000_000_000n, mintTokens: 4_900_000_000_000n },
+      },
+      transfer(MOONWELL_USDC, MOONWELL_USDC, W.moonwell, 4_900_000_000_000n),
     ],
   });
   // USDC to another wallet and back, and DAI for USDbC with it in one transaction (the shape of a pool swap, at an
@@ -132,8 +138,8 @@ describe('the unread list', () => {
           .filter((u) => u.chainId === chainId)
           .map((u) => u.protocol),
       );
-    expect([...byChain(8453)].sort()).toEqual(['aerodrome', 'curve', 'fluid', 'moonwell']);
-    expect([...byChain(10)].sort()).toEqual(['curve', 'moonwell', 'velodrome']);
+    expect([...byChain(8453)].sort()).toEqual(['aerodrome', 'curve', 'fluid']);
+    expect([...byChain(10)].sort()).toEqual(['curve', 'velodrome']);
     for (const chainId of [1, 137, 42161])
       expect(byChain(chainId).has('curve') && byChain(chainId).has('fluid'), String(chainId)).toBe(true);
     // the Router, PoolFactory and Voter of each
@@ -176,7 +182,6 @@ describe('coverage through the ethereum-etl import', () => {
       [W.aeroSwap]: ['aerodrome'],
       [W.curve]: ['curve'],
       [W.fluid]: ['fluid'],
-      [W.moonwell]: ['moonwell'],
       [W.velo]: ['velodrome'],
     });
   });
@@ -201,11 +206,13 @@ describe('coverage through the ethereum-etl import', () => {
       expect(reason(W.aeroSwap)).toBe('UNREAD_PROTOCOL:aerodrome');
       expect(reason(W.curve)).toBe('UNREAD_PROTOCOL:curve');
       expect(reason(W.fluid)).toBe('UNREAD_PROTOCOL:fluid');
-      expect(reason(W.moonwell)).toBe('UNREAD_PROTOCOL:moonwell');
       expect(reason(W.velo)).toBe('UNREAD_PROTOCOL:velodrome');
-      for (const w of [W.aeroEth, W.aeroLp, W.aeroSwap, W.curve, W.fluid, W.moonwell, W.velo])
-        expect(cov.get(w.toLowerCase())!.status).toBe('partial');
+      for (const w of [W.aeroEth, W.aeroLp, W.aeroSwap, W.curve, W.fluid, W.velo]) expect(cov.get(w.toLowerCase())!.status).toBe('partial');
       expect(reason(W.plain)).toBeNull();
+      // Moonwell is read: its supplier is not partial for it, and Base and OP Mainnet list it
+      expect(reason(W.moonwell)).toBeNull();
+      for (const chainId of [8453, 10])
+        expect(cov.get(W.moonwell.toLowerCase())!.chains.find((c) => c.chainId === chainId)!.protocols).toContain('moonwell');
       // each chain still lists what is read there (Aerodrome is not)
       const base = cov.get(W.aeroEth.toLowerCase())!.chains.find((c) => c.chainId === 8453)!;
       expect(base.protocols).toEqual(expect.arrayContaining(['aave-v3', 'uniswap-v3', 'compound-v3']));

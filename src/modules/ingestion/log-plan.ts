@@ -40,6 +40,13 @@ export const DELEGATE_VOTES_CHANGED = toEventSelector(
 export const DISTRIBUTED_BORROWER_COMP = toEventSelector(
   'event DistributedBorrowerComp(address indexed cToken, address indexed borrower, uint256 compDelta, uint256 compBorrowIndex)',
 );
+/** Moonwell's MultiRewardDistributor on every borrow and repay (from its Comptroller), the borrower at position 2 and
+ *  the market at 1: the only log naming the wallet in a topic when mWETH pays a borrow out as ether (through its WETH
+ *  unwrapper) or its WETH router repays one. Not evidence either: it marks transactions, as DistributedBorrowerComp.
+ *  Emitted once per reward stream of the market, so not for a market that has none. */
+export const DISBURSED_BORROWER_REWARDS = toEventSelector(
+  'event DisbursedBorrowerRewards(address indexed mToken, address indexed borrower, address indexed emissionToken, uint256 totalAccrued)',
+);
 const sel = (...names: EventDef['name'][]) => EVENTS.filter((e) => names.includes(e.name)).map((e) => e.topic0 as string);
 export const SWAP_SELECTORS = sel('UniswapV2Swap', 'UniswapV3Swap');
 export const DELEGATE_CHANGED = sel('DelegateChanged')[0];
@@ -99,7 +106,9 @@ function streamsOf(c: Pinned): Stream[] {
   }
   if (c.role === 'votes-token') (by.get(1) ?? by.set(1, new Set()).get(1)!).add(DELEGATE_VOTES_CHANGED);
   // position 2 is asked anyway: the Comptroller's address and selector cost no query of their own
-  if (c.role === 'comptroller') by.set(2, new Set([DISTRIBUTED_BORROWER_COMP]));
+  // Compound's own (Moonwell's Comptroller distributes through its reward distributor)
+  if (c.role === 'comptroller' && c.protocol === 'compound-v2') by.set(2, new Set([DISTRIBUTED_BORROWER_COMP]));
+  if (c.role === 'reward-distributor') by.set(2, new Set([DISBURSED_BORROWER_REWARDS]));
   const out: Stream[] = [];
   for (const [position, set] of by) {
     const open = [...set].filter((t) => !gated.has(t));

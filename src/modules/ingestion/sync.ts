@@ -17,6 +17,7 @@ import {
   buildPlan,
   DELEGATE_CHANGED,
   DELEGATE_VOTES_CHANGED,
+  DISBURSED_BORROWER_REWARDS,
   DISTRIBUTED_BORROWER_COMP,
   TRANSFER_SELECTORS,
   walletTopic,
@@ -208,15 +209,22 @@ function narrowSpan(source: ChainSource, failure: Failure, spans: { softMax: num
 }
 
 const TRANSFER_TOPIC = TRANSFER_SELECTORS[0].toLowerCase();
+/** The role whose log, with a cToken at topic 1 and the borrower at topic 2, marks a borrow or repay transaction. */
+const BORROWER_MARKS: Record<string, { role: string; topics: number }> = {
+  [DISTRIBUTED_BORROWER_COMP]: { role: 'comptroller', topics: 3 },
+  [DISBURSED_BORROWER_REWARDS]: { role: 'reward-distributor', topics: 4 },
+};
 /** Transactions in which a Transfer naming the wallet was a cToken's own or moved an asset to or from a cToken, or in
- *  which the Comptroller distributed COMP to the wallet as a cToken's borrower (cETH borrows and repays move ether:
- *  no Transfer names the wallet). */
+ *  which the Comptroller (Compound) or the reward distributor (Moonwell) accrued rewards to the wallet as a cToken's
+ *  borrower (cETH's borrows and repays move ether, as mWETH's payouts and WETH-router repays do: no Transfer names
+ *  the wallet). */
 function compoundTransactions(chainId: number, wallet: string, logs: readonly ChainLog[]): string[] {
   const out = new Set<string>();
   const at = (t: string | undefined) => (t && t.length === 66 ? `0x${t.slice(26)}`.toLowerCase() : '');
   for (const l of logs) {
-    if (l.topics[0]?.toLowerCase() === DISTRIBUTED_BORROWER_COMP && l.topics.length === 3 && at(l.topics[2]) === wallet) {
-      if (contractInfo(chainId, l.address)?.role === 'comptroller' && cTokenInfo(chainId, at(l.topics[1])))
+    const mark = BORROWER_MARKS[l.topics[0]?.toLowerCase() ?? ''];
+    if (mark && l.topics.length === mark.topics && at(l.topics[2]) === wallet) {
+      if (contractInfo(chainId, l.address)?.role === mark.role && cTokenInfo(chainId, at(l.topics[1])))
         out.add(l.transactionHash.toLowerCase());
       continue;
     }

@@ -14,10 +14,10 @@ import { startFakeProvider, type FakeProvider } from '../../../test/fakes/rpc-pr
 import type { App } from '../../platform/http/types.js';
 
 /** What the registry reads on each chain of this test: Ethereum (Aave, Spark, Morpho Blue, Compound V2 and V3, Uniswap
- *  V2 to V4, Balancer V2) and OP Mainnet (no Aave V2, Compound V2 or Spark there). */
+ *  V2 to V4, Balancer V2) and OP Mainnet (no Aave V2, Compound V2 or Spark there; Moonwell, a Compound V2 fork). */
 const PROTOCOLS = {
   1: ['aave-v2', 'aave-v3', 'balancer-v2', 'compound-v2', 'compound-v3', 'morpho-blue', 'spark', 'uniswap-v2', 'uniswap-v3', 'uniswap-v4'],
-  10: ['aave-v3', 'balancer-v2', 'compound-v3', 'morpho-blue', 'uniswap-v2', 'uniswap-v3', 'uniswap-v4'],
+  10: ['aave-v3', 'balancer-v2', 'compound-v3', 'moonwell', 'morpho-blue', 'uniswap-v2', 'uniswap-v3', 'uniswap-v4'],
 };
 const apps: App[] = [];
 const providers: FakeProvider[] = [];

@@ -5,11 +5,12 @@ import { cTokenInfo, contractInfo } from '../registry/index.js';
 import { cTokenRate } from '../registry/markets.js';
 import type { Decoders, LogScope } from './scope.js';
 
-// Compound V2: rows of the cToken (contract) and its underlying (counterparty; cETH: the wrapped native token),
-// amounts in underlying units as the events carry them
+// Compound V2 and its forks (Moonwell): rows of the cToken (contract) and its underlying (counterparty; cETH: the
+// wrapped native token), amounts in underlying units as the events carry them; the gate let only pinned cTokens in
 function v2Row(s: LogScope, k: string) {
-  const underlying = cTokenInfo(s.ctx.chainId, s.contract)?.underlying ?? null;
-  return { protocol: 'compound-v2', counterparty: underlying, amount: s.n(k), valueUsd: s.usd(underlying, s.n(k)) };
+  const c = cTokenInfo(s.ctx.chainId, s.contract);
+  const underlying = c?.underlying ?? null;
+  return { protocol: c?.protocol ?? 'compound-v2', counterparty: underlying, amount: s.n(k), valueUsd: s.usd(underlying, s.n(k)) };
 }
 
 const cometBase = (s: LogScope) => contractInfo(s.ctx.chainId, s.contract)?.baseToken ?? null;
@@ -70,7 +71,7 @@ export function cTokenTransfer(s: LogScope, from: string | null, to: string | nu
   if (from === to || from === s.contract || to === s.contract) return;
   const underlying = ((s.args.value as bigint) * rate) / 10n ** 18n;
   const moved = {
-    protocol: 'compound-v2',
+    protocol: cToken.protocol,
     counterparty: cToken.underlying,
     amount: underlying.toString(),
     valueUsd: s.usd(cToken.underlying, underlying.toString()),

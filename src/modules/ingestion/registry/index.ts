@@ -14,7 +14,7 @@
 //                                 liquidity, see ../positions.ts; they are never NFT evidence).
 //   aTokenInfo(chainId, a)      an Aave V2/V3 or SparkLend aToken/spToken (role 'a-token'), with its market's pool and
 //                                 underlying reserve: a Transfer between two holders moves collateral (../decode.ts).
-//   cTokenInfo(chainId, a)      a Compound V2 cToken (role 'c-token') with its underlying (cETH: WETH, for valuation).
+//   cTokenInfo(chainId, a)      a cToken of Compound V2 or Moonwell (role 'c-token') with its underlying (cETH: WETH, for valuation).
 //   unreadContracts()           the contracts of known lending and trading protocols that are NOT read (unread.json):
 //                                 a wallet touching one gets coverage 'partial' (../coverage.ts); unreadCloneFactories()
 //                                 and isClonePool() (./clone-pools.ts) recognise the pools of those whose pools are
@@ -73,10 +73,10 @@ export function aTokenInfo(chainId: number, address: string): { pool: string; re
   return c?.role === 'a-token' && c.pool && c.reserve ? { pool: c.pool, reserve: c.reserve, protocol: c.protocol } : undefined;
 }
 
-/** A Compound V2 cToken of the chain (role 'c-token'): its underlying (cETH: WETH). */
-export function cTokenInfo(chainId: number, address: string): { underlying: string } | undefined {
+/** A cToken of Compound V2 or a fork of it (role 'c-token'): its underlying (cETH: WETH) and protocol. */
+export function cTokenInfo(chainId: number, address: string): { underlying: string; protocol: string } | undefined {
   const c = contractInfo(chainId, address);
-  return c?.role === 'c-token' && c.reserve ? { underlying: c.reserve } : undefined;
+  return c?.role === 'c-token' && c.reserve ? { underlying: c.reserve, protocol: c.protocol } : undefined;
 }
 
 /** Contracts of known lending and trading protocols that are NOT read (data/registry/unread.json, each with its

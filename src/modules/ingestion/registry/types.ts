@@ -7,6 +7,8 @@ export type Role =
   | 'comet'
   | 'c-token'
   | 'comptroller'
+  // Moonwell's MultiRewardDistributor: not evidence; its DisbursedBorrowerRewards marks a borrower's transactions
+  | 'reward-distributor'
   | 'morpho-blue'
   | 'v4-pool-manager'
   | 'balancer-vault'
