@@ -255,9 +255,12 @@ export function historyOfLogs(
       methodId: '0x',
       functionName: '',
     });
+    // the transaction's receipt holds all its logs, as the proxy's eth_getTransactionReceipt answers it
+    const receipt: LogRow[] = [];
+    h.receipts.set(hash, receipt);
     logs.forEach((l, i) => {
       const { topics, data } = encodeLog(l.event, l.args);
-      h.logs.push({
+      const row = {
         address: l.address,
         topics: topics.map((t) => t.toLowerCase()),
         data,
@@ -265,7 +268,9 @@ export function historyOfLogs(
         timeStamp: ts,
         transactionHash: hash,
         logIndex: i,
-      });
+      };
+      h.logs.push(row);
+      receipt.push(row);
       if (l.event === SIGS.transfer) {
         const args = l.args as { from: string; to: string; value: bigint };
         h.tokentx.push({

@@ -11,6 +11,7 @@
 import { toEventSelector } from 'viem';
 import { EVENTS, MORPHO_POSITION_EVENTS, type EventDef } from './events.js';
 import type { LogQuery } from './rpc-source.js';
+import { contractInfo, cTokenInfo } from './registry/index.js';
 
 export interface Pinned {
   address: string;
@@ -47,6 +48,24 @@ export const DISTRIBUTED_BORROWER_COMP = toEventSelector(
 export const DISBURSED_BORROWER_REWARDS = toEventSelector(
   'event DisbursedBorrowerRewards(address indexed mToken, address indexed borrower, address indexed emissionToken, uint256 totalAccrued)',
 );
+/** The role whose log, with a cToken at topic 1 and the borrower at topic 2, marks a borrow or repay transaction. */
+const BORROWER_MARKS: Record<string, { role: string; topics: number }> = {
+  [DISTRIBUTED_BORROWER_COMP]: { role: 'comptroller', topics: 3 },
+  [DISBURSED_BORROWER_REWARDS]: { role: 'reward-distributor', topics: 4 },
+};
+const topicAddress = (t: string | undefined) => (t && t.length === 66 ? `0x${t.slice(26)}`.toLowerCase() : '');
+/** Whether `log` is a pinned Comptroller's or reward distributor's mark of a borrow or repay by `wallet` in a pinned
+ *  cToken: its transaction's receipt holds the cToken's own events. */
+export function borrowerMarked(chainId: number, wallet: string, log: { address: string; topics: readonly string[] }): boolean {
+  const mark = BORROWER_MARKS[log.topics[0]?.toLowerCase() ?? ''];
+  return (
+    mark !== undefined &&
+    log.topics.length === mark.topics &&
+    topicAddress(log.topics[2]) === wallet &&
+    contractInfo(chainId, log.address)?.role === mark.role &&
+    cTokenInfo(chainId, topicAddress(log.topics[1])) !== undefined
+  );
+}
 const sel = (...names: EventDef['name'][]) => EVENTS.filter((e) => names.includes(e.name)).map((e) => e.topic0 as string);
 export const SWAP_SELECTORS = sel('UniswapV2Swap', 'UniswapV3Swap');
 export const DELEGATE_CHANGED = sel('DelegateChanged')[0];

@@ -13,6 +13,7 @@ import { encodeLog, EtlExport, SIGS, type EtlLog } from '../../../test/helpers/e
 import { lendingRows } from '../../../test/helpers/lending-rows.js';
 import type { SimChain, SimLog } from '../../../test/fakes/rpc-provider-chain.js';
 import { startFakeProvider, type FakeProvider } from '../../../test/fakes/rpc-provider.js';
+import { historyOfLogs, startFakeExplorer } from '../../../test/fakes/explorer-api.js';
 import type { Db } from '../../platform/db/types.js';
 import type { Category } from '../scoring/contracts.js';
 import { model } from '../scoring/params.js';
@@ -22,6 +23,8 @@ import { oracleFor } from './pricing/oracle.js';
 import { contractInfo, pinnedContracts, protocolsRead, unreadContracts } from './registry/index.js';
 import { createIngestionRepo, type IngestionRepo } from './repo.js';
 import { createRpcSource } from './rpc-source.js';
+import { createExplorerClient } from './explorer/source.js';
+import { syncWalletFromExplorer } from './explorer/sync.js';
 import { syncWalletOnChain } from './sync.js';
 
 const { scoreWallet } = model;
@@ -33,6 +36,7 @@ const M_WETH = '0x628ff693426583d9a7fb391e54366292f509d457'; // MOONWELL_WETH (a
 const MRD = '0xe9005b078701e2a0948d2eac43010d35870ad9d2'; // MRD_PROXY
 const UNITROLLER = '0xfbb21d0380bee3312b33c4353c8936a0f13ef26c'; // UNITROLLER
 const WETH_UNWRAPPER = '0x1382cff3cee10d283dcca55a30496187759e4caf'; // WETH_UNWRAPPER
+const WETH_ROUTER = '0x70778cfcfc475c7ea0f24cc625baf6eae475d0c9'; // WETH_ROUTER
 const WELL = '0xa88594d404727625a9437c3f886c7643872296ae'; // xWELL_PROXY, a reward stream's token
 const OP_M_USDC = '0x8e08617b0d66359d73aa11e11017834c29155525'; // chains/10.json MOONWELL_USDC
 const AAVE_POOL = '0xa238dd80c259a72e81d7e4664a9801593f98d1c5'; // @bgd-labs/aave-address-book AaveV3Base.POOL
@@ -352,7 +356,7 @@ describe('mWETH over JSON-RPC: a borrow paid out as ether', () => {
       event: SIG.disbursed,
       args: { mToken: M_WETH, borrower, emissionToken: WELL, totalAccrued: 5n },
     });
-    const router = '0x70778cfcfc475c7ea0f24cc625baf6eae475d0c9'; // chains/8453.json WETH_ROUTER
+    const router = WETH_ROUTER;
     const minted = 50_000_000_000n;
     tx(1, 15_000_000, [
       transfer(WETH, wallet, M_WETH, parseEther('10')),
@@ -442,5 +446,62 @@ describe('mWETH over JSON-RPC: a borrow paid out as ether', () => {
       ['lending_repay', 'moonwell', M_WETH, WETH, parseEther('2.01').toString(), 5_025],
     ]);
     expect(await lendingRows(rdb, other)).toEqual([]);
+  }, 60_000);
+});
+
+describe('mWETH through the explorer source', () => {
+  it("finds a repay sent through the WETH router, and one made on the wallet's behalf by someone else, by the distributor's mark", async () => {
+    const w = randomAddress().toLowerCase();
+    const friend = randomAddress().toLowerCase();
+    const { h, tx: txAt } = historyOfLogs(20_000_000, 15_000_000);
+    const rewards = (borrower: string): EtlLog => ({
+      address: MRD,
+      event: SIG.disbursed,
+      args: { mToken: M_WETH, borrower, emissionToken: WELL, totalAccrued: 5n },
+    });
+    const repay = (payer: string, n: string): EtlLog[] => [
+      transfer(WETH, WETH_ROUTER, M_WETH, parseEther(n)),
+      rewards(w),
+      {
+        address: M_WETH,
+        event: SIG.repay,
+        args: { payer, borrower: w, repayAmount: parseEther(n), accountBorrows: 0n, totalBorrows: parseEther('900') },
+      },
+    ];
+    txAt(w, M_WETH, day(0), [
+      transfer(WETH, w, M_WETH, parseEther('10')),
+      { address: M_WETH, event: SIG.mint, args: { minter: w, mintAmount: parseEther('10'), mintTokens: 50_000_000_000n } },
+      transfer(M_WETH, M_WETH, w, 50_000_000_000n),
+    ]);
+    txAt(w, M_WETH, day(1), [
+      transfer(WETH, M_WETH, WETH_UNWRAPPER, parseEther('2')),
+      rewards(w),
+      {
+        address: M_WETH,
+        event: SIG.borrow,
+        args: { borrower: w, borrowAmount: parseEther('2'), accountBorrows: parseEther('2'), totalBorrows: parseEther('900') },
+      },
+    ]);
+    // the wallet repays half in ether through the router; a friend repays the rest for it, the same way
+    txAt(w, WETH_ROUTER, day(20), repay(WETH_ROUTER, '1'));
+    txAt(friend, WETH_ROUTER, day(21), repay(WETH_ROUTER, '1.01'));
+    const fake = await startFakeExplorer({ 8453: h }, { rps: 1000 });
+    const edb = await testDatabase();
+    dbs.push(edb);
+    try {
+      const src = createExplorerClient({ url: fake.url, apiKey: fake.apiKey, rps: 1000 }).source(8453);
+      await syncWalletFromExplorer(edb, createIngestionRepo(edb), src, w, {});
+      const rows = (await lendingRows(edb, w)).map((r) => [r.kind, r.protocol, r.contract, r.counterparty, r.amount]);
+      expect(rows).toEqual([
+        ['lending_supply', 'moonwell', M_WETH, WETH, parseEther('10').toString()],
+        ['lending_borrow', 'moonwell', M_WETH, WETH, parseEther('2').toString()],
+        ['lending_repay', 'moonwell', M_WETH, WETH, parseEther('1').toString()],
+        ['lending_repay', 'moonwell', M_WETH, WETH, parseEther('1.01').toString()],
+      ]);
+      // the friend paid, but the debt repaid is the wallet's: nothing of it is the friend's
+      expect(await lendingRows(edb, friend)).toEqual([]);
+    } finally {
+      await fake.close();
+    }
   }, 60_000);
 });

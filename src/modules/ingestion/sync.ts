@@ -8,7 +8,7 @@ import type { Db } from '../../platform/db/types.js';
 import { decodeLog, type ActivityRecord } from './decode.js';
 import { scanDeployments } from './deployments.js';
 import { poolsForLogs } from './registry/pools.js';
-import { contractInfo, cTokenInfo } from './registry/index.js';
+import { cTokenInfo } from './registry/index.js';
 import { learnFromLogs, resolveIds } from './registry/markets.js';
 import { priceReaderFor, pricesForLogs, type PriceReader } from './pricing/index.js';
 import { revalueStored } from './pricing/revalue.js';
@@ -17,8 +17,7 @@ import {
   buildPlan,
   DELEGATE_CHANGED,
   DELEGATE_VOTES_CHANGED,
-  DISBURSED_BORROWER_REWARDS,
-  DISTRIBUTED_BORROWER_COMP,
+  borrowerMarked,
   TRANSFER_SELECTORS,
   walletTopic,
   type LogPlan,
@@ -209,23 +208,15 @@ function narrowSpan(source: ChainSource, failure: Failure, spans: { softMax: num
 }
 
 const TRANSFER_TOPIC = TRANSFER_SELECTORS[0].toLowerCase();
-/** The role whose log, with a cToken at topic 1 and the borrower at topic 2, marks a borrow or repay transaction. */
-const BORROWER_MARKS: Record<string, { role: string; topics: number }> = {
-  [DISTRIBUTED_BORROWER_COMP]: { role: 'comptroller', topics: 3 },
-  [DISBURSED_BORROWER_REWARDS]: { role: 'reward-distributor', topics: 4 },
-};
-/** Transactions in which a Transfer naming the wallet was a cToken's own or moved an asset to or from a cToken, or in
- *  which the Comptroller (Compound) or the reward distributor (Moonwell) accrued rewards to the wallet as a cToken's
- *  borrower (cETH's borrows and repays move ether, as mWETH's payouts and WETH-router repays do: no Transfer names
- *  the wallet). */
+/** Transactions in which a Transfer naming the wallet was a cToken's own or moved an asset to or from a cToken, or
+ *  that a borrower mark names the wallet in (cETH's borrows and repays move ether, as mWETH's payouts and WETH-router
+ *  repays do: no Transfer names the wallet). */
 function compoundTransactions(chainId: number, wallet: string, logs: readonly ChainLog[]): string[] {
   const out = new Set<string>();
   const at = (t: string | undefined) => (t && t.length === 66 ? `0x${t.slice(26)}`.toLowerCase() : '');
   for (const l of logs) {
-    const mark = BORROWER_MARKS[l.topics[0]?.toLowerCase() ?? ''];
-    if (mark && l.topics.length === mark.topics && at(l.topics[2]) === wallet) {
-      if (contractInfo(chainId, l.address)?.role === mark.role && cTokenInfo(chainId, at(l.topics[1])))
-        out.add(l.transactionHash.toLowerCase());
+    if (borrowerMarked(chainId, wallet, l)) {
+      out.add(l.transactionHash.toLowerCase());
       continue;
     }
     if (l.topics.length !== 3 || l.topics[0]?.toLowerCase() !== TRANSFER_TOPIC) continue;

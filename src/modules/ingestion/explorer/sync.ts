@@ -10,7 +10,7 @@ import { encodeAbiParameters, pad, toHex } from 'viem';
 import type { Db } from '../../../platform/db/types.js';
 import { decodeLog, deploymentRecord, type ActivityRecord, type RawLog } from '../decode.js';
 import { EVENTS } from '../events.js';
-import { walletTopic } from '../log-plan.js';
+import { borrowerMarked, walletTopic } from '../log-plan.js';
 import { createCoverageRepo } from '../coverage-repo.js';
 import { SWAP_TOPICS } from '../registry/pools.js';
 import { cTokenInfo } from '../registry/index.js';
@@ -195,7 +195,8 @@ async function routerSwaps(run: Run, { txs, internal, erc20 }: Lists, logs: RawL
 }
 
 /** Compound V2's events name the wallet only in their data: the receipts of the wallet's transactions to a cToken,
- *  and of those in which its token list moved an asset to or from one (a borrow, a repay), hold them. `all`: those
+ *  of those in which its token list moved an asset to or from one (a borrow, a repay), and of those a borrower mark
+ *  names it in (log-plan.ts), hold them. `all`: those
  *  receipts' logs; `compound`: their cTokens' logs not among the wallet's logs already. */
 async function compoundLogs(run: Run, { txs, erc20 }: Lists, logs: RawLog[], receiptLogs: RawLog[]) {
   const { chainId, wallet } = run;
@@ -204,13 +205,18 @@ async function compoundLogs(run: Run, { txs, erc20 }: Lists, logs: RawLog[], rec
   for (const r of erc20)
     if (cTokenInfo(chainId, lc(r.from)) || cTokenInfo(chainId, lc(r.to)) || cTokenInfo(chainId, lc(r.contractAddress)))
       cTxs.add(lc(r.hash));
+  // a Comptroller's or reward distributor's mark among the wallet's logs: a cETH or mWETH borrow or repay, perhaps
+  // sent by someone else (a repay on the wallet's behalf, through Moonwell's WETH router)
+  const marked = new Map<string, RawLog['timestamp']>();
+  for (const l of logs) if (borrowerMarked(chainId, wallet, l)) marked.set(lc(l.transactionHash), l.timestamp);
+  for (const h of marked.keys()) cTxs.add(h);
   const fetched = new Set(receiptLogs.map((l) => lc(l.transactionHash)));
   const cWanted = [...cTxs].filter((h) => !fetched.has(h));
   const known = new Set(logs.map((l) => `${lc(l.transactionHash)}:${l.logIndex}`));
   const all: RawLog[] = [];
   const when = (hash: string) => {
     const row = txs.find((t) => lc(t.hash) === hash) ?? erc20.find((t) => lc(t.hash) === hash);
-    return row ? time(row) : null;
+    return row ? time(row) : (marked.get(hash) ?? null);
   };
   if (cWanted.length)
     for (const [hash, ls] of await receiptLogsOf(run.src, cWanted, run.receipts))
