@@ -5,7 +5,7 @@
 import type { ActivityRecord, RawLog } from '../decode.js';
 import type { DropCounter } from '../registry/gate.js';
 import type { PriceReader } from '../pricing/index.js';
-import { copyLines } from './copy-insert.js';
+import { copyLines, type CopySummary } from './copy-insert.js';
 import { checkIntegerFields } from './fields.js';
 import { LogKeys } from './log-keys.js';
 import { readRows, type Row } from './reader.js';
@@ -30,14 +30,30 @@ export type BatchEvent =
   /** after the transactions files' batches, before any other: the position records found by the pre-pass, and the
    *  logs the registry learned markets from (registry/markets.ts): the importing thread learns them too */
   | { type: 'positions'; records: ActivityRecord[]; learned: RawLog[] }
-  | { type: 'batch'; nonces: Map<string, number>; consumed: number; records?: ActivityRecord[]; copy?: Uint8Array }
+  | {
+      type: 'batch';
+      nonces: Map<string, number>;
+      consumed: number;
+      records?: ActivityRecord[];
+      copy?: Uint8Array;
+      /** what `copy` holds: the wallets, records and undated records (copy-insert.ts's direct COPY) */
+      summary?: CopySummary;
+    }
   /** the file's batches are all given; the next event belongs to the next file of `todo` */
   | { type: 'file-end' };
 
 /** rows decoded at a time within a batch */
 const SLICE = 1000;
 
-const newBatch = () => ({ nonces: new Map<string, number>(), consumed: 0, seq: 0, copy: [] as Buffer[], records: [] as ActivityRecord[] });
+const newBatch = () => ({
+  nonces: new Map<string, number>(),
+  consumed: 0,
+  copy: [] as Buffer[],
+  records: [] as ActivityRecord[],
+  wallets: new Set<string>(),
+  count: 0,
+  undated: 0,
+});
 
 /** A batch's event; its COPY bytes in one buffer of their own (transferred, not copied, to the importing thread). */
 function batchEvent(b: ReturnType<typeof newBatch>, copy: boolean): BatchEvent {
@@ -48,7 +64,33 @@ function batchEvent(b: ReturnType<typeof newBatch>, copy: boolean): BatchEvent {
     bytes.set(c, at);
     at += c.length;
   }
-  return { type: 'batch', nonces: b.nonces, consumed: b.consumed, copy: bytes };
+  const summary = { wallets: [...b.wallets], records: b.count, undated: b.undated };
+  return { type: 'batch', nonces: b.nonces, consumed: b.consumed, copy: bytes, summary };
+}
+
+/**
+ * The records but those repeating an earlier one's key (chain, transaction, log index, wallet, kind) among the records
+ * of the same log, which come together: the first is the one the database keeps either way (copy-insert.ts), and a
+ * batch without repeats can be copied straight into wallet_activity. A repeat further apart stays: its batch's
+ * direct COPY fails and the staged INSERT leaves it out.
+ */
+function withoutRepeats(records: ActivityRecord[]): ActivityRecord[] {
+  let out: ActivityRecord[] | null = null;
+  let start = 0; // first record of the current log
+  for (let i = 1; i < records.length; i++) {
+    const r = records[i];
+    const head = records[start];
+    if (r.txHash !== head.txHash || r.logIndex !== head.logIndex || r.chainId !== head.chainId) {
+      start = i;
+      out?.push(r);
+      continue;
+    }
+    let repeat = false;
+    for (let j = start; j < i && !repeat; j++) repeat = records[j].wallet === r.wallet && records[j].kind === r.kind;
+    if (repeat) out ??= records.slice(0, i);
+    else out?.push(r);
+  }
+  return out ?? records;
 }
 
 /**
@@ -92,8 +134,13 @@ export async function* exportBatches(
         line += consumed;
         const records = await batchRecords(ctx, f.kind, rows, batch.nonces);
         if (spec.copy) {
-          batch.copy.push(Buffer.from(copyLines(records, batch.seq), 'utf8'));
-          batch.seq += records.length;
+          const kept = withoutRepeats(records);
+          batch.copy.push(Buffer.from(copyLines(kept), 'utf8'));
+          for (const r of kept) {
+            batch.wallets.add(r.wallet);
+            if (!r.occurredAt) batch.undated++;
+          }
+          batch.count += kept.length;
         } else for (const r of records) batch.records.push(r);
         batch.consumed += consumed;
         if (batch.consumed >= spec.batchSize) {

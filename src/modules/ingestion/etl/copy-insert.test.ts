@@ -27,9 +27,8 @@ const base: ActivityRecord = {
 const FIELDS = ['txHash', 'wallet', 'contract', 'counterparty', 'tokenId', 'amount', 'direction', 'protocol', 'ref', 'txFrom'] as const;
 
 /** The line as copyText writes each field (the reference). */
-const reference = (r: ActivityRecord, seq: number) =>
+const reference = (r: ActivityRecord) =>
   [
-    seq,
     r.chainId,
     copyText(r.txHash),
     r.logIndex,
@@ -60,6 +59,6 @@ describe('copyLines', () => {
     const text = copyLines(records);
     expect(text).toBe(records.map(reference).join(''));
     // every line keeps its 17 columns
-    for (const line of text.trimEnd().split('\n')) expect(line.split('\t')).toHaveLength(17);
+    for (const line of text.trimEnd().split('\n')) expect(line.split('\t')).toHaveLength(16);
   });
 });

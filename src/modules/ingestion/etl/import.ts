@@ -17,7 +17,7 @@ import { workerBatches } from './thread.js';
 export { EtlFieldError } from './fields.js';
 import { KINDS, type FileKind } from './scan.js';
 import { storeActivity, writeQueue } from './writer.js';
-import { insertCopied } from './copy-insert.js';
+import { insertCopied, type DirectCopy } from './copy-insert.js';
 
 export interface ProgressSink {
   start(label: string, total: number, done: number): void;
@@ -77,6 +77,8 @@ interface EtlRun {
   /** the export's next batch or file end (batches.ts), from the decoding thread or this one */
   next: () => Promise<IteratorResult<BatchEvent>>;
   result: EtlImportResult;
+  /** batches copied straight into wallet_activity while they hold no stored rows (copy-insert.ts) */
+  direct: DirectCopy;
 }
 
 export async function importEthereumEtl(
@@ -125,7 +127,7 @@ export async function importEthereumEtl(
     }
   };
   try {
-    const run: EtlRun = { db, repo, opts, chainId, source, writers, next, result };
+    const run: EtlRun = { db, repo, opts, chainId, source, writers, next, result, direct: { misses: 0 } };
     for (const f of todo) result.files.push(await importFile(run, f));
     // to the end: the decoding thread's drop counts come with its last event
     while (!(await next()).done);
@@ -161,7 +163,7 @@ async function importFile(
   const skipStoredLogs = f.kind === 'token_transfers';
   try {
     for (let ev = await run.next(); !ev.done && ev.value.type === 'batch'; ev = await run.next()) {
-      const { records, copy, nonces, consumed } = ev.value;
+      const { records, copy, nonces, consumed, summary } = ev.value;
       offset += consumed;
       const end = offset;
       await writes.push(
@@ -169,7 +171,7 @@ async function importFile(
           const stored = await db.tx(async (q) => {
             const s =
               copy !== undefined
-                ? await insertCopied(q, copy, { skipStoredLogs })
+                ? await insertCopied(q, copy, { skipStoredLogs, direct: run.direct }, summary)
                 : await storeActivity(q, records ?? [], { skipStoredLogs });
             if (nonces.size) await repo.recordNonces(nonces, chainId, q);
             return s;

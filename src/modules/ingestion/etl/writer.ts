@@ -4,7 +4,7 @@
 // and the database work at the same time instead of taking turns.
 import type { Queryable } from '../../../platform/db/types.js';
 import type { ActivityRecord } from '../decode.js';
-import { copyActivity } from './copy-insert.js';
+import { copyActivity, type DirectCopy } from './copy-insert.js';
 
 /** Fewer records than this are written by one statement: a COPY's extra round trips cost more than they save. */
 const COPY_MIN = 100;
@@ -34,6 +34,8 @@ const INSERT_NEW_LOGS = `WITH inserted AS (
 export interface BulkInsertOptions {
   /** leave out records whose log (chain, transaction, log index) is already stored: token_transfers rows */
   skipStoredLogs?: boolean;
+  /** a bulk import's batches of COPY text: tried straight into wallet_activity first (copy-insert.ts) */
+  direct?: DirectCopy;
 }
 
 /**
