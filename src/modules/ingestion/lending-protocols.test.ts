@@ -11,6 +11,7 @@ import { testDatabase } from '../../../test/helpers/db.js';
 import { EtlExport, SIGS, type EtlLog } from '../../../test/helpers/etl-export.js';
 import { historyOfLogs, startFakeExplorer } from '../../../test/fakes/explorer-api.js';
 import { lendingRows } from '../../../test/helpers/lending-rows.js';
+import { AAVE_SIGS, writeBorrowers, type LendingActs } from '../../../test/helpers/lending-histories.js';
 import type { Db } from '../../platform/db/types.js';
 import type { Category } from '../scoring/contracts.js';
 import { importEthereumEtl } from './etl/import.js';
@@ -45,14 +46,7 @@ const PARAMS = {
 const MARKET = morphoMarketId(PARAMS);
 
 const SIG = {
-  aaveSupply:
-    'event Supply(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint16 indexed referralCode)',
-  aaveWithdraw: 'event Withdraw(address indexed reserve, address indexed user, address indexed to, uint256 amount)',
-  aaveBorrow:
-    'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
-  aaveRepay: 'event Repay(address indexed reserve, address indexed user, address indexed repayer, uint256 amount, bool useATokens)',
-  aaveLiquidation:
-    'event LiquidationCall(address indexed collateralAsset, address indexed debtAsset, address indexed user, uint256 debtToCover, uint256 liquidatedCollateralAmount, address liquidator, bool receiveAToken)',
+  ...AAVE_SIGS,
   mCreate:
     'event CreateMarket(bytes32 indexed id, (address loanToken, address collateralToken, address oracle, address irm, uint256 lltv) marketParams)',
   mSupplyCollateral: 'event SupplyCollateral(bytes32 indexed id, address indexed caller, address indexed onBehalf, uint256 assets)',
@@ -90,7 +84,7 @@ const PROTOCOLS: Protocol[] = ['aave', 'spark', 'morpho', 'compound'];
 const pool = (p: Protocol) => (p === 'aave' ? AAVE_POOL : SPARK_POOL);
 
 /** What each protocol emits for the same action on a DAI-collateral, USDC-debt position. */
-const act = {
+const act: LendingActs<Protocol> = {
   supply(p: Protocol, w: string, n: number): EtlLog[] {
     if (p === 'morpho')
       return [
@@ -247,33 +241,17 @@ function buildExport(): string {
     logs: [{ address: MORPHO, event: SIG.mCreate, args: { id: MARKET, marketParams: PARAMS } }],
   });
   plain(x, W.fresh, 730);
-  for (const p of PROTOCOLS) {
-    // the same two years on each: $60k of DAI as collateral, $10k of USDC borrowed each month and repaid 20 days
-    // later with $100 of interest, the collateral taken back at the end
-    const w = W.honest[p];
-    x.tx({ from: w, to: pool(p), at: day(0), logs: act.supply(p, w, 60_000) });
-    for (let m = 0; m < 24; m++) {
-      x.tx({ from: w, to: pool(p), at: day(30 * m + 1), logs: act.borrow(p, w, 10_000) });
-      x.tx({ from: w, to: pool(p), at: day(30 * m + 21), logs: act.repay(p, w, 10_100) });
-    }
-    x.tx({ from: w, to: pool(p), at: day(730), logs: act.withdraw(p, w, 60_000) });
-    // a liquidated borrower: $20k of DAI, $15k of USDC borrowed, liquidated for $7.5k two months later
-    const l = W.liquidated[p];
-    x.tx({ from: l, to: pool(p), at: day(0), logs: act.supply(p, l, 20_000) });
-    x.tx({ from: l, to: pool(p), at: day(1), logs: act.borrow(p, l, 15_000) });
-    x.tx({ from: W.liquidator, to: pool(p), at: day(60), logs: act.liquidate(p, l, W.liquidator, 7_500) });
-    plain(x, l, 90);
-    // a flash round trip: $1M supplied, $500k borrowed, repaid and withdrawn in the same transaction; then a cheap
-    // transaction a month for two years
-    const f = W.flash[p];
-    x.tx({
-      from: f,
-      to: pool(p),
-      at: day(0),
-      logs: [...act.supply(p, f, 1_000_000), ...act.borrow(p, f, 500_000), ...act.repay(p, f, 500_000), ...act.withdraw(p, f, 1_000_000)],
-    });
-    for (let m = 1; m <= 24; m++) plain(x, f, 30 * m);
-  }
+  // the same borrowers on each (test/helpers/lending-histories.ts): DAI as collateral, USDC borrowed
+  for (const p of PROTOCOLS)
+    writeBorrowers(
+      x,
+      act,
+      p,
+      pool(p),
+      { honest: W.honest[p], liquidated: W.liquidated[p], flash: W.flash[p], liquidator: W.liquidator },
+      day,
+      (w, d) => plain(x, w, d),
+    );
   // positions moved by token transfer: $100k supplied, the spDAI / cDAI sent to another wallet the next day
   x.tx({ from: W.mover.spark, to: SPARK_POOL, at: day(0), logs: act.supply('spark', W.mover.spark, 100_000) });
   x.tx({ from: W.mover.spark, to: SP_DAI, at: day(1), logs: [transfer(SP_DAI, W.mover.spark, W.receiver.spark, dai(100_000))] });

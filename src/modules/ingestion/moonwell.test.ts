@@ -6,26 +6,25 @@
 // mWETH pays a borrow out as ether through its unwrapper (no Transfer names the borrower): the MultiRewardDistributor's
 // DisbursedBorrowerRewards finds the transaction, as Compound's DistributedBorrowerComp finds cETH's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeFunctionData, pad, parseAbi, parseEther, parseUnits, type Hex } from 'viem';
+import { parseEther, parseUnits } from 'viem';
 import { randomAddress } from '../../../test/helpers/app.js';
 import { testDatabase } from '../../../test/helpers/db.js';
-import { encodeLog, EtlExport, SIGS, type EtlLog } from '../../../test/helpers/etl-export.js';
+import { EtlExport, SIGS, type EtlLog } from '../../../test/helpers/etl-export.js';
 import { lendingRows } from '../../../test/helpers/lending-rows.js';
-import type { SimChain, SimLog } from '../../../test/fakes/rpc-provider-chain.js';
-import { startFakeProvider, type FakeProvider } from '../../../test/fakes/rpc-provider.js';
+import { receiptChain, syncedLendingRows } from '../../../test/helpers/receipt-chain.js';
+import { AAVE_SIGS, writeBorrowers, type LendingActs } from '../../../test/helpers/lending-histories.js';
+import type { SimChain } from '../../../test/fakes/rpc-provider-chain.js';
+import type { FakeProvider } from '../../../test/fakes/rpc-provider.js';
 import { historyOfLogs, startFakeExplorer } from '../../../test/fakes/explorer-api.js';
 import type { Db } from '../../platform/db/types.js';
 import type { Category } from '../scoring/contracts.js';
 import { model } from '../scoring/params.js';
 import { importEthereumEtl } from './etl/import.js';
 import { buildPlan, DISBURSED_BORROWER_REWARDS, walletTopic } from './log-plan.js';
-import { oracleFor } from './pricing/oracle.js';
 import { contractInfo, pinnedContracts, protocolsRead, unreadContracts } from './registry/index.js';
 import { createIngestionRepo, type IngestionRepo } from './repo.js';
-import { createRpcSource } from './rpc-source.js';
 import { createExplorerClient } from './explorer/source.js';
 import { syncWalletFromExplorer } from './explorer/sync.js';
-import { syncWalletOnChain } from './sync.js';
 
 const { scoreWallet } = model;
 
@@ -45,14 +44,7 @@ const USDC = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
 const WETH = '0x4200000000000000000000000000000000000006';
 
 const SIG = {
-  aaveSupply:
-    'event Supply(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint16 indexed referralCode)',
-  aaveWithdraw: 'event Withdraw(address indexed reserve, address indexed user, address indexed to, uint256 amount)',
-  aaveBorrow:
-    'event Borrow(address indexed reserve, address user, address indexed onBehalfOf, uint256 amount, uint8 interestRateMode, uint256 borrowRate, uint16 indexed referralCode)',
-  aaveRepay: 'event Repay(address indexed reserve, address indexed user, address indexed repayer, uint256 amount, bool useATokens)',
-  aaveLiquidation:
-    'event LiquidationCall(address indexed collateralAsset, address indexed debtAsset, address indexed user, uint256 debtToCover, uint256 liquidatedCollateralAmount, address liquidator, bool receiveAToken)',
+  ...AAVE_SIGS,
   // src/MTokenInterfaces.sol: Compound V2's CToken events, unchanged
   mint: 'event Mint(address minter, uint256 mintAmount, uint256 mintTokens)',
   redeem: 'event Redeem(address redeemer, uint256 redeemAmount, uint256 redeemTokens)',
@@ -82,7 +74,7 @@ type Protocol = 'aave' | 'moonwell';
 const PROTOCOLS: Protocol[] = ['aave', 'moonwell'];
 
 /** What each protocol emits for the same action on a USDbC-collateral, USDC-debt position. */
-const act = {
+const act: LendingActs<Protocol> = {
   supply: (p: Protocol, w: string, n: number): EtlLog[] =>
     p === 'moonwell'
       ? [
@@ -181,33 +173,17 @@ function buildExport(): string {
   const x = new EtlExport(11_000_000);
   const plain = (w: string, d: number) => x.tx({ from: w, to: randomAddress(), at: day(d), value: 10n ** 15n });
   plain(W.fresh, 730);
-  for (const p of PROTOCOLS) {
-    // two years: $60k of USDbC as collateral, $10k of USDC borrowed each month and repaid 20 days later with $100 of
-    // interest, the collateral taken back at the end
-    const w = W.honest[p];
-    x.tx({ from: w, to: target(p), at: day(0), logs: act.supply(p, w, 60_000) });
-    for (let m = 0; m < 24; m++) {
-      x.tx({ from: w, to: target(p), at: day(30 * m + 1), logs: act.borrow(p, w, 10_000) });
-      x.tx({ from: w, to: target(p), at: day(30 * m + 21), logs: act.repay(p, w, 10_100) });
-    }
-    x.tx({ from: w, to: target(p), at: day(730), logs: act.withdraw(p, w, 60_000) });
-    // $20k of collateral, $15k borrowed, liquidated for $7.5k two months later
-    const l = W.liquidated[p];
-    x.tx({ from: l, to: target(p), at: day(0), logs: act.supply(p, l, 20_000) });
-    x.tx({ from: l, to: target(p), at: day(1), logs: act.borrow(p, l, 15_000) });
-    x.tx({ from: W.liquidator, to: target(p), at: day(60), logs: act.liquidate(p, l, W.liquidator, 7_500) });
-    plain(l, 90);
-    // a flash round trip ($1M supplied, $500k borrowed, all back in the same transaction), then a cheap transaction a
-    // month for two years
-    const f = W.flash[p];
-    x.tx({
-      from: f,
-      to: target(p),
-      at: day(0),
-      logs: [...act.supply(p, f, 1_000_000), ...act.borrow(p, f, 500_000), ...act.repay(p, f, 500_000), ...act.withdraw(p, f, 1_000_000)],
-    });
-    for (let m = 1; m <= 24; m++) plain(f, 30 * m);
-  }
+  // the same borrowers on each (test/helpers/lending-histories.ts): USDbC as collateral, USDC borrowed
+  for (const p of PROTOCOLS)
+    writeBorrowers(
+      x,
+      act,
+      p,
+      target(p),
+      { honest: W.honest[p], liquidated: W.liquidated[p], flash: W.flash[p], liquidator: W.liquidator },
+      day,
+      plain,
+    );
   // a position moved by sending the mToken: $100k supplied, the mUSDbC sent to another wallet the next day
   x.tx({ from: W.mover, to: M_USDBC, at: day(0), logs: act.supply('moonwell', W.mover, 100_000) });
   x.tx({ from: W.mover, to: M_USDBC, at: day(1), logs: [transfer(M_USDBC, W.mover, W.receiver, mTokens(usd(100_000)))] });
@@ -331,26 +307,11 @@ describe("the cost model's attacks on Moonwell", () => {
 });
 
 describe('mWETH over JSON-RPC: a borrow paid out as ether', () => {
-  const ORACLE = parseAbi(['function getAssetPrice(address asset) view returns (uint256)']);
-
   /** The wallet supplies 10 WETH to mWETH, borrows 2 (paid out as ether through the unwrapper) and repays 2.01
    *  through the WETH router; another wallet borrows too. */
   function chainOf(wallet: string, other: string): SimChain {
-    const logs: SimLog[] = [];
-    const receipts = new Map<string, SimLog[]>();
-    const tx = (n: number, block: number, entries: EtlLog[]) => {
-      const hash = pad(`0x${n.toString(16)}`).toLowerCase();
-      const mine = entries.map((e, i) => ({
-        address: e.address,
-        ...encodeLog(e.event, e.args),
-        blockNumber: block,
-        transactionHash: hash,
-        logIndex: i,
-      }));
-      for (const l of mine) l.topics = l.topics.map((t) => t.toLowerCase());
-      logs.push(...mine);
-      receipts.set(hash, mine);
-    };
+    // WETH at $2,500 from Aave V3 Base's oracle
+    const { tx, chain } = receiptChain({ chainId: 8453, genesis: 1_686_789_347, wallet, weth: WETH, wethUsd: 2500n });
     const rewards = (borrower: string): EtlLog => ({
       address: MRD,
       event: SIG.disbursed,
@@ -392,21 +353,7 @@ describe('mWETH over JSON-RPC: a borrow paid out as ether', () => {
         args: { payer: router, borrower: wallet, repayAmount: parseEther('2.01'), accountBorrows: 0n, totalBorrows: parseEther('903') },
       },
     ]);
-    logs.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
-    // WETH at $2,500 from Aave V3 Base's oracle (the simulator answers every block alike)
-    const price = `${oracleFor(8453)!.address}:${encodeFunctionData({ abi: ORACLE, functionName: 'getAssetPrice', args: [WETH as Hex] }).toLowerCase()}`;
-    return {
-      chainId: 8453,
-      head: 20_000_000,
-      genesis: 1_686_789_347,
-      wallet,
-      nonce: 0,
-      logs,
-      code: new Map(),
-      calls: new Map([[price, pad(`0x${(2500n * 10n ** 8n).toString(16)}`)]]),
-      expected: {},
-      receipts,
-    };
+    return chain();
   }
 
   it('the plan asks the reward distributor for the wallet as borrower (position 2), in a query asked anyway', () => {
@@ -423,29 +370,15 @@ describe('mWETH over JSON-RPC: a borrow paid out as ether', () => {
   it("stores the wallet's supply, its ether borrow and its router repay, valued as WETH, and not another borrower's", async () => {
     const wallet = randomAddress().toLowerCase();
     const other = randomAddress().toLowerCase();
-    const provider = await startFakeProvider(chainOf(wallet, other), 'open');
-    fakes.push(provider);
-    const rdb = await testDatabase();
-    dbs.push(rdb);
-    const res = await syncWalletOnChain(rdb, createIngestionRepo(rdb), createRpcSource(8453, provider.url), wallet, {
-      pinned: pinnedContracts(8453),
-      useFinalized: true,
-    });
-    expect(res.complete).toBe(true);
-    const rows = (await lendingRows(rdb, wallet)).map((r) => [
-      r.kind,
-      r.protocol,
-      r.contract,
-      r.counterparty,
-      r.amount,
-      Math.round(Number(r.value_usd) * 100) / 100,
-    ]);
+    const { complete, rows: rowsOf } = await syncedLendingRows(chainOf(wallet, other), wallet, { fakes, dbs });
+    expect(complete).toBe(true);
+    const rows = await rowsOf(wallet);
     expect(rows).toEqual([
       ['lending_supply', 'moonwell', M_WETH, WETH, parseEther('10').toString(), 25_000],
       ['lending_borrow', 'moonwell', M_WETH, WETH, parseEther('2').toString(), 5_000],
       ['lending_repay', 'moonwell', M_WETH, WETH, parseEther('2.01').toString(), 5_025],
     ]);
-    expect(await lendingRows(rdb, other)).toEqual([]);
+    expect(await rowsOf(other)).toEqual([]);
   }, 60_000);
 });
 
