@@ -171,4 +171,46 @@ describe("PostgreSQL's direct COPY of new rows", () => {
     expect(copies.direct).toBe(before.direct);
     expect(copies.staged - before.staged).toBe(before.direct + before.staged);
   });
+
+  it('a batch whose transaction PostgreSQL aborts to break a deadlock is run again and stores what it would have', async () => {
+    const db = await testDatabase();
+    dbs.push(db);
+    let aborted = 0;
+    // the first staged INSERT (the statement a deadlock aborts outside the direct COPY's savepoint) fails as a
+    // deadlock's victim does: its transaction is rolled back
+    const victim: Db = {
+      ...db,
+      tx: (fn) =>
+        db.tx((q) => {
+          if (!q.copyFrom || aborted) return fn(q);
+          const query = q.query.bind(q);
+          return fn({
+            ...q,
+            query: (async (sql: string, params?: unknown[]) => {
+              const rows = await query(sql, params);
+              if (/^WITH t AS \(DELETE FROM wallet_activity_stage/.test(sql) && !aborted++)
+                throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+              return rows;
+            }) as Queryable['query'],
+          } as Queryable);
+        }),
+    };
+    const result = await importEthereumEtl({ db: victim, repo: createIngestionRepo(victim) }, MAINNET, {
+      chainId: 1,
+      batchSize: 700,
+      decodeThread: true,
+    });
+    const reference = await testDatabase();
+    dbs.push(reference);
+    const plain = withoutCopy(reference);
+    const expected = await importEthereumEtl({ db: plain, repo: createIngestionRepo(plain) }, MAINNET, {
+      chainId: 1,
+      batchSize: 700,
+      writers: 1,
+      decodeThread: false,
+    });
+    expect(aborted).toBe(usingPostgres() ? 1 : 0);
+    expect(await stored(db)).toEqual(await stored(reference));
+    expect(result.records).toBe(expected.records);
+  });
 });

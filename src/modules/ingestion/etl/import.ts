@@ -137,6 +137,26 @@ export async function importEthereumEtl(
   return result;
 }
 
+/** Attempts of a batch's transaction that a deadlock aborted before the import gives up. */
+const DEADLOCK_ATTEMPTS = 5;
+
+/**
+ * A batch's transaction, again (staged, never straight in) if PostgreSQL broke a deadlock by aborting it. Staged
+ * batches take their rows in key order and never wait on each other in a cycle, but a batch COPYed straight in takes
+ * them in the export's order: two writers with rows in common (an export that repeats rows, a sync of the same
+ * wallets) can each hold a row the other waits for. One is aborted; its rolled-back transaction is simply run again.
+ */
+async function retryDeadlocks<T>(run: EtlRun, write: (direct: DirectCopy | undefined) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write(attempt === 1 ? run.direct : undefined);
+    } catch (e) {
+      if ((e as { code?: string }).code !== '40P01' || attempt >= DEADLOCK_ATTEMPTS) throw e;
+      run.direct.misses++;
+    }
+  }
+}
+
 /** What one write stored, added to the import's result. */
 function addStored(result: EtlImportResult, s: { wallets: Set<string>; stored: number; undated: number }): void {
   for (const w of s.wallets) result.wallets.add(w);
@@ -168,14 +188,16 @@ async function importFile(
       const end = offset;
       await writes.push(
         async () => {
-          const stored = await db.tx(async (q) => {
-            const s =
-              copy !== undefined
-                ? await insertCopied(q, copy, { skipStoredLogs, direct: run.direct }, summary)
-                : await storeActivity(q, records ?? [], { skipStoredLogs });
-            if (nonces.size) await repo.recordNonces(nonces, chainId, q);
-            return s;
-          });
+          const write = (direct: DirectCopy | undefined) =>
+            db.tx(async (q) => {
+              const s =
+                copy !== undefined
+                  ? await insertCopied(q, copy, { skipStoredLogs, direct }, summary)
+                  : await storeActivity(q, records ?? [], { skipStoredLogs });
+              if (nonces.size) await repo.recordNonces(nonces, chainId, q);
+              return s;
+            });
+          const stored = await retryDeadlocks(run, write);
           addStored(result, stored);
           for (const w of nonces.keys()) result.wallets.add(w);
         },
