@@ -48,12 +48,17 @@ export const DISTRIBUTED_BORROWER_COMP = toEventSelector(
 export const DISBURSED_BORROWER_REWARDS = toEventSelector(
   'event DisbursedBorrowerRewards(address indexed mToken, address indexed borrower, address indexed emissionToken, uint256 totalAccrued)',
 );
-/** The role whose log, with a cToken at topic 1 and the borrower at topic 2, marks a borrow or repay transaction. */
-const BORROWER_MARKS: Record<string, { role: string; topics: number }> = {
-  [DISTRIBUTED_BORROWER_COMP]: { role: 'comptroller', topics: 3 },
+/** Who emits each borrower mark (a cToken at topic 1, the borrower at topic 2, on every borrow and repay): the plan
+ *  asks that contract for it at position 2 (streamsOf), and its transactions' receipts are read (borrowerMarked). */
+const BORROWER_MARKS: Record<string, { role: string; protocol?: string; topics: number }> = {
+  // Compound's own Comptroller (Moonwell's distributes through its reward distributor)
+  [DISTRIBUTED_BORROWER_COMP]: { role: 'comptroller', protocol: 'compound-v2', topics: 3 },
   [DISBURSED_BORROWER_REWARDS]: { role: 'reward-distributor', topics: 4 },
 };
-const topicAddress = (t: string | undefined) => (t && t.length === 66 ? `0x${t.slice(26)}`.toLowerCase() : '');
+const emitsMark = (c: { role: string; protocol: string } | undefined, m: { role: string; protocol?: string }) =>
+  c?.role === m.role && (m.protocol === undefined || c.protocol === m.protocol);
+/** The address in a topic word (lowercase), or '' when the word is not one. */
+export const topicAddress = (t: string | undefined) => (t && t.length === 66 ? `0x${t.slice(26)}`.toLowerCase() : '');
 /** Whether `log` is a pinned Comptroller's or reward distributor's mark of a borrow or repay by `wallet` in a pinned
  *  cToken: its transaction's receipt holds the cToken's own events. */
 export function borrowerMarked(chainId: number, wallet: string, log: { address: string; topics: readonly string[] }): boolean {
@@ -62,7 +67,7 @@ export function borrowerMarked(chainId: number, wallet: string, log: { address: 
     mark !== undefined &&
     log.topics.length === mark.topics &&
     topicAddress(log.topics[2]) === wallet &&
-    contractInfo(chainId, log.address)?.role === mark.role &&
+    emitsMark(contractInfo(chainId, log.address), mark) &&
     cTokenInfo(chainId, topicAddress(log.topics[1])) !== undefined
   );
 }
@@ -124,10 +129,8 @@ function streamsOf(c: Pinned): Stream[] {
     }
   }
   if (c.role === 'votes-token') (by.get(1) ?? by.set(1, new Set()).get(1)!).add(DELEGATE_VOTES_CHANGED);
-  // position 2 is asked anyway: the Comptroller's address and selector cost no query of their own
-  // Compound's own (Moonwell's Comptroller distributes through its reward distributor)
-  if (c.role === 'comptroller' && c.protocol === 'compound-v2') by.set(2, new Set([DISTRIBUTED_BORROWER_COMP]));
-  if (c.role === 'reward-distributor') by.set(2, new Set([DISBURSED_BORROWER_REWARDS]));
+  // position 2 is asked anyway: a borrower mark's emitter and selector cost no query of their own
+  for (const [selector, m] of Object.entries(BORROWER_MARKS)) if (emitsMark(c, m)) by.set(2, new Set([selector]));
   const out: Stream[] = [];
   for (const [position, set] of by) {
     const open = [...set].filter((t) => !gated.has(t));

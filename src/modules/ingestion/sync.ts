@@ -18,6 +18,7 @@ import {
   DELEGATE_CHANGED,
   DELEGATE_VOTES_CHANGED,
   borrowerMarked,
+  topicAddress,
   TRANSFER_SELECTORS,
   walletTopic,
   type LogPlan,
@@ -213,15 +214,14 @@ const TRANSFER_TOPIC = TRANSFER_SELECTORS[0].toLowerCase();
  *  repays do: no Transfer names the wallet). */
 function compoundTransactions(chainId: number, wallet: string, logs: readonly ChainLog[]): string[] {
   const out = new Set<string>();
-  const at = (t: string | undefined) => (t && t.length === 66 ? `0x${t.slice(26)}`.toLowerCase() : '');
   for (const l of logs) {
     if (borrowerMarked(chainId, wallet, l)) {
       out.add(l.transactionHash.toLowerCase());
       continue;
     }
     if (l.topics.length !== 3 || l.topics[0]?.toLowerCase() !== TRANSFER_TOPIC) continue;
-    const from = at(l.topics[1]);
-    const to = at(l.topics[2]);
+    const from = topicAddress(l.topics[1]);
+    const to = topicAddress(l.topics[2]);
     if (from !== wallet && to !== wallet) continue;
     if (cTokenInfo(chainId, l.address) || cTokenInfo(chainId, from === wallet ? to : from)) out.add(l.transactionHash.toLowerCase());
   }
