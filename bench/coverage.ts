@@ -194,7 +194,7 @@ function main() {
   console.log('  and "60%+" by another page the same month; Balancer V2 and Curve (unread) have no figure. The four other chains');
   console.log('  have no dated per-protocol figure in the store; Aerodrome ("Base network\'s powerhouse", 21shares.com newsletter 259,');
   console.log('  4 Feb 2025) is not read, but listed as unread: a wallet that swapped or provided liquidity there is named in');
-  console.log('  its coverage (UNREAD_PROTOCOL:aerodrome, partial), as Velodrome V2 on OP Mainnet, Curve and Fluid are.');
+  console.log('  its coverage (UNREAD_PROTOCOL:aerodrome, partial), as Velodrome V2 on OP Mainnet, Curve, Fluid and Euler are.');
   console.log('  Share of DEX volume on the five chains: NOT measured.');
   console.log('\nVerdict: the share of EVM lending borrows on chains 1, 10, 137, 42161 and 8453 held by the pinned protocols is NOT');
   console.log("measured (no dated source in reach gives borrows per protocol per chain: DefiLlama's <Chain>-borrowed per protocol");

@@ -80,14 +80,22 @@ export function createCoverageRepo(db: Queryable) {
     ): Promise<Map<string, string[]>> {
       const out = new Map<string, string[]>();
       if (!wallets.length || !unread.length) return out;
-      const rows = await q.query<{ wallet: string; protocol: string }>(
-        `SELECT DISTINCT a.wallet, u.protocol FROM wallet_activity a
-           JOIN unnest($2::int[], $3::text[], $4::text[]) AS u(chain_id, address, protocol)
-             ON u.chain_id = a.chain_id AND (a.counterparty = u.address OR a.contract = u.address)
-          WHERE a.wallet = ANY($1::text[]) ORDER BY 1, 2`,
-        [wallets, unread.map((u) => u.chainId), unread.map((u) => u.address), unread.map((u) => u.protocol)],
+      // The addresses as one array each side is compared with (a hashed = ANY, whatever the list's length: joined to
+      // the list instead, with an OR, the plan compared every row with every entry); the chain and the protocol are
+      // matched here.
+      const protocolAt = new Map(unread.map((u) => [`${u.chainId}:${u.address}`, u.protocol]));
+      const rows = await q.query<{ wallet: string; chain_id: number; address: string }>(
+        `SELECT wallet, chain_id, counterparty AS address FROM wallet_activity WHERE wallet = ANY($1::text[]) AND counterparty = ANY($2::text[])
+         UNION
+         SELECT wallet, chain_id, contract FROM wallet_activity WHERE wallet = ANY($1::text[]) AND contract = ANY($2::text[])`,
+        [wallets, [...new Set(unread.map((u) => u.address))]],
       );
-      for (const r of rows) (out.get(r.wallet) ?? out.set(r.wallet, []).get(r.wallet)!).push(r.protocol);
+      const named = new Map<string, Set<string>>();
+      for (const r of rows) {
+        const protocol = protocolAt.get(`${Number(r.chain_id)}:${r.address}`);
+        if (protocol) (named.get(r.wallet) ?? named.set(r.wallet, new Set()).get(r.wallet)!).add(protocol);
+      }
+      for (const [wallet, set] of named) out.set(wallet, [...set].sort());
       // Pools that are clones of a listed factory (Aerodrome, Velodrome V2) are not listed: two different tokens moved
       // between the wallet and one address in one transaction (a swap, or liquidity added or removed) name a pool
       // when the factory derives that address for the pair. Only the chains and wallets still unnamed are looked at.

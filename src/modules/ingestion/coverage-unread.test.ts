@@ -1,6 +1,6 @@
 // Coverage names the known protocols it does not read, on the L2s too: ethereum-etl exports of Base and OP Mainnet
-// at the real addresses of data/registry/unread.json (Aerodrome, Velodrome, Curve's Router NG, Fluid's Liquidity),
-// imported, then the coverage block of the ingestion service. A wallet that touched one is partial and named; one
+// at the real addresses of data/registry/unread.json (Aerodrome, Velodrome, Curve's Router NG, Fluid's Liquidity), and
+// Ethereum and Arbitrum One exports for Euler's vaults, imported, then the coverage block of the ingestion service. A wallet that touched one is partial and named; one
 // that only moved tokens between wallets is not, nor one that supplied to Moonwell (listed here until it was read).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EtlExport, SIGS, type EtlLog } from '../../../test/helpers/etl-export.js';
@@ -26,6 +26,13 @@ const USDBC = '0xd9aaec86b65d86f6a7b5b1b0c42ffa531710b6ca';
 const AERODROME_DAI_USDBC = '0x6eab8c1b93f5799dadf2c687a30230a540dbd636';
 const MOONWELL_USDC = '0xedc817a28e8b93b03976fbd4a3ddbc9f7d176c22'; // moonwell-fi/moonwell-contracts-v2 chains/8453.json
 const VELODROME_ROUTER = '0xa062ae8a9c5e11aaa026fc2670b0d65ccc8b2858'; // velodrome-finance/contracts deployment-addresses/optimism.json
+// euler-xyz/euler-labels 1/products.json k3-prime (first vault), 1/earn-vaults.json (first), 42161/products.json
+// k3-arbitrum-market (first vault)
+const EULER_K3_PRIME = '0xd8b27cf359b7d15710a5be299af6e7bf904984c2';
+const EULER_EARN = '0x3b4802fdb0e5d74aa37d58fd77d63e93d4f9a4af';
+const EULER_K3_ARB = '0x0a1ecc5fe8c9be3c809844fcbe615b46a869b899';
+const USDC_ETH = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+const USDC_ARB = '0xaf88d065e77c8cc2239327c5edb3a432268e5831';
 // the chains' USDC (Compound V3 base assets in data/registry/8453.json and the Aave address book)
 const USDC_BASE = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913';
 const USDC_OP = '0x0b2c639c533813f4aa9d7837caf62653d097ff85';
@@ -35,6 +42,9 @@ const W = {
   aeroLp: randomAddress(),
   aeroSwap: randomAddress(),
   curve: randomAddress(),
+  euler: randomAddress(),
+  eulerArb: randomAddress(),
+  eulerEarn: randomAddress(),
   fluid: randomAddress(),
   moonwell: randomAddress(),
   plain: randomAddress(),
@@ -119,29 +129,47 @@ function opExport(): string {
   return x.write('credence-etl-unread-op-');
 }
 
+// Euler: a supply to a vault and a borrow from it (the vault holds its own cash: the tokens move between it and the
+// wallet), a deposit to an EulerEarn vault, and an Arbitrum One borrow
+function eulerExports(): { ethereum: string; arbitrum: string } {
+  const eth = new EtlExport(23_000_000);
+  eth.tx({ from: W.euler, to: EULER_K3_PRIME, at: at(1), logs: [transfer(USDC_ETH, W.euler, EULER_K3_PRIME, 5_000_000_000n)] });
+  eth.tx({ from: W.euler, to: randomAddress(), at: at(2), logs: [transfer(USDC_ETH, EULER_K3_PRIME, W.euler, 1_000_000_000n)] });
+  eth.tx({ from: W.eulerEarn, to: EULER_EARN, at: at(3), logs: [transfer(USDC_ETH, W.eulerEarn, EULER_EARN, 2_000_000_000n)] });
+  const arb = new EtlExport(380_000_000);
+  arb.tx({ from: W.eulerArb, to: randomAddress(), at: at(1), logs: [transfer(USDC_ARB, EULER_K3_ARB, W.eulerArb, 700_000_000n)] });
+  return { ethereum: eth.write('credence-etl-unread-eth-'), arbitrum: arb.write('credence-etl-unread-arb-') };
+}
+
 let db: Db;
 beforeAll(async () => {
   db = await testDatabase();
   const repo = createIngestionRepo(db);
   await importEthereumEtl({ db, repo }, baseExport(), { chainId: 8453 });
   await importEthereumEtl({ db, repo }, opExport(), { chainId: 10 });
+  const euler = eulerExports();
+  await importEthereumEtl({ db, repo }, euler.ethereum, { chainId: 1 });
+  await importEthereumEtl({ db, repo }, euler.arbitrum, { chainId: 42161 });
 }, 180_000);
 afterAll(async () => {
   await db?.close();
 });
 
 describe('the unread list', () => {
-  it('names Aerodrome on Base and Velodrome on OP Mainnet (V2 and Slipstream), Curve and Fluid, none of them read', () => {
+  it("names Aerodrome on Base and Velodrome on OP Mainnet (V2 and Slipstream), Curve, Fluid and Euler's vaults, none of them read", () => {
     const byChain = (chainId: number) =>
       new Set(
         unreadContracts()
           .filter((u) => u.chainId === chainId)
           .map((u) => u.protocol),
       );
-    expect([...byChain(8453)].sort()).toEqual(['aerodrome', 'curve', 'fluid']);
+    expect([...byChain(8453)].sort()).toEqual(['aerodrome', 'curve', 'euler', 'euler-earn', 'fluid']);
     expect([...byChain(10)].sort()).toEqual(['curve', 'velodrome']);
     for (const chainId of [1, 137, 42161])
       expect(byChain(chainId).has('curve') && byChain(chainId).has('fluid'), String(chainId)).toBe(true);
+    // Euler's labels list its vaults on Ethereum, Base and Arbitrum One (none on OP Mainnet or Polygon)
+    for (const chainId of [1, 8453, 42161])
+      expect(byChain(chainId).has('euler') && byChain(chainId).has('euler-earn'), String(chainId)).toBe(true);
     // the Router, PoolFactory and Voter of each
     const on = (chainId: number, protocol: string) =>
       unreadContracts()
@@ -161,6 +189,8 @@ describe('the unread list', () => {
         '0x41c914ee0c7e1a5edcd0295623e6dc557b5abf3c',
       ]),
     );
+    // each contract is listed once on its chain (one protocol names it)
+    expect(new Set(unreadContracts().map((u) => `${u.chainId}:${u.address}`)).size).toBe(unreadContracts().length);
     // an unread contract is never one the registry reads, and an unread protocol is never listed as read there
     for (const u of unreadContracts()) {
       expect(
@@ -181,6 +211,9 @@ describe('coverage through the ethereum-etl import', () => {
       [W.aeroLp]: ['aerodrome'],
       [W.aeroSwap]: ['aerodrome'],
       [W.curve]: ['curve'],
+      [W.euler]: ['euler'],
+      [W.eulerArb]: ['euler'],
+      [W.eulerEarn]: ['euler-earn'],
       [W.fluid]: ['fluid'],
       [W.velo]: ['velodrome'],
     });
@@ -191,7 +224,7 @@ describe('coverage through the ethereum-etl import', () => {
     const eng = createIngestionService({
       db,
       repo: createIngestionRepo(db),
-      sources: [createRpcSource(8453, 'http://127.0.0.1:9'), createRpcSource(10, 'http://127.0.0.1:9')],
+      sources: [1, 10, 8453, 42161].map((chainId) => createRpcSource(chainId, 'http://127.0.0.1:9')),
       log: console as never,
       concurrency: 1,
       ingestOnRead: false,
@@ -207,7 +240,11 @@ describe('coverage through the ethereum-etl import', () => {
       expect(reason(W.curve)).toBe('UNREAD_PROTOCOL:curve');
       expect(reason(W.fluid)).toBe('UNREAD_PROTOCOL:fluid');
       expect(reason(W.velo)).toBe('UNREAD_PROTOCOL:velodrome');
-      for (const w of [W.aeroEth, W.aeroLp, W.aeroSwap, W.curve, W.fluid, W.velo]) expect(cov.get(w.toLowerCase())!.status).toBe('partial');
+      expect(reason(W.euler)).toBe('UNREAD_PROTOCOL:euler');
+      expect(reason(W.eulerArb)).toBe('UNREAD_PROTOCOL:euler');
+      expect(reason(W.eulerEarn)).toBe('UNREAD_PROTOCOL:euler-earn');
+      for (const w of [W.aeroEth, W.aeroLp, W.aeroSwap, W.curve, W.fluid, W.velo, W.euler, W.eulerArb, W.eulerEarn])
+        expect(cov.get(w.toLowerCase())!.status).toBe('partial');
       expect(reason(W.plain)).toBeNull();
       // Moonwell is read: its supplier is not partial for it, and Base and OP Mainnet list it
       expect(reason(W.moonwell)).toBeNull();
