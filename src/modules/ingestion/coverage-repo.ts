@@ -16,6 +16,22 @@ export interface ChainCoverageRow {
   syncedAt: Date | null;
 }
 
+type Unread = { chainId: number; address: string; protocol: string }[];
+/** A list's protocol per chain and address, and its distinct addresses: made once per list (a service keeps one). */
+const indexes = new WeakMap<Unread, { protocolAt: Map<string, string>; addresses: string[] }>();
+function indexOf(unread: Unread) {
+  let i = indexes.get(unread);
+  if (!i)
+    indexes.set(
+      unread,
+      (i = {
+        protocolAt: new Map(unread.map((u) => [`${u.chainId}:${u.address}`, u.protocol])),
+        addresses: [...new Set(unread.map((u) => u.address))],
+      }),
+    );
+  return i;
+}
+
 export function createCoverageRepo(db: Queryable) {
   return {
     async recordChainState(
@@ -73,22 +89,18 @@ export function createCoverageRepo(db: Queryable) {
     /** Per wallet, the unread protocols (registry unreadContracts) its stored activity touched: a token sent to or
      *  received from one of their contracts, or a token one of them issues, or a pool of a listed clone factory
      *  (below). One statement for many wallets, and one more where such a factory is listed. */
-    async unreadTouched(
-      wallets: string[],
-      unread: { chainId: number; address: string; protocol: string }[],
-      q: Queryable = db,
-    ): Promise<Map<string, string[]>> {
+    async unreadTouched(wallets: string[], unread: Unread, q: Queryable = db): Promise<Map<string, string[]>> {
       const out = new Map<string, string[]>();
       if (!wallets.length || !unread.length) return out;
       // The addresses as one array each side is compared with (a hashed = ANY, whatever the list's length: joined to
       // the list instead, with an OR, the plan compared every row with every entry); the chain and the protocol are
       // matched here.
-      const protocolAt = new Map(unread.map((u) => [`${u.chainId}:${u.address}`, u.protocol]));
+      const { protocolAt, addresses } = indexOf(unread);
       const rows = await q.query<{ wallet: string; chain_id: number; address: string }>(
         `SELECT wallet, chain_id, counterparty AS address FROM wallet_activity WHERE wallet = ANY($1::text[]) AND counterparty = ANY($2::text[])
          UNION
          SELECT wallet, chain_id, contract FROM wallet_activity WHERE wallet = ANY($1::text[]) AND contract = ANY($2::text[])`,
-        [wallets, [...new Set(unread.map((u) => u.address))]],
+        [wallets, addresses],
       );
       const named = new Map<string, Set<string>>();
       for (const r of rows) {

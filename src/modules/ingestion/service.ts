@@ -64,6 +64,8 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
   const explorers = deps.explorers ?? [];
   const coverageRepo = createCoverageRepo(db);
   const chains = [...new Set([...sources.map((s) => s.chainId), ...explorers.map((e) => e.chainId)])].sort((a, b) => a - b);
+  // the unread contracts of the configured chains (coverage), listed once
+  const unreadHere = unreadContracts().filter((u) => chains.includes(u.chainId));
   const backoff = deps.backoff ?? { baseSeconds: 60, maxSeconds: 6 * 3600 };
   const abort = new AbortController();
   const inflight = new Map<string, Promise<SyncResult[]>>();
@@ -194,12 +196,7 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
     async coverageFor(addresses: string[]): Promise<Map<string, Coverage>> {
       const wallets = [...new Set(addresses.map((a) => a.toLowerCase()))];
       const rows = chains.length ? await coverageRepo.chains(wallets) : new Map();
-      const unread = chains.length
-        ? await coverageRepo.unreadTouched(
-            wallets,
-            unreadContracts().filter((u) => chains.includes(u.chainId)),
-          )
-        : new Map<string, string[]>();
+      const unread = chains.length ? await coverageRepo.unreadTouched(wallets, unreadHere) : new Map<string, string[]>();
       const at = new Date();
       return new Map(
         wallets.map((w) => [
