@@ -31,6 +31,11 @@ const VELODROME_ROUTER = '0xa062ae8a9c5e11aaa026fc2670b0d65ccc8b2858'; // velodr
 const EULER_K3_PRIME = '0xd8b27cf359b7d15710a5be299af6e7bf904984c2';
 const EULER_EARN = '0x3b4802fdb0e5d74aa37d58fd77d63e93d4f9a4af';
 const EULER_K3_ARB = '0x0a1ecc5fe8c9be3c809844fcbe615b46a869b899';
+// morpho-org/morpho-aave-v3 README (Morpho Proxy); dolomite-exchange/dolomite-margin migrations/deployed.json
+// DolomiteMargin[42161]; exactly/protocol deployments/optimism/MarketUSDC.json
+const MORPHO_AAVE_V3_OPTIMIZER = '0x33333aea097c193e66081e930c33020272b33333';
+const DOLOMITE_MARGIN_ARB = '0x6bd780e7fdf01d77e4d475c821f1e7ae05409072';
+const EXACTLY_USDC_OP = '0x6926b434cce9b5b7966ae1bfeef6d0a7dcf3a8bb';
 const USDC_ETH = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
 const USDC_ARB = '0xaf88d065e77c8cc2239327c5edb3a432268e5831';
 // the chains' USDC (Compound V3 base assets in data/registry/8453.json and the Aave address book)
@@ -45,7 +50,10 @@ const W = {
   euler: randomAddress(),
   eulerArb: randomAddress(),
   eulerEarn: randomAddress(),
+  dolomite: randomAddress(),
+  exactly: randomAddress(),
   fluid: randomAddress(),
+  morphoOptimizer: randomAddress(),
   moonwell: randomAddress(),
   plain: randomAddress(),
   velo: randomAddress(),
@@ -126,6 +134,8 @@ function opExport(): string {
     value: 10n ** 17n,
     logs: [transfer(USDC_OP, randomAddress(), W.velo, 300_000_000n)],
   });
+  // an Exactly borrow: the market pays out the USDC it holds
+  x.tx({ from: W.exactly, to: EXACTLY_USDC_OP, at: at(2), logs: [transfer(USDC_OP, EXACTLY_USDC_OP, W.exactly, 400_000_000n)] });
   return x.write('credence-etl-unread-op-');
 }
 
@@ -136,7 +146,21 @@ function eulerExports(): { ethereum: string; arbitrum: string } {
   eth.tx({ from: W.euler, to: EULER_K3_PRIME, at: at(1), logs: [transfer(USDC_ETH, W.euler, EULER_K3_PRIME, 5_000_000_000n)] });
   eth.tx({ from: W.euler, to: randomAddress(), at: at(2), logs: [transfer(USDC_ETH, EULER_K3_PRIME, W.euler, 1_000_000_000n)] });
   eth.tx({ from: W.eulerEarn, to: EULER_EARN, at: at(3), logs: [transfer(USDC_ETH, W.eulerEarn, EULER_EARN, 2_000_000_000n)] });
+  // a supply through Morpho's Aave V3 optimizer: the proxy pulls the USDC (and supplies it to Aave in its own name)
+  eth.tx({
+    from: W.morphoOptimizer,
+    to: MORPHO_AAVE_V3_OPTIMIZER,
+    at: at(4),
+    logs: [transfer(USDC_ETH, W.morphoOptimizer, MORPHO_AAVE_V3_OPTIMIZER, 3_000_000_000n)],
+  });
   const arb = new EtlExport(380_000_000);
+  // a Dolomite deposit: DolomiteMargin holds it
+  arb.tx({
+    from: W.dolomite,
+    to: DOLOMITE_MARGIN_ARB,
+    at: at(2),
+    logs: [transfer(USDC_ARB, W.dolomite, DOLOMITE_MARGIN_ARB, 900_000_000n)],
+  });
   arb.tx({ from: W.eulerArb, to: randomAddress(), at: at(1), logs: [transfer(USDC_ARB, EULER_K3_ARB, W.eulerArb, 700_000_000n)] });
   return { ethereum: eth.write('credence-etl-unread-eth-'), arbitrum: arb.write('credence-etl-unread-arb-') };
 }
@@ -163,8 +187,19 @@ describe('the unread list', () => {
           .filter((u) => u.chainId === chainId)
           .map((u) => u.protocol),
       );
-    expect([...byChain(8453)].sort()).toEqual(['aerodrome', 'curve', 'euler', 'euler-earn', 'fluid']);
-    expect([...byChain(10)].sort()).toEqual(['curve', 'velodrome']);
+    expect([...byChain(8453)].sort()).toEqual(['aerodrome', 'curve', 'dolomite', 'euler', 'euler-earn', 'exactly', 'fluid']);
+    expect([...byChain(10)].sort()).toEqual(['curve', 'exactly', 'velodrome']);
+    expect([...byChain(1)].sort()).toEqual([
+      'curve',
+      'euler',
+      'euler-earn',
+      'exactly',
+      'fluid',
+      'morpho-optimizers',
+      'morpho-vaults',
+      'sky-maker',
+    ]);
+    expect([...byChain(42161)].sort()).toEqual(['curve', 'dolomite', 'euler', 'euler-earn', 'fluid']);
     for (const chainId of [1, 137, 42161])
       expect(byChain(chainId).has('curve') && byChain(chainId).has('fluid'), String(chainId)).toBe(true);
     // Euler's labels list its vaults on Ethereum, Base and Arbitrum One (none on OP Mainnet or Polygon)
@@ -214,6 +249,9 @@ describe('coverage through the ethereum-etl import', () => {
       [W.euler]: ['euler'],
       [W.eulerArb]: ['euler'],
       [W.eulerEarn]: ['euler-earn'],
+      [W.dolomite]: ['dolomite'],
+      [W.exactly]: ['exactly'],
+      [W.morphoOptimizer]: ['morpho-optimizers'],
       [W.fluid]: ['fluid'],
       [W.velo]: ['velodrome'],
     });
@@ -243,7 +281,23 @@ describe('coverage through the ethereum-etl import', () => {
       expect(reason(W.euler)).toBe('UNREAD_PROTOCOL:euler');
       expect(reason(W.eulerArb)).toBe('UNREAD_PROTOCOL:euler');
       expect(reason(W.eulerEarn)).toBe('UNREAD_PROTOCOL:euler-earn');
-      for (const w of [W.aeroEth, W.aeroLp, W.aeroSwap, W.curve, W.fluid, W.velo, W.euler, W.eulerArb, W.eulerEarn])
+      expect(reason(W.dolomite)).toBe('UNREAD_PROTOCOL:dolomite');
+      expect(reason(W.exactly)).toBe('UNREAD_PROTOCOL:exactly');
+      expect(reason(W.morphoOptimizer)).toBe('UNREAD_PROTOCOL:morpho-optimizers');
+      for (const w of [
+        W.aeroEth,
+        W.aeroLp,
+        W.aeroSwap,
+        W.curve,
+        W.fluid,
+        W.velo,
+        W.euler,
+        W.eulerArb,
+        W.eulerEarn,
+        W.dolomite,
+        W.exactly,
+        W.morphoOptimizer,
+      ])
         expect(cov.get(w.toLowerCase())!.status).toBe('partial');
       expect(reason(W.plain)).toBeNull();
       // Moonwell is read: its supplier is not partial for it, and Base and OP Mainnet list it
