@@ -10,7 +10,7 @@ import type { Db } from '../../platform/db/types.js';
 import type { Coverage, IngestionService } from '../scoring/contracts.js';
 import { lazy } from '../../platform/lazy.js';
 import { coverageOf } from './coverage.js';
-import { protocolContract, unreadContracts } from './registry/index.js';
+import { protocolContract, unreadContracts, unreadKind } from './registry/index.js';
 import { createCoverageRepo } from './coverage-repo.js';
 import type { ExplorerSource } from './explorer/source.js';
 import type { Pinned } from './log-plan.js';
@@ -193,6 +193,7 @@ export function createIngestionService(deps: IngestionDeps): IngestionEngine {
       // the evidence registry (reviewed data) labels protocol contracts, which the model does not score as users
       return protocolContract(address) ?? (await verifiedPool(db, address));
     },
+    unreadKind,
     async coverageFor(addresses: string[]): Promise<Map<string, Coverage>> {
       const wallets = [...new Set(addresses.map((a) => a.toLowerCase()))];
       const rows = chains.length ? await coverageRepo.chains(wallets) : new Map();

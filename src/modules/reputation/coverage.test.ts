@@ -12,6 +12,9 @@ import { startReceiver, type Receiver } from '../../../test/helpers/receiver.js'
 import { simulateChain } from '../../../test/fakes/rpc-provider-chain.js';
 import { startFakeProvider, type FakeProvider } from '../../../test/fakes/rpc-provider.js';
 import type { App } from '../../platform/http/types.js';
+import { EtlExport, SIGS } from '../../../test/helpers/etl-export.js';
+import { importEthereumEtl } from '../ingestion/etl/import.js';
+import { createIngestionRepo } from '../ingestion/index.js';
 
 /** What the registry reads on each chain of this test: Ethereum (Aave, Spark, Morpho Blue, Compound V2 and V3, Uniswap
  *  V2 to V4, Balancer V2) and OP Mainnet (no Aave V2, Compound V2 or Spark there; Moonwell, a Compound V2 fork). */
@@ -211,4 +214,76 @@ describe('with chain sources', () => {
     });
     expect(csv.body.trim().split('\n')[1].split(',')[7]).toBe('complete');
   }, 180_000);
+});
+
+describe('a wallet that used protocols that are not read', () => {
+  // data/registry/unread.json: Euler's K3 Prime vault (euler-xyz/euler-labels 1/products.json) and Curve's Router NG
+  // (curvefi/curve-router-ng README); Ethereum's USDC
+  const EULER_VAULT = '0xd8b27cf359b7d15710a5be299af6e7bf904984c2';
+  const CURVE_ROUTER = '0x45312ea0eff7e09c83cbe249fa1d7598c4c8cd4e';
+  const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+
+  it("names them in the factors of the categories they belong to, in place of 'no lending history' (HTTP, the cached read too)", async () => {
+    const used = randomAddress();
+    const plain = randomAddress();
+    const chain = await startFakeProvider(simulateChain({ wallet: used, events: 0, chainId: 1 }), 'open');
+    providers.push(chain);
+    const app = await createTestApp({ config: { rpcUrls: { 1: chain.url } } });
+    apps.push(app);
+    // the ethereum-etl import: a supply to the Euler vault and a swap through Curve's router; the plain wallet only
+    // sends USDC to another wallet
+    const x = new EtlExport(19_000_000);
+    const at = new Date(Date.UTC(2025, 5, 1));
+    const transfer = (from: string, to: string, value: bigint) => ({ address: USDC, event: SIGS.transfer, args: { from, to, value } });
+    x.tx({ from: used, to: EULER_VAULT, at, logs: [transfer(used, EULER_VAULT, 5_000_000_000n)] });
+    x.tx({ from: used, to: CURVE_ROUTER, at, logs: [transfer(used, CURVE_ROUTER, 1_000_000_000n)] });
+    x.tx({ from: plain, to: USDC, at, logs: [transfer(plain, randomAddress(), 1_000_000_000n)] });
+    await importEthereumEtl({ db: app.ctx.db, repo: createIngestionRepo(app.ctx.db) }, x.write('credence-etl-unread-factors-'), {
+      chainId: 1,
+    });
+    const key = await createKey(app, 'Starter');
+    type Entry = { category: string; factors: { code: string; description: string; impact: number }[]; coverage: { reason: string } };
+    const read = async (w: string) =>
+      eventually(
+        async () => {
+          const r = await app.inject({ method: 'GET', url: `/api/v1/reputation/${w}?explain=true`, headers: key.headers });
+          const body = r.json() as { coverage: { chains: { complete: boolean }[] }; scores: Entry[] };
+          return body.coverage.chains.every((c) => c.complete) ? body : null;
+        },
+        { timeoutMs: 60_000, intervalMs: 100 },
+      );
+    const scores = (await read(used)).scores;
+    const of = (category: string) => scores.find((e) => e.category === category)!;
+    const unread = (category: string) => of(category).factors.find((f) => f.code === 'UNREAD_PROTOCOL');
+    expect(of('DEFI_LENDING').coverage.reason).toBe('UNREAD_PROTOCOL:curve,euler');
+    // lending names the lender (not the DEX), in place of "no lending history": none found on what is read is not "never borrowed"
+    expect(unread('DEFI_LENDING')).toMatchObject({ impact: 0 });
+    expect(unread('DEFI_LENDING')!.description).toMatch(/none found on the lending protocols read, but this wallet used euler/);
+    expect(unread('DEFI_LENDING')!.description).not.toContain('curve');
+    expect(of('DEFI_LENDING').factors.map((f) => f.code)).not.toContain('NO_LENDING_HISTORY');
+    // trading names the DEX
+    expect(unread('DEFI_TRADING')!.description).toMatch(/used curve \(trading protocol not read\)/);
+    expect(of('DEFI_TRADING').factors.map((f) => f.code)).not.toContain('NO_TRADING_HISTORY');
+    // the overall score names both; categories they do not belong to, neither
+    expect(unread('OVERALL')!.description).toContain('curve, euler');
+    for (const c of ['GOVERNANCE', 'NFT', 'IDENTITY', 'SOCIAL', 'DEVELOPER', 'COMPLIANCE']) expect(unread(c), c).toBeUndefined();
+    for (const e of scores) expect(e.factors.length, e.category).toBeLessThanOrEqual(6);
+
+    // the same over a real socket, where a cached single-category read is answered before Fastify's router
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1/reputation/${used}/DEFI_LENDING`;
+    for (let i = 0; i < 2; i++) {
+      const r = await fetch(url, { headers: key.headers });
+      expect(r.status).toBe(200);
+      const codes = ((await r.json()) as Entry).factors.map((f) => f.code);
+      expect(codes).toContain('UNREAD_PROTOCOL');
+      expect(codes).not.toContain('NO_LENDING_HISTORY');
+    }
+
+    // a wallet that used none of them keeps "no lending history", and no such factor
+    const other = (await read(plain)).scores.find((e) => e.category === 'DEFI_LENDING')!;
+    expect(other.coverage.reason).toBeNull();
+    expect(other.factors.map((f) => f.code)).toContain('NO_LENDING_HISTORY');
+    expect(other.factors.map((f) => f.code)).not.toContain('UNREAD_PROTOCOL');
+  }, 120_000);
 });

@@ -228,6 +228,8 @@ export interface IngestionService {
   ensureFresh(address: string, maxWaitMs: number): Promise<void>;
   /** Coverage of each wallet's history (lowercase addresses in, keys lowercase). */
   coverageFor(addresses: string[]): Promise<Map<string, Coverage>>;
+  /** What a protocol named by coverage's UNREAD_PROTOCOL reason is: lending or trading (undefined: not known). */
+  unreadKind?(protocol: string): 'lending' | 'trading' | undefined;
   /** A protocol contract (the registry's reviewed entry, else a pool seen in stored swaps) with its label, or undefined. */
   contractOf(address: string): Promise<{ label: string } | undefined>;
   /** Calls the listener (awaited) each time a chain of a wallet finishes syncing: scoring rescores it then. */

@@ -11,11 +11,12 @@ import {
   SCORE_UPDATED,
   type Category,
   type Coverage,
+  type Factor,
   type ScoreChange,
   type ScoreEntry,
   type ScoringService,
 } from './contracts.js';
-import { decayConfidence, MODEL_VERSION, NO_COMPLIANCE, NO_IDENTITY, tierFor, type ModelInput } from './model/index.js';
+import { decayConfidence, MAX_FACTORS, MODEL_VERSION, NO_COMPLIANCE, NO_IDENTITY, tierFor, type ModelInput } from './model/index.js';
 import { planWallet, type Override } from './plan.js';
 import { model } from './params.js';
 import { createScoresRepo, type ReadRow, type ScoreRow, type StoredRow } from './repo.js';
@@ -112,9 +113,11 @@ const NO_SOURCE_FACTOR = {
 };
 
 /** An entry with its wallet's coverage. With no chain source, "no ... activity found" factors would state as fact
- *  something nobody looked at: they give way to NO_CHAIN_SOURCE. */
-export function withCoverage(e: ScoreEntry, coverage: Coverage): ScoreEntry {
-  if (coverage.status !== 'none' || !e.factors) return { ...e, coverage };
+ *  something nobody looked at: they give way to NO_CHAIN_SOURCE. Where the wallet used a known lending or trading
+ *  protocol that is not read (reason UNREAD_PROTOCOL), the categories it belongs to say so in a factor (withUnread). */
+export function withCoverage(e: ScoreEntry, coverage: Coverage, kindOf: UnreadKindOf = () => undefined): ScoreEntry {
+  if (coverage.status !== 'none' || !e.factors)
+    return e.factors && coverage.reason ? withUnread({ ...e, factors: e.factors, coverage }, coverage.reason, kindOf) : { ...e, coverage };
   // evidence was found (an import) and discounted: the factors say why, and that is a finding
   if (e.factors.some((f) => DISCOUNTED_EVIDENCE.has(f.code))) return { ...e, coverage };
   // Off-chain evidence (DIDs, KYC, sanctions) was looked at: its "none found" factors stay true.
@@ -122,6 +125,45 @@ export function withCoverage(e: ScoreEntry, coverage: Coverage): ScoreEntry {
   // what the model found stays first (an admin's revision, a protocol contract's label); then what was not read
   return { ...e, coverage, factors: [...rest, NO_SOURCE_FACTOR] };
 }
+
+type UnreadKindOf = (protocol: string) => 'lending' | 'trading' | undefined;
+export const UNREAD_PROTOCOL = 'UNREAD_PROTOCOL';
+/** the protocols of each kind a category reads (OVERALL: both), and its factor saying it found none on those read */
+const UNREAD_SCOPE: Partial<Record<Category, { kinds: ('lending' | 'trading')[]; absence?: string }>> = {
+  DEFI_LENDING: { kinds: ['lending'], absence: 'NO_LENDING_HISTORY' },
+  DEFI_TRADING: { kinds: ['trading'], absence: 'NO_TRADING_HISTORY' },
+  OVERALL: { kinds: ['lending', 'trading'] },
+};
+
+/**
+ * A lender reads "no lending history" as "never borrowed": where the wallet used an unread lending protocol, that is
+ * not known. The category's factors then name the protocols (UNREAD_PROTOCOL, impact 0) in place of its "none found"
+ * factor, or after its own signals (the last, smallest one gives way when there are already MAX_FACTORS).
+ */
+function withUnread(e: ScoreEntry & { factors: Factor[] }, reason: string, kindOf: UnreadKindOf): ScoreEntry {
+  const scope = UNREAD_SCOPE[e.category];
+  if (!scope || !reason.startsWith(`${UNREAD_PROTOCOL}:`)) return e;
+  const names = reason
+    .slice(UNREAD_PROTOCOL.length + 1)
+    .split(',')
+    .filter((n) => {
+      const kind = kindOf(n);
+      return kind !== undefined && scope.kinds.includes(kind);
+    });
+  if (!names.length) return e;
+  const what = scope.kinds.length === 1 ? `${scope.kinds[0]} protocol${names.length > 1 ? 's' : ''}` : 'protocols';
+  const absent = !!scope.absence && e.factors.some((f) => f.code === scope.absence);
+  const factor: Factor = {
+    code: UNREAD_PROTOCOL,
+    description: absent
+      ? `none found on the ${scope.kinds[0]} protocols read, but this wallet used ${names.join(', ')} (${what} not read): its ${scope.kinds[0]} there is not in this score`
+      : `this wallet also used ${names.join(', ')} (${what} not read): its activity there is not in this score`,
+    impact: 0,
+  };
+  const rest = e.factors.filter((f) => f.code !== scope.absence);
+  return { ...e, factors: [...rest.slice(0, MAX_FACTORS - 1), factor] };
+}
+
 const DISCOUNTED_EVIDENCE = new Set([
   'SWAPS_DISCOUNTED',
   'NFTS_DISCOUNTED',
@@ -170,6 +212,7 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
     return addresses.map((_, i) => ({ features: features[i], claims: claims[i], compliance: compliance[i], identity: identity[i] }));
   }
   const coverageFor = (addresses: string[]) => services.ingestion.coverageFor(addresses);
+  const unreadKindOf: UnreadKindOf = (protocol) => services.ingestion.unreadKind?.(protocol);
 
   /** Scores these wallets from current evidence and writes everything in one transaction. */
   async function persist(addresses: string[], cause: string, override?: { address: string } & Override, actor?: string) {
@@ -266,7 +309,7 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
     const at = now();
     const entries = {} as WalletEntries;
     const coverage = (await coverageFor([address])).get(address)!;
-    for (const r of rows) entries[r.category] = withCoverage(toEntry(r, at), coverage);
+    for (const r of rows) entries[r.category] = withCoverage(toEntry(r, at), coverage, unreadKindOf);
     cache.set(address, entries);
     return entries;
   }
@@ -300,7 +343,7 @@ export function createScoringService(deps: ScoringDeps): ScoringServiceImpl {
         const [rows, coverage] = await Promise.all([repo.readCategory(toRead, category, !!opts.explain), coverageFor(toRead)]);
         // Without factors the entry is made directly: withCoverage's factor rewrite would be dropped at once.
         const entry = (r: ReadRow, t: Date): ScoreEntry =>
-          opts.explain ? withCoverage(toEntry(r, t), coverage.get(r.address)!) : bareEntry(r, t, coverage.get(r.address)!);
+          opts.explain ? withCoverage(toEntry(r, t), coverage.get(r.address)!, unreadKindOf) : bareEntry(r, t, coverage.get(r.address)!);
         const stale: string[] = [];
         for (const r of rows) {
           if (r.model_version !== MODEL_VERSION) stale.push(r.address);

@@ -83,9 +83,14 @@ export function cTokenInfo(chainId: number, address: string): { underlying: stri
  *  source), per chain: a wallet touching one has history its scores do not see (coverage partial). */
 const UNREAD = (
   JSON.parse(readFileSync(path.join(DATA, 'unread.json'), 'utf8')) as {
-    chains: Record<string, { address: string; protocol: string; clonePoolImplementation?: string }[]>;
+    chains: Record<string, { address: string; protocol: string; kind: 'lending' | 'trading'; clonePoolImplementation?: string }[]>;
   }
 ).chains;
+/** What each unread protocol is (lending or trading), by name: the scores say which category misses it. */
+const UNREAD_KINDS: ReadonlyMap<string, 'lending' | 'trading'> = new Map(
+  Object.values(UNREAD).flatMap((list) => list.map((c) => [c.protocol, c.kind] as const)),
+);
+export const unreadKind = (protocol: string): 'lending' | 'trading' | undefined => UNREAD_KINDS.get(protocol);
 export function unreadContracts(): { chainId: number; address: string; protocol: string }[] {
   return Object.entries(UNREAD).flatMap(([chainId, list]) =>
     list.map((c) => ({ chainId: Number(chainId), address: lc(c.address), protocol: c.protocol })),

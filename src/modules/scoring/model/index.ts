@@ -24,6 +24,7 @@ import { clamp, fingerprint, round3 } from './transforms.js';
 
 export { tierFor, decayConfidence, TIERS } from './transforms.js';
 export type { CategoryResult } from './terms.js';
+export { MAX_FACTORS } from './terms.js';
 export type { ModelParams } from './params.js';
 export { ModelParamsSchema } from './params.js';
 
