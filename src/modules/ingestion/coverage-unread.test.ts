@@ -58,6 +58,21 @@ const W = {
   plain: randomAddress(),
   velo: randomAddress(),
 };
+/** the one unread protocol each wallet below touched, by name (the others touched none) */
+const NAMED: Partial<Record<keyof typeof W, string>> = {
+  aeroEth: 'aerodrome',
+  aeroLp: 'aerodrome',
+  aeroSwap: 'aerodrome',
+  curve: 'curve',
+  euler: 'euler',
+  eulerArb: 'euler',
+  eulerEarn: 'euler-earn',
+  dolomite: 'dolomite',
+  exactly: 'exactly',
+  morphoOptimizer: 'morpho-optimizers',
+  fluid: 'fluid',
+  velo: 'velodrome',
+};
 const at = (d: number) => new Date(Date.UTC(2025, 0, 1 + d));
 const transfer = (token: string, from: string, to: string, value: bigint): EtlLog => ({
   address: token,
@@ -241,20 +256,7 @@ describe('the unread list', () => {
 describe('coverage through the ethereum-etl import', () => {
   it('each wallet that touched an unread protocol is named by it, on its own chain; the plain wallet is not', async () => {
     const touched = await createCoverageRepo(db).unreadTouched(Object.values(W), unreadContracts());
-    expect(Object.fromEntries(touched)).toEqual({
-      [W.aeroEth]: ['aerodrome'],
-      [W.aeroLp]: ['aerodrome'],
-      [W.aeroSwap]: ['aerodrome'],
-      [W.curve]: ['curve'],
-      [W.euler]: ['euler'],
-      [W.eulerArb]: ['euler'],
-      [W.eulerEarn]: ['euler-earn'],
-      [W.dolomite]: ['dolomite'],
-      [W.exactly]: ['exactly'],
-      [W.morphoOptimizer]: ['morpho-optimizers'],
-      [W.fluid]: ['fluid'],
-      [W.velo]: ['velodrome'],
-    });
+    expect(Object.fromEntries(touched)).toEqual(Object.fromEntries(Object.entries(NAMED).map(([k, p]) => [W[k as keyof typeof W], [p]])));
   });
 
   it("the service's coverage block: partial with UNREAD_PROTOCOL:<name> for those wallets, no such reason for the plain one", async () => {
@@ -272,33 +274,11 @@ describe('coverage through the ethereum-etl import', () => {
     try {
       const cov = await eng.coverageFor(Object.values(W));
       const reason = (w: string) => cov.get(w.toLowerCase())!.reason;
-      expect(reason(W.aeroEth)).toBe('UNREAD_PROTOCOL:aerodrome');
-      expect(reason(W.aeroLp)).toBe('UNREAD_PROTOCOL:aerodrome');
-      expect(reason(W.aeroSwap)).toBe('UNREAD_PROTOCOL:aerodrome');
-      expect(reason(W.curve)).toBe('UNREAD_PROTOCOL:curve');
-      expect(reason(W.fluid)).toBe('UNREAD_PROTOCOL:fluid');
-      expect(reason(W.velo)).toBe('UNREAD_PROTOCOL:velodrome');
-      expect(reason(W.euler)).toBe('UNREAD_PROTOCOL:euler');
-      expect(reason(W.eulerArb)).toBe('UNREAD_PROTOCOL:euler');
-      expect(reason(W.eulerEarn)).toBe('UNREAD_PROTOCOL:euler-earn');
-      expect(reason(W.dolomite)).toBe('UNREAD_PROTOCOL:dolomite');
-      expect(reason(W.exactly)).toBe('UNREAD_PROTOCOL:exactly');
-      expect(reason(W.morphoOptimizer)).toBe('UNREAD_PROTOCOL:morpho-optimizers');
-      for (const w of [
-        W.aeroEth,
-        W.aeroLp,
-        W.aeroSwap,
-        W.curve,
-        W.fluid,
-        W.velo,
-        W.euler,
-        W.eulerArb,
-        W.eulerEarn,
-        W.dolomite,
-        W.exactly,
-        W.morphoOptimizer,
-      ])
-        expect(cov.get(w.toLowerCase())!.status).toBe('partial');
+      for (const [k, protocol] of Object.entries(NAMED)) {
+        const w = W[k as keyof typeof W];
+        expect(reason(w), k).toBe(`UNREAD_PROTOCOL:${protocol}`);
+        expect(cov.get(w.toLowerCase())!.status, k).toBe('partial');
+      }
       expect(reason(W.plain)).toBeNull();
       // Moonwell is read: its supplier is not partial for it, and Base and OP Mainnet list it
       expect(reason(W.moonwell)).toBeNull();
