@@ -8,12 +8,11 @@
 // so "no lending evidence" is never read as "never borrowed" where it borrowed somewhere unread.
 // Each chain also names the lending and trading protocols read there (registry protocolsRead), so a reader can tell
 // "no activity on Aave, Morpho Blue, ..." from "no activity at all".
-import type { Coverage } from '../scoring/contracts.js';
+import { UNREAD_PROTOCOL, type Coverage } from '../scoring/contracts.js';
 import type { ChainCoverageRow } from './coverage-repo.js';
 import { protocolsRead } from './registry/index.js';
 
 export const NO_CHAIN_SOURCE = 'NO_CHAIN_SOURCE';
-export const UNREAD_PROTOCOL = 'UNREAD_PROTOCOL';
 
 export const noSourceCoverage = (at: Date): Coverage => ({ status: 'none', asOf: at, reason: NO_CHAIN_SOURCE, chains: [] });
 

@@ -30,6 +30,10 @@ export interface ScoreEntry {
   coverage?: Coverage;
 }
 
+/** Coverage's reason where the wallet used known lending or trading protocols that are not read:
+ *  `UNREAD_PROTOCOL:<names, comma-separated>` (ingestion writes it; the scores' factors name them too). */
+export const UNREAD_PROTOCOL = 'UNREAD_PROTOCOL';
+
 /** Coverage of a wallet's on-chain history by ingestion, per configured chain (see docs/ingestion.md). */
 export interface Coverage {
   status: 'complete' | 'partial' | 'none';

@@ -15,6 +15,7 @@ import {
   type ScoreChange,
   type ScoreEntry,
   type ScoringService,
+  UNREAD_PROTOCOL,
 } from './contracts.js';
 import { decayConfidence, MAX_FACTORS, MODEL_VERSION, NO_COMPLIANCE, NO_IDENTITY, tierFor, type ModelInput } from './model/index.js';
 import { planWallet, type Override } from './plan.js';
@@ -127,7 +128,6 @@ export function withCoverage(e: ScoreEntry, coverage: Coverage, kindOf: UnreadKi
 }
 
 type UnreadKindOf = (protocol: string) => 'lending' | 'trading' | undefined;
-export const UNREAD_PROTOCOL = 'UNREAD_PROTOCOL';
 /** the protocols of each kind a category reads (OVERALL: both), and its factor saying it found none on those read */
 const UNREAD_SCOPE: Partial<Record<Category, { kinds: ('lending' | 'trading')[]; absence?: string }>> = {
   DEFI_LENDING: { kinds: ['lending'], absence: 'NO_LENDING_HISTORY' },
