@@ -258,11 +258,13 @@ describe('a wallet that used protocols that are not read', () => {
     expect(of('DEFI_LENDING').coverage.reason).toBe('UNREAD_PROTOCOL:curve,euler');
     // lending names the lender (not the DEX), in place of "no lending history": none found on what is read is not "never borrowed"
     expect(unread('DEFI_LENDING')).toMatchObject({ impact: 0 });
-    expect(unread('DEFI_LENDING')!.description).toMatch(/none found on the lending protocols read, but this wallet used euler/);
+    expect(unread('DEFI_LENDING')!.description).toMatch(
+      /none found on the lending protocols read, but tokens moved between this wallet and euler /,
+    );
     expect(unread('DEFI_LENDING')!.description).not.toContain('curve');
     expect(of('DEFI_LENDING').factors.map((f) => f.code)).not.toContain('NO_LENDING_HISTORY');
     // trading names the DEX
-    expect(unread('DEFI_TRADING')!.description).toMatch(/used curve \(trading protocol not read\)/);
+    expect(unread('DEFI_TRADING')!.description).toMatch(/this wallet and curve \(trading protocol not read\)/);
     expect(of('DEFI_TRADING').factors.map((f) => f.code)).not.toContain('NO_TRADING_HISTORY');
     // the overall score names both; categories they do not belong to, neither
     expect(unread('OVERALL')!.description).toContain('curve, euler');

@@ -136,8 +136,8 @@ const UNREAD_SCOPE: Partial<Record<Category, { kinds: ('lending' | 'trading')[];
 };
 
 /**
- * A lender reads "no lending history" as "never borrowed": where the wallet used an unread lending protocol, that is
- * not known. The category's factors then name the protocols (UNREAD_PROTOCOL, impact 0) in place of its "none found"
+ * A lender reads "no lending history" as "never borrowed": where tokens moved between the wallet and an unread lending
+ * protocol, that is not known (a stranger can send it tokens from one too: the factor says what was seen, no more). The category's factors then name the protocols (UNREAD_PROTOCOL, impact 0) in place of its "none found"
  * factor, or after its own signals (the last, smallest one gives way when there are already MAX_FACTORS).
  */
 function withUnread(e: ScoreEntry & { factors: Factor[] }, reason: string, kindOf: UnreadKindOf): ScoreEntry {
@@ -156,8 +156,8 @@ function withUnread(e: ScoreEntry & { factors: Factor[] }, reason: string, kindO
   const factor: Factor = {
     code: UNREAD_PROTOCOL,
     description: absent
-      ? `none found on the ${scope.kinds[0]} protocols read, but this wallet used ${names.join(', ')} (${what} not read): its ${scope.kinds[0]} there is not in this score`
-      : `this wallet also used ${names.join(', ')} (${what} not read): its activity there is not in this score`,
+      ? `none found on the ${scope.kinds[0]} protocols read, but tokens moved between this wallet and ${names.join(', ')} (${what} not read): its ${scope.kinds[0]} there, if any, is not in this score`
+      : `tokens also moved between this wallet and ${names.join(', ')} (${what} not read): its activity there, if any, is not in this score`,
     impact: 0,
   };
   const rest = e.factors.filter((f) => f.code !== scope.absence);
