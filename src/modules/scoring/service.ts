@@ -137,8 +137,9 @@ const UNREAD_SCOPE: Partial<Record<Category, { kinds: ('lending' | 'trading')[];
 
 /**
  * A lender reads "no lending history" as "never borrowed": where tokens moved between the wallet and an unread lending
- * protocol, that is not known (a stranger can send it tokens from one too: the factor says what was seen, no more). The category's factors then name the protocols (UNREAD_PROTOCOL, impact 0) in place of its "none found"
- * factor, or after its own signals (the last, smallest one gives way when there are already MAX_FACTORS).
+ * protocol, that is not known (a stranger can send it tokens from one too: the factor says what was seen, no more).
+ * The category's factors then name the protocols (UNREAD_PROTOCOL, impact 0) in place of its "none found" factor, or
+ * after its own signals (when there are already MAX_FACTORS, see the end).
  */
 function withUnread(e: ScoreEntry & { factors: Factor[] }, reason: string, kindOf: UnreadKindOf): ScoreEntry {
   const scope = UNREAD_SCOPE[e.category];
@@ -161,7 +162,12 @@ function withUnread(e: ScoreEntry & { factors: Factor[] }, reason: string, kindO
     impact: 0,
   };
   const rest = e.factors.filter((f) => f.code !== scope.absence);
-  return { ...e, factors: [...rest.slice(0, MAX_FACTORS - 1), factor] };
+  if (rest.length < MAX_FACTORS) return { ...e, factors: [...rest, factor] };
+  // full: the smallest signal that did not lower the score gives way; one that lowered it never does (a wallet cannot
+  // hide a liquidation's reason code by touching an unread protocol), so with six of those the reason alone names it
+  let i = rest.length - 1;
+  while (i >= 0 && rest[i].impact < 0) i--;
+  return i < 0 ? e : { ...e, factors: [...rest.slice(0, i), ...rest.slice(i + 1), factor] };
 }
 
 const DISCOUNTED_EVIDENCE = new Set([
