@@ -27,7 +27,7 @@ const PER_WALLET = Number(process.argv[3] ?? 60);
 const MAINNET = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/data/ethereum-etl/mainnet-17173049-17173050-json');
 
 // every protocol the registry reads: the lending replay and the trading features see each of them
-const LENDING = ['aave-v3', 'morpho-blue', 'compound-v2', 'spark', 'compound-v3', 'moonwell'];
+const LENDING = ['aave-v2', 'aave-v3', 'morpho-blue', 'compound-v2', 'spark', 'compound-v3', 'moonwell'];
 const DEXES = ['uniswap-v2', 'uniswap-v3', 'uniswap-v4', 'balancer-v2'];
 const addr = () => `0x${randomBytes(20).toString('hex')}`;
 const hash = () => `0x${randomBytes(32).toString('hex')}`;
