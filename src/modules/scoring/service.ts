@@ -128,11 +128,13 @@ export function withCoverage(e: ScoreEntry, coverage: Coverage, kindOf: UnreadKi
 }
 
 type UnreadKindOf = (protocol: string) => 'lending' | 'trading' | undefined;
-/** the protocols of each kind a category reads (OVERALL: both), and its factor saying it found none on those read */
-const UNREAD_SCOPE: Partial<Record<Category, { kinds: ('lending' | 'trading')[]; absence?: string }>> = {
-  DEFI_LENDING: { kinds: ['lending'], absence: 'NO_LENDING_HISTORY' },
-  DEFI_TRADING: { kinds: ['trading'], absence: 'NO_TRADING_HISTORY' },
-  OVERALL: { kinds: ['lending', 'trading'] },
+/** the protocols of each kind a category reads (OVERALL: both), its factor saying it found none on those read, and
+ *  whether its signals that lowered the score must stay listed (a category's conduct signals, such as a liquidation;
+ *  OVERALL's factors are its categories' pulls, and one left out is still counted in its "other categories" line) */
+const UNREAD_SCOPE: Partial<Record<Category, { kinds: ('lending' | 'trading')[]; absence?: string; keepLowering: boolean }>> = {
+  DEFI_LENDING: { kinds: ['lending'], absence: 'NO_LENDING_HISTORY', keepLowering: true },
+  DEFI_TRADING: { kinds: ['trading'], absence: 'NO_TRADING_HISTORY', keepLowering: true },
+  OVERALL: { kinds: ['lending', 'trading'], keepLowering: false },
 };
 
 /**
@@ -163,10 +165,10 @@ function withUnread(e: ScoreEntry & { factors: Factor[] }, reason: string, kindO
   };
   const rest = e.factors.filter((f) => f.code !== scope.absence);
   if (rest.length < MAX_FACTORS) return { ...e, factors: [...rest, factor] };
-  // full: the smallest signal that did not lower the score gives way; one that lowered it never does (a wallet cannot
-  // hide a liquidation's reason code by touching an unread protocol), so with six of those the reason alone names it
+  // full: the smallest signal gives way, but in a category never one that lowered the score (a wallet cannot hide a
+  // liquidation's reason code by touching an unread protocol): with six of those the coverage reason alone names it
   let i = rest.length - 1;
-  while (i >= 0 && rest[i].impact < 0) i--;
+  while (scope.keepLowering && i >= 0 && rest[i].impact < 0) i--;
   return i < 0 ? e : { ...e, factors: [...rest.slice(0, i), ...rest.slice(i + 1), factor] };
 }
 

@@ -42,7 +42,7 @@ describe('the UNREAD_PROTOCOL factor', () => {
     expect(withCoverage(lending, coverage('UNREAD_PROTOCOL:unknown'), kindOf).factors).toEqual(lending.factors);
   });
 
-  it('with six factors already, the smallest one that did not lower the score gives way; one that lowered it never does', () => {
+  it('with six factors already, the smallest one that did not lower the score gives way; in a category, one that lowered it never does', () => {
     const six = [f('A', 90), f('LIQUIDATIONS', -60), f('B', 30), f('C', 10), f('D', -5), f('E', 2)];
     const e = withCoverage(entry('DEFI_LENDING', six), coverage('UNREAD_PROTOCOL:euler'), kindOf);
     expect(codes(e)).toEqual(['A', 'LIQUIDATIONS', 'B', 'C', 'D', 'UNREAD_PROTOCOL']);
@@ -60,5 +60,12 @@ describe('the UNREAD_PROTOCOL factor', () => {
     const n = withCoverage(entry('DEFI_LENDING', negative), coverage('UNREAD_PROTOCOL:euler'), kindOf);
     expect(codes(n)).toEqual(['L1', 'L2', 'L3', 'L4', 'L5', 'L6']);
     expect(n.coverage!.reason).toBe('UNREAD_PROTOCOL:euler');
+    // OVERALL's factors are its categories' pulls (the smallest one left out is still in its "other categories" line):
+    // there the smallest gives way whatever its sign
+    const pulls = ['LENDING', 'TRADING', 'GOVERNANCE', 'NFT', 'SOCIAL', 'DEVELOPER'].map((c, i) => f(`CATEGORY_${c}`, -40 + i));
+    expect(codes(withCoverage(entry('OVERALL', pulls), coverage('UNREAD_PROTOCOL:curve,euler'), kindOf))).toEqual([
+      ...pulls.slice(0, 5).map((p) => p.code),
+      'UNREAD_PROTOCOL',
+    ]);
   });
 });
