@@ -24,14 +24,35 @@ export interface LendingActs<P> {
 }
 
 /**
- * On protocol `p` (its transactions sent to `to`), from day 0:
+ * On each protocol `p` of `protocols` (its transactions sent to `to(p)`), from day 0, each wallet its own per protocol:
  * - `honest`: $60k of collateral, $10k borrowed each month and repaid 20 days later with $100 of interest, for two
  *   years, the collateral taken back at the end;
  * - `liquidated`: $20k of collateral, $15k borrowed, liquidated by `liquidator` for $7.5k two months later;
  * - `flash`: $1M supplied, $500k borrowed, repaid and withdrawn in one transaction, then a cheap transaction a month
  *   for two years.
  */
-export function writeBorrowers<P>(
+export function writeBorrowers<P extends string>(
+  x: EtlExport,
+  act: LendingActs<P>,
+  protocols: readonly P[],
+  to: (p: P) => string,
+  w: { honest: Record<P, string>; liquidated: Record<P, string>; flash: Record<P, string>; liquidator: string },
+  day: (n: number) => Date,
+  plain: (wallet: string, day: number) => void,
+): void {
+  for (const p of protocols)
+    writeOn(
+      x,
+      act,
+      p,
+      to(p),
+      { honest: w.honest[p], liquidated: w.liquidated[p], flash: w.flash[p], liquidator: w.liquidator },
+      day,
+      plain,
+    );
+}
+
+function writeOn<P>(
   x: EtlExport,
   act: LendingActs<P>,
   p: P,

@@ -242,16 +242,7 @@ function buildExport(): string {
   });
   plain(x, W.fresh, 730);
   // the same borrowers on each (test/helpers/lending-histories.ts): DAI as collateral, USDC borrowed
-  for (const p of PROTOCOLS)
-    writeBorrowers(
-      x,
-      act,
-      p,
-      pool(p),
-      { honest: W.honest[p], liquidated: W.liquidated[p], flash: W.flash[p], liquidator: W.liquidator },
-      day,
-      (w, d) => plain(x, w, d),
-    );
+  writeBorrowers(x, act, PROTOCOLS, pool, W, day, (w, d) => plain(x, w, d));
   // positions moved by token transfer: $100k supplied, the spDAI / cDAI sent to another wallet the next day
   x.tx({ from: W.mover.spark, to: SPARK_POOL, at: day(0), logs: act.supply('spark', W.mover.spark, 100_000) });
   x.tx({ from: W.mover.spark, to: SP_DAI, at: day(1), logs: [transfer(SP_DAI, W.mover.spark, W.receiver.spark, dai(100_000))] });

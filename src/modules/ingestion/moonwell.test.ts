@@ -174,16 +174,7 @@ function buildExport(): string {
   const plain = (w: string, d: number) => x.tx({ from: w, to: randomAddress(), at: day(d), value: 10n ** 15n });
   plain(W.fresh, 730);
   // the same borrowers on each (test/helpers/lending-histories.ts): USDbC as collateral, USDC borrowed
-  for (const p of PROTOCOLS)
-    writeBorrowers(
-      x,
-      act,
-      p,
-      target(p),
-      { honest: W.honest[p], liquidated: W.liquidated[p], flash: W.flash[p], liquidator: W.liquidator },
-      day,
-      plain,
-    );
+  writeBorrowers(x, act, PROTOCOLS, target, W, day, plain);
   // a position moved by sending the mToken: $100k supplied, the mUSDbC sent to another wallet the next day
   x.tx({ from: W.mover, to: M_USDBC, at: day(0), logs: act.supply('moonwell', W.mover, 100_000) });
   x.tx({ from: W.mover, to: M_USDBC, at: day(1), logs: [transfer(M_USDBC, W.mover, W.receiver, mTokens(usd(100_000)))] });
